@@ -1,0 +1,32 @@
+import type { Platform } from '@berth/ui';
+import type { DesktopBridge } from '../shared/ipc-contract.ts';
+
+declare global {
+  interface Window {
+    /** Exposed by the preload script (src/preload/index.ts). */
+    desktop: DesktopBridge;
+  }
+}
+
+function logFailure(action: string) {
+  return (error: unknown) => console.error(`desktop: ${action} failed`, error);
+}
+
+/** The UI's `Platform` on desktop: everything goes through the preload bridge to the main process. */
+export function createDesktopPlatform(bridge: DesktopBridge, serverUrl: string): Platform {
+  return {
+    kind: 'desktop',
+    apiBaseUrl: serverUrl,
+    tokenStore: {
+      get: () => bridge.getToken(),
+      set: (token) => bridge.setToken(token),
+      clear: () => bridge.clearToken(),
+    },
+    openExternal: (url) => {
+      bridge.openExternal(url).catch(logFailure('openExternal'));
+    },
+    notify: (title, body) => {
+      bridge.notify(title, body).catch(logFailure('notify'));
+    },
+  };
+}

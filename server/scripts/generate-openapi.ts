@@ -1,0 +1,22 @@
+// Writes openapi/openapi.json from the server's route declarations. No server runs and no database is
+// reached: the pool behind `db` is lazy and never connects.
+import { writeFile } from 'node:fs/promises';
+import { createApp } from '../src/app.ts';
+import { createDb } from '../src/db/create-db.ts';
+
+export async function renderOpenApi(): Promise<string> {
+  const db = createDb('postgres://unused@127.0.0.1:1/unused');
+  try {
+    const app = createApp({ db, jwtSecret: 'x'.repeat(32) });
+    const res = await app.request('/api/openapi.json');
+    return `${JSON.stringify(await res.json(), null, 2)}\n`;
+  } finally {
+    await db.destroy();
+  }
+}
+
+if (import.meta.main) {
+  const target = new URL('../../openapi/openapi.json', import.meta.url);
+  await writeFile(target, await renderOpenApi());
+  console.log(`wrote ${target.pathname}`);
+}

@@ -1,0 +1,15 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { RateLimitTable } from './tables/rate-limits.ts';
+import type { SubscriptionTable } from './tables/subscriptions.ts';
+import type { UserTable } from './tables/users.ts';
+
+/** The platform database, table by table (snake_case, as in SQL). */
+export interface Database {
+  users: UserTable;
+  subscriptions: SubscriptionTable;
+  rate_limits: RateLimitTable;
+}
+
+export type Db = Kysely<Database>;
+/** Repositories take either the pool-backed instance or an open transaction. */
+export type DbOrTx = Kysely<Database> | Transaction<Database>;

@@ -1,0 +1,5 @@
+export interface RateLimitTable {
+  key: string;
+  hits: number;
+  reset_at: Date;
+}

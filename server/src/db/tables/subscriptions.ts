@@ -1,0 +1,19 @@
+import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely';
+
+export interface SubscriptionTable {
+  user_id: string;
+  plan: 'free' | 'starter' | 'pro';
+  /** trialing: inside the free trial; active: paid; canceled / past_due / expired: not paid. */
+  status: 'trialing' | 'active' | 'past_due' | 'canceled' | 'expired';
+  billing_cycle: 'monthly' | 'yearly' | null;
+  trial_ends_at: Date | null;
+  current_period_end: Date | null;
+  cancel_at_period_end: ColumnType<boolean, boolean | undefined, boolean>;
+  addon_instances: ColumnType<number, number | undefined, number>;
+  created_at: ColumnType<Date, never, never>;
+  updated_at: ColumnType<Date, never, Date>;
+}
+
+export type SubscriptionRow = Selectable<SubscriptionTable>;
+export type NewSubscriptionRow = Insertable<SubscriptionTable>;
+export type SubscriptionRowUpdate = Updateable<SubscriptionTable>;

@@ -1,0 +1,26 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { validationBody } from './error-handler.ts';
+
+/** The signed-in user, as a verified token tells it. */
+export interface AuthUser {
+  id: string;
+  role: 'user' | 'admin';
+}
+
+export interface AppEnv {
+  Variables: {
+    /** Set by `requireUser` on authenticated routes. */
+    user: AuthUser;
+    /** Installed once by createApp so route-level middleware can verify tokens. */
+    verifyToken: (token: string) => Promise<AuthUser>;
+  };
+}
+
+/** A router whose request validation failures answer 400 in the app's error shape. */
+export function createRouter() {
+  return new OpenAPIHono<AppEnv>({
+    defaultHook: (result, c) => {
+      if (!result.success) return c.json(validationBody(result.error), 400);
+    },
+  });
+}

@@ -1,0 +1,61 @@
+/**
+ * Domain errors. They know nothing of HTTP: `lib/error-handler.ts` maps them to status codes in one
+ * place. Each has a stable `code` that clients may rely on.
+ */
+export class AppError extends Error {
+  readonly code: string;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: string, message: string, details?: Record<string, unknown>) {
+    super(message);
+    this.name = new.target.name;
+    this.code = code;
+    this.details = details;
+  }
+}
+
+/** Input that passed the schema but breaks a rule (e.g. wrong current password). */
+export class ValidationError extends AppError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super('validation_error', message, details);
+  }
+}
+
+export class UnauthorizedError extends AppError {
+  constructor(message = 'Authentication required') {
+    super('unauthorized', message);
+  }
+}
+
+export class ForbiddenError extends AppError {
+  constructor(message = 'You do not have access to this resource') {
+    super('forbidden', message);
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(message = 'Not found') {
+    super('not_found', message);
+  }
+}
+
+export class ConflictError extends AppError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super('conflict', message, details);
+  }
+}
+
+export class PlanLimitError extends AppError {
+  constructor(message: string) {
+    super('plan_limit', message);
+  }
+}
+
+export class RateLimitError extends AppError {
+  readonly retryAfterSeconds: number;
+
+  constructor(retryAfterSeconds: number, message = 'Too many requests. Please try again later.') {
+    super('rate_limited', message, { retryAfterSeconds });
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}

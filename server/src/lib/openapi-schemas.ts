@@ -1,0 +1,19 @@
+import { z } from '@hono/zod-openapi';
+
+/** The error body every route may answer with. */
+export const ErrorSchema = z
+  .object({
+    error: z.string().openapi({ example: 'validation_error' }),
+    message: z.string().openapi({ example: 'Username must be at least 3 characters' }),
+    details: z.record(z.string(), z.unknown()).optional(),
+  })
+  .openapi('Error');
+
+export const MessageSchema = z.object({ message: z.string() }).openapi('Message');
+
+/** `content` for a JSON body or answer. */
+export function json<T extends z.ZodType>(schema: T, description: string) {
+  return { content: { 'application/json': { schema } }, description };
+}
+
+export const errorResponse = (description: string) => json(ErrorSchema, description);

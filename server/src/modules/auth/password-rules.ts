@@ -1,0 +1,14 @@
+/** The five checks of the registration password (spec customer-area §5); at least four must pass. */
+export const PASSWORD_CHECKS: ReadonlyArray<(password: string) => boolean> = [
+  (p) => p.length >= 8,
+  (p) => /[a-z]/.test(p),
+  (p) => /[A-Z]/.test(p),
+  (p) => /\d/.test(p),
+  (p) => /[^A-Za-z0-9]/.test(p),
+];
+
+export function passwordScore(password: string): number {
+  return PASSWORD_CHECKS.filter((check) => check(password)).length;
+}
+
+export const isStrongEnough = (password: string) => passwordScore(password) >= 4;

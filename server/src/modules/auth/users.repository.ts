@@ -1,0 +1,66 @@
+import { sql } from 'kysely';
+import type { DbOrTx } from '../../db/database.ts';
+import type { NewUserRow, UserRow, UserRowUpdate } from '../../db/tables/users.ts';
+
+export async function findUserById(db: DbOrTx, id: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Case-insensitive match on e-mail or username. */
+export async function findUserByLogin(db: DbOrTx, emailOrUsername: string): Promise<UserRow | undefined> {
+  const login = emailOrUsername.toLowerCase();
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where((eb) => eb.or([eb(sql`lower(email)`, '=', login), eb(sql`lower(username)`, '=', login)]))
+    .executeTakeFirst();
+}
+
+/** Which of the given identity fields another user already holds. */
+export async function findTakenIdentity(
+  db: DbOrTx,
+  identity: { username: string; email?: string },
+  exceptUserId?: string,
+): Promise<{ username: boolean; email: boolean }> {
+  const rows = await db
+    .selectFrom('users')
+    .select(['username', 'email'])
+    .where((eb) => {
+      const same = [eb(sql`lower(username)`, '=', identity.username.toLowerCase())];
+      if (identity.email) same.push(eb(sql`lower(email)`, '=', identity.email.toLowerCase()));
+      const match = eb.or(same);
+      return exceptUserId ? eb.and([match, eb('id', '<>', exceptUserId)]) : match;
+    })
+    .execute();
+  return {
+    username: rows.some((r) => r.username.toLowerCase() === identity.username.toLowerCase()),
+    email: rows.some((r) => r.email.toLowerCase() === identity.email?.toLowerCase()),
+  };
+}
+
+export async function countUsers(db: DbOrTx): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function insertUser(db: DbOrTx, user: NewUserRow): Promise<UserRow> {
+  return db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateUser(db: DbOrTx, id: string, patch: UserRowUpdate): Promise<UserRow | undefined> {
+  return db
+    .updateTable('users')
+    .set({ ...patch, updated_at: new Date() })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function setRoleByLogin(db: DbOrTx, emailOrUsername: string, role: 'user' | 'admin') {
+  const user = await findUserByLogin(db, emailOrUsername);
+  if (!user) return undefined;
+  return updateUser(db, user.id, { role });
+}

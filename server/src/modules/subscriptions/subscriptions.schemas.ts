@@ -1,0 +1,47 @@
+import { z } from '@hono/zod-openapi';
+import { PLAN_IDS } from './plan-rules.ts';
+
+export const SubscriptionSchema = z
+  .object({
+    plan: z.enum(PLAN_IDS),
+    planId: z.enum(PLAN_IDS),
+    planLabel: z.string().openapi({ example: 'Starter' }),
+    planDetails: z.object({ id: z.enum(PLAN_IDS), name: z.string(), price: z.number() }),
+    status: z.enum(['trialing', 'active', 'past_due', 'canceled', 'expired']),
+    standing: z.enum(['trial', 'active', 'inactive']),
+    isTrialActive: z.boolean(),
+    isSubscriptionActive: z.boolean(),
+    isInactive: z.boolean(),
+    trialEndsAt: z.iso.datetime().nullable(),
+    cancelAtPeriodEnd: z.boolean(),
+    maxInstances: z.int().openapi({ description: '-1 means unlimited' }),
+    usedInstances: z.int(),
+    instancesUsed: z.int(),
+    billingCycle: z.enum(['monthly', 'yearly']).nullable(),
+    nextBillingDate: z.iso.datetime().nullable(),
+    currency: z.string().openapi({ example: 'USD' }),
+    currencySymbol: z.string().openapi({ example: '$' }),
+  })
+  .openapi('Subscription');
+
+const MethodSchema = z.object({ enabled: z.boolean() });
+
+export const SubscriptionStatusSchema = z
+  .object({
+    subscription: SubscriptionSchema,
+    currency: z.string(),
+    prices: z.object({ starter: z.number(), pro: z.number(), addonInstance: z.number() }),
+    methods: z.object({
+      stripe: MethodSchema,
+      paypalBusiness: MethodSchema,
+      paypalStandard: MethodSchema,
+      metamask: MethodSchema.extend({
+        receiverAddress: z.string().nullable(),
+        chainId: z.string().nullable(),
+      }),
+    }),
+  })
+  .openapi('SubscriptionStatus');
+
+export type Subscription = z.infer<typeof SubscriptionSchema>;
+export type SubscriptionStatus = z.infer<typeof SubscriptionStatusSchema>;

@@ -1,0 +1,50 @@
+import { type AppDeps, createApp } from '../src/app.ts';
+import type { Db } from '../src/db/database.ts';
+
+export const TEST_JWT_SECRET = 'test-secret-that-is-at-least-32-characters-long';
+
+export function createTestApp(db: Db, overrides: Partial<AppDeps> = {}) {
+  return createApp({ db, jwtSecret: TEST_JWT_SECRET, ...overrides });
+}
+
+export type TestApp = ReturnType<typeof createTestApp>;
+
+/** Sends a JSON request to the in-process app (nothing listens on a port). */
+export async function call(
+  app: TestApp,
+  method: string,
+  path: string,
+  options: { body?: unknown; token?: string; rawBody?: string } = {},
+) {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  const body = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+  const res = await app.request(path, { method, headers, body });
+  const text = await res.text();
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON answers
+  const json: any = text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text;
+  return { status: res.status, headers: res.headers, json };
+}
+
+let counter = 0;
+
+/** A valid registration body; each call gets a distinct username and e-mail. */
+export function newAccount(overrides: Record<string, unknown> = {}) {
+  counter += 1;
+  return {
+    accountType: 'individual',
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    username: `ada${counter}`,
+    email: `ada${counter}@example.com`,
+    password: 'Analytical#1843',
+    ...overrides,
+  };
+}
+
+export async function register(app: TestApp, overrides: Record<string, unknown> = {}) {
+  const body = newAccount(overrides);
+  const res = await call(app, 'POST', '/api/auth/register', { body });
+  if (res.status !== 201) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.json)}`);
+  return { ...res.json, body } as { token: string; user: Record<string, unknown>; body: typeof body };
+}

@@ -1,0 +1,58 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { renderOpenApi } from '../scripts/generate-openapi.ts';
+import type { Db } from '../src/db/database.ts';
+import { createTestApp } from './create-test-app.ts';
+import { createTestDatabase } from './test-db.ts';
+
+const run = promisify(execFile);
+const root = new URL('../../', import.meta.url).pathname;
+
+let db: Db;
+beforeAll(async () => {
+  ({ db } = await createTestDatabase());
+});
+
+async function redoclyLint(doc: unknown): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'berth-openapi-'));
+  const file = path.join(dir, 'openapi.json');
+  await writeFile(file, JSON.stringify(doc));
+  const bin = path.join(root, 'node_modules/.bin/redocly');
+  const { stdout, stderr } = await run(bin, ['lint', file, '--config', path.join(root, 'redocly.yaml')], {
+    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+  });
+  return stdout + stderr;
+}
+
+describe('the OpenAPI contract', () => {
+  it('matches the committed openapi/openapi.json (run `npm run gen:openapi` after changing routes)', async () => {
+    const committed = await readFile(path.join(root, 'openapi/openapi.json'), 'utf8');
+    expect(committed).toBe(await renderOpenApi());
+  });
+
+  it('is served at /api/openapi.json as OpenAPI 3.1 with stable operation ids, and passes redocly lint', async () => {
+    const res = await createTestApp(db).request('/api/openapi.json');
+    const doc = await res.json();
+    expect(doc.openapi).toBe('3.1.0');
+    const ids = Object.values(doc.paths).flatMap((item) =>
+      Object.values(item as Record<string, { operationId: string }>).map((op) => op.operationId),
+    );
+    expect(ids).toEqual(
+      expect.arrayContaining(['auth.register', 'auth.login', 'auth.profile', 'health.get', 'subscriptions.status']),
+    );
+    expect(await redoclyLint(doc)).toMatch(/valid/i);
+  });
+
+  it('serves the public subset (paths under /api/v1 only) at /api/v1/openapi.json, lint-clean', async () => {
+    const res = await createTestApp(db).request('/api/v1/openapi.json');
+    const doc = await res.json();
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths).every((p) => p.startsWith('/api/v1/'))).toBe(true);
+    expect(doc.components.schemas ?? {}).not.toHaveProperty('RegisterRequest');
+    expect(await redoclyLint(doc)).toMatch(/valid/i);
+  });
+});
