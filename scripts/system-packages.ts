@@ -1,0 +1,34 @@
+// System packages the tests need, installed with apt-get when missing (as root on Debian), otherwise
+// named with the exact command to run.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+export interface SystemPackage {
+  /** A file the package installs; its presence means the package is there. */
+  probe: string;
+  apt: string;
+  why: string;
+}
+
+export const TEST_PACKAGES: SystemPackage[] = [
+  { probe: '/usr/bin/chromium', apt: 'chromium', why: 'browser end-to-end tests' },
+  { probe: '/usr/bin/dbus-run-session', apt: 'dbus', why: 'desktop keychain test (session bus)' },
+  { probe: '/usr/bin/gnome-keyring-daemon', apt: 'gnome-keyring', why: 'desktop keychain test (Secret Service)' },
+];
+
+export function ensureSystemPackages(packages: SystemPackage[]): void {
+  const missing = packages.filter((p) => !existsSync(p.probe));
+  if (missing.length === 0) return;
+  const names = missing.map((p) => p.apt);
+  const line = `apt-get install -y --no-install-recommends ${names.join(' ')}`;
+  const canInstall = process.getuid?.() === 0 && existsSync('/usr/bin/apt-get');
+  if (!canInstall) {
+    for (const p of missing) console.error(`[berth] missing ${p.apt} (${p.why})`);
+    throw new Error(`Install the missing system packages first: sudo ${line}`);
+  }
+  console.log(`[berth] installing system packages: ${names.join(', ')}`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+  const result = spawnSync('sh', ['-c', `${line} -qq`], { stdio: 'inherit', env });
+  if (result.status !== 0) throw new Error(`${line} failed`);
+}

@@ -1,0 +1,44 @@
+// `npm test`: everything CI checks, in order, on a machine with nothing but Debian, git and npm.
+// 1 system packages · 2 typecheck · 3 lint · 4 build (web for the browser tests, desktop) · 5 tests.
+// Ends with one line "N passed, N failed" counted from vitest's JSON report.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { ensureSystemPackages, TEST_PACKAGES } from './system-packages.ts';
+
+const REPORT = '.vitest-results/report.json';
+
+function step(title: string, command: string, args: string[]): void {
+  const started = Date.now();
+  console.log(`\n[berth] ${title}: ${command} ${args.join(' ')}`);
+  const result = spawnSync(command, args, { stdio: 'inherit' });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  if (result.status !== 0) {
+    console.error(`[berth] ${title} failed after ${seconds} s`);
+    process.exit(result.status ?? 1);
+  }
+  console.log(`[berth] ${title} ok (${seconds} s)`);
+}
+
+ensureSystemPackages(TEST_PACKAGES);
+step('typecheck', 'tsc', ['-b']);
+step('lint', 'biome', ['ci', '--error-on-warnings', '.']);
+step('build web', 'npm', ['run', 'build', '-w', '@berth/web']);
+step('build desktop', 'npm', ['run', 'build', '-w', '@berth/desktop']);
+
+rmSync(REPORT, { force: true });
+const tests = spawnSync(
+  'vitest',
+  ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${REPORT}`, ...process.argv.slice(2)],
+  { stdio: 'inherit' },
+);
+let summary = 'vitest wrote no report';
+try {
+  const report = JSON.parse(readFileSync(REPORT, 'utf8')) as {
+    numPassedTests: number;
+    numFailedTests: number;
+    numPendingTests: number;
+  };
+  summary = `${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests} skipped`;
+} catch {}
+console.log(`\nTests: ${summary}`);
+process.exit(tests.status ?? 1);

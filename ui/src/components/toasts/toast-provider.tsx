@@ -1,0 +1,95 @@
+import { Alert, Box, Snackbar, type SnackbarCloseReason } from '@mui/material';
+import { createContext, type ReactNode, useCallback, useMemo, useRef, useState } from 'react';
+
+export type ToastSeverity = 'success' | 'error' | 'info' | 'warning';
+
+export interface Toaster {
+  show(message: string, severity?: ToastSeverity): void;
+  success(message: string): void;
+  error(message: string): void;
+  info(message: string): void;
+}
+
+interface Toast {
+  id: number;
+  message: string;
+  severity: ToastSeverity;
+  open: boolean;
+}
+
+/** Spec customer-area §9: 4 s for plain and error toasts, 2 s for success, at most 20 at once. */
+export const TOAST_DURATION_MS = { success: 2_000, default: 4_000 } as const;
+export const MAX_TOASTS = 20;
+
+export const ToastContext = createContext<Toaster | null>(null);
+
+const durationOf = (severity: ToastSeverity) =>
+  severity === 'success' ? TOAST_DURATION_MS.success : TOAST_DURATION_MS.default;
+
+/** Stacked toasts in the top-right corner, built from MUI Snackbar + Alert. */
+export function ToastProvider({ children }: { children: ReactNode }) {
+  const [toasts, setToasts] = useState<Toast[]>([]);
+  const nextId = useRef(1);
+
+  const show = useCallback((message: string, severity: ToastSeverity = 'info') => {
+    const id = nextId.current++;
+    setToasts((current) => [...current, { id, message, severity, open: true }].slice(-MAX_TOASTS));
+  }, []);
+
+  const toaster = useMemo<Toaster>(
+    () => ({
+      show,
+      success: (message) => show(message, 'success'),
+      error: (message) => show(message, 'error'),
+      info: (message) => show(message, 'info'),
+    }),
+    [show],
+  );
+
+  const close = (id: number) =>
+    setToasts((current) => current.map((toast) => (toast.id === id ? { ...toast, open: false } : toast)));
+  const remove = (id: number) => setToasts((current) => current.filter((toast) => toast.id !== id));
+
+  return (
+    <ToastContext.Provider value={toaster}>
+      {children}
+      <Box
+        sx={{
+          position: 'fixed',
+          // Top-right, just below the app bar so the account menu stays reachable.
+          top: { xs: 64, sm: 72 },
+          right: { xs: 8, sm: 16 },
+          zIndex: (theme) => theme.zIndex.snackbar,
+          display: 'flex',
+          flexDirection: 'column',
+          alignItems: 'flex-end',
+          gap: 1,
+          maxWidth: 'calc(100vw - 16px)',
+          pointerEvents: 'none',
+        }}
+      >
+        {toasts.map((toast) => (
+          <Snackbar
+            key={toast.id}
+            open={toast.open}
+            autoHideDuration={durationOf(toast.severity)}
+            onClose={(_event, reason?: SnackbarCloseReason) => {
+              if (reason !== 'clickaway') close(toast.id);
+            }}
+            slotProps={{ transition: { onExited: () => remove(toast.id) } }}
+            sx={{ position: 'static', transform: 'none', pointerEvents: 'auto' }}
+          >
+            <Alert
+              severity={toast.severity}
+              variant="filled"
+              onClose={() => close(toast.id)}
+              sx={{ width: { xs: '100%', sm: 360 }, boxShadow: 6 }}
+            >
+              {toast.message}
+            </Alert>
+          </Snackbar>
+        ))}
+      </Box>
+    </ToastContext.Provider>
+  );
+}

@@ -1,0 +1,19 @@
+import { type MouseEvent, useState } from 'react';
+import { useLocation } from 'react-router';
+
+/**
+ * Anchor state for a menu or popover that closes on every route change (spec customer-area §2.1):
+ * it is only open for the location it was opened at.
+ */
+export function useRouteScopedMenu() {
+  const location = useLocation();
+  const [opened, setOpened] = useState<{ anchor: HTMLElement; locationKey: string } | null>(null);
+  const open = opened !== null && opened.locationKey === location.key;
+  return {
+    open,
+    anchorEl: open ? opened.anchor : null,
+    openMenu: (event: MouseEvent<HTMLElement>) =>
+      setOpened({ anchor: event.currentTarget, locationKey: location.key }),
+    closeMenu: () => setOpened(null),
+  };
+}

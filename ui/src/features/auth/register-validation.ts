@@ -1,0 +1,84 @@
+import type { FieldErrors } from '../../components/form/use-form.ts';
+import { MIN_PASSWORD_SCORE, passwordScore } from './password-strength.ts';
+
+export interface RegisterValues {
+  accountType: '' | 'individual' | 'company';
+  firstName: string;
+  lastName: string;
+  companyName: string;
+  username: string;
+  email: string;
+  password: string;
+  confirmPassword: string;
+}
+
+export const EMPTY_REGISTER_VALUES: RegisterValues = {
+  accountType: '',
+  firstName: '',
+  lastName: '',
+  companyName: '',
+  username: '',
+  email: '',
+  password: '',
+  confirmPassword: '',
+};
+
+const USERNAME_PATTERN = /^[A-Za-z0-9_-]+$/;
+const EMAIL_PATTERN = /^\S+@\S+$/;
+
+function nameError(value: string, label: 'First name' | 'Last name'): string | undefined {
+  const name = value.trim();
+  if (name.length === 0) return `${label} is required`;
+  if (name.length > 50) return `${label} too long`;
+  return undefined;
+}
+
+function companyError(value: string): string | undefined {
+  const company = value.trim();
+  if (company.length === 0) return 'Company name is required';
+  if (company.length < 2) return 'Company name must be at least 2 characters';
+  if (company.length > 100) return 'Company name too long';
+  return undefined;
+}
+
+function usernameError(value: string): string | undefined {
+  const username = value.trim();
+  if (username.length === 0) return 'Username is required';
+  if (username.length < 3) return 'Username must be at least 3 characters';
+  if (username.length > 30) return 'Username too long';
+  if (!USERNAME_PATTERN.test(username))
+    return 'Username can only contain letters, numbers, hyphens, and underscores';
+  return undefined;
+}
+
+function emailError(value: string): string | undefined {
+  const email = value.trim();
+  if (email.length === 0) return 'Email is required';
+  if (!EMAIL_PATTERN.test(email)) return 'Invalid email address';
+  return undefined;
+}
+
+/** Spec customer-area §5, registration (the bot check comes later); mirrors the server's rules. */
+export function validateRegister(values: RegisterValues): FieldErrors<RegisterValues> {
+  const errors: FieldErrors<RegisterValues> = {
+    accountType: values.accountType === '' ? 'Please select an account type' : undefined,
+    firstName: nameError(values.firstName, 'First name'),
+    lastName: nameError(values.lastName, 'Last name'),
+    companyName: values.accountType === 'company' ? companyError(values.companyName) : undefined,
+    username: usernameError(values.username),
+    email: emailError(values.email),
+    password:
+      values.password.length === 0
+        ? 'Password is required'
+        : passwordScore(values.password) < MIN_PASSWORD_SCORE
+          ? 'Password must meet all requirements below'
+          : undefined,
+    confirmPassword:
+      values.confirmPassword.length === 0
+        ? 'Please confirm your password'
+        : values.confirmPassword !== values.password
+          ? 'Passwords do not match'
+          : undefined,
+  };
+  return errors;
+}

@@ -1,0 +1,95 @@
+import type { Subscription } from '@berth/openapi';
+import {
+  Alert,
+  Box,
+  Card,
+  CardContent,
+  Chip,
+  Divider,
+  LinearProgress,
+  Stack,
+  Typography,
+} from '@mui/material';
+import {
+  formatDateTime,
+  formatRemaining,
+  instanceAllowance,
+  isTrialEndingSoon,
+  planName,
+  STANDING_BADGE,
+  type Standing,
+  standingOf,
+  standingText,
+  trialRemainingMs,
+} from '../subscription/standing.ts';
+
+const BADGE_COLOR: Record<Standing, 'info' | 'success' | 'error'> = {
+  trial: 'info',
+  active: 'success',
+  inactive: 'error',
+};
+
+const TRIAL_MS = 60 * 60_000;
+
+function Fact({ label, value }: { label: string; value: string }) {
+  return (
+    <Box>
+      <Typography variant="caption" color="text.secondary" component="dt">
+        {label}
+      </Typography>
+      <Typography variant="h6" component="dd" sx={{ m: 0 }}>
+        {value}
+      </Typography>
+    </Box>
+  );
+}
+
+/** The dashboard's subscription card (spec customer-area §2.8, §4); `now` drives the live countdown. */
+export function SubscriptionCard({ subscription, now }: { subscription: Subscription; now: Date }) {
+  const standing = standingOf(subscription, now);
+  const remaining = standing === 'trial' ? trialRemainingMs(subscription, now) : null;
+
+  return (
+    <Card component="section" aria-labelledby="subscription-card-title">
+      <CardContent sx={{ p: 3, '&:last-child': { pb: 3 } }}>
+        <Typography variant="overline" color="text.secondary">
+          Subscription
+        </Typography>
+        <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', mb: 0.5 }}>
+          <Typography id="subscription-card-title" variant="h5" component="h2">
+            {planName(subscription)}
+          </Typography>
+          <Chip label={STANDING_BADGE[standing]} color={BADGE_COLOR[standing]} size="small" />
+        </Stack>
+        <Typography color={standing === 'inactive' ? 'error' : 'text.secondary'}>
+          {standingText(subscription, standing)}
+        </Typography>
+
+        <Divider sx={{ my: 2.5 }} />
+
+        <Stack component="dl" direction="row" spacing={5} sx={{ m: 0, flexWrap: 'wrap', rowGap: 2 }}>
+          <Fact label="Instance allowance" value={instanceAllowance(subscription.maxInstances)} />
+          {remaining !== null && <Fact label="Trial time remaining" value={formatRemaining(remaining)} />}
+          {standing === 'active' && subscription.nextBillingDate && (
+            <Fact label="Next billing date" value={formatDateTime(new Date(subscription.nextBillingDate))} />
+          )}
+        </Stack>
+
+        {remaining !== null && (
+          <LinearProgress
+            variant="determinate"
+            value={Math.min(100, (remaining / TRIAL_MS) * 100)}
+            aria-label="Trial time left"
+            sx={{ mt: 2.5, height: 6, borderRadius: 3 }}
+          />
+        )}
+
+        {isTrialEndingSoon(standing, remaining) && (
+          <Alert severity="warning" sx={{ mt: 2.5 }}>
+            Trial ending soon!
+          </Alert>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,113 @@
+import type { AuthResult, User } from '@berth/openapi';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { createContext, type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { isUnauthorized, unwrap } from '../../api/api-error.ts';
+import { authKeys } from '../../api/query-keys.ts';
+import { useApiClient } from '../../api/use-api-client.ts';
+import { useToast } from '../../components/toasts/use-toast.ts';
+import type { TokenStore } from '../../platform/platform.ts';
+
+/**
+ * loading: reading the stored token or loading the profile; error: the profile load failed for a
+ * reason other than 401 (the token is kept and the user can retry).
+ */
+export type SessionStatus = 'loading' | 'anonymous' | 'authenticated' | 'error';
+
+export interface SessionContextValue {
+  status: SessionStatus;
+  user: User | null;
+  /** True while the profile is being (re)loaded. */
+  isFetching: boolean;
+  signIn(result: AuthResult): Promise<void>;
+  logout(): Promise<void>;
+  /** Reloads the profile (retry after an error, or after something changed on the server). */
+  refresh(): Promise<void>;
+}
+
+export const SessionContext = createContext<SessionContextValue | null>(null);
+
+/** Spec customer-area §4 (session) and §8 (a 401 on profile load clears the session silently). */
+export function SessionProvider({ tokenStore, children }: { tokenStore: TokenStore; children: ReactNode }) {
+  const client = useApiClient();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const toast = useToast();
+  // undefined until the store has been read.
+  const [token, setToken] = useState<string | null | undefined>(undefined);
+
+  useEffect(() => {
+    let active = true;
+    tokenStore.get().then(
+      (stored) => active && setToken(stored),
+      () => active && setToken(null),
+    );
+    return () => {
+      active = false;
+    };
+  }, [tokenStore]);
+
+  const profile = useQuery({
+    queryKey: authKeys.profile(),
+    queryFn: async () => (await unwrap(client.GET('/api/auth/profile'))).user,
+    enabled: typeof token === 'string',
+    retry: false,
+    staleTime: 30_000,
+  });
+
+  const clearSession = useCallback(async () => {
+    await tokenStore.clear();
+    setToken(null);
+    queryClient.clear();
+  }, [queryClient, tokenStore]);
+
+  const profileUnauthorized = isUnauthorized(profile.error);
+  useEffect(() => {
+    if (profileUnauthorized) void clearSession();
+  }, [profileUnauthorized, clearSession]);
+
+  const signIn = useCallback(
+    async ({ token: newToken, user }: AuthResult) => {
+      await tokenStore.set(newToken);
+      queryClient.setQueryData(authKeys.profile(), user);
+      setToken(newToken);
+    },
+    [queryClient, tokenStore],
+  );
+
+  const logout = useCallback(async () => {
+    await clearSession();
+    navigate('/login', { replace: true });
+    toast.success('Logged out successfully');
+  }, [clearSession, navigate, toast]);
+
+  const { refetch } = profile;
+  const refresh = useCallback(async () => {
+    await refetch();
+  }, [refetch]);
+
+  const status: SessionStatus =
+    token === undefined
+      ? 'loading'
+      : token === null
+        ? 'anonymous'
+        : profile.data
+          ? 'authenticated'
+          : profile.isError && !profileUnauthorized
+            ? 'error'
+            : 'loading';
+
+  const value = useMemo<SessionContextValue>(
+    () => ({
+      status,
+      user: status === 'authenticated' ? (profile.data ?? null) : null,
+      isFetching: profile.isFetching,
+      signIn,
+      logout,
+      refresh,
+    }),
+    [status, profile.data, profile.isFetching, signIn, logout, refresh],
+  );
+
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}

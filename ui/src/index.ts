@@ -1,0 +1,2 @@
+export { App } from './app/app.tsx';
+export type { Platform, TokenStore } from './platform/platform.ts';

@@ -1,0 +1,21 @@
+/**
+ * Everything the UI knows about the program that hosts it. The web shell (browser) and the desktop
+ * shell (Electron renderer) each provide one implementation; the UI never reaches past it.
+ */
+export interface TokenStore {
+  /** The stored access token, or null when signed out. */
+  get(): Promise<string | null>;
+  set(token: string): Promise<void>;
+  clear(): Promise<void>;
+}
+
+export interface Platform {
+  kind: 'web' | 'desktop';
+  /** Base URL of the Berth server ('' means same origin). */
+  apiBaseUrl: string;
+  tokenStore: TokenStore;
+  /** Open a link outside the app (new browser tab, or the system browser on desktop). */
+  openExternal(url: string): void;
+  /** Show a system notification when the host supports it; a no-op otherwise. */
+  notify(title: string, body: string): void;
+}

@@ -1,0 +1,22 @@
+import type { Platform } from '../src/platform/platform.ts';
+
+/** A Platform with an in-memory token store; `token` is what the store holds at start. */
+export function fakePlatform(token: string | null = null) {
+  const store = { token };
+  const platform: Platform = {
+    kind: 'web',
+    apiBaseUrl: '',
+    tokenStore: {
+      get: async () => store.token,
+      set: async (value) => {
+        store.token = value;
+      },
+      clear: async () => {
+        store.token = null;
+      },
+    },
+    openExternal: () => {},
+    notify: () => {},
+  };
+  return { platform, store };
+}

@@ -1,0 +1,109 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, SHOTS } from './browser.ts';
+import { type RunningServer, startServer } from './server.ts';
+
+let server: RunningServer;
+let browser: BrowserContext;
+let page: Page;
+
+const account = {
+  firstName: 'Grace',
+  lastName: 'Hopper',
+  username: 'grace_h',
+  email: 'grace@example.com',
+  password: 'Cobol#1959x',
+};
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  page = await browser.newPage();
+  await mkdir(SHOTS, { recursive: true });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+const toast = (text: string) => page.getByRole('alert').filter({ hasText: text });
+
+async function logout() {
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('menuitem', { name: 'Logout' }).click();
+  await page.waitForURL('**/login');
+  await expect(toast('Logged out successfully').isVisible()).resolves.toBe(true);
+}
+
+async function signIn(login: string, password: string) {
+  await page.getByLabel('Email or Username').fill(login);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+}
+
+describe('sign-up and sign-in in the browser', () => {
+  it('shows the validation message for a bad username and creates nothing', async () => {
+    await page.goto(`${server.baseUrl}/register`);
+    await page.getByLabel('Username').fill('grace hopper');
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await page.getByText('Username can only contain letters, numbers, hyphens, and underscores').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/register');
+    await shot('register-invalid');
+  });
+
+  it('registers and lands on the dashboard with the trial running', async () => {
+    await page.goto(`${server.baseUrl}/register?ref=friend7`);
+    await page.getByLabel('First Name').fill(account.firstName);
+    await page.getByLabel('Last Name').fill(account.lastName);
+    await page.getByLabel('Username').fill(account.username);
+    await page.getByLabel('Email').fill(account.email);
+    await page.getByLabel('Password', { exact: true }).fill(account.password);
+    await page.getByLabel('Confirm Password').fill(account.password);
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await page.waitForURL('**/dashboard');
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await expect(toast('Registration successful!').isVisible()).resolves.toBe(true);
+    await page.getByText('Trial', { exact: true }).first().waitFor();
+    await page.getByText(/Trial active — ends/).first().waitFor();
+    await shot('dashboard-dark');
+  });
+
+  it('logs out, then signs in with the username and with the e-mail', async () => {
+    await logout();
+    await signIn(account.username, account.password);
+    await page.waitForURL('**/dashboard');
+    await expect(toast('Login successful!').isVisible()).resolves.toBe(true);
+
+    await logout();
+    await signIn(account.email, account.password);
+    await page.waitForURL('**/dashboard');
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+  });
+
+  it('refuses a wrong password with the server message and stays on /login', async () => {
+    await logout();
+    await signIn(account.username, 'Wrong#pass123');
+    await toast('Invalid email/username or password').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/login');
+    await shot('login-wrong-password');
+  });
+
+  it('sends an anonymous visitor of /dashboard to /login and back after signing in', async () => {
+    await page.goto(`${server.baseUrl}/dashboard`);
+    await page.waitForURL('**/login');
+    await signIn(account.username, account.password);
+    await page.waitForURL('**/dashboard');
+  });
+
+  it('keeps the session across a reload and shows its own Not Found for unknown paths', async () => {
+    await page.reload();
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await page.goto(`${server.baseUrl}/no/such/page`);
+    await page.getByText('Page Not Found').waitFor();
+    await shot('not-found');
+  });
+});

@@ -1,0 +1,53 @@
+// Starts the real Berth server (node server/src/main.ts) for browser tests: a fresh data directory, so
+// an embedded PostgreSQL of its own, serving the built web app from web/dist on a free port.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const repo = new URL('../../', import.meta.url).pathname;
+
+export interface RunningServer {
+  baseUrl: string;
+  stop(): Promise<void>;
+}
+
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const webDist = path.join(repo, 'web/dist');
+  if (!existsSync(path.join(webDist, 'index.html'))) {
+    throw new Error('web/dist is missing: run `npm run build -w @berth/web` first (npm test does)');
+  }
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'berth-e2e-'));
+  const child: ChildProcess = spawn(process.execPath, [path.join(repo, 'server/src/main.ts')], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      BERTH_DATA_DIR: dataDir,
+      WEB_DIST_DIR: webDist,
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const port = await new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on .* \(port (\d+)\)/.exec(output);
+      if (match?.[1]) resolve(match[1]);
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+  });
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    async stop() {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

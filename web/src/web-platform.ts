@@ -1,0 +1,29 @@
+import type { Platform, TokenStore } from '@berth/ui';
+
+/** localStorage key of the access token (spec customer-area §3). */
+export const TOKEN_STORAGE_KEY = 'token';
+
+const tokenStore: TokenStore = {
+  async get() {
+    return localStorage.getItem(TOKEN_STORAGE_KEY);
+  },
+  async set(token) {
+    localStorage.setItem(TOKEN_STORAGE_KEY, token);
+  },
+  async clear() {
+    localStorage.removeItem(TOKEN_STORAGE_KEY);
+  },
+};
+
+/** The browser as the UI's host. */
+export const webPlatform: Platform = {
+  kind: 'web',
+  apiBaseUrl: '',
+  tokenStore,
+  openExternal(url) {
+    window.open(url, '_blank', 'noopener,noreferrer');
+  },
+  notify(title, body) {
+    if ('Notification' in window && Notification.permission === 'granted') new Notification(title, { body });
+  },
+};
