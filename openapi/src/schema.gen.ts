@@ -21,6 +21,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Public settings: bot-check site key, sign-in options and plan prices */
+        get: operations["config.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/register": {
         parameters: {
             query?: never;
@@ -90,6 +107,95 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/avatar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Upload a new profile picture (multipart field `avatar`) */
+        post: operations["avatars.upload"];
+        /** Remove the profile picture */
+        delete: operations["avatars.remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/avatars/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An avatar image (the `avatarUrl` of a user); cached for a year, names never change */
+        get: operations["avatars.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/password-reset/request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * E-mail a password-reset link (valid 1 hour, single use)
+         * @description Answers the same whether or not an account has this e-mail.
+         */
+        post: operations["passwordReset.request"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/password-reset/verify/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether a reset link can still be used */
+        get: operations["passwordReset.verify"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/password-reset/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set a new password with a reset token */
+        post: operations["passwordReset.reset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/subscriptions/status": {
         parameters: {
             query?: never;
@@ -107,6 +213,129 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The newest notifications of the signed-in user and how many are unread */
+        get: operations["notifications.list"];
+        put?: never;
+        post?: never;
+        /** Delete every notification of the signed-in user */
+        delete: operations["notifications.removeAll"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications/mark-read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark all notifications read, or those listed */
+        post: operations["notifications.markRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete one notification */
+        delete: operations["notifications.remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How the client keeps notifications fresh: poll interval and live stream */
+        get: operations["notifications.config"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications/stream-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A 60-second token for opening the live stream (EventSource cannot send headers) */
+        post: operations["notifications.streamToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live notifications as Server-Sent Events
+         * @description Sends `retry: 3000`, then `event: notification` messages (`id:` is the notification id, `data:` the Notification as JSON), `event: resync` when messages may have been missed, and a `: ping` comment every 20 s. A reconnect with `Last-Event-ID` (header or `lastEventId`) first replays newer notifications.
+         */
+        get: operations["notifications.stream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/contact/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a message to support from the help page */
+        post: operations["contact.submit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -117,6 +346,35 @@ export interface components {
             /** @enum {string} */
             database: "ok" | "error";
             version: string;
+        };
+        PublicConfig: {
+            /** @description null: the bot check is off, hide the widget */
+            turnstileSiteKey: string | null;
+            oauthEnabled: boolean;
+            plans: {
+                /** @example USD */
+                currency: string;
+                /** @example $ */
+                currencySymbol: string;
+                starter: components["schemas"]["PlanPrice"];
+                pro: components["schemas"]["PlanPrice"];
+                /** @description Monthly price of one additional instance (Starter only) */
+                addonInstance: number;
+            };
+        };
+        PlanPrice: {
+            /** @example 3.99 */
+            monthly: number;
+            /**
+             * @description Share off 12 monthly payments: 0.1 is 10 %
+             * @example 0.1
+             */
+            yearlyDiscount: number;
+            /**
+             * @description monthly × 12 × (1 − yearlyDiscount), in cents
+             * @example 43.09
+             */
+            yearly: number;
         };
         AuthResult: {
             token: string;
@@ -222,6 +480,26 @@ export interface components {
             currentPassword: string;
             newPassword: string;
         };
+        AvatarUpload: {
+            /**
+             * Format: binary
+             * @description PNG, JPG, GIF or WEBP image, at most 2 MB
+             */
+            avatar: string;
+        };
+        Success: {
+            /** @enum {boolean} */
+            success: true;
+            message: string;
+        };
+        PasswordResetRequest: {
+            email: string;
+            turnstileToken?: string;
+        };
+        PasswordReset: {
+            token: string;
+            password: string;
+        };
         SubscriptionStatus: {
             subscription: components["schemas"]["Subscription"];
             currency: string;
@@ -246,6 +524,68 @@ export interface components {
                     chainId: string | null;
                 };
             };
+        };
+        NotificationList: {
+            /** @description Newest first, at most 50 */
+            items: components["schemas"]["Notification"][];
+            /** @description Unread notifications in all */
+            unread: number;
+        };
+        Notification: {
+            /**
+             * Format: uuid
+             * @description The same value as `id`
+             */
+            _id: string;
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description e.g. welcome, security, trial, helpdesk
+             * @example trial
+             */
+            type: string;
+            title: string;
+            message: string;
+            /** Format: date-time */
+            createdAt: string;
+            read: boolean;
+        };
+        NotificationChange: {
+            /** @description Notifications marked read or deleted */
+            count: number;
+            /** @description Unread notifications left */
+            unread: number;
+        };
+        MarkNotificationsReadRequest: {
+            /** @enum {boolean} */
+            all?: true;
+            ids?: string[];
+        };
+        NotificationsConfig: {
+            /** @example 60000 */
+            pollIntervalMs: number;
+            /** @example /api/notifications/stream */
+            streamUrl: string;
+            /** @example /api/notifications/stream-token */
+            streamTokenUrl: string;
+            /** @description Whether the server sends real e-mail */
+            smtpEnabled: boolean;
+        };
+        StreamToken: {
+            token: string;
+            /** @description Seconds the token stays valid for opening a stream */
+            expiresIn: number;
+        };
+        ContactRequest: {
+            name: string;
+            email: string;
+            subject: string;
+            message: string;
+            /** @enum {string} */
+            category: "general" | "technical" | "billing" | "feature" | "bug";
+            /** @description Page sent from */
+            path?: string;
+            turnstileToken?: string;
         };
     };
     responses: never;
@@ -285,6 +625,26 @@ export interface operations {
             };
         };
     };
+    "config.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Public configuration */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicConfig"];
+                };
+            };
+        };
+    };
     "auth.register": {
         parameters: {
             query?: never;
@@ -308,7 +668,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuthResult"];
                 };
             };
-            /** @description A field breaks a rule; `details.fieldErrors` lists every message */
+            /** @description A field breaks a rule (`details.fieldErrors` lists every message), or the bot check failed (`captcha_failed`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -360,7 +720,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuthResult"];
                 };
             };
-            /** @description A field breaks a rule */
+            /** @description A field breaks a rule, or the bot check failed (`captcha_failed`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -513,6 +873,226 @@ export interface operations {
             };
         };
     };
+    "avatars.upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The image */
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["AvatarUpload"];
+            };
+        };
+        responses: {
+            /** @description The user with the new avatarUrl */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserResult"];
+                };
+            };
+            /** @description Not a PNG, JPG, GIF or WEBP image (judged by its content), or no file */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Larger than 2 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "avatars.remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user, avatarUrl null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserResult"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "avatars.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/*": string;
+                };
+            };
+            /** @description No such avatar */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "passwordReset.request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The account e-mail */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordResetRequest"];
+            };
+        };
+        responses: {
+            /** @description Request taken */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success"];
+                };
+            };
+            /** @description Invalid e-mail, or the bot check failed (`captcha_failed`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this address */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "passwordReset.verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The token is valid */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success"];
+                };
+            };
+            /** @description Invalid or expired reset token */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "passwordReset.reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Token and new password */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordReset"];
+            };
+        };
+        responses: {
+            /** @description Password changed; sign in with it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success"];
+                };
+            };
+            /** @description Password too short, or invalid or expired reset token */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "subscriptions.status": {
         parameters: {
             query?: never;
@@ -533,6 +1113,300 @@ export interface operations {
             };
             /** @description Not signed in */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "notifications.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Notifications */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationList"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "notifications.removeAll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationChange"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "notifications.markRead": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description { all: true } or { ids: [...] } */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MarkNotificationsReadRequest"];
+            };
+        };
+        responses: {
+            /** @description How many were marked, and how many stay unread */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationChange"];
+                };
+            };
+            /** @description Neither `all` nor `ids` given */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "notifications.remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationChange"];
+                };
+            };
+            /** @description The id is not a notification id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such notification of this user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "notifications.config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Notification settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationsConfig"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "notifications.streamToken": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Stream token */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StreamToken"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "notifications.stream": {
+        parameters: {
+            query: {
+                /** @description A stream token from POST /api/notifications/stream-token */
+                token: string;
+                /** @description Replay notifications after this id (the Last-Event-ID header does the same) */
+                lastEventId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An endless text/event-stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description No token given */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The stream token is invalid or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "contact.submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The message */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContactRequest"];
+            };
+        };
+        responses: {
+            /** @description Message stored and mailed to support */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success"];
+                };
+            };
+            /** @description A field breaks a rule, or the bot check failed (`captcha_failed`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many messages from this address */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

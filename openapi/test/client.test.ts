@@ -52,7 +52,11 @@ describe('createApiClient', () => {
 
   it('sends no Authorization header without a token and reports 401s', async () => {
     const unauthorized: string[] = [];
-    const client = createApiClient({ baseUrl, getToken: () => null, onUnauthorized: (p) => unauthorized.push(p) });
+    const client = createApiClient({
+      baseUrl,
+      getToken: () => null,
+      onUnauthorized: (p) => unauthorized.push(p),
+    });
     const { error, response } = await client.GET('/api/auth/profile');
     expect(response.status).toBe(401);
     expect(error).toEqual({ error: 'unauthorized', message: 'Authentication required' });

@@ -3,11 +3,17 @@
 import { writeFile } from 'node:fs/promises';
 import { createApp } from '../src/app.ts';
 import { createDb } from '../src/db/create-db.ts';
+import { createMemoryMailer } from '../src/lib/mailer.ts';
 
 export async function renderOpenApi(): Promise<string> {
   const db = createDb('postgres://unused@127.0.0.1:1/unused');
   try {
-    const app = createApp({ db, jwtSecret: 'x'.repeat(32) });
+    const app = createApp({
+      db,
+      jwtSecret: 'x'.repeat(32),
+      mailer: createMemoryMailer(),
+      avatarsDir: '/nonexistent',
+    });
     const res = await app.request('/api/openapi.json');
     return `${JSON.stringify(await res.json(), null, 2)}\n`;
   } finally {

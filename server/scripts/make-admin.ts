@@ -12,7 +12,7 @@ if (!login) {
   process.exit(2);
 }
 const config = readConfig();
-const database = await connectDatabase(config.databaseUrl, config.dataDir, () => {});
+const database = await connectDatabase(config.databaseUrl, config.dataDir, () => {}, { attach: true });
 const db = createDb(database.url, 1);
 try {
   await migrateToLatest(db);

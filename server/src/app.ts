@@ -1,53 +1,118 @@
+import { except } from 'hono/combine';
 import { cors } from 'hono/cors';
 import { secureHeaders } from 'hono/secure-headers';
 import pkg from '../package.json' with { type: 'json' };
 import type { Db } from './db/database.ts';
+import { limitBody, MAX_JSON_BODY_BYTES } from './lib/body-limit.ts';
 import { createRouter } from './lib/create-router.ts';
 import { onError, onNotFound } from './lib/error-handler.ts';
+import type { Mailer } from './lib/mailer.ts';
 import { buildOpenApiDocument, publicSubset } from './lib/openapi.ts';
-import { createPgRateLimiter } from './lib/rate-limiter.ts';
+import { createPgRateLimiter, type RateLimitRule } from './lib/rate-limiter.ts';
 import { createTokenService } from './lib/tokens.ts';
+import { type TurnstileVerifier, turnstileOff } from './lib/turnstile.ts';
 import { mountWebApp } from './lib/web-app.ts';
 import { type AuthRateLimits, createAuthRouter } from './modules/auth/auth.index.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
+import { createAvatarsRouter } from './modules/avatars/avatars.index.ts';
+import * as avatarRoutes from './modules/avatars/avatars.routes.ts';
+import { createAvatarsService } from './modules/avatars/avatars.service.ts';
+import { createConfigRouter } from './modules/config/config.index.ts';
+import { createConfigService } from './modules/config/config.service.ts';
+import { createContactRouter } from './modules/contact/contact.index.ts';
+import { createContactService } from './modules/contact/contact.service.ts';
 import { createHealthRouter } from './modules/health/health.index.ts';
+import { createNotificationHub, type NotificationHub } from './modules/notifications/notifications.hub.ts';
+import { createNotificationsRouter } from './modules/notifications/notifications.index.ts';
+import { createNotificationsService } from './modules/notifications/notifications.service.ts';
+import { createPasswordResetRouter } from './modules/password-reset/password-reset.index.ts';
+import { createPasswordResetService } from './modules/password-reset/password-reset.service.ts';
 import { createSubscriptionsRouter } from './modules/subscriptions/subscriptions.index.ts';
 import { createSubscriptionsService } from './modules/subscriptions/subscriptions.service.ts';
 
 export interface AppDeps {
   db: Db;
   jwtSecret: string;
+  /** Outgoing mail: SMTP, the outbox folder, or memory (tests). */
+  mailer: Mailer;
+  /** Where avatar files are kept (`<BERTH_DATA_DIR>/avatars`). */
+  avatarsDir: string;
+  /** The bot check; off when absent. */
+  turnstile?: TurnstileVerifier;
+  /** This process's open notification streams; main.ts feeds it from its LISTEN connection. */
+  notificationHub?: NotificationHub;
+  /** Origin of the web app, for links in e-mails. */
+  publicUrl?: string;
+  /** Where contact-form messages are mailed. */
+  supportEmail?: string;
   /** Directory of the built web app; when absent the server answers only the API. */
   webDistDir?: string;
-  rateLimits?: Partial<AuthRateLimits>;
+  rateLimits?: Partial<RateLimits>;
+  /** Heartbeat of notification streams. */
+  sseHeartbeatMs?: number;
   now?: () => Date;
+}
+
+export interface RateLimits extends AuthRateLimits {
+  passwordReset: RateLimitRule;
+  contact: RateLimitRule;
 }
 
 export const VERSION: string = pkg.version;
 
-export const DEFAULT_RATE_LIMITS: AuthRateLimits = {
+export const DEFAULT_RATE_LIMITS: RateLimits = {
   login: { points: 20, windowSeconds: 15 * 60 },
   register: { points: 30, windowSeconds: 60 * 60 },
+  passwordReset: { points: 5, windowSeconds: 15 * 60 },
+  contact: { points: 5, windowSeconds: 60 * 60 },
 };
 
-/** Builds the whole HTTP application from its dependencies. It never listens: main.ts does. */
+/**
+ * Builds the whole HTTP application from its dependencies. It never listens and starts nothing (no
+ * timers, no database listeners): main.ts does, so tests and the OpenAPI generator can build it freely.
+ */
 export function createApp(deps: AppDeps) {
+  const { db, mailer } = deps;
   const now = deps.now ?? (() => new Date());
+  const turnstile = deps.turnstile ?? turnstileOff;
+  const limits = { ...DEFAULT_RATE_LIMITS, ...deps.rateLimits };
   const tokens = createTokenService(deps.jwtSecret);
+  const notifications = createNotificationsService({ db });
   const subscriptions = createSubscriptionsService({
-    db: deps.db,
+    db,
     now,
     // Instances arrive with the provisioning engine; until then nobody has any.
     countInstances: async () => 0,
   });
-  const auth = createAuthService({ db: deps.db, tokens, subscriptions });
-  const limiter = createPgRateLimiter(deps.db);
+  const auth = createAuthService({ db, tokens, subscriptions, notifications });
+  const passwordReset = createPasswordResetService({
+    db,
+    now,
+    mailer,
+    publicUrl: deps.publicUrl ?? 'http://localhost:8080',
+    users: auth,
+  });
+  const avatars = createAvatarsService({ dir: deps.avatarsDir, users: auth });
+  const contact = createContactService({
+    db,
+    mailer,
+    supportEmail: deps.supportEmail ?? 'support@localhost',
+  });
+  const config = createConfigService({ turnstileSiteKey: turnstile.siteKey });
+  const limiter = createPgRateLimiter(db);
 
   const app = createRouter();
   app.onError(onError);
   app.notFound(onNotFound);
   app.use('*', secureHeaders({ crossOriginResourcePolicy: false }));
   app.use('/api/*', cors());
+  // The avatar upload has its own, larger limit.
+  const isAvatarUpload = (path: string, method: string) =>
+    path === avatarRoutes.upload.path && method === 'POST';
+  app.use(
+    '/api/*',
+    except((c) => isAvatarUpload(c.req.path, c.req.method), limitBody(MAX_JSON_BODY_BYTES)),
+  );
   app.use('/api/*', async (c, next) => {
     c.set('verifyToken', tokens.verify);
     await next();
@@ -59,9 +124,23 @@ export function createApp(deps: AppDeps) {
   });
 
   const api = app
-    .route('/', createHealthRouter(deps.db, VERSION))
-    .route('/', createAuthRouter(auth, limiter, { ...DEFAULT_RATE_LIMITS, ...deps.rateLimits }))
-    .route('/', createSubscriptionsRouter(subscriptions));
+    .route('/', createHealthRouter(db, VERSION))
+    .route('/', createConfigRouter(config))
+    .route('/', createAuthRouter({ auth, limiter, limits, turnstile }))
+    .route('/', createAvatarsRouter(avatars))
+    .route('/', createPasswordResetRouter({ passwordReset, limiter, limit: limits.passwordReset, turnstile }))
+    .route('/', createSubscriptionsRouter(subscriptions))
+    .route(
+      '/',
+      createNotificationsRouter({
+        notifications,
+        tokens,
+        hub: deps.notificationHub ?? createNotificationHub(),
+        smtpEnabled: mailer.kind === 'smtp',
+        heartbeatMs: deps.sseHeartbeatMs ?? 20_000,
+      }),
+    )
+    .route('/', createContactRouter({ contact, limiter, limit: limits.contact, turnstile }));
 
   const doc = buildOpenApiDocument(app, VERSION);
   const publicDoc = publicSubset(doc);

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { CLOUDFLARE_SITEVERIFY_URL } from './lib/turnstile.ts';
 
 /**
  * The only reader of process.env. Every setting the server takes is listed, validated and documented
@@ -17,6 +18,18 @@ const EnvSchema = z.object({
   PUBLIC_URL: z.url().optional(),
   WEB_DIST_DIR: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'SMTP_URL must be an smtp:// or smtps:// URL')
+    .optional(),
+  MAIL_FROM: z.string().min(3).default('Berth <no-reply@localhost>'),
+  SUPPORT_EMAIL: z
+    .string()
+    .regex(/^\S+@\S+$/, 'SUPPORT_EMAIL must be an e-mail address')
+    .default('support@localhost'),
+  TURNSTILE_SITE_KEY: z.string().min(1).optional(),
+  TURNSTILE_SECRET_KEY: z.string().min(1).optional(),
+  TURNSTILE_VERIFY_URL: z.url().default(CLOUDFLARE_SITEVERIFY_URL),
 });
 
 export interface ServerConfig {
@@ -29,6 +42,13 @@ export interface ServerConfig {
   publicUrl: string;
   webDistDir: string;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** SMTP server for outgoing mail; without it mail goes to `<dataDir>/outbox`. */
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  /** Where contact-form messages are sent. */
+  supportEmail: string;
+  /** Cloudflare Turnstile; undefined turns the bot check off. */
+  turnstile: { siteKey: string; secretKey: string; verifyUrl: string } | undefined;
 }
 
 export function readConfig(env: Record<string, string | undefined> = process.env): ServerConfig {
@@ -38,6 +58,11 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (Boolean(e.TURNSTILE_SITE_KEY) !== Boolean(e.TURNSTILE_SECRET_KEY)) {
+    throw new Error(
+      'Invalid configuration:\n  TURNSTILE_SITE_KEY and TURNSTILE_SECRET_KEY must be set together (or both left unset)',
+    );
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -47,5 +72,16 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? new URL('../../web/dist', import.meta.url).pathname),
     logLevel: e.LOG_LEVEL,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    supportEmail: e.SUPPORT_EMAIL,
+    turnstile:
+      e.TURNSTILE_SITE_KEY && e.TURNSTILE_SECRET_KEY
+        ? {
+            siteKey: e.TURNSTILE_SITE_KEY,
+            secretKey: e.TURNSTILE_SECRET_KEY,
+            verifyUrl: e.TURNSTILE_VERIFY_URL,
+          }
+        : undefined,
   };
 }

@@ -15,7 +15,11 @@ describe('the HTTP shell', () => {
   it('reports health with the database and version', async () => {
     const res = await call(createTestApp(db), 'GET', '/api/health');
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ status: 'ok', database: 'ok', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+    expect(res.json).toEqual({
+      status: 'ok',
+      database: 'ok',
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+    });
   });
 
   it('answers unknown API paths with a JSON 404', async () => {
@@ -32,7 +36,15 @@ describe('the HTTP shell', () => {
     await writeFile(path.join(dist, 'favicon.svg'), '<svg/>');
     const app = createTestApp(db, { webDistDir: dist });
 
-    for (const route of ['/', '/dashboard', '/login', '/instances/42', '/api/docs', '/api-reference', '/nope']) {
+    for (const route of [
+      '/',
+      '/dashboard',
+      '/login',
+      '/instances/42',
+      '/api/docs',
+      '/api-reference',
+      '/nope',
+    ]) {
       const res = await app.request(route);
       expect(res.status, route).toBe(200);
       expect(await res.text(), route).toContain('Berth UI');

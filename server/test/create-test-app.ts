@@ -1,10 +1,21 @@
+import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { type AppDeps, createApp } from '../src/app.ts';
 import type { Db } from '../src/db/database.ts';
+import { createMemoryMailer } from '../src/lib/mailer.ts';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-at-least-32-characters-long';
 
+/** The app on a test database; mail is kept in memory and avatars go to a temp folder (made on upload). */
 export function createTestApp(db: Db, overrides: Partial<AppDeps> = {}) {
-  return createApp({ db, jwtSecret: TEST_JWT_SECRET, ...overrides });
+  return createApp({
+    db,
+    jwtSecret: TEST_JWT_SECRET,
+    mailer: createMemoryMailer(),
+    avatarsDir: path.join(tmpdir(), 'berth-test-avatars', randomUUID()),
+    ...overrides,
+  });
 }
 
 export type TestApp = ReturnType<typeof createTestApp>;

@@ -3,8 +3,8 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, inject } from 'vitest';
 import { ensureDatabase } from '../src/db/connect.ts';
-import type { Db } from '../src/db/database.ts';
 import { createDb } from '../src/db/create-db.ts';
+import type { Db } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrator.ts';
 
 export interface TestDatabase {
@@ -36,7 +36,11 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 /** Empties every table between tests (keeps the schema and the migration log). */
 export async function truncateAll(db: Db): Promise<void> {
   const { rows } = await sql<{ tablename: string }>`
-    select tablename from pg_tables where schemaname = 'public' and tablename not like 'kysely_%'`.execute(db);
+    select tablename from pg_tables where schemaname = 'public' and tablename not like 'kysely_%'`.execute(
+    db,
+  );
   if (rows.length === 0) return;
-  await sql`truncate table ${sql.join(rows.map((r) => sql.table(r.tablename)))} restart identity cascade`.execute(db);
+  await sql`truncate table ${sql.join(rows.map((r) => sql.table(r.tablename)))} restart identity cascade`.execute(
+    db,
+  );
 }

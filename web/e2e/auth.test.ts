@@ -21,6 +21,7 @@ beforeAll(async () => {
   server = await startServer();
   browser = await launchBrowser();
   page = await browser.newPage();
+  page.setDefaultTimeout(10_000);
   await mkdir(SHOTS, { recursive: true });
 });
 
@@ -30,13 +31,14 @@ afterAll(async () => {
 });
 
 const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-const toast = (text: string) => page.getByRole('alert').filter({ hasText: text });
+/** Waits for a toast (role alert) with this text. */
+const toast = (text: string) => page.getByRole('alert').filter({ hasText: text }).first().waitFor();
 
 async function logout() {
   await page.getByRole('button', { name: 'Account menu' }).click();
   await page.getByRole('menuitem', { name: 'Logout' }).click();
   await page.waitForURL('**/login');
-  await expect(toast('Logged out successfully').isVisible()).resolves.toBe(true);
+  await toast('Logged out successfully');
 }
 
 async function signIn(login: string, password: string) {
@@ -48,7 +50,7 @@ async function signIn(login: string, password: string) {
 describe('sign-up and sign-in in the browser', () => {
   it('shows the validation message for a bad username and creates nothing', async () => {
     await page.goto(`${server.baseUrl}/register`);
-    await page.getByLabel('Username').fill('grace hopper');
+    await page.getByLabel('Username', { exact: true }).fill('grace hopper');
     await page.getByRole('button', { name: 'Create Account' }).click();
     await page.getByText('Username can only contain letters, numbers, hyphens, and underscores').waitFor();
     expect(new URL(page.url()).pathname).toBe('/register');
@@ -57,16 +59,17 @@ describe('sign-up and sign-in in the browser', () => {
 
   it('registers and lands on the dashboard with the trial running', async () => {
     await page.goto(`${server.baseUrl}/register?ref=friend7`);
+    await page.getByRole('radio', { name: 'Individual' }).check();
     await page.getByLabel('First Name').fill(account.firstName);
     await page.getByLabel('Last Name').fill(account.lastName);
-    await page.getByLabel('Username').fill(account.username);
-    await page.getByLabel('Email').fill(account.email);
+    await page.getByLabel('Username', { exact: true }).fill(account.username);
+    await page.getByLabel('Email', { exact: true }).fill(account.email);
     await page.getByLabel('Password', { exact: true }).fill(account.password);
-    await page.getByLabel('Confirm Password').fill(account.password);
+    await page.getByLabel('Confirm Password', { exact: true }).fill(account.password);
     await page.getByRole('button', { name: 'Create Account' }).click();
     await page.waitForURL('**/dashboard');
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
-    await expect(toast('Registration successful!').isVisible()).resolves.toBe(true);
+    await toast('Registration successful!');
     await page.getByText('Trial', { exact: true }).first().waitFor();
     await page.getByText(/Trial active — ends/).first().waitFor();
     await shot('dashboard-dark');
@@ -76,7 +79,7 @@ describe('sign-up and sign-in in the browser', () => {
     await logout();
     await signIn(account.username, account.password);
     await page.waitForURL('**/dashboard');
-    await expect(toast('Login successful!').isVisible()).resolves.toBe(true);
+    await toast('Login successful!');
 
     await logout();
     await signIn(account.email, account.password);
@@ -87,7 +90,7 @@ describe('sign-up and sign-in in the browser', () => {
   it('refuses a wrong password with the server message and stays on /login', async () => {
     await logout();
     await signIn(account.username, 'Wrong#pass123');
-    await toast('Invalid email/username or password').waitFor();
+    await toast('Invalid email/username or password');
     expect(new URL(page.url()).pathname).toBe('/login');
     await shot('login-wrong-password');
   });

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import pg from 'pg';
-import { startEmbeddedPostgres } from './embedded-postgres.ts';
+import { attachOrStartEmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres.ts';
 
 export interface DatabaseConnection {
   url: string;
@@ -27,13 +27,20 @@ export async function ensureDatabase(adminUrl: string, name: string): Promise<st
   return url.toString();
 }
 
-/** DATABASE_URL when given; otherwise an embedded PostgreSQL under `<dataDir>/postgres`. */
+/**
+ * DATABASE_URL when given; otherwise an embedded PostgreSQL under `<dataDir>/postgres`. With `attach`
+ * (commands run beside the server) it reuses the one a running server started.
+ */
 export async function connectDatabase(
   databaseUrl: string | undefined,
   dataDir: string,
   log: (line: string) => void,
+  { attach = false } = {},
 ): Promise<DatabaseConnection> {
   if (databaseUrl) return { url: databaseUrl, source: 'DATABASE_URL', stop: async () => {} };
-  const server = await startEmbeddedPostgres(path.join(dataDir, 'postgres'), log);
+  const dir = path.join(dataDir, 'postgres');
+  const server = attach
+    ? await attachOrStartEmbeddedPostgres(dir, log)
+    : await startEmbeddedPostgres(dir, log);
   return { url: await ensureDatabase(server.url, PLATFORM_DB), source: 'embedded', stop: server.stop };
 }

@@ -1,4 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
+import type { ContactMessageTable } from './tables/contact-messages.ts';
+import type { NotificationTable } from './tables/notifications.ts';
+import type { PasswordResetTokenTable } from './tables/password-reset-tokens.ts';
 import type { RateLimitTable } from './tables/rate-limits.ts';
 import type { SubscriptionTable } from './tables/subscriptions.ts';
 import type { UserTable } from './tables/users.ts';
@@ -8,6 +11,9 @@ export interface Database {
   users: UserTable;
   subscriptions: SubscriptionTable;
   rate_limits: RateLimitTable;
+  password_reset_tokens: PasswordResetTokenTable;
+  notifications: NotificationTable;
+  contact_messages: ContactMessageTable;
 }
 
 export type Db = Kysely<Database>;

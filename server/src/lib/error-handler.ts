@@ -4,9 +4,11 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
 import {
   AppError,
+  CaptchaError,
   ConflictError,
   ForbiddenError,
   NotFoundError,
+  PayloadTooLargeError,
   PlanLimitError,
   RateLimitError,
   UnauthorizedError,
@@ -22,11 +24,13 @@ export interface ErrorBody {
 
 const STATUS_BY_ERROR: ReadonlyArray<[new (...args: never[]) => AppError, ContentfulStatusCode]> = [
   [ValidationError, 400],
+  [CaptchaError, 400],
   [UnauthorizedError, 401],
   [ForbiddenError, 403],
   [PlanLimitError, 403],
   [NotFoundError, 404],
   [ConflictError, 409],
+  [PayloadTooLargeError, 413],
   [RateLimitError, 429],
 ];
 

@@ -39,6 +39,20 @@ export class NotFoundError extends AppError {
   }
 }
 
+/** The bot check (Turnstile) was missing or did not pass. */
+export class CaptchaError extends AppError {
+  constructor(message = 'Please complete the CAPTCHA verification') {
+    super('captcha_failed', message);
+  }
+}
+
+/** A body or upload larger than the route accepts. */
+export class PayloadTooLargeError extends AppError {
+  constructor(message = 'Request body is too large') {
+    super('payload_too_large', message);
+  }
+}
+
 export class ConflictError extends AppError {
   constructor(message: string, details?: Record<string, unknown>) {
     super('conflict', message, details);

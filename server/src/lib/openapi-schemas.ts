@@ -11,6 +11,9 @@ export const ErrorSchema = z
 
 export const MessageSchema = z.object({ message: z.string() }).openapi('Message');
 
+/** `{ success, message }`: the answer of public forms (password reset, contact). */
+export const SuccessSchema = z.object({ success: z.literal(true), message: z.string() }).openapi('Success');
+
 /** `content` for a JSON body or answer. */
 export function json<T extends z.ZodType>(schema: T, description: string) {
   return { content: { 'application/json': { schema } }, description };

@@ -16,8 +16,12 @@ export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, version: string):
     },
     servers: [{ url: '/', description: 'This Berth server' }],
     tags: [
-      { name: 'Auth', description: 'Accounts and sessions' },
+      { name: 'Auth', description: 'Accounts, sessions and profile pictures' },
+      { name: 'Password reset', description: 'Forgotten passwords, by e-mailed single-use link' },
       { name: 'Subscriptions', description: 'Trial, plan and limits' },
+      { name: 'Notifications', description: 'In-app notifications and their live stream' },
+      { name: 'Contact', description: 'Messages to support from the help page' },
+      { name: 'Config', description: 'Public settings the web app needs before sign-in' },
       { name: 'Health', description: 'Liveness of the server and its database' },
     ],
   });

@@ -5,11 +5,18 @@ import { UnauthorizedError } from './errors.ts';
 const ISSUER = 'berth';
 const AUDIENCE = 'berth-api';
 const ACCESS_TOKEN_TTL = '7d';
+/** Short-lived tokens for the notification stream (EventSource cannot send headers, so they go in the URL). */
+const STREAM_AUDIENCE = 'sse';
+export const STREAM_TOKEN_TTL_SECONDS = 60;
 
 export interface TokenService {
   sign(user: AuthUser): Promise<string>;
   /** The user a token speaks for; UnauthorizedError when it is missing, forged or expired. */
   verify(token: string): Promise<AuthUser>;
+  /** A 60-second token that opens the notification stream of `userId` and nothing else. */
+  signStream(userId: string): Promise<string>;
+  /** The user id a stream token speaks for; UnauthorizedError otherwise (access tokens included). */
+  verifyStream(token: string): Promise<string>;
 }
 
 export function createTokenService(secret: string): TokenService {
@@ -39,6 +46,26 @@ export function createTokenService(secret: string): TokenService {
           throw new UnauthorizedError('Session expired, please sign in again');
         throw new UnauthorizedError('Invalid token');
       }
+    },
+    signStream: (userId) =>
+      new SignJWT({})
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(userId)
+        .setIssuer(ISSUER)
+        .setAudience(STREAM_AUDIENCE)
+        .setIssuedAt()
+        .setExpirationTime(`${STREAM_TOKEN_TTL_SECONDS}s`)
+        .sign(key),
+    async verifyStream(token) {
+      try {
+        const { payload } = await jwtVerify(token, key, {
+          issuer: ISSUER,
+          audience: STREAM_AUDIENCE,
+          algorithms: ['HS256'],
+        });
+        if (payload.sub) return payload.sub;
+      } catch {}
+      throw new UnauthorizedError('Invalid or expired stream token');
     },
   };
 }

@@ -27,7 +27,8 @@ export function mountWebApp<E extends Env>(app: Hono<E>, distDir: string): void 
     if (c.req.path !== '/' && existsSync(distDir)) {
       const found = await files(c, async () => {});
       if (found) {
-        if (c.req.path.startsWith('/assets/')) found.headers.set('cache-control', 'public, max-age=31536000, immutable');
+        if (c.req.path.startsWith('/assets/'))
+          found.headers.set('cache-control', 'public, max-age=31536000, immutable');
         return found;
       }
     }

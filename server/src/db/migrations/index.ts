@@ -1,7 +1,13 @@
 import type { Migration } from 'kysely/migration';
 import * as createAccounts from './20261122T000000-create-accounts.ts';
+import * as createPasswordResetTokens from './20261123T000000-create-password-reset-tokens.ts';
+import * as createNotifications from './20261123T000100-create-notifications.ts';
+import * as createContactMessages from './20261123T000200-create-contact-messages.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit an old one. */
 export const migrations: Record<string, Migration> = {
   '20261122T000000-create-accounts': createAccounts,
+  '20261123T000000-create-password-reset-tokens': createPasswordResetTokens,
+  '20261123T000100-create-notifications': createNotifications,
+  '20261123T000200-create-contact-messages': createContactMessages,
 };

@@ -10,6 +10,10 @@ export interface SubscriptionTable {
   current_period_end: Date | null;
   cancel_at_period_end: ColumnType<boolean, boolean | undefined, boolean>;
   addon_instances: ColumnType<number, number | undefined, number>;
+  /** When the "trial ends in 5 minutes" notification went out (null: not yet). */
+  trial_warning_sent_at: ColumnType<Date | null, never, Date | null>;
+  /** When the "trial ended" notification went out (null: not yet). */
+  trial_ended_sent_at: ColumnType<Date | null, never, Date | null>;
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, never, Date>;
 }

@@ -1,6 +1,7 @@
 import { createRouter } from '../../lib/create-router.ts';
 import type { RateLimiter, RateLimitRule } from '../../lib/rate-limiter.ts';
-import { rateLimit } from '../../middleware/rate-limit.ts';
+import type { TurnstileVerifier } from '../../lib/turnstile.ts';
+import { clientIp, rateLimit } from '../../middleware/rate-limit.ts';
 import * as routes from './auth.routes.ts';
 import type { AuthService } from './auth.service.ts';
 
@@ -9,13 +10,28 @@ export interface AuthRateLimits {
   register: RateLimitRule;
 }
 
-export function createAuthRouter(auth: AuthService, limiter: RateLimiter, limits: AuthRateLimits) {
+export interface AuthRouterDeps {
+  auth: AuthService;
+  limiter: RateLimiter;
+  limits: AuthRateLimits;
+  turnstile: TurnstileVerifier;
+}
+
+export function createAuthRouter({ auth, limiter, limits, turnstile }: AuthRouterDeps) {
   const router = createRouter();
   router.use(routes.login.getRoutingPath(), rateLimit(limiter, 'login', limits.login));
   router.use(routes.register.getRoutingPath(), rateLimit(limiter, 'register', limits.register));
   return router
-    .openapi(routes.register, async (c) => c.json(await auth.register(c.req.valid('json')), 201))
-    .openapi(routes.login, async (c) => c.json(await auth.login(c.req.valid('json')), 200))
+    .openapi(routes.register, async (c) => {
+      const body = c.req.valid('json');
+      await turnstile.verify(body.turnstileToken, clientIp(c));
+      return c.json(await auth.register(body), 201);
+    })
+    .openapi(routes.login, async (c) => {
+      const body = c.req.valid('json');
+      await turnstile.verify(body.turnstileToken, clientIp(c));
+      return c.json(await auth.login(body), 200);
+    })
     .openapi(routes.profile, async (c) => c.json({ user: await auth.profile(c.var.user.id) }, 200))
     .openapi(routes.updateProfile, async (c) => {
       const user = await auth.updateProfile(c.var.user.id, c.req.valid('json'));

@@ -23,7 +23,9 @@ export const register = createRoute({
   request: { body: { ...json(RegisterBodySchema, 'New account'), required: true } },
   responses: {
     201: json(AuthResultSchema, 'Account created; the token signs the user in'),
-    400: errorResponse('A field breaks a rule; `details.fieldErrors` lists every message'),
+    400: errorResponse(
+      'A field breaks a rule (`details.fieldErrors` lists every message), or the bot check failed (`captcha_failed`)',
+    ),
     409: errorResponse('E-mail or username already in use'),
     429: errorResponse('Too many sign-ups from this address'),
   },
@@ -39,7 +41,7 @@ export const login = createRoute({
   request: { body: { ...json(LoginBodySchema, 'Credentials'), required: true } },
   responses: {
     200: json(AuthResultSchema, 'Signed in'),
-    400: errorResponse('A field breaks a rule'),
+    400: errorResponse('A field breaks a rule, or the bot check failed (`captcha_failed`)'),
     401: errorResponse('Wrong e-mail/username or password'),
     429: errorResponse('Too many attempts'),
   },

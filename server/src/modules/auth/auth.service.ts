@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
-import type { Db } from '../../db/database.ts';
+import type { Db, DbOrTx } from '../../db/database.ts';
 import type { UserRow } from '../../db/tables/users.ts';
 import { ConflictError, UnauthorizedError, ValidationError } from '../../lib/errors.ts';
 import type { TokenService } from '../../lib/tokens.ts';
+import type { NotificationInput, NotificationsService } from '../notifications/notifications.service.ts';
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service.ts';
 import type {
   AuthResult,
@@ -15,9 +16,11 @@ import type {
 import { dummyHash, hashPassword, verifyPassword } from './passwords.ts';
 import {
   findTakenIdentity,
+  findUserByEmail,
   findUserById,
   findUserByLogin,
   insertUser,
+  lockUserForUpdate,
   updateUser,
 } from './users.repository.ts';
 
@@ -25,11 +28,25 @@ export interface AuthDeps {
   db: Db;
   tokens: Pick<TokenService, 'sign'>;
   subscriptions: Pick<SubscriptionsService, 'startTrial' | 'get'>;
+  notifications: Pick<NotificationsService, 'notify'>;
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;
 
 const INVALID_LOGIN = 'Invalid email/username or password';
+
+export const WELCOME: NotificationInput = {
+  type: 'welcome',
+  title: 'Welcome to Berth!',
+  message: 'Your 60-minute free trial has started. Deploy your first instance from the dashboard.',
+};
+
+export const PASSWORD_CHANGED: NotificationInput = {
+  type: 'security',
+  title: 'Password changed',
+  message:
+    'The password of your account was just changed. If this was not you, reset your password now and contact support.',
+};
 
 function takenError(taken: { username: boolean; email: boolean }): ConflictError | undefined {
   if (taken.email) return new ConflictError('Email is already registered', { field: 'email' });
@@ -42,7 +59,7 @@ function isUniqueViolation(err: unknown): err is { code: string; constraint?: st
   return typeof err === 'object' && err !== null && 'code' in err && err.code === '23505';
 }
 
-export function createAuthService({ db, tokens, subscriptions }: AuthDeps) {
+export function createAuthService({ db, tokens, subscriptions, notifications }: AuthDeps) {
   async function toUser(row: UserRow): Promise<User> {
     const subscription = await subscriptions.get(row.id);
     return {
@@ -66,6 +83,13 @@ export function createAuthService({ db, tokens, subscriptions }: AuthDeps) {
 
   async function session(row: UserRow): Promise<AuthResult> {
     return { token: await tokens.sign({ id: row.id, role: row.role }), user: await toUser(row) };
+  }
+
+  /** Stores a new password and tells the user with a notification, both inside `trx`. */
+  async function setPassword(trx: DbOrTx, userId: string, password: string): Promise<void> {
+    const passwordHash = await hashPassword(password);
+    await updateUser(trx, userId, { password_hash: passwordHash });
+    await notifications.notify(userId, PASSWORD_CHANGED, trx);
   }
 
   return {
@@ -92,6 +116,7 @@ export function createAuthService({ db, tokens, subscriptions }: AuthDeps) {
             referral_code: body.ref ? body.ref.toUpperCase() : null,
           });
           await subscriptions.startTrial(trx, user.id);
+          await notifications.notify(user.id, WELCOME, trx);
           return user;
         });
         return session(row);
@@ -144,7 +169,29 @@ export function createAuthService({ db, tokens, subscriptions }: AuthDeps) {
           fieldErrors: { currentPassword: ['Current password is incorrect'] },
         });
       }
-      await updateUser(db, userId, { password_hash: await hashPassword(body.newPassword) });
+      await db.transaction().execute((trx) => setPassword(trx, userId, body.newPassword));
+    },
+
+    setPassword,
+
+    /** The account with this e-mail (any case), if one exists. */
+    async findByEmail(email: string): Promise<{ id: string; email: string; firstName: string } | undefined> {
+      const row = await findUserByEmail(db, email);
+      return row && { id: row.id, email: row.email, firstName: row.first_name };
+    },
+
+    /** Sets (or with null removes) the avatar URL; answers the user and the URL it replaced. */
+    async replaceAvatar(
+      userId: string,
+      avatarUrl: string | null,
+    ): Promise<{ user: User; previous: string | null }> {
+      const { row, previous } = await db.transaction().execute(async (trx) => {
+        const before = await lockUserForUpdate(trx, userId);
+        if (!before) throw new UnauthorizedError('Account no longer exists');
+        const after = await updateUser(trx, userId, { avatar_url: avatarUrl });
+        return { row: after ?? before, previous: before.avatar_url };
+      });
+      return { user: await toUser(row), previous };
     },
   };
 }

@@ -57,7 +57,9 @@ describe('POST /api/auth/register', () => {
   it('keeps the company name for companies and requires it', async () => {
     const company = await register(app, { accountType: 'company', companyName: 'Analytical Engines Ltd' });
     expect(company.user).toMatchObject({ accountType: 'company', companyName: 'Analytical Engines Ltd' });
-    const missing = await call(app, 'POST', '/api/auth/register', { body: newAccount({ accountType: 'company' }) });
+    const missing = await call(app, 'POST', '/api/auth/register', {
+      body: newAccount({ accountType: 'company' }),
+    });
     expect(missing.status).toBe(400);
     expect(missing.json.details.fieldErrors.companyName).toEqual(['Company name is required']);
   });
@@ -67,11 +69,19 @@ describe('POST /api/auth/register', () => {
     [{ firstName: '' }, 'firstName', 'First name is required'],
     [{ firstName: 'x'.repeat(51) }, 'firstName', 'First name too long'],
     [{ lastName: 'y'.repeat(51) }, 'lastName', 'Last name too long'],
-    [{ accountType: 'company', companyName: 'A' }, 'companyName', 'Company name must be at least 2 characters'],
+    [
+      { accountType: 'company', companyName: 'A' },
+      'companyName',
+      'Company name must be at least 2 characters',
+    ],
     [{ accountType: 'company', companyName: 'C'.repeat(101) }, 'companyName', 'Company name too long'],
     [{ username: 'ab' }, 'username', 'Username must be at least 3 characters'],
     [{ username: 'a'.repeat(31) }, 'username', 'Username too long'],
-    [{ username: 'ada lovelace' }, 'username', 'Username can only contain letters, numbers, hyphens, and underscores'],
+    [
+      { username: 'ada lovelace' },
+      'username',
+      'Username can only contain letters, numbers, hyphens, and underscores',
+    ],
     [{ email: 'ada.example.com' }, 'email', 'Invalid email address'],
     [{ email: '' }, 'email', 'Email is required'],
     [{ password: 'lowercase1' }, 'password', 'Password must meet all requirements below'],
@@ -86,7 +96,9 @@ describe('POST /api/auth/register', () => {
 
   it('accepts a password passing four of the five checks', async () => {
     // no special character: length, lower, upper, digit
-    const res = await call(app, 'POST', '/api/auth/register', { body: newAccount({ password: 'Lovelace1843' }) });
+    const res = await call(app, 'POST', '/api/auth/register', {
+      body: newAccount({ password: 'Lovelace1843' }),
+    });
     expect(res.status).toBe(201);
   });
 

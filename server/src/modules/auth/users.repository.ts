@@ -1,9 +1,27 @@
+import type { Transaction } from 'kysely';
 import { sql } from 'kysely';
-import type { DbOrTx } from '../../db/database.ts';
+import type { Database, DbOrTx } from '../../db/database.ts';
 import type { NewUserRow, UserRow, UserRowUpdate } from '../../db/tables/users.ts';
 
 export async function findUserById(db: DbOrTx, id: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Locks the user's row until the transaction ends (read-then-write without races). */
+export async function lockUserForUpdate(
+  trx: Transaction<Database>,
+  id: string,
+): Promise<UserRow | undefined> {
+  return trx.selectFrom('users').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+/** Case-insensitive match on e-mail. */
+export async function findUserByEmail(db: DbOrTx, email: string): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where(sql`lower(email)`, '=', email.toLowerCase())
+    .executeTakeFirst();
 }
 
 /** Case-insensitive match on e-mail or username. */

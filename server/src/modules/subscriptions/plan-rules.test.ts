@@ -7,6 +7,8 @@ import {
   standingOf,
   TRIAL_MINUTES,
   trialEnd,
+  YEARLY_DISCOUNT,
+  yearlyPrice,
 } from './plan-rules.ts';
 
 const now = new Date('2026-11-22T12:00:00Z');
@@ -30,10 +32,22 @@ describe('plan rules', () => {
     ['trial running', facts({ trialEndsAt: minutes(1) }), 'trial'],
     ['trial ended', facts({ trialEndsAt: minutes(-1) }), 'inactive'],
     ['trial ends exactly now', facts({ trialEndsAt: now }), 'inactive'],
-    ['paid period running', facts({ plan: 'starter', status: 'active', currentPeriodEnd: minutes(60) }), 'active'],
-    ['paid period over', facts({ plan: 'starter', status: 'active', currentPeriodEnd: minutes(-1) }), 'inactive'],
+    [
+      'paid period running',
+      facts({ plan: 'starter', status: 'active', currentPeriodEnd: minutes(60) }),
+      'active',
+    ],
+    [
+      'paid period over',
+      facts({ plan: 'starter', status: 'active', currentPeriodEnd: minutes(-1) }),
+      'inactive',
+    ],
     ['paid, granted without end', facts({ plan: 'pro', status: 'active' }), 'active'],
-    ['cancelled after trial', facts({ plan: 'pro', status: 'canceled', trialEndsAt: minutes(-5) }), 'inactive'],
+    [
+      'cancelled after trial',
+      facts({ plan: 'pro', status: 'canceled', trialEndsAt: minutes(-5) }),
+      'inactive',
+    ],
     ['paid during trial', facts({ plan: 'pro', status: 'active', trialEndsAt: minutes(30) }), 'active'],
   ] as const)('standing when %s', (_case, sub, expected) => {
     expect(standingOf(sub, now)).toBe(expected);
@@ -66,5 +80,11 @@ describe('plan rules', () => {
     ['inactive', -1, 0, false],
   ] as const)('can create when %s, max %i, used %i: %s', (standing, max, used, expected) => {
     expect(canCreateInstance(standing, max, used)).toBe(expected);
+  });
+
+  it('prices a year at 12 months less the discount: Starter 10 %, Pro 30 %', () => {
+    expect(YEARLY_DISCOUNT).toEqual({ starter: 0.1, pro: 0.3 });
+    expect(yearlyPrice(3.99, YEARLY_DISCOUNT.starter)).toBe(43.09);
+    expect(yearlyPrice(19.99, YEARLY_DISCOUNT.pro)).toBe(167.92);
   });
 });

@@ -11,3 +11,34 @@ export async function insertTrialSubscription(db: DbOrTx, userId: string, trialE
 export async function findSubscription(db: DbOrTx, userId: string): Promise<SubscriptionRow | undefined> {
   return db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).executeTakeFirst();
 }
+
+/**
+ * Marks the running trials that end within `minutes` of `now` as warned and answers their users. The
+ * guard `trial_warning_sent_at is null` under the UPDATE's row locks makes each warning go out once,
+ * however many server processes run this at the same moment.
+ */
+export async function claimTrialWarnings(db: DbOrTx, now: Date, minutes: number): Promise<string[]> {
+  const rows = await db
+    .updateTable('subscriptions')
+    .set({ trial_warning_sent_at: now })
+    .where('status', '=', 'trialing')
+    .where('trial_warning_sent_at', 'is', null)
+    .where('trial_ends_at', '>', now)
+    .where('trial_ends_at', '<=', new Date(now.getTime() + minutes * 60_000))
+    .returning('user_id')
+    .execute();
+  return rows.map((r) => r.user_id);
+}
+
+/** Marks the trials that have ended by `now` as told, once each (same guard as above). */
+export async function claimTrialEnds(db: DbOrTx, now: Date): Promise<string[]> {
+  const rows = await db
+    .updateTable('subscriptions')
+    .set({ trial_ended_sent_at: now })
+    .where('status', '=', 'trialing')
+    .where('trial_ended_sent_at', 'is', null)
+    .where('trial_ends_at', '<=', now)
+    .returning('user_id')
+    .execute();
+  return rows.map((r) => r.user_id);
+}

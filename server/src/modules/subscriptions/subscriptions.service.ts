@@ -2,6 +2,8 @@ import type { Db, DbOrTx } from '../../db/database.ts';
 import { NotFoundError } from '../../lib/errors.ts';
 import {
   ADDON_INSTANCE_MONTHLY_PRICE,
+  CURRENCY,
+  CURRENCY_SYMBOL,
   maxInstancesOf,
   PLANS,
   planLabel,
@@ -53,8 +55,8 @@ export function createSubscriptionsService({ db, now, countInstances }: Subscrip
       instancesUsed: used,
       billingCycle: row.billing_cycle,
       nextBillingDate: standing === 'active' ? (row.current_period_end?.toISOString() ?? null) : null,
-      currency: 'USD',
-      currencySymbol: '$',
+      currency: CURRENCY,
+      currencySymbol: CURRENCY_SYMBOL,
     };
   }
 
@@ -67,7 +69,7 @@ export function createSubscriptionsService({ db, now, countInstances }: Subscrip
     async status(userId: string): Promise<SubscriptionStatus> {
       return {
         subscription: await get(userId),
-        currency: 'USD',
+        currency: CURRENCY,
         prices: {
           starter: PLANS.starter.monthlyPrice,
           pro: PLANS.pro.monthlyPrice,

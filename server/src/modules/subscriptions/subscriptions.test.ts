@@ -28,7 +28,11 @@ describe('GET /api/subscriptions/status', () => {
 
     clock += 61 * 60_000;
     const after = await call(app, 'GET', '/api/subscriptions/status', { token });
-    expect(after.json.subscription).toMatchObject({ standing: 'inactive', isInactive: true, isTrialActive: false });
+    expect(after.json.subscription).toMatchObject({
+      standing: 'inactive',
+      isInactive: true,
+      isTrialActive: false,
+    });
   });
 
   it('reports a paid Pro plan as active and unlimited', async () => {

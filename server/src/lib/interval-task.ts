@@ -1,0 +1,33 @@
+export interface IntervalTask {
+  /** Stops the timer and waits for a run in progress. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs `task` now and then every `everyMs`, never two runs at once. A failing run is logged and the
+ * next one goes ahead. Used by main.ts for background work (createApp starts nothing).
+ */
+export function startIntervalTask(
+  name: string,
+  everyMs: number,
+  task: () => Promise<unknown>,
+  log: (line: string) => void,
+): IntervalTask {
+  let running: Promise<void> | undefined;
+  const tick = () => {
+    running ??= task()
+      .then(() => {})
+      .catch((err: unknown) => log(`${name} failed: ${err instanceof Error ? err.message : String(err)}`))
+      .finally(() => {
+        running = undefined;
+      });
+  };
+  tick();
+  const timer = setInterval(tick, everyMs);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

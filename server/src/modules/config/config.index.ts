@@ -1,0 +1,7 @@
+import { createRouter } from '../../lib/create-router.ts';
+import * as routes from './config.routes.ts';
+import type { ConfigService } from './config.service.ts';
+
+export function createConfigRouter(config: ConfigService) {
+  return createRouter().openapi(routes.get, (c) => c.json(config.get(), 200));
+}

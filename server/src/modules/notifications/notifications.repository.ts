@@ -1,0 +1,96 @@
+import { sql } from 'kysely';
+import type { DbOrTx } from '../../db/database.ts';
+import type { NewNotificationRow, NotificationRow } from '../../db/tables/notifications.ts';
+import { NOTIFICATIONS_CHANNEL, type NotificationSignal } from './notifications.hub.ts';
+
+export async function insertNotification(db: DbOrTx, row: NewNotificationRow): Promise<NotificationRow> {
+  return db.insertInto('notifications').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Wakes every server process's listener; inside a transaction it fires on commit. */
+export async function signalNotification(db: DbOrTx, signal: NotificationSignal): Promise<void> {
+  await sql`select pg_notify(${NOTIFICATIONS_CHANNEL}, ${JSON.stringify(signal)})`.execute(db);
+}
+
+/** Newest first. */
+export async function findNotifications(
+  db: DbOrTx,
+  userId: string,
+  limit: number,
+): Promise<NotificationRow[]> {
+  return db
+    .selectFrom('notifications')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export async function findNotification(
+  db: DbOrTx,
+  userId: string,
+  id: string,
+): Promise<NotificationRow | undefined> {
+  return db
+    .selectFrom('notifications')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** The user's notifications after `afterId` in (created_at, id) order, oldest first: a stream replay. */
+export async function findNotificationsAfter(
+  db: DbOrTx,
+  userId: string,
+  afterId: string,
+  limit: number,
+): Promise<NotificationRow[]> {
+  return db
+    .selectFrom('notifications')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where(
+      sql<boolean>`(created_at, id) > (select created_at, id from notifications where id = ${afterId} and user_id = ${userId})`,
+    )
+    .orderBy('created_at', 'asc')
+    .orderBy('id', 'asc')
+    .limit(limit)
+    .execute();
+}
+
+export async function countUnread(db: DbOrTx, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('notifications')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .where('read', '=', false)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Marks the user's unread notifications read: all of them, or those of `ids` (others' ids are ignored). */
+export async function updateNotificationsRead(
+  db: DbOrTx,
+  userId: string,
+  ids: string[] | 'all',
+): Promise<number> {
+  let query = db
+    .updateTable('notifications')
+    .set({ read: true })
+    .where('user_id', '=', userId)
+    .where('read', '=', false);
+  if (ids !== 'all') query = query.where('id', 'in', ids);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Deletes one of the user's notifications (`id`) or all of them; answers how many went. */
+export async function deleteNotifications(db: DbOrTx, userId: string, id?: string): Promise<number> {
+  let query = db.deleteFrom('notifications').where('user_id', '=', userId);
+  if (id) query = query.where('id', '=', id);
+  const result = await query.executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

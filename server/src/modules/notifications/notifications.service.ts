@@ -1,0 +1,99 @@
+import type { Db, DbOrTx } from '../../db/database.ts';
+import type { NotificationRow } from '../../db/tables/notifications.ts';
+import { NotFoundError } from '../../lib/errors.ts';
+import {
+  countUnread,
+  deleteNotifications,
+  findNotification,
+  findNotifications,
+  findNotificationsAfter,
+  insertNotification,
+  signalNotification,
+  updateNotificationsRead,
+} from './notifications.repository.ts';
+import type {
+  MarkReadBody,
+  Notification,
+  NotificationChange,
+  NotificationList,
+} from './notifications.schemas.ts';
+
+export interface NotificationInput {
+  type: string;
+  title: string;
+  message: string;
+}
+
+export interface NotificationsDeps {
+  db: Db;
+}
+
+export type NotificationsService = ReturnType<typeof createNotificationsService>;
+
+const LIST_LIMIT = 50;
+const REPLAY_LIMIT = 100;
+
+function toNotification(row: NotificationRow): Notification {
+  return {
+    _id: row.id,
+    id: row.id,
+    type: row.type,
+    title: row.title,
+    message: row.message,
+    createdAt: row.created_at.toISOString(),
+    read: row.read,
+  };
+}
+
+export function createNotificationsService({ db }: NotificationsDeps) {
+  const change = async (userId: string, count: number): Promise<NotificationChange> => ({
+    count,
+    unread: await countUnread(db, userId),
+  });
+
+  return {
+    /**
+     * Creates a notification and signals it to every server process (pg_notify in the same transaction,
+     * so streams hear of it on commit). Pass the caller's transaction to make it part of a larger change.
+     */
+    async notify(userId: string, input: NotificationInput, trx: DbOrTx = db): Promise<Notification> {
+      const write = async (tx: DbOrTx) => {
+        const row = await insertNotification(tx, { user_id: userId, ...input });
+        await signalNotification(tx, { userId, id: row.id });
+        return toNotification(row);
+      };
+      return trx.isTransaction ? write(trx) : trx.transaction().execute(write);
+    },
+
+    async list(userId: string): Promise<NotificationList> {
+      const rows = await findNotifications(db, userId, LIST_LIMIT);
+      return { items: rows.map(toNotification), unread: await countUnread(db, userId) };
+    },
+
+    /** One of the user's notifications, or undefined (also when it belongs to someone else). */
+    async get(userId: string, id: string): Promise<Notification | undefined> {
+      const row = await findNotification(db, userId, id);
+      return row && toNotification(row);
+    },
+
+    /** The user's notifications created after `lastId`, oldest first (stream replay). */
+    async listAfter(userId: string, lastId: string): Promise<Notification[]> {
+      return (await findNotificationsAfter(db, userId, lastId, REPLAY_LIMIT)).map(toNotification);
+    },
+
+    async markRead(userId: string, body: MarkReadBody): Promise<NotificationChange> {
+      const count = await updateNotificationsRead(db, userId, body.all ? 'all' : (body.ids ?? []));
+      return change(userId, count);
+    },
+
+    async remove(userId: string, id: string): Promise<NotificationChange> {
+      const count = await deleteNotifications(db, userId, id);
+      if (count === 0) throw new NotFoundError('Notification not found');
+      return change(userId, count);
+    },
+
+    async removeAll(userId: string): Promise<NotificationChange> {
+      return change(userId, await deleteNotifications(db, userId));
+    },
+  };
+}

@@ -1,0 +1,74 @@
+import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import type { HubEvent, NotificationHub } from './notifications.hub.ts';
+import type { Notification } from './notifications.schemas.ts';
+import type { NotificationsService } from './notifications.service.ts';
+
+/** Browsers wait this long before reconnecting a dropped stream. */
+const RETRY_MS = 3000;
+
+export interface StreamDeps {
+  hub: NotificationHub;
+  notifications: Pick<NotificationsService, 'get' | 'listAfter'>;
+  /** A comment line this often keeps proxies from closing an idle stream. */
+  heartbeatMs: number;
+}
+
+/**
+ * The live notification stream of one user (Server-Sent Events): `retry: 3000` first, then the
+ * notifications after `lastEventId` (a reconnect), then each new one as `event: notification` with
+ * `id: <notification id>`, an `event: resync` when messages may have been missed, and a `: ping`
+ * comment every `heartbeatMs`. Ends when the client goes away.
+ */
+export function streamNotifications(
+  c: Context,
+  userId: string,
+  lastEventId: string | undefined,
+  deps: StreamDeps,
+) {
+  c.header('X-Accel-Buffering', 'no');
+  return streamSSE(c, async (stream) => {
+    const pending: HubEvent[] = [];
+    let wake = () => {};
+    const unsubscribe = deps.hub.subscribe(userId, (event) => {
+      pending.push(event);
+      wake();
+    });
+    stream.onAbort(() => wake());
+    const send = (n: Notification) =>
+      stream.writeSSE({ event: 'notification', id: n.id, data: JSON.stringify(n) });
+
+    try {
+      await stream.write(`retry: ${RETRY_MS}\n\n`);
+      const replayed = new Set<string>();
+      if (lastEventId && z.uuid().safeParse(lastEventId).success) {
+        for (const n of await deps.notifications.listAfter(userId, lastEventId)) {
+          replayed.add(n.id);
+          await send(n);
+        }
+      }
+      while (!stream.aborted) {
+        const event = pending.shift();
+        if (!event) {
+          const woken = await new Promise<boolean>((resolve) => {
+            const timer = setTimeout(() => resolve(false), deps.heartbeatMs);
+            wake = () => {
+              clearTimeout(timer);
+              resolve(true);
+            };
+          });
+          wake = () => {};
+          if (!woken && !stream.aborted) await stream.write(': ping\n\n');
+        } else if (event.kind === 'resync') {
+          await stream.writeSSE({ event: 'resync', data: '{}' });
+        } else if (!replayed.has(event.id)) {
+          const n = await deps.notifications.get(userId, event.id);
+          if (n) await send(n);
+        }
+      }
+    } finally {
+      unsubscribe();
+    }
+  });
+}

@@ -1,0 +1,34 @@
+import { z } from '@hono/zod-openapi';
+
+// Messages are the spec's (customer-area §5, §8).
+export const ResetRequestBodySchema = z
+  .object({
+    email: z
+      .string({ error: 'Email is required' })
+      .trim()
+      .min(1, 'Email is required')
+      .max(254, 'Email too long')
+      .regex(/^\S+@\S+$/, 'Invalid email address'),
+    turnstileToken: z.string().max(2048).optional(),
+  })
+  .openapi('PasswordResetRequest');
+
+export const ResetBodySchema = z
+  .object({
+    token: z
+      .string({ error: 'Reset token is required' })
+      .min(1, 'Reset token is required')
+      .max(200, 'Invalid or expired reset token'),
+    password: z
+      .string({ error: 'Password is required' })
+      .min(6, 'Password must be at least 6 characters long')
+      .max(256, 'Password too long'),
+  })
+  .openapi('PasswordReset');
+
+export const ResetTokenParamsSchema = z.object({
+  token: z.string().max(200, 'Invalid or expired reset token'),
+});
+
+export type ResetRequestBody = z.infer<typeof ResetRequestBodySchema>;
+export type ResetBody = z.infer<typeof ResetBodySchema>;

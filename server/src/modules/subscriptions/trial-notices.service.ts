@@ -1,0 +1,48 @@
+import type { Db } from '../../db/database.ts';
+import type { NotificationInput, NotificationsService } from '../notifications/notifications.service.ts';
+import { TRIAL_WARNING_MINUTES } from './plan-rules.ts';
+import { claimTrialEnds, claimTrialWarnings } from './subscriptions.repository.ts';
+
+export interface TrialNoticesDeps {
+  db: Db;
+  now: () => Date;
+  notifications: Pick<NotificationsService, 'notify'>;
+}
+
+export type TrialNoticesService = ReturnType<typeof createTrialNoticesService>;
+
+export const TRIAL_ENDING: NotificationInput = {
+  type: 'trial',
+  title: `Your trial ends in ${TRIAL_WARNING_MINUTES} minutes`,
+  message: 'Choose Starter or Pro on the Billing page to keep your instances running after the free trial.',
+};
+
+export const TRIAL_ENDED: NotificationInput = {
+  type: 'trial',
+  title: 'Your free trial has ended',
+  message:
+    'Your instances are suspended. Subscribe to Starter or Pro on the Billing page to reactivate them.',
+};
+
+/** How often main.ts looks for trials crossing a mark (and once at start). */
+export const TRIAL_NOTICES_INTERVAL_MS = 30_000;
+
+/**
+ * The "trial ends in 5 minutes" and "trial ended" notifications. `sendDue` finds the trials that crossed
+ * a mark since the last run and notifies each user exactly once; safe to run from several processes.
+ */
+export function createTrialNoticesService({ db, now, notifications }: TrialNoticesDeps) {
+  return {
+    async sendDue(): Promise<{ warned: number; ended: number }> {
+      const at = now();
+      // One transaction: a notice is marked sent only together with its notification.
+      return db.transaction().execute(async (trx) => {
+        const warned = await claimTrialWarnings(trx, at, TRIAL_WARNING_MINUTES);
+        for (const userId of warned) await notifications.notify(userId, TRIAL_ENDING, trx);
+        const ended = await claimTrialEnds(trx, at);
+        for (const userId of ended) await notifications.notify(userId, TRIAL_ENDED, trx);
+        return { warned: warned.length, ended: ended.length };
+      });
+    },
+  };
+}

@@ -1,0 +1,88 @@
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { call, createTestApp, register, type TestApp } from '../../../test/create-test-app.ts';
+import { createTestDatabase, truncateAll } from '../../../test/test-db.ts';
+import type { Db } from '../../db/database.ts';
+import { createNotificationsService } from '../notifications/notifications.service.ts';
+import { createTrialNoticesService } from './trial-notices.service.ts';
+
+let db: Db;
+let app: TestApp;
+let start: number;
+let clock: number;
+const minutes = (n: number) => start + n * 60_000;
+
+beforeAll(async () => {
+  ({ db } = await createTestDatabase());
+});
+beforeEach(async () => {
+  await truncateAll(db);
+  start = Date.now();
+  clock = start;
+  app = createTestApp(db, { now: () => new Date(clock) });
+});
+
+/** A fresh service, as each server process would have its own. */
+const notices = () =>
+  createTrialNoticesService({
+    db,
+    now: () => new Date(clock),
+    notifications: createNotificationsService({ db }),
+  });
+
+const trialTitles = async (token: string) =>
+  (await call(app, 'GET', '/api/notifications', { token })).json.items
+    .filter((n: { type: string }) => n.type === 'trial')
+    .map((n: { title: string }) => n.title);
+
+describe('trial notices', () => {
+  it('warns once when 5 minutes are left and tells once when the trial has ended', async () => {
+    const { token } = await register(app);
+
+    clock = minutes(54);
+    expect(await notices().sendDue()).toEqual({ warned: 0, ended: 0 });
+    clock = minutes(55) + 1000;
+    expect(await notices().sendDue()).toEqual({ warned: 1, ended: 0 });
+    clock = minutes(57);
+    expect(await notices().sendDue()).toEqual({ warned: 0, ended: 0 });
+    expect(await trialTitles(token)).toEqual(['Your trial ends in 5 minutes']);
+
+    clock = minutes(60);
+    expect(await notices().sendDue()).toEqual({ warned: 0, ended: 1 });
+    clock = minutes(90);
+    expect(await notices().sendDue()).toEqual({ warned: 0, ended: 0 });
+    expect(await trialTitles(token)).toEqual(['Your free trial has ended', 'Your trial ends in 5 minutes']);
+  });
+
+  it('sends each notice exactly once when several processes run at the same moment', async () => {
+    const accounts = [await register(app), await register(app), await register(app)];
+    const runAll = async () => {
+      const results = await Promise.all([notices(), notices(), notices(), notices()].map((n) => n.sendDue()));
+      return results.reduce((sum, r) => ({ warned: sum.warned + r.warned, ended: sum.ended + r.ended }));
+    };
+    clock = minutes(56);
+    expect(await runAll()).toEqual({ warned: 3, ended: 0 });
+    clock = minutes(61);
+    expect(await runAll()).toEqual({ warned: 0, ended: 3 });
+    for (const { token } of accounts) expect(await trialTitles(token)).toHaveLength(2);
+  });
+
+  it('skips the warning of a trial that ended while no server ran, and still tells it ended', async () => {
+    const { token } = await register(app);
+    clock = minutes(70);
+    expect(await notices().sendDue()).toEqual({ warned: 0, ended: 1 });
+    expect(await trialTitles(token)).toEqual(['Your free trial has ended']);
+  });
+
+  it('leaves accounts that paid during the trial alone', async () => {
+    const { user } = await register(app);
+    await db
+      .updateTable('subscriptions')
+      .set({ plan: 'starter', status: 'active', billing_cycle: 'monthly' })
+      .where('user_id', '=', String(user.id))
+      .execute();
+    clock = minutes(56);
+    expect(await notices().sendDue()).toEqual({ warned: 0, ended: 0 });
+    clock = minutes(61);
+    expect(await notices().sendDue()).toEqual({ warned: 0, ended: 0 });
+  });
+});

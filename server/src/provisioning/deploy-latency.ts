@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import type { DatabaseType, ProvisioningDriver } from './driver.ts';
+import { checkTenantLogin } from './tenant-login.ts';
+
+export interface LatencySummary {
+  type: DatabaseType;
+  count: number;
+  p50Ms: number;
+  p95Ms: number;
+  maxMs: number;
+}
+
+/** Nearest-rank percentile of ascending `sorted` samples. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+}
+
+/**
+ * Deploy-to-ready latency: for `count` fresh instances one after another, the time from the
+ * deployDatabase call to the tenant's first successful login. The tenants are deleted afterwards.
+ * Used by the provisioning tests and by `npm run bench`.
+ */
+export async function measureDeployLatency(
+  driver: ProvisioningDriver,
+  type: DatabaseType,
+  count = 20,
+): Promise<LatencySummary> {
+  const ids: string[] = [];
+  const samples: number[] = [];
+  try {
+    for (let i = 0; i < count; i += 1) {
+      const id = randomUUID();
+      ids.push(id);
+      const started = performance.now();
+      await checkTenantLogin(type, await driver.deployDatabase({ id, type }));
+      samples.push(performance.now() - started);
+    }
+  } finally {
+    for (const id of ids) await driver.deleteDatabase({ id, type });
+  }
+  samples.sort((a, b) => a - b);
+  return {
+    type,
+    count,
+    p50Ms: percentile(samples, 50),
+    p95Ms: percentile(samples, 95),
+    maxMs: samples.at(-1) ?? Number.NaN,
+  };
+}
+
+export function formatLatency(summary: LatencySummary): string {
+  const ms = (value: number) => `${value.toFixed(1)} ms`;
+  return `${summary.type}: deploy-to-ready p50 ${ms(summary.p50Ms)}, p95 ${ms(summary.p95Ms)}, max ${ms(summary.maxMs)} (${summary.count} deploys)`;
+}

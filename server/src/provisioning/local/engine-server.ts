@@ -1,0 +1,49 @@
+import type { ServerHealth } from '../driver.ts';
+import type { TenantNames } from '../tenant-names.ts';
+import type { SupervisedProcess } from './supervisor.ts';
+
+/** The tenant operations of one engine (SQL in mariadb-tenants.ts / postgres-tenants.ts). */
+export interface TenantOps {
+  create(names: TenantNames, password: string): Promise<void>;
+  delete(names: TenantNames): Promise<void>;
+  suspend(names: TenantNames): Promise<void>;
+  resume(names: TenantNames): Promise<void>;
+  setPassword(names: TenantNames, password: string): Promise<void>;
+}
+
+/**
+ * One database server the local driver provisions tenants on: either a server it runs itself or an
+ * existing one given by an admin URL (mariadb-server.ts, postgres-server.ts). `tenants` and
+ * `endpoint()` are usable once `start()` has resolved.
+ */
+export interface EngineServer {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  tenants: TenantOps;
+  /** Where tenants connect. */
+  endpoint(): { host: string; port: number };
+  health(): Promise<ServerHealth>;
+}
+
+/** Health of a server: its process (when we run it) plus whether `ping` answered. */
+export async function healthOf(
+  supervised: SupervisedProcess | undefined,
+  ping: () => Promise<unknown>,
+  port: number | undefined,
+): Promise<ServerHealth> {
+  const ok = await ping().then(
+    () => true,
+    () => false,
+  );
+  if (!supervised) return { kind: 'external', state: ok ? 'running' : 'failed', ok, port };
+  const status = supervised.status();
+  return {
+    kind: 'local',
+    state: status.state,
+    ok,
+    pid: status.pid,
+    port,
+    restarts: status.restarts,
+    ...(status.lastError ? { message: status.lastError } : {}),
+  };
+}

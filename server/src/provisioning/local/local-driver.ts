@@ -1,0 +1,193 @@
+import path from 'node:path';
+import {
+  type Capabilities,
+  type Capability,
+  COMING_SOON,
+  type DatabaseRef,
+  type DatabaseType,
+  type DriverHealth,
+  type ProvisioningDriver,
+  ProvisioningUnavailableError,
+  type ServerHealth,
+} from '../driver.ts';
+import { checkPassword, generatePassword, tenantNames } from '../tenant-names.ts';
+import type { EngineServer } from './engine-server.ts';
+import { makeTraversable, ownedDir } from './host.ts';
+import { aptInstallLine, type LocalEngine, missingHostPackages } from './host-packages.ts';
+import { externalMariaDb, localMariaDb } from './mariadb-server.ts';
+import { externalPostgres, localPostgres } from './postgres-server.ts';
+
+export interface LocalDriverOptions {
+  /** Absolute directory the driver keeps its servers' data, sockets, pid files and logs in. */
+  dataRoot: string;
+  /** An existing MariaDB/MySQL server (mysql://admin:pw@host:3306) instead of a private one. */
+  mysqlAdminUrl?: string;
+  /** An existing PostgreSQL server (postgres://admin:pw@host:5432/postgres) instead of a private one. */
+  postgresAdminUrl?: string;
+  /** A MongoDB server to create MongoDB tenants on; without one MongoDB is unavailable. */
+  mongodbAdminUrl?: string;
+  /** Host name put in credentials; default the host the server listens on (127.0.0.1 locally). */
+  publicHost?: string;
+  log?: (line: string) => void;
+}
+
+export const MONGODB_UNAVAILABLE =
+  'MongoDB needs MONGODB_ADMIN_URL (no MongoDB server is available on this host)';
+const MONGODB_DRIVER_MISSING = 'MongoDB tenants need the mongodb npm package, which is not installed yet';
+
+type SqlType = Exclude<DatabaseType, 'mongodb'>;
+const ENGINES: Record<SqlType, { label: string; local: LocalEngine }> = {
+  mysql: { label: 'MySQL', local: 'mariadb' },
+  postgresql: { label: 'PostgreSQL', local: 'postgresql' },
+};
+
+/**
+ * The local driver: MySQL instances are tenants of a MariaDB server, PostgreSQL instances tenants of a
+ * PostgreSQL 15 server. By default it runs both servers itself, supervised, under `dataRoot`
+ * (see mariadb-server.ts, postgres-server.ts, supervisor.ts); admin URLs select existing servers.
+ */
+export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriver {
+  const log = options.log ?? (() => {});
+  const adminUrls: Record<SqlType, string | undefined> = {
+    mysql: options.mysqlAdminUrl,
+    postgresql: options.postgresAdminUrl,
+  };
+  let servers: Partial<Record<SqlType, EngineServer>> = {};
+  const startErrors: Partial<Record<SqlType, string>> = {};
+  let started = false;
+
+  /** Why the engine cannot run on this host at all (missing Debian package), if so. */
+  function missingReason(type: SqlType): string | undefined {
+    if (adminUrls[type]) return undefined;
+    const missing = missingHostPackages([ENGINES[type].local]);
+    if (missing.length === 0) return undefined;
+    return `${ENGINES[type].label} needs the host package ${missing.join(' ')}: ${aptInstallLine(missing)}`;
+  }
+
+  function createServer(type: SqlType): EngineServer {
+    const url = adminUrls[type];
+    if (type === 'mysql') return url ? externalMariaDb(url) : localMariaDb(options.dataRoot, log);
+    return url ? externalPostgres(url, log) : localPostgres(options.dataRoot, log);
+  }
+
+  async function capability(type: SqlType): Promise<Capability> {
+    const missing = missingReason(type);
+    if (missing) return { available: false, reason: missing };
+    const server = servers[type];
+    if (!started || !server) return { available: false, reason: 'The provisioning driver is not started' };
+    const health = await server.health();
+    if (health.ok) return { available: true };
+    const why = health.message ?? startErrors[type];
+    return {
+      available: false,
+      reason: `The ${ENGINES[type].label} server is not running${why ? `: ${why}` : ''}`,
+    };
+  }
+
+  /** The server of a SQL instance type, or an unavailable error saying why there is none. */
+  function serverFor(type: DatabaseType): EngineServer {
+    if (type === 'mongodb') {
+      throw new ProvisioningUnavailableError(
+        type,
+        options.mongodbAdminUrl ? MONGODB_DRIVER_MISSING : MONGODB_UNAVAILABLE,
+      );
+    }
+    const server = servers[type];
+    if (!server)
+      throw new ProvisioningUnavailableError(type, missingReason(type) ?? 'The driver is not started');
+    return server;
+  }
+
+  return {
+    async capabilities(): Promise<Capabilities> {
+      const [mysql, postgresql] = await Promise.all([capability('mysql'), capability('postgresql')]);
+      return {
+        mysql,
+        postgresql,
+        mongodb: {
+          available: false,
+          reason: options.mongodbAdminUrl ? MONGODB_DRIVER_MISSING : MONGODB_UNAVAILABLE,
+        },
+        wordpress: COMING_SOON,
+        n8n: COMING_SOON,
+      };
+    },
+
+    async deployDatabase(spec) {
+      const names = tenantNames(spec.id);
+      const password = spec.password === undefined ? generatePassword() : checkPassword(spec.password);
+      const server = serverFor(spec.type);
+      await server.tenants.create(names, password);
+      const { host, port } = server.endpoint();
+      return { host: options.publicHost ?? host, port, database: names.database, user: names.user, password };
+    },
+
+    async deleteDatabase(ref: DatabaseRef) {
+      await serverFor(ref.type).tenants.delete(tenantNames(ref.id));
+    },
+
+    async suspendDatabase(ref: DatabaseRef) {
+      await serverFor(ref.type).tenants.suspend(tenantNames(ref.id));
+    },
+
+    async resumeDatabase(ref: DatabaseRef) {
+      await serverFor(ref.type).tenants.resume(tenantNames(ref.id));
+    },
+
+    async changeDatabasePassword(ref: DatabaseRef, password: string) {
+      await serverFor(ref.type).tenants.setPassword(tenantNames(ref.id), checkPassword(password));
+    },
+
+    /** Starts what it can; an engine that fails is logged and reported by capabilities() and health(). */
+    async start() {
+      if (started) return;
+      const types = (Object.keys(ENGINES) as SqlType[]).filter((type) => {
+        const missing = missingReason(type);
+        if (missing) log(missing);
+        return !missing;
+      });
+      if (types.some((type) => !adminUrls[type])) {
+        await makeTraversable(options.dataRoot);
+        await ownedDir(path.join(options.dataRoot, 'run'), undefined, 0o755);
+        await ownedDir(path.join(options.dataRoot, 'logs'), undefined, 0o750);
+      }
+      servers = Object.fromEntries(types.map((type) => [type, createServer(type)]));
+      await Promise.all(
+        types.map(async (type) => {
+          try {
+            await servers[type]?.start();
+            delete startErrors[type];
+          } catch (error) {
+            startErrors[type] = (error as Error).message;
+            log(`${ENGINES[type].label} server did not start: ${startErrors[type]}`);
+          }
+        }),
+      );
+      started = true;
+    },
+
+    async stop() {
+      started = false;
+      await Promise.all(Object.values(servers).map((server) => server.stop()));
+      servers = {};
+    },
+
+    async health(): Promise<DriverHealth> {
+      const entries = await Promise.all(
+        (Object.keys(ENGINES) as SqlType[]).map(async (type): Promise<[string, ServerHealth]> => {
+          const server = servers[type];
+          if (server) return [type, await server.health()];
+          return [
+            type,
+            { kind: 'none', state: 'stopped', ok: false, message: missingReason(type) ?? 'not started' },
+          ];
+        }),
+      );
+      const running = entries.filter(([type]) => servers[type as SqlType]);
+      return {
+        ok: started && running.every(([, health]) => health.ok),
+        servers: Object.fromEntries(entries),
+      };
+    },
+  };
+}

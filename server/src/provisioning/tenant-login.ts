@@ -1,0 +1,39 @@
+import mysql from 'mysql2/promise';
+import pg from 'pg';
+import type { DatabaseCredentials, DatabaseType } from './driver.ts';
+
+/**
+ * Logs in as the tenant and runs `SELECT 1`: the proof that a deployed database is ready. Throws the
+ * engine's error when the login is refused.
+ */
+export async function checkTenantLogin(type: DatabaseType, credentials: DatabaseCredentials): Promise<void> {
+  const { host, port, user, password, database } = credentials;
+  if (type === 'mysql') {
+    const connection = await mysql.createConnection({
+      host,
+      port,
+      user,
+      password,
+      database,
+      connectTimeout: 5000,
+    });
+    try {
+      await connection.query('SELECT 1');
+    } finally {
+      await connection.end();
+    }
+    return;
+  }
+  if (type === 'postgresql') {
+    const client = new pg.Client({ host, port, user, password, database, connectionTimeoutMillis: 5000 });
+    client.on('error', () => {}); // a server-side termination after the check is not our concern
+    await client.connect();
+    try {
+      await client.query('SELECT 1');
+    } finally {
+      await client.end();
+    }
+    return;
+  }
+  throw new Error(`No login check for ${type} yet`);
+}

@@ -1,0 +1,36 @@
+import { randomBytes } from 'node:crypto';
+import { ValidationError } from '../lib/errors.ts';
+
+export interface TenantNames {
+  /** Database name, `t_<key>`. */
+  database: string;
+  /** Login name, `u_<key>`. */
+  user: string;
+}
+
+/**
+ * The database and user names of an instance. Instance ids are uuids; '-' becomes '_' (ids may not
+ * contain '_', so the mapping stays one-to-one) and anything outside [a-z0-9_] is refused, so the names
+ * are safe identifiers on every engine (and shorter than their 63/64-character limits).
+ */
+export function tenantNames(instanceId: string): TenantNames {
+  if (!/^[a-z0-9-]{1,50}$/.test(instanceId)) {
+    throw new ValidationError(`Invalid instance id for provisioning: ${JSON.stringify(instanceId)}`);
+  }
+  const key = instanceId.replaceAll('-', '_');
+  return { database: `t_${key}`, user: `u_${key}` };
+}
+
+/** A generated password: 32 URL-safe characters (192 random bits). */
+export function generatePassword(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+/** Passwords customers choose still go through here: no control characters, a sane length. */
+export function checkPassword(password: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point.
+  if (password.length < 8 || password.length > 128 || /[\u0000-\u001f\u007f]/.test(password)) {
+    throw new ValidationError('A database password must be 8 to 128 characters without control characters');
+  }
+  return password;
+}
