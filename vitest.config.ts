@@ -16,7 +16,8 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
-      { test: { name: 'openapi', environment: 'node', include: ['openapi/**/*.test.ts', 'test/**/*.test.ts'] } },
+      { test: { name: 'openapi', environment: 'node', include: ['openapi/**/*.test.ts'] } },
+      { test: { name: 'repo', environment: 'node', include: ['test/**/*.test.ts'] } },
       {
         plugins: [react()],
         test: {
@@ -26,13 +27,19 @@ export default defineConfig({
           setupFiles: ['ui/test/setup.ts'],
         },
       },
-      { test: { name: 'desktop', environment: 'node', include: ['desktop/test/**/*.test.ts'], testTimeout: 30_000 } },
+      {
+        test: {
+          name: 'desktop',
+          environment: 'node',
+          include: ['desktop/test/**/*.test.ts'],
+          testTimeout: 30_000,
+        },
+      },
       {
         test: {
           name: 'e2e',
           environment: 'node',
           include: ['web/e2e/**/*.test.ts'],
-          globalSetup: ['server/test/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,

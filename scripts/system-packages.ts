@@ -13,10 +13,22 @@ export interface SystemPackage {
 export const TEST_PACKAGES: SystemPackage[] = [
   { probe: '/usr/bin/chromium', apt: 'chromium', why: 'browser end-to-end tests' },
   { probe: '/usr/bin/dbus-run-session', apt: 'dbus', why: 'desktop keychain test (session bus)' },
-  { probe: '/usr/bin/gnome-keyring-daemon', apt: 'gnome-keyring', why: 'desktop keychain test (Secret Service)' },
+  {
+    probe: '/usr/bin/gnome-keyring-daemon',
+    apt: 'gnome-keyring',
+    why: 'desktop keychain test (Secret Service)',
+  },
   { probe: '/usr/sbin/mariadbd', apt: 'mariadb-server', why: 'MySQL instances (local provisioning driver)' },
-  { probe: '/usr/bin/mariadb', apt: 'mariadb-client', why: 'tests connect to MySQL instances like a customer' },
-  { probe: '/usr/lib/postgresql/15/bin/postgres', apt: 'postgresql', why: 'PostgreSQL instances (local driver)' },
+  {
+    probe: '/usr/bin/mariadb',
+    apt: 'mariadb-client',
+    why: 'tests connect to MySQL instances like a customer',
+  },
+  {
+    probe: '/usr/lib/postgresql/15/bin/postgres',
+    apt: 'postgresql',
+    why: 'PostgreSQL instances (local driver)',
+  },
   { probe: '/usr/bin/psql', apt: 'postgresql-client', why: 'tests connect to PostgreSQL instances' },
 ];
 

@@ -5,9 +5,20 @@ import { describe, expect, it } from 'vitest';
 
 const root = new URL('../', import.meta.url).pathname;
 const NODE_BUILTINS = new Set(
-  ['fs', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'url', 'util', 'stream', 'events'].flatMap(
-    (m) => [m, `${m}/promises`],
-  ),
+  [
+    'fs',
+    'path',
+    'os',
+    'child_process',
+    'crypto',
+    'http',
+    'https',
+    'net',
+    'url',
+    'util',
+    'stream',
+    'events',
+  ].flatMap((m) => [m, `${m}/promises`]),
 );
 
 function sourceFiles(dir: string): string[] {
@@ -17,16 +28,18 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** Every module specifier a file imports or re-exports, statically or dynamically. */
-export function importsOf(source: string): string[] {
+function importsOf(source: string): string[] {
   const found: string[] = [];
-  for (const m of source.matchAll(/(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]/g)) found.push(m[1] ?? '');
+  for (const m of source.matchAll(/(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]/g))
+    found.push(m[1] ?? '');
   for (const m of source.matchAll(/(?:^|[\s;])import\s*['"]([^'"]+)['"]/g)) found.push(m[1] ?? '');
   for (const m of source.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) found.push(m[1] ?? '');
   return found;
 }
 
 /** Where a relative specifier lands, relative to the repository root. */
-const resolved = (file: string, spec: string) => path.relative(root, path.resolve(root, path.dirname(file), spec));
+const resolved = (file: string, spec: string) =>
+  path.relative(root, path.resolve(root, path.dirname(file), spec));
 
 interface Rule {
   files: string;
@@ -44,7 +57,8 @@ const RULES: Rule[] = [
     forbid: (spec, file) => {
       if (isNode(spec)) return 'ui never imports node:*';
       if (spec === 'electron' || spec.startsWith('electron/')) return 'ui never imports electron';
-      if (/^@berth\/(server|web|desktop)/.test(spec)) return 'ui imports only @berth/openapi from the workspace';
+      if (/^@berth\/(server|web|desktop)/.test(spec))
+        return 'ui imports only @berth/openapi from the workspace';
       if (leaves(file, spec, 'ui')) return 'ui never reaches into other folders';
       return undefined;
     },
@@ -53,25 +67,31 @@ const RULES: Rule[] = [
     files: 'server',
     forbid: (spec, file) => {
       if (spec.startsWith('@berth/')) return 'server imports no workspace package';
-      if (leaves(file, spec, 'server') && !spec.endsWith('package.json')) return 'server stays inside server/';
+      if (leaves(file, spec, 'server') && !spec.endsWith('package.json'))
+        return 'server stays inside server/';
       return undefined;
     },
   },
   {
     files: 'server/src/db/migrations',
     filter: (file) => !file.endsWith('index.ts'),
-    forbid: (spec) => (spec.startsWith('.') ? 'migrations import nothing from src (they are frozen in time)' : undefined),
+    forbid: (spec) =>
+      spec.startsWith('.') ? 'migrations import nothing from src (they are frozen in time)' : undefined,
   },
   {
     files: 'server/src/db/migrations',
     filter: (file) => file.endsWith('index.ts'),
     forbid: (spec) =>
-      spec.startsWith('.') && !/^\.\/\d{8}T\d{6}-[a-z0-9-]+\.ts$/.test(spec) ? 'the list imports migrations only' : undefined,
+      spec.startsWith('.') && !/^\.\/\d{8}T\d{6}-[a-z0-9-]+\.ts$/.test(spec)
+        ? 'the list imports migrations only'
+        : undefined,
   },
   {
     files: 'openapi/src',
     forbid: (spec, file) =>
-      spec.startsWith('@berth/') || leaves(file, spec, 'openapi/src') ? 'openapi imports nothing from the workspace' : undefined,
+      spec.startsWith('@berth/') || leaves(file, spec, 'openapi/src')
+        ? 'openapi imports nothing from the workspace'
+        : undefined,
   },
   {
     files: 'web/src',
@@ -84,7 +104,8 @@ const RULES: Rule[] = [
   },
   {
     files: 'desktop/src/renderer',
-    forbid: (spec) => (isNode(spec) || spec === 'electron' ? 'the renderer is sandboxed: only the bridge' : undefined),
+    forbid: (spec) =>
+      isNode(spec) || spec === 'electron' ? 'the renderer is sandboxed: only the bridge' : undefined,
   },
   {
     files: 'desktop/src',
@@ -112,13 +133,16 @@ describe('module boundaries', () => {
 
   it('reads process.env only in server/src/env.ts', () => {
     const readers = sourceFiles('server/src').filter(
-      (file) => file !== 'server/src/env.ts' && readFileSync(path.join(root, file), 'utf8').includes('process.env'),
+      (file) =>
+        file !== 'server/src/env.ts' && readFileSync(path.join(root, file), 'utf8').includes('process.env'),
     );
     expect(readers).toEqual([]);
   });
 
   it('reaches the desktop host only through Platform', () => {
-    const users = sourceFiles('ui/src').filter((file) => /window\.desktop/.test(readFileSync(path.join(root, file), 'utf8')));
+    const users = sourceFiles('ui/src').filter((file) =>
+      /window\.desktop/.test(readFileSync(path.join(root, file), 'utf8')),
+    );
     expect(users).toEqual([]);
   });
 });

@@ -71,7 +71,10 @@ describe('sign-up and sign-in in the browser', () => {
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
     await toast('Registration successful!');
     await page.getByText('Trial', { exact: true }).first().waitFor();
-    await page.getByText(/Trial active — ends/).first().waitFor();
+    await page
+      .getByText(/Trial active — ends/)
+      .first()
+      .waitFor();
     await shot('dashboard-dark');
   });
 
