@@ -11,6 +11,7 @@ export interface RecordedRequest {
   path: string;
   search: string;
   headers: Headers;
+  /** Parsed JSON, or the FormData of a multipart upload. */
   body: unknown;
 }
 
@@ -31,13 +32,14 @@ export function fakeApi(initialRoutes: FakeRoutes = {}) {
   const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const request = input instanceof Request ? input : new Request(input, init);
     const url = new URL(request.url);
-    const text = await request.text();
+    const multipart = request.headers.get('content-type')?.startsWith('multipart/form-data') ?? false;
+    const text = multipart ? '' : await request.text();
     const recorded: RecordedRequest = {
       method: request.method,
       path: url.pathname,
       search: url.search,
       headers: request.headers,
-      body: text ? (JSON.parse(text) as unknown) : undefined,
+      body: multipart ? await request.formData() : text ? (JSON.parse(text) as unknown) : undefined,
     };
     requests.push(recorded);
     const answer = routes[`${recorded.method} ${recorded.path}`];

@@ -3,6 +3,8 @@ import type { Platform } from '../src/platform/platform.ts';
 /** A Platform with an in-memory token store; `token` is what the store holds at start. */
 export function fakePlatform(token: string | null = null) {
   const store = { token };
+  /** System notifications the app asked for. */
+  const notified: { title: string; body: string }[] = [];
   const platform: Platform = {
     kind: 'web',
     apiBaseUrl: '',
@@ -16,7 +18,9 @@ export function fakePlatform(token: string | null = null) {
       },
     },
     openExternal: () => {},
-    notify: () => {},
+    notify: (title, body) => {
+      notified.push({ title, body });
+    },
   };
-  return { platform, store };
+  return { platform, store, notified };
 }

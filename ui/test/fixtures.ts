@@ -1,4 +1,4 @@
-import type { AuthResult, Subscription, SubscriptionStatus, User } from '@berth/openapi';
+import type { AuthResult, Schemas, Subscription, SubscriptionStatus, User } from '@berth/openapi';
 
 const MINUTE = 60_000;
 
@@ -101,4 +101,39 @@ export const subscriptionStatus = (subscription: Subscription = trialSubscriptio
 export const signedInApi = (user: User = makeUser()) => ({
   'GET /api/auth/profile': { body: { user } },
   'GET /api/subscriptions/status': { body: subscriptionStatus(user.subscription) },
+});
+
+export const publicConfig = (overrides: Partial<Schemas['PublicConfig']> = {}): Schemas['PublicConfig'] => ({
+  turnstileSiteKey: null,
+  oauthEnabled: false,
+  plans: {
+    currency: 'USD',
+    currencySymbol: '$',
+    starter: { monthly: 3.99, yearlyDiscount: 0.1, yearly: 43.09 },
+    pro: { monthly: 19.99, yearlyDiscount: 0.3, yearly: 167.92 },
+    addonInstance: 3.99,
+  },
+  ...overrides,
+});
+
+let notificationCount = 0;
+
+export function makeNotification(overrides: Partial<Schemas['Notification']> = {}): Schemas['Notification'] {
+  notificationCount += 1;
+  const id = `00000000-0000-4000-8000-${String(notificationCount).padStart(12, '0')}`;
+  return {
+    _id: id,
+    id,
+    type: 'welcome',
+    title: `Notification ${notificationCount}`,
+    message: 'Something happened.',
+    createdAt: '2026-11-20T10:00:00.000Z',
+    read: false,
+    ...overrides,
+  };
+}
+
+export const notificationList = (items: Schemas['Notification'][] = [], unread?: number) => ({
+  items,
+  unread: unread ?? items.filter((item) => !item.read).length,
 });

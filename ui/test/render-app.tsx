@@ -3,7 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter, useLocation } from 'react-router';
 import { App } from '../src/app/app.tsx';
 import { type FakeRoutes, fakeApi } from './fake-api.ts';
+import { FakeBotCheckWidget, fakeStreams } from './fake-integrations.tsx';
 import { fakePlatform } from './fake-platform.ts';
+import { notificationList, publicConfig } from './fixtures.ts';
 
 /** Renders the current location so tests can assert where the app went. */
 function LocationProbe() {
@@ -24,18 +26,32 @@ export interface RenderAppOptions {
   api?: FakeRoutes;
 }
 
-/** The whole App under a memory router, with a fake Platform and the real client on a fake fetch. */
+/** Answers every render gets unless the test gives its own: no bot check, an empty bell. */
+const DEFAULT_ROUTES: FakeRoutes = {
+  'GET /api/config': { body: publicConfig() },
+  'GET /api/notifications': { body: notificationList() },
+  'POST /api/notifications/stream-token': { body: { token: 'stream-token', expiresIn: 60 } },
+};
+
+/**
+ * The whole App under a memory router, with a fake Platform, the real client on a fake fetch, a fake
+ * EventSource (`streams`) and a bot-check widget without Cloudflare.
+ */
 export function renderApp({ path = '/', token = null, api: routes = {} }: RenderAppOptions = {}) {
-  const api = fakeApi(routes);
+  const api = fakeApi({ ...DEFAULT_ROUTES, ...routes });
   api.install();
-  const { platform, store } = fakePlatform(token);
+  const { platform, store, notified } = fakePlatform(token);
+  const streams = fakeStreams();
   const user = userEvent.setup();
   const view = render(
     <MemoryRouter initialEntries={[path]}>
-      <App platform={platform} />
+      <App
+        platform={platform}
+        integrations={{ openEventSource: streams.open, BotCheckWidget: FakeBotCheckWidget }}
+      />
       <LocationProbe />
     </MemoryRouter>,
   );
   const location = () => view.getByTestId('location').textContent;
-  return { ...view, api, store, user, location };
+  return { ...view, api, store, user, location, streams, notified };
 }

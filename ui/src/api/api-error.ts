@@ -63,3 +63,12 @@ export function fieldErrorsOf(error: unknown): Record<string, string> {
   if (typeof details.field === 'string' && !(details.field in result)) result[details.field] = message;
   return result;
 }
+
+/**
+ * Like errorMessage, with a third text for requests that got no answer at all (network down,
+ * timeout): the server's message, else `fallback` for an answer without one, else `network`.
+ */
+export function requestErrorMessage(error: unknown, fallback: string, network: string): string {
+  if (!(error instanceof ApiRequestError)) return network;
+  return error.body?.message || fallback;
+}

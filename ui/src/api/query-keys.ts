@@ -8,3 +8,18 @@ export const subscriptionKeys = {
   all: ['subscriptions'] as const,
   status: () => [...subscriptionKeys.all, 'status'] as const,
 };
+
+export const configKeys = {
+  all: ['config'] as const,
+  public: () => [...configKeys.all, 'public'] as const,
+};
+
+export const notificationKeys = {
+  all: ['notifications'] as const,
+  list: () => [...notificationKeys.all, 'list'] as const,
+};
+
+export const passwordResetKeys = {
+  all: ['password-reset'] as const,
+  verify: (token: string) => [...passwordResetKeys.all, 'verify', token] as const,
+};

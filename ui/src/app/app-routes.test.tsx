@@ -1,7 +1,15 @@
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiError, authResult, makeUser, signedInApi } from '../../test/fixtures.ts';
 import { renderApp } from '../../test/render-app.tsx';
+import {
+  hasScreen,
+  PROTECTED_PATHS,
+  type RouteTable,
+  resolveRoute,
+  SIGNED_IN_ROUTES,
+  SIGNED_OUT_ROUTES,
+} from './route-table.tsx';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -62,40 +70,126 @@ describe('session at start (spec §4)', () => {
   });
 });
 
-describe('guards and redirects (spec §2.1)', () => {
-  it('sends an anonymous visitor of /dashboard to /login, and back after sign-in', async () => {
+/** The level-1 heading of every screen, per table: each screen of the route tables must be listed. */
+const OPEN_HEADINGS: Record<string, string> = {
+  '/terms': 'Terms of Service',
+  '/privacy-policy': 'Privacy Policy',
+  '/cookies': 'Cookie Policy',
+  '/gdpr': 'GDPR',
+  '/affiliate/terms': 'Affiliate Program Terms',
+  '/affiliate/privacy-policy': 'Affiliate Privacy Policy',
+  '/affiliate/privacy': 'Affiliate Privacy Policy',
+  '/api/docs': 'Berth API',
+};
+const SIGNED_OUT_HEADINGS: Record<string, string> = {
+  '/': 'Deploy WordPress, n8n and databases in under 30 seconds',
+  '/home': 'Deploy WordPress, n8n and databases in under 30 seconds',
+  '/pricing': 'Pricing',
+  '/help': 'Help Center',
+  '/login': 'Welcome back',
+  '/register': 'Create your account',
+  '/reset-password': 'Reset link not valid',
+  ...OPEN_HEADINGS,
+};
+const SIGNED_IN_HEADINGS: Record<string, string> = {
+  '/dashboard': 'Dashboard',
+  '/profile': 'Profile Settings',
+  '/pricing': 'Billing',
+  ...OPEN_HEADINGS,
+};
+
+const screensOf = (table: RouteTable) =>
+  table.filter((entry) => hasScreen(entry.path, table)).map((e) => e.path);
+const redirectsOf = (table: RouteTable) =>
+  table.flatMap((entry) => {
+    const route = resolveRoute(entry.path, table);
+    return route?.kind === 'redirect' ? [[entry.path, route.to] as const] : [];
+  });
+
+const h1 = (name: string) => screen.findByRole('heading', { level: 1, name });
+
+describe('signed-out route table (spec §2.1)', () => {
+  it('lists a heading for every screen', () => {
+    expect(screensOf(SIGNED_OUT_ROUTES).sort()).toEqual(Object.keys(SIGNED_OUT_HEADINGS).sort());
+  });
+
+  it.each(screensOf(SIGNED_OUT_ROUTES))('shows the screen of %s', async (path) => {
+    const app = renderApp({ path });
+    expect(await h1(SIGNED_OUT_HEADINGS[path] ?? '')).toBeTruthy();
+    expect(app.location()).toBe(path);
+  });
+
+  it.each(PROTECTED_PATHS)('sends a visitor of %s to /login', async (path) => {
+    const app = renderApp({ path });
+    expect(await h1('Welcome back')).toBeTruthy();
+    expect(app.location()).toBe('/login');
+  });
+
+  it.each(['/instances', '/billing', '/admin-panel', '/affiliate/login', '/reset-password/x'])(
+    'shows Not Found at %s (not built yet, or unknown)',
+    async (path) => {
+      const app = renderApp({ path });
+      expect(await h1('Page Not Found')).toBeTruthy();
+      expect(app.location()).toBe(path);
+    },
+  );
+});
+
+describe('signed-in route table (spec §2.1)', () => {
+  it('lists a heading for every screen', () => {
+    expect(screensOf(SIGNED_IN_ROUTES).sort()).toEqual(Object.keys(SIGNED_IN_HEADINGS).sort());
+  });
+
+  it.each(screensOf(SIGNED_IN_ROUTES))('shows the screen of %s', async (path) => {
+    const app = renderApp({ path, token: 'stored', api: signedInApi() });
+    expect(await h1(SIGNED_IN_HEADINGS[path] ?? '')).toBeTruthy();
+    expect(app.location()).toBe(path);
+  });
+
+  it('has the redirects of the spec', () => {
+    expect(Object.fromEntries(redirectsOf(SIGNED_IN_ROUTES))).toEqual({
+      '/': '/dashboard',
+      '/home': '/dashboard',
+      '/login': '/dashboard',
+      '/register': '/dashboard',
+      '/affiliate/login': '/affiliate/dashboard',
+      '/affiliate/register': '/affiliate/dashboard',
+    });
+    // Kept in the table, active once /billing has a screen.
+    expect(SIGNED_IN_ROUTES.find((entry) => entry.path === '/pricing')?.redirectTo).toBe('/billing');
+  });
+
+  it.each(redirectsOf(SIGNED_IN_ROUTES))('sends a signed-in user at %s to %s', async (path, to) => {
+    const app = renderApp({ path, token: 'stored', api: signedInApi() });
+    await waitFor(() => expect(app.location()).toBe(to));
+    if (to === '/dashboard') expect(await h1('Dashboard')).toBeTruthy();
+    else expect(await h1('Page Not Found')).toBeTruthy(); // the affiliate dashboard comes later
+  });
+
+  it.each(['/help', '/reset-password', '/instances', '/nowhere'])(
+    'shows Not Found to a signed-in user at %s',
+    async (path) => {
+      const app = renderApp({ path, token: 'stored', api: signedInApi() });
+      expect(await h1('Page Not Found')).toBeTruthy();
+      expect(app.location()).toBe(path);
+    },
+  );
+
+  it('sends an anonymous visitor of /profile to /login, and back after sign-in', async () => {
     const app = renderApp({
-      path: '/dashboard?from=mail',
+      path: '/profile?tab=1',
       api: { ...signedInApi(), 'POST /api/auth/login': { body: authResult() } },
     });
-    expect(await screen.findByRole('heading', { name: 'Welcome back' })).toBeTruthy();
+    expect(await h1('Welcome back')).toBeTruthy();
     expect(app.location()).toBe('/login');
 
     await app.user.type(screen.getByLabelText('Email or Username'), 'ada');
     await app.user.type(screen.getByLabelText('Password'), 'Secret-123');
     await app.user.click(screen.getByRole('button', { name: 'Sign In' }));
 
-    expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeTruthy();
-    expect(app.location()).toBe('/dashboard?from=mail');
+    expect(await h1('Profile Settings')).toBeTruthy();
+    expect(app.location()).toBe('/profile?tab=1');
   });
-
-  it.each(['/login', '/register', '/home', '/'])(
-    'sends a signed-in user at %s to /dashboard',
-    async (path) => {
-      const app = renderApp({ path, token: 'stored', api: signedInApi() });
-      expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeTruthy();
-      expect(app.location()).toBe('/dashboard');
-    },
-  );
-
-  it.each(['/', '/home'])(
-    'sends an anonymous visitor at %s to /login (no landing page yet)',
-    async (path) => {
-      const app = renderApp({ path });
-      expect(await screen.findByRole('heading', { name: 'Welcome back' })).toBeTruthy();
-      expect(app.location()).toBe('/login');
-    },
-  );
 
   it('shows the public bar to visitors and the top bar to users', async () => {
     const anonymous = renderApp({ path: '/login' });
@@ -104,26 +198,65 @@ describe('guards and redirects (spec §2.1)', () => {
     anonymous.unmount();
 
     renderApp({ path: '/dashboard', token: 'stored', api: signedInApi() });
-    expect(await screen.findByRole('button', { name: 'Account menu' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: /^Account menu/ })).toBeTruthy();
     expect(screen.queryByRole('link', { name: 'Get Started' })).toBeNull();
   });
 });
 
 describe('Not Found (spec §2.4)', () => {
-  it('shows Page Not Found with the quick links that exist, for visitors', async () => {
-    renderApp({ path: '/nowhere' });
-    expect(await screen.findByRole('heading', { name: 'Page Not Found' })).toBeTruthy();
-    const quick = screen.getByRole('navigation', { name: 'Quick links' });
-    expect(quick.textContent).toContain('Sign In');
-    expect(quick.textContent).toContain('Create Account');
-    expect(quick.textContent).not.toContain('Pricing');
-    expect(screen.getByText('Redirecting in 10 seconds...')).toBeTruthy();
-  });
+  const quickLinks = () =>
+    within(screen.getByRole('navigation', { name: 'Quick links' }))
+      .getAllByRole('link')
+      .map((link) => `${link.textContent} ${link.getAttribute('href')}`);
 
-  it('counts down 10 seconds, then goes to / for visitors (which leads to /login)', async () => {
+  it.each([
+    [
+      'anonymous',
+      '/nowhere',
+      null,
+      'Go Home',
+      '/',
+      ['Pricing /pricing', 'Sign In /login', 'Create Account /register'],
+    ],
+    [
+      'anonymous, affiliate area',
+      '/affiliate/nowhere',
+      null,
+      'Go Home',
+      '/',
+      ['Affiliate Terms /affiliate/terms'],
+    ],
+    [
+      'signed in',
+      '/nowhere',
+      'stored',
+      'Go to Dashboard',
+      '/dashboard',
+      ['Profile /profile', 'Billing /pricing'],
+    ],
+    [
+      'signed in, affiliate area',
+      '/affiliate/nowhere',
+      'stored',
+      'Go to Dashboard',
+      '/dashboard',
+      ['Affiliate Terms /affiliate/terms'],
+    ],
+  ] as const)(
+    '%s: home button and the quick links that exist',
+    async (_context, path, token, home, to, links) => {
+      renderApp({ path, token, api: signedInApi() });
+      expect(await h1('Page Not Found')).toBeTruthy();
+      expect(screen.getByRole('link', { name: home }).getAttribute('href')).toBe(to);
+      expect(quickLinks()).toEqual(links);
+      expect(screen.getByText('Redirecting in 10 seconds...')).toBeTruthy();
+    },
+  );
+
+  it('counts down 10 seconds, then goes to / (the landing page) for visitors', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const app = renderApp({ path: '/nowhere' });
-    await screen.findByRole('heading', { name: 'Page Not Found' });
+    await h1('Page Not Found');
     await act(async () => {
       vi.advanceTimersByTime(9_000);
     });
@@ -131,14 +264,14 @@ describe('Not Found (spec §2.4)', () => {
     await act(async () => {
       vi.advanceTimersByTime(1_000);
     });
-    await waitFor(() => expect(app.location()).toBe('/login'));
+    await waitFor(() => expect(app.location()).toBe('/'));
+    expect(await h1('Deploy WordPress, n8n and databases in under 30 seconds')).toBeTruthy();
   });
 
-  it('counts down to /dashboard for users', async () => {
+  it('counts down to /dashboard for users, also in the affiliate area while it is not built', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    const app = renderApp({ path: '/nowhere', token: 'stored', api: signedInApi() });
-    await screen.findByRole('heading', { name: 'Page Not Found' });
-    expect(screen.getByRole('link', { name: 'Go to Dashboard' })).toBeTruthy();
+    const app = renderApp({ path: '/affiliate/nowhere', token: 'stored', api: signedInApi() });
+    await h1('Page Not Found');
     await act(async () => {
       vi.advanceTimersByTime(10_000);
     });
@@ -148,6 +281,6 @@ describe('Not Found (spec §2.4)', () => {
   it('Go Back goes home when there is no history', async () => {
     const app = renderApp({ path: '/nowhere', token: 'stored', api: signedInApi() });
     await app.user.click(await screen.findByRole('button', { name: 'Go Back' }));
-    expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeTruthy();
+    expect(await h1('Dashboard')).toBeTruthy();
   });
 });

@@ -1,15 +1,19 @@
-import { Navigate, Route, Routes } from 'react-router';
+import { useMemo } from 'react';
+import { Route, Routes, useLocation } from 'react-router';
 import { LoadingScreen } from '../components/loading-screen.tsx';
 import { NotFoundPage } from '../features/not-found/not-found-page.tsx';
 import { SessionErrorScreen } from '../features/session/session-error-screen.tsx';
 import { useSession } from '../features/session/use-session.ts';
-import { RequireAdmin, RequireSignedIn, RequireSignedOut, SIGNED_IN_HOME } from './guards.tsx';
+import { RedirectTo, RequireAdmin, SignInFirst } from './guards.tsx';
 import { SessionLayout } from './layouts.tsx';
-import { existingLinks, NOT_FOUND_LINKS } from './navigation.ts';
-import { type AppRoute, ROUTES, type RouteAccess } from './route-table.tsx';
+import { existingLinks, firstExisting, NOT_FOUND_LINKS, notFoundContext } from './navigation.ts';
+import { PROTECTED_PATHS, type RouteEntry, type RouteTable, resolveRoute, tableFor } from './route-table.tsx';
+import { ScreenExistsContext, useScreenExists } from './screen-exists.ts';
 
-function screenOf(route: AppRoute) {
-  if (route.redirectTo !== undefined) return <Navigate to={route.redirectTo} replace />;
+function RouteElement({ entry, table }: { entry: RouteEntry; table: RouteTable }) {
+  const route = resolveRoute(entry.path, table);
+  if (!route) return null;
+  if (route.kind === 'redirect') return <RedirectTo to={route.to} toOrigin={route.toOrigin} />;
   const { Component } = route;
   return route.adminOnly ? (
     <RequireAdmin>
@@ -20,39 +24,49 @@ function screenOf(route: AppRoute) {
   );
 }
 
-const routesFor = (access: RouteAccess) =>
-  ROUTES.filter((route) => route.access === access).map((route) => (
-    <Route key={route.path} path={route.path} element={screenOf(route)} />
-  ));
-
+/** Not Found for the visitor's context: signed in or not, inside the affiliate area or not (§2.4). */
 function NotFoundRoute() {
   const { user } = useSession();
-  return user ? (
+  const { pathname } = useLocation();
+  const exists = useScreenExists();
+  const links = NOT_FOUND_LINKS[notFoundContext(user !== null, pathname)];
+  return (
     <NotFoundPage
-      home={{ label: 'Go to Dashboard', to: SIGNED_IN_HOME }}
-      quickLinks={existingLinks(NOT_FOUND_LINKS.signedIn)}
-    />
-  ) : (
-    <NotFoundPage
-      home={{ label: 'Go Home', to: '/' }}
-      quickLinks={existingLinks(NOT_FOUND_LINKS.anonymous)}
+      home={firstExisting(links.home, exists)}
+      quickLinks={existingLinks(links.quickLinks, exists)}
     />
   );
 }
 
-/** The route table rendered behind its guards; a spinner (or a retry screen) while the session loads. */
+/**
+ * The route table of the session (signed in or signed out) with its redirects; anonymous visitors of
+ * a signed-in screen go to /login first; any other path is Not Found. A spinner (or a retry screen)
+ * shows while the session loads.
+ */
 export function AppRoutes() {
   const { status } = useSession();
+  const signedIn = status === 'authenticated';
+  const table = tableFor(signedIn);
+  const exists = useMemo(() => (path: string) => resolveRoute(path, table)?.kind === 'screen', [table]);
+
   if (status === 'loading') return <LoadingScreen />;
   if (status === 'error') return <SessionErrorScreen />;
   return (
-    <Routes>
-      <Route element={<SessionLayout />}>
-        <Route element={<RequireSignedOut />}>{routesFor('signed-out')}</Route>
-        <Route element={<RequireSignedIn />}>{routesFor('signed-in')}</Route>
-        {routesFor('public')}
-        <Route path="*" element={<NotFoundRoute />} />
-      </Route>
-    </Routes>
+    <ScreenExistsContext.Provider value={exists}>
+      <Routes>
+        <Route element={<SessionLayout />}>
+          {table.map((entry) => (
+            <Route
+              key={entry.path}
+              path={entry.path}
+              element={<RouteElement entry={entry} table={table} />}
+            />
+          ))}
+          {!signedIn &&
+            PROTECTED_PATHS.map((path) => <Route key={path} path={path} element={<SignInFirst />} />)}
+          <Route path="*" element={<NotFoundRoute />} />
+        </Route>
+      </Routes>
+    </ScreenExistsContext.Provider>
   );
 }

@@ -2,11 +2,19 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiClientProvider } from '../api/api-client-provider.tsx';
 import { ApiRequestError } from '../api/api-error.ts';
+import { TurnstileWidget } from '../components/bot-check/turnstile-widget.tsx';
 import { ToastProvider } from '../components/toasts/toast-provider.tsx';
 import { SessionProvider } from '../features/session/session-provider.tsx';
 import type { Platform } from '../platform/platform.ts';
+import { PlatformContext } from '../platform/platform-context.ts';
 import { ColorModeProvider } from '../theme/color-mode-provider.tsx';
 import { AppRoutes } from './app-routes.tsx';
+import { type Integrations, IntegrationsContext } from './integrations.ts';
+
+const DEFAULT_INTEGRATIONS: Integrations = {
+  openEventSource: (url) => new EventSource(url),
+  BotCheckWidget: TurnstileWidget,
+};
 
 function createQueryClient() {
   return new QueryClient({
@@ -20,20 +28,34 @@ function createQueryClient() {
   });
 }
 
-/** The whole Berth UI. The host shell wraps it in a React Router router (browser or hash). */
-export function App({ platform }: { platform: Platform }) {
+/**
+ * The whole Berth UI. The host shell wraps it in a React Router router (browser or hash).
+ * `integrations` replaces the browser's EventSource or the bot-check widget (tests).
+ */
+export function App({
+  platform,
+  integrations,
+}: {
+  platform: Platform;
+  integrations?: Partial<Integrations>;
+}) {
   const [queryClient] = useState(createQueryClient);
+  const [seams] = useState<Integrations>(() => ({ ...DEFAULT_INTEGRATIONS, ...integrations }));
   return (
-    <ColorModeProvider>
-      <ToastProvider>
-        <QueryClientProvider client={queryClient}>
-          <ApiClientProvider platform={platform}>
-            <SessionProvider tokenStore={platform.tokenStore}>
-              <AppRoutes />
-            </SessionProvider>
-          </ApiClientProvider>
-        </QueryClientProvider>
-      </ToastProvider>
-    </ColorModeProvider>
+    <PlatformContext.Provider value={platform}>
+      <IntegrationsContext.Provider value={seams}>
+        <ColorModeProvider>
+          <ToastProvider>
+            <QueryClientProvider client={queryClient}>
+              <ApiClientProvider platform={platform}>
+                <SessionProvider tokenStore={platform.tokenStore}>
+                  <AppRoutes />
+                </SessionProvider>
+              </ApiClientProvider>
+            </QueryClientProvider>
+          </ToastProvider>
+        </ColorModeProvider>
+      </IntegrationsContext.Provider>
+    </PlatformContext.Provider>
   );
 }

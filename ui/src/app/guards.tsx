@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Navigate, Outlet, useLocation } from 'react-router';
+import { Navigate, useLocation } from 'react-router';
 import { useSession } from '../features/session/use-session.ts';
 
 export const SIGNED_IN_HOME = '/dashboard';
@@ -9,29 +9,23 @@ export interface FromState {
   from?: string;
 }
 
-function safeFrom(state: unknown): string | undefined {
+/** The remembered origin, only when it is a path of this app (never '//host' or a full URL). */
+export function safeFrom(state: unknown): string | undefined {
   const from = (state as FromState | null)?.from;
-  // Only same-app paths: never '//host' or a full URL.
   return typeof from === 'string' && from.startsWith('/') && !from.startsWith('//') ? from : undefined;
 }
 
-/** Anonymous visitors go to /login; the page they wanted is remembered for after sign-in. */
-export function RequireSignedIn() {
-  const { status } = useSession();
+/** Anonymous visitors of a signed-in screen go to /login; the page they wanted is remembered. */
+export function SignInFirst() {
   const location = useLocation();
-  if (status !== 'authenticated') {
-    const from = `${location.pathname}${location.search}${location.hash}`;
-    return <Navigate to="/login" replace state={{ from } satisfies FromState} />;
-  }
-  return <Outlet />;
+  const from = `${location.pathname}${location.search}${location.hash}`;
+  return <Navigate to="/login" replace state={{ from } satisfies FromState} />;
 }
 
-/** Signed-in users leave the signed-out pages: back to where they were headed, else /dashboard. */
-export function RequireSignedOut() {
-  const { status } = useSession();
+/** A redirect of the route table; `toOrigin` prefers the page remembered before sign-in. */
+export function RedirectTo({ to, toOrigin }: { to: string; toOrigin: boolean }) {
   const location = useLocation();
-  if (status === 'authenticated') return <Navigate to={safeFrom(location.state) ?? SIGNED_IN_HOME} replace />;
-  return <Outlet />;
+  return <Navigate to={(toOrigin && safeFrom(location.state)) || to} replace />;
 }
 
 /** Admin-only screens send everyone else to /dashboard (spec customer-area §6). */

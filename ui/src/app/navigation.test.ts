@@ -1,7 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { makeUser } from '../../test/fixtures.ts';
-import { existingLinks, type NavEntry, NOT_FOUND_LINKS, topBarLinksFor } from './navigation.ts';
-import { hasScreen } from './route-table.tsx';
+import {
+  existingLinks,
+  firstExisting,
+  footerGroups,
+  logoTarget,
+  type NavEntry,
+  NOT_FOUND_LINKS,
+  notFoundContext,
+  topBarLinksFor,
+} from './navigation.ts';
+import {
+  hasScreen,
+  PROTECTED_PATHS,
+  resolveRoute,
+  SIGNED_IN_ROUTES,
+  SIGNED_OUT_ROUTES,
+} from './route-table.tsx';
 
 const LINKS: NavEntry[] = [
   { label: 'Dashboard', to: '/dashboard' },
@@ -11,25 +26,92 @@ const LINKS: NavEntry[] = [
 ];
 const everythingExists = (path: string) => path !== '/missing';
 const labels = (links: NavEntry[]) => links.map((link) => link.label);
+const signedIn = (path: string) => hasScreen(path, SIGNED_IN_ROUTES);
+const signedOut = (path: string) => hasScreen(path, SIGNED_OUT_ROUTES);
 
 describe('navigation', () => {
   it('shows Admin Panel to admins only and affiliate links to affiliates only', () => {
-    expect(labels(topBarLinksFor(makeUser(), LINKS, everythingExists))).toEqual(['Dashboard']);
-    expect(labels(topBarLinksFor(makeUser({ role: 'admin' }), LINKS, everythingExists))).toEqual([
+    expect(labels(topBarLinksFor(makeUser(), everythingExists, LINKS))).toEqual(['Dashboard']);
+    expect(labels(topBarLinksFor(makeUser({ role: 'admin' }), everythingExists, LINKS))).toEqual([
       'Dashboard',
       'Admin Panel',
     ]);
-    expect(labels(topBarLinksFor(makeUser({ isAffiliate: true }), LINKS, everythingExists))).toEqual([
+    expect(labels(topBarLinksFor(makeUser({ isAffiliate: true }), everythingExists, LINKS))).toEqual([
       'Dashboard',
       'Affiliate',
     ]);
   });
 
-  it('links only to screens of the route table', () => {
-    expect(labels(topBarLinksFor(makeUser({ role: 'admin', isAffiliate: true })))).toEqual(['Dashboard']);
-    expect(existingLinks(NOT_FOUND_LINKS.anonymous).map((link) => link.to)).toEqual(['/login', '/register']);
-    expect(hasScreen('/login?next=1')).toBe(true);
-    expect(hasScreen('/')).toBe(false); // a redirect, not a screen
-    expect(hasScreen('/pricing')).toBe(false);
+  it('links only to screens that exist; Billing leads to /pricing until /billing exists', () => {
+    const links = topBarLinksFor(makeUser({ role: 'admin', isAffiliate: true }), signedIn);
+    expect(links.map((link) => `${link.label} ${link.to}`)).toEqual([
+      'Dashboard /dashboard',
+      'Billing /pricing',
+      'Profile /profile',
+    ]);
+    expect(existingLinks(NOT_FOUND_LINKS.anonymous.quickLinks, signedOut).map((link) => link.to)).toEqual([
+      '/pricing',
+      '/login',
+      '/register',
+    ]);
+  });
+
+  it('shows the footer links of the visitor’s route table', () => {
+    const visitor = footerGroups(signedOut).flatMap((group) => group.links.map((link) => link.to));
+    expect(visitor).toEqual([
+      '/pricing',
+      '/help',
+      '/terms',
+      '/privacy-policy',
+      '/cookies',
+      '/gdpr',
+      '/affiliate/terms',
+      '/affiliate/privacy-policy',
+    ]);
+    const user = footerGroups(signedIn).flatMap((group) => group.links.map((link) => link.to));
+    expect(user).not.toContain('/help');
+    expect(user).toContain('/terms');
+  });
+
+  it('picks the Not Found context from the session and the affiliate area', () => {
+    expect(notFoundContext(true, '/nowhere')).toBe('signedIn');
+    expect(notFoundContext(true, '/affiliate/nowhere')).toBe('signedInAffiliate');
+    expect(notFoundContext(false, '/nowhere')).toBe('anonymous');
+    expect(notFoundContext(false, '/affiliate')).toBe('anonymousAffiliate');
+    expect(notFoundContext(false, '/affiliates')).toBe('anonymous');
+  });
+
+  it('falls back to a home that exists while the affiliate screens are missing', () => {
+    expect(firstExisting(NOT_FOUND_LINKS.signedInAffiliate.home, signedIn).to).toBe('/dashboard');
+    expect(firstExisting(NOT_FOUND_LINKS.anonymousAffiliate.home, signedOut).to).toBe('/');
+    expect(firstExisting(NOT_FOUND_LINKS.signedInAffiliate.home, everythingExists).to).toBe(
+      '/affiliate/dashboard',
+    );
+    expect(logoTarget('/affiliate/terms', signedIn)).toBe('/dashboard');
+    expect(logoTarget('/affiliate/terms', everythingExists)).toBe('/affiliate/dashboard');
+    expect(logoTarget('/profile', everythingExists)).toBe('/dashboard');
+  });
+});
+
+describe('route tables', () => {
+  it('resolves screens, redirects and fallbacks', () => {
+    expect(resolveRoute('/login?next=1', SIGNED_OUT_ROUTES)?.kind).toBe('screen');
+    expect(resolveRoute('/', SIGNED_IN_ROUTES)).toEqual({
+      kind: 'redirect',
+      to: '/dashboard',
+      toOrigin: false,
+    });
+    expect(resolveRoute('/login', SIGNED_IN_ROUTES)).toEqual({
+      kind: 'redirect',
+      to: '/dashboard',
+      toOrigin: true,
+    });
+    // /billing has no screen yet: /pricing shows the plans (titled Billing) instead of redirecting.
+    expect(resolveRoute('/pricing', SIGNED_IN_ROUTES)?.kind).toBe('screen');
+    expect(resolveRoute('/nowhere', SIGNED_OUT_ROUTES)).toBeNull();
+  });
+
+  it('sends visitors of signed-in screens to sign in', () => {
+    expect(PROTECTED_PATHS).toEqual(['/dashboard', '/profile']);
   });
 });

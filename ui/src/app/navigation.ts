@@ -1,18 +1,25 @@
 import type { User } from '@berth/openapi';
 import type { FooterGroup } from '../components/app-footer.tsx';
 import type { AppLink } from '../components/nav-link.ts';
-import { hasScreen } from './route-table.tsx';
+import type { ScreenExists } from './screen-exists.ts';
 
+/**
+ * Every list of links of the app, as data. A list shows only the links whose screen exists for the
+ * visitor (see route-table.tsx), so links of later features appear by themselves once built.
+ */
 export interface NavEntry extends AppLink {
   /** Shown only to admins, or only to users flagged as affiliates. */
   requires?: 'admin' | 'affiliate';
+  /** Where the link leads while `to` has no screen yet. */
+  fallbackTo?: string;
 }
 
-/** Top bar links (spec customer-area §2.2); each appears once its route has a screen. */
+/** Top bar links (spec customer-area §2.2). */
 export const TOP_BAR_LINKS: readonly NavEntry[] = [
   { label: 'Dashboard', to: '/dashboard' },
   { label: 'Instances', to: '/instances' },
-  { label: 'Billing', to: '/billing' },
+  // Until the billing screen exists, /pricing shows the plans under the title Billing.
+  { label: 'Billing', to: '/billing', fallbackTo: '/pricing' },
   { label: 'Profile', to: '/profile' },
   { label: 'API Access', to: '/api-access' },
   { label: 'Get Help', to: '/get-help' },
@@ -21,26 +28,12 @@ export const TOP_BAR_LINKS: readonly NavEntry[] = [
   { label: 'Affiliate Settings', to: '/affiliate/settings', requires: 'affiliate' },
 ];
 
-/** Public bar links besides Sign In and Get Started (spec customer-area §2.3). */
-export const PUBLIC_BAR_LINKS: readonly AppLink[] = [
+/** Public bar links besides Sign In and Get Started (spec customer-area §2.3): Billing is Pricing here. */
+export const PUBLIC_BAR_LINKS: readonly NavEntry[] = [
   { label: 'Home', to: '/' },
   { label: 'Pricing', to: '/pricing' },
   { label: 'Help', to: '/help' },
 ];
-
-/** Not Found quick links (spec customer-area §2.4). */
-export const NOT_FOUND_LINKS: Readonly<Record<'signedIn' | 'anonymous', readonly AppLink[]>> = {
-  signedIn: [
-    { label: 'Instances', to: '/instances' },
-    { label: 'Profile', to: '/profile' },
-    { label: 'Billing', to: '/billing' },
-  ],
-  anonymous: [
-    { label: 'Pricing', to: '/pricing' },
-    { label: 'Sign In', to: '/login' },
-    { label: 'Create Account', to: '/register' },
-  ],
-};
 
 /** Footer link groups (spec customer-area §2.3). */
 export const FOOTER_GROUPS: readonly FooterGroup[] = [
@@ -67,16 +60,87 @@ export const FOOTER_GROUPS: readonly FooterGroup[] = [
   },
 ];
 
-/** The links of `links` that have a screen. */
-export function existingLinks<T extends AppLink>(links: readonly T[], exists = hasScreen): T[] {
-  return links.filter((link) => exists(link.to));
+/** The four contexts of the Not Found screen (spec customer-area §2.4). */
+export type NotFoundContext = 'signedIn' | 'signedInAffiliate' | 'anonymous' | 'anonymousAffiliate';
+
+export interface NotFoundLinks {
+  /** Where the countdown and the home button lead: the first of these that exists. */
+  home: readonly [AppLink, ...AppLink[]];
+  quickLinks: readonly NavEntry[];
+}
+
+export const NOT_FOUND_LINKS: Readonly<Record<NotFoundContext, NotFoundLinks>> = {
+  signedIn: {
+    home: [{ label: 'Go to Dashboard', to: '/dashboard' }],
+    quickLinks: [
+      { label: 'Instances', to: '/instances' },
+      { label: 'Profile', to: '/profile' },
+      { label: 'Billing', to: '/billing', fallbackTo: '/pricing' },
+    ],
+  },
+  signedInAffiliate: {
+    home: [
+      { label: 'Go to Affiliate Dashboard', to: '/affiliate/dashboard' },
+      { label: 'Go to Dashboard', to: '/dashboard' },
+    ],
+    quickLinks: [
+      { label: 'Affiliate Dashboard', to: '/affiliate/dashboard' },
+      { label: 'Affiliate Settings', to: '/affiliate/settings' },
+      { label: 'Affiliate Terms', to: '/affiliate/terms' },
+    ],
+  },
+  anonymous: {
+    home: [{ label: 'Go Home', to: '/' }],
+    quickLinks: [
+      { label: 'Pricing', to: '/pricing' },
+      { label: 'Sign In', to: '/login' },
+      { label: 'Create Account', to: '/register' },
+    ],
+  },
+  anonymousAffiliate: {
+    home: [
+      { label: 'Go to Affiliate Program', to: '/affiliate' },
+      { label: 'Go Home', to: '/' },
+    ],
+    quickLinks: [
+      { label: 'Affiliate Login', to: '/affiliate/login' },
+      { label: 'Join the Program', to: '/affiliate/register' },
+      { label: 'Affiliate Terms', to: '/affiliate/terms' },
+    ],
+  },
+};
+
+/** Paths from /affiliate down form the affiliate area (own logo target, own Not Found links). */
+export const isAffiliateArea = (pathname: string) =>
+  pathname === '/affiliate' || pathname.startsWith('/affiliate/');
+
+export function notFoundContext(signedIn: boolean, pathname: string): NotFoundContext {
+  const affiliate = isAffiliateArea(pathname);
+  if (signedIn) return affiliate ? 'signedInAffiliate' : 'signedIn';
+  return affiliate ? 'anonymousAffiliate' : 'anonymous';
+}
+
+/** The links of `links` that lead to a screen (through their fallback when needed). */
+export function existingLinks<T extends NavEntry>(links: readonly T[], exists: ScreenExists): T[] {
+  return links.flatMap((link) => {
+    if (exists(link.to)) return [link];
+    if (link.fallbackTo !== undefined && exists(link.fallbackTo)) return [{ ...link, to: link.fallbackTo }];
+    return [];
+  });
+}
+
+/** The first candidate that exists; the last one otherwise. */
+export function firstExisting<T extends AppLink>(candidates: readonly [T, ...T[]], exists: ScreenExists): T {
+  return (
+    candidates.find((candidate) => exists(candidate.to)) ?? candidates[candidates.length - 1] ?? candidates[0]
+  );
 }
 
 /** Top bar links this user may see, among those that have a screen. */
 export function topBarLinksFor(
   user: Pick<User, 'role' | 'isAffiliate'>,
+  exists: ScreenExists,
   links: readonly NavEntry[] = TOP_BAR_LINKS,
-  exists = hasScreen,
 ): NavEntry[] {
   return existingLinks(links, exists).filter(
     (link) =>
@@ -86,5 +150,11 @@ export function topBarLinksFor(
   );
 }
 
-export const footerGroups = (exists = hasScreen): FooterGroup[] =>
+/** Where the top bar's logo leads: the affiliate dashboard inside the affiliate area (spec §2.2). */
+export function logoTarget(pathname: string, exists: ScreenExists): string {
+  if (isAffiliateArea(pathname) && exists('/affiliate/dashboard')) return '/affiliate/dashboard';
+  return '/dashboard';
+}
+
+export const footerGroups = (exists: ScreenExists): FooterGroup[] =>
   FOOTER_GROUPS.map((group) => ({ ...group, links: existingLinks(group.links, exists) }));

@@ -1,37 +1,120 @@
 import type { ComponentType } from 'react';
 import { matchPath } from 'react-router';
+import { ApiDocsPage } from '../features/api-docs/api-docs-page.tsx';
 import { LoginPage } from '../features/auth/login-page.tsx';
 import { RegisterPage } from '../features/auth/register-page.tsx';
+import { ResetPasswordPage } from '../features/auth/reset-password-page.tsx';
 import { DashboardPage } from '../features/dashboard/dashboard-page.tsx';
+import { HelpPage } from '../features/help/help-page.tsx';
+import { LandingPage } from '../features/landing/landing-page.tsx';
+import {
+  AffiliatePrivacyPage,
+  AffiliateTermsPage,
+  CookiePolicyPage,
+  GdprPage,
+  PrivacyPolicyPage,
+  TermsPage,
+} from '../features/legal/legal-pages.tsx';
+import { PricingPage } from '../features/pricing/pricing-page.tsx';
+import { ProfilePage } from '../features/profile/profile-page.tsx';
 
-/**
- * signed-in: behind the sign-in guard (anonymous visitors go to /login, origin remembered).
- * signed-out: signed-in users are sent on (to /dashboard). public: for everyone.
- */
-export type RouteAccess = 'signed-in' | 'signed-out' | 'public';
+export type RouteEntry = { path: string } & (
+  | {
+      Component: ComponentType;
+      /** Admins only; others are sent to /dashboard (spec customer-area §6). */
+      adminOnly?: boolean;
+      redirectTo?: never;
+    }
+  | {
+      redirectTo: string;
+      /** Shown at this path instead, while `redirectTo` has no screen in the same table. */
+      fallback?: ComponentType;
+      /** Go back to the page the visitor was headed for before signing in, when there is one. */
+      toOrigin?: boolean;
+      Component?: never;
+    }
+);
 
-export type AppRoute = {
-  path: string;
-  access: RouteAccess;
-  /** Admins only; others are sent to /dashboard (spec customer-area §6). */
-  adminOnly?: boolean;
-} & ({ Component: ComponentType; redirectTo?: never } | { redirectTo: string; Component?: never });
+export type RouteTable = readonly RouteEntry[];
 
-/**
- * Every route of the app (spec customer-area §2.1), one line each. Any other path shows Not Found.
- * Links in the top bar, footer and Not Found screen appear once their path has a screen here.
- */
-export const ROUTES: readonly AppRoute[] = [
-  // The landing page comes later; until then / and /home lead to sign-in.
-  { path: '/', access: 'signed-out', redirectTo: '/login' },
-  { path: '/home', access: 'signed-out', redirectTo: '/login' },
-  { path: '/login', access: 'signed-out', Component: LoginPage },
-  { path: '/register', access: 'signed-out', Component: RegisterPage },
-  { path: '/dashboard', access: 'signed-in', Component: DashboardPage },
+/** Pages for everyone, signed in or not (the legal pages, the short API documentation). */
+const OPEN_PAGES: RouteTable = [
+  { path: '/terms', Component: TermsPage },
+  { path: '/privacy-policy', Component: PrivacyPolicyPage },
+  { path: '/cookies', Component: CookiePolicyPage },
+  { path: '/gdpr', Component: GdprPage },
+  { path: '/affiliate/terms', Component: AffiliateTermsPage },
+  { path: '/affiliate/privacy-policy', Component: AffiliatePrivacyPage },
+  { path: '/affiliate/privacy', Component: AffiliatePrivacyPage },
+  { path: '/api/docs', Component: ApiDocsPage },
 ];
 
-/** Whether a screen (not just a redirect) answers `path`. */
-export function hasScreen(path: string, routes: readonly AppRoute[] = ROUTES): boolean {
-  const pathname = path.split(/[?#]/)[0] ?? path;
-  return routes.some((route) => route.Component !== undefined && matchPath(route.path, pathname) !== null);
+/**
+ * The signed-out route table (spec customer-area §2.1, platform-area §2), one line each. Screens of
+ * later features (affiliate login and registration, /api-reference) join it when they exist.
+ */
+export const SIGNED_OUT_ROUTES: RouteTable = [
+  { path: '/', Component: LandingPage },
+  { path: '/home', Component: LandingPage },
+  { path: '/pricing', Component: PricingPage },
+  { path: '/help', Component: HelpPage },
+  { path: '/login', Component: LoginPage },
+  { path: '/register', Component: RegisterPage },
+  { path: '/reset-password', Component: ResetPasswordPage },
+  ...OPEN_PAGES,
+];
+
+/**
+ * The signed-in route table and its redirects (spec customer-area §2.1). Screens of later features
+ * (instances, billing, API access, help desk, admin panel, affiliate area) join it when they exist.
+ */
+export const SIGNED_IN_ROUTES: RouteTable = [
+  { path: '/dashboard', Component: DashboardPage },
+  { path: '/profile', Component: ProfilePage },
+  ...OPEN_PAGES,
+  { path: '/', redirectTo: '/dashboard' },
+  { path: '/home', redirectTo: '/dashboard' },
+  { path: '/login', redirectTo: '/dashboard', toOrigin: true },
+  { path: '/register', redirectTo: '/dashboard', toOrigin: true },
+  // Until /billing exists, /pricing shows the plans titled Billing (spec §2.13) instead of a dead end.
+  { path: '/pricing', redirectTo: '/billing', fallback: PricingPage },
+  { path: '/affiliate/login', redirectTo: '/affiliate/dashboard' },
+  { path: '/affiliate/register', redirectTo: '/affiliate/dashboard' },
+];
+
+export type ResolvedRoute =
+  | { kind: 'screen'; Component: ComponentType; adminOnly: boolean }
+  | { kind: 'redirect'; to: string; toOrigin: boolean };
+
+const pathnameOf = (path: string) => path.split(/[?#]/)[0] ?? path;
+
+const entryFor = (path: string, table: RouteTable) =>
+  table.find((entry) => matchPath(entry.path, pathnameOf(path)) !== null);
+
+/** What `path` leads to in `table`: a screen, a redirect, or nothing (Not Found). */
+export function resolveRoute(path: string, table: RouteTable): ResolvedRoute | null {
+  const entry = entryFor(path, table);
+  if (!entry) return null;
+  if (entry.Component)
+    return { kind: 'screen', Component: entry.Component, adminOnly: entry.adminOnly ?? false };
+  if (entry.fallback && !hasScreen(entry.redirectTo, table))
+    return { kind: 'screen', Component: entry.fallback, adminOnly: false };
+  return { kind: 'redirect', to: entry.redirectTo, toOrigin: entry.toOrigin ?? false };
 }
+
+/** Whether a screen (not a redirect) answers `path` in `table`. */
+export function hasScreen(path: string, table: RouteTable): boolean {
+  return resolveRoute(path, table)?.kind === 'screen';
+}
+
+/** Signed-in screens that anonymous visitors are sent to /login from (the origin is remembered). */
+export function isProtected(path: string): boolean {
+  return hasScreen(path, SIGNED_IN_ROUTES) && entryFor(path, SIGNED_OUT_ROUTES) === undefined;
+}
+
+/** Paths of the signed-in screens that have no signed-out entry. */
+export const PROTECTED_PATHS: readonly string[] = SIGNED_IN_ROUTES.filter(
+  (entry) => entry.Component !== undefined && isProtected(entry.path),
+).map((entry) => entry.path);
+
+export const tableFor = (signedIn: boolean): RouteTable => (signedIn ? SIGNED_IN_ROUTES : SIGNED_OUT_ROUTES);

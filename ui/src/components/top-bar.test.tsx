@@ -8,7 +8,7 @@ function renderSignedIn(user = makeUser()) {
 }
 
 async function openAccountMenu(app: ReturnType<typeof renderSignedIn>) {
-  await app.user.click(await screen.findByRole('button', { name: 'Account menu' }));
+  await app.user.click(await screen.findByRole('button', { name: /^Account menu/ }));
   return screen.findByRole('presentation');
 }
 
@@ -25,6 +25,28 @@ describe('TopBar (spec §2.2)', () => {
     expect(screen.getByLabelText('Plan: Pro')).toBeTruthy();
   });
 
+  it('links Billing (the plans, until /billing exists) and Profile', async () => {
+    renderSignedIn();
+    const nav = await screen.findByRole('navigation', { name: 'Main' });
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((link) => `${link.textContent} ${link.getAttribute('href')}`),
+    ).toEqual(['Dashboard /dashboard', 'Billing /pricing', 'Profile /profile']);
+    expect(screen.getByRole('button', { name: /^Notifications/ })).toBeTruthy();
+  });
+
+  it('inside the affiliate area: no main links, and the logo leads to the dashboard that exists', async () => {
+    renderApp({
+      path: '/affiliate/terms',
+      token: 'stored',
+      api: signedInApi(makeUser({ isAffiliate: true })),
+    });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Affiliate Program Terms' })).toBeTruthy();
+    expect(screen.queryByRole('navigation', { name: 'Main' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Berth' }).getAttribute('href')).toBe('/dashboard');
+  });
+
   it("shows 'Free' as the plan of a trial user", async () => {
     renderSignedIn();
     expect(await screen.findByLabelText('Plan: Free')).toBeTruthy();
@@ -32,10 +54,10 @@ describe('TopBar (spec §2.2)', () => {
 
   it('shows the initials in the avatar, else U', async () => {
     const first = renderSignedIn(makeUser({ firstName: 'ada', lastName: 'lovelace' }));
-    expect(await screen.findByRole('button', { name: 'Account menu' })).toHaveProperty('textContent', 'AL');
+    expect(await screen.findByRole('button', { name: /^Account menu/ })).toHaveProperty('textContent', 'AL');
     first.unmount();
     renderSignedIn(makeUser({ firstName: '', lastName: '' }));
-    expect(await screen.findByRole('button', { name: 'Account menu' })).toHaveProperty('textContent', 'U');
+    expect(await screen.findByRole('button', { name: /^Account menu/ })).toHaveProperty('textContent', 'U');
   });
 
   it('account menu during a trial: welcome, plan and used / max', async () => {

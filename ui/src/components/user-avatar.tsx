@@ -1,5 +1,6 @@
 import type { User } from '@berth/openapi';
 import { Avatar } from '@mui/material';
+import { usePlatform } from '../platform/platform-context.ts';
 
 /** Initials of first and last name, else 'U'. */
 export function initialsOf(user: Pick<User, 'firstName' | 'lastName'>): string {
@@ -13,14 +14,23 @@ export function initialsOf(user: Pick<User, 'firstName' | 'lastName'>): string {
 export function UserAvatar({
   user,
   size = 36,
+  decorative = false,
 }: {
   user: Pick<User, 'firstName' | 'lastName' | 'avatarUrl'>;
   size?: number;
+  /** Hidden from assistive technology (inside a control that has its own name). */
+  decorative?: boolean;
 }) {
+  const { apiBaseUrl } = usePlatform();
+  // Avatar URLs are paths of the Berth server (the desktop app reaches it at apiBaseUrl).
+  const src = user.avatarUrl?.startsWith('/')
+    ? `${apiBaseUrl}${user.avatarUrl}`
+    : (user.avatarUrl ?? undefined);
   return (
     <Avatar
-      src={user.avatarUrl ?? undefined}
+      src={src}
       alt=""
+      aria-hidden={decorative || undefined}
       sx={{
         width: size,
         height: size,

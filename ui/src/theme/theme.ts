@@ -2,13 +2,37 @@ import { alpha, createTheme, type Theme } from '@mui/material/styles';
 
 export type ColorMode = 'light' | 'dark';
 
-const BRAND = { main: '#4f7cff', light: '#7d9dff', dark: '#3457d5' } as const;
-const ACCENT = { main: '#14b8a6', light: '#5eead4', dark: '#0f766e' } as const;
+/**
+ * Colours per mode, chosen for WCAG AA contrast (4.5:1) of text on the page and of button labels on
+ * their fill: light mode uses deeper hues with white labels, dark mode lighter hues with dark labels.
+ */
+const INK = '#0b1020';
 
 const SURFACES: Record<ColorMode, { default: string; paper: string; border: string }> = {
-  dark: { default: '#0b1020', paper: '#121a30', border: 'rgba(148, 163, 196, 0.16)' },
+  dark: { default: INK, paper: '#121a30', border: 'rgba(148, 163, 196, 0.16)' },
   light: { default: '#f5f7fb', paper: '#ffffff', border: 'rgba(15, 23, 42, 0.10)' },
 };
+
+const PALETTES = {
+  light: {
+    primary: { main: '#3457d5', light: '#5b7cf0', dark: '#2743b0', contrastText: '#ffffff' },
+    secondary: { main: '#0f766e', light: '#14b8a6', dark: '#115e59', contrastText: '#ffffff' },
+    info: { main: '#0369a1', contrastText: '#ffffff' },
+    warning: { main: '#b45309', contrastText: '#ffffff' },
+    success: { main: '#2e7d32', contrastText: '#ffffff' },
+    error: { main: '#c62828', contrastText: '#ffffff' },
+    text: { primary: '#0f172a', secondary: '#4a5873' },
+  },
+  dark: {
+    primary: { main: '#7d9dff', light: '#a5bbff', dark: '#4f7cff', contrastText: INK },
+    secondary: { main: '#5eead4', light: '#99f6e4', dark: '#14b8a6', contrastText: INK },
+    info: { main: '#38bdf8', contrastText: INK },
+    warning: { main: '#fbbf24', contrastText: INK },
+    success: { main: '#4ade80', contrastText: INK },
+    error: { main: '#f87171', contrastText: INK },
+    text: { primary: '#e6eaf5', secondary: '#a3aecb' },
+  },
+} as const;
 
 /** The Berth look in either mode: one palette, one radius, one spacing rhythm. */
 export function createAppTheme(mode: ColorMode): Theme {
@@ -16,13 +40,9 @@ export function createAppTheme(mode: ColorMode): Theme {
   return createTheme({
     palette: {
       mode,
-      primary: { ...BRAND, contrastText: '#ffffff' },
-      secondary: { ...ACCENT, contrastText: '#ffffff' },
+      ...PALETTES[mode],
       background: { default: surface.default, paper: surface.paper },
       divider: surface.border,
-      ...(mode === 'dark'
-        ? { text: { primary: '#e6eaf5', secondary: '#9aa6c3' } }
-        : { text: { primary: '#0f172a', secondary: '#52607a' } }),
     },
     shape: { borderRadius: 10 },
     typography: {
@@ -62,6 +82,10 @@ export function createAppTheme(mode: ColorMode): Theme {
       },
       MuiTextField: { defaultProps: { fullWidth: true } },
       MuiChip: { styleOverrides: { root: { fontWeight: 600 } } },
+      // MUI's default for unselected toggle buttons (action.active) falls just short of 4.5:1.
+      MuiToggleButton: {
+        styleOverrides: { root: ({ theme }) => ({ color: theme.palette.text.secondary }) },
+      },
       MuiAlert: { styleOverrides: { root: { alignItems: 'center' } } },
     },
   });

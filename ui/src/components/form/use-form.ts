@@ -14,18 +14,22 @@ export interface FieldProps {
 }
 
 /**
- * A small form-state hook: values, client rules (shown once a field was left or the form submitted),
- * and server messages per field (cleared when that field changes).
+ * A small form-state hook: values, client rules (shown once a field was changed and left, or the form
+ * submitted), and server messages per field (cleared when that field changes). A field left untouched,
+ * such as an autofocused one the user clicks away from, shows nothing until the form is submitted:
+ * a message appearing on that blur would shift the page under the pointer.
  */
 export function useForm<T extends StringFields<T>>(initial: T, validate: (values: T) => FieldErrors<T>) {
   const [values, setValues] = useState<T>(initial);
   const [touched, setTouched] = useState<{ [K in keyof T]?: boolean }>({});
+  const [changed, setChanged] = useState<{ [K in keyof T]?: boolean }>({});
   const [submitted, setSubmitted] = useState(false);
   const [serverErrors, setServerErrors] = useState<FieldErrors<T>>({});
   const errors = useMemo(() => validate(values), [validate, values]);
 
   const setValue = useCallback(<K extends keyof T>(name: K, value: T[K]) => {
     setValues((current) => ({ ...current, [name]: value }));
+    setChanged((current) => (current[name] ? current : { ...current, [name]: true }));
     setServerErrors((current) => (current[name] === undefined ? current : { ...current, [name]: undefined }));
   }, []);
 
@@ -38,7 +42,9 @@ export function useForm<T extends StringFields<T>>(initial: T, validate: (values
       name,
       value: values[name],
       onChange: (event) => setValue(name, event.target.value as T[typeof name]),
-      onBlur: () => setTouched((current) => (current[name] ? current : { ...current, [name]: true })),
+      onBlur: () => {
+        if (changed[name]) setTouched((current) => (current[name] ? current : { ...current, [name]: true }));
+      },
       error: error !== undefined,
       helperText: error,
     };
@@ -63,5 +69,14 @@ export function useForm<T extends StringFields<T>>(initial: T, validate: (values
     [initial],
   );
 
-  return { values, setValue, field, errorOf, handleSubmit, showServerErrors };
+  /** Back to the initial values, with no message shown (after a successful submit). */
+  const reset = useCallback(() => {
+    setValues(initial);
+    setTouched({});
+    setChanged({});
+    setSubmitted(false);
+    setServerErrors({});
+  }, [initial]);
+
+  return { values, setValue, field, errorOf, handleSubmit, showServerErrors, reset };
 }

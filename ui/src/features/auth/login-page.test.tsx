@@ -92,6 +92,14 @@ describe('LoginPage', () => {
     expect(await screen.findByText('Login failed')).toBeTruthy();
   });
 
+  it('shows no OAuth sign-in (switched off, spec §1)', async () => {
+    renderLogin();
+    await screen.findByRole('button', { name: 'Sign In' });
+    expect(screen.getAllByRole('button').map((button) => button.textContent)).not.toContainEqual(
+      expect.stringMatching(/google|github|oauth|continue with/i),
+    );
+  });
+
   it('links to /register', async () => {
     const app = renderLogin();
     await app.user.click(await screen.findByRole('link', { name: 'Create one' }));

@@ -1,38 +1,52 @@
-import { Button, Link, Stack, TextField } from '@mui/material';
+import { Box, Button, Link, Stack, TextField } from '@mui/material';
+import { type FormEvent, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { errorMessage } from '../../api/api-error.ts';
 import { useLoginMutation } from '../../api/auth.queries.ts';
+import { BotCheckField } from '../../components/bot-check/bot-check-field.tsx';
+import { useBotCheck } from '../../components/bot-check/use-bot-check.ts';
 import { useForm } from '../../components/form/use-form.ts';
 import { PasswordField } from '../../components/password-field.tsx';
 import { useToast } from '../../components/toasts/use-toast.ts';
 import { useSession } from '../session/use-session.ts';
 import { AuthCard } from './auth-card.tsx';
+import { ForgotPasswordDialog } from './forgot-password-dialog.tsx';
 import { type LoginValues, validateLogin } from './login-validation.ts';
 
 const INITIAL: LoginValues = { emailOrUsername: '', password: '' };
 
 /**
- * Sign-in (spec customer-area §2.5). On success the session holds the user and the signed-out guard
- * sends them on (to the page they came from, else /dashboard).
+ * Sign-in (spec customer-area §2.5): e-mail or username, password and the bot check; a 'forgot
+ * password' dialog. On success the session holds the user and the route table sends them on (to the
+ * page they came from, else /dashboard).
  */
 export function LoginPage() {
   const login = useLoginMutation();
   const { signIn } = useSession();
   const toast = useToast();
   const form = useForm(INITIAL, validateLogin);
+  const botCheck = useBotCheck();
+  const [forgotOpen, setForgotOpen] = useState(false);
 
-  const submit = form.handleSubmit((values) => {
-    login.mutate(
-      { emailOrUsername: values.emailOrUsername.trim(), password: values.password },
-      {
-        onSuccess: async (result) => {
-          await signIn(result);
-          toast.success('Login successful!');
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    const botCheckDone = botCheck.ready();
+    form.handleSubmit((values) => {
+      if (!botCheckDone) return;
+      login.mutate(
+        { emailOrUsername: values.emailOrUsername.trim(), password: values.password, ...botCheck.payload() },
+        {
+          onSuccess: async (result) => {
+            await signIn(result);
+            toast.success('Login successful!');
+          },
+          onError: (error) => {
+            botCheck.reset();
+            toast.error(errorMessage(error, 'Login failed'));
+          },
         },
-        onError: (error) => toast.error(errorMessage(error, 'Login failed')),
-      },
-    );
-  });
+      );
+    })(event);
+  };
 
   return (
     <AuthCard
@@ -41,7 +55,7 @@ export function LoginPage() {
       footer={
         <>
           Don't have an account?{' '}
-          <Link component={RouterLink} to="/register" underline="hover">
+          <Link component={RouterLink} to="/register">
             Create one
           </Link>
         </>
@@ -54,11 +68,26 @@ export function LoginPage() {
           autoComplete="username"
           autoFocus
         />
-        <PasswordField {...form.field('password')} label="Password" autoComplete="current-password" />
+        <Box>
+          <PasswordField {...form.field('password')} label="Password" autoComplete="current-password" />
+          <Box sx={{ textAlign: 'right', mt: 0.75 }}>
+            <Link
+              component="button"
+              type="button"
+              variant="body2"
+              underline="hover"
+              onClick={() => setForgotOpen(true)}
+            >
+              Forgot password?
+            </Link>
+          </Box>
+        </Box>
+        <BotCheckField check={botCheck} />
         <Button type="submit" variant="contained" size="large" loading={login.isPending}>
           Sign In
         </Button>
       </Stack>
+      <ForgotPasswordDialog open={forgotOpen} onClose={() => setForgotOpen(false)} />
     </AuthCard>
   );
 }

@@ -11,10 +11,12 @@ import {
   Stack,
   TextField,
 } from '@mui/material';
-import { useEffect } from 'react';
+import { type FormEvent, useEffect } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { errorMessage, fieldErrorsOf } from '../../api/api-error.ts';
 import { useRegisterMutation } from '../../api/auth.queries.ts';
+import { BotCheckField } from '../../components/bot-check/bot-check-field.tsx';
+import { useBotCheck } from '../../components/bot-check/use-bot-check.ts';
 import { useForm } from '../../components/form/use-form.ts';
 import { PasswordField } from '../../components/password-field.tsx';
 import { useToast } from '../../components/toasts/use-toast.ts';
@@ -26,25 +28,31 @@ import { EMPTY_REGISTER_VALUES, type RegisterValues, validateRegister } from './
 
 /**
  * Registration (spec customer-area §2.6). A `ref` query parameter is remembered (upper-cased) and sent;
- * on success the signed-out guard sends the new user to /dashboard.
+ * on success the route table sends the new user to /dashboard.
  */
 export function RegisterPage() {
-  const register = useRegisterMutation();
+  const registration = useRegisterMutation();
   const { signIn } = useSession();
   const toast = useToast();
   const form = useForm(EMPTY_REGISTER_VALUES, validateRegister);
   const [searchParams] = useSearchParams();
   const refParam = searchParams.get('ref');
+  const botCheck = useBotCheck();
 
   useEffect(() => {
     if (refParam?.trim()) storeReferral(refParam.trim());
   }, [refParam]);
 
-  const submit = form.handleSubmit((values) => {
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    const botCheckDone = botCheck.ready();
+    form.handleSubmit((values) => send(values, botCheckDone))(event);
+  };
+
+  function send(values: RegisterValues, botCheckDone: boolean) {
     const { accountType } = values;
-    if (accountType === '') return;
+    if (accountType === '' || !botCheckDone) return;
     const ref = referralToSend(refParam);
-    register.mutate(
+    registration.mutate(
       {
         accountType,
         firstName: values.firstName.trim(),
@@ -54,6 +62,7 @@ export function RegisterPage() {
         email: values.email.trim(),
         password: values.password,
         ...(ref ? { ref } : {}),
+        ...botCheck.payload(),
       },
       {
         onSuccess: async (result) => {
@@ -61,12 +70,13 @@ export function RegisterPage() {
           toast.success('Registration successful!');
         },
         onError: (error) => {
+          botCheck.reset();
           form.showServerErrors(fieldErrorsOf(error));
           toast.error(errorMessage(error, 'Registration failed'));
         },
       },
     );
-  });
+  }
 
   const accountTypeError = form.errorOf('accountType');
 
@@ -78,7 +88,7 @@ export function RegisterPage() {
       footer={
         <>
           Already have an account?{' '}
-          <Link component={RouterLink} to="/login" underline="hover">
+          <Link component={RouterLink} to="/login">
             Sign in
           </Link>
         </>
@@ -123,7 +133,8 @@ export function RegisterPage() {
           label="Confirm Password"
           autoComplete="new-password"
         />
-        <Button type="submit" variant="contained" size="large" loading={register.isPending}>
+        <BotCheckField check={botCheck} />
+        <Button type="submit" variant="contained" size="large" loading={registration.isPending}>
           Create Account
         </Button>
       </Stack>

@@ -1,0 +1,118 @@
+import MarkEmailReadIcon from '@mui/icons-material/MarkEmailRead';
+import { Box, Button, Grid, MenuItem, Stack, TextField, Typography } from '@mui/material';
+import { type FormEvent, useState } from 'react';
+import { useLocation } from 'react-router';
+import { errorMessage, fieldErrorsOf } from '../../api/api-error.ts';
+import { useContactMutation } from '../../api/contact.queries.ts';
+import { BotCheckField } from '../../components/bot-check/bot-check-field.tsx';
+import { useBotCheck } from '../../components/bot-check/use-bot-check.ts';
+import { useForm } from '../../components/form/use-form.ts';
+import { useToast } from '../../components/toasts/use-toast.ts';
+import {
+  CONTACT_CATEGORIES,
+  CONTACT_LIMITS,
+  type ContactValues,
+  EMPTY_CONTACT,
+  isContactCategory,
+  validateContact,
+} from './contact-validation.ts';
+
+export const CONTACT_SUCCESS = "Message sent successfully! We'll get back to you within 24 hours.";
+export const CONTACT_FAILURE = 'Failed to send message. Please try again.';
+
+function Sent({ onAnother }: { onAnother(): void }) {
+  return (
+    <Box role="status" sx={{ textAlign: 'center', py: 4 }}>
+      <MarkEmailReadIcon color="success" sx={{ fontSize: 56, mb: 1 }} />
+      <Typography variant="h6" component="p" gutterBottom>
+        Thank you, your message is on its way.
+      </Typography>
+      <Typography color="text.secondary" sx={{ mb: 3 }}>
+        We will answer by e-mail, usually within 24 hours.
+      </Typography>
+      <Button variant="outlined" onClick={onAnother}>
+        Send another message
+      </Button>
+    </Box>
+  );
+}
+
+/** The help page's contact form (platform-area §5, §7, §8): unsent, then sent. */
+export function ContactForm() {
+  const contact = useContactMutation();
+  const botCheck = useBotCheck();
+  const toast = useToast();
+  const { pathname } = useLocation();
+  const form = useForm<ContactValues>(EMPTY_CONTACT, validateContact);
+  const [sent, setSent] = useState(false);
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    const botCheckDone = botCheck.ready();
+    form.handleSubmit((values) => {
+      if (!botCheckDone || !isContactCategory(values.category)) return;
+      contact.mutate(
+        {
+          name: values.name.trim(),
+          email: values.email.trim(),
+          subject: values.subject.trim(),
+          message: values.message.trim(),
+          category: values.category,
+          path: pathname,
+          ...botCheck.payload(),
+        },
+        {
+          onSuccess: () => {
+            toast.success(CONTACT_SUCCESS);
+            form.reset();
+            botCheck.reset();
+            setSent(true);
+          },
+          onError: (error) => {
+            botCheck.reset();
+            form.showServerErrors(fieldErrorsOf(error));
+            toast.error(errorMessage(error, CONTACT_FAILURE));
+          },
+        },
+      );
+    })(event);
+  };
+
+  if (sent) return <Sent onAnother={() => setSent(false)} />;
+
+  const messageLength = form.values.message.trim().length;
+  const messageField = form.field('message');
+
+  return (
+    <Stack component="form" noValidate onSubmit={submit} spacing={2.5} aria-label="Contact support">
+      <Grid container spacing={2}>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <TextField {...form.field('name')} label="Name" autoComplete="name" />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <TextField {...form.field('email')} label="Email" type="email" autoComplete="email" />
+        </Grid>
+      </Grid>
+      <TextField {...form.field('category')} select label="Category">
+        {CONTACT_CATEGORIES.map((category) => (
+          <MenuItem key={category.value} value={category.value}>
+            {category.label}
+          </MenuItem>
+        ))}
+      </TextField>
+      <TextField {...form.field('subject')} label="Subject" />
+      <TextField
+        {...messageField}
+        label="Message"
+        multiline
+        minRows={5}
+        helperText={messageField.helperText ?? `${messageLength} / ${CONTACT_LIMITS.message}`}
+      />
+      <BotCheckField check={botCheck} />
+      <Box>
+        <Button type="submit" variant="contained" size="large" loading={contact.isPending}>
+          Send Message
+        </Button>
+      </Box>
+    </Stack>
+  );
+}

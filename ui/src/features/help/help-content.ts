@@ -1,0 +1,76 @@
+import type { FaqItem } from '../../components/faq-list.tsx';
+
+export interface FaqCategory {
+  title: string;
+  items: readonly FaqItem[];
+}
+
+/** The help page's FAQ, in its three categories (platform-area: help page). */
+export const HELP_FAQ: readonly FaqCategory[] = [
+  {
+    title: 'Getting Started',
+    items: [
+      {
+        question: 'How do I deploy my first instance?',
+        answer:
+          'Create an account, open the dashboard and choose Deploy. Pick WordPress, n8n, MySQL or MongoDB, give the instance a name, choose a region and confirm. Most instances are live in under 30 seconds.',
+      },
+      {
+        question: 'How long is the free trial?',
+        answer:
+          'The trial lasts 60 minutes from the moment you register, with no credit card. The dashboard shows the time left and warns you when 5 minutes or less remain.',
+      },
+      {
+        question: 'I forgot my password. What now?',
+        answer:
+          'Choose "Forgot password?" on the sign-in page and enter your e-mail address. We send a reset link that works once and expires after 1 hour.',
+      },
+    ],
+  },
+  {
+    title: 'Billing & Plans',
+    items: [
+      {
+        question: 'Which plan should I choose?',
+        answer:
+          'Starter runs 1 instance with a custom domain, SSL and e-mail support. Pro runs unlimited instances and domains, with priority support and API access. You can add extra instances to Starter instead of moving to Pro.',
+      },
+      {
+        question: 'Is yearly billing cheaper?',
+        answer:
+          'Yes. Paying yearly takes 10 % off Starter and 30 % off Pro compared with twelve monthly payments. The Pricing page shows both.',
+      },
+      {
+        question: 'What happens if a payment fails or my plan ends?',
+        answer:
+          'Your instances are suspended and actions that change them are disabled until a plan is active again. Subscribe from the Billing page to bring them back.',
+      },
+    ],
+  },
+  {
+    title: 'Technical',
+    items: [
+      {
+        question: 'How do I connect my own domain?',
+        answer:
+          'Create a CNAME record for your domain that points at Berth, then add the domain on the instance page. The SSL certificate is issued once the DNS record is visible, which can take a few minutes.',
+      },
+      {
+        question: 'Where do I find my database credentials?',
+        answer:
+          'Open the instance and show its connection details: host, port, database, user, password and a connection string. Credentials can take up to a minute to appear after a deployment.',
+      },
+      {
+        question: 'Can I back up my WordPress site?',
+        answer:
+          'Yes. WordPress instances have a Backups tab where you create, restore and delete backups, each with a name and an optional note.',
+      },
+    ],
+  },
+];
+
+/** Support response times (spec §9). */
+export const RESPONSE_TIMES = [
+  { plan: 'Starter', time: '24 hours', note: 'E-mail support on business days' },
+  { plan: 'Pro', time: '4 hours', note: 'Priority support' },
+] as const;

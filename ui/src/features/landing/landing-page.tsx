@@ -1,0 +1,202 @@
+import AccountTreeIcon from '@mui/icons-material/AccountTree';
+import ApiIcon from '@mui/icons-material/Api';
+import CheckCircleIcon from '@mui/icons-material/CheckCircle';
+import LanguageIcon from '@mui/icons-material/Language';
+import PublicIcon from '@mui/icons-material/Public';
+import StorageIcon from '@mui/icons-material/Storage';
+import WebIcon from '@mui/icons-material/Web';
+import {
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Chip,
+  Container,
+  Grid,
+  List,
+  ListItem,
+  ListItemIcon,
+  ListItemText,
+  Stack,
+  Typography,
+} from '@mui/material';
+import type { ReactNode } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { FaqList } from '../../components/faq-list.tsx';
+import { FEATURES, LANDING_FAQ } from './landing-content.ts';
+
+const FEATURE_ICONS: readonly ReactNode[] = [
+  <WebIcon key="wordpress" />,
+  <AccountTreeIcon key="n8n" />,
+  <StorageIcon key="databases" />,
+  <LanguageIcon key="domains" />,
+  <PublicIcon key="regions" />,
+  <ApiIcon key="api" />,
+];
+
+const FACTS = [
+  { value: '10,000+', label: 'developers trust Berth' },
+  { value: '< 30 s', label: 'from click to live URL' },
+  { value: '1 hour', label: 'free trial, no card' },
+] as const;
+
+const TRIAL_POINTS = [
+  'Deploy a real instance during the trial',
+  'No credit card required',
+  'Keep it running with Starter or Pro',
+] as const;
+
+function StartTrialButton() {
+  return (
+    <Button component={RouterLink} to="/register" variant="contained" size="large">
+      Start Free Trial
+    </Button>
+  );
+}
+
+/** The landing page (platform-area: hero, feature grid, free-trial card, seven-question FAQ). */
+export function LandingPage() {
+  return (
+    <>
+      <Box
+        component="section"
+        aria-labelledby="hero-title"
+        sx={{
+          py: { xs: 8, md: 12 },
+          background: (theme) =>
+            `radial-gradient(ellipse at top, ${theme.palette.mode === 'dark' ? 'rgba(125, 157, 255, 0.16)' : 'rgba(52, 87, 213, 0.10)'}, transparent 60%)`,
+        }}
+      >
+        <Container maxWidth="md" sx={{ textAlign: 'center' }}>
+          <Chip label="Trusted by 10,000+ developers" color="primary" variant="outlined" sx={{ mb: 3 }} />
+          <Typography
+            id="hero-title"
+            variant="h2"
+            component="h1"
+            sx={{ fontSize: { xs: '2.25rem', md: '3.5rem' }, letterSpacing: '-0.02em', mb: 2.5 }}
+          >
+            Deploy WordPress, n8n and databases in under 30 seconds
+          </Typography>
+          <Typography variant="h6" component="p" color="text.secondary" sx={{ fontWeight: 400, mb: 4 }}>
+            Pick an application or a database, choose a region, and get a live URL with SSL. Start with a free
+            1-hour trial — no credit card required.
+          </Typography>
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ justifyContent: 'center' }}>
+            <StartTrialButton />
+            <Button component={RouterLink} to="/pricing" variant="outlined" size="large">
+              View Pricing
+            </Button>
+          </Stack>
+          <Stack
+            component="dl"
+            direction={{ xs: 'column', sm: 'row' }}
+            spacing={{ xs: 2, sm: 6 }}
+            sx={{ justifyContent: 'center', mt: 6, mb: 0 }}
+          >
+            {FACTS.map((fact) => (
+              <Box key={fact.value}>
+                <Typography component="dt" variant="h5" sx={{ fontWeight: 700 }}>
+                  {fact.value}
+                </Typography>
+                <Typography component="dd" color="text.secondary" sx={{ m: 0 }}>
+                  {fact.label}
+                </Typography>
+              </Box>
+            ))}
+          </Stack>
+        </Container>
+      </Box>
+
+      <Container
+        component="section"
+        aria-labelledby="features-title"
+        maxWidth="lg"
+        sx={{ py: { xs: 6, md: 10 } }}
+      >
+        <Typography id="features-title" variant="h4" component="h2" sx={{ textAlign: 'center', mb: 1.5 }}>
+          Everything you need to ship
+        </Typography>
+        <Typography color="text.secondary" sx={{ textAlign: 'center', mb: 5 }}>
+          Applications, databases, domains and backups in one place.
+        </Typography>
+        <Grid container spacing={3}>
+          {FEATURES.map((feature, index) => (
+            <Grid key={feature.title} size={{ xs: 12, sm: 6, md: 4 }}>
+              <Card sx={{ height: '100%' }}>
+                <CardContent sx={{ p: 3 }}>
+                  <Box
+                    aria-hidden
+                    sx={{
+                      width: 44,
+                      height: 44,
+                      borderRadius: 2,
+                      display: 'grid',
+                      placeItems: 'center',
+                      bgcolor: 'action.selected',
+                      color: 'primary.main',
+                      mb: 2,
+                    }}
+                  >
+                    {FEATURE_ICONS[index]}
+                  </Box>
+                  <Typography variant="h6" component="h3" gutterBottom>
+                    {feature.title}
+                  </Typography>
+                  <Typography color="text.secondary">{feature.text}</Typography>
+                </CardContent>
+              </Card>
+            </Grid>
+          ))}
+        </Grid>
+      </Container>
+
+      <Container
+        component="section"
+        aria-labelledby="trial-title"
+        maxWidth="md"
+        sx={{ pb: { xs: 6, md: 10 } }}
+      >
+        <Card sx={{ borderColor: 'primary.main', borderWidth: 2 }}>
+          <CardContent sx={{ p: { xs: 3, md: 5 } }}>
+            <Grid container spacing={4} sx={{ alignItems: 'center' }}>
+              <Grid size={{ xs: 12, md: 7 }}>
+                <Typography id="trial-title" variant="h4" component="h2" gutterBottom>
+                  Try Berth free for 1 hour
+                </Typography>
+                <Typography color="text.secondary" sx={{ mb: 2 }}>
+                  Your 60-minute trial starts the moment you create your account.
+                </Typography>
+                <List dense disablePadding>
+                  {TRIAL_POINTS.map((point) => (
+                    <ListItem key={point} disableGutters>
+                      <ListItemIcon sx={{ minWidth: 32 }}>
+                        <CheckCircleIcon color="success" fontSize="small" />
+                      </ListItemIcon>
+                      <ListItemText primary={point} />
+                    </ListItem>
+                  ))}
+                </List>
+              </Grid>
+              <Grid size={{ xs: 12, md: 5 }} sx={{ textAlign: { xs: 'left', md: 'center' } }}>
+                <Typography variant="h3" component="p" sx={{ fontWeight: 700 }}>
+                  Free
+                </Typography>
+                <Typography color="text.secondary" sx={{ mb: 2 }}>
+                  for your first hour
+                </Typography>
+                <StartTrialButton />
+              </Grid>
+            </Grid>
+          </CardContent>
+        </Card>
+      </Container>
+
+      <Container component="section" aria-labelledby="faq-title" maxWidth="md" sx={{ pb: { xs: 8, md: 12 } }}>
+        <Typography id="faq-title" variant="h4" component="h2" sx={{ textAlign: 'center', mb: 4 }}>
+          Frequently asked questions
+        </Typography>
+        <FaqList items={LANDING_FAQ} level="h3" />
+      </Container>
+    </>
+  );
+}

@@ -1,0 +1,92 @@
+import type { Schemas } from '@berth/openapi';
+import { useEffect, useRef } from 'react';
+import { unwrap } from '../../api/api-error.ts';
+import { useApiClient } from '../../api/use-api-client.ts';
+import { useIntegrations } from '../../app/integrations.ts';
+import { usePlatform } from '../../platform/platform-context.ts';
+
+/** Wait before reconnecting after a failure: 1 s, doubling up to 30 s. */
+export function reconnectDelayMs(failures: number): number {
+  return Math.min(30_000, 1_000 * 2 ** Math.max(0, failures - 1));
+}
+
+export interface StreamHandlers {
+  /** Any message: a new notification (given) or a resync (null): time to reload the list. */
+  onMessage(notification: Schemas['Notification'] | null): void;
+}
+
+function parseNotification(data: unknown): Schemas['Notification'] | null {
+  if (typeof data !== 'string') return null;
+  try {
+    const value = JSON.parse(data) as Partial<Schemas['Notification']> | null;
+    return value && typeof value.title === 'string' && typeof value.message === 'string'
+      ? (value as Schemas['Notification'])
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The live notification stream (Server-Sent Events). An EventSource cannot send the bearer token, so
+ * each connection first asks for a short-lived stream token. On any error the connection is closed
+ * and reopened with a fresh token, after a growing pause; the last event id is passed on so that the
+ * server replays what was missed. Failures are silent (spec §8).
+ */
+export function useNotificationStream({ onMessage }: StreamHandlers): void {
+  const client = useApiClient();
+  const { apiBaseUrl } = usePlatform();
+  const { openEventSource } = useIntegrations();
+  const handler = useRef(onMessage);
+  handler.current = onMessage;
+
+  useEffect(() => {
+    let stopped = false;
+    let source: ReturnType<typeof openEventSource> | null = null;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let failures = 0;
+    let lastEventId: string | undefined;
+
+    const retry = () => {
+      source?.close();
+      source = null;
+      if (stopped) return;
+      failures += 1;
+      clearTimeout(timer);
+      timer = setTimeout(() => void connect(), reconnectDelayMs(failures));
+    };
+
+    async function connect() {
+      let token: string;
+      try {
+        ({ token } = await unwrap(client.POST('/api/notifications/stream-token')));
+      } catch {
+        retry();
+        return;
+      }
+      if (stopped) return;
+      const query = new URLSearchParams({ token });
+      if (lastEventId) query.set('lastEventId', lastEventId);
+      const opened = openEventSource(`${apiBaseUrl}/api/notifications/stream?${query}`);
+      source = opened;
+      opened.addEventListener('open', () => {
+        failures = 0;
+      });
+      opened.addEventListener('notification', (event) => {
+        if (event.lastEventId) lastEventId = event.lastEventId;
+        handler.current(parseNotification(event.data));
+      });
+      opened.addEventListener('resync', () => handler.current(null));
+      opened.addEventListener('error', () => {
+        if (source === opened) retry();
+      });
+    }
+
+    void connect();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+      source?.close();
+    };
+  }, [client, apiBaseUrl, openEventSource]);
+}

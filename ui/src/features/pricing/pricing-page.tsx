@@ -1,0 +1,210 @@
+import type { Schemas, User } from '@berth/openapi';
+import CheckIcon from '@mui/icons-material/Check';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Chip,
+  CircularProgress,
+  Container,
+  Grid,
+  List,
+  ListItem,
+  ListItemIcon,
+  ListItemText,
+  Stack,
+  ToggleButton,
+  ToggleButtonGroup,
+  Typography,
+} from '@mui/material';
+import { useState } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { usePublicConfigQuery } from '../../api/config.queries.ts';
+import { useSession } from '../session/use-session.ts';
+import { currentPlanName, standingOf, standingText } from '../subscription/standing.ts';
+import {
+  type BillingCycle,
+  bestYearlyDiscount,
+  formatMoney,
+  PLAN_OFFERS,
+  type PlanOffer,
+  shownPrice,
+} from './pricing.ts';
+
+type Plans = Schemas['PublicConfig']['plans'];
+
+/** 'Your plan: Pro', or with the standing: 'Your plan: Free · Trial active — ends …'. */
+function yourPlan(user: User): string {
+  const standing = standingOf(user.subscription, new Date());
+  const plan = `Your plan: ${currentPlanName(user.subscription, standing)}`;
+  return standing === 'active' ? plan : `${plan} · ${standingText(user.subscription, standing)}`;
+}
+
+function PlanCard({
+  offer,
+  plans,
+  cycle,
+  user,
+}: {
+  offer: PlanOffer;
+  plans: Plans;
+  cycle: BillingCycle;
+  user: User | null;
+}) {
+  const price = shownPrice(plans[offer.id], cycle);
+  const money = (amount: number) => formatMoney(amount, plans.currencySymbol);
+  const highlighted = offer.id === 'pro';
+  const current =
+    user !== null &&
+    user.subscription.plan === offer.id &&
+    standingOf(user.subscription, new Date()) === 'active';
+  const titleId = `plan-${offer.id}-title`;
+
+  return (
+    <Card
+      component="section"
+      aria-labelledby={titleId}
+      sx={{
+        height: '100%',
+        borderColor: highlighted ? 'primary.main' : undefined,
+        borderWidth: highlighted ? 2 : 1,
+      }}
+    >
+      <CardContent sx={{ p: { xs: 3, md: 4 }, display: 'flex', flexDirection: 'column', height: '100%' }}>
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 1 }}>
+          <Typography id={titleId} variant="h5" component="h2">
+            {offer.name}
+          </Typography>
+          {highlighted && <Chip label="Most popular" color="primary" size="small" />}
+          {current && <Chip label="Current plan" color="success" size="small" />}
+        </Stack>
+        <Typography color="text.secondary" sx={{ mb: 3 }}>
+          {offer.tagline}
+        </Typography>
+        <Box sx={{ mb: 3 }}>
+          <Typography component="p" sx={{ display: 'flex', alignItems: 'baseline', gap: 0.75 }}>
+            <Box component="span" sx={{ fontSize: '2.75rem', fontWeight: 700, lineHeight: 1 }}>
+              {money(price.perMonth)}
+            </Box>
+            <Box component="span" sx={{ color: 'text.secondary' }}>
+              /month
+            </Box>
+          </Typography>
+          <Typography variant="body2" color="text.secondary" sx={{ mt: 1, minHeight: '1.5em' }}>
+            {price.billedYearly === null
+              ? 'Billed monthly'
+              : `Billed yearly: ${money(price.billedYearly)} — save ${price.discountPercent}%`}
+          </Typography>
+        </Box>
+        <List dense disablePadding aria-label={`${offer.name} includes`} sx={{ mb: 3, flexGrow: 1 }}>
+          {offer.features(money(plans.addonInstance)).map((feature) => (
+            <ListItem key={feature} disableGutters>
+              <ListItemIcon sx={{ minWidth: 32 }}>
+                <CheckIcon color="success" fontSize="small" />
+              </ListItemIcon>
+              <ListItemText primary={feature} />
+            </ListItem>
+          ))}
+        </List>
+        {user === null && (
+          <Button
+            component={RouterLink}
+            to="/register"
+            variant={highlighted ? 'contained' : 'outlined'}
+            size="large"
+            fullWidth
+            aria-label={`Get Started with ${offer.name}`}
+          >
+            Get Started
+          </Button>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+/**
+ * The plans and prices (spec customer-area §2.13): titled Pricing for visitors and Billing for users;
+ * a monthly/yearly toggle; prices come from the server's plan configuration (GET /api/config).
+ */
+export function PricingPage() {
+  const { user } = useSession();
+  const config = usePublicConfigQuery();
+  const [cycle, setCycle] = useState<BillingCycle>('monthly');
+  const plans = config.data?.plans;
+
+  return (
+    <Container maxWidth="lg" sx={{ py: { xs: 5, md: 8 } }}>
+      <Box sx={{ textAlign: 'center', mb: 5 }}>
+        <Typography variant="h3" component="h1" sx={{ mb: 1.5 }}>
+          {user ? 'Billing' : 'Pricing'}
+        </Typography>
+        <Typography color="text.secondary" variant="h6" component="p" sx={{ fontWeight: 400 }}>
+          {user
+            ? yourPlan(user)
+            : 'Start with a free 1-hour trial, then choose the plan that fits. No credit card required.'}
+        </Typography>
+      </Box>
+
+      {user && (
+        <Alert severity="info" sx={{ mb: 4, maxWidth: 720, mx: 'auto' }}>
+          Online checkout is being set up. Here are the plans and their prices.
+        </Alert>
+      )}
+
+      {config.isPending && (
+        <Stack role="status" spacing={2} sx={{ alignItems: 'center', py: 6 }}>
+          <CircularProgress aria-hidden />
+          <Typography color="text.secondary">Loading prices...</Typography>
+        </Stack>
+      )}
+
+      {config.isError && (
+        <Alert
+          severity="error"
+          sx={{ maxWidth: 560, mx: 'auto' }}
+          action={
+            <Button color="inherit" size="small" onClick={() => void config.refetch()}>
+              Retry
+            </Button>
+          }
+        >
+          We could not load the prices. Please try again.
+        </Alert>
+      )}
+
+      {plans && (
+        <>
+          <Box sx={{ display: 'flex', justifyContent: 'center', mb: 4 }}>
+            <ToggleButtonGroup
+              exclusive
+              value={cycle}
+              onChange={(_event, value: BillingCycle | null) => value && setCycle(value)}
+              aria-label="Billing cycle"
+              color="primary"
+            >
+              <ToggleButton value="monthly" sx={{ px: 3 }}>
+                Monthly
+              </ToggleButton>
+              <ToggleButton value="yearly" sx={{ px: 3 }}>
+                Yearly · save up to {bestYearlyDiscount([plans.starter, plans.pro])}%
+              </ToggleButton>
+            </ToggleButtonGroup>
+          </Box>
+          <Grid container spacing={3} sx={{ justifyContent: 'center' }}>
+            {PLAN_OFFERS.map((offer) => (
+              <Grid key={offer.id} size={{ xs: 12, md: 5 }}>
+                <PlanCard offer={offer} plans={plans} cycle={cycle} user={user} />
+              </Grid>
+            ))}
+          </Grid>
+          <Typography color="text.secondary" sx={{ textAlign: 'center', mt: 4 }}>
+            Prices in {plans.currency}. Every account starts with a free 1-hour trial.
+          </Typography>
+        </>
+      )}
+    </Container>
+  );
+}

@@ -1,0 +1,71 @@
+import type { Schemas } from '@berth/openapi';
+
+export type BillingCycle = 'monthly' | 'yearly';
+export type PlanId = 'starter' | 'pro';
+type PlanPrice = Schemas['PlanPrice'];
+
+export interface PlanOffer {
+  id: PlanId;
+  name: string;
+  tagline: string;
+  /** What the card lists; `addonPrice` is the formatted price of one additional instance. */
+  features(addonPrice: string): string[];
+}
+
+/** The two plans and what they include (spec customer-area §2.13, §9; platform-area §9). */
+export const PLAN_OFFERS: readonly PlanOffer[] = [
+  {
+    id: 'starter',
+    name: 'Starter',
+    tagline: 'One instance for a site, a workflow or a database.',
+    features: (addonPrice) => [
+      '1 instance',
+      'Custom domain',
+      'Free SSL certificate',
+      'Email support',
+      'Support response within 24 hours',
+      `Additional instances at ${addonPrice}/month each`,
+    ],
+  },
+  {
+    id: 'pro',
+    name: 'Pro',
+    tagline: 'Unlimited instances and API access for teams.',
+    features: () => [
+      'Unlimited instances',
+      'Unlimited custom domains',
+      'Free SSL certificates',
+      'Priority support',
+      'Support response within 4 hours',
+      'API access: 150 requests per minute',
+    ],
+  },
+];
+
+export const formatMoney = (amount: number, symbol: string) => `${symbol}${amount.toFixed(2)}`;
+
+export interface ShownPrice {
+  /** The price per month: the monthly price, or the yearly price divided by 12. */
+  perMonth: number;
+  /** The yearly amount billed at once (yearly only). */
+  billedYearly: number | null;
+  /** Whole-percent discount of the yearly price (yearly only). */
+  discountPercent: number | null;
+}
+
+/**
+ * What a card shows for a cycle: yearly prices (monthly × 12 × (1 − discount), from the server) are
+ * shown as their monthly equivalent, rounded to the cent.
+ */
+export function shownPrice(price: PlanPrice, cycle: BillingCycle): ShownPrice {
+  if (cycle === 'monthly') return { perMonth: price.monthly, billedYearly: null, discountPercent: null };
+  return {
+    perMonth: Math.round((price.yearly / 12) * 100) / 100,
+    billedYearly: price.yearly,
+    discountPercent: Math.round(price.yearlyDiscount * 100),
+  };
+}
+
+/** The best yearly discount among the plans, in whole percent. */
+export const bestYearlyDiscount = (prices: readonly PlanPrice[]) =>
+  Math.round(Math.max(0, ...prices.map((price) => price.yearlyDiscount)) * 100);

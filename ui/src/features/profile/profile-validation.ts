@@ -1,0 +1,75 @@
+import type { FieldErrors } from '../../components/form/use-form.ts';
+
+export interface PersonalValues {
+  firstName: string;
+  lastName: string;
+  username: string;
+}
+
+export interface PasswordChangeValues {
+  currentPassword: string;
+  newPassword: string;
+  confirmPassword: string;
+}
+
+export const EMPTY_PASSWORD_CHANGE: PasswordChangeValues = {
+  currentPassword: '',
+  newPassword: '',
+  confirmPassword: '',
+};
+
+const USERNAME_PATTERN = /^[A-Za-z0-9_-]+$/;
+
+/** Spec customer-area §5 (profile), with the server's limits (the registration messages). */
+export function validatePersonal(values: PersonalValues): FieldErrors<PersonalValues> {
+  const firstName = values.firstName.trim();
+  const lastName = values.lastName.trim();
+  const username = values.username.trim();
+  return {
+    firstName: !firstName
+      ? 'First name is required'
+      : firstName.length > 50
+        ? 'First name too long'
+        : undefined,
+    lastName: !lastName ? 'Last name is required' : lastName.length > 50 ? 'Last name too long' : undefined,
+    username: !username
+      ? 'Username is required'
+      : username.length < 3
+        ? 'Username must be at least 3 characters'
+        : username.length > 30
+          ? 'Username too long'
+          : !USERNAME_PATTERN.test(username)
+            ? 'Username can only contain letters, numbers, hyphens, and underscores'
+            : undefined,
+  };
+}
+
+/** Spec customer-area §5, password change. */
+export function validatePasswordChange(values: PasswordChangeValues): FieldErrors<PasswordChangeValues> {
+  return {
+    currentPassword: values.currentPassword ? undefined : 'Current password is required',
+    newPassword: !values.newPassword
+      ? 'New password is required'
+      : values.newPassword.length < 6
+        ? 'Password must be at least 6 characters'
+        : undefined,
+    confirmPassword: !values.confirmPassword
+      ? 'Please confirm your new password'
+      : values.confirmPassword !== values.newPassword
+        ? 'Passwords do not match'
+        : undefined,
+  };
+}
+
+/** Spec customer-area §5, §9: PNG, JPG, GIF or WEBP, up to 2 MB. */
+export const AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
+export const AVATAR_HINT = 'PNG, JPG, GIF or WEBP up to 2 MB';
+
+/** Why a picture cannot be uploaded, checked before sending (the server checks the content again). */
+export function avatarFileError(file: Pick<File, 'type' | 'size'>): string | undefined {
+  if (!(AVATAR_TYPES as readonly string[]).includes(file.type))
+    return 'Avatar must be a PNG, JPG, GIF or WEBP image';
+  if (file.size > AVATAR_MAX_BYTES) return 'Avatar must be 2 MB or smaller';
+  return undefined;
+}
