@@ -18,3 +18,21 @@ export type AuthResult = components['schemas']['AuthResult'];
 export type ApiError = components['schemas']['Error'];
 export type RegisterRequest = components['schemas']['RegisterRequest'];
 export type LoginRequest = components['schemas']['LoginRequest'];
+export type Instance = components['schemas']['Instance'];
+export type InstanceList = components['schemas']['InstanceList'];
+export type InstanceAccess = components['schemas']['InstanceAccess'];
+export type InstanceCapabilities = components['schemas']['InstanceCapabilities'];
+export type DeployInstanceRequest = components['schemas']['DeployInstanceRequest'];
+export type UpdateInstanceRequest = components['schemas']['UpdateInstanceRequest'];
+export type ChangeInstancePasswordRequest = components['schemas']['ChangeInstancePasswordRequest'];
+export type CanCreateInstance = components['schemas']['CanCreateInstance'];
+
+/**
+ * The `data` of an `event: instance` message on the notification stream (GET /api/notifications/stream):
+ * one of the user's instances changed status; `deleted` once it is gone. Not in openapi.json (SSE).
+ */
+export interface InstanceStreamEvent {
+  id: string;
+  status: Instance['status'] | 'deleted';
+  statusMessage: string | null;
+}

@@ -213,6 +213,136 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/subscriptions/can-create-instance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the signed-in user may deploy one more instance now, and why not */
+        get: operations["subscriptions.canCreateInstance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/instances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A page of the signed-in user’s instances, newest first, optionally searched by name */
+        get: operations["instances.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/instances/capabilities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Which instance types this server can deploy now, and why not the others */
+        get: operations["instances.capabilities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/instances/deploy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deploy a new instance (asynchronous: it starts as `deploying`)
+         * @description Answers at once with the new instance in status `deploying`; a job creates it and the live stream sends `event: instance` when it is `running` (or `error`). Database credentials then come from GET /api/instances/{id}/access.
+         */
+        post: operations["instances.deploy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/instances/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the signed-in user’s instances */
+        get: operations["instances.get"];
+        /** Rename an instance or change its description */
+        put: operations["instances.update"];
+        post?: never;
+        /** Delete an instance and its data (asynchronous: it becomes `deleting`, then is gone) */
+        delete: operations["instances.remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/instances/{id}/access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Connection details of a database instance
+         * @description 202 while the instance is still being deployed (poll again: the UI tries 10 times, 2 s apart); 200 with the credentials once it has been deployed.
+         */
+        get: operations["instances.access"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/instances/{id}/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new password for a database instance (MySQL, PostgreSQL; MongoDB where available)
+         * @description Waits up to about 10 s for the change: 200 once the new password works and the old one no longer does (live sessions are closed), 202 if it is still being applied.
+         */
+        post: operations["instances.changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/notifications": {
         parameters: {
             query?: never;
@@ -307,8 +437,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Live notifications as Server-Sent Events
-         * @description Sends `retry: 3000`, then `event: notification` messages (`id:` is the notification id, `data:` the Notification as JSON), `event: resync` when messages may have been missed, and a `: ping` comment every 20 s. A reconnect with `Last-Event-ID` (header or `lastEventId`) first replays newer notifications.
+         * Live notifications and instance status changes as Server-Sent Events
+         * @description Sends `retry: 3000`, then `event: notification` messages (`id:` is the notification id, `data:` the Notification as JSON), `event: instance` messages when one of the user’s instances changes status (`data:` `{ id, status, statusMessage }`, status `deleted` once it is gone; no `id:` line), `event: resync` when messages may have been missed, and a `: ping` comment every 20 s. A reconnect with `Last-Event-ID` (header or `lastEventId`) first replays newer notifications.
          */
         get: operations["notifications.stream"];
         put?: never;
@@ -524,6 +654,153 @@ export interface components {
                     chainId: string | null;
                 };
             };
+        };
+        CanCreateInstance: {
+            canCreate: boolean;
+            /** @description Why not, when canCreate is false */
+            reason?: string;
+        };
+        InstanceList: {
+            /** @description Newest first */
+            instances: components["schemas"]["Instance"][];
+            /** @description Instances matching the search, on all pages */
+            total: number;
+            pages: number;
+            page: number;
+            limit: number;
+        };
+        Instance: {
+            /**
+             * Format: uuid
+             * @description The same value as `id`
+             */
+            _id: string;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            description: string;
+            /** @enum {string} */
+            type: "MySQL" | "PostgreSQL" | "MongoDB" | "WordPress" | "n8n";
+            /**
+             * @description The type as an id (mysql, postgresql, …)
+             * @enum {string}
+             */
+            product: "mysql" | "postgresql" | "mongodb" | "wordpress" | "n8n";
+            /** @enum {string} */
+            category: "application" | "database";
+            /** @enum {string} */
+            status: "deploying" | "running" | "suspended" | "error" | "deleting";
+            /** @description Why it is in error; null when all is well */
+            statusMessage: string | null;
+            /** @description Null for databases */
+            url: string | null;
+            adminUrl: string | null;
+            /** @example us-east-1 */
+            region: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            deploymentConfig: {
+                region: string;
+                memory: string;
+                cpu: string;
+            };
+            /** @description Logins refused because the subscription is inactive */
+            suspended: boolean;
+            /** @description Custom domains come with site hosting */
+            customDomain: null;
+            /** @description Flags only; credentials come from GET /api/instances/{id}/access */
+            metadata: {
+                database: boolean;
+                mysql?: boolean;
+                postgres?: boolean;
+                mongo?: boolean;
+            };
+        };
+        InstanceCapabilities: {
+            types: {
+                /** @enum {string} */
+                type: "mysql" | "postgresql" | "mongodb" | "wordpress" | "n8n";
+                /** @enum {string} */
+                name: "MySQL" | "PostgreSQL" | "MongoDB" | "WordPress" | "n8n";
+                /** @enum {string} */
+                category: "application" | "database";
+                available: boolean;
+                /** @description Why it cannot be deployed now */
+                reason: string | null;
+            }[];
+        };
+        InstanceChange: {
+            instance: components["schemas"]["Instance"];
+            message: string;
+        };
+        DeployInstanceRequest: {
+            /** @example My Instance */
+            name: string;
+            description?: string;
+            /**
+             * @description Display name or id, in any case
+             * @example MySQL
+             * @enum {string}
+             */
+            type: "MySQL" | "PostgreSQL" | "MongoDB" | "WordPress" | "n8n" | "mysql" | "postgresql" | "mongodb" | "wordpress" | "postgres";
+            /**
+             * @default us-east-1
+             * @enum {string}
+             */
+            region: "us-east-1" | "us-west-2" | "eu-west-1" | "eu-central-1" | "eu-north-1" | "ap-south-1" | "ap-southeast-1" | "ap-southeast-2" | "ap-northeast-1" | "ap-northeast-2" | "sa-east-1" | "me-central-1" | "af-south-1";
+            /** @default 4GB */
+            memory: string;
+            /** @default 2 */
+            cpu: string;
+            /**
+             * @description Applications only (comes with site hosting)
+             * @enum {string}
+             */
+            domainType?: "Temporary" | "Custom Domain";
+            /** @description Applications only */
+            customDomain?: string;
+            /** @description WordPress site title */
+            title?: string;
+            /** @description WordPress admin username */
+            username?: string;
+            /** @description WordPress admin e-mail */
+            email?: string;
+            /** @description WordPress admin password */
+            password?: string;
+            /** @description WordPress PHP version */
+            phpversion?: string;
+        };
+        InstanceResult: {
+            instance: components["schemas"]["Instance"];
+        };
+        UpdateInstanceRequest: {
+            /** @example My Instance */
+            name: string;
+            description?: string;
+        };
+        InstanceAccess: {
+            database: {
+                host: string;
+                port: number;
+                name: string;
+                user: string;
+                password: string;
+                /** @example mysql://u_x:secret@127.0.0.1:3306/t_x */
+                connectionString: string;
+            };
+            /** @description SFTP comes with site hosting */
+            sftp: null;
+        };
+        ChangeInstancePasswordRequest: {
+            /**
+             * @description Display name or id, in any case
+             * @example MySQL
+             * @enum {string}
+             */
+            type: "MySQL" | "PostgreSQL" | "MongoDB" | "WordPress" | "n8n" | "mysql" | "postgresql" | "mongodb" | "wordpress" | "postgres";
+            password: string;
         };
         NotificationList: {
             /** @description Newest first, at most 50 */
@@ -1113,6 +1390,476 @@ export interface operations {
             };
             /** @description Not signed in */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "subscriptions.canCreateInstance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description canCreate, with the reason when false */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CanCreateInstance"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "instances.list": {
+        parameters: {
+            query?: {
+                /** @description Default 1 */
+                page?: string;
+                /** @description Default 24, at most 1000 */
+                limit?: string;
+                /** @description Part of the name (trimmed, any case) */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Instances, how many match, and how many pages */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstanceList"];
+                };
+            };
+            /** @description page or limit out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "instances.capabilities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every type, available or with the reason */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstanceCapabilities"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "instances.deploy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description What to deploy, and where */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeployInstanceRequest"];
+            };
+        };
+        responses: {
+            /** @description "Instance deployment initiated" */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstanceChange"];
+                };
+            };
+            /** @description A field breaks a rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan allows no more instances, or the subscription is inactive (`plan_limit`, "Cannot create instance. Please check your subscription status.") */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The type cannot be deployed on this server (`conflict`; `details.reason` says why) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "instances.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The instance */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstanceResult"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such instance of this user (`not_found`, "Instance not found") */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "instances.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Name and description */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateInstanceRequest"];
+            };
+        };
+        responses: {
+            /** @description "Instance updated successfully" */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstanceChange"];
+                };
+            };
+            /** @description A field breaks a rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such instance of this user (`not_found`, "Instance not found") */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The instance is being deleted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "instances.remove": {
+        parameters: {
+            query?: {
+                /** @description Accepted for compatibility (MongoDB, MySQL, …) and ignored: the instance knows its type */
+                type?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description "Instance deletion initiated" */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstanceChange"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The subscription is inactive (`subscription_inactive`, "Your subscription is inactive. Deleting instances is disabled.") */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such instance of this user (`not_found`, "Instance not found") */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "instances.access": {
+        parameters: {
+            query?: {
+                /** @description Accepted for compatibility (MongoDB, MySQL, …) and ignored: the instance knows its type */
+                type?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Host, port, database name, user, password and a connection string */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstanceAccess"];
+                };
+            };
+            /** @description "Preparing credentials... This may take a moment." */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such instance of this user (`not_found`, "Instance not found") */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a database, being deleted, or its deploy failed (no credentials) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "instances.changePassword": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The type of the instance and the new password */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeInstancePasswordRequest"];
+            };
+        };
+        responses: {
+            /** @description "{type} password updated", e.g. "MySQL password updated" */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description "Password change initiated": still being applied */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Not a database type, a different type, or the password breaks the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The subscription is inactive (`subscription_inactive`, "Subscription inactive — changing passwords is disabled.") */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such instance of this user (`not_found`, "Instance not found") */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The instance is not deployed (yet) or is being deleted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database server refused the change (`operation_failed`) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -100,3 +100,6 @@ try {
     await rm(`${pgDir}.password`, { force: true });
   }
 }
+
+// The same `npm run bench` then measures deploy-to-ready latency of database instances.
+await import('./deploy.bench.ts');

@@ -5,6 +5,7 @@ import pkg from '../package.json' with { type: 'json' };
 import type { Db } from './db/database.ts';
 import { limitBody, MAX_JSON_BODY_BYTES } from './lib/body-limit.ts';
 import { createRouter } from './lib/create-router.ts';
+import { type Cipher, createEphemeralCipher } from './lib/crypto.ts';
 import { onError, onNotFound } from './lib/error-handler.ts';
 import type { Mailer } from './lib/mailer.ts';
 import { buildOpenApiDocument, publicSubset } from './lib/openapi.ts';
@@ -22,13 +23,17 @@ import { createConfigService } from './modules/config/config.service.ts';
 import { createContactRouter } from './modules/contact/contact.index.ts';
 import { createContactService } from './modules/contact/contact.service.ts';
 import { createHealthRouter } from './modules/health/health.index.ts';
+import type { OperationBudgets } from './modules/instances/instance-jobs.ts';
+import { createInstancesRouter } from './modules/instances/instances.index.ts';
 import { createNotificationHub, type NotificationHub } from './modules/notifications/notifications.hub.ts';
 import { createNotificationsRouter } from './modules/notifications/notifications.index.ts';
 import { createNotificationsService } from './modules/notifications/notifications.service.ts';
 import { createPasswordResetRouter } from './modules/password-reset/password-reset.index.ts';
 import { createPasswordResetService } from './modules/password-reset/password-reset.service.ts';
 import { createSubscriptionsRouter } from './modules/subscriptions/subscriptions.index.ts';
-import { createSubscriptionsService } from './modules/subscriptions/subscriptions.service.ts';
+import { createSubscriptionAndInstanceServices } from './platform-services.ts';
+import type { ProvisioningDriver } from './provisioning/driver.ts';
+import { createUnconfiguredDriver } from './provisioning/unconfigured-driver.ts';
 
 export interface AppDeps {
   db: Db;
@@ -50,6 +55,14 @@ export interface AppDeps {
   rateLimits?: Partial<RateLimits>;
   /** Heartbeat of notification streams. */
   sseHeartbeatMs?: number;
+  /** What deploys instances (main.ts: the driver PROVISIONER names); absent: every type is unavailable. */
+  provisioner?: ProvisioningDriver;
+  /** Encrypts instance credentials at rest (main.ts: ENCRYPTION_KEY); absent: a key of this process only. */
+  cipher?: Cipher;
+  /** Deadlines of the instance jobs (tests shorten them). */
+  jobBudgets?: OperationBudgets;
+  /** How long a database password change waits for its job before answering 202. */
+  passwordWaitMs?: number;
   now?: () => Date;
 }
 
@@ -78,11 +91,14 @@ export function createApp(deps: AppDeps) {
   const limits = { ...DEFAULT_RATE_LIMITS, ...deps.rateLimits };
   const tokens = createTokenService(deps.jwtSecret);
   const notifications = createNotificationsService({ db });
-  const subscriptions = createSubscriptionsService({
+  const { subscriptions, instances } = createSubscriptionAndInstanceServices({
     db,
     now,
-    // Instances arrive with the provisioning engine; until then nobody has any.
-    countInstances: async () => 0,
+    driver: deps.provisioner ?? createUnconfiguredDriver(),
+    cipher: deps.cipher ?? createEphemeralCipher(),
+    notifications,
+    budgets: deps.jobBudgets,
+    passwordWaitMs: deps.passwordWaitMs,
   });
   const auth = createAuthService({ db, tokens, subscriptions, notifications });
   const passwordReset = createPasswordResetService({
@@ -130,6 +146,7 @@ export function createApp(deps: AppDeps) {
     .route('/', createAvatarsRouter(avatars))
     .route('/', createPasswordResetRouter({ passwordReset, limiter, limit: limits.passwordReset, turnstile }))
     .route('/', createSubscriptionsRouter(subscriptions))
+    .route('/', createInstancesRouter(instances))
     .route(
       '/',
       createNotificationsRouter({

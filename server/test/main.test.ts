@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { killLeftoverServers } from './provisioning/leftover-servers.ts';
 
 // `npm start` as a newcomer runs it: no DATABASE_URL, so the server creates and starts its own
 // PostgreSQL in the data directory, and keeps everything across restarts.
@@ -45,6 +46,8 @@ const post = (url: string, body: unknown) =>
 
 afterAll(async () => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  // The provisioning servers live in their own process group: a killed server leaves them behind.
+  if (dataDir) killLeftoverServers(path.join(dataDir, 'provisioning'));
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 

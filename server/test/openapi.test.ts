@@ -67,6 +67,15 @@ describe('the OpenAPI contract', () => {
         'notifications.streamToken',
         'notifications.stream',
         'contact.submit',
+        'subscriptions.canCreateInstance',
+        'instances.list',
+        'instances.capabilities',
+        'instances.deploy',
+        'instances.get',
+        'instances.update',
+        'instances.remove',
+        'instances.access',
+        'instances.changePassword',
       ]),
     );
     expect(await redoclyLint(doc)).toMatch(/valid/i);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASS_SECRET, startFakeTurnstile, TEST_SITE_KEY } from './fake-turnstile.ts';
+import { killLeftoverServers } from './provisioning/leftover-servers.ts';
 
 // The local-install story of mail and the bot check, on the real process: with no SMTP server the reset
 // link lands in the log and the outbox; with Turnstile keys the public config hands out the site key.
@@ -18,6 +19,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  // The provisioning servers live in their own process group: a killed server leaves them behind.
+  if (dataDir) killLeftoverServers(path.join(dataDir, 'provisioning'));
   await fake.close();
   await rm(dataDir, { recursive: true, force: true });
 });

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { ContactMessageTable } from './tables/contact-messages.ts';
+import type { InstanceCredentialsTable, InstanceTable } from './tables/instances.ts';
 import type { NotificationTable } from './tables/notifications.ts';
 import type { PasswordResetTokenTable } from './tables/password-reset-tokens.ts';
 import type { RateLimitTable } from './tables/rate-limits.ts';
@@ -14,6 +15,8 @@ export interface Database {
   password_reset_tokens: PasswordResetTokenTable;
   notifications: NotificationTable;
   contact_messages: ContactMessageTable;
+  instances: InstanceTable;
+  instance_credentials: InstanceCredentialsTable;
 }
 
 export type Db = Kysely<Database>;

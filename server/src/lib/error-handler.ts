@@ -8,9 +8,11 @@ import {
   ConflictError,
   ForbiddenError,
   NotFoundError,
+  OperationFailedError,
   PayloadTooLargeError,
   PlanLimitError,
   RateLimitError,
+  SubscriptionInactiveError,
   UnauthorizedError,
   ValidationError,
 } from './errors.ts';
@@ -28,10 +30,12 @@ const STATUS_BY_ERROR: ReadonlyArray<[new (...args: never[]) => AppError, Conten
   [UnauthorizedError, 401],
   [ForbiddenError, 403],
   [PlanLimitError, 403],
+  [SubscriptionInactiveError, 403],
   [NotFoundError, 404],
   [ConflictError, 409],
   [PayloadTooLargeError, 413],
   [RateLimitError, 429],
+  [OperationFailedError, 502],
 ];
 
 export function statusOf(error: AppError): ContentfulStatusCode {

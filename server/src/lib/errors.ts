@@ -59,6 +59,20 @@ export class ConflictError extends AppError {
   }
 }
 
+/** A changing action refused because the subscription is inactive (spec customer-area §4, §8). */
+export class SubscriptionInactiveError extends AppError {
+  constructor(message: string) {
+    super('subscription_inactive', message);
+  }
+}
+
+/** Work the server handed to a provisioning backend failed there (answered as 502). */
+export class OperationFailedError extends AppError {
+  constructor(message: string) {
+    super('operation_failed', message);
+  }
+}
+
 export class PlanLimitError extends AppError {
   constructor(message: string) {
     super('plan_limit', message);

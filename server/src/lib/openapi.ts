@@ -19,6 +19,10 @@ export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, version: string):
       { name: 'Auth', description: 'Accounts, sessions and profile pictures' },
       { name: 'Password reset', description: 'Forgotten passwords, by e-mailed single-use link' },
       { name: 'Subscriptions', description: 'Trial, plan and limits' },
+      {
+        name: 'Instances',
+        description: 'Databases (and later WordPress and n8n): deploy, access, change, delete',
+      },
       { name: 'Notifications', description: 'In-app notifications and their live stream' },
       { name: 'Contact', description: 'Messages to support from the help page' },
       { name: 'Config', description: 'Public settings the web app needs before sign-in' },

@@ -3,6 +3,7 @@ import * as createAccounts from './20261122T000000-create-accounts.ts';
 import * as createPasswordResetTokens from './20261123T000000-create-password-reset-tokens.ts';
 import * as createNotifications from './20261123T000100-create-notifications.ts';
 import * as createContactMessages from './20261123T000200-create-contact-messages.ts';
+import * as createInstances from './20261124T000000-create-instances.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit an old one. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '20261123T000000-create-password-reset-tokens': createPasswordResetTokens,
   '20261123T000100-create-notifications': createNotifications,
   '20261123T000200-create-contact-messages': createContactMessages,
+  '20261124T000000-create-instances': createInstances,
 };

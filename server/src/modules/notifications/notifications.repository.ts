@@ -1,14 +1,17 @@
 import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/database.ts';
 import type { NewNotificationRow, NotificationRow } from '../../db/tables/notifications.ts';
-import { NOTIFICATIONS_CHANNEL, type NotificationSignal } from './notifications.hub.ts';
+import { type InstanceSignal, NOTIFICATIONS_CHANNEL, type NotificationSignal } from './notifications.hub.ts';
 
 export async function insertNotification(db: DbOrTx, row: NewNotificationRow): Promise<NotificationRow> {
   return db.insertInto('notifications').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
 /** Wakes every server process's listener; inside a transaction it fires on commit. */
-export async function signalNotification(db: DbOrTx, signal: NotificationSignal): Promise<void> {
+export async function signalNotification(
+  db: DbOrTx,
+  signal: NotificationSignal | InstanceSignal,
+): Promise<void> {
   await sql`select pg_notify(${NOTIFICATIONS_CHANNEL}, ${JSON.stringify(signal)})`.execute(db);
 }
 

@@ -92,9 +92,9 @@ export const stream = createRoute({
   operationId: 'notifications.stream',
   tags,
   security: [],
-  summary: 'Live notifications as Server-Sent Events',
+  summary: 'Live notifications and instance status changes as Server-Sent Events',
   description:
-    'Sends `retry: 3000`, then `event: notification` messages (`id:` is the notification id, `data:` the Notification as JSON), `event: resync` when messages may have been missed, and a `: ping` comment every 20 s. A reconnect with `Last-Event-ID` (header or `lastEventId`) first replays newer notifications.',
+    'Sends `retry: 3000`, then `event: notification` messages (`id:` is the notification id, `data:` the Notification as JSON), `event: instance` messages when one of the user’s instances changes status (`data:` `{ id, status, statusMessage }`, status `deleted` once it is gone; no `id:` line), `event: resync` when messages may have been missed, and a `: ping` comment every 20 s. A reconnect with `Last-Event-ID` (header or `lastEventId`) first replays newer notifications.',
   request: { query: StreamQuerySchema },
   responses: {
     200: {

@@ -1,6 +1,7 @@
 import type { Db, DbOrTx } from '../../db/database.ts';
 import type { NotificationRow } from '../../db/tables/notifications.ts';
 import { NotFoundError } from '../../lib/errors.ts';
+import type { InstanceEvent } from './notifications.hub.ts';
 import {
   countUnread,
   deleteNotifications,
@@ -63,6 +64,14 @@ export function createNotificationsService({ db }: NotificationsDeps) {
         return toNotification(row);
       };
       return trx.isTransaction ? write(trx) : trx.transaction().execute(write);
+    },
+
+    /**
+     * Tells the user's open streams that an instance changed (`event: instance`), on commit of `trx`.
+     * Nothing is stored: a page that missed it refetches on `resync` or its next poll.
+     */
+    async publishInstanceEvent(userId: string, instance: InstanceEvent, trx: DbOrTx = db): Promise<void> {
+      await signalNotification(trx, { kind: 'instance', userId, instance });
     },
 
     async list(userId: string): Promise<NotificationList> {

@@ -62,6 +62,9 @@ export function streamNotifications(
           if (!woken && !stream.aborted) await stream.write(': ping\n\n');
         } else if (event.kind === 'resync') {
           await stream.writeSSE({ event: 'resync', data: '{}' });
+        } else if (event.kind === 'instance') {
+          // No `id:`: Last-Event-ID stays the last notification's, for replays.
+          await stream.writeSSE({ event: 'instance', data: JSON.stringify(event.instance) });
         } else if (!replayed.has(event.id)) {
           const n = await deps.notifications.get(userId, event.id);
           if (n) await send(n);

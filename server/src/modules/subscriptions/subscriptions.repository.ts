@@ -1,4 +1,5 @@
-import type { DbOrTx } from '../../db/database.ts';
+import type { Transaction } from 'kysely';
+import type { Database, DbOrTx } from '../../db/database.ts';
 import type { SubscriptionRow } from '../../db/tables/subscriptions.ts';
 
 export async function insertTrialSubscription(db: DbOrTx, userId: string, trialEndsAt: Date): Promise<void> {
@@ -10,6 +11,19 @@ export async function insertTrialSubscription(db: DbOrTx, userId: string, trialE
 
 export async function findSubscription(db: DbOrTx, userId: string): Promise<SubscriptionRow | undefined> {
   return db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).executeTakeFirst();
+}
+
+/** The user's subscription, locked until the transaction ends (deploys of one user go one at a time). */
+export async function lockSubscriptionForUpdate(
+  trx: Transaction<Database>,
+  userId: string,
+): Promise<SubscriptionRow | undefined> {
+  return trx
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 /**

@@ -43,5 +43,13 @@ export const SubscriptionStatusSchema = z
   })
   .openapi('SubscriptionStatus');
 
+export const CanCreateInstanceSchema = z
+  .object({
+    canCreate: z.boolean(),
+    reason: z.string().optional().openapi({ description: 'Why not, when canCreate is false' }),
+  })
+  .openapi('CanCreateInstance');
+
+export type CanCreateInstance = z.infer<typeof CanCreateInstanceSchema>;
 export type Subscription = z.infer<typeof SubscriptionSchema>;
 export type SubscriptionStatus = z.infer<typeof SubscriptionStatusSchema>;

@@ -1,9 +1,12 @@
-import type { Db, DbOrTx } from '../../db/database.ts';
+import type { Transaction } from 'kysely';
+import type { Database, Db, DbOrTx } from '../../db/database.ts';
+import type { SubscriptionRow } from '../../db/tables/subscriptions.ts';
 import { NotFoundError } from '../../lib/errors.ts';
 import {
   ADDON_INSTANCE_MONTHLY_PRICE,
   CURRENCY,
   CURRENCY_SYMBOL,
+  canCreateInstance,
   maxInstancesOf,
   PLANS,
   planLabel,
@@ -11,29 +14,61 @@ import {
   standingOf,
   trialEnd,
 } from './plan-rules.ts';
-import { findSubscription, insertTrialSubscription } from './subscriptions.repository.ts';
-import type { Subscription, SubscriptionStatus } from './subscriptions.schemas.ts';
+import {
+  findSubscription,
+  insertTrialSubscription,
+  lockSubscriptionForUpdate,
+} from './subscriptions.repository.ts';
+import type { CanCreateInstance, Subscription, SubscriptionStatus } from './subscriptions.schemas.ts';
+
+/** What the instances module does for subscriptions: lock a user's instances out, or let them in. */
+export interface InstanceSuspension {
+  /** Sets `suspended` on all the user's instances and adds their jobs; answers how many changed. */
+  setSuspended(userId: string, suspended: boolean, trx?: DbOrTx): Promise<number>;
+}
 
 export interface SubscriptionsDeps {
   db: Db;
   now: () => Date;
-  /** How many instances a user has (the instances module provides it). */
-  countInstances: (userId: string) => Promise<number>;
+  /** How many instances a user has that count against the plan (the instances module provides it). */
+  countInstances: (userId: string, trx?: DbOrTx) => Promise<number>;
+  instances: InstanceSuspension;
 }
 
 export type SubscriptionsService = ReturnType<typeof createSubscriptionsService>;
 
-export function createSubscriptionsService({ db, now, countInstances }: SubscriptionsDeps) {
+const factsOf = (row: SubscriptionRow): SubscriptionFacts => ({
+  plan: row.plan,
+  status: row.status,
+  trialEndsAt: row.trial_ends_at,
+  currentPeriodEnd: row.current_period_end,
+  addonInstances: row.addon_instances,
+});
+
+export function createSubscriptionsService({ db, now, countInstances, instances }: SubscriptionsDeps) {
+  /** Whether one more instance fits, and why not; `trx` counts inside the caller's transaction. */
+  async function decide(row: SubscriptionRow, trx: DbOrTx): Promise<CanCreateInstance> {
+    const facts = factsOf(row);
+    const standing = standingOf(facts, now());
+    const max = maxInstancesOf(facts, standing);
+    const used = await countInstances(row.user_id, trx);
+    if (canCreateInstance(standing, max, used)) return { canCreate: true };
+    if (standing === 'inactive') {
+      return {
+        canCreate: false,
+        reason: 'Your subscription is inactive. Choose a plan to deploy instances.',
+      };
+    }
+    return {
+      canCreate: false,
+      reason: `Your plan allows ${max} instance${max === 1 ? '' : 's'} and you have ${used}. Delete one or upgrade to deploy another.`,
+    };
+  }
+
   async function get(userId: string): Promise<Subscription> {
     const row = await findSubscription(db, userId);
     if (!row) throw new NotFoundError('Subscription not found');
-    const facts: SubscriptionFacts = {
-      plan: row.plan,
-      status: row.status,
-      trialEndsAt: row.trial_ends_at,
-      currentPeriodEnd: row.current_period_end,
-      addonInstances: row.addon_instances,
-    };
+    const facts = factsOf(row);
     const standing = standingOf(facts, now());
     const maxInstances = maxInstancesOf(facts, standing);
     const used = await countInstances(userId);
@@ -65,6 +100,28 @@ export function createSubscriptionsService({ db, now, countInstances }: Subscrip
     startTrial: (trx: DbOrTx, userId: string) => insertTrialSubscription(trx, userId, trialEnd(now())),
 
     get,
+
+    async canCreateInstance(userId: string): Promise<CanCreateInstance> {
+      const row = await findSubscription(db, userId);
+      if (!row) throw new NotFoundError('Subscription not found');
+      return decide(row, db);
+    },
+
+    /**
+     * The same decision inside a deploy's transaction, with the user's subscription row locked until it
+     * ends: two deploys at once cannot both take the last free place.
+     */
+    async lockCanCreate(userId: string, trx: Transaction<Database>): Promise<CanCreateInstance> {
+      const row = await lockSubscriptionForUpdate(trx, userId);
+      if (!row) throw new NotFoundError('Subscription not found');
+      return decide(row, trx);
+    },
+
+    /** Locks every instance of the user out (a lapsed subscription); their data stays. */
+    suspendInstancesOf: (userId: string, trx?: DbOrTx) => instances.setSuspended(userId, true, trx),
+
+    /** Lets the user's instances in again (after a payment or an admin's grant). */
+    resumeInstancesOf: (userId: string, trx?: DbOrTx) => instances.setSuspended(userId, false, trx),
 
     async status(userId: string): Promise<SubscriptionStatus> {
       return {

@@ -2,11 +2,13 @@ import type { Db } from '../../db/database.ts';
 import type { NotificationInput, NotificationsService } from '../notifications/notifications.service.ts';
 import { TRIAL_WARNING_MINUTES } from './plan-rules.ts';
 import { claimTrialEnds, claimTrialWarnings } from './subscriptions.repository.ts';
+import type { SubscriptionsService } from './subscriptions.service.ts';
 
 export interface TrialNoticesDeps {
   db: Db;
   now: () => Date;
   notifications: Pick<NotificationsService, 'notify'>;
+  subscriptions: Pick<SubscriptionsService, 'suspendInstancesOf'>;
 }
 
 export type TrialNoticesService = ReturnType<typeof createTrialNoticesService>;
@@ -29,9 +31,11 @@ export const TRIAL_NOTICES_INTERVAL_MS = 30_000;
 
 /**
  * The "trial ends in 5 minutes" and "trial ended" notifications. `sendDue` finds the trials that crossed
- * a mark since the last run and notifies each user exactly once; safe to run from several processes.
+ * a mark since the last run and notifies each user exactly once; safe to run from several processes. A
+ * trial that ended also suspends the user's instances (their suspend jobs are added in the same
+ * transaction as the notice).
  */
-export function createTrialNoticesService({ db, now, notifications }: TrialNoticesDeps) {
+export function createTrialNoticesService({ db, now, notifications, subscriptions }: TrialNoticesDeps) {
   return {
     async sendDue(): Promise<{ warned: number; ended: number }> {
       const at = now();
@@ -40,7 +44,10 @@ export function createTrialNoticesService({ db, now, notifications }: TrialNotic
         const warned = await claimTrialWarnings(trx, at, TRIAL_WARNING_MINUTES);
         for (const userId of warned) await notifications.notify(userId, TRIAL_ENDING, trx);
         const ended = await claimTrialEnds(trx, at);
-        for (const userId of ended) await notifications.notify(userId, TRIAL_ENDED, trx);
+        for (const userId of ended) {
+          await notifications.notify(userId, TRIAL_ENDED, trx);
+          await subscriptions.suspendInstancesOf(userId, trx);
+        }
         return { warned: warned.length, ended: ended.length };
       });
     },

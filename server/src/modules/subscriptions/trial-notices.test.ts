@@ -21,12 +21,13 @@ beforeEach(async () => {
   app = createTestApp(db, { now: () => new Date(clock) });
 });
 
-/** A fresh service, as each server process would have its own. */
+/** A fresh service, as each server process would have its own (no instances here: see instances tests). */
 const notices = () =>
   createTrialNoticesService({
     db,
     now: () => new Date(clock),
     notifications: createNotificationsService({ db }),
+    subscriptions: { suspendInstancesOf: async () => 0 },
   });
 
 const trialTitles = async (token: string) =>

@@ -1,0 +1,51 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+export const INSTANCE_STATUSES = ['deploying', 'running', 'suspended', 'error', 'deleting'] as const;
+export type InstanceStatus = (typeof INSTANCE_STATUSES)[number];
+
+export interface InstanceTable {
+  id: Generated<string>;
+  user_id: string;
+  name: string;
+  description: ColumnType<string, string | undefined, string>;
+  /** mysql, postgresql, mongodb, wordpress, n8n (the display names live in the API schemas). */
+  type: 'mysql' | 'postgresql' | 'mongodb' | 'wordpress' | 'n8n';
+  category: 'application' | 'database';
+  region: string;
+  /** Nominal resources, as the deploy payload gave them (e.g. '4GB', '2'). */
+  memory: string;
+  cpu: string;
+  /**
+   * Where the instance is: deploying until the deploy job succeeds (running, or suspended when the
+   * subscription lapsed meanwhile) or gives up (error); deleting until the delete job removes the row.
+   */
+  status: InstanceStatus;
+  /** Why it is in error (or what last went wrong); null when all is well. */
+  status_message: string | null;
+  /** What the subscription asks for: logins refused. Jobs bring the tenant in line with it. */
+  suspended: ColumnType<boolean, boolean | undefined, boolean>;
+  /** When the first deploy succeeded; null while it never has. */
+  deployed_at: Date | null;
+  created_at: ColumnType<Date, never, never>;
+  updated_at: ColumnType<Date, never, Date>;
+}
+
+export type InstanceRow = Selectable<InstanceTable>;
+export type NewInstanceRow = Insertable<InstanceTable>;
+export type InstanceRowUpdate = Updateable<InstanceTable>;
+
+export interface InstanceCredentialsTable {
+  instance_id: string;
+  /**
+   * The credentials in force, encrypted (lib/crypto.ts) JSON: the password from the deploy request on,
+   * host, port, database and user once the deploy has run.
+   */
+  secret: string;
+  /** A requested password change not applied yet, encrypted; null when none is pending. */
+  pending_password: string | null;
+  /** Why the last password change failed; null after a success. */
+  password_error: string | null;
+  updated_at: ColumnType<Date, never, Date>;
+}
+
+export type InstanceCredentialsRow = Selectable<InstanceCredentialsTable>;

@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readConfig } from './env.ts';
+
+describe('provisioning and secrets configuration', () => {
+  it('defaults to the local driver under the data directory, naming 127.0.0.1 in credentials', () => {
+    const config = readConfig({ BERTH_DATA_DIR: '/var/lib/berth' });
+    expect(config.provisioning).toEqual({
+      driver: 'local',
+      dataDir: '/var/lib/berth/provisioning',
+      mysqlAdminUrl: undefined,
+      postgresAdminUrl: undefined,
+      mongodbAdminUrl: undefined,
+      publicHost: '127.0.0.1',
+    });
+    expect(config.encryptionKey).toBeUndefined();
+  });
+
+  it('takes the credentials host from PUBLIC_URL, or INSTANCE_PUBLIC_HOST over it', () => {
+    expect(readConfig({ PUBLIC_URL: 'https://berth.example.com' }).provisioning.publicHost).toBe(
+      'berth.example.com',
+    );
+    expect(
+      readConfig({ PUBLIC_URL: 'https://berth.example.com', INSTANCE_PUBLIC_HOST: 'db.example.com' })
+        .provisioning.publicHost,
+    ).toBe('db.example.com');
+  });
+
+  it('reads admin URLs, a provisioning directory and an encryption key', () => {
+    const key = randomBytes(32);
+    const config = readConfig({
+      PROVISIONING_DATA_DIR: 'prov',
+      MYSQL_ADMIN_URL: 'mysql://admin:pw@db:3306',
+      POSTGRES_ADMIN_URL: 'postgresql://admin:pw@db:5432/postgres',
+      MONGODB_ADMIN_URL: 'mongodb+srv://admin:pw@cluster.example.net',
+      ENCRYPTION_KEY: key.toString('hex'),
+    });
+    expect(config.provisioning).toMatchObject({
+      dataDir: path.resolve('prov'),
+      mysqlAdminUrl: 'mysql://admin:pw@db:3306',
+      postgresAdminUrl: 'postgresql://admin:pw@db:5432/postgres',
+      mongodbAdminUrl: 'mongodb+srv://admin:pw@cluster.example.net',
+    });
+    expect(config.encryptionKey?.equals(key)).toBe(true);
+  });
+
+  it.each([
+    [{ PROVISIONER: 'kubernetes' }, 'PROVISIONER "kubernetes" is not available; this build has only: local'],
+    [{ MYSQL_ADMIN_URL: 'postgres://x' }, 'MYSQL_ADMIN_URL must be a mysql://user:password@host:port URL'],
+    [{ POSTGRES_ADMIN_URL: 'mysql://x' }, 'POSTGRES_ADMIN_URL must be a postgres:// URL'],
+    [{ MONGODB_ADMIN_URL: 'http://x' }, 'MONGODB_ADMIN_URL must be a mongodb:// or mongodb+srv:// URL'],
+    [
+      { ENCRYPTION_KEY: 'too-short' },
+      'ENCRYPTION_KEY must be 32 bytes, written as 64 hex characters or in base64',
+    ],
+    [{ INSTANCE_PUBLIC_HOST: 'bad host/x' }, 'INSTANCE_PUBLIC_HOST must be a host name or IP address'],
+  ])('refuses %j clearly', (env, message) => {
+    expect(() => readConfig(env)).toThrow(message);
+  });
+});

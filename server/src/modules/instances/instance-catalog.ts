@@ -1,0 +1,73 @@
+import { DATABASE_TYPES, type DatabaseType, type InstanceType } from '../../provisioning/driver.ts';
+
+/**
+ * What customers can deploy and where (spec customer-area §3): display names, categories and regions.
+ * Pure data; the API speaks display names ('MySQL'), the database and the driver lower-case ids.
+ */
+
+export interface TypeInfo {
+  /** Display name, as the API's `type` field gives it. */
+  name: 'MySQL' | 'PostgreSQL' | 'MongoDB' | 'WordPress' | 'n8n';
+  category: 'application' | 'database';
+  /** The `metadata` flag the UI recognises databases by. */
+  flag?: 'mysql' | 'postgres' | 'mongo';
+  /** Default port of the engine's clients. */
+  port?: number;
+  /** URL scheme of the connection string. */
+  scheme?: 'mysql' | 'postgresql' | 'mongodb';
+}
+
+export const TYPE_INFO: Record<InstanceType, TypeInfo> = {
+  mysql: { name: 'MySQL', category: 'database', flag: 'mysql', port: 3306, scheme: 'mysql' },
+  postgresql: {
+    name: 'PostgreSQL',
+    category: 'database',
+    flag: 'postgres',
+    port: 5432,
+    scheme: 'postgresql',
+  },
+  mongodb: { name: 'MongoDB', category: 'database', flag: 'mongo', port: 27017, scheme: 'mongodb' },
+  wordpress: { name: 'WordPress', category: 'application' },
+  n8n: { name: 'n8n', category: 'application' },
+};
+
+export const TYPE_NAMES = ['MySQL', 'PostgreSQL', 'MongoDB', 'WordPress', 'n8n'] as const;
+
+/** Every spelling a request may use for a type: the display name or the id, any case; `postgres` too. */
+export function typeFromInput(input: string): InstanceType | undefined {
+  const key = input.trim().toLowerCase();
+  if (key === 'postgres') return 'postgresql';
+  return (Object.keys(TYPE_INFO) as InstanceType[]).find((type) => type === key);
+}
+
+export function isDatabaseType(type: InstanceType): type is DatabaseType {
+  return (DATABASE_TYPES as readonly string[]).includes(type);
+}
+
+export const REGIONS = [
+  { id: 'us-east-1', name: 'US East (N. Virginia)' },
+  { id: 'us-west-2', name: 'US West (Oregon)' },
+  { id: 'eu-west-1', name: 'EU West (Ireland)' },
+  { id: 'eu-central-1', name: 'EU Central (Frankfurt)' },
+  { id: 'eu-north-1', name: 'EU North (Stockholm)' },
+  { id: 'ap-south-1', name: 'AP South (Mumbai)' },
+  { id: 'ap-southeast-1', name: 'Singapore' },
+  { id: 'ap-southeast-2', name: 'Sydney' },
+  { id: 'ap-northeast-1', name: 'Tokyo' },
+  { id: 'ap-northeast-2', name: 'Seoul' },
+  { id: 'sa-east-1', name: 'São Paulo' },
+  { id: 'me-central-1', name: 'Middle East (UAE)' },
+  { id: 'af-south-1', name: 'Africa (Cape Town)' },
+] as const;
+
+export type RegionId = (typeof REGIONS)[number]['id'];
+export const REGION_IDS = REGIONS.map((region) => region.id) as [RegionId, ...RegionId[]];
+export const DEFAULT_REGION: RegionId = 'us-east-1';
+
+/** The spec's defaults for the nominal resources (customer-area §9: quick deploy 4GB, 2 CPU). */
+export const DEFAULT_MEMORY = '4GB';
+export const DEFAULT_CPU = '2';
+
+/** Page size of the instance list: default 24, at most 1000 (the UI asks for 1000 while filtering). */
+export const DEFAULT_PAGE_SIZE = 24;
+export const MAX_PAGE_SIZE = 1000;

@@ -1,0 +1,314 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'kysely';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { call, createTestApp, register, type TestApp } from '../../../test/create-test-app.ts';
+import {
+  startTestProvisioning,
+  startTestRunner,
+  type TestProvisioning,
+  waitFor,
+  waitForGone,
+  waitForStatus,
+} from '../../../test/instances-harness.ts';
+import { adminCli, tenantCli } from '../../../test/provisioning/db-clients.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
+import type { Db } from '../../db/database.ts';
+import { type JobRunner, recoverAbandonedJobs } from '../../jobs/job-runner.ts';
+import { type Cipher, createEphemeralCipher } from '../../lib/crypto.ts';
+import { ValidationError } from '../../lib/errors.ts';
+import type { DatabaseCredentials, DatabaseSpec, ProvisioningDriver } from '../../provisioning/driver.ts';
+import { DEFAULT_BUDGETS, enqueueInstanceJob, reconcileInstances } from './instance-jobs.ts';
+
+/**
+ * The job side of instances against the real local driver, wrapped so a test can make an operation
+ * wait, hang or fail: deadlines, retries, idempotent re-runs, start-up reconcile and the recovery of jobs
+ * whose worker died.
+ */
+
+interface Hooks {
+  beforeDeploy?: (spec: DatabaseSpec) => Promise<void>;
+  beforePassword?: () => Promise<void>;
+}
+
+let database: TestDatabase;
+let db: Db;
+let prov: TestProvisioning;
+let cipher: Cipher;
+let driver: ProvisioningDriver;
+let hooks: Hooks = {};
+let runner: JobRunner | undefined;
+let app: TestApp;
+
+const startRunner = async () => {
+  runner = await startTestRunner({ ...database, driver, cipher });
+};
+const stopRunner = async () => {
+  await runner?.stop();
+  runner = undefined;
+};
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = database.db;
+  prov = await startTestProvisioning();
+  cipher = createEphemeralCipher();
+  const real = prov.driver;
+  driver = {
+    ...real,
+    async deployDatabase(spec) {
+      await hooks.beforeDeploy?.(spec);
+      return real.deployDatabase(spec);
+    },
+    async changeDatabasePassword(ref, password) {
+      await hooks.beforePassword?.();
+      return real.changeDatabasePassword(ref, password);
+    },
+  };
+  app = createTestApp(db, { provisioner: driver, cipher });
+  await startRunner();
+}, 300_000);
+
+afterAll(async () => {
+  await stopRunner();
+  await prov?.stop();
+}, 60_000);
+
+const opened: (() => void)[] = [];
+beforeEach(() => {
+  hooks = {};
+});
+afterEach(() => {
+  // A test that failed while holding an operation must not leave its job hanging for the next ones.
+  for (const open of opened.splice(0)) open();
+});
+
+/** A promise with its resolve, to hold an operation until the test lets it go on. */
+function gate() {
+  let open = () => {};
+  const held = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  opened.push(open);
+  return { opened: held, open };
+}
+
+async function proUser() {
+  const account = await register(app);
+  await db
+    .updateTable('subscriptions')
+    .set({ plan: 'pro', status: 'active' })
+    .where('user_id', '=', String(account.user.id))
+    .execute();
+  return account;
+}
+
+const deploy = (target: TestApp, token: string, type = 'MySQL', name = 'Jobs') =>
+  call(target, 'POST', '/api/instances/deploy', { token, body: { name, type } });
+
+async function accessOf(token: string, id: string): Promise<DatabaseCredentials> {
+  const res = await call(app, 'GET', `/api/instances/${id}/access`, { token });
+  expect(res.status, JSON.stringify(res.json)).toBe(200);
+  const { host, port, name, user, password } = res.json.database;
+  return { host, port, database: name, user, password };
+}
+
+const jobsOf = async (instanceId: string) =>
+  (
+    await sql<{ task_identifier: string; locked_by: string | null; attempts: number }>`
+      select task_identifier, locked_by, attempts from graphile_worker.jobs
+      where queue_name = ${`instance:${instanceId}`}`.execute(db)
+  ).rows;
+
+const titlesOf = async (token: string) =>
+  (await call(app, 'GET', '/api/notifications', { token })).json.items.map((n: { title: string }) => n.title);
+
+describe('instance jobs', { timeout: 60_000 }, () => {
+  it('answers /access with 202 and the spec text while deploying, then 200 with the credentials', async () => {
+    const { token } = await proUser();
+    const hold = gate();
+    hooks.beforeDeploy = () => hold.opened;
+    const res = await deploy(app, token);
+    const id = res.json.instance.id;
+    await waitFor(async () => ((await jobsOf(id))[0]?.locked_by ? true : undefined), {
+      what: 'the job to run',
+    });
+    const preparing = await call(app, 'GET', `/api/instances/${id}/access`, { token });
+    expect(preparing.status).toBe(202);
+    expect(preparing.json).toEqual({ message: 'Preparing credentials... This may take a moment.' });
+    hold.open();
+    await waitForStatus(app, token, id, 'running');
+    expect((await tenantCli('mysql', await accessOf(token, id), 'SELECT 1')).stdout).toBe('1');
+  });
+
+  it('ends a deploy that outlives its deadline in error with a message and an "Instance failed" notification', async () => {
+    const { token } = await proUser();
+    const hung = gate();
+    hooks.beforeDeploy = () => hung.opened; // never opened while the deadline runs
+    const quick = createTestApp(db, {
+      provisioner: driver,
+      cipher,
+      jobBudgets: { ...DEFAULT_BUDGETS, deploy: 1500 },
+    });
+    const started = Date.now();
+    const res = await deploy(quick, token, 'PostgreSQL', 'Hangs');
+    const failed = await waitForStatus(app, token, res.json.instance.id, 'error', 10_000);
+    expect(Date.now() - started).toBeLessThan(6000);
+    expect(failed.statusMessage).toBe('Deployment failed: it did not finish in time');
+    expect(await titlesOf(token)).toContain('Instance failed');
+    const access = await call(app, 'GET', `/api/instances/${failed.id}/access`, { token });
+    expect(access.status).toBe(409);
+    // The job holds the instance's queue until the abandoned call settles, so a delete cannot race it.
+    expect(await jobsOf(failed.id)).toMatchObject([{ task_identifier: 'instance.deploy', attempts: 1 }]);
+    expect((await call(app, 'DELETE', `/api/instances/${failed.id}`, { token })).status).toBe(202);
+    expect((await waitForStatus(app, token, failed.id, 'deleting')).id).toBe(failed.id);
+    hung.open(); // the abandoned create now goes through, then the delete drops it
+    await waitForGone(app, token, failed.id);
+    const tenant = `t_${failed.id.replaceAll('-', '_')}`;
+    expect(
+      await adminCli('postgresql', prov.root, `SELECT COUNT(*) FROM pg_database WHERE datname = '${tenant}'`),
+    ).toMatchObject({ ok: true, stdout: '0' });
+  });
+
+  it('retries a deploy that failed for a passing reason, and it runs with the same password', async () => {
+    const { token } = await proUser();
+    const seen: string[] = [];
+    hooks.beforeDeploy = async (spec) => {
+      seen.push(spec.password ?? '');
+      if (seen.length === 1) throw new Error('connect ECONNREFUSED 127.0.0.1:3306 (simulated)');
+    };
+    const res = await deploy(app, token, 'MySQL', 'Flaky');
+    const running = await waitForStatus(app, token, res.json.instance.id, 'running', 15_000);
+    expect(seen).toHaveLength(2);
+    expect(seen[0]).toBe(seen[1]);
+    expect((await accessOf(token, running.id)).password).toBe(seen[0]);
+    expect(await titlesOf(token)).not.toContain('Instance failed');
+  });
+
+  it('gives up at once on an error a retry cannot fix', async () => {
+    const { token } = await proUser();
+    hooks.beforeDeploy = async () => {
+      throw new ValidationError('the server refused this tenant (simulated)');
+    };
+    const res = await deploy(app, token, 'MySQL', 'Refused');
+    const failed = await waitForStatus(app, token, res.json.instance.id, 'error', 5000);
+    expect(failed.statusMessage).toBe('Deployment failed: the server refused this tenant (simulated)');
+  });
+
+  it('ends in error, not in a retry loop, when the stored secret does not decrypt (another key)', async () => {
+    const { token } = await proUser();
+    const otherKey = createTestApp(db, { provisioner: driver, cipher: createEphemeralCipher() });
+    const res = await deploy(otherKey, token, 'MySQL', 'Wrong key');
+    const failed = await waitForStatus(app, token, res.json.instance.id, 'error', 5000);
+    expect(failed.statusMessage).toBe(
+      'Deployment failed: A stored secret could not be decrypted (was ENCRYPTION_KEY changed?)',
+    );
+    expect(await jobsOf(failed.id)).toEqual([]);
+  });
+
+  it('deploys again idempotently: a second deploy job keeps the tenant, its data and its credentials', async () => {
+    const { token } = await proUser();
+    const res = await deploy(app, token, 'PostgreSQL', 'Twice');
+    const id = res.json.instance.id;
+    await waitForStatus(app, token, id, 'running');
+    const before = await accessOf(token, id);
+    await tenantCli('postgresql', before, "CREATE TABLE t (x text); INSERT INTO t VALUES ('kept')");
+    await enqueueInstanceJob(db, 'deploy', id);
+    await waitFor(async () => ((await jobsOf(id)).length === 0 ? true : undefined), {
+      what: 'the job to end',
+    });
+    expect(await accessOf(token, id)).toEqual(before);
+    expect((await tenantCli('postgresql', before, 'SELECT x FROM t')).stdout).toBe('kept');
+  });
+
+  it('reconciles at start: a tenant lost behind its back comes back with the stored credentials', async () => {
+    const { token } = await proUser();
+    const res = await deploy(app, token, 'MySQL', 'Reconciled');
+    const id = res.json.instance.id;
+    await waitForStatus(app, token, id, 'running');
+    const credentials = await accessOf(token, id);
+    await prov.driver.deleteDatabase({ id, type: 'mysql' });
+    expect((await tenantCli('mysql', credentials, 'SELECT 1')).ok).toBe(false);
+
+    const counts = await reconcileInstances(db);
+    expect(counts.deploy).toBeGreaterThanOrEqual(1);
+    await waitFor(async () => ((await tenantCli('mysql', credentials, 'SELECT 1')).ok ? true : undefined), {
+      what: 'the tenant to be back',
+    });
+    expect(await accessOf(token, id)).toEqual(credentials);
+  });
+
+  it('leaves the jobs of a live worker locked, and releases those of a worker that is gone', async () => {
+    const { token } = await proUser();
+    // A live worker busy with a job: its lock stays.
+    const hold = gate();
+    hooks.beforeDeploy = () => hold.opened;
+    const live = await deploy(app, token, 'MySQL', 'Busy');
+    await waitFor(async () => ((await jobsOf(live.json.instance.id))[0]?.locked_by ? true : undefined));
+    expect(await recoverAbandonedJobs(db)).toEqual([]);
+    expect((await jobsOf(live.json.instance.id))[0]?.locked_by).toMatch(/^pool-/);
+    hold.open();
+    await waitForStatus(app, token, live.json.instance.id, 'running');
+
+    // A job locked by a worker pool that no longer exists (its process was killed).
+    await stopRunner();
+    try {
+      const orphan = await deploy(app, token, 'PostgreSQL', 'Orphan');
+      const id = orphan.json.instance.id;
+      await sql`update graphile_worker._private_jobs set locked_at = now(), locked_by = 'pool-dead0000'
+                where key = ${`instance:${id}:deploy`}`.execute(db);
+      await sql`update graphile_worker._private_job_queues set locked_at = now(), locked_by = 'pool-dead0000'
+                where queue_name = ${`instance:${id}`}`.execute(db);
+      expect(await recoverAbandonedJobs(db)).toEqual(['pool-dead0000']);
+      expect((await jobsOf(id))[0]).toMatchObject({ locked_by: null });
+      await startRunner();
+      await waitForStatus(app, token, id, 'running');
+    } finally {
+      if (!runner) await startRunner();
+    }
+  });
+
+  it('answers 202 when a password change takes longer than the wait, and applies it afterwards', async () => {
+    const { token } = await proUser();
+    const res = await deploy(app, token, 'MySQL', 'Slow password');
+    const id = res.json.instance.id;
+    await waitForStatus(app, token, id, 'running');
+    const old = await accessOf(token, id);
+    hooks.beforePassword = () => sleep(800);
+    const impatient = createTestApp(db, { provisioner: driver, cipher, passwordWaitMs: 200 });
+    const changed = await call(impatient, 'POST', `/api/instances/${id}/password`, {
+      token,
+      body: { type: 'mysql', password: 'Later-applied-1' },
+    });
+    expect(changed.status).toBe(202);
+    expect(changed.json).toEqual({ message: 'Password change initiated' });
+    await waitFor(async () =>
+      (await accessOf(token, id)).password === 'Later-applied-1' ? true : undefined,
+    );
+    expect((await tenantCli('mysql', old, 'SELECT 1')).ok).toBe(false);
+    expect((await tenantCli('mysql', { ...old, password: 'Later-applied-1' }, 'SELECT 1')).ok).toBe(true);
+  });
+
+  it('answers 502 with the reason when the server refuses a password change, and keeps the old one', async () => {
+    const { token } = await proUser();
+    const res = await deploy(app, token, 'PostgreSQL', 'Refuses');
+    const id = res.json.instance.id;
+    await waitForStatus(app, token, id, 'running');
+    const old = await accessOf(token, id);
+    hooks.beforePassword = async () => {
+      throw new ValidationError('password rejected by policy (simulated)');
+    };
+    const changed = await call(app, 'POST', `/api/instances/${id}/password`, {
+      token,
+      body: { type: 'PostgreSQL', password: 'Rejected-pass-1' },
+    });
+    expect(changed.status).toBe(502);
+    expect(changed.json).toEqual({
+      error: 'operation_failed',
+      message: 'Password change failed: password rejected by policy (simulated)',
+    });
+    expect(await accessOf(token, id)).toEqual(old);
+    expect((await tenantCli('postgresql', old, 'SELECT 1')).ok).toBe(true);
+    expect((await waitForStatus(app, token, id, 'running')).statusMessage).toBeNull();
+    expect(await titlesOf(token)).toContain('Password change failed');
+  });
+});

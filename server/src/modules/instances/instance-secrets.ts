@@ -1,0 +1,33 @@
+import type { Cipher } from '../../lib/crypto.ts';
+
+/**
+ * Instance credentials as stored: JSON encrypted with the server's key (lib/crypto.ts), bound to the
+ * row they belong to, so a value copied into another row does not open there.
+ */
+export interface StoredSecret {
+  password: string;
+  /** Filled in by the deploy job from the driver's answer. */
+  host?: string;
+  port?: number;
+  database?: string;
+  user?: string;
+}
+
+const secretContext = (instanceId: string) => `instance_credentials.secret:${instanceId}`;
+const pendingContext = (instanceId: string) => `instance_credentials.pending_password:${instanceId}`;
+
+export function sealSecret(cipher: Cipher, instanceId: string, secret: StoredSecret): string {
+  return cipher.encrypt(JSON.stringify(secret), secretContext(instanceId));
+}
+
+export function openSecret(cipher: Cipher, instanceId: string, stored: string): StoredSecret {
+  return JSON.parse(cipher.decrypt(stored, secretContext(instanceId))) as StoredSecret;
+}
+
+export function sealPendingPassword(cipher: Cipher, instanceId: string, password: string): string {
+  return cipher.encrypt(password, pendingContext(instanceId));
+}
+
+export function openPendingPassword(cipher: Cipher, instanceId: string, stored: string): string {
+  return cipher.decrypt(stored, pendingContext(instanceId));
+}

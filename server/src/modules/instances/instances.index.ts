@@ -1,0 +1,41 @@
+import { createRouter } from '../../lib/create-router.ts';
+import { TYPE_INFO } from './instance-catalog.ts';
+import * as routes from './instances.routes.ts';
+import { type InstancesService, PREPARING } from './instances.service.ts';
+
+export function createInstancesRouter(instances: InstancesService) {
+  return (
+    createRouter()
+      .openapi(routes.list, async (c) =>
+        c.json(await instances.list(c.var.user.id, c.req.valid('query')), 200),
+      )
+      // Before /{id}, which would otherwise take "capabilities" for an id.
+      .openapi(routes.capabilities, async (c) => c.json(await instances.capabilities(), 200))
+      .openapi(routes.deploy, async (c) => {
+        const instance = await instances.deploy(c.var.user.id, c.req.valid('json'));
+        return c.json({ instance, message: 'Instance deployment initiated' }, 202);
+      })
+      .openapi(routes.getOne, async (c) =>
+        c.json({ instance: await instances.get(c.var.user.id, c.req.valid('param').id) }, 200),
+      )
+      .openapi(routes.update, async (c) => {
+        const instance = await instances.update(c.var.user.id, c.req.valid('param').id, c.req.valid('json'));
+        return c.json({ instance, message: 'Instance updated successfully' }, 200);
+      })
+      .openapi(routes.remove, async (c) => {
+        const instance = await instances.remove(c.var.user.id, c.req.valid('param').id);
+        return c.json({ instance, message: 'Instance deletion initiated' }, 202);
+      })
+      .openapi(routes.access, async (c) => {
+        const result = await instances.access(c.var.user.id, c.req.valid('param').id);
+        if ('preparing' in result) return c.json({ message: PREPARING }, 202);
+        return c.json(result, 200);
+      })
+      .openapi(routes.changePassword, async (c) => {
+        const body = c.req.valid('json');
+        const outcome = await instances.changePassword(c.var.user.id, c.req.valid('param').id, body);
+        if (outcome === 'pending') return c.json({ message: 'Password change initiated' }, 202);
+        return c.json({ message: `${TYPE_INFO[body.type].name} password updated` }, 200);
+      })
+  );
+}

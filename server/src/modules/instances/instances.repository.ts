@@ -1,0 +1,151 @@
+import { sql, type Transaction } from 'kysely';
+import type { Database, DbOrTx } from '../../db/database.ts';
+import type {
+  InstanceCredentialsRow,
+  InstanceRow,
+  InstanceRowUpdate,
+  InstanceStatus,
+  NewInstanceRow,
+} from '../../db/tables/instances.ts';
+
+export async function insertInstance(db: DbOrTx, row: NewInstanceRow): Promise<InstanceRow> {
+  return db.insertInto('instances').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function insertCredentials(db: DbOrTx, instanceId: string, secret: string): Promise<void> {
+  await db.insertInto('instance_credentials').values({ instance_id: instanceId, secret }).execute();
+}
+
+/** One of the user's instances (undefined for another user's, too). */
+export async function findInstance(db: DbOrTx, userId: string, id: string): Promise<InstanceRow | undefined> {
+  return db
+    .selectFrom('instances')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** An instance by id alone: for jobs, which act for the platform. */
+export async function findInstanceById(db: DbOrTx, id: string): Promise<InstanceRow | undefined> {
+  return db.selectFrom('instances').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Locks the user's instance row until the transaction ends. */
+export async function lockInstanceForUpdate(
+  trx: Transaction<Database>,
+  userId: string,
+  id: string,
+): Promise<InstanceRow | undefined> {
+  return trx
+    .selectFrom('instances')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** A page of the user's instances, newest first, whose name contains `search` (any case). */
+export async function findInstancesPage(
+  db: DbOrTx,
+  userId: string,
+  options: { search: string; limit: number; offset: number },
+): Promise<{ rows: InstanceRow[]; total: number }> {
+  let query = db.selectFrom('instances').where('user_id', '=', userId);
+  if (options.search) query = query.where('name', 'ilike', `%${escapeLike(options.search)}%`);
+  const [rows, count] = await Promise.all([
+    query
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(options.limit)
+      .offset(options.offset)
+      .execute(),
+    query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+/** Instances that count against the plan: all but those being deleted. */
+export async function countActiveInstances(db: DbOrTx, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('instances')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .where('status', '<>', 'deleting')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function updateInstance(
+  db: DbOrTx,
+  id: string,
+  patch: InstanceRowUpdate,
+  onlyIf?: { statusNot?: InstanceStatus; statusIn?: InstanceStatus[] },
+): Promise<InstanceRow | undefined> {
+  let query = db
+    .updateTable('instances')
+    .set({ ...patch, updated_at: sql<Date>`now()` })
+    .where('id', '=', id);
+  if (onlyIf?.statusNot) query = query.where('status', '<>', onlyIf.statusNot);
+  if (onlyIf?.statusIn) query = query.where('status', 'in', onlyIf.statusIn);
+  return query.returningAll().executeTakeFirst();
+}
+
+export async function deleteInstanceRow(db: DbOrTx, id: string): Promise<InstanceRow | undefined> {
+  return db.deleteFrom('instances').where('id', '=', id).returningAll().executeTakeFirst();
+}
+
+/** Sets `suspended` on the user's instances that differ from it; answers the rows it changed. */
+export async function updateSuspendedOfUser(
+  db: DbOrTx,
+  userId: string,
+  suspended: boolean,
+): Promise<InstanceRow[]> {
+  return db
+    .updateTable('instances')
+    .set({ suspended, updated_at: sql<Date>`now()` })
+    .where('user_id', '=', userId)
+    .where('suspended', '<>', suspended)
+    .returningAll()
+    .execute();
+}
+
+/** Every instance whose tenant should exist or go: all but those whose deploy never succeeded and gave up. */
+export async function findInstancesToReconcile(db: DbOrTx): Promise<InstanceRow[]> {
+  return db
+    .selectFrom('instances')
+    .selectAll()
+    .where((eb) => eb.or([eb('status', 'in', ['deploying', 'deleting']), eb('deployed_at', 'is not', null)]))
+    .orderBy('created_at')
+    .execute();
+}
+
+export async function findCredentials(
+  db: DbOrTx,
+  instanceId: string,
+): Promise<InstanceCredentialsRow | undefined> {
+  return db
+    .selectFrom('instance_credentials')
+    .selectAll()
+    .where('instance_id', '=', instanceId)
+    .executeTakeFirst();
+}
+
+export async function updateCredentials(
+  db: DbOrTx,
+  instanceId: string,
+  patch: { secret?: string; pending_password?: string | null; password_error?: string | null },
+  onlyIfPending?: string,
+): Promise<boolean> {
+  let query = db
+    .updateTable('instance_credentials')
+    .set({ ...patch, updated_at: sql<Date>`now()` })
+    .where('instance_id', '=', instanceId);
+  if (onlyIfPending !== undefined) query = query.where('pending_password', '=', onlyIfPending);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

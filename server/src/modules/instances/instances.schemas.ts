@@ -1,0 +1,198 @@
+import { z } from '@hono/zod-openapi';
+import { INSTANCE_STATUSES } from '../../db/tables/instances.ts';
+import { INSTANCE_TYPES, type InstanceType } from '../../provisioning/driver.ts';
+import {
+  DEFAULT_CPU,
+  DEFAULT_MEMORY,
+  DEFAULT_REGION,
+  REGION_IDS,
+  TYPE_NAMES,
+  typeFromInput,
+} from './instance-catalog.ts';
+
+// Field rules and messages are the spec's (customer-area §5), enforced here as well as in the UI.
+
+const Name = z
+  .string({ error: 'Instance name is required' })
+  .trim()
+  .min(1, 'Instance name is required')
+  .max(100, 'Name too long')
+  .openapi({ example: 'My Instance' });
+
+const Description = z.string().trim().max(500, 'Description too long');
+
+const TYPE_SPELLINGS = [...TYPE_NAMES, ...INSTANCE_TYPES.filter((t) => t !== 'n8n'), 'postgres'] as const;
+
+/** A type as requests spell it ('MySQL', 'mysql', 'postgres', …), read as the lower-case id. */
+const TypeInput = (message: string) =>
+  z
+    .string({ error: message })
+    .refine((value) => typeFromInput(value) !== undefined, message)
+    .transform((value) => typeFromInput(value) as InstanceType)
+    .openapi({
+      type: 'string',
+      enum: [...TYPE_SPELLINGS],
+      description: 'Display name or id, in any case',
+      example: 'MySQL',
+    });
+
+export const DeployBodySchema = z
+  .object({
+    name: Name,
+    description: Description.optional(),
+    type: TypeInput('Please select an application or a database'),
+    region: z.enum(REGION_IDS, { error: 'Please select a valid region' }).default(DEFAULT_REGION),
+    memory: z
+      .string()
+      .trim()
+      .regex(/^\d+(\.\d+)?(MB|GB)$/i, 'Memory must look like 512MB or 4GB')
+      .default(DEFAULT_MEMORY),
+    cpu: z
+      .string()
+      .trim()
+      .regex(/^\d+(\.\d+)?$/, 'CPU must be a number of cores')
+      .default(DEFAULT_CPU),
+    domainType: z
+      .enum(['Temporary', 'Custom Domain'])
+      .optional()
+      .openapi({ description: 'Applications only (comes with site hosting)' }),
+    customDomain: z.string().trim().max(253).optional().openapi({ description: 'Applications only' }),
+    title: z.string().max(200).optional().openapi({ description: 'WordPress site title' }),
+    username: z.string().max(60).optional().openapi({ description: 'WordPress admin username' }),
+    email: z.string().max(254).optional().openapi({ description: 'WordPress admin e-mail' }),
+    password: z.string().max(256).optional().openapi({ description: 'WordPress admin password' }),
+    phpversion: z.string().max(20).optional().openapi({ description: 'WordPress PHP version' }),
+  })
+  .openapi('DeployInstanceRequest');
+
+export const UpdateBodySchema = z
+  .object({ name: Name, description: Description.optional() })
+  .openapi('UpdateInstanceRequest');
+
+const PASSWORD_RULE = 'A database password must be 8 to 128 characters without control characters';
+
+export const ChangePasswordBodySchema = z
+  .object({
+    type: TypeInput('Only MongoDB or MySQL password changes are supported'),
+    password: z
+      .string({ error: 'Password is required' })
+      .min(1, 'Password is required')
+      .min(8, PASSWORD_RULE)
+      .max(128, PASSWORD_RULE)
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point.
+      .regex(/^[^\u0000-\u001f\u007f]*$/, PASSWORD_RULE),
+  })
+  .openapi('ChangeInstancePasswordRequest');
+
+const positiveInt = (label: string, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, `${label} must be a whole number`)
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= max, `${label} must be between 1 and ${max}`);
+
+export const ListQuerySchema = z.object({
+  page: positiveInt('page', 1_000_000).optional().openapi({ description: 'Default 1', example: '1' }),
+  limit: positiveInt('limit', 1000)
+    .optional()
+    .openapi({ description: 'Default 24, at most 1000', example: '24' }),
+  search: z.string().max(200).optional().openapi({ description: 'Part of the name (trimmed, any case)' }),
+});
+
+export const InstanceIdParamsSchema = z.object({
+  id: z
+    .string()
+    .openapi({ param: { name: 'id', in: 'path' }, example: '3f0c1f5e-8a1b-4c1e-9a3e-2d4b5c6d7e8f' }),
+});
+
+export const TypeQuerySchema = z.object({
+  type: z.string().max(40).optional().openapi({
+    description: 'Accepted for compatibility (MongoDB, MySQL, …) and ignored: the instance knows its type',
+  }),
+});
+
+export const InstanceSchema = z
+  .object({
+    _id: z.uuid().openapi({ description: 'The same value as `id`' }),
+    id: z.uuid(),
+    name: z.string(),
+    description: z.string(),
+    type: z.enum(TYPE_NAMES),
+    product: z.enum(INSTANCE_TYPES).openapi({ description: 'The type as an id (mysql, postgresql, …)' }),
+    category: z.enum(['application', 'database']),
+    status: z.enum(INSTANCE_STATUSES),
+    statusMessage: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Why it is in error; null when all is well' }),
+    url: z.string().nullable().openapi({ description: 'Null for databases' }),
+    adminUrl: z.string().nullable(),
+    region: z.string().openapi({ example: 'us-east-1' }),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+    deploymentConfig: z.object({ region: z.string(), memory: z.string(), cpu: z.string() }),
+    suspended: z.boolean().openapi({ description: 'Logins refused because the subscription is inactive' }),
+    customDomain: z.null().openapi({ description: 'Custom domains come with site hosting' }),
+    metadata: z
+      .object({
+        database: z.boolean(),
+        mysql: z.boolean().optional(),
+        postgres: z.boolean().optional(),
+        mongo: z.boolean().optional(),
+      })
+      .openapi({ description: 'Flags only; credentials come from GET /api/instances/{id}/access' }),
+  })
+  .openapi('Instance');
+
+export const InstanceListSchema = z
+  .object({
+    instances: z.array(InstanceSchema).openapi({ description: 'Newest first' }),
+    total: z.int().openapi({ description: 'Instances matching the search, on all pages' }),
+    pages: z.int(),
+    page: z.int(),
+    limit: z.int(),
+  })
+  .openapi('InstanceList');
+
+export const InstanceResultSchema = z.object({ instance: InstanceSchema }).openapi('InstanceResult');
+
+export const InstanceChangeSchema = z
+  .object({ instance: InstanceSchema, message: z.string() })
+  .openapi('InstanceChange');
+
+export const DatabaseAccessSchema = z
+  .object({
+    database: z.object({
+      host: z.string(),
+      port: z.int(),
+      name: z.string(),
+      user: z.string(),
+      password: z.string(),
+      connectionString: z.string().openapi({ example: 'mysql://u_x:secret@127.0.0.1:3306/t_x' }),
+    }),
+    sftp: z.null().openapi({ description: 'SFTP comes with site hosting' }),
+  })
+  .openapi('InstanceAccess');
+
+export const CapabilitiesSchema = z
+  .object({
+    types: z.array(
+      z.object({
+        type: z.enum(INSTANCE_TYPES),
+        name: z.enum(TYPE_NAMES),
+        category: z.enum(['application', 'database']),
+        available: z.boolean(),
+        reason: z.string().nullable().openapi({ description: 'Why it cannot be deployed now' }),
+      }),
+    ),
+  })
+  .openapi('InstanceCapabilities');
+
+export type DeployBody = z.infer<typeof DeployBodySchema>;
+export type UpdateBody = z.infer<typeof UpdateBodySchema>;
+export type ChangePasswordBody = z.infer<typeof ChangePasswordBodySchema>;
+export type ListQuery = z.infer<typeof ListQuerySchema>;
+export type Instance = z.infer<typeof InstanceSchema>;
+export type InstanceList = z.infer<typeof InstanceListSchema>;
+export type DatabaseAccess = z.infer<typeof DatabaseAccessSchema>;
+export type Capabilities = z.infer<typeof CapabilitiesSchema>;

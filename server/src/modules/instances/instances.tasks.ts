@@ -1,0 +1,343 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { JobHelpers, TaskList } from 'graphile-worker';
+import type { Db, DbOrTx } from '../../db/database.ts';
+import type { InstanceRow } from '../../db/tables/instances.ts';
+import { type Cipher, DecryptionError } from '../../lib/crypto.ts';
+import { AppError, ConflictError } from '../../lib/errors.ts';
+import {
+  type DatabaseRef,
+  type ProvisioningDriver,
+  ProvisioningUnavailableError,
+} from '../../provisioning/driver.ts';
+import type { NotificationsService } from '../notifications/notifications.service.ts';
+import { isDatabaseType, TYPE_INFO } from './instance-catalog.ts';
+import { type InstanceJobPayload, type InstanceOperation, TASK_OF } from './instance-jobs.ts';
+import { openPendingPassword, openSecret, sealSecret } from './instance-secrets.ts';
+import {
+  deleteInstanceRow,
+  findCredentials,
+  findInstanceById,
+  updateCredentials,
+  updateInstance,
+} from './instances.repository.ts';
+
+export interface InstanceTaskDeps {
+  db: Db;
+  driver: ProvisioningDriver;
+  cipher: Cipher;
+  notifications: Pick<NotificationsService, 'notify' | 'publishInstanceEvent'>;
+}
+
+/** The work did not finish before the job's deadline. */
+class DeadlineError extends Error {}
+
+/**
+ * How long a job whose work outlived its deadline keeps waiting for that work to settle (the instance
+ * already shows the error). Meanwhile the instance's queue stays blocked, so a delete asked for after the
+ * error cannot race a create that is still under way; a call that never settles is let go after this.
+ */
+export const LINGER_MS = 60_000;
+
+type Outcome<T> =
+  | { ok: true; value: T }
+  | {
+      ok: false;
+      reason: string;
+      /** Settles once the work given up on has settled (or LINGER_MS passed, or the runner stops). */
+      lingering: Promise<void>;
+    };
+
+function parsePayload(raw: unknown): InstanceJobPayload {
+  const { instanceId, deadline } = (raw ?? {}) as Partial<InstanceJobPayload>;
+  if (typeof instanceId !== 'string' || typeof deadline !== 'string') {
+    throw new Error(`Malformed instance job payload: ${JSON.stringify(raw)}`);
+  }
+  return { instanceId, deadline };
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DeadlineError()), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+const reasonOf = (error: unknown) =>
+  error instanceof ProvisioningUnavailableError
+    ? String(error.details?.reason ?? error.message)
+    : error instanceof Error
+      ? error.message
+      : String(error);
+
+/**
+ * Runs one attempt of an operation against the deadline. A failure before the deadline is thrown, so
+ * graphile-worker retries it after its backoff (e^attempts seconds), unless it cannot succeed by then:
+ * the next attempt would start after the deadline, the attempts are used up, or the error is one of
+ * ours (unavailable type, not found, invalid input), which a retry does not change. Then, and when the
+ * work outlives the deadline, the outcome says why, and the caller ends the instance in `error`.
+ */
+async function attempt<T>(
+  payload: InstanceJobPayload,
+  helpers: JobHelpers,
+  work: () => Promise<T>,
+): Promise<Outcome<T>> {
+  const settled = Promise.resolve();
+  const left = Date.parse(payload.deadline) - Date.now();
+  if (!(left > 0)) return { ok: false, reason: 'it did not finish in time', lingering: settled };
+  const running = work();
+  try {
+    return { ok: true, value: await withTimeout(running, left) };
+  } catch (error) {
+    if (error instanceof DeadlineError) {
+      const done = new AbortController();
+      const ended = running.then(
+        () => done.abort(),
+        () => done.abort(),
+      );
+      const signal = AbortSignal.any([done.signal, helpers.abortSignal]);
+      const lingering = Promise.race([ended, sleep(LINGER_MS, undefined, { signal }).catch(() => {})]);
+      return { ok: false, reason: 'it did not finish in time', lingering };
+    }
+    const { attempts, max_attempts: maxAttempts } = helpers.job;
+    const nextTry = Date.now() + Math.exp(Math.min(attempts, 10)) * 1000;
+    if (error instanceof AppError || attempts >= maxAttempts || nextTry >= Date.parse(payload.deadline)) {
+      return { ok: false, reason: reasonOf(error), lingering: settled };
+    }
+    throw error;
+  }
+}
+
+const label = (row: InstanceRow) => `${TYPE_INFO[row.type].name} instance "${row.name}"`;
+
+/** How each operation's failure reads: "Deployment failed: …". */
+const FAILED: Record<InstanceOperation, string> = {
+  deploy: 'Deployment failed',
+  delete: 'Deletion failed',
+  suspension: 'Suspension failed',
+  password: 'Password change failed',
+};
+
+/** Whether an error thrown outside `attempt` (database, stored secrets) ends the job rather than retrying. */
+function isFinal(error: unknown, payload: InstanceJobPayload, helpers: JobHelpers): boolean {
+  const { attempts, max_attempts: maxAttempts } = helpers.job;
+  const nextTry = Date.now() + Math.exp(Math.min(attempts, 10)) * 1000;
+  return (
+    error instanceof DecryptionError || attempts >= maxAttempts || nextTry >= Date.parse(payload.deadline)
+  );
+}
+
+/**
+ * The graphile-worker tasks of the instance engine (see instance-jobs.ts). Each reads the instance when
+ * it runs and does what the row asks for; a missing row (deleted meanwhile) ends it quietly. Status
+ * changes, notifications and the live-stream signal are written in one transaction.
+ */
+export function createInstanceTasks({ db, driver, cipher, notifications }: InstanceTaskDeps): TaskList {
+  const publish = (trx: DbOrTx, row: InstanceRow) =>
+    notifications.publishInstanceEvent(
+      row.user_id,
+      { id: row.id, status: row.status, statusMessage: row.status_message },
+      trx,
+    );
+
+  const tell = (trx: DbOrTx, row: InstanceRow, title: string, message: string) =>
+    notifications.notify(
+      row.user_id,
+      { type: 'instance', title, message: `Your ${label(row)}: ${message}` },
+      trx,
+    );
+
+  /**
+   * Ends an operation that gave up, with `message`: a failed password change is dropped (the old
+   * password stays) and reported to its owner; any other failure puts the instance in `error`.
+   */
+  async function giveUp(operation: InstanceOperation, row: InstanceRow, message: string, pending?: string) {
+    await db.transaction().execute(async (trx) => {
+      if (operation === 'password') {
+        const stored = pending ?? (await findCredentials(trx, row.id))?.pending_password;
+        if (!stored) return;
+        const cleared = await updateCredentials(
+          trx,
+          row.id,
+          { pending_password: null, password_error: message },
+          stored,
+        );
+        if (cleared) await tell(trx, row, 'Password change failed', message);
+        return;
+      }
+      const updated = await updateInstance(
+        trx,
+        row.id,
+        { status: 'error', status_message: message },
+        // A deploy or suspension giving up leaves an instance being deleted to its delete job.
+        operation === 'delete' ? { statusIn: ['deleting'] } : { statusNot: 'deleting' },
+      );
+      if (!updated) return;
+      await tell(trx, row, operation === 'delete' ? 'Instance deletion failed' : 'Instance failed', message);
+      await publish(trx, updated);
+    });
+  }
+
+  const ref = (row: InstanceRow): DatabaseRef => {
+    if (!isDatabaseType(row.type)) {
+      throw new ProvisioningUnavailableError(row.type, `${TYPE_INFO[row.type].name} hosting is coming soon`);
+    }
+    return { id: row.id, type: row.type };
+  };
+
+  type Step = (row: InstanceRow, payload: InstanceJobPayload, helpers: JobHelpers) => Promise<void>;
+
+  /**
+   * One task: loads the row (none: nothing to do), runs the step, and turns an error the step did not
+   * handle (the database, a secret that no longer decrypts) into a retry, or, once retrying cannot help
+   * any more, into the operation's failure: never an instance waiting forever.
+   */
+  const task =
+    (operation: InstanceOperation, step: Step) =>
+    async (raw: unknown, helpers: JobHelpers): Promise<void> => {
+      const payload = parsePayload(raw);
+      const row = await findInstanceById(db, payload.instanceId);
+      if (!row) return;
+      try {
+        await step(row, payload, helpers);
+      } catch (error) {
+        if (!isFinal(error, payload, helpers)) throw error;
+        helpers.logger.error(`${TASK_OF[operation]} of ${row.id} gave up: ${reasonOf(error)}`);
+        await giveUp(operation, row, `${FAILED[operation]}: ${reasonOf(error)}`);
+      }
+    };
+
+  const tasks: Record<InstanceOperation, Step> = {
+    /** Creates the tenant (or makes sure it exists) with the stored password, and applies suspension. */
+    async deploy(row, payload, helpers) {
+      if (row.status === 'deleting') return;
+      const stored = await findCredentials(db, row.id);
+      if (!stored) return giveUp('deploy', row, `${FAILED.deploy}: its credentials are missing`);
+      const secret = openSecret(cipher, row.id, stored.secret);
+      const outcome = await attempt(payload, helpers, async () => {
+        const target = ref(row);
+        const credentials = await driver.deployDatabase({ ...target, password: secret.password });
+        if (row.suspended) await driver.suspendDatabase(target);
+        else await driver.resumeDatabase(target);
+        return credentials;
+      });
+      if (!outcome.ok) {
+        await giveUp('deploy', row, `${FAILED.deploy}: ${outcome.reason}`);
+        return outcome.lingering;
+      }
+      const { host, port, database, user } = outcome.value;
+      await db.transaction().execute(async (trx) => {
+        const updated = await updateInstance(
+          trx,
+          row.id,
+          {
+            status: row.suspended ? 'suspended' : 'running',
+            status_message: null,
+            deployed_at: row.deployed_at ?? new Date(),
+          },
+          { statusNot: 'deleting' },
+        );
+        if (!updated) return;
+        await updateCredentials(trx, row.id, {
+          secret: sealSecret(cipher, row.id, { password: secret.password, host, port, database, user }),
+        });
+        if (row.status === 'deploying') {
+          await notifications.notify(
+            row.user_id,
+            {
+              type: 'instance',
+              title: 'Instance ready',
+              message: `Your ${label(row)} is ready. Its connection details are on the Instances page.`,
+            },
+            trx,
+          );
+        }
+        await publish(trx, updated);
+      });
+    },
+
+    /** Drops the tenant, then the row (its credentials go with it). */
+    async delete(row, payload, helpers) {
+      if (row.status !== 'deleting') return;
+      const outcome = await attempt(payload, helpers, async () => {
+        if (!isDatabaseType(row.type)) return;
+        try {
+          await driver.deleteDatabase(ref(row));
+        } catch (error) {
+          // A type that cannot be provisioned here never got a tenant unless a deploy once succeeded.
+          if (!(error instanceof ProvisioningUnavailableError && row.deployed_at === null)) throw error;
+        }
+      });
+      if (!outcome.ok) {
+        await giveUp('delete', row, `${FAILED.delete}: ${outcome.reason}`);
+        return outcome.lingering;
+      }
+      await db.transaction().execute(async (trx) => {
+        const deleted = await deleteInstanceRow(trx, row.id);
+        if (!deleted) return;
+        await notifications.publishInstanceEvent(
+          row.user_id,
+          { id: row.id, status: 'deleted', statusMessage: null },
+          trx,
+        );
+      });
+    },
+
+    /** Locks the tenant's logins out or lets them in again, as `suspended` says. */
+    async suspension(row, payload, helpers) {
+      // Before the first successful deploy the deploy job applies suspension itself.
+      if (row.status === 'deleting' || row.deployed_at === null) return;
+      const outcome = await attempt(payload, helpers, async () => {
+        if (row.suspended) await driver.suspendDatabase(ref(row));
+        else await driver.resumeDatabase(ref(row));
+      });
+      if (!outcome.ok) {
+        await giveUp(
+          'suspension',
+          row,
+          `${row.suspended ? 'Suspending' : 'Resuming'} failed: ${outcome.reason}`,
+        );
+        return outcome.lingering;
+      }
+      await db.transaction().execute(async (trx) => {
+        const updated = await updateInstance(
+          trx,
+          row.id,
+          { status: row.suspended ? 'suspended' : 'running', status_message: null },
+          { statusIn: ['running', 'suspended'] },
+        );
+        if (updated) await publish(trx, updated);
+      });
+    },
+
+    /** Applies the pending password (closing live sessions) and makes it the stored one. */
+    async password(row, payload, helpers) {
+      if (row.status === 'deleting') return;
+      const stored = await findCredentials(db, row.id);
+      const pending = stored?.pending_password;
+      if (!stored || !pending) return;
+      const password = openPendingPassword(cipher, row.id, pending);
+      const outcome = await attempt(payload, helpers, async () => {
+        if (row.deployed_at === null) throw new ConflictError('the instance has not been deployed');
+        await driver.changeDatabasePassword(ref(row), password);
+      });
+      if (!outcome.ok) {
+        await giveUp('password', row, `${FAILED.password}: ${outcome.reason}`, pending);
+        return outcome.lingering;
+      }
+      await db.transaction().execute(async (trx) => {
+        // The tenant has this password now, whatever was asked for meanwhile (its own job follows).
+        const secret = { ...openSecret(cipher, row.id, stored.secret), password };
+        await updateCredentials(trx, row.id, { secret: sealSecret(cipher, row.id, secret) });
+        await updateCredentials(trx, row.id, { pending_password: null, password_error: null }, pending);
+      });
+    },
+  };
+
+  return Object.fromEntries(
+    (Object.keys(tasks) as InstanceOperation[]).map((operation) => [
+      TASK_OF[operation],
+      task(operation, tasks[operation]),
+    ]),
+  );
+}

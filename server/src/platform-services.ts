@@ -1,0 +1,42 @@
+import type { Db } from './db/database.ts';
+import type { Cipher } from './lib/crypto.ts';
+import type { OperationBudgets } from './modules/instances/instance-jobs.ts';
+import { createInstancesService } from './modules/instances/instances.service.ts';
+import type { NotificationsService } from './modules/notifications/notifications.service.ts';
+import { createSubscriptionsService } from './modules/subscriptions/subscriptions.service.ts';
+import type { ProvisioningDriver } from './provisioning/driver.ts';
+
+export interface SubscriptionAndInstanceDeps {
+  db: Db;
+  now: () => Date;
+  driver: ProvisioningDriver;
+  cipher: Cipher;
+  notifications: Pick<NotificationsService, 'publishInstanceEvent'>;
+  budgets?: OperationBudgets;
+  passwordWaitMs?: number;
+}
+
+/**
+ * The subscriptions and instances services, which use each other (plan limits count instances; a lapsed
+ * subscription suspends them). Built the same way by the app, main.ts's background work and the tests.
+ */
+export function createSubscriptionAndInstanceServices(deps: SubscriptionAndInstanceDeps) {
+  const { db, now } = deps;
+  // The closures run only once both services exist.
+  const subscriptions = createSubscriptionsService({
+    db,
+    now,
+    countInstances: (userId, trx) => instances.count(userId, trx),
+    instances: { setSuspended: (userId, suspended, trx) => instances.setSuspended(userId, suspended, trx) },
+  });
+  const instances = createInstancesService({
+    db,
+    driver: deps.driver,
+    cipher: deps.cipher,
+    notifications: deps.notifications,
+    subscriptions,
+    budgets: deps.budgets,
+    passwordWaitMs: deps.passwordWaitMs,
+  });
+  return { subscriptions, instances };
+}

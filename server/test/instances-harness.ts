@@ -1,0 +1,108 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type pg from 'pg';
+import type { Db } from '../src/db/database.ts';
+import { type JobRunner, startJobRunner } from '../src/jobs/job-runner.ts';
+import type { Cipher } from '../src/lib/crypto.ts';
+import { createInstanceTasks } from '../src/modules/instances/instances.tasks.ts';
+import { createNotificationsService } from '../src/modules/notifications/notifications.service.ts';
+import type { ProvisioningDriver } from '../src/provisioning/driver.ts';
+import { createLocalDriver } from '../src/provisioning/local/local-driver.ts';
+import { call, type TestApp } from './create-test-app.ts';
+import { ensureTestPackages } from './provisioning/db-clients.ts';
+import { killLeftoverServers } from './provisioning/leftover-servers.ts';
+
+/** The real local driver on its own data root (MariaDB and PostgreSQL 15 servers it runs), one per file. */
+export interface TestProvisioning {
+  driver: ProvisioningDriver;
+  root: string;
+  logs: string[];
+  stop(): Promise<void>;
+}
+
+export async function startTestProvisioning(): Promise<TestProvisioning> {
+  await ensureTestPackages();
+  // Directly under /tmp: the mysql and postgres users must be able to traverse it.
+  const root = await mkdtemp('/tmp/berth-instances-');
+  const logs: string[] = [];
+  const driver = createLocalDriver({ dataRoot: root, log: (line) => logs.push(line) });
+  await driver.start();
+  return {
+    driver,
+    root,
+    logs,
+    async stop() {
+      await driver.stop().catch(() => {});
+      killLeftoverServers(root); // only after a failure
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The job runner main.ts starts, on the test database, running the instance tasks against `driver`. */
+export function startTestRunner(options: {
+  db: Db;
+  pool: pg.Pool;
+  url: string;
+  driver: ProvisioningDriver;
+  cipher: Cipher;
+  log?: string[];
+}): Promise<JobRunner> {
+  const { db, driver, cipher } = options;
+  return startJobRunner({
+    pgPool: options.pool,
+    connectionString: options.url,
+    taskList: createInstanceTasks({ db, driver, cipher, notifications: createNotificationsService({ db }) }),
+    pollIntervalMs: 200,
+    log: (line) => options.log?.push(line),
+  });
+}
+
+/** Polls until `find` answers something other than undefined. */
+export async function waitFor<T>(
+  find: () => Promise<T | undefined> | T | undefined,
+  { timeoutMs = 15_000, what = 'condition' } = {},
+): Promise<T> {
+  for (const until = Date.now() + timeoutMs; Date.now() < until; await sleep(50)) {
+    const found = await find();
+    if (found !== undefined) return found;
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+}
+
+/** Waits until the instance has `status` (GET /api/instances/{id}); answers the instance. */
+export async function waitForStatus(
+  app: TestApp,
+  token: string,
+  id: string,
+  status: string,
+  timeoutMs = 15_000,
+) {
+  let last: unknown;
+  try {
+    return await waitFor(
+      async () => {
+        const res = await call(app, 'GET', `/api/instances/${id}`, { token });
+        last = res.json;
+        return res.status === 200 && res.json.instance.status === status ? res.json.instance : undefined;
+      },
+      { timeoutMs, what: `instance ${id} to be ${status}` },
+    );
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; last answer ${JSON.stringify(last)}`);
+  }
+}
+
+/** Waits until GET /api/instances/{id} answers 404 (the delete job removed it). */
+export async function waitForGone(
+  app: TestApp,
+  token: string,
+  id: string,
+  timeoutMs = 15_000,
+): Promise<void> {
+  await waitFor(
+    async () =>
+      (await call(app, 'GET', `/api/instances/${id}`, { token })).status === 404 ? true : undefined,
+    { timeoutMs, what: `instance ${id} to be gone` },
+  );
+}
