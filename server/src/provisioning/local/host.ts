@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { chmod, chown, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import type { z } from 'zod';
 
@@ -56,19 +55,6 @@ export async function makeTraversable(root: string): Promise<void> {
       );
     }
   }
-}
-
-/** A free TCP port on loopback, chosen by the kernel. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Reads a small JSON state file (mode 600), or undefined when it does not exist yet. */

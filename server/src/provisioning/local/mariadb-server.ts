@@ -5,8 +5,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import mysql, { type Pool } from 'mysql2/promise';
 import { z } from 'zod';
+import { freePort } from '../../lib/free-port.ts';
 import { type EngineServer, healthOf } from './engine-server.ts';
-import { freePort, isRoot, ownedDir, readState, serviceUser, writeState } from './host.ts';
+import { isRoot, ownedDir, readState, serviceUser, writeState } from './host.ts';
 import { mariadbTenants } from './mariadb-tenants.ts';
 import { superviseProcess } from './supervisor.ts';
 

@@ -5,9 +5,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { z } from 'zod';
+import { freePort } from '../../lib/free-port.ts';
 import { generatePassword } from '../tenant-names.ts';
 import { type EngineServer, healthOf } from './engine-server.ts';
-import { freePort, isRoot, ownedDir, readState, serviceUser, writeState } from './host.ts';
+import { isRoot, ownedDir, readState, serviceUser, writeState } from './host.ts';
 import { hardenPostgresServer, postgresTenants } from './postgres-tenants.ts';
 import { superviseProcess } from './supervisor.ts';
 
