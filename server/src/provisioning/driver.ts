@@ -24,7 +24,42 @@ export interface ProvisioningDriver {
   /** Sets a new password and closes live sessions, so the old password stops working at once. */
   changeDatabasePassword(ref: DatabaseRef, password: string): Promise<void>;
 
-  // Later: deploySite / deleteSite (wordpress, n8n), setDomain, requestTls, backup, restore.
+  /** The PHP versions WordPress sites can run on here (those installed on the host), e.g. ['8.2']. */
+  phpVersions(): Promise<string[]>;
+  /**
+   * Creates (or brings back) a WordPress site: tenant database, files, PHP pool, non-interactive install
+   * with the customer's title and admin account, front-door routes, SFTP login. Resolves when the
+   * temporary URL answers 200. Calling it again for the same id keeps the site, its content and its admin
+   * account, and (re)sets the SFTP and database passwords: pass the stored ones to get the very same
+   * credentials back. A PHP version the host lacks is refused (ValidationError naming those it has).
+   */
+  deploySite(spec: SiteSpec): Promise<SiteAccess>;
+  /** Removes routes, PHP pool, files, database, OS user, certificate and backups. Absent: a no-op. */
+  deleteSite(id: string): Promise<void>;
+  /** Takes the site offline (an offline page on all its addresses), locks its database and SFTP login. */
+  suspendSite(id: string): Promise<void>;
+  /** Undoes suspendSite. */
+  resumeSite(id: string): Promise<void>;
+  /**
+   * Attaches a custom domain (served over HTTPS; the temporary URL keeps working over HTTP) or removes it
+   * (`null`). WordPress' own site address (home, siteurl) follows, so the site keeps working. Answers the
+   * site's addresses after the change.
+   */
+  setSiteDomain(id: string, domain: string | null): Promise<SiteUrls>;
+  /** The certificate of the custom domain, read by a TLS handshake probe; null without a custom domain. */
+  sslStatus(id: string): Promise<SslStatus | null>;
+  /** Discards the custom domain's certificate and has a new one issued; answers the status right after. */
+  requestSsl(id: string): Promise<SslStatus>;
+  /** Database dump + wp-content archive, stored outside the site. Same `backupId` again: the same backup. */
+  createBackup(id: string, input: BackupInput): Promise<BackupInfo>;
+  /** Newest first. */
+  listBackups(id: string): Promise<BackupInfo[]>;
+  /**
+   * Exact restore: checksums verified first, then the database is dropped and recreated from the dump
+   * and wp-content replaced; the result is checked before it answers.
+   */
+  restoreBackup(id: string, backupId: string): Promise<void>;
+  deleteBackup(id: string, backupId: string): Promise<void>;
 
   /** Brings up the servers the driver supervises (or connects to the configured ones). */
   start(): Promise<void>;
@@ -36,7 +71,7 @@ export interface ProvisioningDriver {
 export const DATABASE_TYPES = ['mysql', 'postgresql', 'mongodb'] as const;
 export type DatabaseType = (typeof DATABASE_TYPES)[number];
 
-/** Instance types served by a site runtime; the driver reports them 'Coming soon' for now. */
+/** Instance types served by a site runtime (wordpress by the local driver's sites; n8n 'Coming soon'). */
 export const SITE_TYPES = ['wordpress', 'n8n'] as const;
 export type SiteType = (typeof SITE_TYPES)[number];
 
@@ -65,6 +100,77 @@ export interface DatabaseCredentials {
   database: string;
   user: string;
   password: string;
+}
+
+export interface SiteSpec {
+  /** The instance id: lower-case letters, digits and '-' only. */
+  id: string;
+  type: 'wordpress';
+  /** Site title, admin user name, e-mail and password of the WordPress install (used on the first deploy). */
+  title: string;
+  adminUser: string;
+  adminEmail: string;
+  adminPassword: string;
+  /** One of phpVersions(), e.g. '8.2'. */
+  phpVersion: string;
+  /** The tenant database password; generated when absent (generate it before the job to keep retries exact). */
+  databasePassword?: string;
+  /** The SFTP password; generated when absent (same advice). */
+  sftpPassword?: string;
+}
+
+export interface SiteUrls {
+  /** Where the site answers: the custom domain over HTTPS when one is attached, else the temporary URL. */
+  url: string;
+  /** `<url>/wp-admin/`. */
+  adminUrl: string;
+  /** `http://<slug>.<base domain>[:port]`, which keeps working with a custom domain attached. */
+  temporaryUrl: string;
+}
+
+export interface SftpCredentials {
+  host: string;
+  port: number;
+  user: string;
+  password: string;
+}
+
+export interface SiteAccess extends SiteUrls {
+  sftp: SftpCredentials;
+  database: DatabaseCredentials;
+}
+
+export const SSL_STATES = ['Active', 'Pending', 'FAILED'] as const;
+export type SslState = (typeof SSL_STATES)[number];
+
+export interface SslStatus {
+  domain: string;
+  /** Active: a handshake for the domain presents a valid certificate; FAILED: issuance failed (message). */
+  status: SslState;
+  message: string;
+  /** ISO time of the probe. */
+  lastChecked: string;
+  /** ISO expiry of the certificate presented (Active) or stored. */
+  expiresAt?: string;
+}
+
+export interface BackupInput {
+  /** [a-z0-9-], up to 64; generated when absent (generate it before the job to keep retries exact). */
+  backupId?: string;
+  name: string;
+  note?: string;
+}
+
+export interface BackupInfo {
+  id: string;
+  name: string;
+  note: string;
+  /** ISO time. */
+  createdAt: string;
+  /** Bytes of the stored archives together. */
+  size: number;
+  /** sha256 (hex) of the backup's SHA256SUMS text, which lists the sha256 of each archive. */
+  sha256: string;
 }
 
 export type ServerState = 'stopped' | 'starting' | 'running' | 'restarting' | 'stopping' | 'failed';

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 
 /** The Debian packages the local driver runs its database servers from, and the binary proving each. */
 export const HOST_PACKAGES = {
@@ -68,3 +68,50 @@ export async function installHostPackages(
     await run('apt-get', args, log);
   }
 }
+
+/** Whether some installed PHP version (/etc/php/<x.y>) has the module `ini` (e.g. mysqli.ini) available. */
+function phpModule(ini: string): () => boolean {
+  return () => {
+    if (!existsSync('/etc/php')) return false;
+    return readdirSync('/etc/php').some((version) => existsSync(`/etc/php/${version}/mods-available/${ini}`));
+  };
+}
+
+/**
+ * The Debian packages WordPress sites run from (Caddy in front, php-fpm, Debian's WordPress core and its
+ * default theme, the MariaDB client tools for backups), with the test proving each is there. `wordpress`
+ * depends on `apache2 | httpd`, so apt brings apache2 along; the driver never starts it.
+ */
+export const SITE_PACKAGES: readonly { package: string; present: () => boolean }[] = [
+  { package: 'caddy', present: () => existsSync('/usr/bin/caddy') },
+  {
+    package: 'php-fpm',
+    present: () =>
+      existsSync('/usr/sbin') && readdirSync('/usr/sbin').some((f) => /^php-fpm\d+\.\d+$/.test(f)),
+  },
+  { package: 'php-cli', present: () => existsSync('/usr/bin/php') },
+  { package: 'php-mysql', present: phpModule('mysqli.ini') },
+  { package: 'php-curl', present: phpModule('curl.ini') },
+  { package: 'php-gd', present: phpModule('gd.ini') },
+  { package: 'php-xml', present: phpModule('dom.ini') },
+  { package: 'php-mbstring', present: phpModule('mbstring.ini') },
+  { package: 'php-zip', present: phpModule('zip.ini') },
+  { package: 'php-intl', present: phpModule('intl.ini') },
+  { package: 'wordpress', present: () => existsSync('/usr/share/wordpress/wp-settings.php') },
+  {
+    package: 'wordpress-theme-twentytwentythree',
+    present: () => existsSync('/usr/share/wordpress/wp-content/themes/twentytwentythree/style.css'),
+  },
+  {
+    package: 'mariadb-client',
+    present: () => existsSync('/usr/bin/mariadb') && existsSync('/usr/bin/mariadb-dump'),
+  },
+];
+
+/** The site packages whose files are absent. */
+export function missingSitePackages(): string[] {
+  return SITE_PACKAGES.filter((entry) => !entry.present()).map((entry) => entry.package);
+}
+
+/** The whole apt line for WordPress sites, as an operator should run it. */
+export const SITE_APT_LINE = `apt-get update && ${aptInstallLine(SITE_PACKAGES.map((entry) => entry.package))}`;

@@ -16,6 +16,7 @@ import { makeTraversable, ownedDir } from './host.ts';
 import { aptInstallLine, type LocalEngine, missingHostPackages } from './host-packages.ts';
 import { externalMariaDb, localMariaDb } from './mariadb-server.ts';
 import { externalPostgres, localPostgres } from './postgres-server.ts';
+import { type LocalSites, localSites, type SiteRuntimeOptions } from './wordpress-sites.ts';
 
 export interface LocalDriverOptions {
   /** Absolute directory the driver keeps its servers' data, sockets, pid files and logs in. */
@@ -28,11 +29,18 @@ export interface LocalDriverOptions {
   mongodbAdminUrl?: string;
   /** Host name put in credentials; default the host the server listens on (127.0.0.1 locally). */
   publicHost?: string;
+  /**
+   * Runs WordPress sites (Caddy, php-fpm, SFTP; see wordpress-sites.ts). Off by default until the
+   * instances module serves them: while off, wordpress is reported 'Coming soon', nothing of the site
+   * runtime starts, and the site operations refuse.
+   */
+  sites?: SiteRuntimeOptions;
   log?: (line: string) => void;
 }
 
 export const MONGODB_UNAVAILABLE =
   'MongoDB needs MONGODB_ADMIN_URL (no MongoDB server is available on this host)';
+const COMING_SOON_REASON = 'Coming soon';
 const MONGODB_DRIVER_MISSING = 'MongoDB tenants need the mongodb npm package, which is not installed yet';
 
 type SqlType = Exclude<DatabaseType, 'mongodb'>;
@@ -55,6 +63,18 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
   let servers: Partial<Record<SqlType, EngineServer>> = {};
   const startErrors: Partial<Record<SqlType, string>> = {};
   let started = false;
+  const sites: LocalSites | undefined = options.sites
+    ? localSites(
+        options.dataRoot,
+        options.sites,
+        { mariadb: () => servers.mysql, publicHost: options.publicHost },
+        log,
+      )
+    : undefined;
+  function siteRuntime(): LocalSites {
+    if (!sites) throw new ProvisioningUnavailableError('wordpress', COMING_SOON_REASON);
+    return sites;
+  }
 
   /** Why the engine cannot run on this host at all (missing Debian package), if so. */
   function missingReason(type: SqlType): string | undefined {
@@ -108,7 +128,7 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
           available: false,
           reason: options.mongodbAdminUrl ? MONGODB_DRIVER_MISSING : MONGODB_UNAVAILABLE,
         },
-        wordpress: COMING_SOON,
+        wordpress: sites ? await sites.capability() : COMING_SOON,
         n8n: COMING_SOON,
       };
     },
@@ -138,6 +158,19 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
       await serverFor(ref.type).tenants.setPassword(tenantNames(ref.id), checkPassword(password));
     },
 
+    phpVersions: async () => sites?.phpVersions() ?? [],
+    deploySite: (spec) => siteRuntime().deploy(spec),
+    deleteSite: (id) => siteRuntime().delete(id),
+    suspendSite: (id) => siteRuntime().suspend(id),
+    resumeSite: (id) => siteRuntime().resume(id),
+    setSiteDomain: (id, domain) => siteRuntime().setDomain(id, domain),
+    sslStatus: (id) => siteRuntime().sslStatus(id),
+    requestSsl: (id) => siteRuntime().requestSsl(id),
+    createBackup: (id, input) => siteRuntime().createBackup(id, input),
+    listBackups: (id) => siteRuntime().listBackups(id),
+    restoreBackup: (id, backupId) => siteRuntime().restoreBackup(id, backupId),
+    deleteBackup: (id, backupId) => siteRuntime().deleteBackup(id, backupId),
+
     /** Starts what it can; an engine that fails is logged and reported by capabilities() and health(). */
     async start() {
       if (started) return;
@@ -163,11 +196,15 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
           }
         }),
       );
+      // Sites need MariaDB up first; they start what they can and report the rest in capabilities().
+      await sites?.start();
       started = true;
     },
 
     async stop() {
       started = false;
+      // Sites first (SFTP, Caddy, php-fpm), the database servers last.
+      await sites?.stop();
       await Promise.all(Object.values(servers).map((server) => server.stop()));
       servers = {};
     },
@@ -184,9 +221,10 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
         }),
       );
       const running = entries.filter(([type]) => servers[type as SqlType]);
+      const siteServers = sites ? Object.entries(await sites.health()) : [];
       return {
-        ok: started && running.every(([, health]) => health.ok),
-        servers: Object.fromEntries(entries),
+        ok: started && [...running, ...siteServers].every(([, health]) => health.ok),
+        servers: Object.fromEntries([...entries, ...siteServers]),
       };
     },
   };

@@ -19,6 +19,13 @@ export interface ProcessSpec {
   args: string[];
   /** Run as this user (when the API runs as root); otherwise as ourselves. */
   user: OsUser | undefined;
+  /** The environment of the process; default: ours. */
+  env?: Record<string, string>;
+  /**
+   * The command line the process shows once running, when it rewrites its own (php-fpm: "php-fpm: master
+   * process (<config>)"). Adoption and liveness accept it as well as the spawned command line.
+   */
+  title?: string;
   pidFile: string;
   /** stdout and stderr are appended here. */
   logFile: string;
@@ -64,7 +71,8 @@ export function superviseProcess(spec: ProcessSpec, log: (line: string) => void)
   /** True while `pid` is our server (a dead, reused or zombie pid has another or an empty cmdline). */
   function isOurs(pid: number): boolean {
     try {
-      return readFileSync(`/proc/${pid}/cmdline`, 'utf8') === cmdline;
+      const found = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      return found === cmdline || (spec.title !== undefined && found.replace(/\0+$/, '') === spec.title);
     } catch {
       return false;
     }
@@ -127,6 +135,7 @@ export function superviseProcess(spec: ProcessSpec, log: (line: string) => void)
     const child = spawn(spec.command, spec.args, {
       uid: spec.user?.uid,
       gid: spec.user?.gid,
+      ...(spec.env ? { env: spec.env } : {}),
       detached: true,
       stdio: ['ignore', logFd, logFd],
     });

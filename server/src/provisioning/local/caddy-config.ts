@@ -1,0 +1,179 @@
+/**
+ * The whole Caddy configuration, built from the driver's state: Caddy is loaded with it at start and
+ * after every change (POST /load), never patched piecemeal, so what runs is always what the state says.
+ *
+ * - server `http` on <listen>:<httpPort> (automatic HTTPS off): each site's temporary host
+ *   `<slug>.<baseDomain>`; a custom domain's host redirects to HTTPS; anything else 404.
+ * - server `https` on <listen>:<httpsPort>: custom domains, certificates issued by Caddy's internal CA
+ *   (or ACME) through one automation policy naming exactly those domains; anything else 404.
+ * - a suspended site answers 503 with the offline page on all its hosts.
+ */
+
+export interface CaddySite {
+  id: string;
+  /** Temporary host: `<slug>.<baseDomain>`. */
+  temporaryHost: string;
+  domain: string | null;
+  suspended: boolean;
+  /** WordPress' directory (Caddy's root) and the php-fpm socket. */
+  publicDir: string;
+  phpSocket: string;
+}
+
+export type TlsIssuer = { issuer: 'internal' } | { issuer: 'acme'; email?: string; directoryUrl?: string };
+
+export interface CaddySettings {
+  /** `unix/<path>` or `127.0.0.1:<port>`. */
+  adminListen: string;
+  listenHost: string;
+  httpPort: number;
+  httpsPort: number;
+  tls: TlsIssuer;
+}
+
+type Json = Record<string, unknown>;
+
+export const OFFLINE_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Site offline</title>
+<style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:15vh auto;padding:0 1.5rem;color:#222}
+h1{font-size:1.6rem}p{line-height:1.5}</style></head>
+<body><h1>This site is temporarily offline</h1>
+<p>The site has been suspended by its hosting provider. If you own it, sign in to your Berth account and
+reactivate your subscription to bring it back online.</p></body></html>
+`;
+
+const hostMatch = (hosts: string[]) => [{ host: hosts }];
+
+/** What `caddy adapt` emits for `root * <dir>` + `php_fastcgi unix/<socket>` + `file_server`. */
+export function wordpressHandler(site: CaddySite): Json {
+  return {
+    handler: 'subroute',
+    routes: [
+      { handle: [{ handler: 'vars', root: site.publicDir }] },
+      // Uploaded files are never executed.
+      {
+        match: [{ path: ['/wp-content/uploads/*.php'] }],
+        handle: [{ handler: 'static_response', status_code: 403 }],
+      },
+      {
+        match: [{ file: { try_files: ['{http.request.uri.path}/index.php'] }, not: [{ path: ['*/'] }] }],
+        handle: [
+          {
+            handler: 'static_response',
+            headers: { Location: ['{http.request.orig_uri.path}/'] },
+            status_code: 308,
+          },
+        ],
+      },
+      {
+        match: [
+          {
+            file: {
+              split_path: ['.php'],
+              try_files: ['{http.request.uri.path}', '{http.request.uri.path}/index.php', 'index.php'],
+            },
+          },
+        ],
+        handle: [{ handler: 'rewrite', uri: '{http.matchers.file.relative}' }],
+      },
+      {
+        match: [{ path: ['*.php'] }],
+        handle: [
+          {
+            handler: 'reverse_proxy',
+            transport: { protocol: 'fastcgi', split_path: ['.php'] },
+            upstreams: [{ dial: `unix/${site.phpSocket}` }],
+          },
+        ],
+      },
+      { handle: [{ handler: 'file_server' }] },
+    ],
+  };
+}
+
+const offlineHandler: Json = {
+  handler: 'static_response',
+  status_code: 503,
+  headers: {
+    'Content-Type': ['text/html; charset=utf-8'],
+    'Cache-Control': ['no-store'],
+    'Retry-After': ['3600'],
+  },
+  body: OFFLINE_PAGE,
+};
+
+const notFound: Json = {
+  handle: [{ handler: 'static_response', status_code: 404, body: 'Not found\n' }],
+};
+
+export function buildCaddyConfig(settings: CaddySettings, sites: readonly CaddySite[]): Json {
+  const httpsSuffix = settings.httpsPort === 443 ? '' : `:${settings.httpsPort}`;
+  const sorted = [...sites].sort((a, b) => a.id.localeCompare(b.id));
+  const handlerOf = (site: CaddySite) => (site.suspended ? offlineHandler : wordpressHandler(site));
+  const httpRoutes: Json[] = [];
+  const httpsRoutes: Json[] = [];
+  for (const site of sorted) {
+    httpRoutes.push({
+      '@id': `site-${site.id}`,
+      match: hostMatch([site.temporaryHost]),
+      handle: [handlerOf(site)],
+      terminal: true,
+    });
+    if (!site.domain) continue;
+    httpRoutes.push({
+      '@id': `redirect-${site.id}`,
+      match: hostMatch([site.domain]),
+      handle: [
+        {
+          handler: 'static_response',
+          status_code: 308,
+          headers: { Location: [`https://{http.request.host}${httpsSuffix}{http.request.uri}`] },
+        },
+      ],
+      terminal: true,
+    });
+    httpsRoutes.push({
+      '@id': `tls-${site.id}`,
+      match: hostMatch([site.domain]),
+      handle: [handlerOf(site)],
+      terminal: true,
+    });
+  }
+  const domains = sorted.flatMap((site) => (site.domain ? [site.domain] : []));
+  const issuer: Json =
+    settings.tls.issuer === 'internal'
+      ? { module: 'internal' }
+      : {
+          module: 'acme',
+          ...(settings.tls.email ? { email: settings.tls.email } : {}),
+          ...(settings.tls.directoryUrl ? { ca: settings.tls.directoryUrl } : {}),
+        };
+  const listen = (port: number) => [`${settings.listenHost}:${port}`];
+  return {
+    // Node's http client always sends a Host (localhost); on a unix socket Caddy allows none by default.
+    admin: { listen: settings.adminListen, origins: ['localhost'], config: { persist: false } },
+    logging: { logs: { default: { writer: { output: 'stderr' }, encoder: { format: 'json' } } } },
+    apps: {
+      http: {
+        http_port: settings.httpPort,
+        https_port: settings.httpsPort,
+        servers: {
+          http: {
+            listen: listen(settings.httpPort),
+            automatic_https: { disable: true },
+            routes: [...httpRoutes, notFound],
+          },
+          https: {
+            listen: listen(settings.httpsPort),
+            automatic_https: { disable_redirects: true },
+            routes: [...httpsRoutes, notFound],
+          },
+        },
+      },
+      // Without custom domains, no policy at all: a policy without subjects would apply to every name.
+      tls: domains.length > 0 ? { automation: { policies: [{ subjects: domains, issuers: [issuer] }] } } : {},
+      pki: { certificate_authorities: { local: { install_trust: false } } },
+    },
+  };
+}
