@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 export interface SystemPackage {
   /** A file the package installs; its presence means the package is there. */
   probe: string;
+  /** Package name(s) to install when the probe is missing. */
   apt: string;
   why: string;
 }
@@ -30,6 +31,20 @@ export const TEST_PACKAGES: SystemPackage[] = [
     why: 'PostgreSQL instances (local driver)',
   },
   { probe: '/usr/bin/psql', apt: 'postgresql-client', why: 'tests connect to PostgreSQL instances' },
+  { probe: '/usr/bin/caddy', apt: 'caddy', why: 'front door of WordPress sites' },
+  {
+    probe: '/usr/bin/php',
+    apt: 'php-cli php-fpm php-mysql php-curl php-gd php-xml php-mbstring php-zip php-intl',
+    why: 'WordPress sites (php-fpm pools, install script)',
+  },
+  { probe: '/usr/share/wordpress/wp-settings.php', apt: 'wordpress', why: 'WordPress core' },
+  {
+    probe: '/usr/share/wordpress/wp-content/themes/twentytwentythree/style.css',
+    apt: 'wordpress-theme-twentytwentythree',
+    why: 'the theme new sites start with',
+  },
+  { probe: '/usr/bin/sftp', apt: 'openssh-client', why: 'tests reach sites over SFTP' },
+  { probe: '/usr/bin/curl', apt: 'curl', why: 'tests fetch sites over HTTP(S)' },
 ];
 
 export function ensureSystemPackages(packages: SystemPackage[]): void {
