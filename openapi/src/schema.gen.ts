@@ -311,7 +311,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Connection details of a database instance
+         * Connection details of a database instance, or of a WordPress site’s database and SFTP login
          * @description 202 while the instance is still being deployed (poll again: the UI tries 10 times, 2 s apart); 200 with the credentials once it has been deployed.
          */
         get: operations["instances.access"];
@@ -338,6 +338,119 @@ export interface paths {
          */
         post: operations["instances.changePassword"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/instances/{id}/domain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Attach a custom domain to a WordPress site (served over HTTPS)
+         * @description Synchronous: answers once the front door serves the domain and WordPress’ own address follows it. The certificate is Pending until DNS points at this platform (an A record, or ALIAS/flattened CNAME, for an apex domain; a CNAME for a subdomain) and it is issued; see GET /ssl.
+         */
+        post: operations["instances.addDomain"];
+        /** Detach the custom domain (the site answers on its temporary URL again) */
+        delete: operations["instances.removeDomain"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/instances/{id}/ssl": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The custom domain’s certificate, checked now by a TLS handshake */
+        get: operations["instances.ssl"];
+        put?: never;
+        /** Discard the custom domain’s certificate and have a new one issued */
+        post: operations["instances.requestSsl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/instances/{id}/backups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The backups of a WordPress site, newest first */
+        get: operations["instances.backups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/instances/{id}/backups/new": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Back up a WordPress site: database dump + wp-content, stored outside the site
+         * @description Synchronous: answers once the backup is stored (a fresh site takes a second or two).
+         */
+        post: operations["instances.createBackup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/instances/{id}/backups/{backupId}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a backup exactly (database recreated, wp-content replaced, checksums verified)
+         * @description Synchronous: answers once the site runs on the restored content.
+         */
+        post: operations["instances.restoreBackup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/instances/{id}/backups/{backupId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a backup */
+        delete: operations["instances.deleteBackup"];
         options?: never;
         head?: never;
         patch?: never;
@@ -708,8 +821,7 @@ export interface components {
             };
             /** @description Logins refused because the subscription is inactive */
             suspended: boolean;
-            /** @description Custom domains come with site hosting */
-            customDomain: null;
+            customDomain: components["schemas"]["CustomDomain"];
             /** @description Flags only; credentials come from GET /api/instances/{id}/access */
             metadata: {
                 database: boolean;
@@ -718,6 +830,25 @@ export interface components {
                 mongo?: boolean;
             };
         };
+        /** @description WordPress sites only; null without one */
+        CustomDomain: {
+            /** @example shop.example.com */
+            domain: string;
+            /** Format: date-time */
+            addedAt: string | null;
+            /** @description Whether its certificate was Active at the last check */
+            isActive: boolean;
+            ssl: {
+                /** @enum {string} */
+                status: "Active" | "Pending" | "FAILED";
+                message: string;
+                /**
+                 * Format: date-time
+                 * @description Null before the first check
+                 */
+                lastChecked: string | null;
+            };
+        } | null;
         InstanceCapabilities: {
             types: {
                 /** @enum {string} */
@@ -790,8 +921,13 @@ export interface components {
                 /** @example mysql://u_x:secret@127.0.0.1:3306/t_x */
                 connectionString: string;
             };
-            /** @description SFTP comes with site hosting */
-            sftp: null;
+            /** @description WordPress sites: the SFTP login (chrooted to the site); null for databases */
+            sftp: {
+                ipAddress: string;
+                port: number;
+                user: string;
+                password: string;
+            } | null;
         };
         ChangeInstancePasswordRequest: {
             /**
@@ -801,6 +937,51 @@ export interface components {
              */
             type: "MySQL" | "PostgreSQL" | "MongoDB" | "WordPress" | "n8n" | "mysql" | "postgresql" | "mongodb" | "wordpress" | "postgres";
             password: string;
+        };
+        InstanceDomainRequest: {
+            /** @example shop.example.com */
+            domain: string;
+        };
+        SslResult: {
+            ssl: components["schemas"]["SslStatus"];
+            /**
+             * @description The same as ssl.status; `none` without a custom domain
+             * @enum {string}
+             */
+            status: "Active" | "Pending" | "FAILED" | "none";
+            message?: string;
+        };
+        /** @description Null without a custom domain */
+        SslStatus: {
+            /** @enum {string} */
+            status: "Active" | "Pending" | "FAILED";
+            /** @example HTTPS is enabled */
+            message: string;
+            /** Format: date-time */
+            lastChecked: string;
+            /** Format: date-time */
+            expiresAt: string | null;
+        } | null;
+        BackupList: components["schemas"]["Backup"][];
+        Backup: {
+            id: string;
+            name: string;
+            note: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description Bytes of the stored archives */
+            size: number;
+        };
+        BackupCreated: {
+            id: string;
+            backupId: string;
+            "backup-id": string;
+            /** @example Backup creation started */
+            message: string;
+        };
+        CreateBackupRequest: {
+            name: string;
+            note?: string;
         };
         NotificationList: {
             /** @description Newest first, at most 50 */
@@ -1732,7 +1913,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Host, port, database name, user, password and a connection string */
+            /** @description Host, port, database name, user, password and a connection string; for WordPress also `sftp` */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1768,7 +1949,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not a database, being deleted, or its deploy failed (no credentials) */
+            /** @description n8n, being deleted, or its deploy failed (no credentials) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1860,6 +2041,536 @@ export interface operations {
             };
             /** @description The database server refused the change (`operation_failed`) */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "instances.addDomain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The domain, without http(s):// */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InstanceDomainRequest"];
+            };
+        };
+        responses: {
+            /** @description "Custom domain added successfully" */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstanceChange"];
+                };
+            };
+            /** @description "Domain is required", "Please enter a valid domain name", or not a WordPress instance */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The subscription is inactive (`subscription_inactive`, "Adding domains is disabled.") */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such instance of this user (`not_found`, "Instance not found") */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Attached to another instance, or the instance is not deployed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "instances.removeDomain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description "Custom domain removed successfully" */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstanceChange"];
+                };
+            };
+            /** @description Not a WordPress instance, or it has no custom domain */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The subscription is inactive (`subscription_inactive`, "Your subscription is inactive. Removing domains is disabled.") */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such instance of this user (`not_found`, "Instance not found") */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The instance is still deploying, was never deployed, or is being deleted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "instances.ssl": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Active, Pending or FAILED (with the reason); `none` without a custom domain */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SslResult"];
+                };
+            };
+            /** @description "SSL is only available for custom domains" (not a WordPress instance) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such instance of this user (`not_found`, "Instance not found") */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The instance is still deploying, was never deployed, or is being deleted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "instances.requestSsl": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description "Requested SSL. It may take a moment to activate." and the status right after */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SslResult"];
+                };
+            };
+            /** @description "SSL is only available for custom domains" */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The subscription is inactive (`subscription_inactive`, "Your subscription is inactive. Requesting SSL is disabled.") */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such instance of this user (`not_found`, "Instance not found") */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The instance is still deploying, was never deployed, or is being deleted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "instances.backups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Backups */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BackupList"];
+                };
+            };
+            /** @description "Backups are only available for WordPress instances" */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such instance of this user (`not_found`, "Instance not found") */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The instance is still deploying, was never deployed, or is being deleted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "instances.createBackup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Name (up to 100) and an optional note (up to 500) */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBackupRequest"];
+            };
+        };
+        responses: {
+            /** @description "Backup creation started", with the new backup’s id three ways */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BackupCreated"];
+                };
+            };
+            /** @description "Backup name is required", "Name too long", "Note too long", or not WordPress */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The subscription is inactive (`subscription_inactive`, "Your subscription is inactive. Creating backups is disabled.") */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such instance of this user (`not_found`, "Instance not found") */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The instance is not deployed, or the site is suspended */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "instances.restoreBackup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                backupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description "Restore initiated" */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description "Backups are only available for WordPress instances" */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The subscription is inactive (`subscription_inactive`, "Restoring backups is disabled.") */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such instance of this user, or no such backup */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The instance is still deploying, was never deployed, or is being deleted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "instances.deleteBackup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                backupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description "Backup deleted" */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description "Backups are only available for WordPress instances" */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The subscription is inactive (`subscription_inactive`, "Deleting backups is disabled.") */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such instance of this user, or no such backup */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The instance is still deploying, was never deployed, or is being deleted */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

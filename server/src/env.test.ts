@@ -13,8 +13,35 @@ describe('provisioning and secrets configuration', () => {
       postgresAdminUrl: undefined,
       mongodbAdminUrl: undefined,
       publicHost: '127.0.0.1',
+      sites: {
+        baseDomain: 'localhost',
+        httpPort: undefined,
+        httpsPort: undefined,
+        sftpPort: undefined,
+        tls: 'internal',
+        listenHost: '127.0.0.1',
+      },
     });
     expect(config.encryptionKey).toBeUndefined();
+  });
+
+  it('reads the WordPress site settings', () => {
+    const config = readConfig({
+      SITES_BASE_DOMAIN: 'Sites.Example.com',
+      SITES_HTTP_PORT: '80',
+      SITES_HTTPS_PORT: '443',
+      SFTP_PORT: '2022',
+      SITES_TLS: 'acme',
+      SITES_LISTEN_HOST: '0.0.0.0',
+    });
+    expect(config.provisioning.sites).toEqual({
+      baseDomain: 'sites.example.com',
+      httpPort: 80,
+      httpsPort: 443,
+      sftpPort: 2022,
+      tls: 'acme',
+      listenHost: '0.0.0.0',
+    });
   });
 
   it('takes the credentials host from PUBLIC_URL, or INSTANCE_PUBLIC_HOST over it', () => {
@@ -55,6 +82,11 @@ describe('provisioning and secrets configuration', () => {
       'ENCRYPTION_KEY must be 32 bytes, written as 64 hex characters or in base64',
     ],
     [{ INSTANCE_PUBLIC_HOST: 'bad host/x' }, 'INSTANCE_PUBLIC_HOST must be a host name or IP address'],
+    [{ SITES_BASE_DOMAIN: 'http://x' }, 'SITES_BASE_DOMAIN must be a domain name such as sites.example.com'],
+    [{ SITES_HTTP_PORT: 'eighty' }, 'SITES_HTTP_PORT must be a port number'],
+    [{ SFTP_PORT: '70000' }, 'SFTP_PORT must be 1 to 65535'],
+    [{ SITES_TLS: 'letsencrypt' }, 'SITES_TLS must be internal or acme'],
+    [{ SITES_LISTEN_HOST: 'localhost' }, 'SITES_LISTEN_HOST must be an IP address'],
   ])('refuses %j clearly', (env, message) => {
     expect(() => readConfig(env)).toThrow(message);
   });

@@ -10,6 +10,13 @@ export const PROVISIONERS = ['local'] as const;
  * The only reader of process.env. Every setting the server takes is listed, validated and documented
  * here (and in the README's configuration table).
  */
+const Port = (name: string) =>
+  z.coerce
+    .number({ error: `${name} must be a port number` })
+    .int(`${name} must be a port number`)
+    .min(1, `${name} must be 1 to 65535`)
+    .max(65535, `${name} must be 1 to 65535`);
+
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -57,6 +64,23 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9.:[\]-]+$/, 'INSTANCE_PUBLIC_HOST must be a host name or IP address')
     .optional(),
+  SITES_BASE_DOMAIN: z
+    .string()
+    .regex(
+      /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/i,
+      'SITES_BASE_DOMAIN must be a domain name such as sites.example.com',
+    )
+    .default('localhost'),
+  SITES_HTTP_PORT: Port('SITES_HTTP_PORT').optional(),
+  SITES_HTTPS_PORT: Port('SITES_HTTPS_PORT').optional(),
+  SFTP_PORT: Port('SFTP_PORT').optional(),
+  SITES_TLS: z
+    .enum(['internal', 'acme'], { error: 'SITES_TLS must be internal or acme' })
+    .default('internal'),
+  SITES_LISTEN_HOST: z
+    .string()
+    .regex(/^[0-9a-fA-F.:]+$/, 'SITES_LISTEN_HOST must be an IP address such as 127.0.0.1 or 0.0.0.0')
+    .default('127.0.0.1'),
   ENCRYPTION_KEY: z
     .string()
     .refine((value) => parseEncryptionKey(value) !== undefined, ENCRYPTION_KEY_RULE)
@@ -95,6 +119,21 @@ export interface ProvisioningConfig {
   mongodbAdminUrl: string | undefined;
   /** Host name written into instance credentials. */
   publicHost: string;
+  /** WordPress sites of the local driver: front door (Caddy), SFTP and certificates. */
+  sites: SitesConfig;
+}
+
+export interface SitesConfig {
+  /** Temporary URLs are `<slug>.<baseDomain>`. */
+  baseDomain: string;
+  /** Unset: the driver picks (8180/8543/2222 when free at first start, else free ports) and remembers. */
+  httpPort: number | undefined;
+  httpsPort: number | undefined;
+  sftpPort: number | undefined;
+  /** Who issues custom domains' certificates: Caddy's internal CA, or ACME (Let's Encrypt). */
+  tls: 'internal' | 'acme';
+  /** Address Caddy and the SFTP server listen on. */
+  listenHost: string;
 }
 
 export function readConfig(env: Record<string, string | undefined> = process.env): ServerConfig {
@@ -137,6 +176,14 @@ export function readConfig(env: Record<string, string | undefined> = process.env
       postgresAdminUrl: e.POSTGRES_ADMIN_URL,
       mongodbAdminUrl: e.MONGODB_ADMIN_URL,
       publicHost: e.INSTANCE_PUBLIC_HOST ?? (e.PUBLIC_URL ? new URL(e.PUBLIC_URL).hostname : '127.0.0.1'),
+      sites: {
+        baseDomain: e.SITES_BASE_DOMAIN.toLowerCase(),
+        httpPort: e.SITES_HTTP_PORT,
+        httpsPort: e.SITES_HTTPS_PORT,
+        sftpPort: e.SFTP_PORT,
+        tls: e.SITES_TLS,
+        listenHost: e.SITES_LISTEN_HOST,
+      },
     },
     encryptionKey: e.ENCRYPTION_KEY === undefined ? undefined : parseEncryptionKey(e.ENCRYPTION_KEY),
   };

@@ -35,6 +35,7 @@ import {
   installHostPackages,
   type LocalEngine,
   missingHostPackages,
+  missingSitePackages,
 } from './provisioning/local/host-packages.ts';
 import { createLocalDriver } from './provisioning/local/local-driver.ts';
 
@@ -74,7 +75,8 @@ async function ensureHostPackages(config: ServerConfig): Promise<void> {
   const engines = (Object.keys(HOST_PACKAGES) as LocalEngine[]).filter((engine) =>
     engine === 'mariadb' ? !mysqlAdminUrl : !postgresAdminUrl,
   );
-  const missing = missingHostPackages(engines);
+  // WordPress sites need MariaDB (their tenants) and the site packages (Caddy, php-fpm, WordPress, …).
+  const missing = [...new Set([...missingHostPackages(engines), ...missingSitePackages()])];
   if (missing.length === 0) return;
   const started = performance.now();
   try {
@@ -86,7 +88,8 @@ async function ensureHostPackages(config: ServerConfig): Promise<void> {
   } catch (error) {
     log(
       `provisioning: ${missing.join(' ')} missing and not installed (${(error as Error).message.split('\n')[0]}). ` +
-        `As root run: ${aptInstallLine(missing)}. Until then those instance types are unavailable.`,
+        `As root run: ${aptInstallLine(missing)}. Until then those instance types (WordPress among them ` +
+        'when a site package is missing) are unavailable, and the capabilities say why.',
     );
   }
 }
@@ -131,6 +134,14 @@ async function main() {
     postgresAdminUrl: prov.postgresAdminUrl,
     mongodbAdminUrl: prov.mongodbAdminUrl,
     publicHost: prov.publicHost,
+    sites: {
+      baseDomain: prov.sites.baseDomain,
+      listenHost: prov.sites.listenHost,
+      httpPort: prov.sites.httpPort,
+      httpsPort: prov.sites.httpsPort,
+      sftpPort: prov.sites.sftpPort,
+      tls: { issuer: prov.sites.tls },
+    },
     log: (line) => log(`provisioning: ${line}`),
   });
 
@@ -168,7 +179,8 @@ async function main() {
   let stopping = false;
   const provisioning = (async () => {
     log(
-      `provisioning: ${prov.driver} driver, data in ${prov.dataDir}, credentials name host ${prov.publicHost}`,
+      `provisioning: ${prov.driver} driver, data in ${prov.dataDir}, credentials name host ${prov.publicHost}, ` +
+        `sites on *.${prov.sites.baseDomain} (listening on ${prov.sites.listenHost}, TLS ${prov.sites.tls})`,
     );
     await ensureHostPackages(config);
     try {

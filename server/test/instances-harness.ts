@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
@@ -11,6 +12,7 @@ import { createLocalDriver } from '../src/provisioning/local/local-driver.ts';
 import { call, type TestApp } from './create-test-app.ts';
 import { ensureTestPackages } from './provisioning/db-clients.ts';
 import { killLeftoverServers } from './provisioning/leftover-servers.ts';
+import { ensureSiteTestPackages, runCommand } from './provisioning/site-clients.ts';
 
 /** The real local driver on its own data root (MariaDB and PostgreSQL 15 servers it runs), one per file. */
 export interface TestProvisioning {
@@ -20,12 +22,20 @@ export interface TestProvisioning {
   stop(): Promise<void>;
 }
 
-export async function startTestProvisioning(): Promise<TestProvisioning> {
+/**
+ * `sites: true` runs the WordPress site runtime too (Caddy, php-fpm, SFTP on free ports), as main.ts does.
+ */
+export async function startTestProvisioning(options: { sites?: boolean } = {}): Promise<TestProvisioning> {
   await ensureTestPackages();
-  // Directly under /tmp: the mysql and postgres users must be able to traverse it.
+  if (options.sites) await ensureSiteTestPackages();
+  // Directly under /tmp: the mysql, postgres and caddy users (and site users) must be able to traverse it.
   const root = await mkdtemp('/tmp/berth-instances-');
   const logs: string[] = [];
-  const driver = createLocalDriver({ dataRoot: root, log: (line) => logs.push(line) });
+  const driver = createLocalDriver({
+    dataRoot: root,
+    sites: options.sites ? {} : undefined,
+    log: (line) => logs.push(line),
+  });
   await driver.start();
   return {
     driver,
@@ -34,6 +44,11 @@ export async function startTestProvisioning(): Promise<TestProvisioning> {
     async stop() {
       await driver.stop().catch(() => {});
       killLeftoverServers(root); // only after a failure
+      // Site users left by a failed test (their homes are under this root).
+      for (const line of readFileSync('/etc/passwd', 'utf8').split('\n')) {
+        const [name, , , , , home] = line.split(':');
+        if (name?.startsWith('wp_') && home?.startsWith(root)) await runCommand('/usr/sbin/userdel', [name]);
+      }
       await rm(root, { recursive: true, force: true });
     },
   };

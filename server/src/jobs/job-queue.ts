@@ -38,6 +38,14 @@ export async function addJob(db: DbOrTx, spec: JobSpec): Promise<void> {
   )`.execute(db);
 }
 
+/** Whether the queue has a job waiting or running (one that failed for good does not count). */
+export async function queueHasJobs(db: DbOrTx, queueName: string): Promise<boolean> {
+  const { rows } = await sql<{ busy: boolean }>`select exists (
+    select 1 from graphile_worker.jobs where queue_name = ${queueName} and attempts < max_attempts
+  ) as busy`.execute(db);
+  return rows[0]?.busy === true;
+}
+
 /** graphile-worker's own log: warnings and errors only, through `log`. */
 export function jobLogger(log: (line: string) => void): Logger {
   return new Logger(() => (level, message) => {

@@ -26,8 +26,32 @@ export interface InstanceTable {
   suspended: ColumnType<boolean, boolean | undefined, boolean>;
   /** When the first deploy succeeded; null while it never has. */
   deployed_at: Date | null;
+  /** WordPress: what the site was deployed with (the admin password is kept in the encrypted secret). */
+  site: ColumnType<SiteSettings | null, SiteSettings | null | undefined, SiteSettings | null>;
+  /** Where the site answers (custom domain over HTTPS, else the temporary URL), once deployed. */
+  url: ColumnType<string | null, string | null | undefined, string | null>;
+  admin_url: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The attached custom domain (unique over all instances) and when it was attached. */
+  custom_domain: ColumnType<string | null, string | null | undefined, string | null>;
+  domain_added_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** The last SSL probe of the custom domain; null before the first one. */
+  ssl: ColumnType<StoredSsl | null, StoredSsl | null | undefined, StoredSsl | null>;
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, never, Date>;
+}
+
+export interface SiteSettings {
+  title: string;
+  adminUser: string;
+  adminEmail: string;
+  phpVersion: string;
+}
+
+export interface StoredSsl {
+  status: 'Active' | 'Pending' | 'FAILED';
+  message: string;
+  lastChecked: string;
+  expiresAt: string | null;
 }
 
 export type InstanceRow = Selectable<InstanceTable>;

@@ -1,5 +1,5 @@
 import type { Db, DbOrTx } from '../../db/database.ts';
-import { addJob } from '../../jobs/job-queue.ts';
+import { addJob, queueHasJobs } from '../../jobs/job-queue.ts';
 import { findInstancesToReconcile } from './instances.repository.ts';
 
 /**
@@ -33,6 +33,11 @@ export interface InstanceJobPayload {
   instanceId: string;
   /** ISO time after which the job gives up (wall clock, not the app's injectable business clock). */
   deadline: string;
+}
+
+/** Whether a job of the instance is waiting or running (its queue is `instance:<id>`). */
+export function instanceHasJobs(db: DbOrTx, instanceId: string): Promise<boolean> {
+  return queueHasJobs(db, `instance:${instanceId}`);
 }
 
 export async function enqueueInstanceJob(

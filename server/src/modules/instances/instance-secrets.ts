@@ -11,6 +11,16 @@ export interface StoredSecret {
   port?: number;
   database?: string;
   user?: string;
+  /** WordPress: the SFTP password (generated at deploy) and, once deployed, the login's address. */
+  sftpPassword?: string;
+  sftpHost?: string;
+  sftpPort?: number;
+  sftpUser?: string;
+  /**
+   * WordPress: the admin password the customer chose. Kept (encrypted) so a deploy retried or
+   * reconciled before the install finished installs with the very same password.
+   */
+  adminPassword?: string;
 }
 
 const secretContext = (instanceId: string) => `instance_credentials.secret:${instanceId}`;

@@ -37,5 +37,38 @@ export function createInstancesRouter(instances: InstancesService) {
         if (outcome === 'pending') return c.json({ message: 'Password change initiated' }, 202);
         return c.json({ message: `${TYPE_INFO[body.type].name} password updated` }, 200);
       })
+      .openapi(routes.addDomain, async (c) => {
+        const { id } = c.req.valid('param');
+        const instance = await instances.addDomain(c.var.user.id, id, c.req.valid('json').domain);
+        return c.json({ instance, message: 'Custom domain added successfully' }, 200);
+      })
+      .openapi(routes.removeDomain, async (c) => {
+        const instance = await instances.removeDomain(c.var.user.id, c.req.valid('param').id);
+        return c.json({ instance, message: 'Custom domain removed successfully' }, 200);
+      })
+      .openapi(routes.getSsl, async (c) =>
+        c.json(await instances.sslStatus(c.var.user.id, c.req.valid('param').id), 200),
+      )
+      .openapi(routes.requestSsl, async (c) => {
+        const result = await instances.requestSsl(c.var.user.id, c.req.valid('param').id);
+        return c.json({ ...result, message: 'Requested SSL. It may take a moment to activate.' }, 200);
+      })
+      .openapi(routes.listBackups, async (c) =>
+        c.json(await instances.listBackups(c.var.user.id, c.req.valid('param').id), 200),
+      )
+      .openapi(routes.createBackup, async (c) => {
+        const id = await instances.createBackup(c.var.user.id, c.req.valid('param').id, c.req.valid('json'));
+        return c.json({ id, backupId: id, 'backup-id': id, message: 'Backup creation started' }, 201);
+      })
+      .openapi(routes.restoreBackup, async (c) => {
+        const { id, backupId } = c.req.valid('param');
+        await instances.restoreBackup(c.var.user.id, id, backupId);
+        return c.json({ message: 'Restore initiated' }, 200);
+      })
+      .openapi(routes.deleteBackup, async (c) => {
+        const { id, backupId } = c.req.valid('param');
+        await instances.deleteBackup(c.var.user.id, id, backupId);
+        return c.json({ message: 'Backup deleted' }, 200);
+      })
   );
 }

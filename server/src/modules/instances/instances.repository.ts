@@ -31,6 +31,11 @@ export async function findInstanceById(db: DbOrTx, id: string): Promise<Instance
   return db.selectFrom('instances').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** The instance a custom domain is attached to (any user's). */
+export async function findInstanceByDomain(db: DbOrTx, domain: string): Promise<InstanceRow | undefined> {
+  return db.selectFrom('instances').selectAll().where('custom_domain', '=', domain).executeTakeFirst();
+}
+
 /** Locks the user's instance row until the transaction ends. */
 export async function lockInstanceForUpdate(
   trx: Transaction<Database>,

@@ -2,15 +2,21 @@ import { createRoute } from '@hono/zod-openapi';
 import { errorResponse, json, MessageSchema } from '../../lib/openapi-schemas.ts';
 import { requireUser } from '../../middleware/auth.ts';
 import {
+  BackupBodySchema,
+  BackupCreatedSchema,
+  BackupListSchema,
+  BackupParamsSchema,
   CapabilitiesSchema,
   ChangePasswordBodySchema,
   DatabaseAccessSchema,
   DeployBodySchema,
+  DomainBodySchema,
   InstanceChangeSchema,
   InstanceIdParamsSchema,
   InstanceListSchema,
   InstanceResultSchema,
   ListQuerySchema,
+  SslResultSchema,
   TypeQuerySchema,
   UpdateBodySchema,
 } from './instances.schemas.ts';
@@ -120,17 +126,20 @@ export const access = createRoute({
   path: '/api/instances/{id}/access',
   operationId: 'instances.access',
   tags,
-  summary: 'Connection details of a database instance',
+  summary: 'Connection details of a database instance, or of a WordPress site’s database and SFTP login',
   description:
     '202 while the instance is still being deployed (poll again: the UI tries 10 times, 2 s apart); 200 with the credentials once it has been deployed.',
   ...signedIn,
   request: { params: InstanceIdParamsSchema, query: TypeQuerySchema },
   responses: {
-    200: json(DatabaseAccessSchema, 'Host, port, database name, user, password and a connection string'),
+    200: json(
+      DatabaseAccessSchema,
+      'Host, port, database name, user, password and a connection string; for WordPress also `sftp`',
+    ),
     202: json(MessageSchema, '"Preparing credentials... This may take a moment."'),
     401: notSignedIn,
     404: notFound,
-    409: errorResponse('Not a database, being deleted, or its deploy failed (no credentials)'),
+    409: errorResponse('n8n, being deleted, or its deploy failed (no credentials)'),
   },
 });
 
@@ -161,5 +170,166 @@ export const changePassword = createRoute({
     404: notFound,
     409: errorResponse('The instance is not deployed (yet) or is being deleted'),
     502: errorResponse('The database server refused the change (`operation_failed`)'),
+  },
+});
+
+const inactive = (message: string) =>
+  errorResponse(`The subscription is inactive (\`subscription_inactive\`, "${message}")`);
+const notDeployed = errorResponse('The instance is still deploying, was never deployed, or is being deleted');
+
+export const addDomain = createRoute({
+  method: 'post',
+  path: '/api/instances/{id}/domain',
+  operationId: 'instances.addDomain',
+  tags,
+  summary: 'Attach a custom domain to a WordPress site (served over HTTPS)',
+  description:
+    'Synchronous: answers once the front door serves the domain and WordPress’ own address follows it. The certificate is Pending until DNS points at this platform (an A record, or ALIAS/flattened CNAME, for an apex domain; a CNAME for a subdomain) and it is issued; see GET /ssl.',
+  ...signedIn,
+  request: {
+    params: InstanceIdParamsSchema,
+    body: { ...json(DomainBodySchema, 'The domain, without http(s)://'), required: true },
+  },
+  responses: {
+    200: json(InstanceChangeSchema, '"Custom domain added successfully"'),
+    400: errorResponse(
+      '"Domain is required", "Please enter a valid domain name", or not a WordPress instance',
+    ),
+    401: notSignedIn,
+    403: inactive('Adding domains is disabled.'),
+    404: notFound,
+    409: errorResponse('Attached to another instance, or the instance is not deployed'),
+  },
+});
+
+export const removeDomain = createRoute({
+  method: 'delete',
+  path: '/api/instances/{id}/domain',
+  operationId: 'instances.removeDomain',
+  tags,
+  summary: 'Detach the custom domain (the site answers on its temporary URL again)',
+  ...signedIn,
+  request: { params: InstanceIdParamsSchema },
+  responses: {
+    200: json(InstanceChangeSchema, '"Custom domain removed successfully"'),
+    400: errorResponse('Not a WordPress instance, or it has no custom domain'),
+    401: notSignedIn,
+    403: inactive('Your subscription is inactive. Removing domains is disabled.'),
+    404: notFound,
+    409: notDeployed,
+  },
+});
+
+export const getSsl = createRoute({
+  method: 'get',
+  path: '/api/instances/{id}/ssl',
+  operationId: 'instances.ssl',
+  tags,
+  summary: 'The custom domain’s certificate, checked now by a TLS handshake',
+  ...signedIn,
+  request: { params: InstanceIdParamsSchema },
+  responses: {
+    200: json(SslResultSchema, 'Active, Pending or FAILED (with the reason); `none` without a custom domain'),
+    400: errorResponse('"SSL is only available for custom domains" (not a WordPress instance)'),
+    401: notSignedIn,
+    404: notFound,
+    409: notDeployed,
+  },
+});
+
+export const requestSsl = createRoute({
+  method: 'post',
+  path: '/api/instances/{id}/ssl',
+  operationId: 'instances.requestSsl',
+  tags,
+  summary: 'Discard the custom domain’s certificate and have a new one issued',
+  ...signedIn,
+  request: { params: InstanceIdParamsSchema },
+  responses: {
+    200: json(
+      SslResultSchema,
+      '"Requested SSL. It may take a moment to activate." and the status right after',
+    ),
+    400: errorResponse('"SSL is only available for custom domains"'),
+    401: notSignedIn,
+    403: inactive('Your subscription is inactive. Requesting SSL is disabled.'),
+    404: notFound,
+    409: notDeployed,
+  },
+});
+
+export const listBackups = createRoute({
+  method: 'get',
+  path: '/api/instances/{id}/backups',
+  operationId: 'instances.backups',
+  tags,
+  summary: 'The backups of a WordPress site, newest first',
+  ...signedIn,
+  request: { params: InstanceIdParamsSchema },
+  responses: {
+    200: json(BackupListSchema, 'Backups'),
+    400: errorResponse('"Backups are only available for WordPress instances"'),
+    401: notSignedIn,
+    404: notFound,
+    409: notDeployed,
+  },
+});
+
+export const createBackup = createRoute({
+  method: 'post',
+  path: '/api/instances/{id}/backups/new',
+  operationId: 'instances.createBackup',
+  tags,
+  summary: 'Back up a WordPress site: database dump + wp-content, stored outside the site',
+  description: 'Synchronous: answers once the backup is stored (a fresh site takes a second or two).',
+  ...signedIn,
+  request: {
+    params: InstanceIdParamsSchema,
+    body: { ...json(BackupBodySchema, 'Name (up to 100) and an optional note (up to 500)'), required: true },
+  },
+  responses: {
+    201: json(BackupCreatedSchema, '"Backup creation started", with the new backup’s id three ways'),
+    400: errorResponse('"Backup name is required", "Name too long", "Note too long", or not WordPress'),
+    401: notSignedIn,
+    403: inactive('Your subscription is inactive. Creating backups is disabled.'),
+    404: notFound,
+    409: errorResponse('The instance is not deployed, or the site is suspended'),
+  },
+});
+
+export const restoreBackup = createRoute({
+  method: 'post',
+  path: '/api/instances/{id}/backups/{backupId}/restore',
+  operationId: 'instances.restoreBackup',
+  tags,
+  summary: 'Restore a backup exactly (database recreated, wp-content replaced, checksums verified)',
+  description: 'Synchronous: answers once the site runs on the restored content.',
+  ...signedIn,
+  request: { params: BackupParamsSchema },
+  responses: {
+    200: json(MessageSchema, '"Restore initiated"'),
+    400: errorResponse('"Backups are only available for WordPress instances"'),
+    401: notSignedIn,
+    403: inactive('Restoring backups is disabled.'),
+    404: errorResponse('No such instance of this user, or no such backup'),
+    409: notDeployed,
+  },
+});
+
+export const deleteBackup = createRoute({
+  method: 'delete',
+  path: '/api/instances/{id}/backups/{backupId}',
+  operationId: 'instances.deleteBackup',
+  tags,
+  summary: 'Delete a backup',
+  ...signedIn,
+  request: { params: BackupParamsSchema },
+  responses: {
+    200: json(MessageSchema, '"Backup deleted"'),
+    400: errorResponse('"Backups are only available for WordPress instances"'),
+    401: notSignedIn,
+    403: inactive('Deleting backups is disabled.'),
+    404: errorResponse('No such instance of this user, or no such backup'),
+    409: notDeployed,
   },
 });

@@ -111,6 +111,21 @@ export const TypeQuerySchema = z.object({
   }),
 });
 
+export const SSL_STATUSES = ['Active', 'Pending', 'FAILED'] as const;
+
+const CustomDomainSchema = z
+  .object({
+    domain: z.string().openapi({ example: 'shop.example.com' }),
+    addedAt: z.iso.datetime().nullable(),
+    isActive: z.boolean().openapi({ description: 'Whether its certificate was Active at the last check' }),
+    ssl: z.object({
+      status: z.enum(SSL_STATUSES),
+      message: z.string(),
+      lastChecked: z.iso.datetime().nullable().openapi({ description: 'Null before the first check' }),
+    }),
+  })
+  .openapi('CustomDomain');
+
 export const InstanceSchema = z
   .object({
     _id: z.uuid().openapi({ description: 'The same value as `id`' }),
@@ -132,7 +147,9 @@ export const InstanceSchema = z
     updatedAt: z.iso.datetime(),
     deploymentConfig: z.object({ region: z.string(), memory: z.string(), cpu: z.string() }),
     suspended: z.boolean().openapi({ description: 'Logins refused because the subscription is inactive' }),
-    customDomain: z.null().openapi({ description: 'Custom domains come with site hosting' }),
+    customDomain: CustomDomainSchema.nullable().openapi({
+      description: 'WordPress sites only; null without one',
+    }),
     metadata: z
       .object({
         database: z.boolean(),
@@ -170,7 +187,15 @@ export const DatabaseAccessSchema = z
       password: z.string(),
       connectionString: z.string().openapi({ example: 'mysql://u_x:secret@127.0.0.1:3306/t_x' }),
     }),
-    sftp: z.null().openapi({ description: 'SFTP comes with site hosting' }),
+    sftp: z
+      .object({
+        ipAddress: z.string(),
+        port: z.int(),
+        user: z.string(),
+        password: z.string(),
+      })
+      .nullable()
+      .openapi({ description: 'WordPress sites: the SFTP login (chrooted to the site); null for databases' }),
   })
   .openapi('InstanceAccess');
 
@@ -188,6 +213,108 @@ export const CapabilitiesSchema = z
   })
   .openapi('InstanceCapabilities');
 
+const PHP_VERSION = /^\d+\.\d+(\.\d+)?$/;
+
+/** The WordPress fields of a deploy (customer-area §5), checked once the type is known to be available. */
+export const WordPressFieldsSchema = z.object({
+  title: z
+    .string({ error: 'Site title is required' })
+    .trim()
+    .min(1, 'Site title is required')
+    .max(200, 'Site title too long'),
+  username: z
+    .string({ error: 'Admin username is required' })
+    .trim()
+    .min(1, 'Admin username is required')
+    .max(60, 'Admin username too long'),
+  email: z
+    .string({ error: 'Admin email is required' })
+    .trim()
+    .min(1, 'Admin email is required')
+    .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Invalid email'),
+  password: z
+    .string({ error: 'Admin password is required' })
+    .min(1, 'Admin password is required')
+    .min(8, 'Min 8 characters')
+    .max(128, 'Admin password too long'),
+  phpversion: z
+    .string()
+    .trim()
+    .min(1, 'Please enter a PHP version')
+    .regex(PHP_VERSION, 'Please enter a valid PHP version (e.g., 8.2, 7.4, 8.1.5)')
+    .optional(),
+});
+
+/** customer-area §5: a label of letters, digits and hyphens, more labels, a TLD of letters; no scheme. */
+const DOMAIN = /^(?=.{4,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
+
+export const DomainSchema = z
+  .string({ error: 'Domain is required' })
+  .trim()
+  .min(1, 'Domain is required')
+  .regex(DOMAIN, 'Please enter a valid domain name')
+  .transform((domain) => domain.toLowerCase());
+
+export const DomainBodySchema = z
+  .object({ domain: DomainSchema.openapi({ type: 'string', example: 'shop.example.com' }) })
+  .openapi('InstanceDomainRequest');
+
+export const SslSchema = z
+  .object({
+    status: z.enum(SSL_STATUSES),
+    message: z.string().openapi({ example: 'HTTPS is enabled' }),
+    lastChecked: z.iso.datetime(),
+    expiresAt: z.iso.datetime().nullable(),
+  })
+  .openapi('SslStatus');
+
+export const SslResultSchema = z
+  .object({
+    ssl: SslSchema.nullable().openapi({ description: 'Null without a custom domain' }),
+    status: z
+      .enum([...SSL_STATUSES, 'none'])
+      .openapi({ description: 'The same as ssl.status; `none` without a custom domain' }),
+    message: z.string().optional(),
+  })
+  .openapi('SslResult');
+
+export const BackupSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    note: z.string(),
+    createdAt: z.iso.datetime(),
+    size: z.int().openapi({ description: 'Bytes of the stored archives' }),
+  })
+  .openapi('Backup');
+
+export const BackupListSchema = z.array(BackupSchema).openapi('BackupList');
+
+export const BackupBodySchema = z
+  .object({
+    name: z
+      .string({ error: 'Backup name is required' })
+      .trim()
+      .min(1, 'Backup name is required')
+      .max(100, 'Name too long'),
+    note: z.string().trim().max(500, 'Note too long').optional(),
+  })
+  .openapi('CreateBackupRequest');
+
+export const BackupCreatedSchema = z
+  .object({
+    id: z.string(),
+    backupId: z.string(),
+    'backup-id': z.string(),
+    message: z.string().openapi({ example: 'Backup creation started' }),
+  })
+  .openapi('BackupCreated');
+
+export const BackupParamsSchema = z.object({
+  id: z.string().openapi({ param: { name: 'id', in: 'path' } }),
+  backupId: z.string().openapi({ param: { name: 'backupId', in: 'path' }, example: 'b-1a2b3c4d5e6f' }),
+});
+
 export type DeployBody = z.infer<typeof DeployBodySchema>;
 export type UpdateBody = z.infer<typeof UpdateBodySchema>;
 export type ChangePasswordBody = z.infer<typeof ChangePasswordBodySchema>;
@@ -196,3 +323,6 @@ export type Instance = z.infer<typeof InstanceSchema>;
 export type InstanceList = z.infer<typeof InstanceListSchema>;
 export type DatabaseAccess = z.infer<typeof DatabaseAccessSchema>;
 export type Capabilities = z.infer<typeof CapabilitiesSchema>;
+export type SslResult = z.infer<typeof SslResultSchema>;
+export type Backup = z.infer<typeof BackupSchema>;
+export type BackupBody = z.infer<typeof BackupBodySchema>;

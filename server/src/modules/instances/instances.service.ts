@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { z } from '@hono/zod-openapi';
 import type { Db, DbOrTx } from '../../db/database.ts';
-import type { InstanceRow } from '../../db/tables/instances.ts';
+import type { InstanceRow, StoredSsl } from '../../db/tables/instances.ts';
 import type { Cipher } from '../../lib/crypto.ts';
 import {
   ConflictError,
@@ -11,21 +13,29 @@ import {
   ValidationError,
 } from '../../lib/errors.ts';
 import {
+  type BackupInfo,
   type Capabilities as DriverCapabilities,
   INSTANCE_TYPES,
   type ProvisioningDriver,
   ProvisioningUnavailableError,
+  type SslStatus,
 } from '../../provisioning/driver.ts';
 import { generatePassword } from '../../provisioning/tenant-names.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service.ts';
 import { DEFAULT_PAGE_SIZE, isDatabaseType, TYPE_INFO } from './instance-catalog.ts';
-import { DEFAULT_BUDGETS, enqueueInstanceJob, type OperationBudgets } from './instance-jobs.ts';
+import {
+  DEFAULT_BUDGETS,
+  enqueueInstanceJob,
+  instanceHasJobs,
+  type OperationBudgets,
+} from './instance-jobs.ts';
 import { openSecret, sealPendingPassword, sealSecret } from './instance-secrets.ts';
 import {
   countActiveInstances,
   findCredentials,
   findInstance,
+  findInstanceByDomain,
   findInstancesPage,
   insertCredentials,
   insertInstance,
@@ -34,15 +44,20 @@ import {
   updateInstance,
   updateSuspendedOfUser,
 } from './instances.repository.ts';
-import type {
-  Capabilities,
-  ChangePasswordBody,
-  DatabaseAccess,
-  DeployBody,
-  Instance,
-  InstanceList,
-  ListQuery,
-  UpdateBody,
+import {
+  type Backup,
+  type BackupBody,
+  type Capabilities,
+  type ChangePasswordBody,
+  type DatabaseAccess,
+  type DeployBody,
+  DomainSchema,
+  type Instance,
+  type InstanceList,
+  type ListQuery,
+  type SslResult,
+  type UpdateBody,
+  WordPressFieldsSchema,
 } from './instances.schemas.ts';
 
 export const CANNOT_CREATE = 'Cannot create instance. Please check your subscription status.';
@@ -50,6 +65,17 @@ export const DELETE_WHEN_INACTIVE = 'Your subscription is inactive. Deleting ins
 export const PASSWORD_WHEN_INACTIVE = 'Subscription inactive — changing passwords is disabled.';
 export const PASSWORD_TYPES_ONLY = 'Only MongoDB or MySQL password changes are supported';
 export const PREPARING = 'Preparing credentials... This may take a moment.';
+export const DOMAINS_WHEN_INACTIVE = 'Adding domains is disabled.';
+export const REMOVE_DOMAIN_WHEN_INACTIVE = 'Your subscription is inactive. Removing domains is disabled.';
+export const SSL_WHEN_INACTIVE = 'Your subscription is inactive. Requesting SSL is disabled.';
+export const BACKUP_WHEN_INACTIVE = 'Your subscription is inactive. Creating backups is disabled.';
+export const RESTORE_WHEN_INACTIVE = 'Restoring backups is disabled.';
+export const DELETE_BACKUP_WHEN_INACTIVE = 'Deleting backups is disabled.';
+export const SSL_CUSTOM_ONLY = 'SSL is only available for custom domains';
+export const DOMAINS_SITES_ONLY = 'Custom domains are only available for WordPress instances';
+export const BACKUPS_SITES_ONLY = 'Backups are only available for WordPress instances';
+export const DEFAULT_PHP_VERSION = '8.2';
+const BACKUP_ID = /^[a-z0-9-]{1,64}$/;
 
 export interface InstancesDeps {
   db: Db;
@@ -79,14 +105,23 @@ export function toInstance(row: InstanceRow): Instance {
     category: info.category,
     status: row.status,
     statusMessage: row.status_message,
-    url: null,
-    adminUrl: null,
+    url: row.url,
+    adminUrl: row.admin_url,
     region: row.region,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
     deploymentConfig: { region: row.region, memory: row.memory, cpu: row.cpu },
     suspended: row.suspended,
-    customDomain: null,
+    customDomain: row.custom_domain
+      ? {
+          domain: row.custom_domain,
+          addedAt: row.domain_added_at?.toISOString() ?? null,
+          isActive: row.ssl?.status === 'Active',
+          ssl: row.ssl
+            ? { status: row.ssl.status, message: row.ssl.message, lastChecked: row.ssl.lastChecked }
+            : { status: 'Pending', message: 'Not checked yet', lastChecked: null },
+        }
+      : null,
     metadata: info.flag ? { database: true, [info.flag]: true } : { database: false },
   };
 }
@@ -121,6 +156,96 @@ export function createInstancesService(deps: InstancesDeps) {
   async function standing(userId: string) {
     return (await subscriptions.get(userId)).standing;
   }
+
+  const firstIssue = (error: z.ZodError) => error.issues[0]?.message ?? 'Invalid request';
+
+  /** The WordPress fields of a deploy (§5), the PHP version checked against those the host has. */
+  async function wordpressFields(body: DeployBody) {
+    const parsed = WordPressFieldsSchema.safeParse(body);
+    if (!parsed.success) throw new ValidationError(firstIssue(parsed.error));
+    const fields = parsed.data;
+    const versions = await driver.phpVersions();
+    const phpVersion =
+      fields.phpversion ?? (versions.includes(DEFAULT_PHP_VERSION) ? DEFAULT_PHP_VERSION : versions.at(-1));
+    if (!phpVersion || !versions.includes(phpVersion)) {
+      throw new ValidationError(
+        `PHP ${phpVersion ?? DEFAULT_PHP_VERSION} is not installed on this host (available: ${versions.join(', ') || 'none'})`,
+      );
+    }
+    let domain: string | undefined;
+    if (body.domainType === 'Custom Domain') {
+      if (!body.customDomain) throw new ValidationError('Custom domain is required');
+      const checked = DomainSchema.safeParse(body.customDomain);
+      if (!checked.success) throw new ValidationError(firstIssue(checked.error));
+      domain = checked.data;
+      await domainFree(domain);
+    }
+    return {
+      settings: { title: fields.title, adminUser: fields.username, adminEmail: fields.email, phpVersion },
+      adminPassword: fields.password,
+      domain,
+    };
+  }
+
+  async function domainFree(domain: string, instanceId?: string) {
+    const taken = await findInstanceByDomain(db, domain);
+    if (taken && taken.id !== instanceId) {
+      throw new ConflictError(`The domain ${domain} is already attached to another instance`);
+    }
+  }
+
+  /** The user's WordPress instance, deployed (the site exists), for domain, SSL and backup calls. */
+  async function ownSite(userId: string, id: string, notSite: string): Promise<InstanceRow> {
+    const row = await own(userId, id);
+    if (row.type !== 'wordpress') throw new ValidationError(notSite);
+    if (row.status === 'deleting') throw new ConflictError('The instance is being deleted');
+    if (row.deployed_at === null) {
+      throw new ConflictError(
+        row.status === 'deploying'
+          ? 'The instance is still deploying; try again once it runs'
+          : 'The instance was never deployed',
+      );
+    }
+    return row;
+  }
+
+  /**
+   * Domain changes run synchronously; a deploy job of the same instance (a reconcile, a resume) brings
+   * the domain in line with the row, so a change is refused while such a job waits or runs.
+   */
+  async function refuseWhileBusy(row: InstanceRow) {
+    if (await instanceHasJobs(db, row.id)) {
+      throw new ConflictError('The instance is busy with another operation; try again in a moment');
+    }
+  }
+
+  async function refuseWhenInactive(userId: string, message: string) {
+    if ((await standing(userId)) === 'inactive') throw new SubscriptionInactiveError(message);
+  }
+
+  const storedSsl = (ssl: SslStatus): StoredSsl => ({
+    status: ssl.status,
+    message: ssl.message,
+    lastChecked: ssl.lastChecked,
+    expiresAt: ssl.expiresAt ?? null,
+  });
+
+  function sslResult(ssl: StoredSsl | null): SslResult {
+    return ssl ? { ssl, status: ssl.status } : { ssl: null, status: 'none' };
+  }
+
+  function backupId(id: string): string {
+    if (!BACKUP_ID.test(id)) throw new NotFoundError('Backup not found');
+    return id;
+  }
+
+  const toBackup = (b: BackupInfo): Backup => ({
+    id: b.id,
+    name: b.name,
+    note: b.note,
+    createdAt: b.createdAt,
+    size: b.size,
+  });
 
   return {
     /** Instances that count against the plan (all but those being deleted). */
@@ -172,6 +297,7 @@ export function createInstancesService(deps: InstancesDeps) {
     async deploy(userId: string, body: DeployBody): Promise<Instance> {
       const capability = (await driver.capabilities())[body.type];
       if (!capability.available) throw new ProvisioningUnavailableError(body.type, capability.reason);
+      const site = body.type === 'wordpress' ? await wordpressFields(body) : undefined;
       return db.transaction().execute(async (trx) => {
         if (!(await subscriptions.lockCanCreate(userId, trx)).canCreate)
           throw new PlanLimitError(CANNOT_CREATE);
@@ -185,8 +311,18 @@ export function createInstancesService(deps: InstancesDeps) {
           memory: body.memory,
           cpu: body.cpu,
           status: 'deploying',
+          site: site?.settings ?? null,
+          custom_domain: site?.domain ?? null,
+          domain_added_at: site?.domain ? new Date() : null,
         });
-        await insertCredentials(trx, row.id, sealSecret(cipher, row.id, { password: generatePassword() }));
+        const secret = site
+          ? {
+              password: generatePassword(),
+              sftpPassword: generatePassword(),
+              adminPassword: site.adminPassword,
+            }
+          : { password: generatePassword() };
+        await insertCredentials(trx, row.id, sealSecret(cipher, row.id, secret));
         await enqueueInstanceJob(trx, 'deploy', row.id, budgets);
         await publish(trx, row);
         return toInstance(row);
@@ -230,7 +366,7 @@ export function createInstancesService(deps: InstancesDeps) {
     /** 'preparing' while the deploy runs; the connection details once it has succeeded. */
     async access(userId: string, id: string): Promise<{ preparing: true } | DatabaseAccess> {
       const row = await own(userId, id);
-      if (!isDatabaseType(row.type)) throw new ConflictError('Only database instances have credentials yet');
+      if (row.type === 'n8n') throw new ConflictError('n8n instances have no credentials yet');
       if (row.status === 'deleting') throw new ConflictError('The instance is being deleted');
       if (row.status === 'deploying' && row.deployed_at === null) return { preparing: true };
       const stored = await findCredentials(db, row.id);
@@ -249,12 +385,25 @@ export function createInstancesService(deps: InstancesDeps) {
         user: secret.user,
         password: secret.password,
       };
+      const sftp =
+        row.type === 'wordpress' &&
+        secret.sftpPassword &&
+        secret.sftpHost &&
+        secret.sftpPort &&
+        secret.sftpUser
+          ? {
+              ipAddress: secret.sftpHost,
+              port: secret.sftpPort,
+              user: secret.sftpUser,
+              password: secret.sftpPassword,
+            }
+          : null;
       return {
         database: {
           ...database,
-          connectionString: connectionString(TYPE_INFO[row.type].scheme ?? row.type, database),
+          connectionString: connectionString(TYPE_INFO[row.type].scheme ?? 'mysql', database),
         },
-        sftp: null,
+        sftp,
       };
     },
 
@@ -296,6 +445,113 @@ export function createInstancesService(deps: InstancesDeps) {
         }
       }
       return 'pending';
+    },
+
+    /**
+     * Attaches a custom domain to a WordPress site, synchronously: the driver's change is quick (a
+     * Caddy reload and WordPress' own address), and it runs under the driver's per-site lock, so it
+     * cannot interleave with a job of the same site. The row follows the driver's answer.
+     */
+    async addDomain(userId: string, id: string, domain: string): Promise<Instance> {
+      const row = await ownSite(userId, id, DOMAINS_SITES_ONLY);
+      await refuseWhenInactive(userId, DOMAINS_WHEN_INACTIVE);
+      await domainFree(domain, row.id);
+      await refuseWhileBusy(row);
+      const urls = await driver.setSiteDomain(row.id, domain);
+      return db.transaction().execute(async (trx) => {
+        const updated = await updateInstance(
+          trx,
+          row.id,
+          {
+            url: urls.url,
+            admin_url: urls.adminUrl,
+            custom_domain: domain,
+            domain_added_at: row.custom_domain === domain ? row.domain_added_at : new Date(),
+            ssl: row.custom_domain === domain ? row.ssl : null,
+          },
+          { statusNot: 'deleting' },
+        );
+        if (!updated) throw new ConflictError('The instance is being deleted');
+        await publish(trx, updated);
+        return toInstance(updated);
+      });
+    },
+
+    /** Detaches the custom domain (the site goes back to its temporary URL); synchronous like addDomain. */
+    async removeDomain(userId: string, id: string): Promise<Instance> {
+      const row = await ownSite(userId, id, DOMAINS_SITES_ONLY);
+      await refuseWhenInactive(userId, REMOVE_DOMAIN_WHEN_INACTIVE);
+      if (!row.custom_domain) throw new ValidationError('The instance has no custom domain');
+      await refuseWhileBusy(row);
+      const urls = await driver.setSiteDomain(row.id, null);
+      return db.transaction().execute(async (trx) => {
+        const updated = await updateInstance(
+          trx,
+          row.id,
+          { url: urls.url, admin_url: urls.adminUrl, custom_domain: null, domain_added_at: null, ssl: null },
+          { statusNot: 'deleting' },
+        );
+        if (!updated) throw new ConflictError('The instance is being deleted');
+        await publish(trx, updated);
+        return toInstance(updated);
+      });
+    },
+
+    /** Probes the custom domain's certificate now and stores the result (shown in customDomain.ssl). */
+    async sslStatus(userId: string, id: string): Promise<SslResult> {
+      const row = await ownSite(userId, id, SSL_CUSTOM_ONLY);
+      if (!row.custom_domain) return sslResult(null);
+      const probed = await driver.sslStatus(row.id);
+      const ssl = probed ? storedSsl(probed) : null;
+      await updateInstance(db, row.id, { ssl }, { statusNot: 'deleting' });
+      return sslResult(ssl);
+    },
+
+    /** Has the certificate issued again; answers the status right after. */
+    async requestSsl(userId: string, id: string): Promise<SslResult> {
+      const row = await ownSite(userId, id, SSL_CUSTOM_ONLY);
+      await refuseWhenInactive(userId, SSL_WHEN_INACTIVE);
+      if (!row.custom_domain) throw new ValidationError(SSL_CUSTOM_ONLY);
+      const ssl = storedSsl(await driver.requestSsl(row.id));
+      await updateInstance(db, row.id, { ssl }, { statusNot: 'deleting' });
+      return sslResult(ssl);
+    },
+
+    async listBackups(userId: string, id: string): Promise<Backup[]> {
+      const row = await ownSite(userId, id, BACKUPS_SITES_ONLY);
+      return (await driver.listBackups(row.id)).map(toBackup);
+    },
+
+    /**
+     * Creates a backup (database dump + wp-content) synchronously: a fresh site takes a second or two,
+     * and the answer then names a backup that exists. Answers its id.
+     */
+    async createBackup(userId: string, id: string, body: BackupBody): Promise<string> {
+      const row = await ownSite(userId, id, BACKUPS_SITES_ONLY);
+      await refuseWhenInactive(userId, BACKUP_WHEN_INACTIVE);
+      const backup = await driver.createBackup(row.id, {
+        backupId: `b-${randomBytes(6).toString('hex')}`,
+        name: body.name,
+        note: body.note ?? '',
+      });
+      return backup.id;
+    },
+
+    /** Exact restore (database recreated, wp-content replaced, verified), synchronously. */
+    async restoreBackup(userId: string, id: string, backup: string): Promise<void> {
+      const row = await ownSite(userId, id, BACKUPS_SITES_ONLY);
+      await refuseWhenInactive(userId, RESTORE_WHEN_INACTIVE);
+      await driver.restoreBackup(row.id, backupId(backup));
+    },
+
+    async deleteBackup(userId: string, id: string, backup: string): Promise<void> {
+      const row = await ownSite(userId, id, BACKUPS_SITES_ONLY);
+      await refuseWhenInactive(userId, DELETE_BACKUP_WHEN_INACTIVE);
+      const wanted = backupId(backup);
+      if (!(await driver.listBackups(row.id)).some((b) => b.id === wanted)) {
+        throw new NotFoundError('Backup not found');
+      }
+      await driver.deleteBackup(row.id, wanted);
     },
 
     /**

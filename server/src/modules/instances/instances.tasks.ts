@@ -5,14 +5,16 @@ import type { InstanceRow } from '../../db/tables/instances.ts';
 import { type Cipher, DecryptionError } from '../../lib/crypto.ts';
 import { AppError, ConflictError } from '../../lib/errors.ts';
 import {
+  type DatabaseCredentials,
   type DatabaseRef,
   type ProvisioningDriver,
   ProvisioningUnavailableError,
+  type SiteAccess,
 } from '../../provisioning/driver.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import { isDatabaseType, TYPE_INFO } from './instance-catalog.ts';
 import { type InstanceJobPayload, type InstanceOperation, TASK_OF } from './instance-jobs.ts';
-import { openPendingPassword, openSecret, sealSecret } from './instance-secrets.ts';
+import { openPendingPassword, openSecret, type StoredSecret, sealSecret } from './instance-secrets.ts';
 import {
   deleteInstanceRow,
   findCredentials,
@@ -185,6 +187,39 @@ export function createInstanceTasks({ db, driver, cipher, notifications }: Insta
     return { id: row.id, type: row.type };
   };
 
+  type Deployed = { credentials: DatabaseCredentials; site?: SiteAccess };
+
+  /**
+   * Deploys (or brings back) a WordPress site with the stored passwords, so a retry or a reconcile gives
+   * the very same credentials; then brings its custom domain and its suspension in line with the row.
+   */
+  async function deploySite(row: InstanceRow, secret: StoredSecret): Promise<Deployed> {
+    const settings = row.site;
+    if (!settings || !secret.adminPassword || !secret.sftpPassword) {
+      throw new ConflictError('its WordPress settings are missing');
+    }
+    let access = await driver.deploySite({
+      id: row.id,
+      type: 'wordpress',
+      title: settings.title,
+      adminUser: settings.adminUser,
+      adminEmail: settings.adminEmail,
+      adminPassword: secret.adminPassword,
+      phpVersion: settings.phpVersion,
+      databasePassword: secret.password,
+      sftpPassword: secret.sftpPassword,
+    });
+    const attached = access.url.startsWith('https://') ? new URL(access.url).hostname : null;
+    // The domain as the row says now (a synchronous change may have landed since the job read it).
+    const wanted = (await findInstanceById(db, row.id))?.custom_domain ?? null;
+    if (attached !== wanted && !row.suspended) {
+      access = { ...access, ...(await driver.setSiteDomain(row.id, wanted)) };
+    }
+    if (row.suspended) await driver.suspendSite(row.id);
+    else if (row.deployed_at !== null) await driver.resumeSite(row.id);
+    return { credentials: access.database, site: access };
+  }
+
   type Step = (row: InstanceRow, payload: InstanceJobPayload, helpers: JobHelpers) => Promise<void>;
 
   /**
@@ -214,18 +249,20 @@ export function createInstanceTasks({ db, driver, cipher, notifications }: Insta
       const stored = await findCredentials(db, row.id);
       if (!stored) return giveUp('deploy', row, `${FAILED.deploy}: its credentials are missing`);
       const secret = openSecret(cipher, row.id, stored.secret);
-      const outcome = await attempt(payload, helpers, async () => {
+      const outcome = await attempt(payload, helpers, async (): Promise<Deployed> => {
+        if (row.type === 'wordpress') return deploySite(row, secret);
         const target = ref(row);
         const credentials = await driver.deployDatabase({ ...target, password: secret.password });
         if (row.suspended) await driver.suspendDatabase(target);
         else await driver.resumeDatabase(target);
-        return credentials;
+        return { credentials };
       });
       if (!outcome.ok) {
         await giveUp('deploy', row, `${FAILED.deploy}: ${outcome.reason}`);
         return outcome.lingering;
       }
-      const { host, port, database, user } = outcome.value;
+      const { host, port, database, user } = outcome.value.credentials;
+      const site = outcome.value.site;
       await db.transaction().execute(async (trx) => {
         const updated = await updateInstance(
           trx,
@@ -234,12 +271,24 @@ export function createInstanceTasks({ db, driver, cipher, notifications }: Insta
             status: row.suspended ? 'suspended' : 'running',
             status_message: null,
             deployed_at: row.deployed_at ?? new Date(),
+            ...(site && { url: site.url, admin_url: site.adminUrl }),
           },
           { statusNot: 'deleting' },
         );
         if (!updated) return;
         await updateCredentials(trx, row.id, {
-          secret: sealSecret(cipher, row.id, { password: secret.password, host, port, database, user }),
+          secret: sealSecret(cipher, row.id, {
+            ...secret,
+            host,
+            port,
+            database,
+            user,
+            ...(site && {
+              sftpHost: site.sftp.host,
+              sftpPort: site.sftp.port,
+              sftpUser: site.sftp.user,
+            }),
+          }),
         });
         if (row.status === 'deploying') {
           await notifications.notify(
@@ -260,9 +309,10 @@ export function createInstanceTasks({ db, driver, cipher, notifications }: Insta
     async delete(row, payload, helpers) {
       if (row.status !== 'deleting') return;
       const outcome = await attempt(payload, helpers, async () => {
-        if (!isDatabaseType(row.type)) return;
+        if (!isDatabaseType(row.type) && row.type !== 'wordpress') return;
         try {
-          await driver.deleteDatabase(ref(row));
+          if (row.type === 'wordpress') await driver.deleteSite(row.id);
+          else await driver.deleteDatabase(ref(row));
         } catch (error) {
           // A type that cannot be provisioned here never got a tenant unless a deploy once succeeded.
           if (!(error instanceof ProvisioningUnavailableError && row.deployed_at === null)) throw error;
@@ -288,7 +338,10 @@ export function createInstanceTasks({ db, driver, cipher, notifications }: Insta
       // Before the first successful deploy the deploy job applies suspension itself.
       if (row.status === 'deleting' || row.deployed_at === null) return;
       const outcome = await attempt(payload, helpers, async () => {
-        if (row.suspended) await driver.suspendDatabase(ref(row));
+        if (row.type === 'wordpress') {
+          if (row.suspended) await driver.suspendSite(row.id);
+          else await driver.resumeSite(row.id);
+        } else if (row.suspended) await driver.suspendDatabase(ref(row));
         else await driver.resumeDatabase(ref(row));
       });
       if (!outcome.ok) {

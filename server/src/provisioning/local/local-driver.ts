@@ -30,9 +30,9 @@ export interface LocalDriverOptions {
   /** Host name put in credentials; default the host the server listens on (127.0.0.1 locally). */
   publicHost?: string;
   /**
-   * Runs WordPress sites (Caddy, php-fpm, SFTP; see wordpress-sites.ts). Off by default until the
-   * instances module serves them: while off, wordpress is reported 'Coming soon', nothing of the site
-   * runtime starts, and the site operations refuse.
+   * Runs WordPress sites (Caddy, php-fpm, SFTP; see wordpress-sites.ts); main.ts always passes it. While
+   * off, wordpress is reported 'Coming soon', nothing of the site runtime starts, and the site operations
+   * refuse.
    */
   sites?: SiteRuntimeOptions;
   log?: (line: string) => void;

@@ -75,6 +75,9 @@ export function poolConfig(root: string, spec: PoolSpec): string {
     `php_admin_value[session.save_path] = ${spec.tmpDir}`,
     `php_admin_value[error_log] = ${path.join(spec.logsDir, 'php-error.log')}`,
     'php_admin_flag[log_errors] = on',
+    // Files the driver rewrites (wp-config.php on a domain change) or customers upload take effect at
+    // once, not up to 2 s later (Debian's opcache.revalidate_freq), which served stale configuration.
+    'php_admin_value[opcache.revalidate_freq] = 0',
     'php_value[upload_max_filesize] = 64M',
     'php_value[post_max_size] = 64M',
   ].join('\n')}\n`;

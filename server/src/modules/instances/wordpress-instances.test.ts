@@ -1,0 +1,448 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createTestApp, register, type TestApp } from '../../../test/create-test-app.ts';
+import {
+  startTestProvisioning,
+  startTestRunner,
+  type TestProvisioning,
+  waitFor,
+  waitForGone,
+  waitForStatus,
+} from '../../../test/instances-harness.ts';
+import { mariadbCli } from '../../../test/provisioning/db-clients.ts';
+import { curl, sftpBatch } from '../../../test/provisioning/site-clients.ts';
+import { createTestDatabase } from '../../../test/test-db.ts';
+import type { Db } from '../../db/database.ts';
+import type { JobRunner } from '../../jobs/job-runner.ts';
+import { type Cipher, createEphemeralCipher } from '../../lib/crypto.ts';
+import { createSubscriptionAndInstanceServices } from '../../platform-services.ts';
+import type { DatabaseCredentials, SftpCredentials } from '../../provisioning/driver.ts';
+import { caddyPaths } from '../../provisioning/local/caddy.ts';
+import { sitePaths } from '../../provisioning/local/site-names.ts';
+import { createNotificationsService } from '../notifications/notifications.service.ts';
+import { instanceHasJobs, reconcileInstances } from './instance-jobs.ts';
+
+/**
+ * WordPress instances end to end through the API: the real local driver with its site runtime (Caddy,
+ * php-fpm, Debian's WordPress, MariaDB, the SFTP server), the real job runner, and real clients (`curl`,
+ * OpenSSH's `sftp`, `mariadb`) using only what the API returns. One driver and one site for the file.
+ */
+
+let db: Db;
+let prov: TestProvisioning;
+let runner: JobRunner;
+let app: TestApp;
+let cipher: Cipher;
+let work = '';
+let services: ReturnType<typeof createSubscriptionAndInstanceServices>;
+
+const suffix = randomBytes(3).toString('hex');
+const title = `Harbour Lights ${suffix}`;
+const domain = `shop-${suffix}.example.com`;
+const site = {
+  name: 'My Blog',
+  type: 'WordPress',
+  region: 'eu-central-1',
+  title,
+  username: 'captain',
+  email: 'captain@example.com',
+  password: `it's a "strong" pass ${suffix}`,
+  phpversion: '8.2',
+};
+
+let owner: { token: string; userId: string };
+let id = '';
+let url = '';
+let temporaryUrl = '';
+let database: DatabaseCredentials;
+let sftp: SftpCredentials;
+
+beforeAll(async () => {
+  const testDb = await createTestDatabase();
+  db = testDb.db;
+  prov = await startTestProvisioning({ sites: true });
+  cipher = createEphemeralCipher();
+  app = createTestApp(db, { provisioner: prov.driver, cipher });
+  runner = await startTestRunner({ ...testDb, driver: prov.driver, cipher });
+  services = createSubscriptionAndInstanceServices({
+    db,
+    now: () => new Date(),
+    driver: prov.driver,
+    cipher,
+    notifications: createNotificationsService({ db }),
+  });
+  work = await mkdtemp('/tmp/berth-wp-api-client-');
+  const { token, user } = await register(app);
+  owner = { token, userId: String(user.id) };
+}, 300_000);
+
+afterAll(async () => {
+  await runner?.stop();
+  await prov?.stop();
+  if (work) await rm(work, { recursive: true, force: true });
+}, 60_000);
+
+const api = (method: string, route: string, body?: unknown, token = owner.token) =>
+  call(app, method, route, { token, body });
+
+const logs = () => prov.logs.join('\n');
+const httpsPort = () => Number(new URL(url).port || 443);
+const cacert = () => caddyPaths(prov.root).rootCertificate;
+const curlDomain = (args: string[] = []) =>
+  curl([
+    '--resolve',
+    `${domain}:${httpsPort()}:127.0.0.1`,
+    '--cacert',
+    cacert(),
+    ...args,
+    `https://${domain}:${httpsPort()}/`,
+  ]);
+
+async function waitForSsl(status: string, timeoutMs = 20_000) {
+  let last: unknown;
+  return waitFor(
+    async () => {
+      const res = await api('GET', `/api/instances/${id}/ssl`);
+      last = res.json;
+      return res.status === 200 && res.json.status === status ? res.json : undefined;
+    },
+    { timeoutMs, what: `SSL ${status} (last ${JSON.stringify(last)})` },
+  );
+}
+
+/** Waits until the instance has no job waiting or running. */
+const jobsDone = (timeoutMs = 15_000) =>
+  waitFor(async () => ((await instanceHasJobs(db, id)) ? undefined : true), {
+    timeoutMs,
+    what: `the jobs of ${id}`,
+  });
+
+describe('WordPress instances through the API', { timeout: 60_000 }, () => {
+  it('offers WordPress, and refuses the fields §5 rules out before creating anything', async () => {
+    const capabilities = await api('GET', '/api/instances/capabilities');
+    expect(
+      capabilities.json.types.find((t: { type: string }) => t.type === 'wordpress'),
+      logs(),
+    ).toMatchObject({ available: true, reason: null });
+    const versions = await prov.driver.phpVersions();
+    const cases: [Record<string, unknown>, string][] = [
+      [{ title: undefined }, 'Site title is required'],
+      [{ title: '  ' }, 'Site title is required'],
+      [{ username: '' }, 'Admin username is required'],
+      [{ email: undefined }, 'Admin email is required'],
+      [{ email: 'not-an-email' }, 'Invalid email'],
+      [{ password: '' }, 'Admin password is required'],
+      [{ password: 'short' }, 'Min 8 characters'],
+      [{ phpversion: '' }, 'Please enter a PHP version'],
+      [{ phpversion: 'eight' }, 'Please enter a valid PHP version (e.g., 8.2, 7.4, 8.1.5)'],
+      [{ phpversion: '8.1.5.1' }, 'Please enter a valid PHP version (e.g., 8.2, 7.4, 8.1.5)'],
+      [{ phpversion: '7.4' }, `PHP 7.4 is not installed on this host (available: ${versions.join(', ')})`],
+      [{ domainType: 'Custom Domain' }, 'Custom domain is required'],
+      [{ domainType: 'Custom Domain', customDomain: 'https://x.com' }, 'Please enter a valid domain name'],
+    ];
+    for (const [patch, message] of cases) {
+      const res = await api('POST', '/api/instances/deploy', { ...site, ...patch });
+      expect([res.status, res.json.message], JSON.stringify(patch)).toEqual([400, message]);
+    }
+    expect((await api('GET', '/api/instances')).json.total).toBe(0);
+  });
+
+  it('deploys a site whose url serves the title, and whose admin signs in at wp-login.php', {
+    timeout: 120_000,
+  }, async () => {
+    const started = performance.now();
+    const res = await api('POST', '/api/instances/deploy', site);
+    expect(res.status, JSON.stringify(res.json)).toBe(202);
+    expect(res.json.instance).toMatchObject({ type: 'WordPress', status: 'deploying', url: null });
+    id = res.json.instance.id;
+    const instance = await waitForStatus(app, owner.token, id, 'running', 90_000);
+    console.log(
+      `WordPress deploy through the API to running: ${(performance.now() - started).toFixed(0)} ms`,
+    );
+    expect(instance.url).toMatch(/^http:\/\/[a-z0-9]{12}\.localhost:\d+$/);
+    expect(instance.adminUrl).toBe(`${instance.url}/wp-admin/`);
+    expect(instance.customDomain).toBeNull();
+    url = instance.url;
+    temporaryUrl = instance.url;
+
+    const page = await curl([url]);
+    expect(page.status, page.stderr).toBe(200);
+    expect(page.body).toContain(`<title>${title}</title>`);
+
+    const jar = path.join(work, 'cookies.txt');
+    const login = `${url}/wp-login.php`;
+    expect((await curl(['-c', jar, '-b', jar, login])).status).toBe(200);
+    const signIn = await curl([
+      ...['-c', jar, '-b', jar],
+      ...['--data-urlencode', `log=${site.username}`, '--data-urlencode', `pwd=${site.password}`],
+      ...['--data-urlencode', `redirect_to=${instance.adminUrl}`, '-d', 'testcookie=1'],
+      login,
+    ]);
+    expect(signIn.status).toBe(302);
+    expect(signIn.headers).toMatch(new RegExp(`^Location: ${instance.adminUrl}\\r?$`, 'mi'));
+    const dashboard = await curl(['-b', jar, instance.adminUrl]);
+    expect(dashboard.status).toBe(200);
+    expect(dashboard.body).toContain('Dashboard');
+  });
+
+  it('hands out the database and SFTP logins in /access; SFTP puts and gets inside the site only', async () => {
+    const res = await api('GET', `/api/instances/${id}/access`);
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    const { database: d, sftp: s } = res.json;
+    expect(s).toMatchObject({ ipAddress: '127.0.0.1', user: new URL(url).hostname.split('.')[0] });
+    expect(d.connectionString).toMatch(/^mysql:\/\//);
+    database = { host: d.host, port: d.port, database: d.name, user: d.user, password: d.password };
+    sftp = { host: s.ipAddress, port: s.port, user: s.user, password: s.password };
+    expect((await mariadbCli(database, 'SELECT COUNT(*) FROM wp_users')).stdout).toBe('1');
+
+    const local = path.join(work, 'sftp');
+    await mkdir(local, { recursive: true });
+    const content = `uploaded ${suffix}\n`;
+    await writeFile(path.join(local, 'hello.txt'), content);
+    const session = await sftpBatch(
+      sftp,
+      ['put hello.txt public/hello.txt', 'get public/hello.txt back.txt', '-get /etc/passwd stolen', 'pwd'],
+      local,
+    );
+    expect(session.code, session.stderr).toBe(0);
+    expect(await readFile(path.join(local, 'back.txt'), 'utf8')).toBe(content);
+    expect(existsSync(path.join(local, 'stolen'))).toBe(false);
+    expect((await curl([`${url}/hello.txt`])).body).toBe(content);
+    const wrong = await sftpBatch({ ...sftp, password: 'wrong-password' }, ['pwd'], local);
+    expect(wrong.code).not.toBe(0);
+  });
+
+  it('attaches a custom domain over HTTPS (Caddy root CA), SSL becomes Active, and re-issues', async () => {
+    for (const [body, message] of [
+      [{}, 'Domain is required'],
+      [{ domain: ' ' }, 'Domain is required'],
+      [{ domain: 'https://shop.example.com' }, 'Please enter a valid domain name'],
+      [{ domain: 'no_underscores.example.com' }, 'Please enter a valid domain name'],
+      [{ domain: 'nodot' }, 'Please enter a valid domain name'],
+    ] as const) {
+      const res = await api('POST', `/api/instances/${id}/domain`, body);
+      expect([res.status, res.json.message], JSON.stringify(body)).toEqual([400, message]);
+    }
+    await jobsDone();
+    expect((await api('GET', `/api/instances/${id}/ssl`)).json).toEqual({ ssl: null, status: 'none' });
+    const none = await api('POST', `/api/instances/${id}/ssl`);
+    expect([none.status, none.json.message]).toEqual([400, 'SSL is only available for custom domains']);
+
+    const added = await api('POST', `/api/instances/${id}/domain`, { domain: domain.toUpperCase() });
+    expect(added.status, JSON.stringify(added.json)).toBe(200);
+    expect(added.json.message).toBe('Custom domain added successfully');
+    expect(added.json.instance.url).toMatch(new RegExp(`^https://${domain.replaceAll('.', '\\.')}:\\d+$`));
+    expect(added.json.instance.customDomain).toMatchObject({
+      domain,
+      isActive: false,
+      ssl: { status: 'Pending', lastChecked: null },
+    });
+    url = added.json.instance.url;
+
+    const ssl = await waitForSsl('Active');
+    expect(ssl.ssl).toMatchObject({ status: 'Active', message: 'HTTPS is enabled' });
+    expect(Date.parse(ssl.ssl.expiresAt)).toBeGreaterThan(Date.now());
+    const secure = await curlDomain();
+    expect(secure.status, secure.stderr).toBe(200);
+    expect(secure.body).toContain(`<title>${title}</title>`);
+    const instance = (await api('GET', `/api/instances/${id}`)).json.instance;
+    expect(instance.customDomain).toMatchObject({ domain, isActive: true, ssl: { status: 'Active' } });
+    expect(Date.parse(instance.customDomain.addedAt)).toBeGreaterThan(Date.now() - 120_000);
+    const temporary = await curl([temporaryUrl]);
+    expect(temporary.status, temporary.headers).toBe(200); // the temporary URL keeps working
+
+    const reissued = await api('POST', `/api/instances/${id}/ssl`);
+    expect(reissued.status).toBe(200);
+    expect(reissued.json.message).toBe('Requested SSL. It may take a moment to activate.');
+    await waitForSsl('Active');
+    expect((await curlDomain()).status).toBe(200);
+  });
+
+  it('refuses domains, SSL and backups for a database instance', async () => {
+    const other = await register(app);
+    const res = await api('POST', '/api/instances/deploy', { name: 'db', type: 'MySQL' }, other.token);
+    expect(res.status).toBe(202);
+    const dbId = res.json.instance.id;
+    const domainRes = await api(
+      'POST',
+      `/api/instances/${dbId}/domain`,
+      { domain: 'db.example.com' },
+      other.token,
+    );
+    expect([domainRes.status, domainRes.json.message]).toEqual([
+      400,
+      'Custom domains are only available for WordPress instances',
+    ]);
+    const ssl = await api('GET', `/api/instances/${dbId}/ssl`, undefined, other.token);
+    expect([ssl.status, ssl.json.message]).toEqual([400, 'SSL is only available for custom domains']);
+    const backups = await api('GET', `/api/instances/${dbId}/backups`, undefined, other.token);
+    expect([backups.status, backups.json.message]).toEqual([
+      400,
+      'Backups are only available for WordPress instances',
+    ]);
+    // The domain taken by the site is refused to anyone else.
+    const taken = await api(
+      'POST',
+      '/api/instances/deploy',
+      { ...site, domainType: 'Custom Domain', customDomain: domain },
+      other.token,
+    );
+    expect(taken.status).toBe(409);
+  });
+
+  it('backs up, and a deleted post comes back on restore; backups can be deleted', {
+    timeout: 120_000,
+  }, async () => {
+    for (const [body, message] of [
+      [{}, 'Backup name is required'],
+      [{ name: '  ' }, 'Backup name is required'],
+      [{ name: 'n'.repeat(101) }, 'Name too long'],
+      [{ name: 'ok', note: 'n'.repeat(501) }, 'Note too long'],
+    ] as const) {
+      const res = await api('POST', `/api/instances/${id}/backups/new`, body);
+      expect([res.status, res.json.message], JSON.stringify(body)).toEqual([400, message]);
+    }
+    const created = await api('POST', `/api/instances/${id}/backups/new`, {
+      name: 'Before cleanup',
+      note: 'all posts',
+    });
+    expect(created.status, JSON.stringify(created.json)).toBe(201);
+    const backupId = created.json.id;
+    expect(created.json).toEqual({
+      id: backupId,
+      backupId,
+      'backup-id': backupId,
+      message: 'Backup creation started',
+    });
+    const list = await api('GET', `/api/instances/${id}/backups`);
+    expect(list.json).toEqual([
+      {
+        id: backupId,
+        name: 'Before cleanup',
+        note: 'all posts',
+        createdAt: expect.any(String),
+        size: expect.any(Number),
+      },
+    ]);
+    expect(list.json[0].size).toBeGreaterThan(1000);
+
+    const removed = await mariadbCli(database, "DELETE FROM wp_posts WHERE post_title = 'Hello world!'");
+    expect(removed.stderr).toBe('');
+    expect((await curlDomain()).body).not.toContain('Hello world!');
+    const restored = await api('POST', `/api/instances/${id}/backups/${backupId}/restore`);
+    expect([restored.status, restored.json.message]).toEqual([200, 'Restore initiated']);
+    const page = await curlDomain();
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('Hello world!');
+
+    const missing = await api('POST', `/api/instances/${id}/backups/b-nope/restore`);
+    expect(missing.status).toBe(404);
+    const deleted = await api('DELETE', `/api/instances/${id}/backups/${backupId}`);
+    expect([deleted.status, deleted.json.message]).toEqual([200, 'Backup deleted']);
+    expect((await api('GET', `/api/instances/${id}/backups`)).json).toEqual([]);
+    expect((await api('DELETE', `/api/instances/${id}/backups/${backupId}`)).status).toBe(404);
+  });
+
+  it('answers 404 to another user on every new route', async () => {
+    const stranger = await register(app);
+    for (const [method, route, body] of [
+      ['POST', `/api/instances/${id}/domain`, { domain: 'x.example.com' }],
+      ['DELETE', `/api/instances/${id}/domain`, undefined],
+      ['GET', `/api/instances/${id}/ssl`, undefined],
+      ['POST', `/api/instances/${id}/ssl`, undefined],
+      ['GET', `/api/instances/${id}/backups`, undefined],
+      ['POST', `/api/instances/${id}/backups/new`, { name: 'x' }],
+      ['POST', `/api/instances/${id}/backups/b-x/restore`, undefined],
+      ['DELETE', `/api/instances/${id}/backups/b-x`, undefined],
+      ['GET', `/api/instances/${id}/access`, undefined],
+    ] as const) {
+      const res = await api(method, route, body, stranger.token);
+      expect([res.status, res.json.message], `${method} ${route}`).toEqual([404, 'Instance not found']);
+    }
+  });
+
+  it('redeploys on reconcile with the stored credentials (same SFTP and database logins, domain kept)', {
+    timeout: 90_000,
+  }, async () => {
+    await reconcileInstances(db);
+    // While the job waits or runs, domain changes are refused (it brings the domain in line itself).
+    const busy = await api('DELETE', `/api/instances/${id}/domain`);
+    expect([busy.status, busy.json.message]).toEqual([
+      409,
+      'The instance is busy with another operation; try again in a moment',
+    ]);
+    await jobsDone(60_000);
+    const instance = (await api('GET', `/api/instances/${id}`)).json.instance;
+    expect(instance).toMatchObject({ status: 'running', url, customDomain: { domain } });
+    const access = (await api('GET', `/api/instances/${id}/access`)).json;
+    expect(access.sftp.password).toBe(sftp.password);
+    expect(access.database.password).toBe(database.password);
+    expect((await sftpBatch(sftp, ['pwd'], work)).code).toBe(0);
+    expect((await curlDomain()).status).toBe(200);
+  });
+
+  it('suspends the site with the subscription (offline, spec messages) and resumes it', {
+    timeout: 90_000,
+  }, async () => {
+    await db
+      .updateTable('subscriptions')
+      .set({ trial_ends_at: new Date(Date.now() - 60_000) })
+      .where('user_id', '=', owner.userId)
+      .execute();
+    await services.subscriptions.suspendInstancesOf(owner.userId);
+    await waitForStatus(app, owner.token, id, 'suspended', 30_000);
+    const offline = await curl([temporaryUrl]);
+    expect(offline.status).toBe(503);
+    expect(offline.body).toContain('This site is temporarily offline');
+    expect((await sftpBatch(sftp, ['pwd'], work)).code).not.toBe(0);
+    for (const [method, route, body, message] of [
+      ['POST', 'backups/new', { name: 'x' }, 'Your subscription is inactive. Creating backups is disabled.'],
+      ['POST', 'backups/b-x/restore', undefined, 'Restoring backups is disabled.'],
+      ['DELETE', 'backups/b-x', undefined, 'Deleting backups is disabled.'],
+      ['POST', 'domain', { domain: 'other.example.com' }, 'Adding domains is disabled.'],
+      ['POST', 'ssl', undefined, 'Your subscription is inactive. Requesting SSL is disabled.'],
+    ] as const) {
+      const res = await api(method, `/api/instances/${id}/${route}`, body);
+      expect([res.status, res.json], `${method} ${route}`).toEqual([
+        403,
+        { error: 'subscription_inactive', message },
+      ]);
+    }
+
+    await db
+      .updateTable('subscriptions')
+      .set({ trial_ends_at: new Date(Date.now() + 3_600_000) })
+      .where('user_id', '=', owner.userId)
+      .execute();
+    await services.subscriptions.resumeInstancesOf(owner.userId);
+    await waitForStatus(app, owner.token, id, 'running', 30_000);
+    await jobsDone();
+    expect((await curl([temporaryUrl])).status).toBe(200);
+    expect((await sftpBatch(sftp, ['pwd'], work)).code).toBe(0);
+  });
+
+  it('removes the custom domain, then deletes the instance and leaves nothing behind', {
+    timeout: 90_000,
+  }, async () => {
+    const removed = await api('DELETE', `/api/instances/${id}/domain`);
+    expect([removed.status, removed.json.message]).toEqual([200, 'Custom domain removed successfully']);
+    expect(removed.json.instance).toMatchObject({ url: temporaryUrl, customDomain: null });
+    expect((await api('GET', `/api/instances/${id}/ssl`)).json).toEqual({ ssl: null, status: 'none' });
+    expect((await curlDomain()).code).not.toBe(0);
+
+    await api('POST', `/api/instances/${id}/backups/new`, { name: 'kept until delete' });
+    const deleting = await api('DELETE', `/api/instances/${id}`);
+    expect(deleting.status).toBe(202);
+    await waitForGone(app, owner.token, id, 60_000);
+    expect((await curl([temporaryUrl])).status).toBe(404);
+    const paths = sitePaths(prov.root, id);
+    expect(existsSync(paths.dir)).toBe(false);
+    expect(existsSync(paths.stateFile)).toBe(false);
+    expect(existsSync(paths.backups)).toBe(false);
+    expect((await sftpBatch(sftp, ['pwd'], work)).code).not.toBe(0);
+    expect((await mariadbCli(database, 'SELECT 1')).stdout).not.toBe('1');
+  });
+});
