@@ -1,4 +1,5 @@
 import type { AuthResult, Schemas, Subscription, SubscriptionStatus, User } from '@berth/openapi';
+import type { Instance, InstanceAccess, InstanceList } from '../src/api/instances.queries.ts';
 
 const MINUTE = 60_000;
 
@@ -137,3 +138,90 @@ export const notificationList = (items: Schemas['Notification'][] = [], unread?:
   items,
   unread: unread ?? items.filter((item) => !item.read).length,
 });
+
+let instanceCount = 0;
+
+/** A running MySQL instance of the user, newest first by default. */
+export function makeInstance(overrides: Partial<Instance> = {}): Instance {
+  instanceCount += 1;
+  const id = `10000000-0000-4000-8000-${String(instanceCount).padStart(12, '0')}`;
+  return {
+    _id: id,
+    id,
+    name: `Database ${instanceCount}`,
+    description: '',
+    type: 'MySQL',
+    product: 'mysql',
+    category: 'database',
+    status: 'running',
+    statusMessage: null,
+    url: null,
+    adminUrl: null,
+    region: 'us-east-1',
+    createdAt: '2026-11-20T10:00:00.000Z',
+    updatedAt: '2026-11-20T10:00:05.000Z',
+    deploymentConfig: { region: 'us-east-1', memory: '4GB', cpu: '2' },
+    suspended: false,
+    customDomain: null,
+    metadata: { database: true, mysql: true },
+    ...overrides,
+  };
+}
+
+/** GET /api/instances: `instances` is the page; `total` defaults to its length. */
+export function instanceList(
+  instances: Instance[] = [],
+  { page = 1, limit = 24, total = instances.length }: { page?: number; limit?: number; total?: number } = {},
+): InstanceList {
+  return { instances, total, pages: Math.max(1, Math.ceil(total / limit)), page, limit };
+}
+
+type Capability = Schemas['InstanceCapabilities']['types'][number];
+
+/** The local driver without MongoDB: MySQL and PostgreSQL available, the applications 'Coming soon'. */
+export function capabilities(overrides: Partial<Record<Capability['type'], string | null>> = {}) {
+  const types: Capability[] = [
+    { type: 'mysql', name: 'MySQL', category: 'database', available: true, reason: null },
+    { type: 'postgresql', name: 'PostgreSQL', category: 'database', available: true, reason: null },
+    {
+      type: 'mongodb',
+      name: 'MongoDB',
+      category: 'database',
+      available: false,
+      reason: 'MongoDB needs MONGODB_ADMIN_URL',
+    },
+    {
+      type: 'wordpress',
+      name: 'WordPress',
+      category: 'application',
+      available: false,
+      reason: 'Coming soon',
+    },
+    { type: 'n8n', name: 'n8n', category: 'application', available: false, reason: 'Coming soon' },
+  ];
+  return {
+    types: types.map((entry) =>
+      entry.type in overrides
+        ? { ...entry, available: overrides[entry.type] === null, reason: overrides[entry.type] ?? null }
+        : entry,
+    ),
+  };
+}
+
+/** GET /api/instances/{id}/access once the credentials are ready. */
+export function databaseAccess(overrides: Partial<InstanceAccess['database']> = {}): InstanceAccess {
+  const database = {
+    host: '127.0.0.1',
+    port: 3306,
+    name: 't_orders',
+    user: 'u_orders',
+    password: 'S3cret-Pass_word',
+    ...overrides,
+  };
+  return {
+    database: {
+      ...database,
+      connectionString: `mysql://${database.user}:${database.password}@${database.host}:${database.port}/${database.name}`,
+    },
+  };
+}

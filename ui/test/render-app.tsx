@@ -5,7 +5,7 @@ import { App } from '../src/app/app.tsx';
 import { type FakeRoutes, fakeApi } from './fake-api.ts';
 import { FakeBotCheckWidget, fakeStreams } from './fake-integrations.tsx';
 import { fakePlatform } from './fake-platform.ts';
-import { notificationList, publicConfig } from './fixtures.ts';
+import { capabilities, instanceList, notificationList, publicConfig } from './fixtures.ts';
 
 /** Renders the current location so tests can assert where the app went. */
 function LocationProbe() {
@@ -26,11 +26,17 @@ export interface RenderAppOptions {
   api?: FakeRoutes;
 }
 
-/** Answers every render gets unless the test gives its own: no bot check, an empty bell. */
+/**
+ * Answers every render gets unless the test gives its own: no bot check, an empty bell, no instances,
+ * MySQL and PostgreSQL deployable, and room for one more instance.
+ */
 const DEFAULT_ROUTES: FakeRoutes = {
   'GET /api/config': { body: publicConfig() },
   'GET /api/notifications': { body: notificationList() },
   'POST /api/notifications/stream-token': { body: { token: 'stream-token', expiresIn: 60 } },
+  'GET /api/instances': { body: instanceList() },
+  'GET /api/instances/capabilities': { body: capabilities() },
+  'GET /api/subscriptions/can-create-instance': { body: { canCreate: true } },
 };
 
 /**

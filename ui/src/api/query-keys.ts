@@ -7,6 +7,7 @@ export const authKeys = {
 export const subscriptionKeys = {
   all: ['subscriptions'] as const,
   status: () => [...subscriptionKeys.all, 'status'] as const,
+  canCreate: () => [...subscriptionKeys.all, 'can-create-instance'] as const,
 };
 
 export const configKeys = {
@@ -22,4 +23,22 @@ export const notificationKeys = {
 export const passwordResetKeys = {
   all: ['password-reset'] as const,
   verify: (token: string) => [...passwordResetKeys.all, 'verify', token] as const,
+};
+
+/** One page of the instance list: `search` is the trimmed term ('' for none). */
+export interface InstanceListParams {
+  page: number;
+  limit: number;
+  search: string;
+}
+
+export const instanceKeys = {
+  all: ['instances'] as const,
+  lists: () => [...instanceKeys.all, 'list'] as const,
+  list: (params: InstanceListParams) => [...instanceKeys.lists(), params] as const,
+  details: () => [...instanceKeys.all, 'detail'] as const,
+  detail: (id: string) => [...instanceKeys.details(), id] as const,
+  accesses: () => [...instanceKeys.all, 'access'] as const,
+  access: (id: string) => [...instanceKeys.accesses(), id] as const,
+  capabilities: () => [...instanceKeys.all, 'capabilities'] as const,
 };

@@ -10,3 +10,13 @@ export function useSubscriptionStatusQuery() {
     queryFn: () => unwrap(client.GET('/api/subscriptions/status')),
   });
 }
+
+/** Whether the user may deploy one more instance now (spec customer-area §5, §7), with the reason when not. */
+export function useCanCreateInstanceQuery() {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: subscriptionKeys.canCreate(),
+    queryFn: () => unwrap(client.GET('/api/subscriptions/can-create-instance')),
+    staleTime: 0,
+  });
+}

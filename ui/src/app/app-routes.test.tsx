@@ -93,6 +93,10 @@ const SIGNED_OUT_HEADINGS: Record<string, string> = {
 };
 const SIGNED_IN_HEADINGS: Record<string, string> = {
   '/dashboard': 'Dashboard',
+  '/instances': 'Instances',
+  '/instances/new': 'Deploy New Instance',
+  // The fake API knows no instance ':id'.
+  '/instances/:id': 'Instance not found',
   '/profile': 'Profile Settings',
   '/pricing': 'Billing',
   ...OPEN_HEADINGS,
@@ -125,7 +129,7 @@ describe('signed-out route table (spec §2.1)', () => {
     expect(app.location()).toBe('/login');
   });
 
-  it.each(['/instances', '/billing', '/admin-panel', '/affiliate/login', '/reset-password/x'])(
+  it.each(['/billing', '/admin-panel', '/affiliate/login', '/reset-password/x'])(
     'shows Not Found at %s (not built yet, or unknown)',
     async (path) => {
       const app = renderApp({ path });
@@ -166,7 +170,7 @@ describe('signed-in route table (spec §2.1)', () => {
     else expect(await h1('Page Not Found')).toBeTruthy(); // the affiliate dashboard comes later
   });
 
-  it.each(['/help', '/reset-password', '/instances', '/nowhere'])(
+  it.each(['/help', '/reset-password', '/billing', '/nowhere'])(
     'shows Not Found to a signed-in user at %s',
     async (path) => {
       const app = renderApp({ path, token: 'stored', api: signedInApi() });
@@ -232,7 +236,7 @@ describe('Not Found (spec §2.4)', () => {
       'stored',
       'Go to Dashboard',
       '/dashboard',
-      ['Profile /profile', 'Billing /pricing'],
+      ['Instances /instances', 'Profile /profile', 'Billing /pricing'],
     ],
     [
       'signed in, affiliate area',

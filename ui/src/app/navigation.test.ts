@@ -46,6 +46,7 @@ describe('navigation', () => {
     const links = topBarLinksFor(makeUser({ role: 'admin', isAffiliate: true }), signedIn);
     expect(links.map((link) => `${link.label} ${link.to}`)).toEqual([
       'Dashboard /dashboard',
+      'Instances /instances',
       'Billing /pricing',
       'Profile /profile',
     ]);
@@ -112,6 +113,12 @@ describe('route tables', () => {
   });
 
   it('sends visitors of signed-in screens to sign in', () => {
-    expect(PROTECTED_PATHS).toEqual(['/dashboard', '/profile']);
+    expect(PROTECTED_PATHS).toEqual([
+      '/dashboard',
+      '/instances',
+      '/instances/new',
+      '/instances/:id',
+      '/profile',
+    ]);
   });
 });

@@ -28,6 +28,38 @@ export const TOP_BAR_LINKS: readonly NavEntry[] = [
   { label: 'Affiliate Settings', to: '/affiliate/settings', requires: 'affiliate' },
 ];
 
+/** A Quick Actions tile of the dashboard (spec customer-area §2.8). */
+export interface QuickAction extends NavEntry {
+  description: string;
+  icon: 'instances' | 'deploy' | 'billing' | 'api' | 'help' | 'profile';
+}
+
+/** Dashboard Quick Actions (spec customer-area §2.8); like every list, only those whose screen exists. */
+export const QUICK_ACTIONS: readonly QuickAction[] = [
+  {
+    label: 'Instances',
+    to: '/instances',
+    description: 'See and manage everything you run',
+    icon: 'instances',
+  },
+  {
+    label: 'Deploy New Instance',
+    to: '/instances/new',
+    description: 'A database or an application in seconds',
+    icon: 'deploy',
+  },
+  {
+    label: 'Billing',
+    to: '/billing',
+    fallbackTo: '/pricing',
+    description: 'Plans, prices and your subscription',
+    icon: 'billing',
+  },
+  { label: 'API Access', to: '/api-access', description: 'Keys for the Berth API', icon: 'api' },
+  { label: 'Get Help', to: '/get-help', description: 'Questions and support tickets', icon: 'help' },
+  { label: 'Profile', to: '/profile', description: 'Your details and password', icon: 'profile' },
+];
+
 /** Public bar links besides Sign In and Get Started (spec customer-area §2.3): Billing is Pricing here. */
 export const PUBLIC_BAR_LINKS: readonly NavEntry[] = [
   { label: 'Home', to: '/' },

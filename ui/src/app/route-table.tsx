@@ -6,6 +6,9 @@ import { RegisterPage } from '../features/auth/register-page.tsx';
 import { ResetPasswordPage } from '../features/auth/reset-password-page.tsx';
 import { DashboardPage } from '../features/dashboard/dashboard-page.tsx';
 import { HelpPage } from '../features/help/help-page.tsx';
+import { InstanceDetailPage } from '../features/instances/instance-detail-page.tsx';
+import { InstancesPage } from '../features/instances/instances-page.tsx';
+import { NewInstancePage } from '../features/instances/new-instance-page.tsx';
 import { LandingPage } from '../features/landing/landing-page.tsx';
 import {
   AffiliatePrivacyPage,
@@ -66,10 +69,14 @@ export const SIGNED_OUT_ROUTES: RouteTable = [
 
 /**
  * The signed-in route table and its redirects (spec customer-area §2.1). Screens of later features
- * (instances, billing, API access, help desk, admin panel, affiliate area) join it when they exist.
+ * (billing, API access, help desk, admin panel, affiliate area) join it when they exist.
  */
 export const SIGNED_IN_ROUTES: RouteTable = [
   { path: '/dashboard', Component: DashboardPage },
+  { path: '/instances', Component: InstancesPage },
+  // Before /instances/:id, which would otherwise take 'new' for an id.
+  { path: '/instances/new', Component: NewInstancePage },
+  { path: '/instances/:id', Component: InstanceDetailPage },
   { path: '/profile', Component: ProfilePage },
   ...OPEN_PAGES,
   { path: '/', redirectTo: '/dashboard' },

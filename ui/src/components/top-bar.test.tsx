@@ -20,19 +20,19 @@ describe('TopBar (spec §2.2)', () => {
     const nav = screen.getByRole('navigation', { name: 'Main' });
     expect(within(nav).getByRole('link', { name: 'Dashboard' })).toBeTruthy();
     // Links of screens that do not exist yet stay hidden; so does Admin Panel for non-admins.
-    expect(within(nav).queryByRole('link', { name: 'Instances' })).toBeNull();
+    expect(within(nav).queryByRole('link', { name: 'Get Help' })).toBeNull();
     expect(within(nav).queryByRole('link', { name: 'Admin Panel' })).toBeNull();
     expect(screen.getByLabelText('Plan: Pro')).toBeTruthy();
   });
 
-  it('links Billing (the plans, until /billing exists) and Profile', async () => {
+  it('links Instances, Billing (the plans, until /billing exists) and Profile', async () => {
     renderSignedIn();
     const nav = await screen.findByRole('navigation', { name: 'Main' });
     expect(
       within(nav)
         .getAllByRole('link')
         .map((link) => `${link.textContent} ${link.getAttribute('href')}`),
-    ).toEqual(['Dashboard /dashboard', 'Billing /pricing', 'Profile /profile']);
+    ).toEqual(['Dashboard /dashboard', 'Instances /instances', 'Billing /pricing', 'Profile /profile']);
     expect(screen.getByRole('button', { name: /^Notifications/ })).toBeTruthy();
   });
 

@@ -1,4 +1,6 @@
-import { act, render, screen } from '@testing-library/react';
+import { Dialog } from '@mui/material';
+import { act, render, screen, waitFor } from '@testing-library/react';
+import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MAX_TOASTS, type Toaster, ToastProvider } from './toast-provider.tsx';
 import { useToast } from './use-toast.ts';
@@ -33,6 +35,34 @@ describe('toasts (spec §9)', () => {
     expect(screen.queryByText('Message 5')).toBeNull();
     expect(screen.getByText('Message 6')).toBeTruthy();
     expect(screen.getByText('Message 25')).toBeTruthy();
+  });
+
+  it('stay in the accessibility tree while a dialog hides the rest of the page', async () => {
+    const holder: { toast?: Toaster; open?: () => void } = {};
+    function Page() {
+      const [open, setOpen] = useState(false);
+      holder.toast = useToast();
+      holder.open = () => setOpen(true);
+      return (
+        <Dialog open={open}>
+          <button type="button">Copy</button>
+        </Dialog>
+      );
+    }
+    const view = render(
+      <ToastProvider>
+        <Page />
+      </ToastProvider>,
+    );
+    act(() => holder.toast?.success('Instance deployment initiated'));
+    act(() => holder.open?.());
+    await waitFor(() => expect(view.container.getAttribute('aria-hidden')).toBe('true'));
+    act(() => holder.toast?.success('Password copied to clipboard'));
+    expect(screen.getAllByRole('alert').map((alert) => alert.textContent)).toEqual([
+      'Instance deployment initiated',
+      'Password copied to clipboard',
+    ]);
+    expect(screen.getByRole('button', { name: 'Copy' })).toBeTruthy();
   });
 
   it('hides success after 2 s and errors after 4 s', async () => {

@@ -1,5 +1,5 @@
-import { Alert, Box, Snackbar, type SnackbarCloseReason } from '@mui/material';
-import { createContext, type ReactNode, useCallback, useMemo, useRef, useState } from 'react';
+import { Alert, Box, Portal, Snackbar, type SnackbarCloseReason } from '@mui/material';
+import { createContext, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 
 export type ToastSeverity = 'success' | 'error' | 'info' | 'warning';
 
@@ -46,6 +46,24 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     [show],
   );
 
+  // An open dialog hides the rest of the page from assistive technology (aria-hidden on the other
+  // children of <body>). Toasts raised from inside a dialog (a copied password) must still be heard,
+  // so the stack lives in <body> itself and refuses that attribute.
+  // (The portal mounts after the provider, so the observer starts from a callback ref.)
+  const observer = useRef<MutationObserver | null>(null);
+  const stack = useCallback((node: HTMLDivElement | null) => {
+    observer.current?.disconnect();
+    observer.current = null;
+    if (!node) return;
+    const keepAudible = () => {
+      if (node.getAttribute('aria-hidden') === 'true') node.removeAttribute('aria-hidden');
+    };
+    keepAudible();
+    observer.current = new MutationObserver(keepAudible);
+    observer.current.observe(node, { attributes: true, attributeFilter: ['aria-hidden'] });
+  }, []);
+  useEffect(() => () => observer.current?.disconnect(), []);
+
   const close = (id: number) =>
     setToasts((current) => current.map((toast) => (toast.id === id ? { ...toast, open: false } : toast)));
   const remove = (id: number) => setToasts((current) => current.filter((toast) => toast.id !== id));
@@ -53,43 +71,46 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   return (
     <ToastContext.Provider value={toaster}>
       {children}
-      <Box
-        sx={{
-          position: 'fixed',
-          // Top-right, just below the app bar so the account menu stays reachable.
-          top: { xs: 64, sm: 72 },
-          right: { xs: 8, sm: 16 },
-          zIndex: (theme) => theme.zIndex.snackbar,
-          display: 'flex',
-          flexDirection: 'column',
-          alignItems: 'flex-end',
-          gap: 1,
-          maxWidth: 'calc(100vw - 16px)',
-          pointerEvents: 'none',
-        }}
-      >
-        {toasts.map((toast) => (
-          <Snackbar
-            key={toast.id}
-            open={toast.open}
-            autoHideDuration={durationOf(toast.severity)}
-            onClose={(_event, reason?: SnackbarCloseReason) => {
-              if (reason !== 'clickaway') close(toast.id);
-            }}
-            slotProps={{ transition: { onExited: () => remove(toast.id) } }}
-            sx={{ position: 'static', transform: 'none', pointerEvents: 'auto' }}
-          >
-            <Alert
-              severity={toast.severity}
-              variant="filled"
-              onClose={() => close(toast.id)}
-              sx={{ width: { xs: '100%', sm: 360 }, boxShadow: 6 }}
+      <Portal>
+        <Box
+          ref={stack}
+          sx={{
+            position: 'fixed',
+            // Top-right, just below the app bar so the account menu stays reachable.
+            top: { xs: 64, sm: 72 },
+            right: { xs: 8, sm: 16 },
+            zIndex: (theme) => theme.zIndex.snackbar,
+            display: 'flex',
+            flexDirection: 'column',
+            alignItems: 'flex-end',
+            gap: 1,
+            maxWidth: 'calc(100vw - 16px)',
+            pointerEvents: 'none',
+          }}
+        >
+          {toasts.map((toast) => (
+            <Snackbar
+              key={toast.id}
+              open={toast.open}
+              autoHideDuration={durationOf(toast.severity)}
+              onClose={(_event, reason?: SnackbarCloseReason) => {
+                if (reason !== 'clickaway') close(toast.id);
+              }}
+              slotProps={{ transition: { onExited: () => remove(toast.id) } }}
+              sx={{ position: 'static', transform: 'none', pointerEvents: 'auto' }}
             >
-              {toast.message}
-            </Alert>
-          </Snackbar>
-        ))}
-      </Box>
+              <Alert
+                severity={toast.severity}
+                variant="filled"
+                onClose={() => close(toast.id)}
+                sx={{ width: { xs: '100%', sm: 360 }, boxShadow: 6 }}
+              >
+                {toast.message}
+              </Alert>
+            </Snackbar>
+          ))}
+        </Box>
+      </Portal>
     </ToastContext.Provider>
   );
 }

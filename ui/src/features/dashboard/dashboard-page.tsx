@@ -1,23 +1,28 @@
-import { Box, Container, Grid, Typography } from '@mui/material';
-import { useEffect } from 'react';
-import { useSubscriptionStatusQuery } from '../../api/subscriptions.queries.ts';
+import BoltIcon from '@mui/icons-material/Bolt';
+import { Box, Button, Container, Grid, Stack, Typography } from '@mui/material';
+import { useEffect, useState } from 'react';
 import { useToast } from '../../components/toasts/use-toast.ts';
 import { useCurrentUser } from '../session/use-session.ts';
-import { useRefreshAtTrialEnd } from '../subscription/use-refresh-at-trial-end.ts';
+import { useCurrentSubscription } from '../subscription/use-current-subscription.ts';
+import { CurrentInstancePanel } from './current-instance-panel.tsx';
+import { DeployModal } from './deploy-modal.tsx';
+import { QuickActions } from './quick-actions.tsx';
 import { SubscriptionCard } from './subscription-card.tsx';
 import { useNow } from './use-now.ts';
 
 /** Live countdowns refresh at least every 30 s (brief); 15 s keeps the minutes honest. */
 const CLOCK_TICK_MS = 15_000;
 
-/** Dashboard, first version (spec customer-area §2.8): welcome and the subscription card. */
+/**
+ * Dashboard (spec customer-area §2.8): the subscription card, the Current Instance panel with the
+ * connection details of a database, Quick Actions and the quick deploy modal.
+ */
 export function DashboardPage() {
   const user = useCurrentUser();
   const toast = useToast();
   const now = useNow(CLOCK_TICK_MS);
-  const status = useSubscriptionStatusQuery();
-  const subscription = status.data?.subscription ?? user.subscription;
-  useRefreshAtTrialEnd(subscription.trialEndsAt);
+  const { subscription, status, inactive } = useCurrentSubscription(now);
+  const [deploying, setDeploying] = useState(false);
 
   const failed = status.isError;
   useEffect(() => {
@@ -28,19 +33,34 @@ export function DashboardPage() {
 
   return (
     <Container maxWidth="lg" sx={{ py: { xs: 3, sm: 5 } }}>
-      <Box sx={{ mb: 4 }}>
-        <Typography variant="h4" component="h1">
-          Dashboard
-        </Typography>
-        <Typography color="text.secondary" sx={{ mt: 0.5 }}>
-          Welcome back, {name}!
-        </Typography>
-      </Box>
+      <Stack
+        direction={{ xs: 'column', sm: 'row' }}
+        sx={{ justifyContent: 'space-between', alignItems: { sm: 'center' }, gap: 2, mb: 4 }}
+      >
+        <Box>
+          <Typography variant="h4" component="h1">
+            Dashboard
+          </Typography>
+          <Typography color="text.secondary" sx={{ mt: 0.5 }}>
+            Welcome back, {name}!
+          </Typography>
+        </Box>
+        <Button variant="contained" startIcon={<BoltIcon />} onClick={() => setDeploying(true)}>
+          Quick Deploy
+        </Button>
+      </Stack>
       <Grid container spacing={3}>
-        <Grid size={{ xs: 12, md: 8, lg: 6 }}>
+        <Grid size={{ xs: 12, md: 5 }}>
           <SubscriptionCard subscription={subscription} now={now} />
         </Grid>
+        <Grid size={{ xs: 12, md: 7 }}>
+          <CurrentInstancePanel inactive={inactive} onDeploy={() => setDeploying(true)} />
+        </Grid>
+        <Grid size={12}>
+          <QuickActions />
+        </Grid>
       </Grid>
+      <DeployModal open={deploying} onClose={() => setDeploying(false)} />
     </Container>
   );
 }

@@ -2,6 +2,7 @@ import type { Subscription } from '@berth/openapi';
 import {
   Alert,
   Box,
+  Button,
   Card,
   CardContent,
   Chip,
@@ -10,6 +11,7 @@ import {
   Stack,
   Typography,
 } from '@mui/material';
+import { Link as RouterLink } from 'react-router';
 import {
   formatDateTime,
   formatRemaining,
@@ -31,6 +33,9 @@ const BADGE_COLOR: Record<Standing, 'info' | 'success' | 'error'> = {
 
 const TRIAL_MS = 60 * 60_000;
 
+/** Where the plan buttons lead (spec §2.8): /pricing, which shows the plans to signed-in users. */
+const PLANS_PATH = '/pricing';
+
 function Fact({ label, value }: { label: string; value: string }) {
   return (
     <Box>
@@ -44,7 +49,10 @@ function Fact({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** The dashboard's subscription card (spec customer-area §2.8, §4); `now` drives the live countdown. */
+/**
+ * The dashboard's subscription card (spec customer-area §2.8, §4); `now` drives the live countdown.
+ * Upgrade to Pro (Starter, not expired), Renew Subscription (expired) and View All Plans lead to /pricing.
+ */
 export function SubscriptionCard({ subscription, now }: { subscription: Subscription; now: Date }) {
   const standing = standingOf(subscription, now);
   const remaining = standing === 'trial' ? trialRemainingMs(subscription, now) : null;
@@ -89,6 +97,22 @@ export function SubscriptionCard({ subscription, now }: { subscription: Subscrip
             Trial ending soon!
           </Alert>
         )}
+
+        <Stack direction="row" sx={{ mt: 3, gap: 1.5, flexWrap: 'wrap' }}>
+          {subscription.plan === 'starter' && standing !== 'inactive' && (
+            <Button component={RouterLink} to={PLANS_PATH} variant="contained">
+              Upgrade to Pro
+            </Button>
+          )}
+          {standing === 'inactive' && (
+            <Button component={RouterLink} to={PLANS_PATH} variant="contained" color="error">
+              Renew Subscription
+            </Button>
+          )}
+          <Button component={RouterLink} to={PLANS_PATH} variant="outlined">
+            View All Plans
+          </Button>
+        </Stack>
       </CardContent>
     </Card>
   );

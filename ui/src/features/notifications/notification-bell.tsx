@@ -17,6 +17,7 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
+import { useInstanceEventHandler } from '../../api/instances.queries.ts';
 import {
   type Notification,
   useDeleteAllNotificationsMutation,
@@ -103,7 +104,8 @@ function NotificationItem({
 /**
  * The bell of the top bar (spec customer-area §2.2): unread count, and a panel to read, mark and
  * delete. The list reloads every 60 s and on each live-stream message; new ones also go to the host's
- * system notifications. Errors of these calls are silently ignored (spec §8).
+ * system notifications; instance status changes on the same stream update the instance queries. Errors
+ * of these calls are silently ignored (spec §8).
  */
 export function NotificationBell() {
   const panel = useRouteScopedMenu();
@@ -123,7 +125,9 @@ export function NotificationBell() {
     },
     [queryClient, platform],
   );
-  useNotificationStream({ onMessage });
+  // The one live stream of the app also keeps the instance screens up to date.
+  const onInstance = useInstanceEventHandler();
+  useNotificationStream({ onMessage, onInstance });
 
   const items = list.data?.items ?? [];
   const unread = list.data?.unread ?? 0;

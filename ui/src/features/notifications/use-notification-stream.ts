@@ -1,4 +1,4 @@
-import type { Schemas } from '@berth/openapi';
+import type { InstanceStreamEvent, Schemas } from '@berth/openapi';
 import { useEffect, useRef } from 'react';
 import { unwrap } from '../../api/api-error.ts';
 import { useApiClient } from '../../api/use-api-client.ts';
@@ -13,6 +13,11 @@ export function reconnectDelayMs(failures: number): number {
 export interface StreamHandlers {
   /** Any message: a new notification (given) or a resync (null): time to reload the list. */
   onMessage(notification: Schemas['Notification'] | null): void;
+  /**
+   * One of the user's instances changed status (`event: instance`), or null when such changes may
+   * have been missed (a resync, or a reconnect: instance events are not replayed).
+   */
+  onInstance?(event: InstanceStreamEvent | null): void;
 }
 
 function parseNotification(data: unknown): Schemas['Notification'] | null {
@@ -27,18 +32,32 @@ function parseNotification(data: unknown): Schemas['Notification'] | null {
   }
 }
 
+function parseInstanceEvent(data: unknown): InstanceStreamEvent | null {
+  if (typeof data !== 'string') return null;
+  try {
+    const value = JSON.parse(data) as Partial<InstanceStreamEvent> | null;
+    return value && typeof value.id === 'string' && typeof value.status === 'string'
+      ? { id: value.id, status: value.status, statusMessage: value.statusMessage ?? null }
+      : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The live notification stream (Server-Sent Events). An EventSource cannot send the bearer token, so
  * each connection first asks for a short-lived stream token. On any error the connection is closed
  * and reopened with a fresh token, after a growing pause; the last event id is passed on so that the
  * server replays what was missed. Failures are silent (spec §8).
  */
-export function useNotificationStream({ onMessage }: StreamHandlers): void {
+export function useNotificationStream({ onMessage, onInstance }: StreamHandlers): void {
   const client = useApiClient();
   const { apiBaseUrl } = usePlatform();
   const { openEventSource } = useIntegrations();
   const handler = useRef(onMessage);
   handler.current = onMessage;
+  const instanceHandler = useRef(onInstance);
+  instanceHandler.current = onInstance;
 
   useEffect(() => {
     let stopped = false;
@@ -46,6 +65,7 @@ export function useNotificationStream({ onMessage }: StreamHandlers): void {
     let timer: ReturnType<typeof setTimeout> | undefined;
     let failures = 0;
     let lastEventId: string | undefined;
+    let opens = 0;
 
     const retry = () => {
       source?.close();
@@ -71,12 +91,21 @@ export function useNotificationStream({ onMessage }: StreamHandlers): void {
       source = opened;
       opened.addEventListener('open', () => {
         failures = 0;
+        opens += 1;
+        if (opens > 1) instanceHandler.current?.(null);
       });
       opened.addEventListener('notification', (event) => {
         if (event.lastEventId) lastEventId = event.lastEventId;
         handler.current(parseNotification(event.data));
       });
-      opened.addEventListener('resync', () => handler.current(null));
+      opened.addEventListener('instance', (event) => {
+        const change = parseInstanceEvent(event.data);
+        if (change) instanceHandler.current?.(change);
+      });
+      opened.addEventListener('resync', () => {
+        handler.current(null);
+        instanceHandler.current?.(null);
+      });
       opened.addEventListener('error', () => {
         if (source === opened) retry();
       });

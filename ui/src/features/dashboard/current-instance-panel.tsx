@@ -1,0 +1,173 @@
+import AddIcon from '@mui/icons-material/Add';
+import BoltIcon from '@mui/icons-material/Bolt';
+import OpenInNewIcon from '@mui/icons-material/OpenInNew';
+import SettingsIcon from '@mui/icons-material/Settings';
+import { Box, Button, Card, CardContent, CircularProgress, Divider, Stack, Typography } from '@mui/material';
+import { useEffect } from 'react';
+import { Link as RouterLink } from 'react-router';
+import {
+  DASHBOARD_PAGE_SIZE,
+  type Instance,
+  useInstanceAccessQuery,
+  useInstancesQuery,
+} from '../../api/instances.queries.ts';
+import { useToast } from '../../components/toasts/use-toast.ts';
+import { usePlatform } from '../../platform/platform-context.ts';
+import { CredentialField } from '../instances/credential-field.tsx';
+import { isDeployed, WithReason } from '../instances/instance-actions.tsx';
+import { StatusChip, SuspendedBadge, TypeBadge } from '../instances/instance-badges.tsx';
+import {
+  DEFAULT_DATABASE_PORT,
+  DEFAULT_INSTANCE_NAME,
+  isDatabase,
+  LINKS_DISABLED,
+  regionLabel,
+} from '../instances/instance-catalog.ts';
+
+/** Connection Details of a database (spec §2.8): each 'Not available' until the credentials exist. */
+function ConnectionDetails({ instance }: { instance: Instance }) {
+  const toast = useToast();
+  const deployed = isDeployed(instance);
+  const access = useInstanceAccessQuery(instance.id, deployed);
+  const database = access.data?.database;
+
+  const failed = access.isError;
+  useEffect(() => {
+    if (failed) toast.error('Failed to load database credentials');
+  }, [failed, toast]);
+
+  return (
+    <Box component="section" aria-labelledby="connection-details-title" sx={{ mt: 2.5 }}>
+      <Typography id="connection-details-title" variant="subtitle1" component="h3" sx={{ fontWeight: 700 }}>
+        Connection Details
+      </Typography>
+      {!deployed && instance.status === 'deploying' && (
+        <Typography variant="body2" color="text.secondary">
+          They appear here as soon as the database runs.
+        </Typography>
+      )}
+      <Box component="dl" sx={{ m: 0, mt: 1 }}>
+        <CredentialField label="Host" value={database?.host} />
+        <CredentialField
+          label="Port"
+          value={database ? String(database.port || DEFAULT_DATABASE_PORT) : null}
+        />
+        <CredentialField label="Database" value={database?.name} />
+        <CredentialField label="Username" value={database?.user} />
+        <CredentialField label="Password" value={database?.password} secret />
+      </Box>
+    </Box>
+  );
+}
+
+function Fact({ label, value }: { label: string; value: string }) {
+  return (
+    <Box>
+      <Typography variant="caption" color="text.secondary" component="dt">
+        {label}
+      </Typography>
+      <Typography component="dd" sx={{ m: 0, fontWeight: 600 }}>
+        {value}
+      </Typography>
+    </Box>
+  );
+}
+
+function NoInstance({ onDeploy }: { onDeploy(): void }) {
+  return (
+    <Box sx={{ textAlign: 'center', py: 3 }}>
+      <Typography variant="h6" component="p">
+        No instances yet
+      </Typography>
+      <Typography color="text.secondary" sx={{ mt: 0.5, mb: 2.5 }}>
+        Deploy a database in seconds; its connection details show up here.
+      </Typography>
+      <Stack direction="row" sx={{ justifyContent: 'center', gap: 1.5, flexWrap: 'wrap' }}>
+        <Button variant="contained" startIcon={<BoltIcon />} onClick={onDeploy}>
+          Quick Deploy
+        </Button>
+        <Button component={RouterLink} to="/instances/new" variant="outlined" startIcon={<AddIcon />}>
+          Deploy New Instance
+        </Button>
+      </Stack>
+    </Box>
+  );
+}
+
+/**
+ * Current Instance (spec §2.8): the user's first instance with its status, type, region and URL;
+ * Open (with a URL), Manage (not for databases) and View All; databases show their connection details.
+ */
+export function CurrentInstancePanel({ inactive, onDeploy }: { inactive: boolean; onDeploy(): void }) {
+  const toast = useToast();
+  const platform = usePlatform();
+  const query = useInstancesQuery({ page: 1, limit: DASHBOARD_PAGE_SIZE, search: '' });
+  const instance = query.data?.instances[0];
+
+  const failed = query.isError;
+  useEffect(() => {
+    if (failed) toast.error('Failed to load instances');
+  }, [failed, toast]);
+
+  return (
+    <Card component="section" aria-labelledby="current-instance-title" sx={{ height: '100%' }}>
+      <CardContent sx={{ p: 3, '&:last-child': { pb: 3 } }}>
+        <Typography id="current-instance-title" variant="overline" color="text.secondary" component="h2">
+          Current Instance
+        </Typography>
+        {query.isPending ? (
+          <Stack role="status" sx={{ alignItems: 'center', py: 4 }}>
+            <CircularProgress aria-label="Loading instances" />
+          </Stack>
+        ) : !instance ? (
+          <NoInstance onDeploy={onDeploy} />
+        ) : (
+          <>
+            <Stack direction="row" sx={{ alignItems: 'center', gap: 1.25, flexWrap: 'wrap', mb: 2 }}>
+              <Typography variant="h5" component="p" sx={{ mr: 0.5, wordBreak: 'break-word' }}>
+                {instance.name || DEFAULT_INSTANCE_NAME}
+              </Typography>
+              <StatusChip status={instance.status} />
+              <TypeBadge instance={instance} />
+              <SuspendedBadge instance={instance} inactive={inactive} />
+            </Stack>
+            <Stack component="dl" direction="row" sx={{ m: 0, gap: 4, flexWrap: 'wrap', rowGap: 1.5 }}>
+              <Fact label="Type" value={instance.type} />
+              <Fact label="Region" value={regionLabel(instance.region)} />
+              {instance.url && <Fact label="URL" value={instance.url} />}
+            </Stack>
+            {isDatabase(instance) && <ConnectionDetails instance={instance} />}
+            <Divider sx={{ my: 2.5 }} />
+            <Stack direction="row" sx={{ gap: 1.5, flexWrap: 'wrap' }}>
+              {instance.url && (
+                <WithReason reason={inactive ? LINKS_DISABLED : null}>
+                  <Button
+                    variant="contained"
+                    startIcon={<OpenInNewIcon />}
+                    disabled={inactive}
+                    onClick={() => instance.url && platform.openExternal(instance.url)}
+                  >
+                    Open
+                  </Button>
+                </WithReason>
+              )}
+              {!isDatabase(instance) && (
+                <Button
+                  component={RouterLink}
+                  to={`/instances/${instance.id}`}
+                  variant="outlined"
+                  startIcon={<SettingsIcon />}
+                >
+                  Manage
+                </Button>
+              )}
+              <Button component={RouterLink} to="/instances" variant="outlined">
+                View All
+              </Button>
+            </Stack>
+          </>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { capabilities, makeInstance } from '../../../test/fixtures.ts';
+import {
+  availabilityOf,
+  canChangePassword,
+  DASHBOARD_REGIONS,
+  defaultCategory,
+  isDatabase,
+  quickDeployChoice,
+  REGIONS,
+  regionLabel,
+  statusColor,
+  TYPE_CHOICES,
+  type TypeChoice,
+  typeBadge,
+} from './instance-catalog.ts';
+
+const types = capabilities().types;
+function choice(name: string): TypeChoice {
+  const found = [...TYPE_CHOICES.application, ...TYPE_CHOICES.database].find((entry) => entry.name === name);
+  if (!found) throw new Error(`no choice ${name}`);
+  return found;
+}
+
+describe('regions (spec §3, §2.8)', () => {
+  it('has the thirteen regions with their labels, six of them in the deploy modal', () => {
+    expect(REGIONS).toHaveLength(13);
+    expect(regionLabel('eu-central-1')).toBe('EU Central (Frankfurt)');
+    expect(regionLabel('ap-southeast-1')).toBe('Singapore');
+    expect(regionLabel('mars-1')).toBe('mars-1');
+    expect(DASHBOARD_REGIONS).toEqual([
+      'us-east-1',
+      'us-west-2',
+      'eu-west-1',
+      'eu-central-1',
+      'ap-south-1',
+      'ap-southeast-1',
+    ]);
+  });
+});
+
+describe('what can be deployed (spec §2.10)', () => {
+  it("follows the server's capabilities, with its reason; announced types are 'Soon'", () => {
+    expect(availabilityOf(choice('MySQL'), types)).toEqual({ available: true });
+    expect(availabilityOf(choice('MongoDB'), types)).toEqual({
+      available: false,
+      reason: 'MongoDB needs MONGODB_ADMIN_URL',
+    });
+    expect(availabilityOf(choice('WordPress'), types)).toEqual({ available: false, reason: 'Coming soon' });
+    expect(availabilityOf(choice('Node-RED'), types)).toEqual({ available: false, reason: 'Soon' });
+    expect(availabilityOf(choice('Nextcloud'), undefined)).toEqual({ available: false, reason: 'Soon' });
+    expect(availabilityOf(choice('MySQL'), undefined)).toEqual({ available: false, reason: '' });
+  });
+
+  it('keeps the applications disabled until their forms exist, even where the server offers them', () => {
+    const offered = capabilities({ wordpress: null, n8n: null }).types;
+    expect(availabilityOf(choice('WordPress'), offered)).toEqual({ available: false, reason: 'Coming soon' });
+    expect(availabilityOf(choice('n8n'), offered)).toEqual({ available: false, reason: 'Coming soon' });
+  });
+
+  it('opens the category that has something to deploy', () => {
+    expect(defaultCategory(types)).toBe('database');
+    expect(defaultCategory(capabilities({ wordpress: null }).types)).toBe('database');
+    expect(defaultCategory(capabilities({ mysql: 'down', postgresql: 'down' }).types)).toBe('application');
+    expect(defaultCategory(undefined)).toBe('application');
+  });
+
+  it('quick-deploys MySQL first, else the next database available', () => {
+    expect(quickDeployChoice(types)?.name).toBe('MySQL');
+    expect(quickDeployChoice(capabilities({ mysql: 'down' }).types)?.name).toBe('PostgreSQL');
+    expect(quickDeployChoice(capabilities({ mysql: 'down', postgresql: 'down' }).types)).toBeUndefined();
+  });
+});
+
+describe('instances (spec §3, §4)', () => {
+  it('recognises databases by category, type or metadata', () => {
+    expect(isDatabase(makeInstance())).toBe(true);
+    const site = makeInstance({ type: 'WordPress', category: 'application', metadata: { database: false } });
+    expect(isDatabase(site)).toBe(false);
+    expect(isDatabase({ ...site, metadata: { database: false, postgres: true } })).toBe(true);
+    expect(typeBadge(makeInstance())).toBe('Database');
+    expect(typeBadge(site)).toBe('WordPress');
+  });
+
+  it('changes passwords of MySQL, MongoDB and PostgreSQL only', () => {
+    expect(['MySQL', 'MongoDB', 'PostgreSQL', 'WordPress', 'n8n'].filter(canChangePassword)).toEqual([
+      'MySQL',
+      'MongoDB',
+      'PostgreSQL',
+    ]);
+  });
+
+  it.each([
+    ['running', 'success'],
+    ['deploying', 'warning'],
+    ['error', 'error'],
+    ['suspended', 'default'],
+    ['deleting', 'default'],
+  ] as const)('colours %s as %s', (status, color) => {
+    expect(statusColor(status)).toBe(color);
+  });
+});

@@ -1,0 +1,220 @@
+import type { DeployInstanceRequest } from '@berth/openapi';
+import type { Instance, InstanceCapability } from '../../api/instances.queries.ts';
+
+/**
+ * What customers deploy and where, as the screens show it (spec customer-area §2.9–2.11, §3, §9).
+ * Pure data and small pure functions, tested in instance-catalog.test.ts.
+ */
+
+export type RegionId = DeployInstanceRequest['region'];
+
+/** Every region with its label (spec §3). */
+export const REGIONS: readonly { id: RegionId; label: string }[] = [
+  { id: 'us-east-1', label: 'US East (N. Virginia)' },
+  { id: 'us-west-2', label: 'US West (Oregon)' },
+  { id: 'eu-west-1', label: 'EU West (Ireland)' },
+  { id: 'eu-central-1', label: 'EU Central (Frankfurt)' },
+  { id: 'eu-north-1', label: 'EU North (Stockholm)' },
+  { id: 'ap-south-1', label: 'AP South (Mumbai)' },
+  { id: 'ap-southeast-1', label: 'Singapore' },
+  { id: 'ap-southeast-2', label: 'Sydney' },
+  { id: 'ap-northeast-1', label: 'Tokyo' },
+  { id: 'ap-northeast-2', label: 'Seoul' },
+  { id: 'sa-east-1', label: 'São Paulo' },
+  { id: 'me-central-1', label: 'Middle East (UAE)' },
+  { id: 'af-south-1', label: 'Africa (Cape Town)' },
+];
+
+/** The six regions of the dashboard's deploy modal (spec §2.8). */
+export const DASHBOARD_REGIONS: readonly RegionId[] = [
+  'us-east-1',
+  'us-west-2',
+  'eu-west-1',
+  'eu-central-1',
+  'ap-south-1',
+  'ap-southeast-1',
+];
+
+export const DEFAULT_REGION: RegionId = 'us-east-1';
+
+export const regionLabel = (id: string): string => REGIONS.find((region) => region.id === id)?.label ?? id;
+
+/** Spec §9 defaults. */
+export const DEFAULT_INSTANCE_NAME = 'My Instance';
+export const DEFAULT_DATABASE_PORT = 3306;
+export const QUICK_DEPLOY_RESOURCES = { memory: '4GB', cpu: '2' } as const;
+
+export type InstanceTypeId = InstanceCapability['type'];
+export type Category = InstanceCapability['category'];
+
+export interface TypeChoice {
+  /** The server's type id; absent for types that are announced only ('Soon'). */
+  type?: InstanceTypeId;
+  name: string;
+  category: Category;
+  description: string;
+  /** What the Deployment Information box says about this type (spec §2.10). */
+  deploymentInfo?: string;
+}
+
+const DATABASE_INFO =
+  'Your database is ready within a minute. You then get its connection details: host, port, database name, username and password.';
+
+/** The choices of the Deploy New Instance page, per category, in the order shown (spec §2.10). */
+export const TYPE_CHOICES: Readonly<Record<Category, readonly TypeChoice[]>> = {
+  application: [
+    {
+      type: 'wordpress',
+      name: 'WordPress',
+      category: 'application',
+      description: 'Websites and blogs on the most popular content management system.',
+      deploymentInfo:
+        'Your WordPress site is ready in 30–60 seconds. You get a site URL and an Admin Panel URL.',
+    },
+    {
+      type: 'n8n',
+      name: 'n8n',
+      category: 'application',
+      description: 'Workflow automation that connects your apps and services.',
+      deploymentInfo: 'Your n8n instance is ready in 2–50 seconds.',
+    },
+    {
+      name: 'Node-RED',
+      category: 'application',
+      description: 'Low-code programming for event-driven applications.',
+    },
+    {
+      name: 'Nextcloud',
+      category: 'application',
+      description: 'Files, calendars and contacts in your own cloud.',
+    },
+  ],
+  database: [
+    {
+      type: 'mysql',
+      name: 'MySQL',
+      category: 'database',
+      description: 'The popular open-source relational database (served by MariaDB).',
+      deploymentInfo: DATABASE_INFO,
+    },
+    {
+      type: 'postgresql',
+      name: 'PostgreSQL',
+      category: 'database',
+      description: 'The advanced open-source relational database.',
+      deploymentInfo: DATABASE_INFO,
+    },
+    {
+      type: 'mongodb',
+      name: 'MongoDB',
+      category: 'database',
+      description: 'The document database for JSON-like data.',
+      deploymentInfo: DATABASE_INFO,
+    },
+  ],
+};
+
+export const CATEGORY_LABELS: Record<Category, string> = {
+  application: 'Applications',
+  database: 'Databases',
+};
+
+export type ChoiceAvailability = { available: true } | { available: false; reason: string };
+
+/**
+ * The types whose whole deploy form this app has. WordPress and n8n need their own fields (site title,
+ * admin account, domain type), which come with site hosting: until then they stay disabled here even
+ * where the server could deploy them.
+ */
+export const FORM_READY_TYPES: readonly InstanceTypeId[] = ['mysql', 'postgresql', 'mongodb'];
+
+/**
+ * Whether a choice can be deployed here: announced types say 'Soon'; the others follow the server's
+ * capabilities, with its reason (empty while the capabilities load); types without their form yet
+ * say 'Coming soon'.
+ */
+export function availabilityOf(
+  choice: TypeChoice,
+  capabilities: readonly InstanceCapability[] | undefined,
+): ChoiceAvailability {
+  if (!choice.type) return { available: false, reason: 'Soon' };
+  const capability = capabilities?.find((entry) => entry.type === choice.type);
+  if (!capability) return { available: false, reason: capabilities ? 'Not offered by this server' : '' };
+  if (!capability.available)
+    return { available: false, reason: capability.reason ?? 'Not available on this server' };
+  return FORM_READY_TYPES.includes(choice.type)
+    ? { available: true }
+    : { available: false, reason: 'Coming soon' };
+}
+
+/** The category to open the page on: the first one with something deployable, else Applications. */
+export function defaultCategory(capabilities: readonly InstanceCapability[] | undefined): Category {
+  const deployable = (category: Category) =>
+    TYPE_CHOICES[category].some((choice) => availabilityOf(choice, capabilities).available);
+  if (deployable('application')) return 'application';
+  return deployable('database') ? 'database' : 'application';
+}
+
+/** The dashboard's quick deploy: the first database type the server can deploy, MySQL first. */
+export function quickDeployChoice(
+  capabilities: readonly InstanceCapability[] | undefined,
+): TypeChoice | undefined {
+  return TYPE_CHOICES.database.find((choice) => availabilityOf(choice, capabilities).available);
+}
+
+const DATABASE_WORDS = /mysql|mongo|postgres|mariadb|redis|database/i;
+
+/**
+ * A database instance (spec §3): its category, a type naming a database engine, or a database flag in
+ * its metadata.
+ */
+export function isDatabase(instance: Pick<Instance, 'type' | 'category' | 'metadata'>): boolean {
+  const { metadata } = instance;
+  return (
+    instance.category === 'database' ||
+    DATABASE_WORDS.test(instance.type) ||
+    Boolean(metadata.database || metadata.mysql || metadata.postgres || metadata.mongo)
+  );
+}
+
+/** The type badge of cards and headers: WordPress, n8n or Database (spec §2.9). */
+export function typeBadge(instance: Pick<Instance, 'type' | 'category' | 'metadata'>): string {
+  if (isDatabase(instance)) return 'Database';
+  return instance.type;
+}
+
+/** Database types whose password the user can change here (spec §5; PostgreSQL too on this server). */
+export const PASSWORD_CHANGE_TYPES: readonly string[] = ['MySQL', 'MongoDB', 'PostgreSQL'];
+
+export const canChangePassword = (type: string): boolean => PASSWORD_CHANGE_TYPES.includes(type);
+
+export const STATUS_LABELS: Record<Instance['status'], string> = {
+  deploying: 'Deploying',
+  running: 'Running',
+  suspended: 'Suspended',
+  error: 'Error',
+  deleting: 'Deleting',
+};
+
+/** Spec §4: running green (emphasised), deploying yellow, error red, anything else neutral. */
+export function statusColor(status: Instance['status']): 'success' | 'warning' | 'error' | 'default' {
+  if (status === 'running') return 'success';
+  if (status === 'deploying') return 'warning';
+  if (status === 'error') return 'error';
+  return 'default';
+}
+
+/** Whether the instance has a custom domain (they come with site hosting; none today). */
+export const hasCustomDomain = (instance: Pick<Instance, 'customDomain'>): boolean =>
+  Boolean(instance.customDomain);
+
+/** The suspended messages of spec §8. */
+export const DELETE_DISABLED = 'Your subscription is inactive. Deleting instances is disabled.';
+export const PASSWORD_CHANGE_DISABLED = 'Subscription inactive — changing passwords is disabled.';
+export const CANNOT_CREATE = 'Cannot create instance. Please check your subscription status.';
+/** Why Open and Admin are disabled while the subscription is inactive (spec §4). */
+export const LINKS_DISABLED = 'Your subscription is inactive.';
+
+const DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+
+export const formatDate = (iso: string): string => DATE.format(new Date(iso));

@@ -1,0 +1,393 @@
+import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
+import ArrowBackIcon from '@mui/icons-material/ArrowBack';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlineOutlined';
+import LockResetIcon from '@mui/icons-material/LockReset';
+import OpenInNewIcon from '@mui/icons-material/OpenInNew';
+import VisibilityIcon from '@mui/icons-material/Visibility';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  CircularProgress,
+  Container,
+  Grid,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { type ReactNode, useEffect, useState } from 'react';
+import { Link as RouterLink, useNavigate, useParams } from 'react-router';
+import { ApiRequestError, errorMessage, fieldErrorsOf } from '../../api/api-error.ts';
+import {
+  type Instance,
+  useInstanceAccessQuery,
+  useInstanceQuery,
+  useUpdateInstanceMutation,
+} from '../../api/instances.queries.ts';
+import { useForm } from '../../components/form/use-form.ts';
+import { useToast } from '../../components/toasts/use-toast.ts';
+import { usePlatform } from '../../platform/platform-context.ts';
+import { formatDateTime } from '../subscription/standing.ts';
+import { useCurrentSubscription } from '../subscription/use-current-subscription.ts';
+import { isDeployed, WithReason } from './instance-actions.tsx';
+import { StatusChip, SuspendedBadge, TypeBadge } from './instance-badges.tsx';
+import {
+  DELETE_DISABLED,
+  isDatabase,
+  LINKS_DISABLED,
+  PASSWORD_CHANGE_DISABLED,
+  regionLabel,
+} from './instance-catalog.ts';
+import { InstanceDialogs, useInstanceDialogs } from './instance-dialogs.tsx';
+import {
+  DESCRIPTION_MAX,
+  type InstanceSettingsValues,
+  NAME_MAX,
+  validateInstanceSettings,
+} from './instance-validation.ts';
+
+function SideCard({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <Card component="section" aria-labelledby={`${id}-title`}>
+      <CardContent sx={{ p: 3, '&:last-child': { pb: 3 } }}>
+        <Typography id={`${id}-title`} variant="h6" component="h2" sx={{ mb: 1.5 }}>
+          {title}
+        </Typography>
+        {children}
+      </CardContent>
+    </Card>
+  );
+}
+
+function Rows({ rows }: { rows: readonly (readonly [string, ReactNode])[] }) {
+  return (
+    <Box component="dl" sx={{ m: 0 }}>
+      {rows.map(([label, value]) => (
+        <Stack
+          key={label}
+          direction="row"
+          sx={{
+            justifyContent: 'space-between',
+            alignItems: 'center',
+            gap: 2,
+            py: 1.1,
+            borderTop: 1,
+            borderColor: 'divider',
+          }}
+        >
+          <Typography component="dt" variant="body2" color="text.secondary">
+            {label}
+          </Typography>
+          <Box
+            component="dd"
+            sx={{ m: 0, fontWeight: 600, fontSize: '0.875rem', textAlign: 'right', wordBreak: 'break-word' }}
+          >
+            {value}
+          </Box>
+        </Stack>
+      ))}
+    </Box>
+  );
+}
+
+function Tile({ label, value, caption }: { label: string; value: string; caption?: string }) {
+  return (
+    <Card role="group" aria-label={label} sx={{ height: '100%' }}>
+      <CardContent sx={{ p: 2.5, '&:last-child': { pb: 2.5 } }}>
+        <Typography variant="overline" color="text.secondary" component="p">
+          {label}
+        </Typography>
+        <Typography variant="h6" component="p" sx={{ overflowWrap: 'anywhere', lineHeight: 1.35 }}>
+          {value}
+        </Typography>
+        {caption && (
+          <Typography variant="body2" color="text.secondary" sx={{ mt: 0.25 }}>
+            {caption}
+          </Typography>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+/** Instance Settings (spec §2.11, §5): name and description. */
+function SettingsCard({ instance }: { instance: Instance }) {
+  const update = useUpdateInstanceMutation(instance.id);
+  const toast = useToast();
+  const [initial] = useState<InstanceSettingsValues>(() => ({
+    name: instance.name,
+    description: instance.description,
+  }));
+  const form = useForm(initial, validateInstanceSettings);
+  const unchanged =
+    form.values.name.trim() === instance.name && form.values.description.trim() === instance.description;
+
+  const submit = form.handleSubmit((values) =>
+    update.mutate(
+      { name: values.name.trim(), description: values.description.trim() },
+      {
+        onSuccess: () => toast.success('Instance updated successfully'),
+        onError: (error) => {
+          form.showServerErrors(fieldErrorsOf(error));
+          toast.error(errorMessage(error, 'Failed to update instance'));
+        },
+      },
+    ),
+  );
+
+  const description = form.field('description');
+  return (
+    <SideCard id="instance-settings" title="Instance Settings">
+      <Stack component="form" noValidate onSubmit={submit} spacing={2.5}>
+        <TextField
+          {...form.field('name')}
+          label="Instance Name"
+          required
+          slotProps={{ htmlInput: { maxLength: NAME_MAX + 20 } }}
+        />
+        <TextField
+          {...description}
+          label="Description"
+          multiline
+          minRows={3}
+          helperText={description.helperText ?? `${form.values.description.length}/${DESCRIPTION_MAX}`}
+        />
+        <Box>
+          <Button
+            type="submit"
+            variant="contained"
+            loading={update.isPending}
+            disabled={unchanged || instance.status === 'deleting'}
+          >
+            Save Changes
+          </Button>
+        </Box>
+      </Stack>
+    </SideCard>
+  );
+}
+
+function BackButton() {
+  return (
+    <Button component={RouterLink} to="/instances" startIcon={<ArrowBackIcon />} sx={{ mb: 2, ml: -1 }}>
+      Back to Instances
+    </Button>
+  );
+}
+
+function InstanceView({ instance }: { instance: Instance }) {
+  const platform = usePlatform();
+  const { inactive } = useCurrentSubscription();
+  const dialogs = useInstanceDialogs();
+  const database = isDatabase(instance);
+  const deployed = isDeployed(instance);
+  const access = useInstanceAccessQuery(instance.id, database && deployed);
+  const credentials = access.data?.database;
+  const deleting = instance.status === 'deleting';
+  const { memory, cpu } = instance.deploymentConfig;
+
+  const connection = database
+    ? {
+        label: 'Connection',
+        value: credentials ? `${credentials.host}:${credentials.port}` : 'Database Instance',
+        caption: `${instance.type} database`,
+      }
+    : { label: 'URL', value: instance.url ?? 'Not available', caption: undefined };
+
+  return (
+    <>
+      <Stack
+        direction={{ xs: 'column', md: 'row' }}
+        sx={{ justifyContent: 'space-between', alignItems: { md: 'flex-start' }, gap: 2, mb: 3 }}
+      >
+        <Box sx={{ minWidth: 0 }}>
+          <Stack direction="row" sx={{ alignItems: 'center', gap: 1.5, flexWrap: 'wrap' }}>
+            <Typography variant="h4" component="h1" sx={{ wordBreak: 'break-word' }}>
+              {instance.name}
+            </Typography>
+            <StatusChip status={instance.status} />
+            <TypeBadge instance={instance} />
+            <SuspendedBadge instance={instance} inactive={inactive} />
+          </Stack>
+          {instance.description && (
+            <Typography color="text.secondary" sx={{ mt: 0.75 }}>
+              {instance.description}
+            </Typography>
+          )}
+        </Box>
+        <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap', flexShrink: 0 }}>
+          {instance.url && (
+            <WithReason reason={inactive ? LINKS_DISABLED : null}>
+              <Button
+                variant="contained"
+                startIcon={<OpenInNewIcon />}
+                disabled={inactive}
+                onClick={() => instance.url && platform.openExternal(instance.url)}
+              >
+                Open Instance
+              </Button>
+            </WithReason>
+          )}
+          {instance.type === 'WordPress' && instance.adminUrl && (
+            <WithReason reason={inactive ? LINKS_DISABLED : null}>
+              <Button
+                variant="outlined"
+                startIcon={<AdminPanelSettingsIcon />}
+                disabled={inactive}
+                onClick={() => instance.adminUrl && platform.openExternal(instance.adminUrl)}
+              >
+                Admin
+              </Button>
+            </WithReason>
+          )}
+          {database && (
+            <Button
+              variant="contained"
+              startIcon={<VisibilityIcon />}
+              disabled={deleting}
+              onClick={() => dialogs.open('credentials', instance)}
+            >
+              View Credentials
+            </Button>
+          )}
+          {database && (
+            <WithReason
+              reason={
+                inactive
+                  ? PASSWORD_CHANGE_DISABLED
+                  : deployed
+                    ? null
+                    : 'Available once the instance is running'
+              }
+            >
+              <Button
+                variant="outlined"
+                startIcon={<LockResetIcon />}
+                disabled={inactive || !deployed}
+                onClick={() => dialogs.open('password', instance)}
+              >
+                Change Password
+              </Button>
+            </WithReason>
+          )}
+          <WithReason reason={inactive ? DELETE_DISABLED : null}>
+            <Button
+              variant="outlined"
+              color="error"
+              startIcon={<DeleteOutlineIcon />}
+              disabled={inactive || deleting}
+              onClick={() => dialogs.open('delete', instance)}
+            >
+              Delete Instance
+            </Button>
+          </WithReason>
+        </Stack>
+      </Stack>
+
+      {instance.status === 'error' && (
+        <Alert severity="error" sx={{ mb: 3 }}>
+          {instance.statusMessage || 'This instance failed.'}
+        </Alert>
+      )}
+      {instance.status === 'deploying' && (
+        <Alert severity="info" icon={<CircularProgress size={18} aria-hidden />} sx={{ mb: 3 }}>
+          Deploying… This page updates by itself when the instance is ready.
+        </Alert>
+      )}
+      {deleting && (
+        <Alert severity="warning" sx={{ mb: 3 }}>
+          This instance is being deleted.
+        </Alert>
+      )}
+
+      <Grid container spacing={2} sx={{ mb: 3 }}>
+        <Grid size={{ xs: 12, sm: 6, md: 3 }}>
+          <Tile {...connection} />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6, md: 3 }}>
+          <Tile label="Region" value={regionLabel(instance.region)} caption={instance.region} />
+        </Grid>
+        <Grid size={{ xs: 6, md: 3 }}>
+          <Tile label="Memory" value={memory} />
+        </Grid>
+        <Grid size={{ xs: 6, md: 3 }}>
+          <Tile label="CPU" value={`${cpu} vCPU`} />
+        </Grid>
+      </Grid>
+
+      <Grid container spacing={3}>
+        <Grid size={{ xs: 12, md: 7 }}>
+          <SettingsCard key={instance.id} instance={instance} />
+        </Grid>
+        <Grid size={{ xs: 12, md: 5 }}>
+          <Stack spacing={3}>
+            <SideCard id="instance-information" title="Instance Information">
+              <Rows
+                rows={[
+                  ['Status', <StatusChip key="status" status={instance.status} />],
+                  ['URL', instance.url ?? (database ? 'None (database)' : 'Not available')],
+                  ['Created', formatDateTime(new Date(instance.createdAt))],
+                  ['Last updated', formatDateTime(new Date(instance.updatedAt))],
+                ]}
+              />
+            </SideCard>
+            <SideCard id="configuration" title="Configuration">
+              <Rows
+                rows={[
+                  ['Region', `${regionLabel(instance.region)} (${instance.region})`],
+                  ['Memory', memory],
+                  ['vCPU', cpu],
+                ]}
+              />
+            </SideCard>
+          </Stack>
+        </Grid>
+      </Grid>
+
+      <InstanceDialogs dialogs={dialogs} inactive={inactive} />
+    </>
+  );
+}
+
+/**
+ * Instance detail, /instances/{id} (spec customer-area §2.11, databases): header, tiles, buttons,
+ * settings, information and configuration. 'Instance not found' for a missing one; any other load
+ * failure toasts and goes back to /instances. The status follows the live stream.
+ */
+export function InstanceDetailPage() {
+  const { id = '' } = useParams();
+  const query = useInstanceQuery(id);
+  const toast = useToast();
+  const navigate = useNavigate();
+  const notFound = query.error instanceof ApiRequestError && query.error.status === 404;
+  const failed = query.isError && !notFound && query.data === undefined;
+
+  useEffect(() => {
+    if (!failed) return;
+    toast.error('Failed to load instance details');
+    navigate('/instances', { replace: true });
+  }, [failed, toast, navigate]);
+
+  return (
+    <Container maxWidth="lg" sx={{ py: { xs: 3, sm: 5 } }}>
+      <BackButton />
+      {notFound ? (
+        <Box sx={{ textAlign: 'center', py: 6 }}>
+          <Typography variant="h4" component="h1" gutterBottom>
+            Instance not found
+          </Typography>
+          <Typography color="text.secondary">It may have been deleted, or the link is wrong.</Typography>
+        </Box>
+      ) : query.data ? (
+        <InstanceView instance={query.data} />
+      ) : (
+        <Stack role="status" spacing={2} sx={{ alignItems: 'center', py: 8 }}>
+          <CircularProgress aria-hidden />
+          <Typography color="text.secondary">Loading instance...</Typography>
+        </Stack>
+      )}
+    </Container>
+  );
+}

@@ -1,0 +1,358 @@
+import ArrowBackIcon from '@mui/icons-material/ArrowBack';
+import RocketLaunchIcon from '@mui/icons-material/RocketLaunch';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardActionArea,
+  CardContent,
+  Chip,
+  CircularProgress,
+  Container,
+  FormHelperText,
+  Grid,
+  Stack,
+  TextField,
+  ToggleButton,
+  ToggleButtonGroup,
+  Typography,
+} from '@mui/material';
+import { type ReactNode, useCallback, useState } from 'react';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { errorMessage, fieldErrorsOf } from '../../api/api-error.ts';
+import {
+  type InstanceCapability,
+  useDeployInstanceMutation,
+  useInstanceCapabilitiesQuery,
+} from '../../api/instances.queries.ts';
+import { useCanCreateInstanceQuery } from '../../api/subscriptions.queries.ts';
+import { useForm } from '../../components/form/use-form.ts';
+import { useToast } from '../../components/toasts/use-toast.ts';
+import {
+  availabilityOf,
+  CANNOT_CREATE,
+  CATEGORY_LABELS,
+  type Category,
+  DEFAULT_REGION,
+  defaultCategory,
+  QUICK_DEPLOY_RESOURCES,
+  REGIONS,
+  type RegionId,
+  TYPE_CHOICES,
+  type TypeChoice,
+} from './instance-catalog.ts';
+import { DESCRIPTION_MAX, type DeployValues, NAME_MAX, validateDeploy } from './instance-validation.ts';
+
+const INITIAL: DeployValues = { type: '', name: '', description: '', region: DEFAULT_REGION };
+
+/** One type to choose: disabled with the server's reason (or 'Soon') when it cannot be deployed. */
+function ChoiceCard({
+  choice,
+  capabilities,
+  selected,
+  onSelect,
+}: {
+  choice: TypeChoice;
+  capabilities: readonly InstanceCapability[] | undefined;
+  selected: boolean;
+  onSelect(): void;
+}) {
+  const availability = availabilityOf(choice, capabilities);
+  const key = choice.name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+  const reason = !availability.available && availability.reason !== 'Soon' ? availability.reason : '';
+  return (
+    <Card
+      sx={{
+        height: '100%',
+        borderColor: selected ? 'primary.main' : undefined,
+        borderWidth: selected ? 2 : 1,
+        opacity: availability.available ? 1 : 0.72,
+      }}
+    >
+      <CardActionArea
+        role="radio"
+        aria-checked={selected}
+        aria-labelledby={`choice-${key}-name`}
+        aria-describedby={`choice-${key}-description${reason ? ` choice-${key}-reason` : ''}`}
+        disabled={!availability.available}
+        onClick={onSelect}
+        sx={{ height: '100%' }}
+      >
+        <CardContent sx={{ p: 2.5 }}>
+          <Stack direction="row" sx={{ alignItems: 'center', gap: 1, mb: 0.75 }}>
+            <Typography id={`choice-${key}-name`} variant="h6" component="h3" sx={{ mr: 'auto' }}>
+              {choice.name}
+            </Typography>
+            {availability.available
+              ? selected && <Chip label="Selected" color="primary" size="small" />
+              : availability.reason === 'Soon' && <Chip label="Soon" size="small" variant="outlined" />}
+          </Stack>
+          <Typography id={`choice-${key}-description`} variant="body2" color="text.secondary">
+            {choice.description}
+          </Typography>
+          {reason && (
+            <Typography
+              id={`choice-${key}-reason`}
+              variant="body2"
+              sx={{ mt: 1, color: 'warning.main', fontWeight: 600 }}
+            >
+              {reason}
+            </Typography>
+          )}
+        </CardContent>
+      </CardActionArea>
+    </Card>
+  );
+}
+
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <Card component="section" aria-labelledby={`${id}-title`}>
+      <CardContent sx={{ p: { xs: 2.5, sm: 3 }, '&:last-child': { pb: { xs: 2.5, sm: 3 } } }}>
+        <Typography id={`${id}-title`} variant="h6" component="h2" sx={{ mb: 2 }}>
+          {title}
+        </Typography>
+        {children}
+      </CardContent>
+    </Card>
+  );
+}
+
+/**
+ * Deploy New Instance, /instances/new (spec customer-area §2.10): a category, a type the server can
+ * deploy (the others disabled with its reason), name, description and region. A 202 says 'Instance
+ * deployment initiated' and leads to /instances; a 403 refreshes the subscription and shows why.
+ */
+export function NewInstancePage() {
+  const navigate = useNavigate();
+  const toast = useToast();
+  const capabilities = useInstanceCapabilitiesQuery();
+  const canCreate = useCanCreateInstanceQuery();
+  const deploy = useDeployInstanceMutation();
+  const [chosenCategory, setCategory] = useState<Category | null>(null);
+  const category = chosenCategory ?? defaultCategory(capabilities.data);
+  const validate = useCallback((values: DeployValues) => validateDeploy(values, category), [category]);
+  const form = useForm(INITIAL, validate);
+  const choices = TYPE_CHOICES[category];
+  const chosen = choices.find((choice) => choice.type !== undefined && choice.type === form.values.type);
+  const blocked = canCreate.data?.canCreate === false;
+
+  const switchCategory = (next: Category) => {
+    setCategory(next);
+    form.setValue('type', '');
+  };
+
+  const submit = form.handleSubmit((values) => {
+    if (blocked) {
+      toast.error(CANNOT_CREATE);
+      return;
+    }
+    const capability = capabilities.data?.find((entry) => entry.type === values.type);
+    if (!capability?.available) {
+      toast.error(capability?.reason ?? 'Failed to deploy instance');
+      return;
+    }
+    deploy.mutate(
+      {
+        name: values.name.trim(),
+        description: values.description.trim(),
+        region: values.region as RegionId,
+        type: capability.name,
+        ...QUICK_DEPLOY_RESOURCES,
+        ...(capability.category === 'application' ? { domainType: 'Temporary' as const } : {}),
+      },
+      {
+        onSuccess: ({ message }) => {
+          toast.success(message || 'Instance deployment initiated');
+          navigate('/instances');
+        },
+        onError: (error) => {
+          form.showServerErrors(fieldErrorsOf(error));
+          toast.error(errorMessage(error, 'Failed to deploy instance'));
+        },
+      },
+    );
+  });
+
+  const nameField = form.field('name');
+  const descriptionField = form.field('description');
+  const typeError = form.errorOf('type');
+
+  return (
+    <Container maxWidth="md" sx={{ py: { xs: 3, sm: 5 } }}>
+      <Button component={RouterLink} to="/instances" startIcon={<ArrowBackIcon />} sx={{ mb: 2, ml: -1 }}>
+        Back to Instances
+      </Button>
+      <Box sx={{ mb: 3 }}>
+        <Typography variant="h4" component="h1">
+          Deploy New Instance
+        </Typography>
+        <Typography color="text.secondary" sx={{ mt: 0.5 }}>
+          Choose what to run, name it and pick a region.
+        </Typography>
+      </Box>
+
+      {blocked && (
+        <Alert
+          severity="warning"
+          sx={{ mb: 3 }}
+          action={
+            <Button component={RouterLink} to="/pricing" color="inherit" size="small">
+              View plans
+            </Button>
+          }
+        >
+          {canCreate.data?.reason || CANNOT_CREATE}
+        </Alert>
+      )}
+
+      <Stack component="form" noValidate onSubmit={submit} spacing={3}>
+        <Section id="choose-type" title="What to deploy">
+          <ToggleButtonGroup
+            exclusive
+            color="primary"
+            value={category}
+            onChange={(_event, value: Category | null) => value && switchCategory(value)}
+            aria-label="Category"
+            sx={{ mb: 2.5 }}
+          >
+            {(Object.keys(CATEGORY_LABELS) as Category[]).map((value) => (
+              <ToggleButton key={value} value={value} sx={{ px: 3 }}>
+                {CATEGORY_LABELS[value]}
+              </ToggleButton>
+            ))}
+          </ToggleButtonGroup>
+
+          {capabilities.isPending ? (
+            <Stack role="status" sx={{ alignItems: 'center', py: 4 }}>
+              <CircularProgress aria-label="Loading instance types" />
+            </Stack>
+          ) : capabilities.isError ? (
+            <Alert
+              severity="error"
+              action={
+                <Button color="inherit" size="small" onClick={() => void capabilities.refetch()}>
+                  Retry
+                </Button>
+              }
+            >
+              We could not load what this server can deploy.
+            </Alert>
+          ) : (
+            <Grid
+              container
+              spacing={2}
+              role="radiogroup"
+              aria-label={category === 'database' ? 'Database' : 'Application'}
+              aria-describedby={typeError ? 'type-error' : undefined}
+            >
+              {choices.map((choice) => (
+                <Grid key={choice.name} size={{ xs: 12, sm: 6 }}>
+                  <ChoiceCard
+                    choice={choice}
+                    capabilities={capabilities.data}
+                    selected={choice.type !== undefined && choice.type === form.values.type}
+                    onSelect={() => choice.type && form.setValue('type', choice.type)}
+                  />
+                </Grid>
+              ))}
+            </Grid>
+          )}
+          {typeError && (
+            <FormHelperText id="type-error" error sx={{ mt: 1.5, fontSize: '0.875rem' }}>
+              {typeError}
+            </FormHelperText>
+          )}
+        </Section>
+
+        {chosen && (
+          <Section id="configure" title={`Configure your ${chosen.name} instance`}>
+            <Stack spacing={2.5}>
+              <TextField
+                {...nameField}
+                label="Instance Name"
+                placeholder="My Instance"
+                required
+                slotProps={{ htmlInput: { maxLength: NAME_MAX + 20 } }}
+              />
+              <TextField
+                {...descriptionField}
+                label="Description (optional)"
+                multiline
+                minRows={2}
+                helperText={
+                  descriptionField.helperText ?? `${form.values.description.length}/${DESCRIPTION_MAX}`
+                }
+              />
+              <Box>
+                <Typography id="region-label" variant="subtitle2" sx={{ mb: 1 }}>
+                  Region
+                </Typography>
+                <Box
+                  role="group"
+                  aria-labelledby="region-label"
+                  sx={{
+                    display: 'grid',
+                    gridTemplateColumns: { xs: 'repeat(2, 1fr)', sm: 'repeat(3, 1fr)', md: 'repeat(4, 1fr)' },
+                    gap: 1,
+                  }}
+                >
+                  {REGIONS.map((region) => {
+                    const selected = form.values.region === region.id;
+                    return (
+                      <Button
+                        key={region.id}
+                        variant={selected ? 'contained' : 'outlined'}
+                        color={selected ? 'primary' : 'inherit'}
+                        aria-pressed={selected}
+                        onClick={() => form.setValue('region', region.id)}
+                        sx={{
+                          flexDirection: 'column',
+                          alignItems: 'flex-start',
+                          textAlign: 'left',
+                          py: 1,
+                          borderColor: selected ? undefined : 'divider',
+                        }}
+                      >
+                        <Box component="span" sx={{ lineHeight: 1.3 }}>
+                          {region.label}
+                        </Box>
+                        <Box component="span" sx={{ fontSize: '0.75rem', fontWeight: 400, opacity: 0.8 }}>
+                          {region.id}
+                        </Box>
+                      </Button>
+                    );
+                  })}
+                </Box>
+              </Box>
+              {chosen.deploymentInfo && (
+                <Alert severity="info" variant="outlined">
+                  <Typography variant="subtitle2" component="p">
+                    Deployment Information
+                  </Typography>
+                  {chosen.deploymentInfo}
+                </Alert>
+              )}
+            </Stack>
+          </Section>
+        )}
+
+        <Stack direction="row" sx={{ justifyContent: 'flex-end', gap: 1.5 }}>
+          <Button component={RouterLink} to="/instances" color="inherit">
+            Cancel
+          </Button>
+          <Button
+            type="submit"
+            variant="contained"
+            startIcon={<RocketLaunchIcon />}
+            loading={deploy.isPending}
+            loadingPosition="start"
+          >
+            {deploy.isPending ? 'Deploying...' : 'Deploy Instance'}
+          </Button>
+        </Stack>
+      </Stack>
+    </Container>
+  );
+}

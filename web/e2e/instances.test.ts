@@ -1,0 +1,221 @@
+// A database deployed from the browser (issue 4, "A Playwright test deploys a database from the UI and
+// copies its credentials"): a new customer deploys MySQL from /instances/new, watches it turn Running
+// over the live stream, copies its password from the credentials dialog, and logs in to it with the
+// real `mariadb` client. The server runs its own MariaDB through the local provisioning driver.
+import { execFile } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, SHOTS } from './browser.ts';
+import { type RunningServer, startServer } from './server.ts';
+
+const run = promisify(execFile);
+
+let server: RunningServer;
+let browser: BrowserContext;
+let page: Page;
+
+const account = {
+  firstName: 'Edgar',
+  lastName: 'Codd',
+  username: 'edgar_c',
+  email: 'edgar@example.com',
+  password: 'Relational#1970',
+};
+const INSTANCE_NAME = 'Orders DB';
+
+interface Access {
+  database: { host: string; port: number; name: string; user: string; password: string };
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  await browser.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
+  page = await browser.newPage();
+  page.setDefaultTimeout(15_000);
+  // Records the `event: instance` messages the app's live stream receives.
+  await page.addInitScript(() => {
+    const Native = window.EventSource;
+    const received: string[] = [];
+    Object.assign(window, { instanceEvents: received });
+    window.EventSource = class extends Native {
+      constructor(url: string | URL, init?: EventSourceInit) {
+        super(url, init);
+        this.addEventListener('instance', (event) => received.push(String((event as MessageEvent).data)));
+      }
+    };
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const toast = (text: string) => page.getByRole('alert').filter({ hasText: text }).first().waitFor();
+
+async function shot(name: string) {
+  await mkdir(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+/** The session's token, as the web app keeps it. */
+const token = () => page.evaluate(() => localStorage.getItem('token'));
+
+/** A call to the server under test with the page's session. */
+async function apiGet<T>(route: string): Promise<{ status: number; body: T }> {
+  const response = await fetch(`${server.baseUrl}${route}`, {
+    headers: { authorization: `Bearer ${await token()}` },
+  });
+  return { status: response.status, body: (await response.json()) as T };
+}
+
+/** The local driver starts MariaDB beside the server: MySQL is deployable once it answers. */
+async function untilMysqlIsAvailable() {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const { body } = await apiGet<{ types: { type: string; available: boolean; reason: string | null }[] }>(
+      '/api/instances/capabilities',
+    );
+    const mysql = body.types.find((entry) => entry.type === 'mysql');
+    if (mysql?.available) return;
+    if (Date.now() > deadline) throw new Error(`MySQL never became available: ${mysql?.reason}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** The card of the instance on /instances. */
+const card = () => page.getByRole('article', { name: INSTANCE_NAME });
+
+let instanceId = '';
+let copiedPassword = '';
+
+describe('a database deployed from the browser', () => {
+  it('registers and finds no instances yet', async () => {
+    await page.goto(`${server.baseUrl}/register`);
+    await page.getByRole('radio', { name: 'Individual' }).check();
+    await page.getByLabel('First Name').fill(account.firstName);
+    await page.getByLabel('Last Name').fill(account.lastName);
+    await page.getByLabel('Username', { exact: true }).fill(account.username);
+    await page.getByLabel('Email', { exact: true }).fill(account.email);
+    await page.getByLabel('Password', { exact: true }).fill(account.password);
+    await page.getByLabel('Confirm Password', { exact: true }).fill(account.password);
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await page.waitForURL('**/dashboard');
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Instances' }).click();
+    await page.waitForURL('**/instances');
+    await page.getByText('No instances found').waitFor();
+  });
+
+  it('deploys MySQL from /instances/new and lands on /instances', async () => {
+    await untilMysqlIsAvailable();
+    await page.getByRole('link', { name: 'Deploy New Instance' }).first().click();
+    await page.waitForURL('**/instances/new');
+    await page.getByRole('button', { name: 'Databases' }).click();
+    // The applications are not served by this server: shown, but disabled with its reason.
+    await page.getByRole('button', { name: 'Applications' }).click();
+    expect(await page.getByRole('radio', { name: 'WordPress' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Databases' }).click();
+
+    await page.getByRole('radio', { name: 'MySQL' }).click();
+    await page.getByLabel('Instance Name').fill(INSTANCE_NAME);
+    await page.getByLabel('Description (optional)').fill('Order history for the shop');
+    await page.getByRole('button', { name: /EU Central \(Frankfurt\)/ }).click();
+    await shot('instances-new-mysql');
+    await page.getByRole('button', { name: 'Deploy Instance' }).click();
+
+    await toast('Instance deployment initiated');
+    await page.waitForURL('**/instances');
+    await card().waitFor();
+  });
+
+  it('turns Running on the live stream, without a reload', async () => {
+    const navigations: string[] = [];
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) navigations.push(frame.url());
+    });
+    const href = await card().getByRole('link', { name: INSTANCE_NAME }).getAttribute('href');
+    instanceId = href?.split('/').at(-1) ?? '';
+    expect(instanceId).toMatch(/^[0-9a-f-]{36}$/);
+
+    // The page heard the deploy job's `event: instance` ... running, and the card shows it.
+    await page.waitForFunction(
+      (id) =>
+        ((window as unknown as { instanceEvents?: string[] }).instanceEvents ?? []).some((data) => {
+          const event = JSON.parse(data) as { id: string; status: string };
+          return event.id === id && event.status === 'running';
+        }),
+      instanceId,
+      { timeout: 30_000 },
+    );
+    await card().getByText('Running', { exact: true }).waitFor();
+    expect(navigations).toEqual([]);
+    await expect(card().getByText('EU Central (Frankfurt)', { exact: false }).count()).resolves.toBe(1);
+  });
+
+  it('shows the credentials and copies the password the API gives', async () => {
+    await card()
+      .getByRole('button', { name: `Credentials of ${INSTANCE_NAME}` })
+      .click();
+    const dialog = page.getByRole('dialog', { name: 'Database Credentials' });
+    await dialog.getByText('Credentials retrieved').waitFor();
+    await shot('instances-credentials');
+
+    await dialog.getByRole('button', { name: 'Copy password' }).click();
+    await toast('Password copied to clipboard');
+    copiedPassword = await page.evaluate(() => navigator.clipboard.readText());
+
+    const access = await apiGet<Access>(`/api/instances/${instanceId}/access`);
+    expect(access.status).toBe(200);
+    expect(copiedPassword).toBe(access.body.database.password);
+    expect(copiedPassword.length).toBeGreaterThanOrEqual(8);
+
+    // The masked password is shown on request.
+    await dialog.getByRole('button', { name: 'Show password' }).click();
+    await dialog.getByText(copiedPassword, { exact: true }).waitFor();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('logs in with the real mariadb client using the copied credentials', async () => {
+    const { body } = await apiGet<Access>(`/api/instances/${instanceId}/access`);
+    const { host, port, name, user } = body.database;
+    const { stdout } = await run(
+      'mariadb',
+      [
+        '--protocol=TCP',
+        `--host=${host}`,
+        `--port=${port}`,
+        `--user=${user}`,
+        `--password=${copiedPassword}`,
+        '--batch',
+        '--skip-column-names',
+        '--execute=SELECT 1',
+        name,
+      ],
+      { timeout: 15_000 },
+    );
+    expect(stdout.trim()).toBe('1');
+  });
+
+  it('shows the connection details on the dashboard and the instance page', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
+    await page.waitForURL('**/dashboard');
+    const current = page.getByRole('region', { name: 'Current Instance' });
+    await current.getByText(INSTANCE_NAME).waitFor();
+    const details = current.getByRole('region', { name: 'Connection Details' });
+    await details.getByRole('button', { name: 'Copy password' }).waitFor();
+    await shot('instances-dashboard');
+
+    await page.goto(`${server.baseUrl}/instances/${instanceId}`);
+    await page.getByRole('heading', { level: 1, name: INSTANCE_NAME }).waitFor();
+    await page
+      .getByRole('region', { name: 'Configuration' })
+      .getByText('eu-central-1', { exact: false })
+      .waitFor();
+    await shot('instances-detail');
+  });
+});
