@@ -45,7 +45,7 @@ export const DeployBodySchema = z
     memory: z
       .string()
       .trim()
-      .regex(/^\d+(\.\d+)?(MB|GB)$/i, 'Memory must look like 512MB or 4GB')
+      .regex(/^\d+(\.\d+)?[MGmg][Bb]$/, 'Memory must look like 512MB or 4GB')
       .default(DEFAULT_MEMORY),
     cpu: z
       .string()
