@@ -1,8 +1,7 @@
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, SHOTS } from './browser.ts';
+import { launchBrowser } from './browser.ts';
+import { logout, reportFailures, shot, signIn, toast } from './helpers.ts';
 import { type RunningServer, startServer } from './server.ts';
 
 let server: RunningServer;
@@ -18,11 +17,9 @@ const account = {
 };
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
   page = await browser.newPage();
-  page.setDefaultTimeout(10_000);
-  await mkdir(SHOTS, { recursive: true });
+  page.setDefaultTimeout(15_000);
 });
 
 afterAll(async () => {
@@ -30,22 +27,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-/** Waits for a toast (role alert) with this text. */
-const toast = (text: string) => page.getByRole('alert').filter({ hasText: text }).first().waitFor();
-
-async function logout() {
-  await page.getByRole('button', { name: 'Account menu' }).click();
-  await page.getByRole('menuitem', { name: 'Logout' }).click();
-  await page.waitForURL('**/login');
-  await toast('Logged out successfully');
-}
-
-async function signIn(login: string, password: string) {
-  await page.getByLabel('Email or Username').fill(login);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-}
+reportFailures('auth', () => ({ page, server }));
 
 describe('sign-up and sign-in in the browser', () => {
   it('shows the validation message for a bad username and creates nothing', async () => {
@@ -54,7 +36,7 @@ describe('sign-up and sign-in in the browser', () => {
     await page.getByRole('button', { name: 'Create Account' }).click();
     await page.getByText('Username can only contain letters, numbers, hyphens, and underscores').waitFor();
     expect(new URL(page.url()).pathname).toBe('/register');
-    await shot('register-invalid');
+    await shot(page, 'register-invalid');
   });
 
   it('registers and lands on the dashboard with the trial running', async () => {
@@ -69,39 +51,39 @@ describe('sign-up and sign-in in the browser', () => {
     await page.getByRole('button', { name: 'Create Account' }).click();
     await page.waitForURL('**/dashboard');
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
-    await toast('Registration successful!');
+    await toast(page, 'Registration successful!');
     await page.getByText('Trial', { exact: true }).first().waitFor();
     await page
       .getByText(/Trial active — ends/)
       .first()
       .waitFor();
-    await shot('dashboard-dark');
+    await shot(page, 'dashboard-dark');
   });
 
   it('logs out, then signs in with the username and with the e-mail', async () => {
-    await logout();
-    await signIn(account.username, account.password);
+    await logout(page);
+    await signIn(page, account.username, account.password);
     await page.waitForURL('**/dashboard');
-    await toast('Login successful!');
+    await toast(page, 'Login successful!');
 
-    await logout();
-    await signIn(account.email, account.password);
+    await logout(page);
+    await signIn(page, account.email, account.password);
     await page.waitForURL('**/dashboard');
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
   });
 
   it('refuses a wrong password with the server message and stays on /login', async () => {
-    await logout();
-    await signIn(account.username, 'Wrong#pass123');
-    await toast('Invalid email/username or password');
+    await logout(page);
+    await signIn(page, account.username, 'Wrong#pass123');
+    await toast(page, 'Invalid email/username or password');
     expect(new URL(page.url()).pathname).toBe('/login');
-    await shot('login-wrong-password');
+    await shot(page, 'login-wrong-password');
   });
 
   it('sends an anonymous visitor of /dashboard to /login and back after signing in', async () => {
     await page.goto(`${server.baseUrl}/dashboard`);
     await page.waitForURL('**/login');
-    await signIn(account.username, account.password);
+    await signIn(page, account.username, account.password);
     await page.waitForURL('**/dashboard');
   });
 
@@ -110,6 +92,6 @@ describe('sign-up and sign-in in the browser', () => {
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
     await page.goto(`${server.baseUrl}/no/such/page`);
     await page.getByText('Page Not Found').waitFor();
-    await shot('not-found');
+    await shot(page, 'not-found');
   });
 });

@@ -3,6 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -10,9 +11,30 @@ const repo = new URL('../../', import.meta.url).pathname;
 
 export interface RunningServer {
   baseUrl: string;
+  /** The server's data directory (BERTH_DATA_DIR), removed on stop. */
+  dataDir: string;
+  /** Everything the server printed so far (for failure messages). */
+  output(): string;
   stop(): Promise<void>;
 }
 
+/**
+ * A TCP port free right now on 127.0.0.1, for settings that must name the port before the server
+ * starts (PUBLIC_URL). Another process could take it in between; on this test machine none does.
+ */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** `env` is added to (and may override) the defaults below, e.g. PORT, PUBLIC_URL, SMTP_URL. */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const webDist = path.join(repo, 'web/dist');
   if (!existsSync(path.join(webDist, 'index.html'))) {
@@ -30,6 +52,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let output = '';
   const port = await new Promise<string>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
@@ -40,12 +63,16 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
     child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+  }).catch(async (err: unknown) => {
+    await rm(dataDir, { recursive: true, force: true });
+    throw err;
   });
   return {
     baseUrl: `http://127.0.0.1:${port}`,
+    dataDir,
+    output: () => output,
     async stop() {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;
       await rm(dataDir, { recursive: true, force: true });
     },

@@ -1,0 +1,205 @@
+// Accessibility with axe-core: no violation of impact serious or critical on the public pages and the
+// account pages (issue 3 "Evidence to show"), in the dark and in the light theme.
+import axe from 'axe-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from './browser.ts';
+import {
+  type CreatedAccount,
+  createAccount,
+  forgetSession,
+  openSignedIn,
+  reportFailures,
+  settled,
+} from './helpers.ts';
+import { type RunningServer, startServer } from './server.ts';
+
+let server: RunningServer;
+let browser: BrowserContext;
+let page: Page;
+let user: CreatedAccount;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  page = await browser.newPage();
+  page.setDefaultTimeout(15_000);
+  user = await createAccount(server.baseUrl, {
+    firstName: 'Tim',
+    lastName: 'Berners-Lee',
+    username: 'timbl',
+    email: 'tim@example.com',
+    password: 'World#Wide1989',
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+reportFailures('a11y', () => ({ page, server }));
+
+const THEMES = ['dark', 'light'] as const;
+type Theme = (typeof THEMES)[number];
+
+interface Screen {
+  name: string;
+  path: string;
+  /** What shows once the page is ready to be judged. */
+  ready: (page: Page) => Promise<void>;
+}
+
+const h1 = (name: string | RegExp) => (p: Page) => p.getByRole('heading', { level: 1, name }).waitFor();
+
+const PUBLIC: readonly Screen[] = [
+  { name: 'landing', path: '/', ready: h1(/^Deploy WordPress/) },
+  {
+    name: 'pricing',
+    path: '/pricing',
+    ready: (p) => p.getByRole('group', { name: 'Billing cycle' }).waitFor(),
+  },
+  { name: 'help', path: '/help', ready: h1('Help Center') },
+  { name: 'terms', path: '/terms', ready: h1('Terms of Service') },
+  { name: 'privacy policy', path: '/privacy-policy', ready: h1('Privacy Policy') },
+  { name: 'cookie policy', path: '/cookies', ready: h1('Cookie Policy') },
+  { name: 'GDPR', path: '/gdpr', ready: h1('GDPR') },
+  { name: 'affiliate terms', path: '/affiliate/terms', ready: h1('Affiliate Program Terms') },
+  { name: 'affiliate privacy', path: '/affiliate/privacy-policy', ready: h1('Affiliate Privacy Policy') },
+  { name: 'API docs', path: '/api/docs', ready: h1('Berth API') },
+  { name: 'sign-in', path: '/login', ready: h1('Welcome back') },
+  {
+    name: 'sign-in, forgot-password dialog open',
+    path: '/login',
+    ready: async (p) => {
+      await p.getByRole('button', { name: 'Forgot password?' }).click();
+      await p.getByRole('dialog').getByRole('heading', { name: 'Forgot your password?' }).waitFor();
+    },
+  },
+  { name: 'registration', path: '/register', ready: h1('Create your account') },
+  { name: 'reset password (no token)', path: '/reset-password', ready: h1('Reset link not valid') },
+];
+
+const ACCOUNT: readonly Screen[] = [
+  {
+    name: 'dashboard',
+    path: '/dashboard',
+    ready: (p) =>
+      p
+        .getByText(/Trial active — ends/)
+        .first()
+        .waitFor(),
+  },
+  { name: 'profile', path: '/profile', ready: h1('Profile Settings') },
+  {
+    name: 'dashboard, notification panel open',
+    path: '/dashboard',
+    ready: async (p) => {
+      await p.getByRole('button', { name: 'Notifications, 1 unread' }).click();
+      await p.getByRole('dialog', { name: 'Notifications' }).getByText('Welcome to Berth!').waitFor();
+    },
+  },
+  {
+    name: 'dashboard, account menu open',
+    path: '/dashboard',
+    ready: async (p) => {
+      await p.getByRole('button', { name: /^Account menu/ }).click();
+      await p.getByRole('menuitem', { name: 'Logout' }).waitFor();
+    },
+  },
+];
+
+/** The theme the page shows: MUI's CssBaseline sets the root's color-scheme to the palette mode. */
+const shownTheme = () => page.evaluate(() => getComputedStyle(document.documentElement).colorScheme);
+
+/** Serious and critical violations on the page as it is now, one line each. */
+async function seriousViolations(): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axe.source });
+  const violations = await page.evaluate(async () => {
+    const { axe: inPage } = window as unknown as { axe: typeof axe };
+    const results = await inPage.run(document, { resultTypes: ['violations'] });
+    return results.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes.map((node) => node.target.join(' ')),
+    }));
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.impact} ${v.id}: ${v.help} — ${v.targets.length} node(s): ${v.targets.slice(0, 3).join(' | ')}${v.targets.length > 3 ? ' …' : ''}`,
+    );
+}
+
+/**
+ * Shows `path` the way the app's own links do (client-side, through the router's history), so the
+ * page and axe stay loaded between screens; each theme starts from a full page load (useTheme).
+ */
+async function navigate(path: string) {
+  // Whatever is open (dialog, popover, menu) is closed first, as a person would.
+  if (await page.evaluate(() => document.querySelector('.MuiModal-root') !== null)) {
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => document.querySelector('.MuiModal-root') === null);
+  }
+  await page.evaluate((to) => {
+    window.history.pushState(window.history.state, '', to);
+    window.dispatchEvent(new PopStateEvent('popstate', { state: window.history.state }));
+  }, path);
+  await page.waitForURL((url) => url.pathname === path);
+}
+
+async function check(screen: Screen, theme: Theme) {
+  await navigate(screen.path);
+  await screen.ready(page);
+  await settled(page);
+  expect(await shownTheme()).toBe(theme);
+  expect(await seriousViolations(), `axe on ${screen.path} (${screen.name}, ${theme})`).toEqual([]);
+}
+
+/** Switches to `theme` with the page's own toggle, which stores the choice in localStorage 'theme'. */
+async function useTheme(theme: Theme) {
+  await page.goto(`${server.baseUrl}/terms`);
+  await h1('Terms of Service')(page);
+  const other = theme === 'dark' ? 'Switch to dark mode' : 'Switch to light mode';
+  if ((await shownTheme()) !== theme) await page.getByRole('button', { name: other }).first().click();
+  await page
+    .getByRole('button', { name: theme === 'dark' ? 'Switch to light mode' : 'Switch to dark mode' })
+    .first()
+    .waitFor();
+  expect(await shownTheme()).toBe(theme);
+  expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe(theme);
+}
+
+describe('axe-core: no serious or critical violation', () => {
+  it('the check itself works: it flags an image without a text alternative', async () => {
+    await page.goto(`${server.baseUrl}/terms`);
+    await h1('Terms of Service')(page);
+    await page.evaluate(() => {
+      const img = document.createElement('img');
+      img.src = 'data:image/gif;base64,R0lGODlhAQABAAAAACw=';
+      document.querySelector('main')?.append(img);
+    });
+    expect((await seriousViolations()).join('\n')).toMatch(/^critical image-alt:/);
+  });
+
+  describe('public pages, signed out', () => {
+    beforeAll(() => forgetSession(page, server.baseUrl));
+    for (const theme of THEMES) {
+      describe(`${theme} theme`, () => {
+        beforeAll(() => useTheme(theme));
+        for (const screen of PUBLIC) it(`${screen.name} (${screen.path})`, () => check(screen, theme));
+      });
+    }
+  });
+
+  describe('account pages, signed in', () => {
+    beforeAll(() => openSignedIn(page, server.baseUrl, user.token));
+    for (const theme of THEMES) {
+      describe(`${theme} theme`, () => {
+        beforeAll(() => useTheme(theme));
+        for (const screen of ACCOUNT) it(`${screen.name} (${screen.path})`, () => check(screen, theme));
+      });
+    }
+  });
+});

@@ -1,0 +1,141 @@
+// Small helpers shared by the browser tests: accounts made through the API, a signed-in page without
+// going through the sign-in form, toasts, screenshots.
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterEach } from 'vitest';
+import { SHOTS } from './browser.ts';
+import type { RunningServer } from './server.ts';
+
+export interface Account {
+  firstName: string;
+  lastName: string;
+  username: string;
+  email: string;
+  password: string;
+}
+
+export interface CreatedAccount extends Account {
+  token: string;
+  userId: string;
+}
+
+/** A JSON call to the server under test; throws with the server's answer unless it is 2xx. */
+export async function api<T = unknown>(
+  baseUrl: string,
+  method: string,
+  route: string,
+  { token, body }: { token?: string; body?: unknown } = {},
+): Promise<T> {
+  const response = await fetch(`${baseUrl}${route}`, {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${route} answered ${response.status}: ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/**
+ * Registers an account through the API (the bot check is off without Turnstile keys). The first
+ * account of a server becomes its admin.
+ */
+export async function createAccount(baseUrl: string, account: Account): Promise<CreatedAccount> {
+  const result = await api<{ token: string; user: { id: string } }>(baseUrl, 'POST', '/api/auth/register', {
+    body: { accountType: 'individual', ...account },
+  });
+  return { ...account, token: result.token, userId: result.user.id };
+}
+
+/** Opens `route` signed in with `token` (the web app keeps its token in localStorage 'token'). */
+export async function openSignedIn(page: Page, baseUrl: string, token: string, route = '/dashboard') {
+  if (!page.url().startsWith(baseUrl)) await page.goto(`${baseUrl}/terms`);
+  await page.evaluate((value) => localStorage.setItem('token', value), token);
+  await page.goto(`${baseUrl}${route}`);
+}
+
+/** Forgets the session of the page (the stored token) without using the UI. */
+export async function forgetSession(page: Page, baseUrl: string) {
+  if (!page.url().startsWith(baseUrl)) await page.goto(`${baseUrl}/terms`);
+  await page.evaluate(() => localStorage.removeItem('token'));
+}
+
+/** Waits for a toast (an MUI alert) with this text. */
+export const toast = (page: Page, text: string) =>
+  page.getByRole('alert').filter({ hasText: text }).first().waitFor();
+
+/** Signs out through the account menu, as a user does. */
+export async function logout(page: Page) {
+  await page.getByRole('button', { name: /^Account menu/ }).click();
+  // Watched from before the click: a success toast lasts only 2 s.
+  const toastShown = toast(page, 'Logged out successfully');
+  await page.getByRole('menuitem', { name: 'Logout' }).click();
+  await page.waitForURL('**/login');
+  await toastShown;
+}
+
+/** Fills and sends the sign-in form of /login. */
+export async function signIn(page: Page, login: string, password: string) {
+  await page.getByLabel('Email or Username').fill(login);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+}
+
+/** The path of the page's current URL. */
+export const pathOf = (page: Page) => new URL(page.url()).pathname;
+
+/** A full-page screenshot under test-results/e2e for a person to look at, once transitions end. */
+export async function shot(page: Page, name: string) {
+  await mkdir(SHOTS, { recursive: true });
+  await settled(page, 2_000).catch(() => {});
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+/**
+ * Resolves once no finite CSS transition or animation runs (menus, dialogs, popovers and toasts have
+ * finished opening); endless ones such as spinners are ignored.
+ */
+export const settled = (page: Page, timeout?: number) =>
+  page.waitForFunction(
+    () =>
+      document
+        .getAnimations()
+        .every(
+          (animation) =>
+            animation.playState !== 'running' ||
+            animation.effect?.getTiming().iterations === Number.POSITIVE_INFINITY,
+        ),
+    undefined,
+    { timeout },
+  );
+
+/**
+ * After a failed test: a screenshot (test-results/e2e/FAILED-….png), and where the page was, what it
+ * showed and the last lines the server printed, so a failure on a busy machine can be understood.
+ */
+export function reportFailures(file: string, current: () => { page?: Page; server?: RunningServer }) {
+  afterEach(async ({ task }) => {
+    if (task.result?.state !== 'fail') return;
+    const { page, server } = current();
+    const name = `FAILED-${file}-${task.name}`.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 120);
+    const lines = [`[${file}] "${task.name}" failed at ${page?.url() ?? '(no page)'}`];
+    if (page) {
+      await shot(page, name).then(
+        () => lines.push(`  screenshot: test-results/e2e/${name}.png`),
+        () => {},
+      );
+      const headings = await page
+        .getByRole('heading', { level: 1 })
+        .allTextContents()
+        .catch(() => []);
+      lines.push(`  h1: ${JSON.stringify(headings)}`);
+    }
+    const log = server?.output().trim().split('\n').slice(-15) ?? [];
+    if (log.length > 0) lines.push('  server log (last lines):', ...log.map((line) => `    ${line}`));
+    console.error(lines.join('\n'));
+  });
+}

@@ -1,0 +1,126 @@
+// The live notification stream (spec customer-area §2.2, §7; platform-area §7): a notification the
+// server creates reaches an open page through Server-Sent Events in under a second, and the bell's
+// unread badge and panel show it without a reload.
+import type { BrowserContext, Page, Request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from './browser.ts';
+import { api, type CreatedAccount, createAccount, openSignedIn, reportFailures, shot } from './helpers.ts';
+import { type RunningServer, startServer } from './server.ts';
+
+/** What the page's EventSources saw, recorded by an init script (timestamps are Date.now()). */
+interface StreamLog {
+  opened: number[];
+  notifications: { at: number; title: string }[];
+}
+
+declare global {
+  interface Window {
+    __streamLog?: StreamLog;
+  }
+}
+
+let server: RunningServer;
+let browser: BrowserContext;
+let page: Page;
+let user: CreatedAccount;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  page = await browser.newPage();
+  page.setDefaultTimeout(15_000);
+  // Watches the app's own EventSource (the app is not changed): when it opens, and each notification.
+  await page.addInitScript(() => {
+    const log: StreamLog = { opened: [], notifications: [] };
+    window.__streamLog = log;
+    const Native = window.EventSource;
+    window.EventSource = class extends Native {
+      constructor(url: string | URL, init?: EventSourceInit) {
+        super(url, init);
+        this.addEventListener('open', () => log.opened.push(Date.now()));
+        this.addEventListener('notification', (event) => {
+          const data = JSON.parse((event as MessageEvent<string>).data) as { title: string };
+          log.notifications.push({ at: Date.now(), title: data.title });
+        });
+      }
+    };
+  });
+  user = await createAccount(server.baseUrl, {
+    firstName: 'Barbara',
+    lastName: 'Liskov',
+    username: 'bliskov',
+    email: 'barbara@example.com',
+    password: 'Clu#Language74',
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+reportFailures('notifications', () => ({ page, server }));
+
+const bell = (name: string | RegExp) => page.getByRole('button', { name });
+const badge = () => bell(/^Notifications/).locator('.MuiBadge-badge');
+let unreadBefore: number;
+
+describe('notifications in an open page', () => {
+  it('shows the unread count (the welcome notification) once the stream is open', async () => {
+    await openSignedIn(page, server.baseUrl, user.token);
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    const label = (await bell(/^Notifications, \d+ unread$/).getAttribute('aria-label')) ?? '';
+    unreadBefore = Number(/(\d+) unread/.exec(label)?.[1]);
+    expect(unreadBefore).toBe(1);
+    expect(await badge().textContent()).toBe(String(unreadBefore));
+    await page.waitForFunction(() => (window.__streamLog?.opened.length ?? 0) > 0);
+  });
+
+  it('a server-side notification reaches the page and updates the badge in under a second', async () => {
+    const listLoads: number[] = [];
+    const onRequest = (request: Request) => {
+      if (new URL(request.url()).pathname === '/api/notifications') listLoads.push(Date.now());
+    };
+    page.on('request', onRequest);
+
+    // Changing the password creates a 'Password changed' notification on the server.
+    const sentAt = Date.now();
+    await api(server.baseUrl, 'PUT', '/api/auth/change-password', {
+      token: user.token,
+      body: { currentPassword: user.password, newPassword: 'Clu#Language75' },
+    });
+    const calledAt = Date.now();
+    const expected = unreadBefore + 1;
+    await bell(`Notifications, ${expected} unread`).waitFor({ timeout: 5_000 });
+    const badgeAfterMs = Date.now() - calledAt;
+    page.off('request', onRequest);
+
+    const log = await page.evaluate(() => window.__streamLog);
+    const streamed = log?.notifications.find((n) => n.title === 'Password changed');
+    expect(streamed, 'the notification came through the EventSource').toBeDefined();
+    const streamAfterMs = (streamed?.at ?? 0) - calledAt;
+    console.info(
+      `API call took ${calledAt - sentAt} ms; after it returned: stream message ${streamAfterMs} ms, badge "${expected}" ${badgeAfterMs} ms`,
+    );
+    expect(streamAfterMs).toBeLessThan(1_000);
+    expect(badgeAfterMs).toBeLessThan(1_000);
+    expect(await badge().textContent()).toBe(String(expected));
+    // The stream message made the bell reload its list (its own refresh comes only every 60 s).
+    expect(listLoads.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('lists the new notification in the panel, unread, above the welcome', async () => {
+    await bell(/^Notifications/).click();
+    const panel = page.getByRole('dialog', { name: 'Notifications' });
+    const items = panel.getByRole('listitem');
+    await items.first().waitFor();
+    expect(await items.count()).toBe(2);
+    await items.first().getByText('Password changed').waitFor();
+    await items
+      .first()
+      .getByText(/· Unread/)
+      .waitFor();
+    await items.nth(1).getByText('Welcome to Berth!').waitFor();
+    expect(await panel.getByRole('button', { name: 'Mark all read' }).isEnabled()).toBe(true);
+    await shot(page, 'notifications-panel');
+  });
+});
