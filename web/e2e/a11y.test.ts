@@ -1,28 +1,27 @@
 // Accessibility with axe-core: no violation of impact serious or critical on the public pages and the
 // account pages (issue 3 "Evidence to show"), in the dark and in the light theme.
 import axe from 'axe-core';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './browser.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  browserSuite,
   type CreatedAccount,
   createAccount,
   forgetSession,
   openSignedIn,
-  reportFailures,
   settled,
 } from './helpers.ts';
-import { type RunningServer, startServer } from './server.ts';
+import type { RunningServer } from './server.ts';
 
 let server: RunningServer;
-let browser: BrowserContext;
 let page: Page;
 let user: CreatedAccount;
 
+browserSuite('a11y', (suite) => {
+  ({ server, page } = suite);
+});
+
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  page = await browser.newPage();
-  page.setDefaultTimeout(15_000);
   user = await createAccount(server.baseUrl, {
     firstName: 'Tim',
     lastName: 'Berners-Lee',
@@ -31,13 +30,6 @@ beforeAll(async () => {
     password: 'World#Wide1989',
   });
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-reportFailures('a11y', () => ({ page, server }));
 
 const THEMES = ['dark', 'light'] as const;
 type Theme = (typeof THEMES)[number];

@@ -1,11 +1,9 @@
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './browser.ts';
-import { logout, reportFailures, shot, signIn, toast } from './helpers.ts';
-import { type RunningServer, startServer } from './server.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { browserSuite, logout, shot, signIn, toast } from './helpers.ts';
+import type { RunningServer } from './server.ts';
 
 let server: RunningServer;
-let browser: BrowserContext;
 let page: Page;
 
 const account = {
@@ -16,18 +14,11 @@ const account = {
   password: 'Cobol#1959x',
 };
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  page = await browser.newPage();
-  page.setDefaultTimeout(15_000);
+browserSuite('auth', (suite) => {
+  ({ server, page } = suite);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-reportFailures('auth', () => ({ page, server }));
+beforeAll(async () => {});
 
 describe('sign-up and sign-in in the browser', () => {
   it('shows the validation message for a bad username and creates nothing', async () => {

@@ -2,10 +2,10 @@
 // going through the sign-in form, toasts, screenshots.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
-import { afterEach } from 'vitest';
-import { SHOTS } from './browser.ts';
-import type { RunningServer } from './server.ts';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { launchBrowser, SHOTS } from './browser.ts';
+import { type RunningServer, startServer } from './server.ts';
 
 export interface Account {
   firstName: string;
@@ -138,4 +138,34 @@ export function reportFailures(file: string, current: () => { page?: Page; serve
     if (log.length > 0) lines.push('  server log (last lines):', ...log.map((line) => `    ${line}`));
     console.error(lines.join('\n'));
   });
+}
+
+export interface BrowserSuite {
+  server: RunningServer;
+  browser: BrowserContext;
+  page: Page;
+}
+
+/**
+ * One server (fresh data directory) and one browser page for a test file: started before its tests,
+ * stopped after them, with failures reported. `ready` hands them to the file; `env` adds server settings.
+ */
+export function browserSuite(
+  file: string,
+  ready: (suite: BrowserSuite) => void,
+  env: () => Promise<Record<string, string>> = async () => ({}),
+): void {
+  let suite: BrowserSuite | undefined;
+  beforeAll(async () => {
+    const [server, browser] = await Promise.all([startServer(await env()), launchBrowser()]);
+    const page = await browser.newPage();
+    page.setDefaultTimeout(15_000);
+    suite = { server, browser, page };
+    ready(suite);
+  });
+  afterAll(async () => {
+    await suite?.browser.close();
+    await suite?.server.stop();
+  });
+  reportFailures(file, () => suite ?? {});
 }

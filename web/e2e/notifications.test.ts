@@ -1,11 +1,10 @@
 // The live notification stream (spec customer-area §2.2, §7; platform-area §7): a notification the
 // server creates reaches an open page through Server-Sent Events in under a second, and the bell's
 // unread badge and panel show it without a reload.
-import type { BrowserContext, Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './browser.ts';
-import { api, type CreatedAccount, createAccount, openSignedIn, reportFailures, shot } from './helpers.ts';
-import { type RunningServer, startServer } from './server.ts';
+import type { Page, Request } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { api, browserSuite, type CreatedAccount, createAccount, openSignedIn, shot } from './helpers.ts';
+import type { RunningServer } from './server.ts';
 
 /** What the page's EventSources saw, recorded by an init script (timestamps are Date.now()). */
 interface StreamLog {
@@ -20,14 +19,14 @@ declare global {
 }
 
 let server: RunningServer;
-let browser: BrowserContext;
 let page: Page;
 let user: CreatedAccount;
 
+browserSuite('notifications', (suite) => {
+  ({ server, page } = suite);
+});
+
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  page = await browser.newPage();
-  page.setDefaultTimeout(15_000);
   // Watches the app's own EventSource (the app is not changed): when it opens, and each notification.
   await page.addInitScript(() => {
     const log: StreamLog = { opened: [], notifications: [] };
@@ -52,13 +51,6 @@ beforeAll(async () => {
     password: 'Clu#Language74',
   });
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-reportFailures('notifications', () => ({ page, server }));
 
 const bell = (name: string | RegExp) => page.getByRole('button', { name });
 const badge = () => bell(/^Notifications/).locator('.MuiBadge-badge');

@@ -6,19 +6,18 @@ import { randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './browser.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   api,
+  browserSuite,
   type CreatedAccount,
   createAccount,
   openSignedIn,
-  reportFailures,
   shot,
   toast,
 } from './helpers.ts';
-import { type RunningServer, startServer } from './server.ts';
+import type { RunningServer } from './server.ts';
 
 /** A valid RGB PNG of `width`×`height`, filled by `pixels` (3 bytes a pixel), deflated at `level`. */
 function png(width: number, height: number, pixels: (row: number) => Buffer, level = 9): Buffer {
@@ -53,14 +52,14 @@ const NOT_AN_IMAGE = 'Avatar must be a PNG, JPG, GIF or WEBP image';
 const TOO_LARGE = 'Avatar must be 2 MB or smaller';
 
 let server: RunningServer;
-let browser: BrowserContext;
 let page: Page;
 let user: CreatedAccount;
 
+browserSuite('profile', (suite) => {
+  ({ server, page } = suite);
+});
+
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  page = await browser.newPage();
-  page.setDefaultTimeout(15_000);
   user = await createAccount(server.baseUrl, {
     firstName: 'Alan',
     lastName: 'Turing',
@@ -69,13 +68,6 @@ beforeAll(async () => {
     password: 'Enigma#1912x',
   });
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-reportFailures('profile', () => ({ page, server }));
 
 const pictureCard = () => page.getByRole('region', { name: 'Profile Picture' });
 const avatarImage = () => pictureCard().locator('img');

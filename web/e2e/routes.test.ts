@@ -12,30 +12,29 @@
 //   signed out: /affiliate, /affiliate/login, /affiliate/dashboard (affiliate login screen),
 //               /affiliate/register, /api-reference; and the protected pages above, which the spec
 //               sends to /login, are Not Found for anonymous visitors until their screen exists.
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './browser.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  browserSuite,
   type CreatedAccount,
   createAccount,
   forgetSession,
   openSignedIn,
   pathOf,
-  reportFailures,
   shot,
   signIn,
 } from './helpers.ts';
-import { type RunningServer, startServer } from './server.ts';
+import type { RunningServer } from './server.ts';
 
 let server: RunningServer;
-let browser: BrowserContext;
 let page: Page;
 let customer: CreatedAccount;
 
+browserSuite('routes', (suite) => {
+  ({ server, page } = suite);
+});
+
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  page = await browser.newPage();
-  page.setDefaultTimeout(15_000);
   // The first account of a server is its admin; the routes are checked as a plain customer.
   await createAccount(server.baseUrl, {
     firstName: 'Ada',
@@ -52,13 +51,6 @@ beforeAll(async () => {
     password: 'Kernel#1991x',
   });
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-reportFailures('routes', () => ({ page, server }));
 
 type Area = 'main' | 'affiliate';
 /** A signed-in screen of a later feature: its h1 once built. */
