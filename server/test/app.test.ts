@@ -4,6 +4,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/database.ts';
 import { call, createTestApp } from './create-test-app.ts';
+import { listen } from './listen.ts';
 import { createTestDatabase } from './test-db.ts';
 
 let db: Db;
@@ -55,5 +56,23 @@ describe('the HTTP shell', () => {
     expect((await app.request('/favicon.svg')).status).toBe(200);
     expect((await app.request('/api/nope')).status).toBe(404);
     expect((await app.request('/api/health')).headers.get('content-type')).toContain('application/json');
+  });
+
+  it('answers an oversized body with a 413 that a client sending it all still reads', async () => {
+    const server = await listen(createTestApp(db));
+    try {
+      const body = JSON.stringify({ emailOrUsername: 'x'.repeat(3 * 1024 * 1024), password: 'x' });
+      for (let i = 0; i < 5; i++) {
+        const res = await fetch(`${server.url}/api/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
+        expect(res.status).toBe(413);
+        expect((await res.json()) as unknown).toMatchObject({ error: 'payload_too_large' });
+      }
+    } finally {
+      await server.close();
+    }
   });
 });
