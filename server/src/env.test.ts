@@ -73,7 +73,10 @@ describe('provisioning and secrets configuration', () => {
   });
 
   it.each([
-    [{ PROVISIONER: 'kubernetes' }, 'PROVISIONER "kubernetes" is not available; this build has only: local'],
+    [
+      { PROVISIONER: 'kubernetes' },
+      'PROVISIONER "kubernetes" is not available; this build has only: local, none',
+    ],
     [{ MYSQL_ADMIN_URL: 'postgres://x' }, 'MYSQL_ADMIN_URL must be a mysql://user:password@host:port URL'],
     [{ POSTGRES_ADMIN_URL: 'mysql://x' }, 'POSTGRES_ADMIN_URL must be a postgres:// URL'],
     [{ MONGODB_ADMIN_URL: 'http://x' }, 'MONGODB_ADMIN_URL must be a mongodb:// or mongodb+srv:// URL'],

@@ -4,7 +4,8 @@ import { ENCRYPTION_KEY_RULE, parseEncryptionKey } from './lib/crypto.ts';
 import { CLOUDFLARE_SITEVERIFY_URL } from './lib/turnstile.ts';
 
 /** The provisioning drivers this build has (`kubernetes` comes later). */
-export const PROVISIONERS = ['local'] as const;
+/** `none` runs the platform without deploying anything: every instance type is unavailable, with that reason. */
+export const PROVISIONERS = ['local', 'none'] as const;
 
 /**
  * The only reader of process.env. Every setting the server takes is listed, validated and documented

@@ -38,6 +38,7 @@ import {
   missingSitePackages,
 } from './provisioning/local/host-packages.ts';
 import { createLocalDriver } from './provisioning/local/local-driver.ts';
+import { createUnconfiguredDriver } from './provisioning/unconfigured-driver.ts';
 
 const log = (line: string) => console.log(`[berth] ${line}`);
 
@@ -128,22 +129,25 @@ async function main() {
   const cipher = createCipher(encryptionKey);
 
   const prov = config.provisioning;
-  const driver: ProvisioningDriver = createLocalDriver({
-    dataRoot: prov.dataDir,
-    mysqlAdminUrl: prov.mysqlAdminUrl,
-    postgresAdminUrl: prov.postgresAdminUrl,
-    mongodbAdminUrl: prov.mongodbAdminUrl,
-    publicHost: prov.publicHost,
-    sites: {
-      baseDomain: prov.sites.baseDomain,
-      listenHost: prov.sites.listenHost,
-      httpPort: prov.sites.httpPort,
-      httpsPort: prov.sites.httpsPort,
-      sftpPort: prov.sites.sftpPort,
-      tls: { issuer: prov.sites.tls },
-    },
-    log: (line) => log(`provisioning: ${line}`),
-  });
+  const driver: ProvisioningDriver =
+    prov.driver === 'none'
+      ? createUnconfiguredDriver('Provisioning is turned off on this server (PROVISIONER=none)')
+      : createLocalDriver({
+          dataRoot: prov.dataDir,
+          mysqlAdminUrl: prov.mysqlAdminUrl,
+          postgresAdminUrl: prov.postgresAdminUrl,
+          mongodbAdminUrl: prov.mongodbAdminUrl,
+          publicHost: prov.publicHost,
+          sites: {
+            baseDomain: prov.sites.baseDomain,
+            listenHost: prov.sites.listenHost,
+            httpPort: prov.sites.httpPort,
+            httpsPort: prov.sites.httpsPort,
+            sftpPort: prov.sites.sftpPort,
+            tls: { issuer: prov.sites.tls },
+          },
+          log: (line) => log(`provisioning: ${line}`),
+        });
 
   const app = createApp({
     db,
@@ -178,6 +182,10 @@ async function main() {
   let garbageTask: IntervalTask | undefined;
   let stopping = false;
   const provisioning = (async () => {
+    if (prov.driver === 'none') {
+      log('provisioning: off (PROVISIONER=none): every instance type is unavailable');
+      return;
+    }
     log(
       `provisioning: ${prov.driver} driver, data in ${prov.dataDir}, credentials name host ${prov.publicHost}, ` +
         `sites on *.${prov.sites.baseDomain} (listening on ${prov.sites.listenHost}, TLS ${prov.sites.tls})`,

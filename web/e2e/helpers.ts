@@ -157,7 +157,9 @@ export function browserSuite(
 ): void {
   let suite: BrowserSuite | undefined;
   beforeAll(async () => {
-    const [server, browser] = await Promise.all([startServer(await env()), launchBrowser()]);
+    // These files deploy nothing, so the server runs without provisioning (no database servers to start).
+    const settings = { PROVISIONER: 'none', ...(await env()) };
+    const [server, browser] = await Promise.all([startServer(settings), launchBrowser()]);
     const page = await browser.newPage();
     page.setDefaultTimeout(15_000);
     suite = { server, browser, page };

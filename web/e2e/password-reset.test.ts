@@ -35,6 +35,7 @@ beforeAll(async () => {
   const port = await freePort();
   [server, browser] = await Promise.all([
     startServer({
+      PROVISIONER: 'none',
       PORT: String(port),
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       SMTP_URL: smtp.url,
