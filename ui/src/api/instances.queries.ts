@@ -20,13 +20,16 @@ import { useApiClient } from './use-api-client.ts';
 
 export type { InstanceStreamEvent };
 
-// The typed client leaves out fields whose only type is null (openapi-fetch's Readable maps
-// NonNullable<null> to never): customDomain and sftp, which come with site hosting. So they are
-// optional here.
+// customDomain is optional here so that older answers (and database fixtures) without it still fit.
 export type Instance = Omit<Schemas['Instance'], 'customDomain'> &
   Partial<Pick<Schemas['Instance'], 'customDomain'>>;
+export type CustomDomain = NonNullable<Schemas['CustomDomain']>;
+export type SslState = CustomDomain['ssl']['status'];
+export type Backup = Schemas['Backup'];
 export type InstanceList = Omit<Schemas['InstanceList'], 'instances'> & { instances: Instance[] };
-export type InstanceAccess = Omit<Schemas['InstanceAccess'], 'sftp'>;
+export type InstanceAccess = Omit<Schemas['InstanceAccess'], 'sftp'> &
+  Partial<Pick<Schemas['InstanceAccess'], 'sftp'>>;
+export type SftpCredentials = NonNullable<Schemas['InstanceAccess']['sftp']>;
 export interface InstanceChange {
   instance: Instance;
   message: string;
@@ -226,5 +229,104 @@ export function useInstanceEventHandler() {
   return useCallback(
     (event: InstanceStreamEvent | null) => applyInstanceEvent(queryClient, event),
     [queryClient],
+  );
+}
+
+/** The instance answer of the domain routes: the detail is replaced, the lists reload. */
+function useApplyInstanceChange(id: string) {
+  const queryClient = useQueryClient();
+  return useCallback(
+    ({ instance }: InstanceChange) => {
+      queryClient.setQueryData(instanceKeys.detail(id), instance);
+      void queryClient.invalidateQueries({ queryKey: instanceKeys.lists() });
+      void queryClient.invalidateQueries({ queryKey: instanceKeys.ssl(id) });
+    },
+    [queryClient, id],
+  );
+}
+
+/** POST /instances/{id}/domain: attaches (or replaces) the custom domain of a WordPress site. */
+export function useAddDomainMutation(id: string) {
+  const client = useApiClient();
+  const apply = useApplyInstanceChange(id);
+  return useMutation<InstanceChange, Error, string>({
+    mutationFn: (domain) =>
+      unwrap(client.POST('/api/instances/{id}/domain', { params: { path: { id } }, body: { domain } })),
+    onSuccess: apply,
+  });
+}
+
+/** DELETE /instances/{id}/domain: the site answers on its temporary URL again. */
+export function useRemoveDomainMutation(id: string) {
+  const client = useApiClient();
+  const apply = useApplyInstanceChange(id);
+  return useMutation<InstanceChange, Error, void>({
+    mutationFn: () => unwrap(client.DELETE('/api/instances/{id}/domain', { params: { path: { id } } })),
+    onSuccess: apply,
+  });
+}
+
+export type SslResult = Schemas['SslResult'];
+
+/** GET /instances/{id}/ssl on demand (a TLS handshake now): the detail reloads with the new status. */
+export function useCheckSslMutation(id: string) {
+  const client = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation<SslResult, Error, void>({
+    mutationFn: () => unwrap(client.GET('/api/instances/{id}/ssl', { params: { path: { id } } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: instanceKeys.detail(id) }),
+  });
+}
+
+/** POST /instances/{id}/ssl: discards the certificate and has a new one issued. */
+export function useRequestSslMutation(id: string) {
+  const client = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation<SslResult, Error, void>({
+    mutationFn: () => unwrap(client.POST('/api/instances/{id}/ssl', { params: { path: { id } } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: instanceKeys.detail(id) }),
+  });
+}
+
+/** The backups of a WordPress site, newest first. */
+export function useBackupsQuery(id: string, enabled: boolean) {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: instanceKeys.backups(id),
+    queryFn: () => unwrap(client.GET('/api/instances/{id}/backups', { params: { path: { id } } })),
+    enabled,
+  });
+}
+
+function useBackupMutation<Variables, Answer>(id: string, run: (variables: Variables) => Promise<Answer>) {
+  const queryClient = useQueryClient();
+  return useMutation<Answer, Error, Variables>({
+    mutationFn: run,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: instanceKeys.backups(id) }),
+  });
+}
+
+export function useCreateBackupMutation(id: string) {
+  const client = useApiClient();
+  return useBackupMutation(id, (body: Schemas['CreateBackupRequest']) =>
+    unwrap(client.POST('/api/instances/{id}/backups/new', { params: { path: { id } }, body })),
+  );
+}
+
+export function useRestoreBackupMutation(id: string) {
+  const client = useApiClient();
+  return useBackupMutation(id, (backupId: string) =>
+    unwrap(
+      client.POST('/api/instances/{id}/backups/{backupId}/restore', {
+        params: { path: { id, backupId } },
+      }),
+    ),
+  );
+}
+
+export function useDeleteBackupMutation(id: string) {
+  const client = useApiClient();
+  return useBackupMutation(id, (backupId: string) =>
+    unwrap(client.DELETE('/api/instances/{id}/backups/{backupId}', { params: { path: { id, backupId } } })),
   );
 }

@@ -32,6 +32,9 @@ export interface InstanceListParams {
   search: string;
 }
 
+/** The static WordPress add-on list of the web app (never cached). */
+export const addonKeys = { all: ['wp-addons'] as const };
+
 export const instanceKeys = {
   all: ['instances'] as const,
   lists: () => [...instanceKeys.all, 'list'] as const,
@@ -41,4 +44,6 @@ export const instanceKeys = {
   accesses: () => [...instanceKeys.all, 'access'] as const,
   access: (id: string) => [...instanceKeys.accesses(), id] as const,
   capabilities: () => [...instanceKeys.all, 'capabilities'] as const,
+  backups: (id: string) => [...instanceKeys.all, 'backups', id] as const,
+  ssl: (id: string) => [...instanceKeys.all, 'ssl', id] as const,
 };

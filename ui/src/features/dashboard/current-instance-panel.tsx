@@ -2,8 +2,18 @@ import AddIcon from '@mui/icons-material/Add';
 import BoltIcon from '@mui/icons-material/Bolt';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
 import SettingsIcon from '@mui/icons-material/Settings';
-import { Box, Button, Card, CardContent, CircularProgress, Divider, Stack, Typography } from '@mui/material';
-import { useEffect } from 'react';
+import {
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Chip,
+  CircularProgress,
+  Divider,
+  Stack,
+  Typography,
+} from '@mui/material';
+import { useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import {
   DASHBOARD_PAGE_SIZE,
@@ -14,11 +24,13 @@ import {
 import { useToast } from '../../components/toasts/use-toast.ts';
 import { usePlatform } from '../../platform/platform-context.ts';
 import { CredentialField } from '../instances/credential-field.tsx';
+import { DomainForm, hostOf, SslBadge } from '../instances/domain-management.tsx';
 import { isDeployed, WithReason } from '../instances/instance-actions.tsx';
 import { StatusChip, SuspendedBadge, TypeBadge } from '../instances/instance-badges.tsx';
 import {
   DEFAULT_DATABASE_PORT,
   DEFAULT_INSTANCE_NAME,
+  DOMAIN_ADD_DISABLED,
   isDatabase,
   LINKS_DISABLED,
   regionLabel,
@@ -56,6 +68,57 @@ function ConnectionDetails({ instance }: { instance: Instance }) {
         <CredentialField label="Username" value={database?.user} />
         <CredentialField label="Password" value={database?.password} secret />
       </Box>
+    </Box>
+  );
+}
+
+/**
+ * Domain Management of a site (spec §2.8): the SSL badge, the current domain (a 'Custom' tag for a
+ * custom one) and 'Add Custom Domain' / 'Update Custom Domain', which opens the Add Custom Domain form.
+ */
+function DomainManagement({ instance, inactive }: { instance: Instance; inactive: boolean }) {
+  const [adding, setAdding] = useState(false);
+  const custom = instance.customDomain;
+  const current = custom?.domain ?? (hostOf(instance.url) || null);
+  const unavailable = inactive
+    ? DOMAIN_ADD_DISABLED
+    : isDeployed(instance)
+      ? null
+      : 'Available once the instance is running';
+  return (
+    <Box component="section" aria-labelledby="domain-management-title" sx={{ mt: 2.5 }}>
+      <Stack direction="row" sx={{ alignItems: 'center', gap: 1, mb: 1 }}>
+        <Typography
+          id="domain-management-title"
+          variant="subtitle1"
+          component="h3"
+          sx={{ fontWeight: 700, mr: 'auto' }}
+        >
+          Domain Management
+        </Typography>
+        <SslBadge instance={instance} />
+      </Stack>
+      <Stack direction="row" sx={{ alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+        <Typography sx={{ fontWeight: 600, wordBreak: 'break-all' }}>{current ?? 'No domain yet'}</Typography>
+        {custom && <Chip label="Custom" size="small" color="primary" variant="outlined" />}
+        {!adding && (
+          <WithReason reason={unavailable}>
+            <Button
+              size="small"
+              disabled={unavailable !== null}
+              onClick={() => setAdding(true)}
+              sx={{ ml: 'auto' }}
+            >
+              {custom ? 'Update Custom Domain' : 'Add Custom Domain'}
+            </Button>
+          </WithReason>
+        )}
+      </Stack>
+      {adding && (
+        <Box sx={{ mt: 1.5 }}>
+          <DomainForm instance={instance} onDone={() => setAdding(false)} disabled={inactive} />
+        </Box>
+      )}
     </Box>
   );
 }
@@ -136,7 +199,11 @@ export function CurrentInstancePanel({ inactive, onDeploy }: { inactive: boolean
               <Fact label="Region" value={regionLabel(instance.region)} />
               {instance.url && <Fact label="URL" value={instance.url} />}
             </Stack>
-            {isDatabase(instance) && <ConnectionDetails instance={instance} />}
+            {isDatabase(instance) ? (
+              <ConnectionDetails instance={instance} />
+            ) : (
+              <DomainManagement instance={instance} inactive={inactive} />
+            )}
             <Divider sx={{ my: 2.5 }} />
             <Stack direction="row" sx={{ gap: 1.5, flexWrap: 'wrap' }}>
               {instance.url && (

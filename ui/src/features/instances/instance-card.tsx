@@ -6,7 +6,14 @@ import { Link as RouterLink } from 'react-router';
 import type { Instance } from '../../api/instances.queries.ts';
 import { InstanceActions } from './instance-actions.tsx';
 import { StatusChip, SuspendedBadge, TypeBadge } from './instance-badges.tsx';
-import { formatDate, hasCustomDomain, isDatabase, regionLabel } from './instance-catalog.ts';
+import {
+  formatDate,
+  hasCustomDomain,
+  isDatabase,
+  regionLabel,
+  SSL_LABELS,
+  sslColor,
+} from './instance-catalog.ts';
 import type { InstanceDialogKind } from './instance-dialogs.tsx';
 
 export type InstanceLayout = 'list' | 'grid';
@@ -30,16 +37,32 @@ function UrlLine({ url, inactive, temporary }: { url: string; inactive: boolean;
   );
 }
 
-/** Custom domains come with site hosting: applications show that none is configured yet. */
+/** The custom domain with an SSL icon coloured by its status, or 'No custom domain / Not configured'. */
 function DomainBlock({ instance }: { instance: Instance }) {
-  const domain = hasCustomDomain(instance);
+  const custom = instance.customDomain;
   return (
-    <Stack direction="row" sx={{ alignItems: 'center', gap: 0.75 }}>
+    <Stack direction="row" sx={{ alignItems: 'center', gap: 0.75, minWidth: 0 }}>
       <PublicIcon sx={{ fontSize: 16, color: 'text.secondary' }} aria-hidden />
-      <Typography variant="body2" color="text.secondary">
-        {domain ? 'Custom domain' : 'No custom domain'}
-      </Typography>
-      {!domain && <Chip label="Not configured" size="small" variant="outlined" />}
+      {custom ? (
+        <>
+          <Typography variant="body2" noWrap>
+            {custom.domain}
+          </Typography>
+          <HttpsIcon
+            color={sslColor(custom.ssl.status)}
+            sx={{ fontSize: 16 }}
+            aria-label={SSL_LABELS[custom.ssl.status]}
+            aria-hidden={false}
+          />
+        </>
+      ) : (
+        <>
+          <Typography variant="body2" color="text.secondary">
+            No custom domain
+          </Typography>
+          <Chip label="Not configured" size="small" variant="outlined" />
+        </>
+      )}
     </Stack>
   );
 }

@@ -52,15 +52,16 @@ describe('what can be deployed (spec §2.10)', () => {
     expect(availabilityOf(choice('MySQL'), undefined)).toEqual({ available: false, reason: '' });
   });
 
-  it('keeps the applications disabled until their forms exist, even where the server offers them', () => {
+  it('offers WordPress where the server does; n8n stays disabled until its form exists', () => {
     const offered = capabilities({ wordpress: null, n8n: null }).types;
-    expect(availabilityOf(choice('WordPress'), offered)).toEqual({ available: false, reason: 'Coming soon' });
+    expect(availabilityOf(choice('WordPress'), offered)).toEqual({ available: true });
     expect(availabilityOf(choice('n8n'), offered)).toEqual({ available: false, reason: 'Coming soon' });
   });
 
   it('opens the category that has something to deploy', () => {
     expect(defaultCategory(types)).toBe('database');
-    expect(defaultCategory(capabilities({ wordpress: null }).types)).toBe('database');
+    expect(defaultCategory(capabilities({ wordpress: null }).types)).toBe('application');
+    expect(defaultCategory(capabilities({ n8n: null }).types)).toBe('database');
     expect(defaultCategory(capabilities({ mysql: 'down', postgresql: 'down' }).types)).toBe('application');
     expect(defaultCategory(undefined)).toBe('application');
   });

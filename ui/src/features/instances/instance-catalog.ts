@@ -122,11 +122,10 @@ export const CATEGORY_LABELS: Record<Category, string> = {
 export type ChoiceAvailability = { available: true } | { available: false; reason: string };
 
 /**
- * The types whose whole deploy form this app has. WordPress and n8n need their own fields (site title,
- * admin account, domain type), which come with site hosting: until then they stay disabled here even
- * where the server could deploy them.
+ * The types whose whole deploy form this app has. n8n needs its own fields, which it does not have
+ * yet: it stays disabled here even where the server could deploy it.
  */
-export const FORM_READY_TYPES: readonly InstanceTypeId[] = ['mysql', 'postgresql', 'mongodb'];
+export const FORM_READY_TYPES: readonly InstanceTypeId[] = ['mysql', 'postgresql', 'mongodb', 'wordpress'];
 
 /**
  * Whether a choice can be deployed here: announced types say 'Soon'; the others follow the server's
@@ -204,7 +203,7 @@ export function statusColor(status: Instance['status']): 'success' | 'warning' |
   return 'default';
 }
 
-/** Whether the instance has a custom domain (they come with site hosting; none today). */
+/** Whether the instance has a custom domain (WordPress sites only). */
 export const hasCustomDomain = (instance: Pick<Instance, 'customDomain'>): boolean =>
   Boolean(instance.customDomain);
 
@@ -218,3 +217,19 @@ export const LINKS_DISABLED = 'Your subscription is inactive.';
 const DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
 export const formatDate = (iso: string): string => DATE.format(new Date(iso));
+
+/** More suspended messages of spec §8, for backups, domains and SSL. */
+export const BACKUP_CREATE_DISABLED = 'Your subscription is inactive. Creating backups is disabled.';
+export const BACKUP_RESTORE_DISABLED = 'Restoring backups is disabled.';
+export const BACKUP_DELETE_DISABLED = 'Deleting backups is disabled.';
+export const DOMAIN_ADD_DISABLED = 'Adding domains is disabled.';
+export const SSL_REQUEST_DISABLED = 'Your subscription is inactive. Requesting SSL is disabled.';
+
+/** Spec §2.8, §4: the SSL badge of a custom domain; none without one ('Not Configured'). */
+export const SSL_LABELS = { Active: 'SSL Active', Pending: 'SSL Pending', FAILED: 'SSL Failed' } as const;
+
+export function sslColor(status: keyof typeof SSL_LABELS): 'success' | 'warning' | 'error' {
+  if (status === 'Active') return 'success';
+  return status === 'FAILED' ? 'error' : 'warning';
+}
+export const DOMAIN_REMOVE_DISABLED = 'Your subscription is inactive. Removing domains is disabled.';

@@ -1,6 +1,7 @@
 import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlineOutlined';
+import DnsIcon from '@mui/icons-material/Dns';
 import LockResetIcon from '@mui/icons-material/LockReset';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
 import VisibilityIcon from '@mui/icons-material/Visibility';
@@ -31,6 +32,7 @@ import { useToast } from '../../components/toasts/use-toast.ts';
 import { usePlatform } from '../../platform/platform-context.ts';
 import { formatDateTime } from '../subscription/standing.ts';
 import { useCurrentSubscription } from '../subscription/use-current-subscription.ts';
+import { CustomDomainCard, SslCertificateCard } from './domain-cards.tsx';
 import { isDeployed, WithReason } from './instance-actions.tsx';
 import { StatusChip, SuspendedBadge, TypeBadge } from './instance-badges.tsx';
 import {
@@ -47,6 +49,7 @@ import {
   NAME_MAX,
   validateInstanceSettings,
 } from './instance-validation.ts';
+import { WordPressCard } from './wordpress-panels.tsx';
 
 function SideCard({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
@@ -187,6 +190,12 @@ function InstanceView({ instance }: { instance: Instance }) {
   const credentials = access.data?.database;
   const deleting = instance.status === 'deleting';
   const { memory, cpu } = instance.deploymentConfig;
+  const [editingDomain, setEditingDomain] = useState(false);
+
+  const manageDomain = () => {
+    setEditingDomain(true);
+    document.getElementById('custom-domain')?.scrollIntoView?.({ behavior: 'smooth', block: 'center' });
+  };
 
   const connection = database
     ? {
@@ -241,6 +250,11 @@ function InstanceView({ instance }: { instance: Instance }) {
                 Admin
               </Button>
             </WithReason>
+          )}
+          {!database && (
+            <Button variant="outlined" startIcon={<DnsIcon />} disabled={deleting} onClick={manageDomain}>
+              Manage Domain
+            </Button>
           )}
           {database && (
             <Button
@@ -319,10 +333,22 @@ function InstanceView({ instance }: { instance: Instance }) {
 
       <Grid container spacing={3}>
         <Grid size={{ xs: 12, md: 7 }}>
-          <SettingsCard key={instance.id} instance={instance} />
+          <Stack spacing={3}>
+            {instance.type === 'WordPress' && <WordPressCard instance={instance} inactive={inactive} />}
+            <SettingsCard key={instance.id} instance={instance} />
+          </Stack>
         </Grid>
         <Grid size={{ xs: 12, md: 5 }}>
           <Stack spacing={3}>
+            {!database && (
+              <CustomDomainCard
+                instance={instance}
+                inactive={inactive}
+                editing={editingDomain}
+                onEditingChange={setEditingDomain}
+              />
+            )}
+            {!database && <SslCertificateCard instance={instance} inactive={inactive} />}
             <SideCard id="instance-information" title="Instance Information">
               <Rows
                 rows={[

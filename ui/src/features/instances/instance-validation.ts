@@ -85,3 +85,105 @@ export function validateDatabasePassword(
     confirmPassword: values.confirmPassword !== password ? 'Passwords do not match' : undefined,
   };
 }
+
+/** Spec §2.10: PHP 8.2 by default, 8.1, 8.0, or a custom version. */
+export const PHP_VERSIONS = ['8.2', '8.1', '8.0'] as const;
+export const CUSTOM_PHP = 'custom';
+export const DEFAULT_PHP = '8.2';
+const PHP_VERSION = /^\d+\.\d+(\.\d+)?$/;
+
+/** Spec §5: a custom PHP version is digits.digits with an optional .digits. */
+export function phpVersionError(choice: string, custom: string): string | undefined {
+  if (choice !== CUSTOM_PHP) return undefined;
+  const version = custom.trim();
+  if (!version) return 'Please enter a PHP version';
+  return PHP_VERSION.test(version) ? undefined : 'Please enter a valid PHP version (e.g., 8.2, 7.4, 8.1.5)';
+}
+
+/** Spec §5, the server's rule: labels of letters, digits and hyphens, a dot, a TLD of two letters or more. */
+const DOMAIN = /^(?=.{4,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
+
+/** The domain as the server wants it: trimmed, without http(s):// and a trailing slash. */
+export const normaliseDomain = (domain: string): string =>
+  domain
+    .trim()
+    .replace(/^https?:\/\//i, '')
+    .replace(/\/+$/, '');
+
+/** Spec §5 with the server's words; a pasted http(s):// and trailing slash are dropped, not refused. */
+export function domainError(domain: string): string | undefined {
+  const value = normaliseDomain(domain);
+  if (!value) return 'Domain is required';
+  return DOMAIN.test(value) ? undefined : 'Please enter a valid domain name';
+}
+
+export type DomainType = 'Temporary' | 'Custom Domain';
+
+export interface WordPressValues {
+  domainType: DomainType;
+  customDomain: string;
+  title: string;
+  username: string;
+  email: string;
+  password: string;
+  php: string;
+  customPhp: string;
+}
+
+export const INITIAL_WORDPRESS: WordPressValues = {
+  domainType: 'Temporary',
+  customDomain: '',
+  title: '',
+  username: '',
+  email: '',
+  password: '',
+  php: DEFAULT_PHP,
+  customPhp: '',
+};
+
+const EMAIL = /^\S+@\S+\.\S+$/;
+
+/** The WordPress part of the deploy form (spec §5); `wordpress` false checks only the domain type. */
+export function validateWordPress(values: WordPressValues, wordpress: boolean): FieldErrors<WordPressValues> {
+  const customDomain =
+    values.domainType === 'Custom Domain'
+      ? values.customDomain.trim()
+        ? domainError(values.customDomain)
+        : 'Custom domain is required'
+      : undefined;
+  if (!wordpress) return { customDomain };
+  return {
+    customDomain,
+    title: values.title.trim() ? undefined : 'Site title is required',
+    username: values.username.trim() ? undefined : 'Admin username is required',
+    email: !values.email.trim()
+      ? 'Admin email is required'
+      : EMAIL.test(values.email.trim())
+        ? undefined
+        : 'Invalid email',
+    password: !values.password
+      ? 'Admin password is required'
+      : values.password.length < 8
+        ? 'Min 8 characters'
+        : undefined,
+    customPhp: phpVersionError(values.php, values.customPhp),
+  };
+}
+
+export interface BackupValues {
+  name: string;
+  note: string;
+}
+
+export const BACKUP_NAME_MAX = 100;
+export const BACKUP_NOTE_MAX = 500;
+
+/** Spec §5: a backup name is required (at most 100), a note optional (at most 500). */
+export const validateBackup = (values: BackupValues): FieldErrors<BackupValues> => ({
+  name: !values.name.trim()
+    ? 'Backup name is required'
+    : values.name.trim().length > BACKUP_NAME_MAX
+      ? 'Name too long'
+      : undefined,
+  note: values.note.trim().length > BACKUP_NOTE_MAX ? 'Note too long' : undefined,
+});

@@ -44,11 +44,11 @@ describe('Deploy New Instance (spec §2.10)', () => {
     expect(screen.getAllByText('Soon')).toHaveLength(2);
   });
 
-  it('keeps WordPress disabled while its form is not built, even when the server offers it', async () => {
-    const app = renderNew({ 'GET /api/instances/capabilities': { body: capabilities({ wordpress: null }) } });
+  it('keeps n8n disabled while its form is not built, even when the server offers it', async () => {
+    const app = renderNew({ 'GET /api/instances/capabilities': { body: capabilities({ n8n: null }) } });
     expect(await radio('MySQL')).toHaveProperty('disabled', false);
     await app.user.click(screen.getByRole('button', { name: 'Applications' }));
-    expect(await radio('WordPress')).toHaveProperty('disabled', true);
+    expect(await radio('n8n')).toHaveProperty('disabled', true);
     expect(screen.getAllByText('Coming soon')).toHaveLength(2);
   });
 

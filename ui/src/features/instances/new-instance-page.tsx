@@ -42,9 +42,46 @@ import {
   TYPE_CHOICES,
   type TypeChoice,
 } from './instance-catalog.ts';
-import { DESCRIPTION_MAX, type DeployValues, NAME_MAX, validateDeploy } from './instance-validation.ts';
+import {
+  CUSTOM_PHP,
+  DESCRIPTION_MAX,
+  type DeployValues,
+  INITIAL_WORDPRESS,
+  NAME_MAX,
+  normaliseDomain,
+  validateDeploy,
+  validateWordPress,
+  type WordPressValues,
+} from './instance-validation.ts';
+import { DomainTypeFields, WordPressFields } from './wordpress-deploy-fields.tsx';
 
-const INITIAL: DeployValues = { type: '', name: '', description: '', region: DEFAULT_REGION };
+type FormValues = DeployValues & WordPressValues;
+
+const INITIAL: FormValues = {
+  type: '',
+  name: '',
+  description: '',
+  region: DEFAULT_REGION,
+  ...INITIAL_WORDPRESS,
+};
+
+/** The deploy body's application fields: the domain type, and for WordPress the site and admin. */
+function applicationFields(values: FormValues, wordpress: boolean) {
+  const custom = values.domainType === 'Custom Domain';
+  return {
+    domainType: values.domainType,
+    ...(custom ? { customDomain: normaliseDomain(values.customDomain) } : {}),
+    ...(wordpress
+      ? {
+          title: values.title.trim(),
+          username: values.username.trim(),
+          email: values.email.trim(),
+          password: values.password,
+          phpversion: values.php === CUSTOM_PHP ? values.customPhp.trim() : values.php,
+        }
+      : {}),
+  };
+}
 
 /** One type to choose: disabled with the server's reason (or 'Soon') when it cannot be deployed. */
 function ChoiceCard({
@@ -132,8 +169,15 @@ export function NewInstancePage() {
   const deploy = useDeployInstanceMutation();
   const [chosenCategory, setCategory] = useState<Category | null>(null);
   const category = chosenCategory ?? defaultCategory(capabilities.data);
-  const validate = useCallback((values: DeployValues) => validateDeploy(values, category), [category]);
+  const validate = useCallback(
+    (values: FormValues) => ({
+      ...validateDeploy(values, category),
+      ...(category === 'application' ? validateWordPress(values, values.type === 'wordpress') : {}),
+    }),
+    [category],
+  );
   const form = useForm(INITIAL, validate);
+  const [phpError, setPhpError] = useState<string | undefined>();
   const choices = TYPE_CHOICES[category];
   const chosen = choices.find((choice) => choice.type !== undefined && choice.type === form.values.type);
   const blocked = canCreate.data?.canCreate === false;
@@ -144,6 +188,7 @@ export function NewInstancePage() {
   };
 
   const submit = form.handleSubmit((values) => {
+    setPhpError(undefined);
     if (blocked) {
       toast.error(CANNOT_CREATE);
       return;
@@ -160,7 +205,9 @@ export function NewInstancePage() {
         region: values.region as RegionId,
         type: capability.name,
         ...QUICK_DEPLOY_RESOURCES,
-        ...(capability.category === 'application' ? { domainType: 'Temporary' as const } : {}),
+        ...(capability.category === 'application'
+          ? applicationFields(values, capability.type === 'wordpress')
+          : {}),
       },
       {
         onSuccess: ({ message }) => {
@@ -168,7 +215,11 @@ export function NewInstancePage() {
           navigate('/instances');
         },
         onError: (error) => {
-          form.showServerErrors(fieldErrorsOf(error));
+          const fields = fieldErrorsOf(error);
+          form.showServerErrors(fields);
+          // The server refuses a PHP version its host lacks, in its own words (a message without a field).
+          const message = errorMessage(error, '');
+          setPhpError(fields.phpversion ?? (/\bPHP\b/.test(message) ? message : undefined));
           toast.error(errorMessage(error, 'Failed to deploy instance'));
         },
       },
@@ -326,6 +377,8 @@ export function NewInstancePage() {
                   })}
                 </Box>
               </Box>
+              {chosen.category === 'application' && <DomainTypeFields form={form} />}
+              {chosen.type === 'wordpress' && <WordPressFields form={form} phpError={phpError} />}
               {chosen.deploymentInfo && (
                 <Alert severity="info" variant="outlined">
                   <Typography variant="subtitle2" component="p">

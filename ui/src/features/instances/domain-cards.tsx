@@ -1,0 +1,254 @@
+import LinkOffIcon from '@mui/icons-material/LinkOff';
+import RefreshIcon from '@mui/icons-material/Refresh';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  Stack,
+  Typography,
+} from '@mui/material';
+import { useState } from 'react';
+import { errorMessage } from '../../api/api-error.ts';
+import {
+  type Instance,
+  useCheckSslMutation,
+  useRemoveDomainMutation,
+  useRequestSslMutation,
+} from '../../api/instances.queries.ts';
+import { useToast } from '../../components/toasts/use-toast.ts';
+import { formatDateTime } from '../subscription/standing.ts';
+import { DomainForm, SslBadge } from './domain-management.tsx';
+import { isDeployed, WithReason } from './instance-actions.tsx';
+import { DOMAIN_ADD_DISABLED, DOMAIN_REMOVE_DISABLED, SSL_REQUEST_DISABLED } from './instance-catalog.ts';
+
+function ConfirmDialog({
+  id,
+  open,
+  title,
+  text,
+  confirm,
+  danger = false,
+  pending,
+  onConfirm,
+  onClose,
+}: {
+  id: string;
+  open: boolean;
+  title: string;
+  text: string;
+  confirm: string;
+  danger?: boolean;
+  pending: boolean;
+  onConfirm(): void;
+  onClose(): void;
+}) {
+  return (
+    <Dialog open={open} onClose={onClose} aria-labelledby={`${id}-title`}>
+      <DialogTitle id={`${id}-title`}>{title}</DialogTitle>
+      <DialogContent>
+        <DialogContentText>{text}</DialogContentText>
+      </DialogContent>
+      <DialogActions>
+        <Button color="inherit" onClick={onClose}>
+          Cancel
+        </Button>
+        <Button
+          variant="contained"
+          color={danger ? 'error' : 'primary'}
+          loading={pending}
+          onClick={onConfirm}
+        >
+          {confirm}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+/**
+ * Custom Domain (spec §2.11, non-database instances): the domain with its SSL badge, added date and
+ * last check; Add/Update Custom Domain, Check SSL Status, Remove (after the remove modal). An inactive
+ * subscription disables adding and removing (spec §4).
+ */
+export function CustomDomainCard({
+  instance,
+  inactive,
+  editing,
+  onEditingChange,
+}: {
+  instance: Instance;
+  inactive: boolean;
+  editing: boolean;
+  onEditingChange(editing: boolean): void;
+}) {
+  const toast = useToast();
+  const remove = useRemoveDomainMutation(instance.id);
+  const check = useCheckSslMutation(instance.id);
+  const [removing, setRemoving] = useState(false);
+  const custom = instance.customDomain;
+  const notRunning = isDeployed(instance) ? null : 'Available once the instance is running';
+
+  const removeDomain = () =>
+    remove.mutate(undefined, {
+      onSuccess: ({ message }) => toast.success(message || 'Custom domain removed successfully'),
+      onError: (error) => toast.error(errorMessage(error, 'Failed to remove custom domain')),
+      onSettled: () => setRemoving(false),
+    });
+
+  const checkSsl = () =>
+    check.mutate(undefined, {
+      onSuccess: () => toast.success('SSL status updated'),
+      onError: (error) => toast.error(errorMessage(error, 'Failed to check SSL status')),
+    });
+
+  return (
+    <Card component="section" aria-labelledby="custom-domain-title" id="custom-domain">
+      <CardContent sx={{ p: 3, '&:last-child': { pb: 3 } }}>
+        <Stack direction="row" sx={{ alignItems: 'center', gap: 1, mb: 1.5 }}>
+          <Typography id="custom-domain-title" variant="h6" component="h2" sx={{ mr: 'auto' }}>
+            Custom Domain
+          </Typography>
+          <SslBadge instance={instance} />
+        </Stack>
+        {custom ? (
+          <Box sx={{ mb: 2 }}>
+            <Typography sx={{ fontWeight: 600, wordBreak: 'break-all' }}>{custom.domain}</Typography>
+            {custom.addedAt && (
+              <Typography variant="body2" color="text.secondary">
+                Added {formatDateTime(new Date(custom.addedAt))}
+              </Typography>
+            )}
+            <Typography variant="body2" color="text.secondary">
+              {custom.ssl.message}
+              {custom.ssl.lastChecked ? ` · checked ${formatDateTime(new Date(custom.ssl.lastChecked))}` : ''}
+            </Typography>
+            {custom.ssl.status === 'Pending' && (
+              <Alert severity="info" variant="outlined" sx={{ mt: 1.5 }}>
+                The domain is pending activation until its DNS points at this platform: an A record (or ALIAS)
+                for an apex domain, a CNAME for a subdomain.
+              </Alert>
+            )}
+          </Box>
+        ) : (
+          <Typography color="text.secondary" sx={{ mb: 2 }}>
+            No custom domain. The site answers on its temporary URL.
+          </Typography>
+        )}
+        {editing ? (
+          <DomainForm instance={instance} onDone={() => onEditingChange(false)} disabled={inactive} />
+        ) : (
+          <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }}>
+            <WithReason reason={inactive ? DOMAIN_ADD_DISABLED : notRunning}>
+              <Button
+                variant="contained"
+                disabled={inactive || notRunning !== null}
+                onClick={() => onEditingChange(true)}
+              >
+                {custom ? 'Update Custom Domain' : 'Add Custom Domain'}
+              </Button>
+            </WithReason>
+            {custom && (
+              <Button startIcon={<RefreshIcon />} loading={check.isPending} onClick={checkSsl}>
+                Check SSL Status
+              </Button>
+            )}
+            {custom && (
+              <WithReason reason={inactive ? DOMAIN_REMOVE_DISABLED : null}>
+                <Button
+                  color="error"
+                  startIcon={<LinkOffIcon />}
+                  disabled={inactive}
+                  onClick={() => setRemoving(true)}
+                >
+                  Remove
+                </Button>
+              </WithReason>
+            )}
+          </Stack>
+        )}
+      </CardContent>
+      <ConfirmDialog
+        id="remove-domain"
+        open={removing}
+        title="Remove custom domain?"
+        text={`${custom?.domain ?? 'The domain'} is detached and the site answers on its temporary URL again.`}
+        confirm="Remove Domain"
+        danger
+        pending={remove.isPending}
+        onConfirm={removeDomain}
+        onClose={() => setRemoving(false)}
+      />
+    </Card>
+  );
+}
+
+/**
+ * SSL Certificate (spec §2.11), only while the certificate FAILED: the server's message, Request SSL,
+ * and Re-issue Certificate after the re-issue modal. Inactive subscriptions cannot request SSL.
+ */
+export function SslCertificateCard({ instance, inactive }: { instance: Instance; inactive: boolean }) {
+  const toast = useToast();
+  const request = useRequestSslMutation(instance.id);
+  const [reissuing, setReissuing] = useState(false);
+  const ssl = instance.customDomain?.ssl;
+  if (ssl?.status !== 'FAILED') return null;
+
+  const requestSsl = () =>
+    request.mutate(undefined, {
+      onSuccess: ({ message }) =>
+        toast.success(message || 'Requested SSL. It may take a moment to activate.'),
+      onError: (error) => toast.error(errorMessage(error, 'Failed to request SSL')),
+    });
+
+  const reissue = () =>
+    request.mutate(undefined, {
+      onSuccess: () => toast.success('SSL certificate management initiated'),
+      onError: (error) => toast.error(errorMessage(error, 'Failed to manage SSL certificate')),
+      onSettled: () => setReissuing(false),
+    });
+
+  return (
+    <Card component="section" aria-labelledby="ssl-certificate-title">
+      <CardContent sx={{ p: 3, '&:last-child': { pb: 3 } }}>
+        <Typography id="ssl-certificate-title" variant="h6" component="h2" sx={{ mb: 1.5 }}>
+          SSL Certificate
+        </Typography>
+        <Alert severity="error" sx={{ mb: 2 }}>
+          {ssl.message || 'The certificate could not be issued.'}
+        </Alert>
+        <WithReason reason={inactive ? SSL_REQUEST_DISABLED : null}>
+          <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }}>
+            <Button
+              variant="contained"
+              disabled={inactive}
+              loading={request.isPending && !reissuing}
+              onClick={requestSsl}
+            >
+              Request SSL
+            </Button>
+            <Button disabled={inactive} onClick={() => setReissuing(true)}>
+              Re-issue Certificate
+            </Button>
+          </Stack>
+        </WithReason>
+      </CardContent>
+      <ConfirmDialog
+        id="reissue-ssl"
+        open={reissuing}
+        title="Re-issue SSL certificate?"
+        text={`The certificate of ${instance.customDomain?.domain ?? 'the domain'} is discarded and a new one is requested. HTTPS may be unavailable for a moment.`}
+        confirm="Re-issue"
+        pending={request.isPending}
+        onConfirm={reissue}
+        onClose={() => setReissuing(false)}
+      />
+    </Card>
+  );
+}

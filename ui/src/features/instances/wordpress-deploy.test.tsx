@@ -1,0 +1,185 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { FakeRoutes } from '../../../test/fake-api.ts';
+import { apiError, capabilities, makeInstance, makeUser } from '../../../test/fixtures.ts';
+import { renderInstances } from '../../../test/instances.ts';
+import {
+  domainError,
+  INITIAL_WORDPRESS,
+  normaliseDomain,
+  phpVersionError,
+  validateWordPress,
+} from './instance-validation.ts';
+
+const WITH_WORDPRESS = { 'GET /api/instances/capabilities': { body: capabilities({ wordpress: null }) } };
+const site = makeInstance({ name: 'Blog', type: 'WordPress', product: 'wordpress', category: 'application' });
+const ACCEPTED = { status: 202, body: { instance: site, message: 'Instance deployment initiated' } };
+
+function renderNew(api: FakeRoutes = {}) {
+  return renderInstances({ ...WITH_WORDPRESS, ...api }, makeUser(), '/instances/new');
+}
+
+async function chooseWordPress(app: ReturnType<typeof renderNew>) {
+  await app.user.click(await screen.findByRole('radio', { name: 'WordPress' }));
+  return screen.findByRole('region', { name: 'Configure your WordPress instance' });
+}
+
+const deployButton = () => screen.getByRole('button', { name: 'Deploy Instance' });
+
+async function fill(
+  app: ReturnType<typeof renderNew>,
+  form: HTMLElement,
+  label: RegExp | string,
+  text: string,
+) {
+  const input = within(form).getByLabelText(label);
+  await app.user.clear(input);
+  await app.user.click(input);
+  await app.user.paste(text);
+}
+
+describe('WordPress in Deploy New Instance (spec §2.10, §5)', () => {
+  it('opens on Applications with WordPress offered and the Deployment Information', async () => {
+    const app = renderNew();
+    const form = await chooseWordPress(app);
+    expect(screen.getByRole('button', { name: 'Applications' }).getAttribute('aria-pressed')).toBe('true');
+    expect(within(form).getByText(/30–60 seconds/)).toBeTruthy();
+    expect(within(form).getByText(/Admin Panel URL/)).toBeTruthy();
+    expect(within(form).getByLabelText(/Site Title/)).toBeTruthy();
+    expect(within(form).getByRole('combobox', { name: 'PHP Version' }).textContent).toBe('PHP 8.2 (default)');
+  });
+
+  it('shows the WordPress messages and sends nothing', async () => {
+    const app = renderNew();
+    const form = await chooseWordPress(app);
+    await fill(app, form, /Instance Name/, 'Blog');
+    await app.user.click(deployButton());
+    for (const message of [
+      'Site title is required',
+      'Admin username is required',
+      'Admin email is required',
+      'Admin password is required',
+    ])
+      expect(await within(form).findByText(message)).toBeTruthy();
+    await fill(app, form, /Admin Email/, 'nobody');
+    await fill(app, form, /Admin Password/, 'short');
+    expect(await within(form).findByText('Invalid email')).toBeTruthy();
+    expect(within(form).getByText('Min 8 characters')).toBeTruthy();
+    await app.user.click(within(form).getByRole('radio', { name: 'Custom domain' }));
+    await app.user.click(deployButton());
+    expect(await within(form).findByText('Custom domain is required')).toBeTruthy();
+    expect(within(form).getByText(/CNAME record/)).toBeTruthy();
+    expect(app.api.calls('POST /api/instances/deploy')).toHaveLength(0);
+  });
+
+  it('sends the WordPress payload with a custom domain and a custom PHP version', async () => {
+    const app = renderNew({ 'POST /api/instances/deploy': ACCEPTED });
+    const form = await chooseWordPress(app);
+    await fill(app, form, /Instance Name/, 'Blog');
+    await fill(app, form, /Site Title/, ' My Blog ');
+    await fill(app, form, /Admin Username/, 'admin');
+    await fill(app, form, /Admin Email/, 'me@example.com');
+    await fill(app, form, /Admin Password/, 'Sup3r-secret!');
+    await app.user.click(within(form).getByRole('radio', { name: 'Custom domain' }));
+    await fill(app, form, /Custom Domain/, 'https://blog.example.com/');
+    await app.user.click(within(form).getByRole('combobox', { name: 'PHP Version' }));
+    await app.user.click(await screen.findByRole('option', { name: 'Custom' }));
+    await fill(app, form, /Custom PHP Version/, '8.3');
+    await app.user.click(deployButton());
+
+    expect(await screen.findByText('Instance deployment initiated')).toBeTruthy();
+    await waitFor(() => expect(app.location()).toBe('/instances'));
+    expect(app.api.calls('POST /api/instances/deploy')[0]?.body).toEqual({
+      name: 'Blog',
+      description: '',
+      region: 'us-east-1',
+      type: 'WordPress',
+      memory: '4GB',
+      cpu: '2',
+      domainType: 'Custom Domain',
+      customDomain: 'blog.example.com',
+      title: 'My Blog',
+      username: 'admin',
+      email: 'me@example.com',
+      password: 'Sup3r-secret!',
+      phpversion: '8.3',
+    });
+  });
+
+  it("shows the server's refusal of a PHP version the host lacks under the PHP field", async () => {
+    const refusal = 'PHP 8.0 is not installed on this host (available: 8.2, 8.3)';
+    const app = renderNew({
+      'POST /api/instances/deploy': { status: 400, body: apiError(refusal) },
+    });
+    const form = await chooseWordPress(app);
+    await fill(app, form, /Instance Name/, 'Blog');
+    await fill(app, form, /Site Title/, 'My Blog');
+    await fill(app, form, /Admin Username/, 'admin');
+    await fill(app, form, /Admin Email/, 'me@example.com');
+    await fill(app, form, /Admin Password/, 'Sup3r-secret!');
+    await app.user.click(within(form).getByRole('combobox', { name: 'PHP Version' }));
+    await app.user.click(await screen.findByRole('option', { name: 'PHP 8.0' }));
+    await app.user.click(deployButton());
+    await waitFor(() => expect(within(form).getAllByText(refusal)).toHaveLength(1));
+    expect(app.api.calls('POST /api/instances/deploy')[0]?.body).toMatchObject({
+      phpversion: '8.0',
+      domainType: 'Temporary',
+    });
+  });
+
+  it('generates a 16-character strong password and inserts it with Use Password', async () => {
+    const app = renderNew();
+    const form = await chooseWordPress(app);
+    await app.user.click(within(form).getByRole('button', { name: 'Generate' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Generate Strong Password' });
+    expect(await screen.findByText('Generated a strong password')).toBeTruthy();
+    const shown = () => within(dialog).getByRole('textbox', { name: 'Generated password' }).textContent ?? '';
+    const first = shown();
+    expect(first).toHaveLength(16);
+    expect(first).toMatch(/[A-Z]/);
+    expect(first).toMatch(/[a-z]/);
+    expect(first).toMatch(/\d/);
+    expect(first).toMatch(/[^A-Za-z0-9]/);
+    await app.user.click(within(dialog).getByRole('button', { name: 'Regenerate' }));
+    expect(shown()).not.toBe(first);
+    expect(within(dialog).getByRole('button', { name: 'Copy' })).toBeTruthy();
+    const generated = shown();
+    await app.user.click(within(dialog).getByRole('button', { name: 'Use Password' }));
+    expect(await screen.findByText('Password inserted')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect((within(form).getByLabelText(/Admin Password/) as HTMLInputElement).value).toBe(generated);
+    await app.user.click(within(form).getByRole('button', { name: 'Show admin password' }));
+    expect(
+      within(form)
+        .getByLabelText(/Admin Password/)
+        .getAttribute('type'),
+    ).toBe('text');
+  });
+});
+
+describe('WordPress rules (spec §5)', () => {
+  it('checks a custom PHP version', () => {
+    expect(phpVersionError('8.2', '')).toBeUndefined();
+    expect(phpVersionError('custom', ' ')).toBe('Please enter a PHP version');
+    for (const bad of ['8', '8.', 'v8.2', '8.2.1.4', '8.x'])
+      expect(phpVersionError('custom', bad)).toBe('Please enter a valid PHP version (e.g., 8.2, 7.4, 8.1.5)');
+    for (const good of ['8.2', '7.4', '8.1.5', ' 8.3 '])
+      expect(phpVersionError('custom', good)).toBeUndefined();
+  });
+
+  it('checks the domain', () => {
+    expect(domainError('  ')).toBe('Domain is required');
+    expect(domainError('example')).toBe('Please enter a valid domain name');
+    expect(domainError('-ab.com')).toBe('Please enter a valid domain name');
+    expect(domainError('example.c')).toBe('Please enter a valid domain name');
+    expect(domainError('https://example.com/')).toBeUndefined();
+    expect(normaliseDomain(' https://Shop.example.com/ ')).toBe('Shop.example.com');
+    expect(domainError('example.com')).toBeUndefined();
+    expect(domainError('shop.example.co.uk')).toBeUndefined();
+  });
+
+  it('leaves the WordPress fields alone for n8n, but not the custom domain', () => {
+    const errors = validateWordPress({ ...INITIAL_WORDPRESS, domainType: 'Custom Domain' }, false);
+    expect(errors).toEqual({ customDomain: 'Custom domain is required' });
+  });
+});
