@@ -116,9 +116,9 @@ describe('a database deployed from the browser', () => {
     await page.getByRole('link', { name: 'Deploy New Instance' }).first().click();
     await page.waitForURL('**/instances/new');
     await page.getByRole('button', { name: 'Databases' }).click();
-    // The applications are not served by this server: shown, but disabled with its reason.
+    // n8n is not served by this server yet: shown, but disabled with its reason; WordPress is offered.
     await page.getByRole('button', { name: 'Applications' }).click();
-    expect(await page.getByRole('radio', { name: 'WordPress' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('radio', { name: 'n8n' }).isDisabled()).toBe(true);
     await page.getByRole('button', { name: 'Databases' }).click();
 
     await page.getByRole('radio', { name: 'MySQL' }).click();
