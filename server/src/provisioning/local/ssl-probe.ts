@@ -56,8 +56,10 @@ export async function storedCertificate(
   for (const issuer of readdirSync(certificatesDir)) {
     const file = path.join(certificatesDir, issuer, domain, `${domain}.crt`);
     if (!existsSync(file)) continue;
-    const cert = new X509Certificate(await readFile(file));
-    return { expiresAt: new Date(cert.validTo).toISOString(), serial: cert.serialNumber };
+    try {
+      const cert = new X509Certificate(await readFile(file));
+      return { expiresAt: new Date(cert.validTo).toISOString(), serial: cert.serialNumber };
+    } catch {}
   }
   return undefined;
 }
