@@ -230,6 +230,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payments/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Currency, prices, yearly discounts and the payment methods that are enabled */
+        get: operations["payments.settings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/billing-history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in user's invoices, newest first */
+        get: operations["payments.billingHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/instances": {
         parameters: {
             query?: never;
@@ -579,6 +613,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Users with their plan, standing and instances, newest first (search by username or e-mail) */
+        get: operations["admin.listUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Grants a plan by hand, at once, for one month or one year (no payment, no invoice); resumes the user's suspended instances */
+        post: operations["admin.grantPlan"];
+        /** Revokes the user's plan at once and suspends their instances */
+        delete: operations["admin.revokePlan"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -746,6 +815,7 @@ export interface components {
         SubscriptionStatus: {
             subscription: components["schemas"]["Subscription"];
             currency: string;
+            /** @description Monthly prices */
             prices: {
                 starter: number;
                 pro: number;
@@ -772,6 +842,59 @@ export interface components {
             canCreate: boolean;
             /** @description Why not, when canCreate is false */
             reason?: string;
+        };
+        PaymentSettings: {
+            /** @example USD */
+            currency: string;
+            /** @example $ */
+            currencySymbol: string;
+            /** @description Monthly prices */
+            prices: {
+                starter: number;
+                pro: number;
+                addonInstance: number;
+            };
+            /** @description Share taken off twelve monthly payments when paying yearly */
+            yearlyDiscounts: {
+                starter: number;
+                pro: number;
+            };
+            methods: {
+                stripe: {
+                    enabled: boolean;
+                };
+                paypalBusiness: {
+                    enabled: boolean;
+                };
+                paypalStandard: {
+                    enabled: boolean;
+                };
+                metamask: {
+                    enabled: boolean;
+                    receiverAddress: string | null;
+                    chainId: string | null;
+                };
+            };
+            /** @description The empty-state text when no payment method is enabled */
+            emptyMessage: string | null;
+        };
+        BillingHistory: {
+            invoices: components["schemas"]["Invoice"][];
+        };
+        Invoice: {
+            /** Format: uuid */
+            id: string;
+            amount: number;
+            /** @example USD */
+            currency: string;
+            description: string;
+            /** Format: date-time */
+            date: string;
+            /** @enum {string} */
+            status: "paid" | "open" | "void" | "uncollectible" | "refunded";
+            /** @enum {string} */
+            provider: "stripe" | "paypal_business" | "paypal_standard" | "metamask";
+            downloadUrl: string | null;
         };
         InstanceList: {
             /** @description Newest first */
@@ -1044,6 +1167,35 @@ export interface components {
             /** @description Page sent from */
             path?: string;
             turnstileToken?: string;
+        };
+        AdminUserList: {
+            users: components["schemas"]["AdminUser"][];
+            /** @description Users matching the search, on all pages */
+            total: number;
+            pages: number;
+            page: number;
+            limit: number;
+        };
+        AdminUser: {
+            /** Format: uuid */
+            id: string;
+            username: string;
+            email: string;
+            /** @enum {string} */
+            role: "user" | "admin";
+            /** @enum {string} */
+            plan: "free" | "starter" | "pro";
+            /** @enum {string} */
+            standing: "trial" | "active" | "inactive";
+            instancesUsed: number;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        GrantPlanRequest: {
+            /** @enum {string} */
+            plan: "starter" | "pro";
+            /** @enum {string} */
+            billingCycle: "monthly" | "yearly";
         };
     };
     responses: never;
@@ -1596,6 +1748,64 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CanCreateInstance"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "payments.settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Billing settings, with the empty-state text when no method is enabled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentSettings"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "payments.billingHistory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Invoices (empty until a payment provider takes money) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingHistory"];
                 };
             };
             /** @description Not signed in */
@@ -2865,6 +3075,180 @@ export interface operations {
             };
             /** @description Too many messages from this address */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "admin.listUsers": {
+        parameters: {
+            query?: {
+                /** @description Default 1 */
+                page?: string;
+                /** @description Default 20, at most 100 */
+                limit?: string;
+                /** @description Part of the username or e-mail (trimmed, any case) */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of users */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminUserList"];
+                };
+            };
+            /** @description Invalid query */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "admin.grantPlan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GrantPlanRequest"];
+            };
+        };
+        responses: {
+            /** @description The user's subscription after the grant */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description Invalid body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Starter with more instances than it allows: the user must delete some first */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "admin.revokePlan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user's subscription after the revocation (inactive) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such user */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

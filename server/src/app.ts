@@ -13,6 +13,8 @@ import { createPgRateLimiter, type RateLimitRule } from './lib/rate-limiter.ts';
 import { createTokenService } from './lib/tokens.ts';
 import { type TurnstileVerifier, turnstileOff } from './lib/turnstile.ts';
 import { mountWebApp } from './lib/web-app.ts';
+import { createAdminRouter } from './modules/admin/admin.index.ts';
+import { createAdminService } from './modules/admin/admin.service.ts';
 import { type AuthRateLimits, createAuthRouter } from './modules/auth/auth.index.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createAvatarsRouter } from './modules/avatars/avatars.index.ts';
@@ -30,6 +32,8 @@ import { createNotificationsRouter } from './modules/notifications/notifications
 import { createNotificationsService } from './modules/notifications/notifications.service.ts';
 import { createPasswordResetRouter } from './modules/password-reset/password-reset.index.ts';
 import { createPasswordResetService } from './modules/password-reset/password-reset.service.ts';
+import { createPaymentsRouter } from './modules/payments/payments.index.ts';
+import { createPaymentsService } from './modules/payments/payments.service.ts';
 import { createSubscriptionsRouter } from './modules/subscriptions/subscriptions.index.ts';
 import { createSubscriptionAndInstanceServices } from './platform-services.ts';
 import type { ProvisioningDriver } from './provisioning/driver.ts';
@@ -116,6 +120,8 @@ export function createApp(deps: AppDeps) {
   });
   const config = createConfigService({ turnstileSiteKey: turnstile.siteKey });
   const limiter = createPgRateLimiter(db);
+  const payments = createPaymentsService({ db });
+  const admin = createAdminService({ db, now, subscriptions });
 
   const app = createRouter();
   app.onError(onError);
@@ -131,6 +137,7 @@ export function createApp(deps: AppDeps) {
   );
   app.use('/api/*', async (c, next) => {
     c.set('verifyToken', tokens.verify);
+    c.set('isAdmin', admin.isAdmin);
     await next();
   });
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
@@ -146,6 +153,7 @@ export function createApp(deps: AppDeps) {
     .route('/', createAvatarsRouter(avatars))
     .route('/', createPasswordResetRouter({ passwordReset, limiter, limit: limits.passwordReset, turnstile }))
     .route('/', createSubscriptionsRouter(subscriptions))
+    .route('/', createPaymentsRouter(payments))
     .route('/', createInstancesRouter(instances))
     .route(
       '/',
@@ -157,7 +165,8 @@ export function createApp(deps: AppDeps) {
         heartbeatMs: deps.sseHeartbeatMs ?? 20_000,
       }),
     )
-    .route('/', createContactRouter({ contact, limiter, limit: limits.contact, turnstile }));
+    .route('/', createContactRouter({ contact, limiter, limit: limits.contact, turnstile }))
+    .route('/', createAdminRouter(admin));
 
   const doc = buildOpenApiDocument(app, VERSION);
   const publicDoc = publicSubset(doc);

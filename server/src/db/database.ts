@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { ContactMessageTable } from './tables/contact-messages.ts';
 import type { InstanceCredentialsTable, InstanceTable } from './tables/instances.ts';
+import type { InvoiceTable } from './tables/invoices.ts';
 import type { NotificationTable } from './tables/notifications.ts';
 import type { PasswordResetTokenTable } from './tables/password-reset-tokens.ts';
 import type { RateLimitTable } from './tables/rate-limits.ts';
@@ -17,6 +18,7 @@ export interface Database {
   contact_messages: ContactMessageTable;
   instances: InstanceTable;
   instance_credentials: InstanceCredentialsTable;
+  invoices: InvoiceTable;
 }
 
 export type Db = Kysely<Database>;

@@ -13,6 +13,8 @@ export interface AppEnv {
     user: AuthUser;
     /** Installed once by createApp so route-level middleware can verify tokens. */
     verifyToken: (token: string) => Promise<AuthUser>;
+    /** Installed once by createApp: whether the user is an admin now, as the database tells it. */
+    isAdmin: (userId: string) => Promise<boolean>;
   };
 }
 

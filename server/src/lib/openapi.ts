@@ -19,6 +19,8 @@ export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, version: string):
       { name: 'Auth', description: 'Accounts, sessions and profile pictures' },
       { name: 'Password reset', description: 'Forgotten passwords, by e-mailed single-use link' },
       { name: 'Subscriptions', description: 'Trial, plan and limits' },
+      { name: 'Payments', description: 'Billing settings and billing history' },
+      { name: 'Admin', description: 'Administration: users and manual plan grants (admins only)' },
       {
         name: 'Instances',
         description: 'Databases (and later WordPress and n8n): deploy, access, change, delete',

@@ -5,6 +5,7 @@ import * as createNotifications from './20261123T000100-create-notifications.ts'
 import * as createContactMessages from './20261123T000200-create-contact-messages.ts';
 import * as createInstances from './20261124T000000-create-instances.ts';
 import * as addInstanceSites from './20261125T000000-add-instance-sites.ts';
+import * as createInvoices from './20261126T000000-create-invoices.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit an old one. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '20261123T000200-create-contact-messages': createContactMessages,
   '20261124T000000-create-instances': createInstances,
   '20261125T000000-add-instance-sites': addInstanceSites,
+  '20261126T000000-create-invoices': createInvoices,
 };

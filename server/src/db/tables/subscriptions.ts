@@ -14,6 +14,8 @@ export interface SubscriptionTable {
   trial_warning_sent_at: ColumnType<Date | null, never, Date | null>;
   /** When the "trial ended" notification went out (null: not yet). */
   trial_ended_sent_at: ColumnType<Date | null, never, Date | null>;
+  /** When the "subscription ended" notice of the current paid period went out (null: not yet). */
+  period_ended_sent_at: ColumnType<Date | null, never, Date | null>;
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, never, Date>;
 }

@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { Database, DbOrTx } from '../../db/database.ts';
-import type { SubscriptionRow } from '../../db/tables/subscriptions.ts';
+import type { SubscriptionRow, SubscriptionRowUpdate } from '../../db/tables/subscriptions.ts';
 
 export async function insertTrialSubscription(db: DbOrTx, userId: string, trialEndsAt: Date): Promise<void> {
   await db
@@ -52,6 +52,30 @@ export async function claimTrialEnds(db: DbOrTx, now: Date): Promise<string[]> {
     .where('status', '=', 'trialing')
     .where('trial_ended_sent_at', 'is', null)
     .where('trial_ends_at', '<=', now)
+    .returning('user_id')
+    .execute();
+  return rows.map((r) => r.user_id);
+}
+
+export async function updateSubscription(
+  db: DbOrTx,
+  userId: string,
+  patch: SubscriptionRowUpdate,
+): Promise<void> {
+  await db.updateTable('subscriptions').set(patch).where('user_id', '=', userId).execute();
+}
+
+/**
+ * Marks the paid periods that ended by `now` (and were not renewed) as told, once each: the guard
+ * `period_ended_sent_at is null` works like the trial notices'. A grant or payment clears it.
+ */
+export async function claimLapsedPeriods(db: DbOrTx, now: Date): Promise<string[]> {
+  const rows = await db
+    .updateTable('subscriptions')
+    .set({ period_ended_sent_at: now })
+    .where('status', '=', 'active')
+    .where('period_ended_sent_at', 'is', null)
+    .where('current_period_end', '<=', now)
     .returning('user_id')
     .execute();
   return rows.map((r) => r.user_id);

@@ -26,20 +26,42 @@ export const SubscriptionSchema = z
 
 const MethodSchema = z.object({ enabled: z.boolean() });
 
+const PricesSchema = z
+  .object({ starter: z.number(), pro: z.number(), addonInstance: z.number() })
+  .openapi({ description: 'Monthly prices' });
+
+const MethodsSchema = z.object({
+  stripe: MethodSchema,
+  paypalBusiness: MethodSchema,
+  paypalStandard: MethodSchema,
+  metamask: MethodSchema.extend({
+    receiverAddress: z.string().nullable(),
+    chainId: z.string().nullable(),
+  }),
+});
+
+export const PaymentSettingsSchema = z
+  .object({
+    currency: z.string().openapi({ example: 'USD' }),
+    currencySymbol: z.string().openapi({ example: '$' }),
+    prices: PricesSchema,
+    yearlyDiscounts: z
+      .object({ starter: z.number(), pro: z.number() })
+      .openapi({ description: 'Share taken off twelve monthly payments when paying yearly' }),
+    methods: MethodsSchema,
+    emptyMessage: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The empty-state text when no payment method is enabled' }),
+  })
+  .openapi('PaymentSettings');
+
 export const SubscriptionStatusSchema = z
   .object({
     subscription: SubscriptionSchema,
     currency: z.string(),
-    prices: z.object({ starter: z.number(), pro: z.number(), addonInstance: z.number() }),
-    methods: z.object({
-      stripe: MethodSchema,
-      paypalBusiness: MethodSchema,
-      paypalStandard: MethodSchema,
-      metamask: MethodSchema.extend({
-        receiverAddress: z.string().nullable(),
-        chainId: z.string().nullable(),
-      }),
-    }),
+    prices: PricesSchema,
+    methods: MethodsSchema,
   })
   .openapi('SubscriptionStatus');
 
@@ -51,5 +73,6 @@ export const CanCreateInstanceSchema = z
   .openapi('CanCreateInstance');
 
 export type CanCreateInstance = z.infer<typeof CanCreateInstanceSchema>;
+export type PaymentSettings = z.infer<typeof PaymentSettingsSchema>;
 export type Subscription = z.infer<typeof SubscriptionSchema>;
 export type SubscriptionStatus = z.infer<typeof SubscriptionStatusSchema>;

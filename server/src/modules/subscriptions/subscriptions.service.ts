@@ -1,11 +1,19 @@
 import type { Transaction } from 'kysely';
 import type { Database, Db, DbOrTx } from '../../db/database.ts';
 import type { SubscriptionRow } from '../../db/tables/subscriptions.ts';
-import { NotFoundError } from '../../lib/errors.ts';
+import { ConflictError, NotFoundError } from '../../lib/errors.ts';
+import {
+  type BillingCycle,
+  currencySymbol,
+  DOWNGRADE_BLOCKED_MESSAGE,
+  downgradeBlockReason,
+  NO_PAYMENT_METHODS_MESSAGE,
+  type PaidPlan,
+  periodEnd,
+} from './billing-rules.ts';
 import {
   ADDON_INSTANCE_MONTHLY_PRICE,
   CURRENCY,
-  CURRENCY_SYMBOL,
   canCreateInstance,
   maxInstancesOf,
   PLANS,
@@ -13,13 +21,20 @@ import {
   type SubscriptionFacts,
   standingOf,
   trialEnd,
+  YEARLY_DISCOUNT,
 } from './plan-rules.ts';
 import {
   findSubscription,
   insertTrialSubscription,
   lockSubscriptionForUpdate,
+  updateSubscription,
 } from './subscriptions.repository.ts';
-import type { CanCreateInstance, Subscription, SubscriptionStatus } from './subscriptions.schemas.ts';
+import type {
+  CanCreateInstance,
+  PaymentSettings,
+  Subscription,
+  SubscriptionStatus,
+} from './subscriptions.schemas.ts';
 
 /** What the instances module does for subscriptions: lock a user's instances out, or let them in. */
 export interface InstanceSuspension {
@@ -37,7 +52,33 @@ export interface SubscriptionsDeps {
 
 export type SubscriptionsService = ReturnType<typeof createSubscriptionsService>;
 
-const factsOf = (row: SubscriptionRow): SubscriptionFacts => ({
+/**
+ * The billing settings every signed-in user sees (prices, discounts, methods). Payment providers arrive
+ * later: until one is configured every method is off and `emptyMessage` carries the spec's text.
+ */
+export function paymentSettings(): PaymentSettings {
+  const methods = {
+    stripe: { enabled: false },
+    paypalBusiness: { enabled: false },
+    paypalStandard: { enabled: false },
+    metamask: { enabled: false, receiverAddress: null, chainId: null },
+  };
+  const anyEnabled = Object.values(methods).some((m) => m.enabled);
+  return {
+    currency: CURRENCY,
+    currencySymbol: currencySymbol(CURRENCY),
+    prices: {
+      starter: PLANS.starter.monthlyPrice,
+      pro: PLANS.pro.monthlyPrice,
+      addonInstance: ADDON_INSTANCE_MONTHLY_PRICE,
+    },
+    yearlyDiscounts: { ...YEARLY_DISCOUNT },
+    methods,
+    emptyMessage: anyEnabled ? null : NO_PAYMENT_METHODS_MESSAGE,
+  };
+}
+
+export const factsOf = (row: SubscriptionRow): SubscriptionFacts => ({
   plan: row.plan,
   status: row.status,
   trialEndsAt: row.trial_ends_at,
@@ -91,7 +132,7 @@ export function createSubscriptionsService({ db, now, countInstances, instances 
       billingCycle: row.billing_cycle,
       nextBillingDate: standing === 'active' ? (row.current_period_end?.toISOString() ?? null) : null,
       currency: CURRENCY,
-      currencySymbol: CURRENCY_SYMBOL,
+      currencySymbol: currencySymbol(CURRENCY),
     };
   }
 
@@ -124,22 +165,56 @@ export function createSubscriptionsService({ db, now, countInstances, instances 
     resumeInstancesOf: (userId: string, trx?: DbOrTx) => instances.setSuspended(userId, false, trx),
 
     async status(userId: string): Promise<SubscriptionStatus> {
-      return {
-        subscription: await get(userId),
-        currency: CURRENCY,
-        prices: {
-          starter: PLANS.starter.monthlyPrice,
-          pro: PLANS.pro.monthlyPrice,
-          addonInstance: ADDON_INSTANCE_MONTHLY_PRICE,
-        },
-        // Payment providers arrive with billing; until one is configured every method is off.
-        methods: {
-          stripe: { enabled: false },
-          paypalBusiness: { enabled: false },
-          paypalStandard: { enabled: false },
-          metamask: { enabled: false, receiverAddress: null, chainId: null },
-        },
-      };
+      const { currency, prices, methods } = paymentSettings();
+      return { subscription: await get(userId), currency, prices, methods };
+    },
+
+    /**
+     * An admin's manual grant (no payment, no invoice): the plan is active at once for one month or one
+     * year, any trial is over, and the user's suspended instances are resumed in the same transaction.
+     * Pro → Starter (or any Starter grant) with more instances than Starter allows is refused (409).
+     */
+    async grantPlan(userId: string, plan: PaidPlan, billingCycle: BillingCycle): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        const row = await lockSubscriptionForUpdate(trx, userId);
+        if (!row) throw new NotFoundError('Subscription not found');
+        const used = await countInstances(userId, trx);
+        const starterMax = PLANS.starter.maxInstances + row.addon_instances;
+        const blocked =
+          downgradeBlockReason(row.plan, plan, used) ??
+          (plan === 'starter' && used > starterMax ? DOWNGRADE_BLOCKED_MESSAGE : null);
+        if (blocked) throw new ConflictError(blocked, { instancesUsed: used });
+        const at = now();
+        await updateSubscription(trx, userId, {
+          plan,
+          status: 'active',
+          billing_cycle: billingCycle,
+          current_period_end: periodEnd(at, billingCycle),
+          cancel_at_period_end: false,
+          trial_ends_at: row.trial_ends_at && row.trial_ends_at > at ? at : row.trial_ends_at,
+          period_ended_sent_at: null,
+          updated_at: at,
+        });
+        await instances.setSuspended(userId, false, trx);
+      });
+    },
+
+    /** An admin's revocation: no paid period any more (canceled) and the user's instances are suspended. */
+    async revokePlan(userId: string): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        const row = await lockSubscriptionForUpdate(trx, userId);
+        if (!row) throw new NotFoundError('Subscription not found');
+        const at = now();
+        await updateSubscription(trx, userId, {
+          status: 'canceled',
+          billing_cycle: null,
+          current_period_end: null,
+          cancel_at_period_end: false,
+          trial_ends_at: row.trial_ends_at && row.trial_ends_at > at ? at : row.trial_ends_at,
+          updated_at: at,
+        });
+        await instances.setSuspended(userId, true, trx);
+      });
     },
   };
 }

@@ -133,4 +133,31 @@ describe('suspension when the subscription lapses', { timeout: 60_000 }, () => {
     // Suspending again changes nothing.
     expect(await subscriptions.suspendInstancesOf(String(user.id))).toBe(0);
   });
+
+  it('an admin revoke locks a MySQL tenant out at once, and a grant lets it in again', async () => {
+    clock = Date.now();
+    const boss = await register(app);
+    await db.updateTable('users').set({ role: 'admin' }).where('id', '=', String(boss.user.id)).execute();
+    const { token, user } = await register(app);
+    const { id, credentials } = await deployed(token, 'mysql');
+    const plan = `/api/admin/users/${user.id}/plan`;
+
+    const revoked = await call(app, 'DELETE', plan, { token: boss.token });
+    expect(revoked.status).toBe(200);
+    expect(revoked.json.standing).toBe('inactive');
+    expect((await waitForStatus(app, token, id, 'suspended')).suspended).toBe(true);
+    const refused = await tenantCli('mysql', credentials, 'SELECT 1');
+    expect(refused.ok).toBe(false);
+    expect(refused.stderr).toMatch(/account is locked/);
+
+    const granted = await call(app, 'POST', plan, {
+      token: boss.token,
+      body: { plan: 'starter', billingCycle: 'monthly' },
+    });
+    expect(granted.status).toBe(200);
+    expect(granted.json).toMatchObject({ standing: 'active', maxInstances: 1, usedInstances: 1 });
+    // The same instance comes back (no redeploy): same id, same credentials.
+    expect((await waitForStatus(app, token, id, 'running')).suspended).toBe(false);
+    expect((await tenantCli('mysql', credentials, 'SELECT 1')).stdout).toBe('1');
+  });
 });
