@@ -1,5 +1,4 @@
 import {
-  Alert,
   Box,
   Button,
   Dialog,
@@ -11,12 +10,12 @@ import {
   Stack,
   TextField,
 } from '@mui/material';
-import { Link as RouterLink } from 'react-router';
 import { errorMessage } from '../../api/api-error.ts';
 import { useDeployInstanceMutation, useInstanceCapabilitiesQuery } from '../../api/instances.queries.ts';
 import { useCanCreateInstanceQuery } from '../../api/subscriptions.queries.ts';
 import { useForm } from '../../components/form/use-form.ts';
 import { useToast } from '../../components/toasts/use-toast.ts';
+import { CannotCreateAlert } from '../instances/cannot-create-alert.tsx';
 import {
   CANNOT_CREATE,
   DASHBOARD_REGIONS,
@@ -75,19 +74,7 @@ function DeployForm({ deploy, onDone }: { deploy: Deploy; onDone(): void }) {
               ? 'Checking what this server can deploy...'
               : 'No database can be deployed on this server right now.'}
         </DialogContentText>
-        {blocked && (
-          <Alert
-            severity="warning"
-            sx={{ mb: 2.5 }}
-            action={
-              <Button component={RouterLink} to="/pricing" color="inherit" size="small">
-                View plans
-              </Button>
-            }
-          >
-            {canCreate.data?.reason || CANNOT_CREATE}
-          </Alert>
-        )}
+        {blocked && <CannotCreateAlert reason={canCreate.data?.reason} spacing={2.5} />}
         <Stack spacing={2.5}>
           <TextField {...form.field('name')} label="Instance Name" required />
           <TextField

@@ -29,6 +29,7 @@ import {
 import { useCanCreateInstanceQuery } from '../../api/subscriptions.queries.ts';
 import { useForm } from '../../components/form/use-form.ts';
 import { useToast } from '../../components/toasts/use-toast.ts';
+import { CannotCreateAlert } from './cannot-create-alert.tsx';
 import {
   availabilityOf,
   CANNOT_CREATE,
@@ -244,19 +245,7 @@ export function NewInstancePage() {
         </Typography>
       </Box>
 
-      {blocked && (
-        <Alert
-          severity="warning"
-          sx={{ mb: 3 }}
-          action={
-            <Button component={RouterLink} to="/pricing" color="inherit" size="small">
-              View plans
-            </Button>
-          }
-        >
-          {canCreate.data?.reason || CANNOT_CREATE}
-        </Alert>
-      )}
+      {blocked && <CannotCreateAlert reason={canCreate.data?.reason} spacing={3} />}
 
       <Stack component="form" noValidate onSubmit={submit} spacing={3}>
         <Section id="choose-type" title="What to deploy">
