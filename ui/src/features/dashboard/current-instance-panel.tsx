@@ -22,17 +22,15 @@ import {
   useInstancesQuery,
 } from '../../api/instances.queries.ts';
 import { useToast } from '../../components/toasts/use-toast.ts';
-import { usePlatform } from '../../platform/platform-context.ts';
 import { CredentialField } from '../instances/credential-field.tsx';
 import { DomainForm, hostOf, SslBadge } from '../instances/domain-management.tsx';
-import { isDeployed, WithReason } from '../instances/instance-actions.tsx';
+import { isDeployed, OpenExternalButton, WithReason } from '../instances/instance-actions.tsx';
 import { StatusChip, SuspendedBadge, TypeBadge } from '../instances/instance-badges.tsx';
 import {
   DEFAULT_DATABASE_PORT,
   DEFAULT_INSTANCE_NAME,
   DOMAIN_ADD_DISABLED,
   isDatabase,
-  LINKS_DISABLED,
   regionLabel,
 } from '../instances/instance-catalog.ts';
 
@@ -163,7 +161,6 @@ function NoInstance({ onDeploy }: { onDeploy(): void }) {
  */
 export function CurrentInstancePanel({ inactive, onDeploy }: { inactive: boolean; onDeploy(): void }) {
   const toast = useToast();
-  const platform = usePlatform();
   const query = useInstancesQuery({ page: 1, limit: DASHBOARD_PAGE_SIZE, search: '' });
   const instance = query.data?.instances[0];
 
@@ -207,16 +204,13 @@ export function CurrentInstancePanel({ inactive, onDeploy }: { inactive: boolean
             <Divider sx={{ my: 2.5 }} />
             <Stack direction="row" sx={{ gap: 1.5, flexWrap: 'wrap' }}>
               {instance.url && (
-                <WithReason reason={inactive ? LINKS_DISABLED : null}>
-                  <Button
-                    variant="contained"
-                    startIcon={<OpenInNewIcon />}
-                    disabled={inactive}
-                    onClick={() => instance.url && platform.openExternal(instance.url)}
-                  >
-                    Open
-                  </Button>
-                </WithReason>
+                <OpenExternalButton
+                  url={instance.url}
+                  inactive={inactive}
+                  icon={<OpenInNewIcon />}
+                  label="Open"
+                  variant="contained"
+                />
               )}
               {!isDatabase(instance) && (
                 <Button

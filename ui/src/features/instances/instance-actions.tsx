@@ -4,8 +4,8 @@ import LockResetIcon from '@mui/icons-material/LockReset';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
 import SettingsIcon from '@mui/icons-material/Settings';
 import VisibilityIcon from '@mui/icons-material/Visibility';
-import { Box, Button, IconButton, Tooltip } from '@mui/material';
-import type { ReactElement } from 'react';
+import { Box, Button, type ButtonProps, IconButton, Tooltip } from '@mui/material';
+import type { ReactElement, ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import type { Instance } from '../../api/instances.queries.ts';
 import { usePlatform } from '../../platform/platform-context.ts';
@@ -28,6 +28,29 @@ export function WithReason({ reason, children }: { reason: string | null; childr
 export const isDeployed = (instance: Instance) =>
   instance.status === 'running' || instance.status === 'suspended';
 
+/** Opens one of the instance's addresses outside the app; disabled, with the reason, while inactive. */
+export function OpenExternalButton({
+  url,
+  inactive,
+  icon,
+  label,
+  ...button
+}: {
+  url: string;
+  inactive: boolean;
+  icon: ReactNode;
+  label: string;
+} & Pick<ButtonProps, 'variant' | 'size' | 'aria-label'>) {
+  const platform = usePlatform();
+  return (
+    <WithReason reason={inactive ? LINKS_DISABLED : null}>
+      <Button {...button} startIcon={icon} disabled={inactive} onClick={() => platform.openExternal(url)}>
+        {label}
+      </Button>
+    </WithReason>
+  );
+}
+
 /**
  * The buttons of an instance card (spec §2.9): Change Password and the credentials (eye) button for
  * databases, Manage for the others; Open when it has a URL, Admin for WordPress; Delete. An inactive
@@ -42,7 +65,7 @@ export function InstanceActions({
   inactive: boolean;
   onOpenDialog(kind: InstanceDialogKind, instance: Instance): void;
 }) {
-  const platform = usePlatform();
+  const _platform = usePlatform();
   const database = isDatabase(instance);
   const deleting = instance.status === 'deleting';
   const name = instance.name;
@@ -97,30 +120,24 @@ export function InstanceActions({
         </Tooltip>
       )}
       {instance.url && (
-        <WithReason reason={inactive ? LINKS_DISABLED : null}>
-          <Button
-            size="small"
-            startIcon={<OpenInNewIcon />}
-            disabled={inactive}
-            onClick={() => instance.url && platform.openExternal(instance.url)}
-            aria-label={`Open ${name}`}
-          >
-            Open
-          </Button>
-        </WithReason>
+        <OpenExternalButton
+          url={instance.url}
+          inactive={inactive}
+          icon={<OpenInNewIcon />}
+          label="Open"
+          size="small"
+          aria-label={`Open ${name}`}
+        />
       )}
       {instance.type === 'WordPress' && instance.adminUrl && (
-        <WithReason reason={inactive ? LINKS_DISABLED : null}>
-          <Button
-            size="small"
-            startIcon={<AdminPanelSettingsIcon />}
-            disabled={inactive}
-            onClick={() => instance.adminUrl && platform.openExternal(instance.adminUrl)}
-            aria-label={`Admin of ${name}`}
-          >
-            Admin
-          </Button>
-        </WithReason>
+        <OpenExternalButton
+          url={instance.adminUrl}
+          inactive={inactive}
+          icon={<AdminPanelSettingsIcon />}
+          label="Admin"
+          size="small"
+          aria-label={`Admin of ${name}`}
+        />
       )}
       <Box sx={{ ml: 'auto' }}>
         <WithReason reason={inactive ? DELETE_DISABLED : null}>

@@ -29,19 +29,12 @@ import {
 } from '../../api/instances.queries.ts';
 import { useForm } from '../../components/form/use-form.ts';
 import { useToast } from '../../components/toasts/use-toast.ts';
-import { usePlatform } from '../../platform/platform-context.ts';
 import { formatDateTime } from '../subscription/standing.ts';
 import { useCurrentSubscription } from '../subscription/use-current-subscription.ts';
 import { CustomDomainCard, SslCertificateCard } from './domain-cards.tsx';
-import { isDeployed, WithReason } from './instance-actions.tsx';
+import { isDeployed, OpenExternalButton, WithReason } from './instance-actions.tsx';
 import { StatusChip, SuspendedBadge, TypeBadge } from './instance-badges.tsx';
-import {
-  DELETE_DISABLED,
-  isDatabase,
-  LINKS_DISABLED,
-  PASSWORD_CHANGE_DISABLED,
-  regionLabel,
-} from './instance-catalog.ts';
+import { DELETE_DISABLED, isDatabase, PASSWORD_CHANGE_DISABLED, regionLabel } from './instance-catalog.ts';
 import { InstanceDialogs, useInstanceDialogs } from './instance-dialogs.tsx';
 import {
   DESCRIPTION_MAX,
@@ -181,7 +174,6 @@ function BackButton() {
 }
 
 function InstanceView({ instance }: { instance: Instance }) {
-  const platform = usePlatform();
   const { inactive } = useCurrentSubscription();
   const dialogs = useInstanceDialogs();
   const database = isDatabase(instance);
@@ -228,28 +220,22 @@ function InstanceView({ instance }: { instance: Instance }) {
         </Box>
         <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap', flexShrink: 0 }}>
           {instance.url && (
-            <WithReason reason={inactive ? LINKS_DISABLED : null}>
-              <Button
-                variant="contained"
-                startIcon={<OpenInNewIcon />}
-                disabled={inactive}
-                onClick={() => instance.url && platform.openExternal(instance.url)}
-              >
-                Open Instance
-              </Button>
-            </WithReason>
+            <OpenExternalButton
+              url={instance.url}
+              inactive={inactive}
+              icon={<OpenInNewIcon />}
+              label="Open Instance"
+              variant="contained"
+            />
           )}
           {instance.type === 'WordPress' && instance.adminUrl && (
-            <WithReason reason={inactive ? LINKS_DISABLED : null}>
-              <Button
-                variant="outlined"
-                startIcon={<AdminPanelSettingsIcon />}
-                disabled={inactive}
-                onClick={() => instance.adminUrl && platform.openExternal(instance.adminUrl)}
-              >
-                Admin
-              </Button>
-            </WithReason>
+            <OpenExternalButton
+              url={instance.adminUrl}
+              inactive={inactive}
+              icon={<AdminPanelSettingsIcon />}
+              label="Admin"
+              variant="outlined"
+            />
           )}
           {!database && (
             <Button variant="outlined" startIcon={<DnsIcon />} disabled={deleting} onClick={manageDomain}>
