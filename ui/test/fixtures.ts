@@ -98,6 +98,34 @@ export const subscriptionStatus = (subscription: Subscription = trialSubscriptio
   },
 });
 
+/** GET /api/payments/settings as the server answers it today: every method disabled. */
+export const paymentSettings = (
+  overrides: Partial<Schemas['PaymentSettings']> = {},
+): Schemas['PaymentSettings'] => ({
+  currency: 'USD',
+  currencySymbol: '$',
+  prices: { starter: 3.99, pro: 19.99, addonInstance: 3.99 },
+  yearlyDiscounts: { starter: 0.1, pro: 0.3 },
+  methods: subscriptionStatus().methods,
+  emptyMessage:
+    'No payment methods are currently available. Please contact support or enable a method in Admin settings.',
+  ...overrides,
+});
+
+export function makeInvoice(overrides: Partial<Schemas['Invoice']> = {}): Schemas['Invoice'] {
+  return {
+    id: '20000000-0000-4000-8000-000000000001',
+    amount: 19.99,
+    currency: 'USD',
+    description: 'Pro plan, monthly',
+    date: '2026-11-01T10:00:00.000Z',
+    status: 'paid',
+    provider: 'stripe',
+    downloadUrl: null,
+    ...overrides,
+  };
+}
+
 /** The answers of a signed-in session: profile and subscription status of `user`. */
 export const signedInApi = (user: User = makeUser()) => ({
   'GET /api/auth/profile': { body: { user } },

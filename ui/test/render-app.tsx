@@ -5,7 +5,7 @@ import { App } from '../src/app/app.tsx';
 import { type FakeRoutes, fakeApi } from './fake-api.ts';
 import { FakeBotCheckWidget, fakeStreams } from './fake-integrations.tsx';
 import { fakePlatform } from './fake-platform.ts';
-import { capabilities, instanceList, notificationList, publicConfig } from './fixtures.ts';
+import { capabilities, instanceList, notificationList, paymentSettings, publicConfig } from './fixtures.ts';
 
 /** Renders the current location so tests can assert where the app went. */
 function LocationProbe() {
@@ -37,6 +37,8 @@ const DEFAULT_ROUTES: FakeRoutes = {
   'GET /api/instances': { body: instanceList() },
   'GET /api/instances/capabilities': { body: capabilities() },
   'GET /api/subscriptions/can-create-instance': { body: { canCreate: true } },
+  'GET /api/payments/settings': { body: paymentSettings() },
+  'GET /api/payments/billing-history': { body: { invoices: [] } },
 };
 
 /**

@@ -82,6 +82,7 @@ const ACCOUNT: readonly Screen[] = [
         .waitFor(),
   },
   { name: 'profile', path: '/profile', ready: h1('Profile Settings') },
+  { name: 'billing', path: '/billing', ready: h1('Subscription and Billing') },
   {
     name: 'dashboard, notification panel open',
     path: '/dashboard',

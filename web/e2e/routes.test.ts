@@ -2,13 +2,13 @@
 // signed out and signed in, against the screen or the redirect the spec names, and, for the screens
 // that are not built yet, against what the app does today: its Not Found screen with the countdown.
 //
-// Built: the public pages; /dashboard, /profile and (issue 4) /instances, /instances/new, /instances/{id}.
+// Built: the public pages; /dashboard, /profile, /billing (signed-in /pricing redirects there) and
+// (issue 4) /instances, /instances/new, /instances/{id}.
 // Not built yet (see LATER; Not Found today instead of the spec's screen):
-//   signed in:  /billing, /payment-success, /payment-error, /payment-cancelled, /api-access,
+//   signed in:  /payment-success, /payment-error, /payment-cancelled, /api-access,
 //               /api-reference, /get-help, /admin-panel, /affiliate, /affiliate/dashboard,
 //               /affiliate/settings, /affiliate/apply (so /affiliate/login and /affiliate/register
-//               redirect to a Not Found /affiliate/dashboard, and /pricing shows the plans titled
-//               Billing instead of redirecting to /billing);
+//               redirect to a Not Found /affiliate/dashboard);
 //   signed out: /affiliate, /affiliate/login, /affiliate/dashboard (affiliate login screen),
 //               /affiliate/register, /api-reference; and the protected pages above, which the spec
 //               sends to /login, are Not Found for anonymous visitors until their screen exists.
@@ -73,7 +73,7 @@ const LATER = laterScreens({
     built: true,
     h1: 'Instance not found',
   },
-  billing: { path: '/billing', area: 'main', built: false },
+  billing: { path: '/billing', area: 'main', built: true, h1: 'Subscription and Billing' },
   paymentSuccess: { path: '/payment-success?tx=tx_123', area: 'main', built: false },
   paymentError: { path: '/payment-error?reason=cancelled', area: 'main', built: false },
   paymentCancelled: { path: '/payment-cancelled', area: 'main', built: false },
@@ -95,7 +95,6 @@ const NOT_FOUND = {
   anonymous: { home: 'Go Home', homeTo: '/', quickLinks: ['Pricing', 'Sign In', 'Create Account'] },
   // 'Go to Affiliate Program' (/affiliate) and the affiliate login/register links wait for their screens.
   anonymousAffiliate: { home: 'Go Home', homeTo: '/', quickLinks: ['Affiliate Terms'] },
-  // Billing leads to /pricing until /billing exists.
   signedIn: {
     home: 'Go to Dashboard',
     homeTo: '/dashboard',

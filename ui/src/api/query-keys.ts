@@ -10,6 +10,12 @@ export const subscriptionKeys = {
   canCreate: () => [...subscriptionKeys.all, 'can-create-instance'] as const,
 };
 
+export const paymentKeys = {
+  all: ['payments'] as const,
+  settings: () => [...paymentKeys.all, 'settings'] as const,
+  billingHistory: () => [...paymentKeys.all, 'billing-history'] as const,
+};
+
 export const configKeys = {
   all: ['config'] as const,
   public: () => [...configKeys.all, 'public'] as const,

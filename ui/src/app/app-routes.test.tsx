@@ -98,7 +98,7 @@ const SIGNED_IN_HEADINGS: Record<string, string> = {
   // The fake API knows no instance ':id'.
   '/instances/:id': 'Instance not found',
   '/profile': 'Profile Settings',
-  '/pricing': 'Billing',
+  '/billing': 'Subscription and Billing',
   ...OPEN_HEADINGS,
 };
 
@@ -129,7 +129,7 @@ describe('signed-out route table (spec §2.1)', () => {
     expect(app.location()).toBe('/login');
   });
 
-  it.each(['/billing', '/admin-panel', '/affiliate/login', '/reset-password/x'])(
+  it.each(['/admin-panel', '/affiliate/login', '/reset-password/x'])(
     'shows Not Found at %s (not built yet, or unknown)',
     async (path) => {
       const app = renderApp({ path });
@@ -156,21 +156,21 @@ describe('signed-in route table (spec §2.1)', () => {
       '/home': '/dashboard',
       '/login': '/dashboard',
       '/register': '/dashboard',
+      '/pricing': '/billing',
       '/affiliate/login': '/affiliate/dashboard',
       '/affiliate/register': '/affiliate/dashboard',
     });
-    // Kept in the table, active once /billing has a screen.
-    expect(SIGNED_IN_ROUTES.find((entry) => entry.path === '/pricing')?.redirectTo).toBe('/billing');
   });
 
   it.each(redirectsOf(SIGNED_IN_ROUTES))('sends a signed-in user at %s to %s', async (path, to) => {
     const app = renderApp({ path, token: 'stored', api: signedInApi() });
     await waitFor(() => expect(app.location()).toBe(to));
     if (to === '/dashboard') expect(await h1('Dashboard')).toBeTruthy();
+    else if (to === '/billing') expect(await h1('Subscription and Billing')).toBeTruthy();
     else expect(await h1('Page Not Found')).toBeTruthy(); // the affiliate dashboard comes later
   });
 
-  it.each(['/help', '/reset-password', '/billing', '/nowhere'])(
+  it.each(['/help', '/reset-password', '/nowhere'])(
     'shows Not Found to a signed-in user at %s',
     async (path) => {
       const app = renderApp({ path, token: 'stored', api: signedInApi() });
@@ -236,7 +236,7 @@ describe('Not Found (spec §2.4)', () => {
       'stored',
       'Go to Dashboard',
       '/dashboard',
-      ['Instances /instances', 'Profile /profile', 'Billing /pricing'],
+      ['Instances /instances', 'Profile /profile', 'Billing /billing'],
     ],
     [
       'signed in, affiliate area',

@@ -42,12 +42,12 @@ describe('navigation', () => {
     ]);
   });
 
-  it('links only to screens that exist; Billing leads to /pricing until /billing exists', () => {
+  it('links only to screens that exist; Billing leads to /billing', () => {
     const links = topBarLinksFor(makeUser({ role: 'admin', isAffiliate: true }), signedIn);
     expect(links.map((link) => `${link.label} ${link.to}`)).toEqual([
       'Dashboard /dashboard',
       'Instances /instances',
-      'Billing /pricing',
+      'Billing /billing',
       'Profile /profile',
     ]);
     expect(existingLinks(NOT_FOUND_LINKS.anonymous.quickLinks, signedOut).map((link) => link.to)).toEqual([
@@ -107,8 +107,12 @@ describe('route tables', () => {
       to: '/dashboard',
       toOrigin: true,
     });
-    // /billing has no screen yet: /pricing shows the plans (titled Billing) instead of redirecting.
-    expect(resolveRoute('/pricing', SIGNED_IN_ROUTES)?.kind).toBe('screen');
+    // /billing has a screen, so signed-in /pricing leads there (spec §2.13).
+    expect(resolveRoute('/pricing', SIGNED_IN_ROUTES)).toEqual({
+      kind: 'redirect',
+      to: '/billing',
+      toOrigin: false,
+    });
     expect(resolveRoute('/nowhere', SIGNED_OUT_ROUTES)).toBeNull();
   });
 
@@ -119,6 +123,7 @@ describe('route tables', () => {
       '/instances/new',
       '/instances/:id',
       '/profile',
+      '/billing',
     ]);
   });
 });

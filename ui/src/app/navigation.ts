@@ -18,8 +18,7 @@ export interface NavEntry extends AppLink {
 export const TOP_BAR_LINKS: readonly NavEntry[] = [
   { label: 'Dashboard', to: '/dashboard' },
   { label: 'Instances', to: '/instances' },
-  // Until the billing screen exists, /pricing shows the plans under the title Billing.
-  { label: 'Billing', to: '/billing', fallbackTo: '/pricing' },
+  { label: 'Billing', to: '/billing' },
   { label: 'Profile', to: '/profile' },
   { label: 'API Access', to: '/api-access' },
   { label: 'Get Help', to: '/get-help' },
@@ -51,7 +50,6 @@ export const QUICK_ACTIONS: readonly QuickAction[] = [
   {
     label: 'Billing',
     to: '/billing',
-    fallbackTo: '/pricing',
     description: 'Plans, prices and your subscription',
     icon: 'billing',
   },
@@ -107,7 +105,7 @@ export const NOT_FOUND_LINKS: Readonly<Record<NotFoundContext, NotFoundLinks>> =
     quickLinks: [
       { label: 'Instances', to: '/instances' },
       { label: 'Profile', to: '/profile' },
-      { label: 'Billing', to: '/billing', fallbackTo: '/pricing' },
+      { label: 'Billing', to: '/billing' },
     ],
   },
   signedInAffiliate: {

@@ -4,6 +4,7 @@ import { ApiDocsPage } from '../features/api-docs/api-docs-page.tsx';
 import { LoginPage } from '../features/auth/login-page.tsx';
 import { RegisterPage } from '../features/auth/register-page.tsx';
 import { ResetPasswordPage } from '../features/auth/reset-password-page.tsx';
+import { BillingPage } from '../features/billing/billing-page.tsx';
 import { DashboardPage } from '../features/dashboard/dashboard-page.tsx';
 import { HelpPage } from '../features/help/help-page.tsx';
 import { InstanceDetailPage } from '../features/instances/instance-detail-page.tsx';
@@ -69,7 +70,7 @@ export const SIGNED_OUT_ROUTES: RouteTable = [
 
 /**
  * The signed-in route table and its redirects (spec customer-area §2.1). Screens of later features
- * (billing, API access, help desk, admin panel, affiliate area) join it when they exist.
+ * (API access, help desk, admin panel, affiliate area) join it when they exist.
  */
 export const SIGNED_IN_ROUTES: RouteTable = [
   { path: '/dashboard', Component: DashboardPage },
@@ -78,12 +79,14 @@ export const SIGNED_IN_ROUTES: RouteTable = [
   { path: '/instances/new', Component: NewInstancePage },
   { path: '/instances/:id', Component: InstanceDetailPage },
   { path: '/profile', Component: ProfilePage },
+  { path: '/billing', Component: BillingPage },
   ...OPEN_PAGES,
   { path: '/', redirectTo: '/dashboard' },
   { path: '/home', redirectTo: '/dashboard' },
   { path: '/login', redirectTo: '/dashboard', toOrigin: true },
   { path: '/register', redirectTo: '/dashboard', toOrigin: true },
-  // Until /billing exists, /pricing shows the plans titled Billing (spec §2.13) instead of a dead end.
+  // Signed-in users get the Subscription and Billing page (spec §2.13); the fallback only serves a
+  // table without /billing.
   { path: '/pricing', redirectTo: '/billing', fallback: PricingPage },
   { path: '/affiliate/login', redirectTo: '/affiliate/dashboard' },
   { path: '/affiliate/register', redirectTo: '/affiliate/dashboard' },

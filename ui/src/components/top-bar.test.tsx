@@ -25,14 +25,14 @@ describe('TopBar (spec §2.2)', () => {
     expect(screen.getByLabelText('Plan: Pro')).toBeTruthy();
   });
 
-  it('links Instances, Billing (the plans, until /billing exists) and Profile', async () => {
+  it('links Instances, Billing and Profile', async () => {
     renderSignedIn();
     const nav = await screen.findByRole('navigation', { name: 'Main' });
     expect(
       within(nav)
         .getAllByRole('link')
         .map((link) => `${link.textContent} ${link.getAttribute('href')}`),
-    ).toEqual(['Dashboard /dashboard', 'Instances /instances', 'Billing /pricing', 'Profile /profile']);
+    ).toEqual(['Dashboard /dashboard', 'Instances /instances', 'Billing /billing', 'Profile /profile']);
     expect(screen.getByRole('button', { name: /^Notifications/ })).toBeTruthy();
   });
 

@@ -222,7 +222,7 @@ describe('Quick Actions (spec §2.8)', () => {
     ).toEqual([
       'Instances /instances',
       'Deploy New Instance /instances/new',
-      'Billing /pricing',
+      'Billing /billing',
       'Profile /profile',
     ]);
   });

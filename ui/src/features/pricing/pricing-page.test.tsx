@@ -63,13 +63,14 @@ describe('pricing page (spec §2.13)', () => {
     expect(await card('Starter')).toBeTruthy();
   });
 
-  it('is titled Billing for a signed-in user, with the current plan and no sign-up buttons', async () => {
+  it('sends a signed-in user to /billing, where the plans show without sign-up buttons', async () => {
     const user = makeUser({ subscription: proSubscription() });
-    renderApp({ path: '/pricing', token: 'stored', api: signedInApi(user) });
-    expect(await screen.findByRole('heading', { level: 1, name: 'Billing' })).toBeTruthy();
+    const app = renderApp({ path: '/pricing', token: 'stored', api: signedInApi(user) });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Subscription and Billing' })).toBeTruthy();
+    expect(app.location()).toBe('/billing');
     expect(within(await card('Pro')).getByText('Current plan')).toBeTruthy();
     expect(screen.queryByRole('link', { name: /Get Started/ })).toBeNull();
     const nav = screen.getByRole('navigation', { name: 'Main' });
-    expect(within(nav).getByRole('link', { name: 'Billing' }).getAttribute('href')).toBe('/pricing');
+    expect(within(nav).getByRole('link', { name: 'Billing' }).getAttribute('href')).toBe('/billing');
   });
 });

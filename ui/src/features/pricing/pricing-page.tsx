@@ -19,7 +19,7 @@ import {
   ToggleButtonGroup,
   Typography,
 } from '@mui/material';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { usePublicConfigQuery } from '../../api/config.queries.ts';
 import { useSession } from '../session/use-session.ts';
@@ -33,7 +33,7 @@ import {
   shownPrice,
 } from './pricing.ts';
 
-type Plans = Schemas['PublicConfig']['plans'];
+export type Plans = Schemas['PublicConfig']['plans'];
 
 /** 'Your plan: Pro', or with the standing: 'Your plan: Free · Trial active — ends …'. */
 function yourPlan(user: User): string {
@@ -42,16 +42,19 @@ function yourPlan(user: User): string {
   return standing === 'active' ? plan : `${plan} · ${standingText(user.subscription, standing)}`;
 }
 
-function PlanCard({
+/** One plan with its price for `cycle` and its features; `action` replaces Get Started for users. */
+export function PlanCard({
   offer,
   plans,
   cycle,
   user,
+  action,
 }: {
   offer: PlanOffer;
   plans: Plans;
   cycle: BillingCycle;
   user: User | null;
+  action?: ReactNode;
 }) {
   const price = shownPrice(plans[offer.id], cycle);
   const money = (amount: number) => formatMoney(amount, plans.currencySymbol);
@@ -120,6 +123,7 @@ function PlanCard({
             Get Started
           </Button>
         )}
+        {user !== null && action}
       </CardContent>
     </Card>
   );

@@ -69,3 +69,23 @@ export function shownPrice(price: PlanPrice, cycle: BillingCycle): ShownPrice {
 /** The best yearly discount among the plans, in whole percent. */
 export const bestYearlyDiscount = (prices: readonly PlanPrice[]) =>
   Math.round(Math.max(0, ...prices.map((price) => price.yearlyDiscount)) * 100);
+
+type Plans = Schemas['PublicConfig']['plans'];
+type PaymentSettings = Schemas['PaymentSettings'];
+
+const yearlyPrice = (monthly: number, discount: number): PlanPrice => ({
+  monthly,
+  yearlyDiscount: discount,
+  yearly: Math.round(monthly * 12 * (1 - discount) * 100) / 100,
+});
+
+/** The plan prices of the billing settings (monthly prices and yearly discounts) in the pricing page's shape. */
+export function plansFromSettings(settings: PaymentSettings): Plans {
+  return {
+    currency: settings.currency,
+    currencySymbol: settings.currencySymbol,
+    starter: yearlyPrice(settings.prices.starter, settings.yearlyDiscounts.starter),
+    pro: yearlyPrice(settings.prices.pro, settings.yearlyDiscounts.pro),
+    addonInstance: settings.prices.addonInstance,
+  };
+}

@@ -1,0 +1,110 @@
+import type { Schemas } from '@berth/openapi';
+import DownloadIcon from '@mui/icons-material/Download';
+import {
+  Alert,
+  Button,
+  Card,
+  CardContent,
+  Chip,
+  CircularProgress,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
+import { useBillingHistoryQuery } from '../../api/payments.queries.ts';
+import { NO_BILLING_HISTORY_TEXT } from './billing.ts';
+
+type Invoice = Schemas['Invoice'];
+
+const PROVIDER_NAMES: Record<Invoice['provider'], string> = {
+  stripe: 'Stripe',
+  paypal_business: 'PayPal Business',
+  paypal_standard: 'PayPal',
+  metamask: 'MetaMask',
+};
+
+const DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+
+function InvoiceRow({ invoice }: { invoice: Invoice }) {
+  return (
+    <TableRow>
+      <TableCell>{invoice.amount.toFixed(2)}</TableCell>
+      <TableCell>{invoice.currency}</TableCell>
+      <TableCell>{invoice.description}</TableCell>
+      <TableCell>{DATE.format(new Date(invoice.date))}</TableCell>
+      <TableCell>
+        <Chip size="small" label={invoice.status} color={invoice.status === 'paid' ? 'success' : 'default'} />
+      </TableCell>
+      <TableCell>{PROVIDER_NAMES[invoice.provider]}</TableCell>
+      <TableCell align="right">
+        {invoice.downloadUrl ? (
+          <Button
+            size="small"
+            startIcon={<DownloadIcon />}
+            href={invoice.downloadUrl}
+            target="_blank"
+            rel="noopener noreferrer"
+            aria-label={`Download invoice ${invoice.description}`}
+          >
+            Download
+          </Button>
+        ) : (
+          <Button
+            size="small"
+            startIcon={<DownloadIcon />}
+            disabled
+            aria-label={`Download invoice ${invoice.description}`}
+          >
+            Download
+          </Button>
+        )}
+      </TableCell>
+    </TableRow>
+  );
+}
+
+/** The invoices of the user (spec customer-area §3 Invoice, §8 empty state). */
+export function BillingHistory() {
+  const history = useBillingHistoryQuery();
+  const invoices = history.data?.invoices ?? [];
+  return (
+    <Card component="section" aria-labelledby="billing-history-title">
+      <CardContent>
+        <Typography id="billing-history-title" variant="h6" component="h2" sx={{ mb: 2 }}>
+          Billing History
+        </Typography>
+        {history.isPending && <CircularProgress size={24} aria-label="Loading billing history" />}
+        {history.isError && <Alert severity="error">We could not load your billing history.</Alert>}
+        {history.isSuccess && invoices.length === 0 && (
+          <Typography color="text.secondary">{NO_BILLING_HISTORY_TEXT}</Typography>
+        )}
+        {invoices.length > 0 && (
+          <TableContainer>
+            <Table size="small" aria-label="Billing history">
+              <TableHead>
+                <TableRow>
+                  <TableCell>Amount</TableCell>
+                  <TableCell>Currency</TableCell>
+                  <TableCell>Description</TableCell>
+                  <TableCell>Date</TableCell>
+                  <TableCell>Status</TableCell>
+                  <TableCell>Provider</TableCell>
+                  <TableCell align="right">Invoice</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {invoices.map((invoice) => (
+                  <InvoiceRow key={invoice.id} invoice={invoice} />
+                ))}
+              </TableBody>
+            </Table>
+          </TableContainer>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
