@@ -22,8 +22,7 @@ import {
 import { type ReactNode, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { usePublicConfigQuery } from '../../api/config.queries.ts';
-import { useSession } from '../session/use-session.ts';
-import { currentPlanName, standingOf, standingText } from '../subscription/standing.ts';
+import { standingOf } from '../subscription/standing.ts';
 import {
   type BillingCycle,
   bestYearlyDiscount,
@@ -34,13 +33,6 @@ import {
 } from './pricing.ts';
 
 export type Plans = Schemas['PublicConfig']['plans'];
-
-/** 'Your plan: Pro', or with the standing: 'Your plan: Free · Trial active — ends …'. */
-function yourPlan(user: User): string {
-  const standing = standingOf(user.subscription, new Date());
-  const plan = `Your plan: ${currentPlanName(user.subscription, standing)}`;
-  return standing === 'active' ? plan : `${plan} · ${standingText(user.subscription, standing)}`;
-}
 
 /** One plan with its price for `cycle` and its features; `action` replaces Get Started for users. */
 export function PlanCard({
@@ -130,11 +122,10 @@ export function PlanCard({
 }
 
 /**
- * The plans and prices (spec customer-area §2.13): titled Pricing for visitors and Billing for users;
+ * The plans and prices for visitors (spec customer-area §2.13; signed-in users are sent to /billing):
  * a monthly/yearly toggle; prices come from the server's plan configuration (GET /api/config).
  */
 export function PricingPage() {
-  const { user } = useSession();
   const config = usePublicConfigQuery();
   const [cycle, setCycle] = useState<BillingCycle>('monthly');
   const plans = config.data?.plans;
@@ -143,20 +134,12 @@ export function PricingPage() {
     <Container maxWidth="lg" sx={{ py: { xs: 5, md: 8 } }}>
       <Box sx={{ textAlign: 'center', mb: 5 }}>
         <Typography variant="h3" component="h1" sx={{ mb: 1.5 }}>
-          {user ? 'Billing' : 'Pricing'}
+          Pricing
         </Typography>
         <Typography color="text.secondary" variant="h6" component="p" sx={{ fontWeight: 400 }}>
-          {user
-            ? yourPlan(user)
-            : 'Start with a free 1-hour trial, then choose the plan that fits. No credit card required.'}
+          Start with a free 1-hour trial, then choose the plan that fits. No credit card required.
         </Typography>
       </Box>
-
-      {user && (
-        <Alert severity="info" sx={{ mb: 4, maxWidth: 720, mx: 'auto' }}>
-          Online checkout is being set up. Here are the plans and their prices.
-        </Alert>
-      )}
 
       {config.isPending && (
         <Stack role="status" spacing={2} sx={{ alignItems: 'center', py: 6 }}>
@@ -200,7 +183,7 @@ export function PricingPage() {
           <Grid container spacing={3} sx={{ justifyContent: 'center' }}>
             {PLAN_OFFERS.map((offer) => (
               <Grid key={offer.id} size={{ xs: 12, md: 5 }}>
-                <PlanCard offer={offer} plans={plans} cycle={cycle} user={user} />
+                <PlanCard offer={offer} plans={plans} cycle={cycle} user={null} />
               </Grid>
             ))}
           </Grid>
