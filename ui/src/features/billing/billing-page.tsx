@@ -6,7 +6,6 @@ import {
   Card,
   CardContent,
   Chip,
-  CircularProgress,
   Container,
   Grid,
   Stack,
@@ -17,6 +16,8 @@ import {
 import { useEffect, useState } from 'react';
 import { FILTER_PAGE_SIZE, useInstancesQuery } from '../../api/instances.queries.ts';
 import { usePaymentSettingsQuery } from '../../api/payments.queries.ts';
+import { Fact } from '../../components/fact.tsx';
+import { LoadState } from '../../components/load-state.tsx';
 import { useToast } from '../../components/toasts/use-toast.ts';
 import {
   type BillingCycle,
@@ -56,19 +57,6 @@ const BADGE_COLOR: Record<Standing, 'info' | 'success' | 'error'> = {
 };
 
 const CYCLE_WORD: Record<BillingCycle, string> = { monthly: 'billed monthly', yearly: 'billed yearly' };
-
-function Fact({ label, value }: { label: string; value: string }) {
-  return (
-    <Box>
-      <Typography variant="caption" color="text.secondary" component="dt">
-        {label}
-      </Typography>
-      <Typography variant="h6" component="dd" sx={{ m: 0 }}>
-        {value}
-      </Typography>
-    </Box>
-  );
-}
 
 /** Plan label, badge, standing text, next billing date and the pay button (spec customer-area §4). */
 function CurrentPlanCard({
@@ -252,25 +240,12 @@ export function BillingPage() {
         </Grid>
       </Grid>
 
-      {settings.isPending && (
-        <Stack role="status" spacing={2} sx={{ alignItems: 'center', py: 4 }}>
-          <CircularProgress aria-hidden />
-          <Typography color="text.secondary">Loading prices...</Typography>
-        </Stack>
-      )}
-      {settings.isError && (
-        <Alert
-          severity="error"
-          sx={{ mb: 4 }}
-          action={
-            <Button color="inherit" size="small" onClick={() => void settings.refetch()}>
-              Retry
-            </Button>
-          }
-        >
-          We could not load the prices. Please try again.
-        </Alert>
-      )}
+      <LoadState
+        query={settings}
+        loading="Loading prices..."
+        failed="We could not load the prices. Please try again."
+        sx={{ mb: 4 }}
+      />
 
       {settings.data && plans && (
         <Box component="section" aria-label="Plans" sx={{ mb: 4 }}>

@@ -1,7 +1,6 @@
 import type { Subscription } from '@berth/openapi';
 import {
   Alert,
-  Box,
   Button,
   Card,
   CardContent,
@@ -12,6 +11,7 @@ import {
   Typography,
 } from '@mui/material';
 import { Link as RouterLink } from 'react-router';
+import { Fact } from '../../components/fact.tsx';
 import {
   formatDateTime,
   formatRemaining,
@@ -35,19 +35,6 @@ const TRIAL_MS = 60 * 60_000;
 
 /** Where the plan buttons lead (spec §2.8): /pricing, which shows the plans to signed-in users. */
 const PLANS_PATH = '/pricing';
-
-function Fact({ label, value }: { label: string; value: string }) {
-  return (
-    <Box>
-      <Typography variant="caption" color="text.secondary" component="dt">
-        {label}
-      </Typography>
-      <Typography variant="h6" component="dd" sx={{ m: 0 }}>
-        {value}
-      </Typography>
-    </Box>
-  );
-}
 
 /**
  * The dashboard's subscription card (spec customer-area §2.8, §4); `now` drives the live countdown.

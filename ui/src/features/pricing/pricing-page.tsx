@@ -1,13 +1,11 @@
 import type { Schemas, User } from '@berth/openapi';
 import CheckIcon from '@mui/icons-material/Check';
 import {
-  Alert,
   Box,
   Button,
   Card,
   CardContent,
   Chip,
-  CircularProgress,
   Container,
   Grid,
   List,
@@ -22,6 +20,7 @@ import {
 import { type ReactNode, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { usePublicConfigQuery } from '../../api/config.queries.ts';
+import { LoadState } from '../../components/load-state.tsx';
 import { standingOf } from '../subscription/standing.ts';
 import {
   type BillingCycle,
@@ -141,26 +140,12 @@ export function PricingPage() {
         </Typography>
       </Box>
 
-      {config.isPending && (
-        <Stack role="status" spacing={2} sx={{ alignItems: 'center', py: 6 }}>
-          <CircularProgress aria-hidden />
-          <Typography color="text.secondary">Loading prices...</Typography>
-        </Stack>
-      )}
-
-      {config.isError && (
-        <Alert
-          severity="error"
-          sx={{ maxWidth: 560, mx: 'auto' }}
-          action={
-            <Button color="inherit" size="small" onClick={() => void config.refetch()}>
-              Retry
-            </Button>
-          }
-        >
-          We could not load the prices. Please try again.
-        </Alert>
-      )}
+      <LoadState
+        query={config}
+        loading="Loading prices..."
+        failed="We could not load the prices. Please try again."
+        sx={{ maxWidth: 560, mx: 'auto' }}
+      />
 
       {plans && (
         <>
