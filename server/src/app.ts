@@ -32,8 +32,10 @@ import { createNotificationsRouter } from './modules/notifications/notifications
 import { createNotificationsService } from './modules/notifications/notifications.service.ts';
 import { createPasswordResetRouter } from './modules/password-reset/password-reset.index.ts';
 import { createPasswordResetService } from './modules/password-reset/password-reset.service.ts';
+import type { PaymentsConfig } from './modules/payments/payments.config.ts';
 import { createPaymentsRouter } from './modules/payments/payments.index.ts';
 import { createPaymentsService } from './modules/payments/payments.service.ts';
+import { createPaymentProviders } from './modules/payments/providers.ts';
 import { createSubscriptionsRouter } from './modules/subscriptions/subscriptions.index.ts';
 import { createSubscriptionAndInstanceServices } from './platform-services.ts';
 import type { ProvisioningDriver } from './provisioning/driver.ts';
@@ -68,6 +70,8 @@ export interface AppDeps {
   /** How long a database password change waits for its job before answering 202. */
   passwordWaitMs?: number;
   now?: () => Date;
+  /** Payment provider keys and endpoints (main.ts: STRIPE_*, PAYPAL_*, ETH_*); absent: no provider. */
+  payments?: PaymentsConfig;
 }
 
 export interface RateLimits extends AuthRateLimits {
@@ -103,6 +107,7 @@ export function createApp(deps: AppDeps) {
     notifications,
     budgets: deps.jobBudgets,
     passwordWaitMs: deps.passwordWaitMs,
+    payments: deps.payments,
   });
   const auth = createAuthService({ db, tokens, subscriptions, notifications });
   const passwordReset = createPasswordResetService({
@@ -120,7 +125,24 @@ export function createApp(deps: AppDeps) {
   });
   const config = createConfigService({ turnstileSiteKey: turnstile.siteKey });
   const limiter = createPgRateLimiter(db);
-  const payments = createPaymentsService({ db });
+  const publicUrl = deps.publicUrl ?? 'http://localhost:8080';
+  const providers = createPaymentProviders(deps.payments ?? {}, {
+    db,
+    now,
+    subscriptions,
+    notifications,
+    publicUrl,
+  });
+  const payments = createPaymentsService({
+    db,
+    now,
+    tokens,
+    subscriptions,
+    configured: providers.configured,
+    checkout: providers.checkout,
+    renewing: providers.renewing,
+    publicUrl,
+  });
   const admin = createAdminService({ db, now, subscriptions });
 
   const app = createRouter();
@@ -153,7 +175,7 @@ export function createApp(deps: AppDeps) {
     .route('/', createAvatarsRouter(avatars))
     .route('/', createPasswordResetRouter({ passwordReset, limiter, limit: limits.passwordReset, turnstile }))
     .route('/', createSubscriptionsRouter(subscriptions))
-    .route('/', createPaymentsRouter(payments))
+    .route('/', createPaymentsRouter({ payments, subscriptions, webhooks: providers.webhooks }))
     .route('/', createInstancesRouter(instances))
     .route(
       '/',

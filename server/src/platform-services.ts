@@ -3,6 +3,8 @@ import type { Cipher } from './lib/crypto.ts';
 import type { OperationBudgets } from './modules/instances/instance-jobs.ts';
 import { createInstancesService } from './modules/instances/instances.service.ts';
 import type { NotificationsService } from './modules/notifications/notifications.service.ts';
+import { publicPaymentSettings, readPaymentSettings } from './modules/payments/payment-settings.ts';
+import type { PaymentsConfig } from './modules/payments/payments.config.ts';
 import { createSubscriptionsService } from './modules/subscriptions/subscriptions.service.ts';
 import type { ProvisioningDriver } from './provisioning/driver.ts';
 
@@ -14,6 +16,8 @@ export interface SubscriptionAndInstanceDeps {
   notifications: Pick<NotificationsService, 'publishInstanceEvent'>;
   budgets?: OperationBudgets;
   passwordWaitMs?: number;
+  /** Which payment providers have keys (the methods users may see as enabled). */
+  payments?: PaymentsConfig;
 }
 
 /**
@@ -28,6 +32,11 @@ export function createSubscriptionAndInstanceServices(deps: SubscriptionAndInsta
     now,
     countInstances: (userId, trx) => instances.count(userId, trx),
     instances: { setSuspended: (userId, suspended, trx) => instances.setSuspended(userId, suspended, trx) },
+    paymentSettings: async () =>
+      publicPaymentSettings(await readPaymentSettings(db), {
+        stripe: deps.payments?.stripe !== undefined,
+        paypal: deps.payments?.paypal !== undefined,
+      }),
   });
   const instances = createInstancesService({
     db,

@@ -4,6 +4,7 @@ import type { InstanceCredentialsTable, InstanceTable } from './tables/instances
 import type { InvoiceTable } from './tables/invoices.ts';
 import type { NotificationTable } from './tables/notifications.ts';
 import type { PasswordResetTokenTable } from './tables/password-reset-tokens.ts';
+import type { PaymentEventTable, PaymentOrderTable, PaymentSettingsTable } from './tables/payments.ts';
 import type { RateLimitTable } from './tables/rate-limits.ts';
 import type { SubscriptionTable } from './tables/subscriptions.ts';
 import type { UserTable } from './tables/users.ts';
@@ -19,6 +20,9 @@ export interface Database {
   instances: InstanceTable;
   instance_credentials: InstanceCredentialsTable;
   invoices: InvoiceTable;
+  payment_settings: PaymentSettingsTable;
+  payment_orders: PaymentOrderTable;
+  payment_events: PaymentEventTable;
 }
 
 export type Db = Kysely<Database>;

@@ -10,6 +10,7 @@ import {
   NotFoundError,
   OperationFailedError,
   PayloadTooLargeError,
+  PaymentProviderError,
   PlanLimitError,
   RateLimitError,
   SubscriptionInactiveError,
@@ -36,6 +37,7 @@ const STATUS_BY_ERROR: ReadonlyArray<[new (...args: never[]) => AppError, Conten
   [PayloadTooLargeError, 413],
   [RateLimitError, 429],
   [OperationFailedError, 502],
+  [PaymentProviderError, 502],
 ];
 
 export function statusOf(error: AppError): ContentfulStatusCode {

@@ -87,3 +87,10 @@ export class RateLimitError extends AppError {
     this.retryAfterSeconds = retryAfterSeconds;
   }
 }
+
+/** A payment provider (Stripe, PayPal, an Ethereum RPC) failed or answered something unusable (502). */
+export class PaymentProviderError extends AppError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super('payment_provider_error', message, details);
+  }
+}

@@ -6,7 +6,7 @@ const ISSUER = 'berth';
 const AUDIENCE = 'berth-api';
 const ACCESS_TOKEN_TTL = '7d';
 /** Short-lived tokens for the notification stream (EventSource cannot send headers, so they go in the URL). */
-const STREAM_AUDIENCE = 'sse';
+const STREAM_AUDIENCE: LinkPurpose = 'sse';
 export const STREAM_TOKEN_TTL_SECONDS = 60;
 
 export interface TokenService {
@@ -17,10 +17,37 @@ export interface TokenService {
   signStream(userId: string): Promise<string>;
   /** The user id a stream token speaks for; UnauthorizedError otherwise (access tokens included). */
   verifyStream(token: string): Promise<string>;
+  /** A short-lived token for a link that cannot carry headers (e.g. an invoice download), bound to one purpose. */
+  signLink(subject: string, purpose: LinkPurpose, ttlSeconds: number): Promise<string>;
+  /** The subject of a link token of that purpose; UnauthorizedError otherwise. */
+  verifyLink(token: string, purpose: LinkPurpose): Promise<string>;
 }
+
+/** What a link token opens; each is its own audience, so one never opens another. */
+export type LinkPurpose = 'sse' | 'invoice';
 
 export function createTokenService(secret: string): TokenService {
   const key = new TextEncoder().encode(secret);
+  const signLink = (subject: string, purpose: LinkPurpose, ttlSeconds: number) =>
+    new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(subject)
+      .setIssuer(ISSUER)
+      .setAudience(purpose)
+      .setIssuedAt()
+      .setExpirationTime(`${ttlSeconds}s`)
+      .sign(key);
+  async function verifyLink(token: string, purpose: LinkPurpose): Promise<string> {
+    try {
+      const { payload } = await jwtVerify(token, key, {
+        issuer: ISSUER,
+        audience: purpose,
+        algorithms: ['HS256'],
+      });
+      if (payload.sub) return payload.sub;
+    } catch {}
+    throw new UnauthorizedError('Invalid or expired link');
+  }
   return {
     sign: (user) =>
       new SignJWT({ role: user.role })
@@ -47,25 +74,15 @@ export function createTokenService(secret: string): TokenService {
         throw new UnauthorizedError('Invalid token');
       }
     },
-    signStream: (userId) =>
-      new SignJWT({})
-        .setProtectedHeader({ alg: 'HS256' })
-        .setSubject(userId)
-        .setIssuer(ISSUER)
-        .setAudience(STREAM_AUDIENCE)
-        .setIssuedAt()
-        .setExpirationTime(`${STREAM_TOKEN_TTL_SECONDS}s`)
-        .sign(key),
+    signStream: (userId) => signLink(userId, STREAM_AUDIENCE, STREAM_TOKEN_TTL_SECONDS),
     async verifyStream(token) {
       try {
-        const { payload } = await jwtVerify(token, key, {
-          issuer: ISSUER,
-          audience: STREAM_AUDIENCE,
-          algorithms: ['HS256'],
-        });
-        if (payload.sub) return payload.sub;
-      } catch {}
-      throw new UnauthorizedError('Invalid or expired stream token');
+        return await verifyLink(token, STREAM_AUDIENCE);
+      } catch {
+        throw new UnauthorizedError('Invalid or expired stream token');
+      }
     },
+    signLink,
+    verifyLink,
   };
 }

@@ -6,6 +6,7 @@ import * as createContactMessages from './20261123T000200-create-contact-message
 import * as createInstances from './20261124T000000-create-instances.ts';
 import * as addInstanceSites from './20261125T000000-add-instance-sites.ts';
 import * as createInvoices from './20261126T000000-create-invoices.ts';
+import * as createPayments from './20261127T000000-create-payments.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit an old one. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '20261124T000000-create-instances': createInstances,
   '20261125T000000-add-instance-sites': addInstanceSites,
   '20261126T000000-create-invoices': createInvoices,
+  '20261127T000000-create-payments': createPayments,
 };

@@ -12,6 +12,9 @@ export interface InvoiceTable {
   status: 'paid' | 'open' | 'void' | 'uncollectible' | 'refunded';
   provider: 'stripe' | 'paypal_business' | 'paypal_standard' | 'metamask';
   download_url: string | null;
+  /** The provider's id of this payment (Stripe invoice, PayPal capture or sale, transaction hash). */
+  provider_ref: string | null;
+  order_id: string | null;
   created_at: ColumnType<Date, never, never>;
 }
 

@@ -16,6 +16,12 @@ export interface SubscriptionTable {
   trial_ended_sent_at: ColumnType<Date | null, never, Date | null>;
   /** When the "subscription ended" notice of the current paid period went out (null: not yet). */
   period_ended_sent_at: ColumnType<Date | null, never, Date | null>;
+  /** Who bills the current period; null during the trial. */
+  provider: 'stripe' | 'paypal_business' | 'paypal_standard' | 'metamask' | 'manual' | null;
+  /** The Stripe or PayPal subscription that renews it. */
+  provider_subscription_id: string | null;
+  /** The user's one Stripe customer. */
+  stripe_customer_id: string | null;
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, never, Date>;
 }

@@ -10,7 +10,7 @@ import type { AdminUserList } from './admin.schemas.ts';
 export interface AdminDeps {
   db: Db;
   now: () => Date;
-  subscriptions: Pick<SubscriptionsService, 'get' | 'grantPlan' | 'revokePlan'>;
+  subscriptions: Pick<SubscriptionsService, 'get' | 'activatePlan' | 'endPlan'>;
 }
 
 export type AdminService = ReturnType<typeof createAdminService>;
@@ -88,13 +88,18 @@ export function createAdminService({ db, now, subscriptions }: AdminDeps) {
 
     async grantPlan(id: string, plan: PaidPlan, billingCycle: BillingCycle): Promise<Subscription> {
       const userId = await existingUser(id);
-      await subscriptions.grantPlan(userId, plan, billingCycle);
+      await subscriptions.activatePlan(userId, {
+        plan,
+        billingCycle,
+        provider: 'manual',
+        enforceInstanceLimit: true,
+      });
       return subscriptions.get(userId);
     },
 
     async revokePlan(id: string): Promise<Subscription> {
       const userId = await existingUser(id);
-      await subscriptions.revokePlan(userId);
+      await subscriptions.endPlan(userId);
       return subscriptions.get(userId);
     },
   };

@@ -1,13 +1,254 @@
 import type { Db } from '../../db/database.ts';
-import { paymentSettings } from '../subscriptions/subscriptions.service.ts';
-import type { BillingHistory } from './payments.schemas.ts';
+import type { PaymentProviderId } from '../../db/tables/payments.ts';
+import type { SubscriptionRow } from '../../db/tables/subscriptions.ts';
+import { ConflictError, NotFoundError, PaymentProviderError, ValidationError } from '../../lib/errors.ts';
+import type { TokenService } from '../../lib/tokens.ts';
+import {
+  type BillingCycle,
+  canBuyAddonInstance,
+  DOWNGRADE_BLOCKED_MESSAGE,
+  downgradeBlockReason,
+  type PaidPlan,
+} from '../subscriptions/billing-rules.ts';
+import { PLANS, standingOf } from '../subscriptions/plan-rules.ts';
+import type { PaymentSettings } from '../subscriptions/subscriptions.schemas.ts';
+import { factsOf, type SubscriptionsService } from '../subscriptions/subscriptions.service.ts';
+import type { CheckoutProvider, ReturnUrls } from './checkout-provider.ts';
+import { renderInvoiceHtml } from './invoice-html.ts';
+import {
+  type ConfiguredProviders,
+  METAMASK_RECEIVER,
+  methodAvailable,
+  periodAmount,
+  publicPaymentSettings,
+  readPaymentSettings,
+  type StoredPaymentSettings,
+  writePaymentSettings,
+} from './payment-settings.ts';
+import { insertOrder, updateOrder } from './payments.ledger.ts';
+import type {
+  AdminPaymentSettings,
+  AdminPaymentSettingsUpdate,
+  BillingHistory,
+  CreatePaymentRequest,
+  CreatePaymentResult,
+} from './payments.schemas.ts';
+
+export type CheckoutProviderId = Exclude<PaymentProviderId, 'metamask'>;
+
+/** What a provider that renews subscriptions can do to one (Stripe, PayPal). */
+export interface RenewingProvider {
+  /** Stops (or restarts) renewal at the end of the current period. */
+  setCancelAtPeriodEnd(sub: SubscriptionRow, cancel: boolean): Promise<void>;
+}
+
+export interface PaymentsDeps {
+  db: Db;
+  now: () => Date;
+  tokens: Pick<TokenService, 'signLink' | 'verifyLink'>;
+  subscriptions: Pick<SubscriptionsService, 'lockRow' | 'row' | 'countInstances' | 'setCancelAtPeriodEnd'>;
+  configured: ConfiguredProviders;
+  checkout: Partial<Record<CheckoutProviderId, CheckoutProvider>>;
+  renewing: Partial<Record<'stripe' | 'paypal_business', RenewingProvider>>;
+  publicUrl: string;
+}
 
 export type PaymentsService = ReturnType<typeof createPaymentsService>;
 
-export function createPaymentsService({ db }: { db: Db }) {
+export const PAYMENT_METHOD_UNAVAILABLE = 'This payment method is not available. Please choose another one.';
+export const ADDON_ONLY_ON_ACTIVE_STARTER =
+  'An additional instance can only be added to an active Starter plan.';
+export const CREATE_PAYMENT_FAILED = 'Failed to create payment URL';
+const INVOICE_LINK_TTL_SECONDS = 60 * 60;
+
+/** The result pages of the web app (spec customer-area §2.13). */
+export function returnUrls(publicUrl: string): ReturnUrls {
+  const origin = publicUrl.replace(/\/+$/, '');
   return {
-    /** The same settings GET /api/subscriptions/status carries (one source). */
-    settings: paymentSettings,
+    publicUrl: origin,
+    success: (tx) => `${origin}/payment-success?tx=${encodeURIComponent(tx)}`,
+    cancelled: `${origin}/payment-cancelled?reason=cancelled`,
+    failed: (reason) => `${origin}/payment-error?reason=${reason}`,
+  };
+}
+
+export function createPaymentsService(deps: PaymentsDeps) {
+  const { db, now, subscriptions, configured } = deps;
+  const urls = returnUrls(deps.publicUrl);
+
+  async function settings(): Promise<PaymentSettings> {
+    return publicPaymentSettings(await readPaymentSettings(db), configured);
+  }
+
+  function adminView(s: StoredPaymentSettings): AdminPaymentSettings {
+    return {
+      currency: s.currency,
+      prices: s.prices,
+      methods: {
+        stripe: {
+          enabled: s.enabled.stripe,
+          configured: configured.stripe,
+          available: methodAvailable(s, configured, 'stripe'),
+        },
+        paypalBusiness: {
+          enabled: s.enabled.paypal_business,
+          configured: configured.paypal,
+          available: methodAvailable(s, configured, 'paypal_business'),
+        },
+        paypalStandard: {
+          enabled: s.enabled.paypal_standard,
+          configured: configured.paypal,
+          available: methodAvailable(s, configured, 'paypal_standard'),
+        },
+        metamask: {
+          enabled: s.enabled.metamask,
+          configured: s.metamask.receiverAddress !== null,
+          available: methodAvailable(s, configured, 'metamask'),
+          receiverAddress: s.metamask.receiverAddress,
+          chainId: s.metamask.chainId,
+        },
+      },
+    };
+  }
+
+  return {
+    settings,
+
+    async adminSettings(): Promise<AdminPaymentSettings> {
+      return adminView(await readPaymentSettings(db));
+    },
+
+    async updateAdminSettings(input: AdminPaymentSettingsUpdate): Promise<AdminPaymentSettings> {
+      const current = await readPaymentSettings(db);
+      const m = input.methods;
+      const next: StoredPaymentSettings = {
+        currency: input.currency ?? current.currency,
+        prices: { ...current.prices, ...input.prices },
+        enabled: {
+          stripe: m?.stripe?.enabled ?? current.enabled.stripe,
+          paypal_business: m?.paypalBusiness?.enabled ?? current.enabled.paypal_business,
+          paypal_standard: m?.paypalStandard?.enabled ?? current.enabled.paypal_standard,
+          metamask: m?.metamask?.enabled ?? current.enabled.metamask,
+        },
+        metamask: {
+          receiverAddress:
+            m?.metamask?.receiverAddress === undefined
+              ? current.metamask.receiverAddress
+              : m.metamask.receiverAddress,
+          chainId: m?.metamask?.chainId === undefined ? current.metamask.chainId : m.metamask.chainId,
+        },
+      };
+      if (next.enabled.metamask) {
+        if (next.metamask.receiverAddress === null || !METAMASK_RECEIVER.test(next.metamask.receiverAddress))
+          throw new ValidationError(
+            'MetaMask needs a receiver address (0x and 40 hex characters) before it is enabled',
+          );
+        if (next.metamask.chainId === null)
+          throw new ValidationError(
+            'MetaMask needs a network (Sepolia 0xaa36a7 or Polygon 0x89) before it is enabled',
+          );
+      }
+      await writePaymentSettings(db, next, now());
+      return adminView(next);
+    },
+
+    /**
+     * Starts a payment (spec customer-area §7 "Create payment"): checks the method and the plan rules,
+     * records a pending order and answers the provider's page to send the browser to.
+     */
+    async createPayment(userId: string, request: CreatePaymentRequest): Promise<CreatePaymentResult> {
+      const provider = request.provider;
+      const stored = await readPaymentSettings(db);
+      const adapter = deps.checkout[provider];
+      if (!methodAvailable(stored, configured, provider) || !adapter)
+        throw new ConflictError(PAYMENT_METHOD_UNAVAILABLE);
+
+      const user = await db
+        .selectFrom('users')
+        .select(['id', 'email', 'username'])
+        .where('id', '=', userId)
+        .executeTakeFirst();
+      if (!user) throw new NotFoundError('User not found');
+
+      const { order, subscription } = await db.transaction().execute(async (trx) => {
+        const row = await subscriptions.lockRow(userId, trx);
+        if (!row) throw new NotFoundError('Subscription not found');
+        const standing = standingOf(factsOf(row), now());
+        let kind: 'plan' | 'addon_instance';
+        let plan: PaidPlan;
+        let cycle: BillingCycle;
+        if ('purchaseType' in request) {
+          if (!canBuyAddonInstance(row.plan, standing)) throw new ConflictError(ADDON_ONLY_ON_ACTIVE_STARTER);
+          kind = 'addon_instance';
+          plan = 'starter';
+          cycle = row.billing_cycle ?? 'monthly';
+        } else {
+          kind = 'plan';
+          plan = request.plan;
+          cycle = request.billingCycle;
+          const used = await subscriptions.countInstances(userId, trx);
+          const blocked =
+            downgradeBlockReason(row.plan, plan, used) ??
+            (plan === 'starter' && used > PLANS.starter.maxInstances + row.addon_instances
+              ? DOWNGRADE_BLOCKED_MESSAGE
+              : null);
+          if (blocked) throw new ConflictError(blocked, { instancesUsed: used });
+        }
+        const addons = kind === 'plan' && plan === 'starter' ? row.addon_instances : 0;
+        const inserted = await insertOrder(trx, {
+          user_id: userId,
+          provider,
+          kind,
+          plan,
+          billing_cycle: cycle,
+          amount: periodAmount(stored, { kind, plan, cycle, addons }),
+          currency: stored.currency,
+        });
+        return { order: inserted, subscription: row };
+      });
+
+      try {
+        const result = await adapter.checkout({ order, user, subscription, settings: stored, urls });
+        await updateOrder(db, order.id, { provider_ref: result.providerRef, updated_at: now() });
+        return provider === 'stripe'
+          ? { redirectUrl: result.redirectUrl }
+          : { redirectUrl: result.redirectUrl, paypalUrl: result.redirectUrl };
+      } catch (err) {
+        await updateOrder(db, order.id, { status: 'failed', updated_at: now() });
+        if (err instanceof ConflictError) throw err;
+        throw new PaymentProviderError(CREATE_PAYMENT_FAILED, {
+          error: err instanceof Error ? err.message : String(err),
+        });
+      }
+    },
+
+    /**
+     * Cancels (or keeps) renewal at the end of the paid period. Stripe and PayPal subscriptions are told
+     * first; the flag is kept here for every provider.
+     */
+    async setCancelAtPeriodEnd(userId: string, cancel: boolean): Promise<void> {
+      const row = await subscriptions.row(userId);
+      if (!row) throw new NotFoundError('Subscription not found');
+      if (standingOf(factsOf(row), now()) !== 'active')
+        throw new ConflictError('There is no active subscription to cancel.');
+      const renewing =
+        row.provider === 'stripe' || row.provider === 'paypal_business'
+          ? deps.renewing[row.provider]
+          : undefined;
+      if (renewing && row.provider_subscription_id) {
+        try {
+          await renewing.setCancelAtPeriodEnd(row, cancel);
+        } catch (err) {
+          throw new PaymentProviderError(
+            'The payment provider did not accept the change. Please try again.',
+            {
+              error: err instanceof Error ? err.message : String(err),
+            },
+          );
+        }
+      }
+      await subscriptions.setCancelAtPeriodEnd(userId, cancel);
+    },
 
     async billingHistory(userId: string): Promise<BillingHistory> {
       const rows = await db
@@ -17,8 +258,8 @@ export function createPaymentsService({ db }: { db: Db }) {
         .orderBy('date', 'desc')
         .limit(200)
         .execute();
-      return {
-        invoices: rows.map((r) => ({
+      const invoices = await Promise.all(
+        rows.map(async (r) => ({
           id: r.id,
           amount: Number(r.amount),
           currency: r.currency,
@@ -26,9 +267,53 @@ export function createPaymentsService({ db }: { db: Db }) {
           date: r.date.toISOString(),
           status: r.status,
           provider: r.provider,
-          downloadUrl: r.download_url,
+          downloadUrl:
+            r.download_url ??
+            `${urls.publicUrl}/api/payments/invoices/${r.id}/download?token=${await deps.tokens.signLink(r.id, 'invoice', INVOICE_LINK_TTL_SECONDS)}`,
         })),
-      };
+      );
+      return { invoices };
+    },
+
+    /** The HTML invoice a signed download link opens. */
+    async invoiceHtml(invoiceId: string, token: string): Promise<string> {
+      const subject = await deps.tokens.verifyLink(token, 'invoice');
+      if (subject !== invoiceId) throw new NotFoundError('Invoice not found');
+      const row = await db
+        .selectFrom('invoices')
+        .innerJoin('users', 'users.id', 'invoices.user_id')
+        .select([
+          'invoices.id',
+          'invoices.amount',
+          'invoices.currency',
+          'invoices.description',
+          'invoices.date',
+          'invoices.status',
+          'invoices.provider',
+          'invoices.provider_ref',
+          'users.email',
+          'users.first_name',
+          'users.last_name',
+          'users.company_name',
+        ])
+        .where('invoices.id', '=', invoiceId)
+        .executeTakeFirst();
+      if (!row) throw new NotFoundError('Invoice not found');
+      return renderInvoiceHtml({
+        number: row.id.slice(0, 8).toUpperCase(),
+        date: row.date,
+        status: row.status,
+        amount: Number(row.amount),
+        currency: row.currency,
+        description: row.description,
+        provider: row.provider,
+        providerRef: row.provider_ref,
+        billedTo: {
+          name: `${row.first_name} ${row.last_name}`,
+          company: row.company_name,
+          email: row.email,
+        },
+      });
     },
   };
 }

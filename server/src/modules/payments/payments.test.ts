@@ -101,7 +101,9 @@ describe('GET /api/payments/billing-history', () => {
         date: '2026-02-01T00:00:00.000Z',
         status: 'paid',
         provider: 'paypal_business',
-        downloadUrl: null,
+        downloadUrl: expect.stringMatching(
+          /^http:\/\/localhost:8080\/api\/payments\/invoices\/[0-9a-f-]{36}\/download\?token=/,
+        ),
       },
       {
         id: expect.any(String),
@@ -114,5 +116,51 @@ describe('GET /api/payments/billing-history', () => {
         downloadUrl: 'https://invoices.example/1',
       },
     ]);
+  });
+
+  it('opens the generated invoice through the signed link, and only that invoice', async () => {
+    const me = await register(app, { firstName: 'Grace', lastName: 'Hopper' });
+    const [mine, theirs] = await db
+      .insertInto('invoices')
+      .values([
+        {
+          user_id: String(me.user.id),
+          amount: 167.92,
+          currency: 'USD',
+          description: 'Pro (yearly)',
+          status: 'paid',
+          provider: 'paypal_business',
+          download_url: null,
+          provider_ref: 'CAPTURE-1',
+        },
+        {
+          user_id: String(me.user.id),
+          amount: 3.99,
+          currency: 'USD',
+          description: 'Starter (monthly)',
+          status: 'paid',
+          provider: 'metamask',
+          download_url: null,
+        },
+      ])
+      .returning('id')
+      .execute();
+    const history = await call(app, 'GET', '/api/payments/billing-history', { token: me.token });
+    const link = new URL(history.json.invoices.find((i: { id: string }) => i.id === mine?.id).downloadUrl);
+    const page = await app.request(`${link.pathname}${link.search}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    const html = await page.text();
+    expect(html).toContain('Pro (yearly)');
+    expect(html).toContain('$167.92 USD');
+    expect(html).toContain('Grace Hopper');
+    expect(html).toContain('CAPTURE-1');
+    // The token opens its own invoice only, and a forged token nothing.
+    const token = link.searchParams.get('token');
+    expect((await app.request(`/api/payments/invoices/${theirs?.id}/download?token=${token}`)).status).toBe(
+      404,
+    );
+    expect((await app.request(`${link.pathname}?token=${token}x`)).status).toBe(401);
+    expect((await app.request(link.pathname)).status).toBe(400);
   });
 });

@@ -4,16 +4,12 @@ import type { SubscriptionRow } from '../../db/tables/subscriptions.ts';
 import { ConflictError, NotFoundError } from '../../lib/errors.ts';
 import {
   type BillingCycle,
-  currencySymbol,
   DOWNGRADE_BLOCKED_MESSAGE,
   downgradeBlockReason,
-  NO_PAYMENT_METHODS_MESSAGE,
   type PaidPlan,
   periodEnd,
 } from './billing-rules.ts';
 import {
-  ADDON_INSTANCE_MONTHLY_PRICE,
-  CURRENCY,
   canCreateInstance,
   maxInstancesOf,
   PLANS,
@@ -21,7 +17,6 @@ import {
   type SubscriptionFacts,
   standingOf,
   trialEnd,
-  YEARLY_DISCOUNT,
 } from './plan-rules.ts';
 import {
   findSubscription,
@@ -48,35 +43,28 @@ export interface SubscriptionsDeps {
   /** How many instances a user has that count against the plan (the instances module provides it). */
   countInstances: (userId: string, trx?: DbOrTx) => Promise<number>;
   instances: InstanceSuspension;
+  /** The billing settings users see (prices, currency, methods): the payments module provides them. */
+  paymentSettings: () => Promise<PaymentSettings>;
+}
+
+export type BillingProvider = 'stripe' | 'paypal_business' | 'paypal_standard' | 'metamask' | 'manual';
+
+/** A paid period starting or changing: from a provider's subscription, an approved payment, or an admin. */
+export interface PlanActivation {
+  plan: PaidPlan;
+  billingCycle: BillingCycle;
+  /** When the paid period ends; default one cycle from now. */
+  periodEnd?: Date;
+  provider: BillingProvider;
+  providerSubscriptionId?: string | null;
+  /** Additional instances on Starter; default: keep what the user has. */
+  addonInstances?: number;
+  cancelAtPeriodEnd?: boolean;
+  /** Refuse Starter with more instances than it allows (admins' grants; a provider's word is final). */
+  enforceInstanceLimit?: boolean;
 }
 
 export type SubscriptionsService = ReturnType<typeof createSubscriptionsService>;
-
-/**
- * The billing settings every signed-in user sees (prices, discounts, methods). Payment providers arrive
- * later: until one is configured every method is off and `emptyMessage` carries the spec's text.
- */
-export function paymentSettings(): PaymentSettings {
-  const methods = {
-    stripe: { enabled: false },
-    paypalBusiness: { enabled: false },
-    paypalStandard: { enabled: false },
-    metamask: { enabled: false, receiverAddress: null, chainId: null },
-  };
-  const anyEnabled = Object.values(methods).some((m) => m.enabled);
-  return {
-    currency: CURRENCY,
-    currencySymbol: currencySymbol(CURRENCY),
-    prices: {
-      starter: PLANS.starter.monthlyPrice,
-      pro: PLANS.pro.monthlyPrice,
-      addonInstance: ADDON_INSTANCE_MONTHLY_PRICE,
-    },
-    yearlyDiscounts: { ...YEARLY_DISCOUNT },
-    methods,
-    emptyMessage: anyEnabled ? null : NO_PAYMENT_METHODS_MESSAGE,
-  };
-}
 
 export const factsOf = (row: SubscriptionRow): SubscriptionFacts => ({
   plan: row.plan,
@@ -86,7 +74,13 @@ export const factsOf = (row: SubscriptionRow): SubscriptionFacts => ({
   addonInstances: row.addon_instances,
 });
 
-export function createSubscriptionsService({ db, now, countInstances, instances }: SubscriptionsDeps) {
+export function createSubscriptionsService({
+  db,
+  now,
+  countInstances,
+  instances,
+  paymentSettings,
+}: SubscriptionsDeps) {
   /** Whether one more instance fits, and why not; `trx` counts inside the caller's transaction. */
   async function decide(row: SubscriptionRow, trx: DbOrTx): Promise<CanCreateInstance> {
     const facts = factsOf(row);
@@ -113,12 +107,14 @@ export function createSubscriptionsService({ db, now, countInstances, instances 
     const standing = standingOf(facts, now());
     const maxInstances = maxInstancesOf(facts, standing);
     const used = await countInstances(userId);
+    const settings = await paymentSettings();
     const plan = PLANS[row.plan];
+    const price = row.plan === 'free' ? 0 : settings.prices[row.plan];
     return {
       plan: row.plan,
       planId: row.plan,
       planLabel: planLabel(row.plan, maxInstances),
-      planDetails: { id: row.plan, name: plan.name, price: plan.monthlyPrice },
+      planDetails: { id: row.plan, name: plan.name, price },
       status: row.status,
       standing,
       isTrialActive: standing === 'trial',
@@ -131,8 +127,8 @@ export function createSubscriptionsService({ db, now, countInstances, instances 
       instancesUsed: used,
       billingCycle: row.billing_cycle,
       nextBillingDate: standing === 'active' ? (row.current_period_end?.toISOString() ?? null) : null,
-      currency: CURRENCY,
-      currencySymbol: currencySymbol(CURRENCY),
+      currency: settings.currency,
+      currencySymbol: settings.currencySymbol,
     };
   }
 
@@ -165,56 +161,90 @@ export function createSubscriptionsService({ db, now, countInstances, instances 
     resumeInstancesOf: (userId: string, trx?: DbOrTx) => instances.setSuspended(userId, false, trx),
 
     async status(userId: string): Promise<SubscriptionStatus> {
-      const { currency, prices, methods } = paymentSettings();
+      const { currency, prices, methods } = await paymentSettings();
       return { subscription: await get(userId), currency, prices, methods };
     },
 
     /**
-     * An admin's manual grant (no payment, no invoice): the plan is active at once for one month or one
-     * year, any trial is over, and the user's suspended instances are resumed in the same transaction.
-     * Pro → Starter (or any Starter grant) with more instances than Starter allows is refused (409).
+     * Starts or changes a paid period at once: the plan is active until `periodEnd`, any trial is over,
+     * and the user's suspended instances are resumed in the same transaction (the caller's, if given).
      */
-    async grantPlan(userId: string, plan: PaidPlan, billingCycle: BillingCycle): Promise<void> {
-      await db.transaction().execute(async (trx) => {
+    async activatePlan(userId: string, a: PlanActivation, outer?: Transaction<Database>): Promise<void> {
+      const run = async (trx: Transaction<Database>) => {
         const row = await lockSubscriptionForUpdate(trx, userId);
         if (!row) throw new NotFoundError('Subscription not found');
-        const used = await countInstances(userId, trx);
-        const starterMax = PLANS.starter.maxInstances + row.addon_instances;
-        const blocked =
-          downgradeBlockReason(row.plan, plan, used) ??
-          (plan === 'starter' && used > starterMax ? DOWNGRADE_BLOCKED_MESSAGE : null);
-        if (blocked) throw new ConflictError(blocked, { instancesUsed: used });
+        const addons = a.plan === 'starter' ? (a.addonInstances ?? row.addon_instances) : row.addon_instances;
+        if (a.enforceInstanceLimit) {
+          const used = await countInstances(userId, trx);
+          const blocked =
+            downgradeBlockReason(row.plan, a.plan, used) ??
+            (a.plan === 'starter' && used > PLANS.starter.maxInstances + addons
+              ? DOWNGRADE_BLOCKED_MESSAGE
+              : null);
+          if (blocked) throw new ConflictError(blocked, { instancesUsed: used });
+        }
         const at = now();
         await updateSubscription(trx, userId, {
-          plan,
+          plan: a.plan,
           status: 'active',
-          billing_cycle: billingCycle,
-          current_period_end: periodEnd(at, billingCycle),
-          cancel_at_period_end: false,
+          billing_cycle: a.billingCycle,
+          current_period_end: a.periodEnd ?? periodEnd(at, a.billingCycle),
+          cancel_at_period_end: a.cancelAtPeriodEnd ?? false,
+          addon_instances: addons,
+          provider: a.provider,
+          provider_subscription_id: a.providerSubscriptionId ?? null,
           trial_ends_at: row.trial_ends_at && row.trial_ends_at > at ? at : row.trial_ends_at,
           period_ended_sent_at: null,
           updated_at: at,
         });
         await instances.setSuspended(userId, false, trx);
-      });
+      };
+      if (outer) await run(outer);
+      else await db.transaction().execute(run);
     },
 
-    /** An admin's revocation: no paid period any more (canceled) and the user's instances are suspended. */
-    async revokePlan(userId: string): Promise<void> {
-      await db.transaction().execute(async (trx) => {
+    /**
+     * Ends the paid period now (an admin's revocation, or the provider ended the subscription): the
+     * user's instances are suspended; their data stays.
+     */
+    async endPlan(userId: string, outer?: Transaction<Database>): Promise<void> {
+      const run = async (trx: Transaction<Database>) => {
         const row = await lockSubscriptionForUpdate(trx, userId);
         if (!row) throw new NotFoundError('Subscription not found');
         const at = now();
         await updateSubscription(trx, userId, {
           status: 'canceled',
           billing_cycle: null,
-          current_period_end: null,
+          current_period_end:
+            row.current_period_end && row.current_period_end < at ? row.current_period_end : at,
           cancel_at_period_end: false,
+          provider_subscription_id: null,
           trial_ends_at: row.trial_ends_at && row.trial_ends_at > at ? at : row.trial_ends_at,
           updated_at: at,
         });
         await instances.setSuspended(userId, true, trx);
-      });
+      };
+      if (outer) await run(outer);
+      else await db.transaction().execute(run);
     },
+
+    /** Marks (or unmarks) the current period as the last one: nothing renews it. */
+    async setCancelAtPeriodEnd(userId: string, cancel: boolean, trx: DbOrTx = db): Promise<void> {
+      await updateSubscription(trx, userId, { cancel_at_period_end: cancel, updated_at: now() });
+    },
+
+    /** The raw row, for the payments module (provider ids, add-ons). */
+    row: (userId: string, trx: DbOrTx = db) => findSubscription(trx, userId),
+
+    /** Locks the row inside the caller's transaction (one payment decision at a time per user). */
+    lockRow: (userId: string, trx: Transaction<Database>) => lockSubscriptionForUpdate(trx, userId),
+
+    /** Remembers the user's Stripe customer. */
+    async setStripeCustomer(userId: string, customerId: string): Promise<void> {
+      await updateSubscription(db, userId, { stripe_customer_id: customerId, updated_at: now() });
+    },
+
+    /** How many instances count against the plan now. */
+    countInstances: (userId: string, trx?: DbOrTx) => countInstances(userId, trx),
   };
 }

@@ -1,0 +1,110 @@
+import type { DbOrTx } from '../../db/database.ts';
+import type { InvoiceTable } from '../../db/tables/invoices.ts';
+import type { NewPaymentOrderRow, PaymentOrderRow, PaymentOrderUpdate } from '../../db/tables/payments.ts';
+
+/**
+ * The payments module's own rows: attempts to pay (orders), provider events (stored once) and invoices.
+ */
+export async function insertOrder(db: DbOrTx, order: NewPaymentOrderRow): Promise<PaymentOrderRow> {
+  return db.insertInto('payment_orders').values(order).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateOrder(db: DbOrTx, id: string, update: PaymentOrderUpdate): Promise<void> {
+  await db.updateTable('payment_orders').set(update).where('id', '=', id).execute();
+}
+
+export async function findOrder(db: DbOrTx, id: string): Promise<PaymentOrderRow | undefined> {
+  return db.selectFrom('payment_orders').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function findOrderByRef(
+  db: DbOrTx,
+  provider: PaymentOrderRow['provider'],
+  providerRef: string,
+): Promise<PaymentOrderRow | undefined> {
+  return db
+    .selectFrom('payment_orders')
+    .selectAll()
+    .where('provider', '=', provider)
+    .where('provider_ref', '=', providerRef)
+    .executeTakeFirst();
+}
+
+/**
+ * Keeps a provider's webhook event once. Answers false when it was already stored: the caller must then
+ * change nothing (providers deliver events more than once).
+ */
+export async function storeEventOnce(
+  db: DbOrTx,
+  event: { provider: string; id: string; type: string; payload: unknown },
+): Promise<boolean> {
+  const row = await db
+    .insertInto('payment_events')
+    .values({
+      provider: event.provider,
+      event_id: event.id,
+      type: event.type,
+      payload: JSON.stringify(event.payload),
+    })
+    .onConflict((oc) => oc.columns(['provider', 'event_id']).doNothing())
+    .returning('event_id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export interface InvoiceRecord {
+  userId: string;
+  provider: InvoiceTable['provider'];
+  /** The provider's id of the payment: the same id twice updates the one invoice. */
+  providerRef: string;
+  amount: number;
+  currency: string;
+  description: string;
+  status: InvoiceTable['status'];
+  date: Date;
+  /** The provider's hosted invoice; null: Berth renders one. */
+  downloadUrl: string | null;
+  orderId?: string | null;
+}
+
+/** Records (or updates, by provider id) an invoice. */
+export async function recordInvoice(db: DbOrTx, r: InvoiceRecord): Promise<string> {
+  const row = await db
+    .insertInto('invoices')
+    .values({
+      user_id: r.userId,
+      provider: r.provider,
+      provider_ref: r.providerRef,
+      amount: r.amount.toFixed(2),
+      currency: r.currency.toUpperCase(),
+      description: r.description,
+      status: r.status,
+      date: r.date,
+      download_url: r.downloadUrl,
+      order_id: r.orderId ?? null,
+    })
+    .onConflict((oc) =>
+      oc.columns(['provider', 'provider_ref']).doUpdateSet((eb) => ({
+        status: eb.ref('excluded.status'),
+        download_url: eb.fn.coalesce('excluded.download_url', 'invoices.download_url'),
+      })),
+    )
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Marks an invoice of a provider payment (e.g. refunded). */
+export async function setInvoiceStatus(
+  db: DbOrTx,
+  provider: InvoiceTable['provider'],
+  providerRef: string,
+  status: InvoiceTable['status'],
+): Promise<void> {
+  await db
+    .updateTable('invoices')
+    .set({ status })
+    .where('provider', '=', provider)
+    .where('provider_ref', '=', providerRef)
+    .execute();
+}
