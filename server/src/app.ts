@@ -190,6 +190,8 @@ export function createApp(deps: AppDeps) {
     .route('/', createContactRouter({ contact, limiter, limit: limits.contact, turnstile }))
     .route('/', createAdminRouter(admin));
 
+  for (const router of providers.routers) app.route('/', router);
+
   const doc = buildOpenApiDocument(app, VERSION);
   const publicDoc = publicSubset(doc);
   app.get('/api/openapi.json', (c) => c.json(doc));

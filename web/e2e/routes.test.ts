@@ -2,11 +2,11 @@
 // signed out and signed in, against the screen or the redirect the spec names, and, for the screens
 // that are not built yet, against what the app does today: its Not Found screen with the countdown.
 //
-// Built: the public pages; /dashboard, /profile, /billing (signed-in /pricing redirects there) and
-// (issue 4) /instances, /instances/new, /instances/{id}.
+// Built: the public pages; /dashboard, /profile, /billing (signed-in /pricing redirects there),
+// /payment-success, /payment-error, /payment-cancelled and (issue 4) /instances, /instances/new,
+// /instances/{id}.
 // Not built yet (see LATER; Not Found today instead of the spec's screen):
-//   signed in:  /payment-success, /payment-error, /payment-cancelled, /api-access,
-//               /api-reference, /get-help, /admin-panel, /affiliate, /affiliate/dashboard,
+//   signed in:  /api-access, /api-reference, /get-help, /admin-panel, /affiliate, /affiliate/dashboard,
 //               /affiliate/settings, /affiliate/apply (so /affiliate/login and /affiliate/register
 //               redirect to a Not Found /affiliate/dashboard);
 //   signed out: /affiliate, /affiliate/login, /affiliate/dashboard (affiliate login screen),
@@ -74,9 +74,9 @@ const LATER = laterScreens({
     h1: 'Instance not found',
   },
   billing: { path: '/billing', area: 'main', built: true, h1: 'Subscription and Billing' },
-  paymentSuccess: { path: '/payment-success?tx=tx_123', area: 'main', built: false },
-  paymentError: { path: '/payment-error?reason=cancelled', area: 'main', built: false },
-  paymentCancelled: { path: '/payment-cancelled', area: 'main', built: false },
+  paymentSuccess: { path: '/payment-success?tx=tx_123', area: 'main', built: true, h1: 'Payment Successful' },
+  paymentError: { path: '/payment-error?reason=cancelled', area: 'main', built: true, h1: 'Payment Cancelled' },
+  paymentCancelled: { path: '/payment-cancelled', area: 'main', built: true, h1: 'Payment Cancelled' },
   apiAccess: { path: '/api-access', area: 'main', built: false },
   apiReference: { path: '/api-reference', area: 'main', built: false },
   getHelp: { path: '/get-help', area: 'main', built: false },

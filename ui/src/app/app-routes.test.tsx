@@ -99,6 +99,9 @@ const SIGNED_IN_HEADINGS: Record<string, string> = {
   '/instances/:id': 'Instance not found',
   '/profile': 'Profile Settings',
   '/billing': 'Subscription and Billing',
+  '/payment-success': 'Payment Successful',
+  '/payment-error': 'Payment Failed',
+  '/payment-cancelled': 'Payment Cancelled',
   ...OPEN_HEADINGS,
 };
 

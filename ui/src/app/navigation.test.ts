@@ -124,6 +124,9 @@ describe('route tables', () => {
       '/instances/:id',
       '/profile',
       '/billing',
+      '/payment-success',
+      '/payment-error',
+      '/payment-cancelled',
     ]);
   });
 });

@@ -19,6 +19,8 @@ import {
   PrivacyPolicyPage,
   TermsPage,
 } from '../features/legal/legal-pages.tsx';
+import { PaymentCancelledPage, PaymentFailedPage } from '../features/payment-result/payment-failed-page.tsx';
+import { PaymentSuccessPage } from '../features/payment-result/payment-success-page.tsx';
 import { PricingPage } from '../features/pricing/pricing-page.tsx';
 import { ProfilePage } from '../features/profile/profile-page.tsx';
 
@@ -80,6 +82,10 @@ export const SIGNED_IN_ROUTES: RouteTable = [
   { path: '/instances/:id', Component: InstanceDetailPage },
   { path: '/profile', Component: ProfilePage },
   { path: '/billing', Component: BillingPage },
+  // Where the payment providers send the user back (spec §2.13); error and cancelled share a screen.
+  { path: '/payment-success', Component: PaymentSuccessPage },
+  { path: '/payment-error', Component: PaymentFailedPage },
+  { path: '/payment-cancelled', Component: PaymentCancelledPage },
   ...OPEN_PAGES,
   { path: '/', redirectTo: '/dashboard' },
   { path: '/home', redirectTo: '/dashboard' },

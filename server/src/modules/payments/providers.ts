@@ -1,10 +1,14 @@
 import type { Db } from '../../db/database.ts';
+import type { createRouter } from '../../lib/create-router.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service.ts';
 import type { CheckoutProvider } from './checkout-provider.ts';
+import { createMetaMask } from './metamask/metamask.ts';
 import type { ConfiguredProviders } from './payment-settings.ts';
 import type { PaymentsConfig } from './payments.config.ts';
 import type { CheckoutProviderId, RenewingProvider } from './payments.service.ts';
+import { createPayPal } from './paypal/paypal.ts';
+import { createStripe } from './stripe/stripe.ts';
 import type { WebhookReceiver } from './webhook-receiver.ts';
 
 export interface ProviderDeps {
@@ -12,6 +16,7 @@ export interface ProviderDeps {
   now: () => Date;
   subscriptions: SubscriptionsService;
   notifications: Pick<NotificationsService, 'notify'>;
+  /** Origin of the web app (result pages) and of the API's return routes. */
   publicUrl: string;
 }
 
@@ -20,15 +25,29 @@ export interface PaymentProviders {
   checkout: Partial<Record<CheckoutProviderId, CheckoutProvider>>;
   renewing: Partial<Record<'stripe' | 'paypal_business', RenewingProvider>>;
   webhooks: { stripe?: WebhookReceiver; paypal?: WebhookReceiver };
+  /** Provider-specific routes (portal, PayPal return, MetaMask submission and review). */
+  routers: ReturnType<typeof createRouter>[];
+  /** On-chain checks of submitted MetaMask transactions (main.ts runs it on an interval). */
+  verifyMetaMaskPayments: () => Promise<number>;
 }
 
 /** The providers this server has keys for, each behind the interfaces the payments service uses. */
 export function createPaymentProviders(config: PaymentsConfig, deps: ProviderDeps): PaymentProviders {
-  void deps;
+  const stripe = config.stripe ? createStripe(config.stripe, deps) : undefined;
+  const paypal = config.paypal ? createPayPal(config.paypal, deps) : undefined;
+  const metamask = createMetaMask(config.ethereum, deps);
   return {
-    configured: { stripe: config.stripe !== undefined, paypal: config.paypal !== undefined },
-    checkout: {},
-    renewing: {},
-    webhooks: {},
+    configured: { stripe: stripe !== undefined, paypal: paypal !== undefined },
+    checkout: {
+      ...(stripe && { stripe: stripe.checkout }),
+      ...(paypal && { paypal_business: paypal.business, paypal_standard: paypal.standard }),
+    },
+    renewing: {
+      ...(stripe && { stripe: stripe.renewing }),
+      ...(paypal && { paypal_business: paypal.business }),
+    },
+    webhooks: { stripe: stripe?.webhook, paypal: paypal?.webhook },
+    routers: [stripe?.router, paypal?.router, metamask.router].filter((r) => r !== undefined),
+    verifyMetaMaskPayments: metamask.verifyPending,
   };
 }
