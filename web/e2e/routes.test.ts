@@ -75,7 +75,12 @@ const LATER = laterScreens({
   },
   billing: { path: '/billing', area: 'main', built: true, h1: 'Subscription and Billing' },
   paymentSuccess: { path: '/payment-success?tx=tx_123', area: 'main', built: true, h1: 'Payment Successful' },
-  paymentError: { path: '/payment-error?reason=cancelled', area: 'main', built: true, h1: 'Payment Cancelled' },
+  paymentError: {
+    path: '/payment-error?reason=cancelled',
+    area: 'main',
+    built: true,
+    h1: 'Payment Cancelled',
+  },
   paymentCancelled: { path: '/payment-cancelled', area: 'main', built: true, h1: 'Payment Cancelled' },
   apiAccess: { path: '/api-access', area: 'main', built: false },
   apiReference: { path: '/api-reference', area: 'main', built: false },
