@@ -83,6 +83,9 @@ const ACCOUNT: readonly Screen[] = [
   },
   { name: 'profile', path: '/profile', ready: h1('Profile Settings') },
   { name: 'billing', path: '/billing', ready: h1('Subscription and Billing') },
+  // Without a query: `navigate` waits for the pathname. Each redirects after 5 or 10 s, longer than a check.
+  { name: 'payment success', path: '/payment-success', ready: h1('Payment Successful') },
+  { name: 'payment failed', path: '/payment-error', ready: h1('Payment Failed') },
   {
     name: 'dashboard, notification panel open',
     path: '/dashboard',

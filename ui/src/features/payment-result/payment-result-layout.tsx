@@ -29,7 +29,12 @@ export function PaymentResultLayout({
         <Box aria-hidden sx={{ display: 'flex', justifyContent: 'center', mb: 2, '& svg': { fontSize: 72 } }}>
           {icon}
         </Box>
-        <Typography variant="h4" component="h1" gutterBottom>
+        <Typography
+          variant="h4"
+          component="h1"
+          gutterBottom
+          sx={{ fontSize: { xs: '1.75rem', sm: '2.125rem' } }}
+        >
           {title}
         </Typography>
         <Typography color="text.secondary">{message}</Typography>

@@ -1,0 +1,328 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { call, createTestApp, register, type TestApp } from '../../../../test/create-test-app.ts';
+import { type FakeStripe, startFakeStripe } from '../../../../test/fake-stripe.ts';
+import { createTestDatabase, truncateAll } from '../../../../test/test-db.ts';
+import type { Db } from '../../../db/database.ts';
+import { DOWNGRADE_BLOCKED_MESSAGE } from '../../subscriptions/billing-rules.ts';
+import { ADDON_NEEDS_STRIPE_PLAN, NO_STRIPE_CUSTOMER } from './stripe.ts';
+
+/**
+ * The real `stripe` SDK against a local server that speaks Stripe's API; webhooks are signed with the
+ * SDK's test-header helper and go through the app's route.
+ */
+
+const WEBHOOK_SECRET = 'whsec_test_berth';
+let db: Db;
+let app: TestApp;
+let fake: FakeStripe;
+
+beforeAll(async () => {
+  ({ db } = await createTestDatabase());
+  fake = await startFakeStripe({ webhookSecret: WEBHOOK_SECRET });
+});
+afterAll(() => fake?.close());
+beforeEach(async () => {
+  await truncateAll(db);
+  app = createTestApp(db, {
+    publicUrl: 'http://app.test',
+    payments: { stripe: { secretKey: 'sk_test_berth', webhookSecret: WEBHOOK_SECRET, apiBase: fake.url } },
+  });
+  fake.deliverTo = async (body, signature) =>
+    (
+      await app.request('/api/payments/webhooks/stripe', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+        body,
+      })
+    ).status;
+  fake.requests.length = 0;
+});
+
+const status = async (token: string) =>
+  (await call(app, 'GET', '/api/subscriptions/status', { token })).json.subscription;
+
+async function checkout(token: string, body: Record<string, unknown>) {
+  const res = await call(app, 'POST', '/api/payments/create-paypal-payment', {
+    token,
+    body: { provider: 'stripe', ...body },
+  });
+  return res;
+}
+
+/** Subscribes through Checkout and delivers Stripe's events; answers the Stripe subscription id. */
+async function subscribe(token: string, plan: 'starter' | 'pro', billingCycle: 'monthly' | 'yearly') {
+  const res = await checkout(token, { plan, billingCycle });
+  expect(res.status).toBe(200);
+  const sessionId = String(res.json.redirectUrl).split('/').pop() ?? '';
+  const { subscription, events } = fake.completeCheckout(sessionId);
+  for (const event of events) expect(await fake.deliver(event)).toBe(200);
+  return String(subscription.id);
+}
+
+async function addInstances(userId: string, n: number) {
+  await db
+    .insertInto('instances')
+    .values(
+      Array.from({ length: n }, (_, i) => ({
+        user_id: userId,
+        name: `db ${i}`,
+        type: 'mysql' as const,
+        category: 'database' as const,
+        region: 'us-east-1',
+        memory: '1GB',
+        cpu: '1',
+        status: 'running' as const,
+        status_message: null,
+        deployed_at: new Date(),
+      })),
+    )
+    .execute();
+}
+
+describe('Stripe Checkout and webhooks', () => {
+  it('trial → checkout URL → webhook → active Pro with unlimited instances and an invoice', async () => {
+    const { token } = await register(app);
+    expect(await status(token)).toMatchObject({ standing: 'trial', maxInstances: 1 });
+
+    const res = await checkout(token, { plan: 'pro', billingCycle: 'monthly' });
+    expect(res.status).toBe(200);
+    expect(res.json.redirectUrl).toMatch(new RegExp(`^${fake.url}/checkout/cs_test_`));
+    const created = fake.requests.find((r) => r.path === '/v1/checkout/sessions');
+    expect(created?.body).toMatchObject({
+      mode: 'subscription',
+      success_url: 'http://app.test/payment-success?tx={CHECKOUT_SESSION_ID}',
+      cancel_url: 'http://app.test/payment-cancelled?reason=cancelled',
+      line_items: [{ quantity: '1' }],
+    });
+    expect(created?.idempotencyKey).toMatch(/^checkout:[0-9a-f-]{36}$/);
+    expect(created?.stripeVersion).toBe('2026-10-28.endive');
+    // One customer, one Pro price at 19.99 a month.
+    const price = fake.prices.get(String((created?.body.line_items as { price: string }[])[0]?.price));
+    expect(price).toMatchObject({ unit_amount: 1999, currency: 'usd', recurring: { interval: 'month' } });
+    expect(fake.customers.size).toBe(1);
+    // The redirect alone grants nothing.
+    expect(await status(token)).toMatchObject({ standing: 'trial' });
+
+    const sessionId = String(res.json.redirectUrl).split('/').pop() ?? '';
+    const { events } = fake.completeCheckout(sessionId);
+    for (const event of events) expect(await fake.deliver(event)).toBe(200);
+
+    const sub = await status(token);
+    expect(sub).toMatchObject({ plan: 'pro', standing: 'active', maxInstances: -1, billingCycle: 'monthly' });
+    const days = (Date.parse(sub.nextBillingDate) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(27);
+    expect(days).toBeLessThan(32);
+
+    const history = await call(app, 'GET', '/api/payments/billing-history', { token });
+    expect(history.json.invoices).toEqual([
+      expect.objectContaining({
+        amount: 19.99,
+        currency: 'USD',
+        description: 'Pro (monthly)',
+        status: 'paid',
+        provider: 'stripe',
+        downloadUrl: expect.stringMatching(new RegExp(`^${fake.url}/invoices/in_test_`)),
+      }),
+    ]);
+    const notes = await call(app, 'GET', '/api/notifications', { token });
+    expect(JSON.stringify(notes.json)).toContain('Payment received');
+  });
+
+  it('yearly Starter is priced 43.09 a year', async () => {
+    const { token } = await register(app);
+    await subscribe(token, 'starter', 'yearly');
+    expect(await status(token)).toMatchObject({
+      plan: 'starter',
+      billingCycle: 'yearly',
+      standing: 'active',
+    });
+    const yearly = [...fake.prices.values()].find(
+      (p) => (p.recurring as { interval: string }).interval === 'year',
+    );
+    expect(yearly?.unit_amount).toBe(4309);
+  });
+
+  it('refuses a tampered or unsigned webhook and changes nothing', async () => {
+    const { token } = await register(app);
+    const res = await checkout(token, { plan: 'pro', billingCycle: 'monthly' });
+    const { events } = fake.completeCheckout(String(res.json.redirectUrl).split('/').pop());
+    const event = events[1] ?? {};
+    const payload = JSON.stringify(event);
+    expect(await fake.deliver(event, { tamper: (p) => p.replace('"active"', '"activf"') })).toBe(400);
+    expect(await fake.deliver(event, { secret: 'whsec_wrong' })).toBe(400);
+    const unsigned = await call(app, 'POST', '/api/payments/webhooks/stripe', { rawBody: payload });
+    expect(unsigned.status).toBe(400);
+    expect(unsigned.json).toMatchObject({
+      error: 'validation_error',
+      message: 'Missing Stripe-Signature header',
+    });
+    const { n } = await db
+      .selectFrom('payment_events')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(Number(n)).toBe(0);
+    expect(await status(token)).toMatchObject({ standing: 'trial' });
+  });
+
+  it('the same event twice changes nothing', async () => {
+    const { token } = await register(app);
+    const res = await checkout(token, { plan: 'starter', billingCycle: 'monthly' });
+    const { events } = fake.completeCheckout(String(res.json.redirectUrl).split('/').pop());
+    for (const event of events) expect(await fake.deliver(event)).toBe(200);
+    const paid = events[2] ?? {};
+    const again = await app.request('/api/payments/webhooks/stripe', {
+      method: 'POST',
+      headers: {
+        'stripe-signature': (await import('stripe')).default.webhooks.generateTestHeaderString({
+          payload: JSON.stringify(paid),
+          secret: WEBHOOK_SECRET,
+        }),
+      },
+      body: JSON.stringify(paid),
+    });
+    expect(await again.json()).toEqual({ received: true, duplicate: true });
+    const history = await call(app, 'GET', '/api/payments/billing-history', { token });
+    expect(history.json.invoices).toHaveLength(1);
+    const notes = await call(app, 'GET', '/api/notifications', { token });
+    expect(JSON.stringify(notes.json).match(/Payment received/g)).toHaveLength(1);
+  });
+
+  it('re-fetches the subscription: a stale event cannot revive a canceled one', async () => {
+    const { token } = await register(app);
+    const subId = await subscribe(token, 'pro', 'monthly');
+    const stale = fake.event('customer.subscription.updated', fake.subscriptions.get(subId) ?? {});
+    for (const event of fake.cancel(subId)) expect(await fake.deliver(event)).toBe(200);
+    expect(await status(token)).toMatchObject({ standing: 'inactive', status: 'canceled' });
+    // Delivered late, the old snapshot says "active"; Stripe now says canceled.
+    expect(await fake.deliver(stale)).toBe(200);
+    expect(await status(token)).toMatchObject({ standing: 'inactive' });
+  });
+
+  it('renewals extend the period and add an invoice; a failed renewal notifies the user', async () => {
+    const { token } = await register(app);
+    const subId = await subscribe(token, 'starter', 'monthly');
+    const first = Date.parse((await status(token)).nextBillingDate);
+    for (const event of fake.renew(subId)) expect(await fake.deliver(event)).toBe(200);
+    const second = Date.parse((await status(token)).nextBillingDate);
+    expect((second - first) / 86_400_000).toBeGreaterThan(27);
+    expect((await call(app, 'GET', '/api/payments/billing-history', { token })).json.invoices).toHaveLength(
+      2,
+    );
+    for (const event of fake.failRenewal(subId)) expect(await fake.deliver(event)).toBe(200);
+    expect(JSON.stringify((await call(app, 'GET', '/api/notifications', { token })).json)).toContain(
+      'Payment failed',
+    );
+  });
+});
+
+describe('plan rules with Stripe', () => {
+  it('refuses Pro → Starter with two instances, before anything reaches Stripe', async () => {
+    const { token, user } = await register(app);
+    await subscribe(token, 'pro', 'monthly');
+    await addInstances(String(user.id), 2);
+    fake.requests.length = 0;
+    const res = await checkout(token, { plan: 'starter', billingCycle: 'monthly' });
+    expect(res.status).toBe(409);
+    expect(res.json).toMatchObject({ error: 'conflict', message: DOWNGRADE_BLOCKED_MESSAGE });
+    expect(fake.requests).toHaveLength(0);
+    expect(await status(token)).toMatchObject({ plan: 'pro', standing: 'active' });
+  });
+
+  it('adds an instance to a running Starter subscription and moves it to Pro without a second checkout', async () => {
+    const { token } = await register(app);
+    const subId = await subscribe(token, 'starter', 'monthly');
+    const addon = await checkout(token, { purchaseType: 'addon_instance' });
+    expect(addon.status).toBe(200);
+    expect(addon.json.redirectUrl).toBe(`http://app.test/payment-success?tx=${subId}`);
+    expect(await status(token)).toMatchObject({
+      plan: 'starter',
+      maxInstances: 2,
+      planLabel: 'Starter + Additional Instance',
+    });
+    const update = fake.requests.find((r) => r.method === 'POST' && r.path === `/v1/subscriptions/${subId}`);
+    expect(update?.body).toMatchObject({ proration_behavior: 'create_prorations' });
+    expect(update?.idempotencyKey).toMatch(/^order:/);
+
+    const pro = await checkout(token, { plan: 'pro', billingCycle: 'monthly' });
+    expect(pro.json.redirectUrl).toBe(`http://app.test/payment-success?tx=${subId}`);
+    expect(await status(token)).toMatchObject({ plan: 'pro', maxInstances: -1 });
+    expect(fake.subscriptions.get(subId)?.items).toMatchObject({ data: [expect.anything()] });
+    expect(fake.requests.filter((r) => r.path === '/v1/checkout/sessions')).toHaveLength(1);
+  });
+
+  it('offers the add-on only on an active Starter billed by Stripe', async () => {
+    const { token } = await register(app);
+    const trial = await checkout(token, { purchaseType: 'addon_instance' });
+    expect(trial.status).toBe(409);
+    expect(trial.json.message).toBe('An additional instance can only be added to an active Starter plan.');
+    const boss = await register(app);
+    await db.updateTable('users').set({ role: 'admin' }).where('id', '=', String(boss.user.id)).execute();
+    const other = await register(app);
+    await call(app, 'POST', `/api/admin/users/${other.user.id}/plan`, {
+      token: boss.token,
+      body: { plan: 'starter', billingCycle: 'monthly' },
+    });
+    const manual = await checkout(other.token, { purchaseType: 'addon_instance' });
+    expect(manual.status).toBe(409);
+    expect(manual.json.message).toBe(ADDON_NEEDS_STRIPE_PLAN);
+  });
+});
+
+describe('cancellation and the portal', () => {
+  it('cancels at period end: still active until Stripe ends it, then suspended', async () => {
+    const { token } = await register(app);
+    const subId = await subscribe(token, 'pro', 'yearly');
+    const res = await call(app, 'PUT', '/api/subscriptions/cancel-at-period-end', {
+      token,
+      body: { cancelAtPeriodEnd: true },
+    });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ cancelAtPeriodEnd: true, standing: 'active' });
+    expect(fake.subscriptions.get(subId)?.cancel_at_period_end).toBe(true);
+    const undo = await call(app, 'PUT', '/api/subscriptions/cancel-at-period-end', {
+      token,
+      body: { cancelAtPeriodEnd: false },
+    });
+    expect(undo.json.cancelAtPeriodEnd).toBe(false);
+    expect(fake.subscriptions.get(subId)?.cancel_at_period_end).toBe(false);
+    for (const event of fake.cancel(subId)) expect(await fake.deliver(event)).toBe(200);
+    expect(await status(token)).toMatchObject({ standing: 'inactive', isInactive: true });
+  });
+
+  it('refuses to cancel without an active subscription', async () => {
+    const { token } = await register(app);
+    const res = await call(app, 'PUT', '/api/subscriptions/cancel-at-period-end', {
+      token,
+      body: { cancelAtPeriodEnd: true },
+    });
+    expect(res.status).toBe(409);
+  });
+
+  it("opens the customer portal for the user's own customer", async () => {
+    const { token } = await register(app);
+    const none = await call(app, 'POST', '/api/payments/stripe/portal', { token });
+    expect(none.status).toBe(409);
+    expect(none.json.message).toBe(NO_STRIPE_CUSTOMER);
+    await subscribe(token, 'starter', 'monthly');
+    const portal = await call(app, 'POST', '/api/payments/stripe/portal', { token });
+    expect(portal.status).toBe(200);
+    expect(portal.json.url).toMatch(new RegExp(`^${fake.url}/portal/`));
+    const request = fake.requests.find((r) => r.path === '/v1/billing_portal/sessions');
+    expect(request?.body).toMatchObject({ return_url: 'http://app.test/billing' });
+  });
+});
+
+describe('without Stripe keys', () => {
+  it('the method is off and checkout is refused', async () => {
+    const plain = createTestApp(db);
+    const { token } = await register(plain);
+    const settings = await call(plain, 'GET', '/api/payments/settings', { token });
+    expect(settings.json.methods.stripe.enabled).toBe(false);
+    const res = await call(plain, 'POST', '/api/payments/create-paypal-payment', {
+      token,
+      body: { plan: 'pro', billingCycle: 'monthly', provider: 'stripe' },
+    });
+    expect(res.status).toBe(409);
+    expect((await call(plain, 'POST', '/api/payments/webhooks/stripe', { rawBody: '{}' })).status).toBe(404);
+  });
+});
