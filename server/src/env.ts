@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ENCRYPTION_KEY_RULE, parseEncryptionKey } from './lib/crypto.ts';
 import { CLOUDFLARE_SITEVERIFY_URL } from './lib/turnstile.ts';
+import type { PaymentsConfig } from './modules/payments/payments.config.ts';
 
 /** The provisioning drivers this build has (`kubernetes` comes later). */
 /** `none` runs the platform without deploying anything: every instance type is unavailable, with that reason. */
@@ -82,6 +83,21 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[0-9a-fA-F.:]+$/, 'SITES_LISTEN_HOST must be an IP address such as 127.0.0.1 or 0.0.0.0')
     .default('127.0.0.1'),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_/, 'STRIPE_SECRET_KEY must be a Stripe secret key (sk_… or rk_…)')
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_/, 'STRIPE_WEBHOOK_SECRET must start with whsec_')
+    .optional(),
+  STRIPE_API_BASE: z.url('STRIPE_API_BASE must be a URL').optional(),
+  PAYPAL_CLIENT_ID: z.string().min(1).optional(),
+  PAYPAL_CLIENT_SECRET: z.string().min(1).optional(),
+  PAYPAL_WEBHOOK_ID: z.string().min(1).optional(),
+  PAYPAL_API_BASE: z.url('PAYPAL_API_BASE must be a URL').default('https://api-m.paypal.com'),
+  ETH_RPC_URL: z.url('ETH_RPC_URL must be a URL').optional(),
+  ETH_CONFIRMATIONS: z.coerce.number().int().min(1).max(1000).default(12),
   ENCRYPTION_KEY: z
     .string()
     .refine((value) => parseEncryptionKey(value) !== undefined, ENCRYPTION_KEY_RULE)
@@ -108,6 +124,8 @@ export interface ServerConfig {
   provisioning: ProvisioningConfig;
   /** Key of the secrets kept encrypted in the database; undefined: generated into `<dataDir>/secrets`. */
   encryptionKey: Buffer | undefined;
+  /** Payment providers with keys (each one absent when its keys are). */
+  payments: PaymentsConfig;
 }
 
 export interface ProvisioningConfig {
@@ -145,6 +163,17 @@ export function readConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.BERTH_DATA_DIR);
+  const together = (names: string[], values: (string | undefined)[]) => {
+    if (values.some(Boolean) && !values.every(Boolean))
+      throw new Error(
+        `Invalid configuration:\n  ${names.join(', ')} must be set together (or all left unset)`,
+      );
+  };
+  together(['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'], [e.STRIPE_SECRET_KEY, e.STRIPE_WEBHOOK_SECRET]);
+  together(
+    ['PAYPAL_CLIENT_ID', 'PAYPAL_CLIENT_SECRET', 'PAYPAL_WEBHOOK_ID'],
+    [e.PAYPAL_CLIENT_ID, e.PAYPAL_CLIENT_SECRET, e.PAYPAL_WEBHOOK_ID],
+  );
   if (Boolean(e.TURNSTILE_SITE_KEY) !== Boolean(e.TURNSTILE_SECRET_KEY)) {
     throw new Error(
       'Invalid configuration:\n  TURNSTILE_SITE_KEY and TURNSTILE_SECRET_KEY must be set together (or both left unset)',
@@ -187,5 +216,25 @@ export function readConfig(env: Record<string, string | undefined> = process.env
       },
     },
     encryptionKey: e.ENCRYPTION_KEY === undefined ? undefined : parseEncryptionKey(e.ENCRYPTION_KEY),
+    payments: {
+      stripe:
+        e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
+          ? {
+              secretKey: e.STRIPE_SECRET_KEY,
+              webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+              apiBase: e.STRIPE_API_BASE,
+            }
+          : undefined,
+      paypal:
+        e.PAYPAL_CLIENT_ID && e.PAYPAL_CLIENT_SECRET && e.PAYPAL_WEBHOOK_ID
+          ? {
+              clientId: e.PAYPAL_CLIENT_ID,
+              clientSecret: e.PAYPAL_CLIENT_SECRET,
+              webhookId: e.PAYPAL_WEBHOOK_ID,
+              apiBase: e.PAYPAL_API_BASE.replace(/\/$/, ''),
+            }
+          : undefined,
+      ethereum: e.ETH_RPC_URL ? { rpcUrl: e.ETH_RPC_URL, confirmations: e.ETH_CONFIRMATIONS } : undefined,
+    },
   };
 }

@@ -23,6 +23,7 @@ import { reconcileInstances } from './modules/instances/instance-jobs.ts';
 import { createInstanceTasks } from './modules/instances/instances.tasks.ts';
 import { createNotificationHub, NOTIFICATIONS_CHANNEL } from './modules/notifications/notifications.hub.ts';
 import { createNotificationsService } from './modules/notifications/notifications.service.ts';
+import { createPaymentProviders } from './modules/payments/providers.ts';
 import {
   createTrialNoticesService,
   TRIAL_NOTICES_INTERVAL_MS,
@@ -45,6 +46,8 @@ const log = (line: string) => console.log(`[berth] ${line}`);
 /** How often a server looks for jobs left locked by a crashed server, and clears unused job queues. */
 const JOB_RECOVERY_INTERVAL_MS = 15_000;
 const JOB_GARBAGE_INTERVAL_MS = 60 * 60_000;
+/** How often submitted MetaMask transactions are checked on chain (when ETH_RPC_URL is set). */
+const METAMASK_CHECK_INTERVAL_MS = 60_000;
 
 function createMailer(config: ServerConfig): Mailer {
   if (config.smtpUrl) {
@@ -161,6 +164,7 @@ async function main() {
     webDistDir: config.webDistDir,
     provisioner: driver,
     cipher,
+    payments: config.payments,
   });
 
   // The same services the app builds, for the background work below.
@@ -169,6 +173,25 @@ async function main() {
   const { subscriptions } = createSubscriptionAndInstanceServices({ db, now, driver, cipher, notifications });
   const trialNotices = createTrialNoticesService({ db, now, notifications, subscriptions });
   const trialTask = startIntervalTask('trial notices', TRIAL_NOTICES_INTERVAL_MS, trialNotices.sendDue, log);
+  const payments = config.payments;
+  log(
+    `payments: Stripe ${payments.stripe ? `on (${payments.stripe.apiBase ?? 'api.stripe.com'})` : 'off (no STRIPE_SECRET_KEY)'}, ` +
+      `PayPal ${payments.paypal ? `on (${payments.paypal.apiBase})` : 'off (no PAYPAL_CLIENT_ID)'}, ` +
+      `MetaMask checks ${payments.ethereum ? `on chain via ${new URL(payments.ethereum.rpcUrl).host}` : 'manual (no ETH_RPC_URL)'}`,
+  );
+  const providers = createPaymentProviders(payments, {
+    db,
+    now,
+    subscriptions,
+    notifications,
+    publicUrl: config.publicUrl,
+  });
+  const metamaskTask = startIntervalTask(
+    'MetaMask checks',
+    METAMASK_CHECK_INTERVAL_MS,
+    providers.verifyMetaMaskPayments,
+    log,
+  );
 
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     log(`Berth ${VERSION} listening on ${config.publicUrl} (port ${info.port})`);
@@ -243,6 +266,7 @@ async function main() {
     await garbageTask?.stop();
     await runner?.stop();
     await trialTask.stop();
+    await metamaskTask.stop();
     await listener.stop();
     await driver.stop().catch((error: unknown) => log(`provisioning: stop failed: ${String(error)}`));
     await db.destroy();

@@ -38,6 +38,9 @@ beforeEach(async () => {
   fake.requests.length = 0;
 });
 
+/** The Checkout Session id at the end of its URL. */
+const sessionIdOf = (url: unknown) => String(url).split('/').pop() ?? '';
+
 const status = async (token: string) =>
   (await call(app, 'GET', '/api/subscriptions/status', { token })).json.subscription;
 
@@ -53,7 +56,7 @@ async function checkout(token: string, body: Record<string, unknown>) {
 async function subscribe(token: string, plan: 'starter' | 'pro', billingCycle: 'monthly' | 'yearly') {
   const res = await checkout(token, { plan, billingCycle });
   expect(res.status).toBe(200);
-  const sessionId = String(res.json.redirectUrl).split('/').pop() ?? '';
+  const sessionId = sessionIdOf(res.json.redirectUrl);
   const { subscription, events } = fake.completeCheckout(sessionId);
   for (const event of events) expect(await fake.deliver(event)).toBe(200);
   return String(subscription.id);
@@ -97,13 +100,15 @@ describe('Stripe Checkout and webhooks', () => {
     expect(created?.idempotencyKey).toMatch(/^checkout:[0-9a-f-]{36}$/);
     expect(created?.stripeVersion).toBe('2026-10-28.endive');
     // One customer, one Pro price at 19.99 a month.
-    const price = fake.prices.get(String((created?.body.line_items as { price: string }[])[0]?.price));
+    const price = fake.prices.get(
+      String((created?.body.line_items as { price: string }[] | undefined)?.[0]?.price),
+    );
     expect(price).toMatchObject({ unit_amount: 1999, currency: 'usd', recurring: { interval: 'month' } });
     expect(fake.customers.size).toBe(1);
     // The redirect alone grants nothing.
     expect(await status(token)).toMatchObject({ standing: 'trial' });
 
-    const sessionId = String(res.json.redirectUrl).split('/').pop() ?? '';
+    const sessionId = sessionIdOf(res.json.redirectUrl);
     const { events } = fake.completeCheckout(sessionId);
     for (const event of events) expect(await fake.deliver(event)).toBe(200);
 
@@ -145,7 +150,7 @@ describe('Stripe Checkout and webhooks', () => {
   it('refuses a tampered or unsigned webhook and changes nothing', async () => {
     const { token } = await register(app);
     const res = await checkout(token, { plan: 'pro', billingCycle: 'monthly' });
-    const { events } = fake.completeCheckout(String(res.json.redirectUrl).split('/').pop());
+    const { events } = fake.completeCheckout(sessionIdOf(res.json.redirectUrl));
     const event = events[1] ?? {};
     const payload = JSON.stringify(event);
     expect(await fake.deliver(event, { tamper: (p) => p.replace('"active"', '"activf"') })).toBe(400);
@@ -167,7 +172,7 @@ describe('Stripe Checkout and webhooks', () => {
   it('the same event twice changes nothing', async () => {
     const { token } = await register(app);
     const res = await checkout(token, { plan: 'starter', billingCycle: 'monthly' });
-    const { events } = fake.completeCheckout(String(res.json.redirectUrl).split('/').pop());
+    const { events } = fake.completeCheckout(sessionIdOf(res.json.redirectUrl));
     for (const event of events) expect(await fake.deliver(event)).toBe(200);
     const paid = events[2] ?? {};
     const again = await app.request('/api/payments/webhooks/stripe', {
