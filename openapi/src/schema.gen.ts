@@ -264,6 +264,135 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payments/create-paypal-payment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Starts a payment with Stripe or PayPal and answers the provider's page to redirect to
+         * @description Despite its name this starts every redirect payment (Stripe Checkout, PayPal). Access is granted only when the provider confirms the payment (webhook or return), never by this call.
+         */
+        post: operations["payments.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/subscriptions/cancel-at-period-end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Cancels renewal at the end of the paid period (true), or keeps renewing (false) */
+        put: operations["subscriptions.setCancelAtPeriodEnd"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/addon-instance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Removes the additional instances: back to plain Starter (1 instance, base price) */
+        delete: operations["payments.removeAddonInstances"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/invoices/{id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An invoice as printable HTML (the signed link from the billing history) */
+        get: operations["payments.invoiceDownload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/webhooks/stripe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stripe webhook events (Stripe-Signature verified on the raw body)
+         * @description The body is read raw (its exact bytes are signed), so it is not described here.
+         */
+        post: operations["payments.webhookStripe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/webhooks/paypal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * PayPal webhook events (verified with PayPal)
+         * @description The body is read raw (its exact bytes are signed), so it is not described here.
+         */
+        post: operations["payments.webhookPayPal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/payment-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Payment methods (switch, keys, availability), prices, currency, MetaMask receiver and network */
+        get: operations["admin.paymentSettings"];
+        /** Changes payment settings (only the fields given) */
+        put: operations["admin.updatePaymentSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/instances": {
         parameters: {
             query?: never;
@@ -748,6 +877,13 @@ export interface components {
             currency: string;
             /** @example $ */
             currencySymbol: string;
+            /**
+             * @description Who bills the current period (manual: granted by an admin); null during the trial
+             * @enum {string|null}
+             */
+            provider: "stripe" | "paypal_business" | "paypal_standard" | "metamask" | "manual" | null;
+            /** @description Additional instances on Starter */
+            addonInstances: number;
         };
         Error: {
             /** @example validation_error */
@@ -894,7 +1030,120 @@ export interface components {
             status: "paid" | "open" | "void" | "uncollectible" | "refunded";
             /** @enum {string} */
             provider: "stripe" | "paypal_business" | "paypal_standard" | "metamask";
+            /** @description The provider's hosted invoice, or a signed link (1 hour) to Berth's own */
             downloadUrl: string | null;
+        };
+        CreatePaymentResult: {
+            /**
+             * Format: uri
+             * @description The provider's page (or a result page) to send the browser to
+             */
+            redirectUrl: string;
+            /**
+             * Format: uri
+             * @description The same URL, for PayPal payments
+             */
+            paypalUrl?: string;
+        };
+        /** @description Either an additional instance for an active Starter plan, or a plan and billing cycle */
+        CreatePaymentRequest: {
+            /** @enum {string} */
+            purchaseType: "addon_instance";
+            /**
+             * @description MetaMask payments use POST /api/payments/metamask
+             * @enum {string}
+             */
+            provider: "stripe" | "paypal_business" | "paypal_standard";
+        } | {
+            /** @enum {string} */
+            plan: "starter" | "pro";
+            /** @enum {string} */
+            billingCycle: "monthly" | "yearly";
+            /**
+             * @description MetaMask payments use POST /api/payments/metamask
+             * @enum {string}
+             */
+            provider: "stripe" | "paypal_business" | "paypal_standard";
+        };
+        CancelAtPeriodEndRequest: {
+            cancelAtPeriodEnd: boolean;
+        };
+        WebhookAck: {
+            /** @enum {boolean} */
+            received: true;
+            duplicate: boolean;
+        };
+        AdminPaymentSettings: {
+            /** @enum {string} */
+            currency: "USD" | "EUR" | "GBP";
+            prices: {
+                starter: number;
+                pro: number;
+                addonInstance: number;
+            };
+            methods: {
+                stripe: {
+                    /** @description The admin's switch */
+                    enabled: boolean;
+                    /** @description Whether the server has the keys (or receiver) the method needs */
+                    configured: boolean;
+                    /** @description Enabled and configured: users can pay with it */
+                    available: boolean;
+                };
+                paypalBusiness: {
+                    /** @description The admin's switch */
+                    enabled: boolean;
+                    /** @description Whether the server has the keys (or receiver) the method needs */
+                    configured: boolean;
+                    /** @description Enabled and configured: users can pay with it */
+                    available: boolean;
+                };
+                paypalStandard: {
+                    /** @description The admin's switch */
+                    enabled: boolean;
+                    /** @description Whether the server has the keys (or receiver) the method needs */
+                    configured: boolean;
+                    /** @description Enabled and configured: users can pay with it */
+                    available: boolean;
+                };
+                metamask: {
+                    /** @description The admin's switch */
+                    enabled: boolean;
+                    /** @description Whether the server has the keys (or receiver) the method needs */
+                    configured: boolean;
+                    /** @description Enabled and configured: users can pay with it */
+                    available: boolean;
+                    receiverAddress: string | null;
+                    /** @enum {string|null} */
+                    chainId: "0xaa36a7" | "0x89" | null;
+                };
+            };
+        };
+        AdminPaymentSettingsUpdate: {
+            /** @enum {string} */
+            currency?: "USD" | "EUR" | "GBP";
+            prices?: {
+                starter?: number;
+                pro?: number;
+                addonInstance?: number;
+            };
+            methods?: {
+                stripe?: {
+                    enabled?: boolean;
+                };
+                paypalBusiness?: {
+                    enabled?: boolean;
+                };
+                paypalStandard?: {
+                    enabled?: boolean;
+                };
+                metamask?: {
+                    enabled?: boolean;
+                    receiverAddress?: string | null;
+                    /** @enum {string|null} */
+                    chainId?: "0xaa36a7" | "0x89" | null;
+                };
+            };
         };
         InstanceList: {
             /** @description Newest first */
@@ -1799,7 +2048,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Invoices (empty until a payment provider takes money) */
+            /** @description Invoices with a download link each */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1810,6 +2059,389 @@ export interface operations {
             };
             /** @description Not signed in */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "payments.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePaymentRequest"];
+            };
+        };
+        responses: {
+            /** @description Where to send the browser */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatePaymentResult"];
+                };
+            };
+            /** @description Invalid body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not available, add-on not allowed, or downgrade blocked (spec message) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The provider failed: "Failed to create payment URL" */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "subscriptions.setCancelAtPeriodEnd": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CancelAtPeriodEndRequest"];
+            };
+        };
+        responses: {
+            /** @description The subscription after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description Invalid body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No active subscription */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The provider refused the change */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "payments.removeAddonInstances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No add-on, or more than 1 instance in use (delete instances first) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The provider refused the change */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "payments.invoiceDownload": {
+        parameters: {
+            query: {
+                token: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invoice */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No token */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid or expired link */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such invoice */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "payments.webhookStripe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Stored (duplicate: it had been received before and changed nothing) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookAck"];
+                };
+            };
+            /** @description Signature missing or invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Stripe is not configured on this server */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "payments.webhookPayPal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Stored (duplicate: it had been received before and changed nothing) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookAck"];
+                };
+            };
+            /** @description Signature missing or invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PayPal is not configured on this server */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "admin.paymentSettings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminPaymentSettings"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "admin.updatePaymentSettings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminPaymentSettingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description The settings after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminPaymentSettings"];
+                };
+            };
+            /** @description Invalid settings (e.g. MetaMask enabled without a receiver) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

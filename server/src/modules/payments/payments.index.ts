@@ -27,6 +27,10 @@ export function createPaymentsRouter({ payments, subscriptions, webhooks }: Paym
       await payments.setCancelAtPeriodEnd(c.var.user.id, c.req.valid('json').cancelAtPeriodEnd);
       return c.json(await subscriptions.get(c.var.user.id), 200);
     })
+    .openapi(routes.removeAddons, async (c) => {
+      await payments.removeAddons(c.var.user.id);
+      return c.json(await subscriptions.get(c.var.user.id), 200);
+    })
     .openapi(routes.invoiceDownload, async (c) =>
       c.html(await payments.invoiceHtml(c.req.valid('param').id, c.req.valid('query').token), 200),
     )

@@ -83,6 +83,22 @@ export const cancelAtPeriodEnd = createRoute({
   },
 });
 
+export const removeAddons = createRoute({
+  method: 'delete',
+  path: '/api/payments/addon-instance',
+  operationId: 'payments.removeAddonInstances',
+  tags: ['Payments'],
+  summary: 'Removes the additional instances: back to plain Starter (1 instance, base price)',
+  security: bearer,
+  middleware: requireUser,
+  responses: {
+    200: json(SubscriptionSchema, 'The subscription after the change'),
+    401: errorResponse('Not signed in'),
+    409: errorResponse('No add-on, or more than 1 instance in use (delete instances first)'),
+    502: errorResponse('The provider refused the change'),
+  },
+});
+
 export const invoiceDownload = createRoute({
   method: 'get',
   path: '/api/payments/invoices/{id}/download',

@@ -40,13 +40,18 @@ export type CheckoutProviderId = Exclude<PaymentProviderId, 'metamask'>;
 export interface RenewingProvider {
   /** Stops (or restarts) renewal at the end of the current period. */
   setCancelAtPeriodEnd(sub: SubscriptionRow, cancel: boolean): Promise<void>;
+  /** Drops the additional instances from the renewing subscription (back to the base Starter price). */
+  removeAddons?(sub: SubscriptionRow): Promise<void>;
 }
 
 export interface PaymentsDeps {
   db: Db;
   now: () => Date;
   tokens: Pick<TokenService, 'signLink' | 'verifyLink'>;
-  subscriptions: Pick<SubscriptionsService, 'lockRow' | 'row' | 'countInstances' | 'setCancelAtPeriodEnd'>;
+  subscriptions: Pick<
+    SubscriptionsService,
+    'lockRow' | 'row' | 'countInstances' | 'setCancelAtPeriodEnd' | 'setAddonInstances'
+  >;
   configured: ConfiguredProviders;
   checkout: Partial<Record<CheckoutProviderId, CheckoutProvider>>;
   renewing: Partial<Record<'stripe' | 'paypal_business', RenewingProvider>>;
@@ -59,6 +64,9 @@ export const PAYMENT_METHOD_UNAVAILABLE = 'This payment method is not available.
 export const ADDON_ONLY_ON_ACTIVE_STARTER =
   'An additional instance can only be added to an active Starter plan.';
 export const CREATE_PAYMENT_FAILED = 'Failed to create payment URL';
+export const NO_ADDON_TO_REMOVE = 'There is no additional instance to remove.';
+export const ADDON_REMOVAL_BY_SUPPORT =
+  'Your additional instance is billed through PayPal. Contact support to remove it.';
 const INVOICE_LINK_TTL_SECONDS = 60 * 60;
 
 /** The result pages of the web app (spec customer-area §2.13). */
@@ -248,6 +256,37 @@ export function createPaymentsService(deps: PaymentsDeps) {
         }
       }
       await subscriptions.setCancelAtPeriodEnd(userId, cancel);
+    },
+
+    /**
+     * Back to plain Starter (spec customer-area §4: the UI confirms first). Refused while more than one
+     * instance is in use, with the downgrade message.
+     */
+    async removeAddons(userId: string): Promise<void> {
+      const row = await subscriptions.row(userId);
+      if (!row) throw new NotFoundError('Subscription not found');
+      if (row.plan !== 'starter' || row.addon_instances === 0) throw new ConflictError(NO_ADDON_TO_REMOVE);
+      const used = await subscriptions.countInstances(userId);
+      if (used > PLANS.starter.maxInstances)
+        throw new ConflictError(DOWNGRADE_BLOCKED_MESSAGE, { instancesUsed: used });
+      const renewing =
+        row.provider === 'stripe' || row.provider === 'paypal_business'
+          ? deps.renewing[row.provider]
+          : undefined;
+      if (renewing && row.provider_subscription_id) {
+        if (!renewing.removeAddons) throw new ConflictError(ADDON_REMOVAL_BY_SUPPORT);
+        try {
+          await renewing.removeAddons(row);
+        } catch (err) {
+          throw new PaymentProviderError(
+            'The payment provider did not accept the change. Please try again.',
+            {
+              error: err instanceof Error ? err.message : String(err),
+            },
+          );
+        }
+      }
+      await subscriptions.setAddonInstances(userId, 0);
     },
 
     async billingHistory(userId: string): Promise<BillingHistory> {

@@ -21,6 +21,13 @@ export const SubscriptionSchema = z
     nextBillingDate: z.iso.datetime().nullable(),
     currency: z.string().openapi({ example: 'USD' }),
     currencySymbol: z.string().openapi({ example: '$' }),
+    provider: z
+      .enum(['stripe', 'paypal_business', 'paypal_standard', 'metamask', 'manual'])
+      .nullable()
+      .openapi({
+        description: 'Who bills the current period (manual: granted by an admin); null during the trial',
+      }),
+    addonInstances: z.int().openapi({ description: 'Additional instances on Starter' }),
   })
   .openapi('Subscription');
 

@@ -129,6 +129,8 @@ export function createSubscriptionsService({
       nextBillingDate: standing === 'active' ? (row.current_period_end?.toISOString() ?? null) : null,
       currency: settings.currency,
       currencySymbol: settings.currencySymbol,
+      provider: row.provider,
+      addonInstances: row.addon_instances,
     };
   }
 
@@ -231,6 +233,11 @@ export function createSubscriptionsService({
     /** Marks (or unmarks) the current period as the last one: nothing renews it. */
     async setCancelAtPeriodEnd(userId: string, cancel: boolean, trx: DbOrTx = db): Promise<void> {
       await updateSubscription(trx, userId, { cancel_at_period_end: cancel, updated_at: now() });
+    },
+
+    /** Sets the number of additional instances (Starter). */
+    async setAddonInstances(userId: string, count: number, trx: DbOrTx = db): Promise<void> {
+      await updateSubscription(trx, userId, { addon_instances: count, updated_at: now() });
     },
 
     /** The raw row, for the payments module (provider ids, add-ons). */

@@ -255,6 +255,22 @@ describe('plan rules with Stripe', () => {
     expect(fake.requests.filter((r) => r.path === '/v1/checkout/sessions')).toHaveLength(1);
   });
 
+  it('removes the add-on (back to plain Starter) only while at most one instance is used', async () => {
+    const { token, user } = await register(app);
+    const subId = await subscribe(token, 'starter', 'monthly');
+    expect((await checkout(token, { purchaseType: 'addon_instance' })).status).toBe(200);
+    await addInstances(String(user.id), 2);
+    const blocked = await call(app, 'DELETE', '/api/payments/addon-instance', { token });
+    expect(blocked.status).toBe(409);
+    expect(blocked.json.message).toBe(DOWNGRADE_BLOCKED_MESSAGE);
+    await db.deleteFrom('instances').where('name', '=', 'db 1').execute();
+    const removed = await call(app, 'DELETE', '/api/payments/addon-instance', { token });
+    expect(removed.status).toBe(200);
+    expect(removed.json).toMatchObject({ planLabel: 'Starter', maxInstances: 1, addonInstances: 0 });
+    expect(fake.subscriptions.get(subId)?.items).toMatchObject({ data: [expect.anything()] });
+    expect((await call(app, 'DELETE', '/api/payments/addon-instance', { token })).status).toBe(409);
+  });
+
   it('offers the add-on only on an active Starter billed by Stripe', async () => {
     const { token } = await register(app);
     const trial = await checkout(token, { purchaseType: 'addon_instance' });

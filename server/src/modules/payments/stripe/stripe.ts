@@ -261,6 +261,17 @@ export function createStripe(config: StripeConfig, deps: ProviderDeps): StripeMo
       });
       await applyNow(updated);
     },
+    async removeAddons(sub: SubscriptionRow) {
+      if (!sub.provider_subscription_id) return;
+      const current = await retrieve(sub.provider_subscription_id);
+      const addon = current.items.data.find((i) => priceFacts(i.price)?.kind === 'addon_instance');
+      if (!addon) return;
+      const updated = await stripe.subscriptions.update(current.id, {
+        items: [{ id: addon.id, deleted: true }],
+        proration_behavior: 'create_prorations',
+      });
+      await applyNow(updated);
+    },
   };
 
   /** The subscription an event is about (fetched fresh), if any. */
