@@ -777,6 +777,198 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payments/stripe/portal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A short-lived link to Stripe's customer portal (cards, invoices, cancellation) */
+        post: operations["payments.stripePortal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/paypal/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where PayPal sends the buyer back after approving: confirms the payment and redirects
+         * @description One-off payments (Orders v2) are captured here; subscriptions are fetched and must be ACTIVE (APPROVED is accepted as pending: the webhook completes it). A repeated return changes nothing.
+         */
+        get: operations["payments.paypalReturn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/paypal/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where PayPal sends the buyer who cancelled: the order is cancelled */
+        get: operations["payments.paypalCancel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/metamask/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in user's MetaMask payments, newest first */
+        get: operations["payments.metamaskOrders"];
+        put?: never;
+        /**
+         * Starts a MetaMask payment: a pending order and the transaction to send
+         * @description Checks the method and the plan rules, then answers the receiver, the network and the transaction data (the order reference) for eth_sendTransaction. A MetaMask payment is a zero-value transaction: it proves that the wallet owner meant to order, not that money was paid. Support checks the payment and approves it by hand.
+         */
+        post: operations["payments.metamaskCreateOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/metamask/orders/{id}/transaction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stores the transaction MetaMask sent for an order (status submitted)
+         * @description The hash is checked on chain at once when the server has an ETH_RPC_URL, and again periodically; the plan becomes active only when support approves. A MetaMask payment is a zero-value transaction: it proves that the wallet owner meant to order, not that money was paid. Support checks the payment and approves it by hand.
+         */
+        post: operations["payments.metamaskSubmitTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/metamask/orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One MetaMask payment of the signed-in user */
+        get: operations["payments.metamaskOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/payments/metamask": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * MetaMask payments to review, newest first, with the user and what the on-chain check found
+         * @description Without a status filter, orders that never got a transaction are left out. A MetaMask payment is a zero-value transaction: it proves that the wallet owner meant to order, not that money was paid. Support checks the payment and approves it by hand.
+         */
+        get: operations["admin.metamaskPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/payments/metamask/{id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Checks a MetaMask transaction on chain now
+         * @description Chain, success, receiver, sender, zero value, order reference in the data, confirmations. Mismatches are listed, never rejected automatically.
+         */
+        post: operations["admin.metamaskVerify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/payments/metamask/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approves a MetaMask payment: the plan (or add-on) is active at once, an invoice recorded, the user told
+         * @description Allowed whether or not the on-chain check passed: support decides. A MetaMask payment is a zero-value transaction: it proves that the wallet owner meant to order, not that money was paid. Support checks the payment and approves it by hand.
+         */
+        post: operations["admin.metamaskApprove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/payments/metamask/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rejects a MetaMask payment; the user is notified (with the reason, if given)
+         * @description The subscription does not change.
+         */
+        post: operations["admin.metamaskReject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1445,6 +1637,104 @@ export interface components {
             plan: "starter" | "pro";
             /** @enum {string} */
             billingCycle: "monthly" | "yearly";
+        };
+        PortalSession: {
+            /** Format: uri */
+            url: string;
+        };
+        MetaMaskOrderCreated: components["schemas"]["MetaMaskOrder"] & {
+            receiverAddress: string;
+            /** @description The eth_sendTransaction parameters (add `from`, the connected account) */
+            transaction: {
+                to: string;
+                /** @enum {string} */
+                value: "0x0";
+                data: string;
+            };
+        };
+        /** @description The last on-chain check; null when none was made (no ETH_RPC_URL, or not yet) */
+        MetaMaskVerification: {
+            /** Format: date-time */
+            checkedAt: string;
+            /** @description Every check passed with enough confirmations */
+            ok: boolean;
+            confirmations: number;
+            requiredConfirmations: number;
+            /** @description Mismatches found on chain (support decides) */
+            problems: string[];
+            /** @description Why it is not verified yet although nothing mismatches */
+            waiting: string | null;
+        } | null;
+        MetaMaskOrder: {
+            /** Format: uuid */
+            id: string;
+            /** @description Goes (as UTF-8 hex) in the transaction data */
+            orderRef: string;
+            /**
+             * @description pending: no transaction yet; submitted: waiting for checks or support; verified: the chain checks passed; completed: approved (plan active); rejected
+             * @enum {string}
+             */
+            status: "pending" | "submitted" | "verified" | "completed" | "rejected";
+            /** @enum {string} */
+            kind: "plan" | "addon_instance";
+            /** @enum {string} */
+            plan: "starter" | "pro";
+            /** @enum {string} */
+            billingCycle: "monthly" | "yearly";
+            /** @description The price of the period (the transaction itself carries no value) */
+            amount: number;
+            currency: string;
+            chainId: string;
+            from: string | null;
+            txHash: string | null;
+            verification: components["schemas"]["MetaMaskVerification"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description Either an additional instance for an active Starter plan, or a plan and billing cycle */
+        MetaMaskOrderRequest: {
+            /** @enum {string} */
+            purchaseType: "addon_instance";
+        } | {
+            /** @enum {string} */
+            plan: "starter" | "pro";
+            /** @enum {string} */
+            billingCycle: "monthly" | "yearly";
+        };
+        /** @description The transaction MetaMask sent for the order (the hash eth_sendTransaction answered) */
+        MetaMaskTransactionRequest: {
+            /** @example 0xaa36a7 */
+            chainId: string;
+            /** @example 0x52908400098527886e0f7030069857d2e4169ee7 */
+            from: string;
+            /** @example 0x88df016429689c079f3b2f6ad39fa052532c56795b733da78a91ebe6a713944b */
+            txHash: string;
+        };
+        MetaMaskOrderList: {
+            orders: components["schemas"]["MetaMaskOrder"][];
+        };
+        AdminMetaMaskOrderList: {
+            orders: components["schemas"]["AdminMetaMaskOrder"][];
+            /** @description Whether an ETH_RPC_URL is configured */
+            onChainChecks: boolean;
+        };
+        AdminMetaMaskOrder: components["schemas"]["MetaMaskOrder"] & {
+            user: {
+                /** Format: uuid */
+                id: string;
+                email: string;
+                username: string;
+            };
+            /** @enum {string} */
+            verificationState: "not_checked" | "waiting" | "verified" | "problems";
+            /** @description One line for the reviewer, e.g. 'not checked: no ETH_RPC_URL' or '12 of 12 confirmations' */
+            verificationNote: string;
+        };
+        MetaMaskRejectRequest: {
+            /** @description Shown to the user in the notification */
+            reason?: string;
         };
     };
     responses: never;
@@ -3881,6 +4171,524 @@ export interface operations {
             };
             /** @description No such user */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "payments.stripePortal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Where to send the browser */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortalSession"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No Stripe customer yet */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "payments.paypalReturn": {
+        parameters: {
+            query?: {
+                /** @description Berth's order id */
+                order?: string;
+                /** @description The PayPal order id (one-off payments) */
+                token?: string;
+                /** @description The PayPal subscription id */
+                subscription_id?: string;
+                PayerID?: string;
+                ba_token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To /payment-success?tx=<capture or subscription id>, or /payment-error?reason=incomplete|server_error|other */
+            302: {
+                headers: {
+                    /** @description A result page of the web app */
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "payments.paypalCancel": {
+        parameters: {
+            query?: {
+                /** @description Berth's order id */
+                order?: string;
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To /payment-cancelled?reason=cancelled, or /payment-error?reason=other for an unknown order */
+            302: {
+                headers: {
+                    /** @description A result page of the web app */
+                    location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "payments.metamaskOrders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The orders */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetaMaskOrderList"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "payments.metamaskCreateOrder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MetaMaskOrderRequest"];
+            };
+        };
+        responses: {
+            /** @description The pending order and the transaction to send */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetaMaskOrderCreated"];
+                };
+            };
+            /** @description Invalid body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not available, add-on not allowed, or downgrade blocked (spec message) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "payments.metamaskSubmitTransaction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MetaMaskTransactionRequest"];
+            };
+        };
+        responses: {
+            /** @description The order with its transaction (and the first check, if any) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetaMaskOrder"];
+                };
+            };
+            /** @description Invalid body, or the transaction is on another network than the order */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such order of this user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not available, or the hash (or a transaction for this order) was already submitted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "payments.metamaskOrder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetaMaskOrder"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such order of this user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "admin.metamaskPayments": {
+        parameters: {
+            query?: {
+                status?: "pending" | "submitted" | "verified" | "completed" | "rejected";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The orders */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminMetaMaskOrderList"];
+                };
+            };
+            /** @description Invalid query */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "admin.metamaskVerify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order with the new findings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminMetaMaskOrder"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such MetaMask order */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No ETH_RPC_URL configured, or no transaction submitted yet */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Ethereum RPC did not answer */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "admin.metamaskApprove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The completed order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminMetaMaskOrder"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such MetaMask order */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Already approved or rejected, no transaction submitted yet, or an add-on for a user no longer on Starter */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "admin.metamaskReject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MetaMaskRejectRequest"];
+            };
+        };
+        responses: {
+            /** @description The rejected order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminMetaMaskOrder"];
+                };
+            };
+            /** @description Invalid body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such MetaMask order */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Already approved or rejected */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

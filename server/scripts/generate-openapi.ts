@@ -13,6 +13,17 @@ export async function renderOpenApi(): Promise<string> {
       jwtSecret: 'x'.repeat(32),
       mailer: createMemoryMailer(),
       avatarsDir: '/nonexistent',
+      // Every provider "configured" (nothing is contacted), so their routes are part of the contract.
+      payments: {
+        stripe: { secretKey: 'sk_unused', webhookSecret: 'whsec_unused' },
+        paypal: {
+          clientId: 'unused',
+          clientSecret: 'unused',
+          webhookId: 'unused',
+          apiBase: 'http://127.0.0.1:1',
+        },
+        ethereum: { rpcUrl: 'http://127.0.0.1:1', confirmations: 12 },
+      },
     });
     const res = await app.request('/api/openapi.json');
     return `${JSON.stringify(await res.json(), null, 2)}\n`;

@@ -105,6 +105,7 @@ export const invoiceDownload = createRoute({
   operationId: 'payments.invoiceDownload',
   tags: ['Payments'],
   summary: 'An invoice as printable HTML (the signed link from the billing history)',
+  security: [],
   request: {
     params: z.object({ id: z.string() }),
     query: z.object({ token: z.string().min(1, 'token is required') }),
@@ -128,6 +129,7 @@ function webhookRoute(provider: 'stripe' | 'paypal', name: string, signature: st
     operationId: `payments.webhook${name}`,
     tags: ['Payments'],
     summary: `${name} webhook events (${signature})`,
+    security: [],
     description: 'The body is read raw (its exact bytes are signed), so it is not described here.',
     responses: {
       200: json(WebhookAckSchema, 'Stored (duplicate: it had been received before and changed nothing)'),

@@ -247,6 +247,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
         try {
           await renewing.setCancelAtPeriodEnd(row, cancel);
         } catch (err) {
+          if (err instanceof ConflictError) throw err;
           throw new PaymentProviderError(
             'The payment provider did not accept the change. Please try again.',
             {
@@ -278,6 +279,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
         try {
           await renewing.removeAddons(row);
         } catch (err) {
+          if (err instanceof ConflictError) throw err;
           throw new PaymentProviderError(
             'The payment provider did not accept the change. Please try again.',
             {

@@ -1,17 +1,45 @@
-// STUB: replaced by the MetaMask implementation.
 import { createRouter } from '../../../lib/create-router.ts';
 import type { PaymentsConfig } from '../payments.config.ts';
 import type { ProviderDeps } from '../providers.ts';
+import * as routes from './metamask.routes.ts';
+import { createMetaMaskService } from './metamask.service.ts';
 
 export interface MetaMaskModule {
-  /** POST /api/payments/metamask (user) and the admin review routes. */
+  /** The user's MetaMask payment routes and the admin review routes. */
   router: ReturnType<typeof createRouter>;
   /** Checks every submitted transaction on chain (when an RPC URL is configured); answers how many changed. */
   verifyPending(): Promise<number>;
 }
 
 export function createMetaMask(config: PaymentsConfig['ethereum'], deps: ProviderDeps): MetaMaskModule {
-  void config;
-  void deps;
-  return { router: createRouter(), verifyPending: async () => 0 };
+  const metamask = createMetaMaskService(config, deps);
+  const router = createRouter()
+    .openapi(routes.createOrder, async (c) =>
+      c.json(await metamask.createOrder(c.var.user.id, c.req.valid('json')), 201),
+    )
+    .openapi(routes.submitTransaction, async (c) =>
+      c.json(
+        await metamask.submitTransaction(c.var.user.id, c.req.valid('param').id, c.req.valid('json')),
+        201,
+      ),
+    )
+    .openapi(routes.listOwn, async (c) => c.json({ orders: await metamask.listOwn(c.var.user.id) }, 200))
+    .openapi(routes.getOwn, async (c) =>
+      c.json(await metamask.getOwn(c.var.user.id, c.req.valid('param').id), 200),
+    )
+    .openapi(routes.adminList, async (c) =>
+      c.json(
+        {
+          orders: await metamask.adminList(c.req.valid('query').status),
+          onChainChecks: metamask.onChainChecks,
+        },
+        200,
+      ),
+    )
+    .openapi(routes.adminVerify, async (c) => c.json(await metamask.verifyNow(c.req.valid('param').id), 200))
+    .openapi(routes.adminApprove, async (c) => c.json(await metamask.approve(c.req.valid('param').id), 200))
+    .openapi(routes.adminReject, async (c) =>
+      c.json(await metamask.reject(c.req.valid('param').id, c.req.valid('json').reason), 200),
+    );
+  return { router, verifyPending: metamask.verifyPending };
 }

@@ -1,0 +1,216 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export const FAKE_PAYPAL = { clientId: 'fake-client', clientSecret: 'fake-secret', webhookId: 'WH-FAKE' };
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  // biome-ignore lint/suspicious/noExplicitAny: the fake keeps arbitrary JSON
+  body: any;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: PayPal objects are plain JSON here
+type Obj = Record<string, any>;
+
+/**
+ * A local PayPal REST API (OAuth2, Orders v2, Catalog, Plans, Subscriptions, webhook verification) with
+ * PayPal's shapes and PayPal-Request-Id idempotency. A test plays the buyer with `approveOrder` and
+ * `approveSubscription`, and decides what webhook verification answers with `verification`.
+ */
+export async function startFakePayPal() {
+  const requests: RecordedRequest[] = [];
+  const orders = new Map<string, Obj>();
+  const subscriptions = new Map<string, Obj>();
+  const products = new Map<string, Obj>();
+  const plans = new Map<string, Obj>();
+  const replies = new Map<string, [number, Obj | undefined]>();
+  const tokens = new Set<string>();
+  let seq = 0;
+  const next = (prefix: string) => `${prefix}-${String(++seq).padStart(6, '0')}`;
+  let url = '';
+  const state = { verification: 'SUCCESS' as 'SUCCESS' | 'FAILURE', tokensIssued: 0 };
+  const error = (name: string, message: string, issue?: string): Obj => ({
+    name,
+    message,
+    details: issue ? [{ issue }] : [],
+  });
+
+  function handle(
+    method: string,
+    path: string,
+    body: Obj,
+    query: URLSearchParams,
+  ): [number, Obj | undefined] {
+    const captureOf = path.match(/^\/v2\/checkout\/orders\/([^/]+)\/capture$/);
+    const productOf = path.match(/^\/v1\/catalogs\/products\/([^/]+)$/);
+    const subscriptionOf = path.match(/^\/v1\/billing\/subscriptions\/([^/]+)(\/cancel)?$/);
+    if (method === 'POST' && path === '/v2/checkout/orders') {
+      const id = next('ORDER');
+      const order = {
+        id,
+        intent: body.intent,
+        status: 'PAYER_ACTION_REQUIRED',
+        purchase_units: body.purchase_units,
+        links: [
+          { href: `${url}/v2/checkout/orders/${id}`, rel: 'self', method: 'GET' },
+          { href: `${url}/checkoutnow?token=${id}`, rel: 'payer-action', method: 'GET' },
+        ],
+      };
+      orders.set(id, order);
+      return [200, order];
+    }
+    if (method === 'POST' && captureOf) {
+      const order = orders.get(captureOf[1] ?? '');
+      if (!order) return [404, error('RESOURCE_NOT_FOUND', 'No such order')];
+      if (order.status === 'COMPLETED')
+        return [422, error('UNPROCESSABLE_ENTITY', 'Already captured', 'ORDER_ALREADY_CAPTURED')];
+      if (order.status !== 'APPROVED')
+        return [422, error('UNPROCESSABLE_ENTITY', 'Payer has not approved', 'ORDER_NOT_APPROVED')];
+      order.status = 'COMPLETED';
+      for (const unit of order.purchase_units)
+        unit.payments = {
+          captures: [
+            { id: next('CAPTURE'), status: 'COMPLETED', amount: unit.amount, custom_id: unit.custom_id },
+          ],
+        };
+      return [201, order];
+    }
+    if (method === 'GET' && productOf) {
+      const product = products.get(productOf[1] ?? '');
+      return product ? [200, product] : [404, error('RESOURCE_NOT_FOUND', 'No such product')];
+    }
+    if (method === 'POST' && path === '/v1/catalogs/products') {
+      const product = { ...body, id: body.id ?? next('PROD') };
+      products.set(product.id, product);
+      return [201, product];
+    }
+    if (method === 'GET' && path === '/v1/billing/plans') {
+      const list = [...plans.values()].filter((p) => p.product_id === query.get('product_id'));
+      return [200, { plans: list, total_items: list.length, total_pages: 1, links: [] }];
+    }
+    if (method === 'POST' && path === '/v1/billing/plans') {
+      const plan = { ...body, id: next('P'), status: body.status ?? 'ACTIVE' };
+      plans.set(plan.id, plan);
+      return [201, plan];
+    }
+    if (method === 'POST' && path === '/v1/billing/subscriptions') {
+      if (!plans.has(body.plan_id))
+        return [422, error('UNPROCESSABLE_ENTITY', 'No such plan', 'INVALID_PLAN')];
+      const id = next('I');
+      const sub = {
+        id,
+        status: 'APPROVAL_PENDING',
+        plan_id: body.plan_id,
+        custom_id: body.custom_id,
+        quantity: body.quantity ?? '1',
+        links: [
+          { href: `${url}/webapps/billing/subscriptions?ba_token=BA-${id}`, rel: 'approve', method: 'GET' },
+          { href: `${url}/v1/billing/subscriptions/${id}`, rel: 'self', method: 'GET' },
+        ],
+      };
+      subscriptions.set(id, sub);
+      return [201, sub];
+    }
+    if (subscriptionOf) {
+      const sub = subscriptions.get(subscriptionOf[1] ?? '');
+      if (!sub) return [404, error('RESOURCE_NOT_FOUND', 'No such subscription')];
+      if (method === 'GET' && !subscriptionOf[2]) return [200, sub];
+      if (method === 'POST' && subscriptionOf[2]) {
+        if (sub.status !== 'ACTIVE' && sub.status !== 'SUSPENDED')
+          return [422, error('UNPROCESSABLE_ENTITY', 'Invalid status', 'SUBSCRIPTION_STATUS_INVALID')];
+        sub.status = 'CANCELLED';
+        return [204, undefined];
+      }
+    }
+    if (method === 'POST' && path === '/v1/notifications/verify-webhook-signature') {
+      const ok = body.webhook_id === FAKE_PAYPAL.webhookId && body.transmission_sig && body.webhook_event?.id;
+      return [200, { verification_status: ok ? state.verification : 'FAILURE' }];
+    }
+    return [404, error('RESOURCE_NOT_FOUND', `${method} ${path} is not faked`)];
+  }
+
+  const server = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (chunk) => {
+      raw += chunk;
+    });
+    req.on('end', () => {
+      const { pathname, searchParams } = new URL(req.url ?? '/', url);
+      const method = req.method ?? 'GET';
+      const isForm = req.headers['content-type']?.includes('x-www-form-urlencoded');
+      const body = raw && !isForm ? JSON.parse(raw) : Object.fromEntries(new URLSearchParams(raw));
+      requests.push({ method, path: pathname, headers: req.headers, body });
+      const send = ([status, payload]: [number, Obj | undefined]) => {
+        res.writeHead(status, payload ? { 'content-type': 'application/json' } : {});
+        res.end(payload ? JSON.stringify(payload) : undefined);
+      };
+      const auth = req.headers.authorization ?? '';
+      if (pathname === '/v1/oauth2/token') {
+        const basic = Buffer.from(`${FAKE_PAYPAL.clientId}:${FAKE_PAYPAL.clientSecret}`).toString('base64');
+        if (auth !== `Basic ${basic}` || body.grant_type !== 'client_credentials')
+          return send([401, { error: 'invalid_client', error_description: 'Client Authentication failed' }]);
+        const token = `A21-${next('TOKEN')}`;
+        tokens.add(token);
+        state.tokensIssued += 1;
+        return send([
+          200,
+          {
+            scope: 'https://uri.paypal.com/services/payments',
+            access_token: token,
+            token_type: 'Bearer',
+            expires_in: 32400,
+          },
+        ]);
+      }
+      if (!tokens.has(auth.replace(/^Bearer /, '')))
+        return send([401, error('AUTHENTICATION_FAILURE', 'Authentication failed due to invalid token')]);
+      const requestId = req.headers['paypal-request-id'];
+      const key = typeof requestId === 'string' ? `${pathname} ${requestId}` : undefined;
+      const reply = (key && replies.get(key)) || handle(method, pathname, body, searchParams);
+      if (key && method === 'POST' && reply[0] < 300) replies.set(key, reply);
+      send(reply);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url,
+    requests,
+    orders,
+    subscriptions,
+    state,
+    /** The buyer approves a one-off order on PayPal's page. */
+    approveOrder(id: string) {
+      const order = orders.get(id);
+      if (!order) throw new Error(`no order ${id}`);
+      order.status = 'APPROVED';
+    },
+    /** The buyer approves a subscription; ACTIVE once PayPal has charged the first cycle. */
+    approveSubscription(id: string, status: 'ACTIVE' | 'APPROVED' = 'ACTIVE', nextBilling?: Date) {
+      const sub = subscriptions.get(id);
+      if (!sub) throw new Error(`no subscription ${id}`);
+      const plan = plans.get(sub.plan_id);
+      sub.status = status;
+      if (status === 'ACTIVE')
+        sub.billing_info = {
+          outstanding_balance: { currency_code: 'USD', value: '0.00' },
+          cycle_executions: [{ tenure_type: 'REGULAR', sequence: 1, cycles_completed: 1, total_cycles: 0 }],
+          last_payment: {
+            amount: plan?.billing_cycles[0].pricing_scheme.fixed_price,
+            time: new Date().toISOString(),
+          },
+          next_billing_time: (nextBilling ?? new Date(Date.now() + 30 * 86_400_000)).toISOString(),
+        };
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+export type FakePayPal = Awaited<ReturnType<typeof startFakePayPal>>;
