@@ -3,13 +3,7 @@ import type { PaymentProviderId } from '../../db/tables/payments.ts';
 import type { SubscriptionRow } from '../../db/tables/subscriptions.ts';
 import { ConflictError, NotFoundError, PaymentProviderError, ValidationError } from '../../lib/errors.ts';
 import type { TokenService } from '../../lib/tokens.ts';
-import {
-  type BillingCycle,
-  canBuyAddonInstance,
-  DOWNGRADE_BLOCKED_MESSAGE,
-  downgradeBlockReason,
-  type PaidPlan,
-} from '../subscriptions/billing-rules.ts';
+import { DOWNGRADE_BLOCKED_MESSAGE } from '../subscriptions/billing-rules.ts';
 import { PLANS, standingOf } from '../subscriptions/plan-rules.ts';
 import type { PaymentSettings } from '../subscriptions/subscriptions.schemas.ts';
 import { factsOf, type SubscriptionsService } from '../subscriptions/subscriptions.service.ts';
@@ -19,13 +13,12 @@ import {
   type ConfiguredProviders,
   METAMASK_RECEIVER,
   methodAvailable,
-  periodAmount,
   publicPaymentSettings,
   readPaymentSettings,
   type StoredPaymentSettings,
   writePaymentSettings,
 } from './payment-settings.ts';
-import { insertOrder, updateOrder } from './payments.ledger.ts';
+import { updateOrder } from './payments.ledger.ts';
 import type {
   AdminPaymentSettings,
   AdminPaymentSettingsUpdate,
@@ -33,6 +26,7 @@ import type {
   CreatePaymentRequest,
   CreatePaymentResult,
 } from './payments.schemas.ts';
+import { openOrder, PAYMENT_METHOD_UNAVAILABLE } from './purchase.ts';
 
 export type CheckoutProviderId = Exclude<PaymentProviderId, 'metamask'>;
 
@@ -60,9 +54,6 @@ export interface PaymentsDeps {
 
 export type PaymentsService = ReturnType<typeof createPaymentsService>;
 
-export const PAYMENT_METHOD_UNAVAILABLE = 'This payment method is not available. Please choose another one.';
-export const ADDON_ONLY_ON_ACTIVE_STARTER =
-  'An additional instance can only be added to an active Starter plan.';
 export const CREATE_PAYMENT_FAILED = 'Failed to create payment URL';
 export const NO_ADDON_TO_REMOVE = 'There is no additional instance to remove.';
 export const ADDON_REMOVAL_BY_SUPPORT =
@@ -178,42 +169,11 @@ export function createPaymentsService(deps: PaymentsDeps) {
         .executeTakeFirst();
       if (!user) throw new NotFoundError('User not found');
 
-      const { order, subscription } = await db.transaction().execute(async (trx) => {
-        const row = await subscriptions.lockRow(userId, trx);
-        if (!row) throw new NotFoundError('Subscription not found');
-        const standing = standingOf(factsOf(row), now());
-        let kind: 'plan' | 'addon_instance';
-        let plan: PaidPlan;
-        let cycle: BillingCycle;
-        if ('purchaseType' in request) {
-          if (!canBuyAddonInstance(row.plan, standing)) throw new ConflictError(ADDON_ONLY_ON_ACTIVE_STARTER);
-          kind = 'addon_instance';
-          plan = 'starter';
-          cycle = row.billing_cycle ?? 'monthly';
-        } else {
-          kind = 'plan';
-          plan = request.plan;
-          cycle = request.billingCycle;
-          const used = await subscriptions.countInstances(userId, trx);
-          const blocked =
-            downgradeBlockReason(row.plan, plan, used) ??
-            (plan === 'starter' && used > PLANS.starter.maxInstances + row.addon_instances
-              ? DOWNGRADE_BLOCKED_MESSAGE
-              : null);
-          if (blocked) throw new ConflictError(blocked, { instancesUsed: used });
-        }
-        const addons = kind === 'plan' && plan === 'starter' ? row.addon_instances : 0;
-        const inserted = await insertOrder(trx, {
-          user_id: userId,
-          provider,
-          kind,
-          plan,
-          billing_cycle: cycle,
-          amount: periodAmount(stored, { kind, plan, cycle, addons }),
-          currency: stored.currency,
-        });
-        return { order: inserted, subscription: row };
-      });
+      const { order, subscription } = await db
+        .transaction()
+        .execute((trx) =>
+          openOrder(trx, { now, subscriptions }, { userId, provider, request, settings: stored }),
+        );
 
       try {
         const result = await adapter.checkout({ order, user, subscription, settings: stored, urls });

@@ -3,20 +3,12 @@ import type { Database, Db } from '../../../db/database.ts';
 import type { PaymentOrderRow } from '../../../db/tables/payments.ts';
 import { ConflictError, NotFoundError, PaymentProviderError, ValidationError } from '../../../lib/errors.ts';
 import type { NotificationInput, NotificationsService } from '../../notifications/notifications.service.ts';
-import {
-  type BillingCycle,
-  canBuyAddonInstance,
-  DOWNGRADE_BLOCKED_MESSAGE,
-  downgradeBlockReason,
-  type PaidPlan,
-} from '../../subscriptions/billing-rules.ts';
-import { PLANS, standingOf } from '../../subscriptions/plan-rules.ts';
-import { factsOf, type SubscriptionsService } from '../../subscriptions/subscriptions.service.ts';
+import type { SubscriptionsService } from '../../subscriptions/subscriptions.service.ts';
 import { paymentReceived, purchaseDescription } from '../billing-notices.ts';
-import { methodAvailable, periodAmount, readPaymentSettings } from '../payment-settings.ts';
+import { methodAvailable, readPaymentSettings } from '../payment-settings.ts';
 import type { EthereumConfig } from '../payments.config.ts';
-import { findOrder, insertOrder, recordInvoice, updateOrder } from '../payments.ledger.ts';
-import { ADDON_ONLY_ON_ACTIVE_STARTER, PAYMENT_METHOD_UNAVAILABLE } from '../payments.service.ts';
+import { findOrder, recordInvoice, updateOrder } from '../payments.ledger.ts';
+import { openOrder, PAYMENT_METHOD_UNAVAILABLE } from '../purchase.ts';
 import { createEthRpc, type EthRpc } from './eth-rpc.ts';
 import type {
   AdminMetaMaskOrder,
@@ -196,42 +188,15 @@ export function createMetaMaskService(config: EthereumConfig | undefined, deps: 
       if (!methodAvailable(stored, { stripe: false, paypal: false }, 'metamask') || !receiver || !chainId)
         throw new ConflictError(PAYMENT_METHOD_UNAVAILABLE);
 
-      const order = await db.transaction().execute(async (trx) => {
-        const row = await subscriptions.lockRow(userId, trx);
-        if (!row) throw new NotFoundError('Subscription not found');
-        const standing = standingOf(factsOf(row), now());
-        let kind: 'plan' | 'addon_instance';
-        let plan: PaidPlan;
-        let cycle: BillingCycle;
-        if ('purchaseType' in request) {
-          if (!canBuyAddonInstance(row.plan, standing)) throw new ConflictError(ADDON_ONLY_ON_ACTIVE_STARTER);
-          kind = 'addon_instance';
-          plan = 'starter';
-          cycle = row.billing_cycle ?? 'monthly';
-        } else {
-          kind = 'plan';
-          plan = request.plan;
-          cycle = request.billingCycle;
-          const used = await subscriptions.countInstances(userId, trx);
-          const blocked =
-            downgradeBlockReason(row.plan, plan, used) ??
-            (plan === 'starter' && used > PLANS.starter.maxInstances + row.addon_instances
-              ? DOWNGRADE_BLOCKED_MESSAGE
-              : null);
-          if (blocked) throw new ConflictError(blocked, { instancesUsed: used });
-        }
-        const addons = kind === 'plan' && plan === 'starter' ? row.addon_instances : 0;
-        return insertOrder(trx, {
-          user_id: userId,
-          provider: 'metamask',
-          kind,
-          plan,
-          billing_cycle: cycle,
-          amount: periodAmount(stored, { kind, plan, cycle, addons }),
-          currency: stored.currency,
-          chain_id: chainId,
-        });
-      });
+      const { order } = await db
+        .transaction()
+        .execute((trx) =>
+          openOrder(
+            trx,
+            { now, subscriptions },
+            { userId, provider: 'metamask', request, settings: stored, extra: { chain_id: chainId } },
+          ),
+        );
       const view = toOrder(order);
       return {
         ...view,

@@ -4,8 +4,8 @@ import { type FakeEthRpc, startFakeEthRpc } from '../../../../test/fake-eth-rpc.
 import { createTestDatabase, truncateAll } from '../../../../test/test-db.ts';
 import type { Db } from '../../../db/database.ts';
 import { DOWNGRADE_BLOCKED_MESSAGE } from '../../subscriptions/billing-rules.ts';
-import { ADDON_ONLY_ON_ACTIVE_STARTER, PAYMENT_METHOD_UNAVAILABLE } from '../payments.service.ts';
 import type { ProviderDeps } from '../providers.ts';
+import { ADDON_ONLY_ON_ACTIVE_STARTER, PAYMENT_METHOD_UNAVAILABLE } from '../purchase.ts';
 import {
   ADDON_NEEDS_STARTER,
   ALREADY_APPROVED,
