@@ -2612,6 +2612,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The provider could not be reached to check the event (it is delivered again later) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "payments.webhookPayPal": {
@@ -2643,6 +2652,15 @@ export interface operations {
             };
             /** @description PayPal is not configured on this server */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The provider could not be reached to check the event (it is delivered again later) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4209,6 +4227,15 @@ export interface operations {
             };
             /** @description No Stripe customer yet */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Stripe did not answer */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };

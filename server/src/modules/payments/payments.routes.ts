@@ -135,6 +135,9 @@ function webhookRoute(provider: 'stripe' | 'paypal', name: string, signature: st
       200: json(WebhookAckSchema, 'Stored (duplicate: it had been received before and changed nothing)'),
       400: errorResponse('Signature missing or invalid'),
       404: errorResponse(`${name} is not configured on this server`),
+      502: errorResponse(
+        'The provider could not be reached to check the event (it is delivered again later)',
+      ),
     },
   });
 }

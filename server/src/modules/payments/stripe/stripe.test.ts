@@ -333,6 +333,28 @@ describe('cancellation and the portal', () => {
   });
 });
 
+describe('when Stripe is unreachable', () => {
+  it('answers 502 with the spec message for checkout and 502 for the portal, and stores no event', async () => {
+    const down = createTestApp(db, {
+      payments: {
+        stripe: { secretKey: 'sk_test_x', webhookSecret: WEBHOOK_SECRET, apiBase: 'http://127.0.0.1:1' },
+      },
+    });
+    const { token } = await register(down);
+    const res = await call(down, 'POST', '/api/payments/create-paypal-payment', {
+      token,
+      body: { plan: 'pro', billingCycle: 'monthly', provider: 'stripe' },
+    });
+    expect(res.status).toBe(502);
+    expect(res.json).toMatchObject({
+      error: 'payment_provider_error',
+      message: 'Failed to create payment URL',
+    });
+    const orders = await db.selectFrom('payment_orders').select('status').execute();
+    expect(orders).toEqual([{ status: 'failed' }]);
+  });
+});
+
 describe('without Stripe keys', () => {
   it('the method is off and checkout is refused', async () => {
     const plain = createTestApp(db);

@@ -4,7 +4,7 @@ import type Stripe from 'stripe';
 import type { Database } from '../../../db/database.ts';
 import type { SubscriptionRow } from '../../../db/tables/subscriptions.ts';
 import { createRouter } from '../../../lib/create-router.ts';
-import { ConflictError, NotFoundError, ValidationError } from '../../../lib/errors.ts';
+import { ConflictError, NotFoundError, PaymentProviderError, ValidationError } from '../../../lib/errors.ts';
 import { errorResponse, json } from '../../../lib/openapi-schemas.ts';
 import { requireUser } from '../../../middleware/auth.ts';
 import {
@@ -46,6 +46,7 @@ const portalRoute = createRoute({
     200: json(z.object({ url: z.url() }).openapi('PortalSession'), 'Where to send the browser'),
     401: errorResponse('Not signed in'),
     409: errorResponse('No Stripe customer yet'),
+    502: errorResponse('Stripe did not answer'),
   },
 });
 
@@ -76,6 +77,15 @@ function factsOf(sub: Stripe.Subscription): SubscriptionFacts {
     addons,
     periodEnd: periodEnd ? new Date(periodEnd * 1000) : undefined,
   };
+}
+
+/** Runs a Stripe call; its failure becomes a PaymentProviderError (502) with Stripe's message in details. */
+async function viaStripe<T>(message: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    throw new PaymentProviderError(message, { error: err instanceof Error ? err.message : String(err) });
+  }
 }
 
 const idOf = (ref: string | { id: string } | null | undefined) => (typeof ref === 'string' ? ref : ref?.id);
@@ -344,7 +354,10 @@ export function createStripe(config: StripeConfig, deps: ProviderDeps): StripeMo
         .executeTakeFirst();
       if (seen) return { duplicate: true };
 
-      const sub = await subscriptionOf(event);
+      // Stripe unreachable: 502, and Stripe delivers the event again later.
+      const sub = await viaStripe('Stripe did not answer; the event will be retried', () =>
+        subscriptionOf(event),
+      );
       return db.transaction().execute(async (trx) => {
         const fresh = await storeEventOnce(trx, {
           provider: 'stripe',
@@ -389,10 +402,12 @@ export function createStripe(config: StripeConfig, deps: ProviderDeps): StripeMo
     const row = await subscriptions.row(c.var.user.id);
     if (!row) throw new NotFoundError('Subscription not found');
     if (!row.stripe_customer_id) throw new ConflictError(NO_STRIPE_CUSTOMER);
-    const session = await stripe.billingPortal.sessions.create({
-      customer: row.stripe_customer_id,
-      return_url: `${urls.publicUrl}/billing`,
-    });
+    const session = await viaStripe('Stripe did not open the customer portal. Please try again.', () =>
+      stripe.billingPortal.sessions.create({
+        customer: row.stripe_customer_id ?? '',
+        return_url: `${urls.publicUrl}/billing`,
+      }),
+    );
     return c.json({ url: session.url }, 200);
   });
 
