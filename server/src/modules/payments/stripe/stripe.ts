@@ -315,20 +315,20 @@ export function createStripe(config: StripeConfig, deps: ProviderDeps): StripeMo
     trx: Transaction<Database>,
   ) {
     if (!invoice.id) return;
-    const plan = sub ? factsOf(sub).plan : undefined;
-    const description = plan
+    const facts = sub ? factsOf(sub) : undefined;
+    const plan = facts?.plan;
+    const base = plan
       ? purchaseDescription('plan', plan.plan, plan.cycle)
       : (invoice.description ?? 'Berth subscription');
+    const addons = plan?.plan === 'starter' ? (facts?.addons ?? 0) : 0;
+    const description = addons > 0 ? `${base} + ${addons} additional instance${addons > 1 ? 's' : ''}` : base;
     await recordInvoice(trx, {
       userId,
       provider: 'stripe',
       providerRef: invoice.id,
       amount: invoice.amount_paid / 100,
       currency: invoice.currency,
-      description:
-        sub && factsOf(sub).addons > 0 && plan?.plan === 'starter'
-          ? `${description} + ${factsOf(sub).addons} additional instance${factsOf(sub).addons > 1 ? 's' : ''}`
-          : description,
+      description,
       status: 'paid',
       date: new Date((invoice.status_transitions?.paid_at ?? invoice.created) * 1000),
       downloadUrl: invoice.hosted_invoice_url ?? invoice.invoice_pdf ?? null,
