@@ -5,6 +5,10 @@ export function fakePlatform(token: string | null = null) {
   const store = { token };
   /** System notifications the app asked for. */
   const notified: { title: string; body: string }[] = [];
+  /** URLs the app opened outside itself (openExternal), in order. */
+  const externalUrls: string[] = [];
+  /** Payment provider pages the app sent the user to (openPaymentPage), in order. */
+  const paymentPages: string[] = [];
   const platform: Platform = {
     kind: 'web',
     apiBaseUrl: '',
@@ -17,10 +21,15 @@ export function fakePlatform(token: string | null = null) {
         store.token = null;
       },
     },
-    openExternal: () => {},
+    openExternal: (url) => {
+      externalUrls.push(url);
+    },
+    openPaymentPage: (url) => {
+      paymentPages.push(url);
+    },
     notify: (title, body) => {
       notified.push({ title, body });
     },
   };
-  return { platform, store, notified };
+  return { platform, store, notified, externalUrls, paymentPages };
 }

@@ -24,6 +24,8 @@ export function trialSubscription(minutesLeft = 42, overrides: Partial<Subscript
     nextBillingDate: null,
     currency: 'USD',
     currencySymbol: '$',
+    provider: null,
+    addonInstances: 0,
     ...overrides,
   };
 }
@@ -53,6 +55,7 @@ export function proSubscription(overrides: Partial<Subscription> = {}): Subscrip
     maxInstances: -1,
     billingCycle: 'monthly',
     nextBillingDate: new Date(Date.now() + 20 * 24 * 60 * MINUTE).toISOString(),
+    provider: 'stripe',
     ...overrides,
   });
 }

@@ -48,7 +48,7 @@ const DEFAULT_ROUTES: FakeRoutes = {
 export function renderApp({ path = '/', token = null, api: routes = {} }: RenderAppOptions = {}) {
   const api = fakeApi({ ...DEFAULT_ROUTES, ...routes });
   api.install();
-  const { platform, store, notified } = fakePlatform(token);
+  const { platform, store, notified, externalUrls, paymentPages } = fakePlatform(token);
   const streams = fakeStreams();
   const user = userEvent.setup();
   const view = render(
@@ -61,5 +61,5 @@ export function renderApp({ path = '/', token = null, api: routes = {} }: Render
     </MemoryRouter>,
   );
   const location = () => view.getByTestId('location').textContent;
-  return { ...view, api, store, user, location, streams, notified };
+  return { ...view, api, store, user, location, streams, notified, externalUrls, paymentPages };
 }

@@ -23,6 +23,9 @@ export const webPlatform: Platform = {
   openExternal(url) {
     window.open(url, '_blank', 'noopener,noreferrer');
   },
+  openPaymentPage(url) {
+    window.location.assign(url);
+  },
   notify(title, body) {
     if ('Notification' in window && Notification.permission === 'granted') new Notification(title, { body });
   },

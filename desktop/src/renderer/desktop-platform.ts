@@ -25,6 +25,10 @@ export function createDesktopPlatform(bridge: DesktopBridge, serverUrl: string):
     openExternal: (url) => {
       bridge.openExternal(url).catch(logFailure('openExternal'));
     },
+    // The renderer never leaves the app: checkout pages open in the system browser.
+    openPaymentPage: (url) => {
+      bridge.openExternal(url).catch(logFailure('openPaymentPage'));
+    },
     notify: (title, body) => {
       bridge.notify(title, body).catch(logFailure('notify'));
     },

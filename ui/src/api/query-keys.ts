@@ -53,3 +53,19 @@ export const instanceKeys = {
   backups: (id: string) => [...instanceKeys.all, 'backups', id] as const,
   ssl: (id: string) => [...instanceKeys.all, 'ssl', id] as const,
 };
+
+/** One page of the admin user list: `search` is the trimmed term ('' for none). */
+export interface AdminUserListParams {
+  page: number;
+  limit: number;
+  search: string;
+}
+
+export const adminKeys = {
+  all: ['admin'] as const,
+  paymentSettings: () => [...adminKeys.all, 'payment-settings'] as const,
+  metamaskOrders: () => [...adminKeys.all, 'metamask-orders'] as const,
+  metamaskOrderList: (status: string) => [...adminKeys.metamaskOrders(), status] as const,
+  users: () => [...adminKeys.all, 'users'] as const,
+  userList: (params: AdminUserListParams) => [...adminKeys.users(), params] as const,
+};

@@ -16,6 +16,11 @@ export interface Platform {
   tokenStore: TokenStore;
   /** Open a link outside the app (new browser tab, or the system browser on desktop). */
   openExternal(url: string): void;
+  /**
+   * Send the user to a payment provider's page (checkout, customer portal): this tab on the web, the
+   * system browser on desktop.
+   */
+  openPaymentPage(url: string): void;
   /** Show a system notification when the host supports it; a no-op otherwise. */
   notify(title: string, body: string): void;
 }

@@ -16,6 +16,7 @@ import {
   Typography,
 } from '@mui/material';
 import { useBillingHistoryQuery } from '../../api/payments.queries.ts';
+import { usePlatform } from '../../platform/platform-context.ts';
 import { NO_BILLING_HISTORY_TEXT } from './billing.ts';
 
 type Invoice = Schemas['Invoice'];
@@ -29,10 +30,20 @@ const PROVIDER_NAMES: Record<Invoice['provider'], string> = {
 
 const DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
+const CURRENCY_SYMBOLS: Record<string, string> = { USD: '$', EUR: '€', GBP: '£' };
+
+/** '$19.99' for the currencies of spec §9, else '19.99 CHF'. */
+export function formatInvoiceAmount(amount: number, currency: string): string {
+  const symbol = CURRENCY_SYMBOLS[currency.toUpperCase()];
+  return symbol ? `${symbol}${amount.toFixed(2)}` : `${amount.toFixed(2)} ${currency}`;
+}
+
 function InvoiceRow({ invoice }: { invoice: Invoice }) {
+  const platform = usePlatform();
+  const { downloadUrl } = invoice;
   return (
-    <TableRow>
-      <TableCell>{invoice.amount.toFixed(2)}</TableCell>
+    <TableRow hover>
+      <TableCell>{formatInvoiceAmount(invoice.amount, invoice.currency)}</TableCell>
       <TableCell>{invoice.currency}</TableCell>
       <TableCell>{invoice.description}</TableCell>
       <TableCell>{DATE.format(new Date(invoice.date))}</TableCell>
@@ -41,27 +52,15 @@ function InvoiceRow({ invoice }: { invoice: Invoice }) {
       </TableCell>
       <TableCell>{PROVIDER_NAMES[invoice.provider]}</TableCell>
       <TableCell align="right">
-        {invoice.downloadUrl ? (
-          <Button
-            size="small"
-            startIcon={<DownloadIcon />}
-            href={invoice.downloadUrl}
-            target="_blank"
-            rel="noopener noreferrer"
-            aria-label={`Download invoice ${invoice.description}`}
-          >
-            Download
-          </Button>
-        ) : (
-          <Button
-            size="small"
-            startIcon={<DownloadIcon />}
-            disabled
-            aria-label={`Download invoice ${invoice.description}`}
-          >
-            Download
-          </Button>
-        )}
+        <Button
+          size="small"
+          startIcon={<DownloadIcon />}
+          disabled={!downloadUrl}
+          onClick={() => downloadUrl && platform.openExternal(downloadUrl)}
+          aria-label={`Download invoice ${invoice.description}`}
+        >
+          Download
+        </Button>
       </TableCell>
     </TableRow>
   );
@@ -73,7 +72,7 @@ export function BillingHistory() {
   const invoices = history.data?.invoices ?? [];
   return (
     <Card component="section" aria-labelledby="billing-history-title">
-      <CardContent>
+      <CardContent sx={{ p: 3 }}>
         <Typography id="billing-history-title" variant="h6" component="h2" sx={{ mb: 2 }}>
           Billing History
         </Typography>

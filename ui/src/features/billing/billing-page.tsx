@@ -1,4 +1,9 @@
 import type { Subscription } from '@berth/openapi';
+import AddIcon from '@mui/icons-material/Add';
+import CreditCardIcon from '@mui/icons-material/CreditCard';
+import EventBusyIcon from '@mui/icons-material/EventBusy';
+import RemoveCircleOutlineIcon from '@mui/icons-material/RemoveCircleOutlined';
+import ReplayIcon from '@mui/icons-material/Replay';
 import {
   Alert,
   Box,
@@ -7,18 +12,26 @@ import {
   CardContent,
   Chip,
   Container,
+  Divider,
   Grid,
   Stack,
   ToggleButton,
   ToggleButtonGroup,
   Typography,
 } from '@mui/material';
-import { useEffect, useState } from 'react';
+import { type RefObject, useEffect, useRef, useState } from 'react';
+import { errorMessage } from '../../api/api-error.ts';
 import { FILTER_PAGE_SIZE, useInstancesQuery } from '../../api/instances.queries.ts';
-import { usePaymentSettingsQuery } from '../../api/payments.queries.ts';
+import {
+  useCancelAtPeriodEndMutation,
+  usePaymentSettingsQuery,
+  useRemoveAddonInstanceMutation,
+  useStripePortalMutation,
+} from '../../api/payments.queries.ts';
 import { Fact } from '../../components/fact.tsx';
 import { LoadState } from '../../components/load-state.tsx';
 import { useToast } from '../../components/toasts/use-toast.ts';
+import { usePlatform } from '../../platform/platform-context.ts';
 import {
   type BillingCycle,
   formatMoney,
@@ -38,16 +51,19 @@ import {
 } from '../subscription/standing.ts';
 import { useCurrentSubscription } from '../subscription/use-current-subscription.ts';
 import {
+  cancelSubscriptionText,
   DOWNGRADE_BLOCKED_TEXT,
   domainsUsed,
   downgradeBlocked,
   INACTIVE_PLAN_TEXT,
   offersAddonInstance,
+  removeAddonText,
   STATUS_ERROR_TEXT,
   savingsText,
   usedInstances,
 } from './billing.ts';
 import { BillingHistory } from './billing-history.tsx';
+import { ConfirmDialog } from './confirm-dialog.tsx';
 import { type PaymentIntent, PaymentMethodModal } from './payment-method-modal.tsx';
 
 const BADGE_COLOR: Record<Standing, 'info' | 'success' | 'error'> = {
@@ -58,15 +74,106 @@ const BADGE_COLOR: Record<Standing, 'info' | 'success' | 'error'> = {
 
 const CYCLE_WORD: Record<BillingCycle, string> = { monthly: 'billed monthly', yearly: 'billed yearly' };
 
-/** Plan label, badge, standing text, next billing date and the pay button (spec customer-area §4). */
+const LONG_DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'long' });
+
+/** The end of the paid period as a date, or null when the subscription does not say. */
+const periodEnd = (sub: Pick<Subscription, 'nextBillingDate'>) =>
+  sub.nextBillingDate ? LONG_DATE.format(new Date(sub.nextBillingDate)) : null;
+
+/** Cancel at period end (with a confirmation), resume (Stripe only) and the Stripe portal. */
+function SubscriptionActions({ subscription }: { subscription: Subscription }) {
+  const platform = usePlatform();
+  const toast = useToast();
+  const cancelRenewal = useCancelAtPeriodEndMutation();
+  const portal = useStripePortalMutation();
+  const [confirming, setConfirming] = useState(false);
+  const stripe = subscription.provider === 'stripe';
+  const endsOn = periodEnd(subscription);
+
+  const cancel = () =>
+    cancelRenewal.mutate(true, {
+      onSuccess: () => {
+        setConfirming(false);
+        toast.success(endsOn ? `Your subscription ends on ${endsOn}` : 'Your subscription will not renew');
+      },
+    });
+  const resume = () =>
+    cancelRenewal.mutate(false, {
+      onSuccess: () => toast.success('Your subscription will renew'),
+      onError: (error) => toast.error(errorMessage(error, 'Failed to resume the subscription')),
+    });
+  const manage = () =>
+    portal.mutate(undefined, {
+      onSuccess: ({ url }) => platform.openPaymentPage(url),
+      onError: (error) => toast.error(errorMessage(error, 'Failed to open the payment details')),
+    });
+
+  return (
+    <>
+      <Stack direction="row" spacing={1.5} useFlexGap sx={{ mt: 2.5, flexWrap: 'wrap' }}>
+        {!subscription.cancelAtPeriodEnd && (
+          <Button
+            variant="outlined"
+            color="error"
+            startIcon={<EventBusyIcon />}
+            onClick={() => {
+              cancelRenewal.reset();
+              setConfirming(true);
+            }}
+          >
+            Cancel subscription
+          </Button>
+        )}
+        {subscription.cancelAtPeriodEnd && stripe && (
+          <Button
+            variant="contained"
+            startIcon={<ReplayIcon />}
+            loading={cancelRenewal.isPending && cancelRenewal.variables === false}
+            onClick={resume}
+          >
+            Resume subscription
+          </Button>
+        )}
+        {stripe && (
+          <Button
+            variant="outlined"
+            startIcon={<CreditCardIcon />}
+            loading={portal.isPending}
+            onClick={manage}
+          >
+            Manage payment details
+          </Button>
+        )}
+      </Stack>
+      <ConfirmDialog
+        open={confirming}
+        title="Cancel subscription?"
+        text={cancelSubscriptionText(endsOn)}
+        confirmLabel="Cancel subscription"
+        cancelLabel="Keep subscription"
+        destructive
+        pending={cancelRenewal.isPending}
+        error={
+          cancelRenewal.isError && cancelRenewal.variables === true
+            ? errorMessage(cancelRenewal.error, 'Failed to cancel the subscription')
+            : null
+        }
+        onConfirm={cancel}
+        onClose={() => setConfirming(false)}
+      />
+    </>
+  );
+}
+
+/** Plan label, badge, standing text, next billing date and the plan's actions (spec customer-area §4). */
 function CurrentPlanCard({
   subscription,
   standing,
-  onPay,
+  onChoosePlan,
 }: {
   subscription: Subscription;
   standing: Standing;
-  onPay: (intent: PaymentIntent) => void;
+  onChoosePlan: () => void;
 }) {
   return (
     <Card component="section" aria-label="Current plan" sx={{ height: '100%' }}>
@@ -93,28 +200,22 @@ function CurrentPlanCard({
         )}
         {standing === 'active' && subscription.nextBillingDate && (
           <Typography color="text.secondary" sx={{ mt: 1 }}>
-            Next billing date: {formatDateTime(new Date(subscription.nextBillingDate))}
-            {subscription.billingCycle === 'monthly' || subscription.billingCycle === 'yearly'
+            {subscription.cancelAtPeriodEnd ? 'Access ends: ' : 'Next billing date: '}
+            {formatDateTime(new Date(subscription.nextBillingDate))}
+            {!subscription.cancelAtPeriodEnd &&
+            (subscription.billingCycle === 'monthly' || subscription.billingCycle === 'yearly')
               ? ` (${CYCLE_WORD[subscription.billingCycle]})`
               : ''}
           </Typography>
         )}
+        {standing === 'active' && <SubscriptionActions subscription={subscription} />}
         {standing === 'trial' && (
-          <Button
-            variant="contained"
-            sx={{ mt: 2.5 }}
-            onClick={() => onPay({ title: 'Subscribe to a plan' })}
-          >
+          <Button variant="contained" sx={{ mt: 2.5 }} onClick={onChoosePlan}>
             Subscribe Now
           </Button>
         )}
         {standing === 'inactive' && (
-          <Button
-            variant="contained"
-            color="error"
-            sx={{ mt: 2.5 }}
-            onClick={() => onPay({ title: 'Renew your subscription' })}
-          >
+          <Button variant="contained" color="error" sx={{ mt: 2.5 }} onClick={onChoosePlan}>
             Renew Subscription
           </Button>
         )}
@@ -146,6 +247,11 @@ function UsageCard({ subscription, standing }: { subscription: Subscription; sta
   );
 }
 
+const planIntent = (offer: PlanOffer, cycle: BillingCycle): PaymentIntent => ({
+  title: `${offer.name}, ${CYCLE_WORD[cycle]}`,
+  purchase: { plan: offer.id, billingCycle: cycle },
+});
+
 /** What a plan card's button does for this subscription. */
 function PlanAction({
   offer,
@@ -163,17 +269,25 @@ function PlanAction({
   onBlocked: () => void;
 }) {
   const active = standing === 'active';
-  if (active && subscription.plan === offer.id)
+  if (active && subscription.plan === offer.id) {
+    const current = subscription.billingCycle;
+    if (current === null || current === cycle)
+      return (
+        <Button variant="outlined" size="large" fullWidth disabled>
+          Current Plan
+        </Button>
+      );
     return (
-      <Button variant="outlined" size="large" fullWidth disabled>
-        Current Plan
+      <Button variant="outlined" size="large" fullWidth onClick={() => onPay(planIntent(offer, cycle))}>
+        {`Switch to ${cycle} billing`}
       </Button>
     );
+  }
   const downgrade = active && subscription.plan === 'pro' && offer.id === 'starter';
   const label = downgrade ? 'Downgrade to Starter' : `Choose ${offer.name}`;
   const onClick = () => {
     if (downgrade && downgradeBlocked(usedInstances(subscription))) onBlocked();
-    else onPay({ title: `${offer.name}, ${CYCLE_WORD[cycle]}` });
+    else onPay(planIntent(offer, cycle));
   };
   return (
     <Button
@@ -187,29 +301,120 @@ function PlanAction({
   );
 }
 
-function AddInstanceCard({ plans, onPay }: { plans: Plans; onPay: (intent: PaymentIntent) => void }) {
+/** One more instance on an active Starter plan; with add-ons, their removal (spec customer-area §4). */
+function AddInstanceCard({
+  plans,
+  subscription,
+  onPay,
+}: {
+  plans: Plans;
+  subscription: Subscription;
+  onPay: (intent: PaymentIntent) => void;
+}) {
+  const toast = useToast();
+  const remove = useRemoveAddonInstanceMutation();
+  const [confirming, setConfirming] = useState(false);
   const price = formatMoney(plans.addonInstance, plans.currencySymbol);
+  const hasAddon = subscription.maxInstances > 1;
+  const extra = Math.max(subscription.addonInstances, subscription.maxInstances - 1);
+
+  const confirmRemoval = () =>
+    remove.mutate(undefined, {
+      onSuccess: () => {
+        setConfirming(false);
+        toast.success('Additional instance removed');
+      },
+    });
+
   return (
     <Card component="section" aria-labelledby="add-instance-title">
       <CardContent sx={{ p: 3 }}>
-        <Typography id="add-instance-title" variant="h6" component="h2">
-          Add Instance
-        </Typography>
-        <Typography color="text.secondary" sx={{ my: 1 }}>
-          One more instance on your Starter plan for {price}/month.
-        </Typography>
-        <Button variant="contained" onClick={() => onPay({ title: `Additional instance, ${price}/month` })}>
-          Add Instance
-        </Button>
+        <Stack
+          direction={{ xs: 'column', sm: 'row' }}
+          spacing={2}
+          sx={{ alignItems: { sm: 'center' }, justifyContent: 'space-between' }}
+        >
+          <Box>
+            <Typography id="add-instance-title" variant="h6" component="h2">
+              Add Instance
+            </Typography>
+            <Typography color="text.secondary" sx={{ mt: 0.5 }}>
+              One more instance on your Starter plan for {price}/month.
+            </Typography>
+          </Box>
+          <Button
+            variant="contained"
+            startIcon={<AddIcon />}
+            sx={{ flexShrink: 0 }}
+            onClick={() =>
+              onPay({
+                title: `Additional instance, ${price}/month`,
+                purchase: { purchaseType: 'addon_instance' },
+              })
+            }
+          >
+            Add Instance
+          </Button>
+        </Stack>
+        {hasAddon && (
+          <>
+            <Divider sx={{ my: 2.5 }} />
+            <Stack
+              direction={{ xs: 'column', sm: 'row' }}
+              spacing={2}
+              sx={{ alignItems: { sm: 'center' }, justifyContent: 'space-between' }}
+            >
+              <Typography color="text.secondary">
+                {extra === 1
+                  ? 'Your plan includes 1 additional instance.'
+                  : `Your plan includes ${extra} additional instances.`}
+              </Typography>
+              <Button
+                variant="outlined"
+                color="error"
+                startIcon={<RemoveCircleOutlineIcon />}
+                sx={{ flexShrink: 0 }}
+                onClick={() => {
+                  remove.reset();
+                  setConfirming(true);
+                }}
+              >
+                Remove additional instance
+              </Button>
+            </Stack>
+            <ConfirmDialog
+              open={confirming}
+              title="Remove the additional instance?"
+              text={removeAddonText(formatMoney(plans.starter.monthly, plans.currencySymbol))}
+              confirmLabel="Remove"
+              cancelLabel="Keep it"
+              destructive
+              pending={remove.isPending}
+              error={
+                remove.isError ? errorMessage(remove.error, 'Failed to remove the additional instance') : null
+              }
+              onConfirm={confirmRemoval}
+              onClose={() => setConfirming(false)}
+            />
+          </>
+        )}
       </CardContent>
     </Card>
   );
 }
 
+/** Scrolls the plans into view and moves the keyboard focus there (Subscribe Now, Renew Subscription). */
+function focusSection(ref: RefObject<HTMLElement | null>) {
+  const section = ref.current;
+  if (!section) return;
+  section.scrollIntoView?.({ behavior: 'smooth', block: 'start' });
+  section.focus({ preventScroll: true });
+}
+
 /**
- * The Subscription and Billing page (spec customer-area §2.13): current plan, usage, plans with a
- * monthly/yearly toggle, the Additional Instance offer, billing history and the payment method modal.
- * No payment provider exists yet, so every pay button ends in the modal's empty state.
+ * The Subscription and Billing page (spec customer-area §2.13): current plan with its actions, usage,
+ * plans with a monthly/yearly toggle, the Additional Instance offer, billing history and the payment
+ * method modal that starts the payment.
  */
 export function BillingPage() {
   const user = useCurrentUser();
@@ -219,6 +424,7 @@ export function BillingPage() {
   const [cycle, setCycle] = useState<BillingCycle>('monthly');
   const [intent, setIntent] = useState<PaymentIntent | null>(null);
   const [blocked, setBlocked] = useState(false);
+  const plansRef = useRef<HTMLElement>(null);
   const plans = settings.data ? plansFromSettings(settings.data) : undefined;
 
   useEffect(() => {
@@ -233,7 +439,11 @@ export function BillingPage() {
 
       <Grid container spacing={3} sx={{ mb: 4 }}>
         <Grid size={{ xs: 12, md: 6 }}>
-          <CurrentPlanCard subscription={subscription} standing={standing} onPay={setIntent} />
+          <CurrentPlanCard
+            subscription={subscription}
+            standing={standing}
+            onChoosePlan={() => focusSection(plansRef)}
+          />
         </Grid>
         <Grid size={{ xs: 12, md: 6 }}>
           <UsageCard subscription={subscription} standing={standing} />
@@ -248,8 +458,17 @@ export function BillingPage() {
       />
 
       {settings.data && plans && (
-        <Box component="section" aria-label="Plans" sx={{ mb: 4 }}>
+        <Box
+          ref={plansRef}
+          component="section"
+          aria-labelledby="plans-title"
+          tabIndex={-1}
+          sx={{ mb: 4, scrollMarginTop: 80, '&:focus': { outline: 'none' } }}
+        >
           <Stack spacing={1} sx={{ alignItems: 'center', mb: 3 }}>
+            <Typography id="plans-title" variant="h5" component="h2">
+              Plans
+            </Typography>
             <ToggleButtonGroup
               exclusive
               value={cycle}
@@ -295,7 +514,7 @@ export function BillingPage() {
           </Grid>
           {offersAddonInstance(subscription, standing) && (
             <Box sx={{ mt: 3 }}>
-              <AddInstanceCard plans={plans} onPay={setIntent} />
+              <AddInstanceCard plans={plans} subscription={subscription} onPay={setIntent} />
             </Box>
           )}
         </Box>
