@@ -435,7 +435,12 @@ export async function startFakeStripe(options: FakeStripeOptions) {
       s.status = 'canceled';
       return [eventOf('customer.subscription.deleted', s)];
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    /** Stops at once: browsers keep idle connections open for a minute. */
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 

@@ -3,10 +3,10 @@
 // that are not built yet, against what the app does today: its Not Found screen with the countdown.
 //
 // Built: the public pages; /dashboard, /profile, /billing (signed-in /pricing redirects there),
-// /payment-success, /payment-error, /payment-cancelled and (issue 4) /instances, /instances/new,
-// /instances/{id}.
+// /payment-success, /payment-error, /payment-cancelled, (issue 4) /instances, /instances/new,
+// /instances/{id}, and /admin-panel (admins only: a customer goes to /dashboard).
 // Not built yet (see LATER; Not Found today instead of the spec's screen):
-//   signed in:  /api-access, /api-reference, /get-help, /admin-panel, /affiliate, /affiliate/dashboard,
+//   signed in:  /api-access, /api-reference, /get-help, /affiliate, /affiliate/dashboard,
 //               /affiliate/settings, /affiliate/apply (so /affiliate/login and /affiliate/register
 //               redirect to a Not Found /affiliate/dashboard);
 //   signed out: /affiliate, /affiliate/login, /affiliate/dashboard (affiliate login screen),
@@ -29,6 +29,7 @@ import type { RunningServer } from './server.ts';
 let server: RunningServer;
 let page: Page;
 let customer: CreatedAccount;
+let admin: CreatedAccount;
 
 browserSuite('routes', (suite) => {
   ({ server, page } = suite);
@@ -36,7 +37,7 @@ browserSuite('routes', (suite) => {
 
 beforeAll(async () => {
   // The first account of a server is its admin; the routes are checked as a plain customer.
-  await createAccount(server.baseUrl, {
+  admin = await createAccount(server.baseUrl, {
     firstName: 'Ada',
     lastName: 'Admin',
     username: 'first_admin',
@@ -85,7 +86,6 @@ const LATER = laterScreens({
   apiAccess: { path: '/api-access', area: 'main', built: false },
   apiReference: { path: '/api-reference', area: 'main', built: false },
   getHelp: { path: '/get-help', area: 'main', built: false },
-  adminPanel: { path: '/admin-panel', area: 'main', built: false },
   affiliate: { path: '/affiliate', area: 'affiliate', built: false },
   affiliateDashboard: { path: '/affiliate/dashboard', area: 'affiliate', built: false },
   affiliateSettings: { path: '/affiliate/settings', area: 'affiliate', built: false },
@@ -195,6 +195,7 @@ const SIGNED_OUT: readonly Row[] = [
   // Protected pages send anonymous visitors to /login.
   { path: '/dashboard', expect: { redirect: '/login', screen: SIGN_IN } },
   { path: '/profile', expect: { redirect: '/login', screen: SIGN_IN } },
+  { path: '/admin-panel', expect: { redirect: '/login', screen: SIGN_IN } },
   ...LATER_SCREENS.filter((screen) => !ALSO_SIGNED_OUT.has(screen.path)).map(signedOutRow),
   { path: '/no/such/page', expect: { notFound: 'anonymous' } },
 ];
@@ -206,6 +207,8 @@ const affiliateDashboard: Outcome = LATER.affiliateDashboard.built
 const SIGNED_IN: readonly Row[] = [
   { path: '/dashboard', expect: { screen: 'Dashboard', text: 'Welcome back, Linus!' } },
   { path: '/profile', expect: { screen: 'Profile Settings', text: 'Account Information' } },
+  // Admins only (spec platform-area §6): a customer goes to /dashboard.
+  { path: '/admin-panel', expect: { redirect: '/dashboard', screen: 'Dashboard' } },
   { path: '/', expect: { redirect: '/dashboard', screen: 'Dashboard' } },
   { path: '/home', expect: { redirect: '/dashboard', screen: 'Dashboard' } },
   { path: '/login', expect: { redirect: '/dashboard', screen: 'Dashboard' } },
@@ -290,6 +293,13 @@ describe('every route signed in', () => {
   for (const row of SIGNED_IN) {
     it(`${row.path} ${describeOutcome(row)}`, () => visit(row));
   }
+});
+
+describe('the admin panel', () => {
+  beforeAll(() => openSignedIn(page, server.baseUrl, admin.token));
+
+  it('/admin-panel "Admin Panel" for the admin', () =>
+    visit({ path: '/admin-panel', expect: { screen: 'Admin Panel', text: 'Payment settings' } }));
 });
 
 describe('the Not Found countdown', () => {

@@ -102,6 +102,7 @@ const SIGNED_IN_HEADINGS: Record<string, string> = {
   '/payment-success': 'Payment Successful',
   '/payment-error': 'Payment Failed',
   '/payment-cancelled': 'Payment Cancelled',
+  '/admin-panel': 'Admin Panel',
   ...OPEN_HEADINGS,
 };
 
@@ -112,6 +113,11 @@ const redirectsOf = (table: RouteTable) =>
     const route = resolveRoute(entry.path, table);
     return route?.kind === 'redirect' ? [[entry.path, route.to] as const] : [];
   });
+
+const isAdminOnly = (path: string) => {
+  const route = resolveRoute(path, SIGNED_IN_ROUTES);
+  return route?.kind === 'screen' && route.adminOnly;
+};
 
 const h1 = (name: string) => screen.findByRole('heading', { level: 1, name });
 
@@ -132,7 +138,7 @@ describe('signed-out route table (spec §2.1)', () => {
     expect(app.location()).toBe('/login');
   });
 
-  it.each(['/admin-panel', '/affiliate/login', '/reset-password/x'])(
+  it.each(['/get-help', '/affiliate/login', '/reset-password/x'])(
     'shows Not Found at %s (not built yet, or unknown)',
     async (path) => {
       const app = renderApp({ path });
@@ -148,10 +154,25 @@ describe('signed-in route table (spec §2.1)', () => {
   });
 
   it.each(screensOf(SIGNED_IN_ROUTES))('shows the screen of %s', async (path) => {
-    const app = renderApp({ path, token: 'stored', api: signedInApi() });
+    // Admin-only screens are shown to an admin.
+    const user = isAdminOnly(path) ? makeUser({ role: 'admin' }) : makeUser();
+    const app = renderApp({ path, token: 'stored', api: signedInApi(user) });
     expect(await h1(SIGNED_IN_HEADINGS[path] ?? '')).toBeTruthy();
     expect(app.location()).toBe(path);
   });
+
+  it('has the admin-only screens of the spec', () => {
+    expect(screensOf(SIGNED_IN_ROUTES).filter(isAdminOnly)).toEqual(['/admin-panel']);
+  });
+
+  it.each(screensOf(SIGNED_IN_ROUTES).filter(isAdminOnly))(
+    'sends a signed-in user who is not an admin at %s to /dashboard',
+    async (path) => {
+      const app = renderApp({ path, token: 'stored', api: signedInApi() });
+      expect(await h1('Dashboard')).toBeTruthy();
+      expect(app.location()).toBe('/dashboard');
+    },
+  );
 
   it('has the redirects of the spec', () => {
     expect(Object.fromEntries(redirectsOf(SIGNED_IN_ROUTES))).toEqual({

@@ -49,7 +49,9 @@ describe('navigation', () => {
       'Instances /instances',
       'Billing /billing',
       'Profile /profile',
+      'Admin Panel /admin-panel',
     ]);
+    expect(topBarLinksFor(makeUser(), signedIn).map((link) => link.label)).not.toContain('Admin Panel');
     expect(existingLinks(NOT_FOUND_LINKS.anonymous.quickLinks, signedOut).map((link) => link.to)).toEqual([
       '/pricing',
       '/login',
@@ -127,6 +129,7 @@ describe('route tables', () => {
       '/payment-success',
       '/payment-error',
       '/payment-cancelled',
+      '/admin-panel',
     ]);
   });
 });

@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { matchPath } from 'react-router';
+import { AdminPanelPage } from '../features/admin/admin-panel-page.tsx';
 import { ApiDocsPage } from '../features/api-docs/api-docs-page.tsx';
 import { LoginPage } from '../features/auth/login-page.tsx';
 import { RegisterPage } from '../features/auth/register-page.tsx';
@@ -86,6 +87,7 @@ export const SIGNED_IN_ROUTES: RouteTable = [
   { path: '/payment-success', Component: PaymentSuccessPage },
   { path: '/payment-error', Component: PaymentFailedPage },
   { path: '/payment-cancelled', Component: PaymentCancelledPage },
+  { path: '/admin-panel', Component: AdminPanelPage, adminOnly: true },
   ...OPEN_PAGES,
   { path: '/', redirectTo: '/dashboard' },
   { path: '/home', redirectTo: '/dashboard' },

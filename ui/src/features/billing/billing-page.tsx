@@ -28,6 +28,7 @@ import {
   useRemoveAddonInstanceMutation,
   useStripePortalMutation,
 } from '../../api/payments.queries.ts';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { Fact } from '../../components/fact.tsx';
 import { LoadState } from '../../components/load-state.tsx';
 import { useToast } from '../../components/toasts/use-toast.ts';
@@ -63,7 +64,6 @@ import {
   usedInstances,
 } from './billing.ts';
 import { BillingHistory } from './billing-history.tsx';
-import { ConfirmDialog } from './confirm-dialog.tsx';
 import { type PaymentIntent, PaymentMethodModal } from './payment-method-modal.tsx';
 
 const BADGE_COLOR: Record<Standing, 'info' | 'success' | 'error'> = {

@@ -1,19 +1,6 @@
 import LinkOffIcon from '@mui/icons-material/LinkOff';
 import RefreshIcon from '@mui/icons-material/Refresh';
-import {
-  Alert,
-  Box,
-  Button,
-  Card,
-  CardContent,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogContentText,
-  DialogTitle,
-  Stack,
-  Typography,
-} from '@mui/material';
+import { Alert, Box, Button, Card, CardContent, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { errorMessage } from '../../api/api-error.ts';
 import {
@@ -22,55 +9,12 @@ import {
   useRemoveDomainMutation,
   useRequestSslMutation,
 } from '../../api/instances.queries.ts';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { useToast } from '../../components/toasts/use-toast.ts';
 import { formatDateTime } from '../subscription/standing.ts';
 import { DomainForm, SslBadge } from './domain-management.tsx';
 import { isDeployed, WithReason } from './instance-actions.tsx';
 import { DOMAIN_ADD_DISABLED, DOMAIN_REMOVE_DISABLED, SSL_REQUEST_DISABLED } from './instance-catalog.ts';
-
-function ConfirmDialog({
-  id,
-  open,
-  title,
-  text,
-  confirm,
-  danger = false,
-  pending,
-  onConfirm,
-  onClose,
-}: {
-  id: string;
-  open: boolean;
-  title: string;
-  text: string;
-  confirm: string;
-  danger?: boolean;
-  pending: boolean;
-  onConfirm(): void;
-  onClose(): void;
-}) {
-  return (
-    <Dialog open={open} onClose={onClose} aria-labelledby={`${id}-title`}>
-      <DialogTitle id={`${id}-title`}>{title}</DialogTitle>
-      <DialogContent>
-        <DialogContentText>{text}</DialogContentText>
-      </DialogContent>
-      <DialogActions>
-        <Button color="inherit" onClick={onClose}>
-          Cancel
-        </Button>
-        <Button
-          variant="contained"
-          color={danger ? 'error' : 'primary'}
-          loading={pending}
-          onClick={onConfirm}
-        >
-          {confirm}
-        </Button>
-      </DialogActions>
-    </Dialog>
-  );
-}
 
 /**
  * Custom Domain (spec §2.11, non-database instances): the domain with its SSL badge, added date and
@@ -175,12 +119,11 @@ export function CustomDomainCard({
         )}
       </CardContent>
       <ConfirmDialog
-        id="remove-domain"
         open={removing}
         title="Remove custom domain?"
         text={`${custom?.domain ?? 'The domain'} is detached and the site answers on its temporary URL again.`}
-        confirm="Remove Domain"
-        danger
+        confirmLabel="Remove Domain"
+        destructive
         pending={remove.isPending}
         onConfirm={removeDomain}
         onClose={() => setRemoving(false)}
@@ -240,11 +183,10 @@ export function SslCertificateCard({ instance, inactive }: { instance: Instance;
         </WithReason>
       </CardContent>
       <ConfirmDialog
-        id="reissue-ssl"
         open={reissuing}
         title="Re-issue SSL certificate?"
         text={`The certificate of ${instance.customDomain?.domain ?? 'the domain'} is discarded and a new one is requested. HTTPS may be unavailable for a moment.`}
-        confirm="Re-issue"
+        confirmLabel="Re-issue"
         pending={request.isPending}
         onConfirm={reissue}
         onClose={() => setReissuing(false)}

@@ -6,20 +6,25 @@ import {
   DialogContent,
   DialogContentText,
   DialogTitle,
+  TextField,
 } from '@mui/material';
-import { useId } from 'react';
+import { type ReactNode, useId, useState } from 'react';
 
 /**
- * A yes/no question about a billing change. It cannot be closed while the change runs; a failure is
- * shown inside (e.g. the server's downgrade message) and the dialog stays open.
+ * A yes/no question before a change (remove a domain, cancel a subscription, approve a payment). It
+ * cannot be closed while the change runs; a failure (e.g. the server's 409 message) shows inside and the
+ * dialog stays open. With `reasonLabel` it asks for an optional reason, passed to `onConfirm`.
  */
 export function ConfirmDialog({
   open,
   title,
   text,
+  children,
   confirmLabel,
-  cancelLabel = 'Keep it',
+  cancelLabel = 'Cancel',
   destructive = false,
+  reasonLabel,
+  reasonHelp,
   pending,
   error,
   onConfirm,
@@ -28,15 +33,20 @@ export function ConfirmDialog({
   open: boolean;
   title: string;
   text: string;
+  children?: ReactNode;
   confirmLabel: string;
   cancelLabel?: string;
   destructive?: boolean;
+  reasonLabel?: string;
+  /** Shown under the reason field. */
+  reasonHelp?: string;
   pending: boolean;
-  error: string | null;
-  onConfirm: () => void;
+  error?: string | null;
+  onConfirm: (reason: string) => void;
   onClose: () => void;
 }) {
   const id = useId();
+  const [reason, setReason] = useState('');
   return (
     <Dialog
       open={open}
@@ -45,10 +55,25 @@ export function ConfirmDialog({
       fullWidth
       aria-labelledby={`${id}-title`}
       aria-describedby={`${id}-text`}
+      slotProps={{ transition: { onExited: () => setReason('') } }}
     >
       <DialogTitle id={`${id}-title`}>{title}</DialogTitle>
       <DialogContent>
         <DialogContentText id={`${id}-text`}>{text}</DialogContentText>
+        {children}
+        {reasonLabel && (
+          <TextField
+            label={reasonLabel}
+            value={reason}
+            onChange={(event) => setReason(event.target.value)}
+            multiline
+            minRows={2}
+            fullWidth
+            helperText={reasonHelp}
+            slotProps={{ htmlInput: { maxLength: 500 } }}
+            sx={{ mt: 2.5 }}
+          />
+        )}
         {error && (
           <Alert severity="error" sx={{ mt: 2 }}>
             {error}
@@ -62,7 +87,7 @@ export function ConfirmDialog({
         <Button
           variant="contained"
           color={destructive ? 'error' : 'primary'}
-          onClick={onConfirm}
+          onClick={() => onConfirm(reason.trim())}
           loading={pending}
         >
           {confirmLabel}

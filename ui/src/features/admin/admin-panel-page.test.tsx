@@ -1,0 +1,480 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { FakeRoutes } from '../../../test/fake-api.ts';
+import { apiError, makeUser, signedInApi } from '../../../test/fixtures.ts';
+import { renderApp } from '../../../test/render-app.tsx';
+import {
+  adminPaymentSettings,
+  adminUser,
+  adminUserList,
+  metamaskOrder,
+  metamaskOrderList,
+  RECEIVER,
+  TX_HASH,
+} from './admin-fixtures.ts';
+
+const admin = makeUser({ role: 'admin', username: 'root' });
+
+const ADMIN_ROUTES: FakeRoutes = {
+  ...signedInApi(admin),
+  'GET /api/admin/payment-settings': { body: adminPaymentSettings() },
+  'GET /api/admin/payments/metamask': { body: metamaskOrderList() },
+  'GET /api/admin/users': { body: adminUserList() },
+};
+
+function renderAdmin(api: FakeRoutes = {}, path = '/admin-panel') {
+  return renderApp({ path, token: 'stored', api: { ...ADMIN_ROUTES, ...api } });
+}
+
+const settingsForm = () => screen.findByRole('form', { name: 'Payment settings' });
+const metamaskSection = () => screen.findByRole('region', { name: 'MetaMask payments to review' });
+const toast = (text: string) => screen.findByText(text, { selector: '[role="alert"] *' });
+
+describe('admin panel access (spec platform-area "Admin (role admin)")', () => {
+  it('sends a non-admin to /dashboard', async () => {
+    const app = renderApp({ path: '/admin-panel', token: 'stored', api: signedInApi() });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeTruthy();
+    expect(app.location()).toBe('/dashboard');
+    expect(app.api.calls('GET /api/admin/payment-settings')).toHaveLength(0);
+  });
+
+  it('shows admins the panel with its two tabs, and the top bar link', async () => {
+    const app = renderAdmin();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Admin Panel' })).toBeTruthy();
+    expect(screen.getByText(/Billing administration/)).toBeTruthy();
+    const tabs = screen.getByRole('tablist', { name: 'Admin Panel sections' });
+    expect(
+      within(tabs)
+        .getAllByRole('tab')
+        .map((tab) => tab.textContent),
+    ).toEqual(['Payments', 'Users']);
+    expect(screen.getByRole('tab', { name: 'Payments' }).getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByRole('tabpanel', { name: 'Payments' })).toBeTruthy();
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    expect(within(nav).getByRole('link', { name: 'Admin Panel' }).getAttribute('href')).toBe('/admin-panel');
+
+    await app.user.click(screen.getByRole('tab', { name: 'Users' }));
+    expect(await screen.findByRole('tabpanel', { name: 'Users' })).toBeTruthy();
+    expect(app.location()).toBe('/admin-panel?tab=users');
+  });
+});
+
+describe('payment settings', () => {
+  it('loads the settings with the status of each method', async () => {
+    renderAdmin();
+    const form = await settingsForm();
+    await within(form).findByText('Stripe');
+    expect(within(form).getByRole('combobox', { name: 'Currency' }).textContent).toBe('USD ($)');
+    expect((within(form).getByLabelText('Starter (per month)') as HTMLInputElement).value).toBe('3.99');
+    expect((within(form).getByLabelText('Pro (per month)') as HTMLInputElement).value).toBe('19.99');
+    expect((within(form).getByRole('switch', { name: 'Stripe' }) as HTMLInputElement).checked).toBe(true);
+    expect((within(form).getByRole('switch', { name: 'MetaMask' }) as HTMLInputElement).checked).toBe(false);
+    expect(within(form).getByLabelText('Stripe: Available')).toBeTruthy();
+    expect(within(form).getByLabelText('PayPal Business: Needs keys')).toBeTruthy();
+    expect(within(form).getByLabelText('MetaMask: Needs keys')).toBeTruthy();
+    expect(
+      within(form).getAllByText(
+        'Set PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET and PAYPAL_WEBHOOK_ID on the server to offer PayPal Business.',
+      ),
+    ).toHaveLength(1);
+    expect(within(form).getByText('Set a receiver address below to offer MetaMask.')).toBeTruthy();
+    expect(
+      within(form).getByText(/zero-value transaction to this address: it proves intent, not payment/),
+    ).toBeTruthy();
+  });
+
+  it('shows Off for a configured method that is switched off', async () => {
+    renderAdmin({
+      'GET /api/admin/payment-settings': {
+        body: adminPaymentSettings({
+          methods: {
+            ...adminPaymentSettings().methods,
+            stripe: { enabled: false, configured: true, available: false },
+          },
+        }),
+      },
+    });
+    const form = await settingsForm();
+    expect(await within(form).findByLabelText('Stripe: Off')).toBeTruthy();
+  });
+
+  it('saves every field and says so', async () => {
+    const saved = adminPaymentSettings({
+      currency: 'EUR',
+      prices: { starter: 4.5, pro: 19.99, addonInstance: 3.99 },
+      methods: {
+        ...adminPaymentSettings().methods,
+        metamask: {
+          enabled: true,
+          configured: true,
+          available: true,
+          receiverAddress: RECEIVER,
+          chainId: '0x89',
+        },
+      },
+    });
+    const app = renderAdmin({ 'PUT /api/admin/payment-settings': { body: saved } });
+    const form = await settingsForm();
+    await within(form).findByText('Stripe');
+
+    await app.user.click(within(form).getByRole('combobox', { name: 'Currency' }));
+    await app.user.click(screen.getByRole('option', { name: 'EUR (€)' }));
+    const starter = within(form).getByLabelText('Starter (per month)');
+    await app.user.clear(starter);
+    await app.user.type(starter, '4.5');
+    await app.user.click(within(form).getByRole('switch', { name: 'MetaMask' }));
+    await app.user.type(within(form).getByLabelText(/Receiver address/), RECEIVER);
+    await app.user.click(within(form).getByRole('combobox', { name: 'Network' }));
+    await app.user.click(screen.getByRole('option', { name: 'Polygon · 0x89' }));
+    await app.user.click(within(form).getByRole('button', { name: 'Save' }));
+
+    expect(await toast('Payment settings saved')).toBeTruthy();
+    expect(app.api.calls('PUT /api/admin/payment-settings')[0]?.body).toEqual({
+      currency: 'EUR',
+      prices: { starter: 4.5, pro: 19.99, addonInstance: 3.99 },
+      methods: {
+        stripe: { enabled: true },
+        paypalBusiness: { enabled: false },
+        paypalStandard: { enabled: true },
+        metamask: { enabled: true, receiverAddress: RECEIVER, chainId: '0x89' },
+      },
+    });
+    expect(await within(form).findByLabelText('MetaMask: Available')).toBeTruthy();
+  });
+
+  it('refuses a receiver address that is not 0x + 40 hex characters, and sends nothing', async () => {
+    const app = renderAdmin();
+    const form = await settingsForm();
+    await within(form).findByText('Stripe');
+    await app.user.type(within(form).getByLabelText(/Receiver address/), '0x1234');
+    await app.user.click(within(form).getByRole('button', { name: 'Save' }));
+    expect(
+      await within(form).findByText('Receiver address must be 0x followed by 40 hex characters'),
+    ).toBeTruthy();
+    expect(app.api.calls('PUT /api/admin/payment-settings')).toHaveLength(0);
+  });
+
+  it('refuses an empty price', async () => {
+    const app = renderAdmin();
+    const form = await settingsForm();
+    await within(form).findByText('Stripe');
+    await app.user.clear(within(form).getByLabelText('Pro (per month)'));
+    await app.user.click(within(form).getByRole('button', { name: 'Save' }));
+    expect(await within(form).findByText('Enter a price')).toBeTruthy();
+    expect(app.api.calls('PUT /api/admin/payment-settings')).toHaveLength(0);
+  });
+
+  it("shows the server's message when saving fails", async () => {
+    const app = renderAdmin({
+      'PUT /api/admin/payment-settings': {
+        status: 400,
+        body: apiError('MetaMask needs a receiver address before it can be enabled'),
+      },
+    });
+    const form = await settingsForm();
+    await within(form).findByText('Stripe');
+    await app.user.click(within(form).getByRole('switch', { name: 'MetaMask' }));
+    await app.user.click(within(form).getByRole('button', { name: 'Save' }));
+    expect(await toast('MetaMask needs a receiver address before it can be enabled')).toBeTruthy();
+    expect((within(form).getByRole('switch', { name: 'MetaMask' }) as HTMLInputElement).checked).toBe(true);
+  });
+
+  it('offers Retry when the settings fail to load', async () => {
+    const app = renderAdmin({
+      'GET /api/admin/payment-settings': {
+        status: 403,
+        body: apiError('Admin access required', 'forbidden'),
+      },
+    });
+    const alert = await screen.findByText('Admin access required');
+    app.api.on({ 'GET /api/admin/payment-settings': { body: adminPaymentSettings() } });
+    await app.user.click(
+      within(alert.closest('.MuiAlert-root') as HTMLElement).getByRole('button', { name: 'Retry' }),
+    );
+    expect(await settingsForm()).toBeTruthy();
+  });
+});
+
+describe('MetaMask payments to review', () => {
+  it('lists the order with its transaction, explorer link, copy button and check', async () => {
+    const app = renderAdmin({
+      'GET /api/admin/payments/metamask': {
+        body: metamaskOrderList([
+          metamaskOrder({
+            verificationState: 'problems',
+            verificationNote: '2 problems found',
+            verification: {
+              checkedAt: '2026-11-20T10:05:00.000Z',
+              ok: false,
+              confirmations: 3,
+              requiredConfirmations: 12,
+              problems: ['The transaction went to another address'],
+              waiting: null,
+            },
+          }),
+          metamaskOrder({
+            id: '7a000000-0000-4000-8000-000000000002',
+            status: 'completed',
+            chainId: '0x89',
+            kind: 'addon_instance',
+            plan: 'starter',
+            txHash: `0x${'cd'.repeat(32)}`,
+          }),
+        ]),
+      },
+    });
+    const section = await metamaskSection();
+    const table = await within(section).findByRole('table');
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['User', 'Plan', 'Amount', 'Transaction', 'On-chain check', 'Status', 'Actions']);
+    const [, first, second] = within(table).getAllByRole('row');
+    if (!first || !second) throw new Error('two rows expected');
+    expect(within(first).getByText('grace')).toBeTruthy();
+    expect(within(first).getByText('Pro · monthly')).toBeTruthy();
+    expect(within(first).getByText('$19.99')).toBeTruthy();
+    expect(within(first).getByText('Problems found')).toBeTruthy();
+    expect(within(first).getByText('The transaction went to another address')).toBeTruthy();
+    const link = within(first).getByRole('link', { name: /Open transaction 0xababab…ababab/ });
+    expect(link.getAttribute('href')).toBe(`https://sepolia.etherscan.io/tx/${TX_HASH}`);
+    await app.user.click(link);
+    expect(app.externalUrls).toEqual([`https://sepolia.etherscan.io/tx/${TX_HASH}`]);
+    expect(
+      within(second)
+        .getByRole('link', { name: /Open transaction/ })
+        .getAttribute('href'),
+    ).toBe(`https://polygonscan.com/tx/0x${'cd'.repeat(32)}`);
+    expect(within(second).getByText('Additional instance · monthly')).toBeTruthy();
+    // A completed order has no actions left.
+    expect(within(second).queryByRole('button', { name: 'Approve' })).toBeNull();
+
+    await app.user.click(within(first).getByRole('button', { name: 'Copy transaction hash' }));
+    expect(await toast('Transaction hash copied to clipboard')).toBeTruthy();
+    expect(await navigator.clipboard.readText()).toBe(TX_HASH);
+    expect(
+      within(section).getByText(/it proves that the wallet owner meant to order, not that money was paid/),
+    ).toBeTruthy();
+  });
+
+  it('approves after a confirmation and refreshes the list', async () => {
+    const approved = metamaskOrder({ status: 'completed' });
+    const app = renderAdmin({
+      [`POST /api/admin/payments/metamask/${approved.id}/approve`]: { body: approved },
+    });
+    const section = await metamaskSection();
+    await app.user.click(await within(section).findByRole('button', { name: 'Approve' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Approve this payment?' });
+    expect(within(dialog).getByText(/grace gets Pro · monthly at once/)).toBeTruthy();
+    app.api.on({ 'GET /api/admin/payments/metamask': { body: metamaskOrderList([approved]) } });
+    await app.user.click(within(dialog).getByRole('button', { name: 'Approve payment' }));
+    expect(await toast('Payment approved')).toBeTruthy();
+    expect(app.api.calls(`POST /api/admin/payments/metamask/${approved.id}/approve`)).toHaveLength(1);
+    await waitFor(() => expect(within(section).getByText('Approved')).toBeTruthy());
+    expect(within(section).queryByRole('button', { name: 'Approve' })).toBeNull();
+  });
+
+  it("keeps the dialog open with the server's 409 message", async () => {
+    const order = metamaskOrder();
+    const app = renderAdmin({
+      [`POST /api/admin/payments/metamask/${order.id}/approve`]: {
+        status: 409,
+        body: apiError('This payment was already rejected.', 'conflict'),
+      },
+    });
+    const section = await metamaskSection();
+    await app.user.click(await within(section).findByRole('button', { name: 'Approve' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Approve this payment?' });
+    await app.user.click(within(dialog).getByRole('button', { name: 'Approve payment' }));
+    expect(await within(dialog).findByText('This payment was already rejected.')).toBeTruthy();
+  });
+
+  it('rejects with an optional reason', async () => {
+    const order = metamaskOrder();
+    const app = renderAdmin({
+      [`POST /api/admin/payments/metamask/${order.id}/reject`]: { body: { ...order, status: 'rejected' } },
+    });
+    const section = await metamaskSection();
+    await app.user.click(await within(section).findByRole('button', { name: 'Reject' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Reject this payment?' });
+    await app.user.type(within(dialog).getByLabelText('Reason'), 'No payment arrived');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Reject payment' }));
+    expect(await toast('Payment rejected')).toBeTruthy();
+    expect(app.api.calls(`POST /api/admin/payments/metamask/${order.id}/reject`)[0]?.body).toEqual({
+      reason: 'No payment arrived',
+    });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('rejects without a reason', async () => {
+    const order = metamaskOrder();
+    const app = renderAdmin({
+      [`POST /api/admin/payments/metamask/${order.id}/reject`]: { body: { ...order, status: 'rejected' } },
+    });
+    const section = await metamaskSection();
+    await app.user.click(await within(section).findByRole('button', { name: 'Reject' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Reject this payment?' });
+    await app.user.click(within(dialog).getByRole('button', { name: 'Reject payment' }));
+    expect(await toast('Payment rejected')).toBeTruthy();
+    expect(app.api.calls(`POST /api/admin/payments/metamask/${order.id}/reject`)[0]?.body).toEqual({});
+  });
+
+  it('verifies on chain now and shows what it found', async () => {
+    const order = metamaskOrder();
+    const checked = metamaskOrder({
+      status: 'verified',
+      verificationState: 'verified',
+      verificationNote: '12 of 12 confirmations',
+    });
+    const app = renderAdmin({ [`POST /api/admin/payments/metamask/${order.id}/verify`]: { body: checked } });
+    const section = await metamaskSection();
+    app.api.on({ 'GET /api/admin/payments/metamask': { body: metamaskOrderList([checked]) } });
+    await app.user.click(await within(section).findByRole('button', { name: 'Verify now' }));
+    expect(await toast('Transaction checked: Verified on chain')).toBeTruthy();
+    expect(await within(section).findByText('12 of 12 confirmations')).toBeTruthy();
+  });
+
+  it("shows the server's message when the check fails", async () => {
+    const order = metamaskOrder();
+    const app = renderAdmin({
+      [`POST /api/admin/payments/metamask/${order.id}/verify`]: {
+        status: 502,
+        body: apiError('The Ethereum RPC did not answer. Please try again later.', 'provider_error'),
+      },
+    });
+    const section = await metamaskSection();
+    await app.user.click(await within(section).findByRole('button', { name: 'Verify now' }));
+    expect(await toast('The Ethereum RPC did not answer. Please try again later.')).toBeTruthy();
+  });
+
+  it('offers no Verify now while on-chain checks are off', async () => {
+    renderAdmin({
+      'GET /api/admin/payments/metamask': { body: metamaskOrderList([metamaskOrder()], false) },
+    });
+    const section = await metamaskSection();
+    expect(await within(section).findByRole('button', { name: 'Approve' })).toBeTruthy();
+    expect(within(section).queryByRole('button', { name: 'Verify now' })).toBeNull();
+    expect(within(section).getByText(/On-chain checks are off/)).toBeTruthy();
+  });
+
+  it('filters by status and says when there is nothing to review', async () => {
+    const app = renderAdmin({ 'GET /api/admin/payments/metamask': { body: metamaskOrderList([]) } });
+    const section = await metamaskSection();
+    expect(await within(section).findByText('No MetaMask payments to review.')).toBeTruthy();
+    await app.user.click(within(section).getByRole('combobox', { name: 'Status' }));
+    await app.user.click(screen.getByRole('option', { name: 'Rejected' }));
+    await waitFor(() =>
+      expect(app.api.calls('GET /api/admin/payments/metamask').map((call) => call.search)).toContain(
+        '?status=rejected',
+      ),
+    );
+  });
+});
+
+describe('users', () => {
+  const openUsers = async (api: FakeRoutes = {}) => {
+    const app = renderAdmin(api, '/admin-panel?tab=users');
+    const section = await screen.findByRole('region', { name: 'Users' });
+    return { app, section };
+  };
+
+  it('lists users with plan, standing and instances', async () => {
+    const { section } = await openUsers({
+      'GET /api/admin/users': {
+        body: adminUserList([
+          adminUser(),
+          adminUser({
+            id: '5f0c6a1e-3b43-4c8e-9a57-0d4a8c1f2b12',
+            username: 'linus',
+            email: 'linus@example.com',
+            plan: 'pro',
+            standing: 'active',
+            instancesUsed: 4,
+          }),
+        ]),
+      },
+    });
+    const table = await within(section).findByRole('table');
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['Username', 'Email', 'Plan', 'Standing', 'Instances', 'Actions']);
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(
+      rows.map((row) =>
+        within(row)
+          .getAllByRole('cell')
+          .slice(0, 5)
+          .map((cell) => cell.textContent),
+      ),
+    ).toEqual([
+      ['grace', 'grace@example.com', 'Free', 'Trial', '1'],
+      ['linus', 'linus@example.com', 'Pro', 'Active', '4'],
+    ]);
+    // Nothing to revoke on a trial.
+    expect(within(rows[0] as HTMLElement).queryByRole('button', { name: 'Revoke plan' })).toBeNull();
+  });
+
+  it('searches by username or email', async () => {
+    const { app, section } = await openUsers();
+    await within(section).findByRole('table');
+    await app.user.type(within(section).getByRole('searchbox', { name: 'Search users' }), ' Lin ');
+    await waitFor(() =>
+      expect(app.api.calls('GET /api/admin/users').map((call) => call.search)).toContain(
+        '?page=1&limit=20&search=Lin',
+      ),
+    );
+  });
+
+  it('grants a plan for a period', async () => {
+    const user = adminUser();
+    const { app, section } = await openUsers({ [`POST /api/admin/users/${user.id}/plan`]: { body: {} } });
+    await app.user.click(await within(section).findByRole('button', { name: 'Grant plan' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Grant a plan to grace' });
+    await app.user.click(within(dialog).getByRole('radio', { name: 'Starter' }));
+    await app.user.click(within(dialog).getByRole('radio', { name: 'One year' }));
+    app.api.on({
+      'GET /api/admin/users': { body: adminUserList([{ ...user, plan: 'starter', standing: 'active' }]) },
+    });
+    await app.user.click(within(dialog).getByRole('button', { name: 'Grant plan' }));
+    expect(await toast('Starter granted to grace for one year')).toBeTruthy();
+    expect(app.api.calls(`POST /api/admin/users/${user.id}/plan`)[0]?.body).toEqual({
+      plan: 'starter',
+      billingCycle: 'yearly',
+    });
+    expect(await within(section).findByText('Starter')).toBeTruthy();
+  });
+
+  it("shows the server's 409 message in the grant dialog", async () => {
+    const user = adminUser({ instancesUsed: 3 });
+    const message = 'grace runs 3 instances; Starter allows 1. They must delete some first.';
+    const { app, section } = await openUsers({
+      'GET /api/admin/users': { body: adminUserList([user]) },
+      [`POST /api/admin/users/${user.id}/plan`]: { status: 409, body: apiError(message, 'conflict') },
+    });
+    await app.user.click(await within(section).findByRole('button', { name: 'Grant plan' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Grant a plan to grace' });
+    await app.user.click(within(dialog).getByRole('radio', { name: 'Starter' }));
+    await app.user.click(within(dialog).getByRole('button', { name: 'Grant plan' }));
+    expect(await within(dialog).findByText(message)).toBeTruthy();
+  });
+
+  it('revokes a plan after a confirmation', async () => {
+    const user = adminUser({ plan: 'pro', standing: 'active' });
+    const { app, section } = await openUsers({
+      'GET /api/admin/users': { body: adminUserList([user]) },
+      [`DELETE /api/admin/users/${user.id}/plan`]: { body: {} },
+    });
+    await app.user.click(await within(section).findByRole('button', { name: 'Revoke plan' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Revoke the plan of grace?' });
+    app.api.on({
+      'GET /api/admin/users': { body: adminUserList([{ ...user, plan: 'free', standing: 'inactive' }]) },
+    });
+    await app.user.click(within(dialog).getByRole('button', { name: 'Revoke plan' }));
+    expect(await toast('Plan revoked for grace')).toBeTruthy();
+    expect(app.api.calls(`DELETE /api/admin/users/${user.id}/plan`)).toHaveLength(1);
+    expect(await within(section).findByText('Inactive')).toBeTruthy();
+  });
+});
