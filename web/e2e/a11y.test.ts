@@ -87,6 +87,24 @@ const ACCOUNT: readonly Screen[] = [
   { name: 'payment success', path: '/payment-success', ready: h1('Payment Successful') },
   { name: 'payment failed', path: '/payment-error', ready: h1('Payment Failed') },
   {
+    name: 'billing, payment method dialog open',
+    path: '/billing',
+    ready: async (p) => {
+      await p.getByRole('button', { name: 'Choose Pro' }).click();
+      await p.getByRole('dialog').getByRole('heading', { name: 'Choose a payment method' }).waitFor();
+    },
+  },
+  // The account is the server's first, so an admin.
+  { name: 'admin panel, payments', path: '/admin-panel', ready: h1('Admin Panel') },
+  {
+    name: 'admin panel, users',
+    path: '/admin-panel',
+    ready: async (p) => {
+      await p.getByRole('tab', { name: 'Users' }).click();
+      await p.getByRole('table').waitFor();
+    },
+  },
+  {
     name: 'dashboard, notification panel open',
     path: '/dashboard',
     ready: async (p) => {
