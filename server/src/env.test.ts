@@ -94,3 +94,45 @@ describe('provisioning and secrets configuration', () => {
     expect(() => readConfig(env)).toThrow(message);
   });
 });
+
+describe('payment providers configuration', () => {
+  it('has no provider without keys (every method off)', () => {
+    expect(readConfig({}).payments).toEqual({ stripe: undefined, paypal: undefined, ethereum: undefined });
+  });
+
+  it('reads Stripe, PayPal and the Ethereum RPC', () => {
+    const { payments } = readConfig({
+      STRIPE_SECRET_KEY: 'sk_live_abc',
+      STRIPE_WEBHOOK_SECRET: 'whsec_abc',
+      STRIPE_API_BASE: 'http://127.0.0.1:12111',
+      PAYPAL_CLIENT_ID: 'id',
+      PAYPAL_CLIENT_SECRET: 'secret',
+      PAYPAL_WEBHOOK_ID: 'WH-1',
+      PAYPAL_API_BASE: 'https://api-m.sandbox.paypal.com/',
+      ETH_RPC_URL: 'https://ethereum-sepolia-rpc.publicnode.com',
+      ETH_CONFIRMATIONS: '3',
+    });
+    expect(payments).toEqual({
+      stripe: { secretKey: 'sk_live_abc', webhookSecret: 'whsec_abc', apiBase: 'http://127.0.0.1:12111' },
+      paypal: {
+        clientId: 'id',
+        clientSecret: 'secret',
+        webhookId: 'WH-1',
+        apiBase: 'https://api-m.sandbox.paypal.com',
+      },
+      ethereum: { rpcUrl: 'https://ethereum-sepolia-rpc.publicnode.com', confirmations: 3 },
+    });
+  });
+
+  it('refuses half a provider and malformed keys, saying which', () => {
+    expect(() => readConfig({ STRIPE_SECRET_KEY: 'sk_test_1' })).toThrow(
+      'STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET must be set together',
+    );
+    expect(() => readConfig({ PAYPAL_CLIENT_ID: 'id', PAYPAL_CLIENT_SECRET: 's' })).toThrow(
+      'PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET, PAYPAL_WEBHOOK_ID must be set together',
+    );
+    expect(() => readConfig({ STRIPE_SECRET_KEY: 'pk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' })).toThrow(
+      'STRIPE_SECRET_KEY must be a Stripe secret key',
+    );
+  });
+});
