@@ -445,3 +445,15 @@ export async function startFakeStripe(options: FakeStripeOptions) {
 }
 
 export type FakeStripe = Awaited<ReturnType<typeof startFakeStripe>>;
+
+/** Delivers events to an in-process app's webhook route (for `fake.deliverTo`); answers the status. */
+export const toAppWebhook =
+  (app: { request(path: string, init: RequestInit): Response | Promise<Response> }) =>
+  async (body: string, signature: string): Promise<number> =>
+    (
+      await app.request('/api/payments/webhooks/stripe', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+        body,
+      })
+    ).status;

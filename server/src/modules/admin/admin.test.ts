@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, createTestApp, register, type TestApp } from '../../../test/create-test-app.ts';
+import { insertInstanceRows } from '../../../test/instance-rows.ts';
 import { createTestDatabase, truncateAll } from '../../../test/test-db.ts';
 import type { Db } from '../../db/database.ts';
 import { DOWNGRADE_BLOCKED_MESSAGE } from '../subscriptions/billing-rules.ts';
@@ -23,25 +24,6 @@ async function admin() {
   const account = await register(app);
   await db.updateTable('users').set({ role: 'admin' }).where('id', '=', String(account.user.id)).execute();
   return account;
-}
-
-/** Instance rows written directly (no driver): enough for the plan rules, which only count them. */
-async function addInstances(userId: string, n: number) {
-  for (let i = 0; i < n; i++) {
-    await db
-      .insertInto('instances')
-      .values({
-        user_id: userId,
-        name: `db ${i}`,
-        type: 'mysql',
-        category: 'database',
-        region: 'local',
-        memory: '256 MB',
-        cpu: '0.25',
-        status: 'running',
-      })
-      .execute();
-  }
 }
 
 const grant = (token: string, id: string, body: unknown) =>
@@ -92,7 +74,7 @@ describe('admin users list', () => {
     const alice = await register(app, { username: 'alice_x', email: 'alice@corp.example' });
     clock += 1000;
     await register(app, { username: 'bob', email: 'bob@home.example' });
-    await addInstances(String(alice.user.id), 1);
+    await insertInstanceRows(db, String(alice.user.id), 1);
     // created_at is the database's now(): order by it, newest first.
     const all = await call(app, 'GET', '/api/admin/users', { token });
     expect(all.status).toBe(200);
@@ -186,7 +168,7 @@ describe('manual plan grants', () => {
     const user = await register(app);
     const id = String(user.user.id);
     await grant(token, id, { plan: 'pro', billingCycle: 'monthly' });
-    await addInstances(id, 2);
+    await insertInstanceRows(db, id, 2);
     const refused = await grant(token, id, { plan: 'starter', billingCycle: 'monthly' });
     expect(refused.status).toBe(409);
     expect(refused.json).toMatchObject({ error: 'conflict', message: DOWNGRADE_BLOCKED_MESSAGE });

@@ -134,6 +134,48 @@ export function createSubscriptionsService({
     };
   }
 
+  /**
+   * Starts or changes a paid period at once: the plan is active until `periodEnd`, any trial is over,
+   * and the user's suspended instances are resumed in the same transaction (the caller's, if given).
+   */
+  async function activatePlan(
+    userId: string,
+    a: PlanActivation,
+    outer?: Transaction<Database>,
+  ): Promise<void> {
+    const run = async (trx: Transaction<Database>) => {
+      const row = await lockSubscriptionForUpdate(trx, userId);
+      if (!row) throw new NotFoundError('Subscription not found');
+      const addons = a.plan === 'starter' ? (a.addonInstances ?? row.addon_instances) : row.addon_instances;
+      if (a.enforceInstanceLimit) {
+        const used = await countInstances(userId, trx);
+        const blocked =
+          downgradeBlockReason(row.plan, a.plan, used) ??
+          (a.plan === 'starter' && used > PLANS.starter.maxInstances + addons
+            ? DOWNGRADE_BLOCKED_MESSAGE
+            : null);
+        if (blocked) throw new ConflictError(blocked, { instancesUsed: used });
+      }
+      const at = now();
+      await updateSubscription(trx, userId, {
+        plan: a.plan,
+        status: 'active',
+        billing_cycle: a.billingCycle,
+        current_period_end: a.periodEnd ?? periodEnd(at, a.billingCycle),
+        cancel_at_period_end: a.cancelAtPeriodEnd ?? false,
+        addon_instances: addons,
+        provider: a.provider,
+        provider_subscription_id: a.providerSubscriptionId ?? null,
+        trial_ends_at: row.trial_ends_at && row.trial_ends_at > at ? at : row.trial_ends_at,
+        period_ended_sent_at: null,
+        updated_at: at,
+      });
+      await instances.setSuspended(userId, false, trx);
+    };
+    if (outer) await run(outer);
+    else await db.transaction().execute(run);
+  }
+
   return {
     /** Opens the 60-minute free trial of a new account (inside the registration transaction). */
     startTrial: (trx: DbOrTx, userId: string) => insertTrialSubscription(trx, userId, trialEnd(now())),
@@ -167,42 +209,34 @@ export function createSubscriptionsService({
       return { subscription: await get(userId), currency, prices, methods };
     },
 
+    activatePlan,
+
     /**
-     * Starts or changes a paid period at once: the plan is active until `periodEnd`, any trial is over,
-     * and the user's suspended instances are resumed in the same transaction (the caller's, if given).
+     * One more additional instance on the running plan (an add-on payment): plan, provider, period and
+     * renewal stay as they are; `fallback` gives the cycle, provider and period end when no period runs.
      */
-    async activatePlan(userId: string, a: PlanActivation, outer?: Transaction<Database>): Promise<void> {
-      const run = async (trx: Transaction<Database>) => {
-        const row = await lockSubscriptionForUpdate(trx, userId);
-        if (!row) throw new NotFoundError('Subscription not found');
-        const addons = a.plan === 'starter' ? (a.addonInstances ?? row.addon_instances) : row.addon_instances;
-        if (a.enforceInstanceLimit) {
-          const used = await countInstances(userId, trx);
-          const blocked =
-            downgradeBlockReason(row.plan, a.plan, used) ??
-            (a.plan === 'starter' && used > PLANS.starter.maxInstances + addons
-              ? DOWNGRADE_BLOCKED_MESSAGE
-              : null);
-          if (blocked) throw new ConflictError(blocked, { instancesUsed: used });
-        }
-        const at = now();
-        await updateSubscription(trx, userId, {
-          plan: a.plan,
-          status: 'active',
-          billing_cycle: a.billingCycle,
-          current_period_end: a.periodEnd ?? periodEnd(at, a.billingCycle),
-          cancel_at_period_end: a.cancelAtPeriodEnd ?? false,
-          addon_instances: addons,
-          provider: a.provider,
-          provider_subscription_id: a.providerSubscriptionId ?? null,
-          trial_ends_at: row.trial_ends_at && row.trial_ends_at > at ? at : row.trial_ends_at,
-          period_ended_sent_at: null,
-          updated_at: at,
-        });
-        await instances.setSuspended(userId, false, trx);
-      };
-      if (outer) await run(outer);
-      else await db.transaction().execute(run);
+    async addAddonInstance(
+      userId: string,
+      fallback: { billingCycle: BillingCycle; provider: BillingProvider; periodEnd?: Date },
+      trx: Transaction<Database>,
+    ): Promise<void> {
+      const row = await lockSubscriptionForUpdate(trx, userId);
+      if (!row) throw new NotFoundError('Subscription not found');
+      const at = now();
+      const running = row.current_period_end !== null && row.current_period_end > at;
+      await activatePlan(
+        userId,
+        {
+          plan: row.plan === 'pro' ? 'pro' : 'starter',
+          billingCycle: row.billing_cycle ?? fallback.billingCycle,
+          periodEnd: running && row.current_period_end ? row.current_period_end : fallback.periodEnd,
+          provider: row.provider ?? fallback.provider,
+          providerSubscriptionId: row.provider_subscription_id,
+          addonInstances: row.addon_instances + 1,
+          cancelAtPeriodEnd: row.cancel_at_period_end,
+        },
+        trx,
+      );
     },
 
     /**

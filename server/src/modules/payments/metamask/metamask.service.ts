@@ -22,7 +22,10 @@ import { checkTransaction, orderRefData, type Verification } from './metamask-ve
 export interface MetaMaskDeps {
   db: Db;
   now: () => Date;
-  subscriptions: Pick<SubscriptionsService, 'lockRow' | 'countInstances' | 'activatePlan'>;
+  subscriptions: Pick<
+    SubscriptionsService,
+    'lockRow' | 'countInstances' | 'activatePlan' | 'addAddonInstance'
+  >;
   notifications: Pick<NotificationsService, 'notify'>;
 }
 
@@ -323,18 +326,9 @@ export function createMetaMaskService(config: EthereumConfig | undefined, deps: 
         if (!sub) throw new NotFoundError('Subscription not found');
         if (order.kind === 'addon_instance') {
           if (sub.plan !== 'starter') throw new ConflictError(ADDON_NEEDS_STARTER);
-          const periodEndNow =
-            sub.current_period_end && sub.current_period_end > at ? sub.current_period_end : undefined;
-          await subscriptions.activatePlan(
+          await subscriptions.addAddonInstance(
             order.user_id,
-            {
-              plan: 'starter',
-              billingCycle: sub.billing_cycle ?? order.billing_cycle,
-              ...(periodEndNow && { periodEnd: periodEndNow }),
-              provider: 'metamask',
-              addonInstances: sub.addon_instances + 1,
-              cancelAtPeriodEnd: sub.cancel_at_period_end,
-            },
+            { billingCycle: order.billing_cycle, provider: 'metamask' },
             trx,
           );
         } else {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, createTestApp, register, type TestApp } from '../../../../test/create-test-app.ts';
 import { type FakeEthRpc, startFakeEthRpc } from '../../../../test/fake-eth-rpc.ts';
+import { insertInstanceRows } from '../../../../test/instance-rows.ts';
 import { createTestDatabase, truncateAll } from '../../../../test/test-db.ts';
 import type { Db } from '../../../db/database.ts';
 import { DOWNGRADE_BLOCKED_MESSAGE } from '../../subscriptions/billing-rules.ts';
@@ -115,26 +116,6 @@ const notifications = async (token: string) =>
     title: string;
     message: string;
   }[];
-
-async function addInstances(n: number) {
-  await db
-    .insertInto('instances')
-    .values(
-      Array.from({ length: n }, (_, i) => ({
-        user_id: userId,
-        name: `db ${i}`,
-        type: 'mysql' as const,
-        category: 'database' as const,
-        region: 'us-east-1',
-        memory: '1GB',
-        cpu: '1',
-        status: 'running' as const,
-        status_message: null,
-        deployed_at: new Date(),
-      })),
-    )
-    .execute();
-}
 
 describe('MetaMask orders without an RPC', () => {
   beforeEach(() => setUp(false));
@@ -263,7 +244,7 @@ describe('MetaMask orders without an RPC', () => {
 
     const { order } = await pay(user, { chain: false });
     expect((await approve(order.id)).status).toBe(200);
-    await addInstances(2);
+    await insertInstanceRows(db, userId, 2);
     const down = await createOrder(user, { plan: 'starter', billingCycle: 'monthly' });
     expect(down.status).toBe(409);
     expect(down.json.message).toBe(DOWNGRADE_BLOCKED_MESSAGE);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, createTestApp, register, type TestApp } from '../../../../test/create-test-app.ts';
 import { FAKE_PAYPAL, type FakePayPal, startFakePayPal } from '../../../../test/fake-paypal.ts';
+import { insertInstanceRows } from '../../../../test/instance-rows.ts';
 import { createTestDatabase, truncateAll } from '../../../../test/test-db.ts';
 import type { Db } from '../../../db/database.ts';
 import { ConflictError } from '../../../lib/errors.ts';
@@ -308,19 +309,7 @@ describe('PayPal Business: subscriptions and webhooks', () => {
       `${PUBLIC_URL}/payment-success?tx=${subId}`,
     );
     expect((await status(token)).standing).toBe('active');
-    await db
-      .insertInto('instances')
-      .values({
-        user_id: userId,
-        name: 'db',
-        type: 'mysql',
-        category: 'database',
-        region: 'local',
-        memory: '256 MB',
-        cpu: '0.25',
-        status: 'running',
-      })
-      .execute();
+    await insertInstanceRows(db, userId, 1);
 
     // The first sale is the payment the return recorded; the second a renewal.
     const sale = (id: string) => ({

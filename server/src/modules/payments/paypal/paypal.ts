@@ -126,20 +126,12 @@ export function createPayPal(
     const at = now();
     const replaced: string[] = [];
     if (order.kind === 'addon_instance') {
-      const running = row.current_period_end && row.current_period_end > at;
-      await subscriptions.activatePlan(
+      await subscriptions.addAddonInstance(
         order.user_id,
         {
-          plan: row.plan === 'pro' ? 'pro' : 'starter',
-          billingCycle: row.billing_cycle ?? order.billing_cycle,
-          periodEnd:
-            running && row.current_period_end
-              ? row.current_period_end
-              : (c.periodEnd ?? periodEnd(at, order.billing_cycle)),
-          provider: row.provider ?? order.provider,
-          providerSubscriptionId: row.provider_subscription_id,
-          addonInstances: row.addon_instances + 1,
-          cancelAtPeriodEnd: row.cancel_at_period_end,
+          billingCycle: order.billing_cycle,
+          provider: order.provider,
+          periodEnd: c.periodEnd ?? periodEnd(at, order.billing_cycle),
         },
         trx,
       );

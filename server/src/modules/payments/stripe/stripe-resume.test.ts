@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, register, type TestApp } from '../../../../test/create-test-app.ts';
-import { type FakeStripe, startFakeStripe } from '../../../../test/fake-stripe.ts';
+import { type FakeStripe, startFakeStripe, toAppWebhook } from '../../../../test/fake-stripe.ts';
 import {
   startTestProvisioning,
   startTestRunner,
@@ -44,14 +44,7 @@ beforeAll(async () => {
     publicUrl: 'http://app.test',
     payments: { stripe: { secretKey: 'sk_test_resume', webhookSecret: WEBHOOK_SECRET, apiBase: fake.url } },
   });
-  fake.deliverTo = async (body, signature) =>
-    (
-      await app.request('/api/payments/webhooks/stripe', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'stripe-signature': signature },
-        body,
-      })
-    ).status;
+  fake.deliverTo = toAppWebhook(app);
   runner = await startTestRunner({ ...database, driver: prov.driver, cipher });
 }, 300_000);
 

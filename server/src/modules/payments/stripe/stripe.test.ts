@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, createTestApp, register, type TestApp } from '../../../../test/create-test-app.ts';
-import { type FakeStripe, startFakeStripe } from '../../../../test/fake-stripe.ts';
+import { type FakeStripe, startFakeStripe, toAppWebhook } from '../../../../test/fake-stripe.ts';
+import { insertInstanceRows } from '../../../../test/instance-rows.ts';
 import { createTestDatabase, truncateAll } from '../../../../test/test-db.ts';
 import type { Db } from '../../../db/database.ts';
 import { DOWNGRADE_BLOCKED_MESSAGE } from '../../subscriptions/billing-rules.ts';
@@ -27,14 +28,7 @@ beforeEach(async () => {
     publicUrl: 'http://app.test',
     payments: { stripe: { secretKey: 'sk_test_berth', webhookSecret: WEBHOOK_SECRET, apiBase: fake.url } },
   });
-  fake.deliverTo = async (body, signature) =>
-    (
-      await app.request('/api/payments/webhooks/stripe', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'stripe-signature': signature },
-        body,
-      })
-    ).status;
+  fake.deliverTo = toAppWebhook(app);
   fake.requests.length = 0;
 });
 
@@ -60,26 +54,6 @@ async function subscribe(token: string, plan: 'starter' | 'pro', billingCycle: '
   const { subscription, events } = fake.completeCheckout(sessionId);
   for (const event of events) expect(await fake.deliver(event)).toBe(200);
   return String(subscription.id);
-}
-
-async function addInstances(userId: string, n: number) {
-  await db
-    .insertInto('instances')
-    .values(
-      Array.from({ length: n }, (_, i) => ({
-        user_id: userId,
-        name: `db ${i}`,
-        type: 'mysql' as const,
-        category: 'database' as const,
-        region: 'us-east-1',
-        memory: '1GB',
-        cpu: '1',
-        status: 'running' as const,
-        status_message: null,
-        deployed_at: new Date(),
-      })),
-    )
-    .execute();
 }
 
 describe('Stripe Checkout and webhooks', () => {
@@ -224,7 +198,7 @@ describe('plan rules with Stripe', () => {
   it('refuses Pro → Starter with two instances, before anything reaches Stripe', async () => {
     const { token, user } = await register(app);
     await subscribe(token, 'pro', 'monthly');
-    await addInstances(String(user.id), 2);
+    await insertInstanceRows(db, String(user.id), 2);
     fake.requests.length = 0;
     const res = await checkout(token, { plan: 'starter', billingCycle: 'monthly' });
     expect(res.status).toBe(409);
@@ -259,7 +233,7 @@ describe('plan rules with Stripe', () => {
     const { token, user } = await register(app);
     const subId = await subscribe(token, 'starter', 'monthly');
     expect((await checkout(token, { purchaseType: 'addon_instance' })).status).toBe(200);
-    await addInstances(String(user.id), 2);
+    await insertInstanceRows(db, String(user.id), 2);
     const blocked = await call(app, 'DELETE', '/api/payments/addon-instance', { token });
     expect(blocked.status).toBe(409);
     expect(blocked.json.message).toBe(DOWNGRADE_BLOCKED_MESSAGE);
