@@ -143,7 +143,7 @@ export function createApp(deps: AppDeps) {
     renewing: providers.renewing,
     publicUrl,
   });
-  const admin = createAdminService({ db, now, subscriptions });
+  const admin = createAdminService({ db, now, subscriptions, renewals: payments });
 
   const app = createRouter();
   app.onError(onError);

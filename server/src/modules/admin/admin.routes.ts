@@ -63,5 +63,6 @@ export const revokePlan = createRoute({
     401: errorResponse('Not signed in'),
     403: errorResponse('Not an admin'),
     404: errorResponse('No such user'),
+    502: errorResponse('The payment provider could not cancel the renewing subscription'),
   },
 });

@@ -11,13 +11,15 @@ export interface AdminDeps {
   db: Db;
   now: () => Date;
   subscriptions: Pick<SubscriptionsService, 'get' | 'activatePlan' | 'endPlan'>;
+  /** Stops a provider's renewing subscription before a revocation (so it charges no more). */
+  renewals: { stopRenewalNow(userId: string): Promise<void> };
 }
 
 export type AdminService = ReturnType<typeof createAdminService>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export function createAdminService({ db, now, subscriptions }: AdminDeps) {
+export function createAdminService({ db, now, subscriptions, renewals }: AdminDeps) {
   async function existingUser(id: string): Promise<string> {
     if (!UUID.test(id)) throw new NotFoundError('User not found');
     const row = await db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst();
@@ -99,6 +101,7 @@ export function createAdminService({ db, now, subscriptions }: AdminDeps) {
 
     async revokePlan(id: string): Promise<Subscription> {
       const userId = await existingUser(id);
+      await renewals.stopRenewalNow(userId);
       await subscriptions.endPlan(userId);
       return subscriptions.get(userId);
     },

@@ -34,6 +34,8 @@ export type CheckoutProviderId = Exclude<PaymentProviderId, 'metamask'>;
 export interface RenewingProvider {
   /** Stops (or restarts) renewal at the end of the current period. */
   setCancelAtPeriodEnd(sub: SubscriptionRow, cancel: boolean): Promise<void>;
+  /** Ends the provider's subscription now: nothing renews or charges again (an admin revoked the plan). */
+  stopRenewal(sub: SubscriptionRow): Promise<void>;
   /** Drops the additional instances from the renewing subscription (back to the base Starter price). */
   removeAddons?(sub: SubscriptionRow): Promise<void>;
 }
@@ -249,6 +251,27 @@ export function createPaymentsService(deps: PaymentsDeps) {
         }
       }
       await subscriptions.setAddonInstances(userId, 0);
+    },
+
+    /** Before an admin's revocation: the provider stops charging (502 when it cannot be told). */
+    async stopRenewalNow(userId: string): Promise<void> {
+      const row = await subscriptions.row(userId);
+      if (!row?.provider_subscription_id) return;
+      const renewing =
+        row.provider === 'stripe' || row.provider === 'paypal_business'
+          ? deps.renewing[row.provider]
+          : undefined;
+      if (!renewing) return;
+      try {
+        await renewing.stopRenewal(row);
+      } catch (err) {
+        throw new PaymentProviderError(
+          'The payment provider could not cancel the subscription. Please try again.',
+          {
+            error: err instanceof Error ? err.message : String(err),
+          },
+        );
+      }
     },
 
     async billingHistory(userId: string): Promise<BillingHistory> {

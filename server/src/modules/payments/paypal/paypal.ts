@@ -274,6 +274,9 @@ export function createPayPal(
       }
       await cancelQuietly(await addonSubscriptionsOf(sub.user_id), 'Plan cancelled in Berth');
     },
+
+    // PayPal cancels at once (no more charges); that is all an admin's revocation needs.
+    stopRenewal: (sub: SubscriptionRow) => business.setCancelAtPeriodEnd(sub, true),
   };
 
   // --- Return and cancel (the browser back from PayPal) ------------------------------------------------

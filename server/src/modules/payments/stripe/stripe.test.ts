@@ -284,6 +284,20 @@ describe('cancellation and the portal', () => {
     expect(await status(token)).toMatchObject({ standing: 'inactive', isInactive: true });
   });
 
+  it("an admin's revocation cancels the Stripe subscription at once", async () => {
+    const boss = await register(app);
+    await db.updateTable('users').set({ role: 'admin' }).where('id', '=', String(boss.user.id)).execute();
+    const { token, user } = await register(app);
+    const subId = await subscribe(token, 'pro', 'monthly');
+    const revoked = await call(app, 'DELETE', `/api/admin/users/${user.id}/plan`, { token: boss.token });
+    expect(revoked.status).toBe(200);
+    expect(revoked.json).toMatchObject({ standing: 'inactive' });
+    expect(fake.subscriptions.get(subId)?.status).toBe('canceled');
+    // Stripe's own event about it changes nothing more.
+    for (const event of fake.cancel(subId)) expect(await fake.deliver(event)).toBe(200);
+    expect(await status(token)).toMatchObject({ standing: 'inactive', status: 'canceled' });
+  });
+
   it('refuses to cancel without an active subscription', async () => {
     const { token } = await register(app);
     const res = await call(app, 'PUT', '/api/subscriptions/cancel-at-period-end', {

@@ -271,6 +271,15 @@ export function createStripe(config: StripeConfig, deps: ProviderDeps): StripeMo
       });
       await applyNow(updated);
     },
+    async stopRenewal(sub: SubscriptionRow) {
+      if (!sub.provider_subscription_id) return;
+      // Its customer.subscription.deleted event then finds the plan already ended: nothing changes.
+      await stripe.subscriptions.cancel(
+        sub.provider_subscription_id,
+        {},
+        { idempotencyKey: `revoke:${sub.provider_subscription_id}` },
+      );
+    },
     async removeAddons(sub: SubscriptionRow) {
       if (!sub.provider_subscription_id) return;
       const current = await retrieve(sub.provider_subscription_id);
