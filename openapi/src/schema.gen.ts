@@ -1063,8 +1063,28 @@ export interface components {
             instancesUsed: number;
             /** @enum {string|null} */
             billingCycle: "monthly" | "yearly" | null;
+            /**
+             * @description Same as billingCycle
+             * @enum {string|null}
+             */
+            interval: "monthly" | "yearly" | null;
             /** Format: date-time */
             nextBillingDate: string | null;
+            /**
+             * Format: date-time
+             * @description Same as nextBillingDate
+             */
+            nextBilling: string | null;
+            /** @description What one billing period costs, add-ons included (null without a paid plan) */
+            amount: number | null;
+            /** @description Same as amount */
+            priceTotal: number | null;
+            /** @description Same as amount */
+            amountTotal: number | null;
+            /** @description Same as amount */
+            total: number | null;
+            /** @description Same as amount */
+            price: number | null;
             /** @example USD */
             currency: string;
             /** @example $ */

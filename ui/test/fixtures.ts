@@ -5,7 +5,7 @@ const MINUTE = 60_000;
 
 /** A subscription in its trial, `minutesLeft` from now. */
 export function trialSubscription(minutesLeft = 42, overrides: Partial<Subscription> = {}): Subscription {
-  return {
+  const sub: Subscription = {
     plan: 'free',
     planId: 'free',
     planLabel: 'Free',
@@ -26,7 +26,20 @@ export function trialSubscription(minutesLeft = 42, overrides: Partial<Subscript
     currencySymbol: '$',
     provider: null,
     addonInstances: 0,
+    interval: null,
+    nextBilling: null,
+    amount: null,
+    priceTotal: null,
+    amountTotal: null,
+    total: null,
+    price: null,
     ...overrides,
+  };
+  // The server's aliases say the same as the fields they alias.
+  return {
+    ...sub,
+    interval: overrides.interval ?? sub.billingCycle,
+    nextBilling: overrides.nextBilling ?? sub.nextBillingDate,
   };
 }
 

@@ -4,7 +4,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type FakeStripe, startFakeStripe } from '../../server/test/fake-stripe.ts';
-import { type BrowserSuite, browserSuite, createAccount, openSignedIn, pathOf } from './helpers.ts';
+import { type BrowserSuite, browserSuite, createAccount, openSignedIn, pathOf, shot } from './helpers.ts';
 import { freePort } from './server.ts';
 
 const WEBHOOK_SECRET = 'whsec_e2e_billing';
@@ -56,6 +56,8 @@ describe('paying for a plan', () => {
 
     await page.getByRole('button', { name: 'Choose Pro' }).click();
     const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: /Card \(Stripe\)/ }).waitFor();
+    await shot(page, 'billing-payment-methods');
     await dialog.getByRole('button', { name: /Card \(Stripe\)/ }).click();
 
     // The provider's page (here: the local Stripe stand-in).
@@ -73,6 +75,7 @@ describe('paying for a plan', () => {
 
     await openSignedIn(page, baseUrl, user.token, '/billing');
     await page.getByRole('heading', { name: 'Pro', exact: true }).first().waitFor();
+    await shot(page, 'billing-active-pro');
     const history = page.getByRole('region', { name: /Billing history/i });
     await history.getByText('Pro (monthly)').waitFor();
     expect(await history.getByText('$19.99').count()).toBeGreaterThan(0);

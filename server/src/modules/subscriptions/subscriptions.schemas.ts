@@ -18,7 +18,17 @@ export const SubscriptionSchema = z
     usedInstances: z.int(),
     instancesUsed: z.int(),
     billingCycle: z.enum(['monthly', 'yearly']).nullable(),
+    interval: z.enum(['monthly', 'yearly']).nullable().openapi({ description: 'Same as billingCycle' }),
     nextBillingDate: z.iso.datetime().nullable(),
+    nextBilling: z.iso.datetime().nullable().openapi({ description: 'Same as nextBillingDate' }),
+    amount: z
+      .number()
+      .nullable()
+      .openapi({ description: 'What one billing period costs, add-ons included (null without a paid plan)' }),
+    priceTotal: z.number().nullable().openapi({ description: 'Same as amount' }),
+    amountTotal: z.number().nullable().openapi({ description: 'Same as amount' }),
+    total: z.number().nullable().openapi({ description: 'Same as amount' }),
+    price: z.number().nullable().openapi({ description: 'Same as amount' }),
     currency: z.string().openapi({ example: 'USD' }),
     currencySymbol: z.string().openapi({ example: '$' }),
     provider: z

@@ -17,6 +17,7 @@ import {
   type SubscriptionFacts,
   standingOf,
   trialEnd,
+  yearlyPrice,
 } from './plan-rules.ts';
 import {
   findSubscription,
@@ -66,6 +67,17 @@ export interface PlanActivation {
 
 export type SubscriptionsService = ReturnType<typeof createSubscriptionsService>;
 
+/** What one billing period of the plan costs (add-ons included); null without a paid plan and cycle. */
+function periodTotal(row: SubscriptionRow, settings: PaymentSettings): number | null {
+  if (row.plan === 'free' || row.billing_cycle === null) return null;
+  const monthly =
+    settings.prices[row.plan] +
+    (row.plan === 'starter' ? row.addon_instances * settings.prices.addonInstance : 0);
+  return row.billing_cycle === 'yearly'
+    ? yearlyPrice(monthly, settings.yearlyDiscounts[row.plan])
+    : Math.round(monthly * 100) / 100;
+}
+
 export const factsOf = (row: SubscriptionRow): SubscriptionFacts => ({
   plan: row.plan,
   status: row.status,
@@ -110,6 +122,8 @@ export function createSubscriptionsService({
     const settings = await paymentSettings();
     const plan = PLANS[row.plan];
     const price = row.plan === 'free' ? 0 : settings.prices[row.plan];
+    const nextBilling = standing === 'active' ? (row.current_period_end?.toISOString() ?? null) : null;
+    const amount = periodTotal(row, settings);
     return {
       plan: row.plan,
       planId: row.plan,
@@ -126,7 +140,14 @@ export function createSubscriptionsService({
       usedInstances: used,
       instancesUsed: used,
       billingCycle: row.billing_cycle,
-      nextBillingDate: standing === 'active' ? (row.current_period_end?.toISOString() ?? null) : null,
+      interval: row.billing_cycle,
+      nextBillingDate: nextBilling,
+      nextBilling,
+      amount,
+      priceTotal: amount,
+      amountTotal: amount,
+      total: amount,
+      price: amount,
       currency: settings.currency,
       currencySymbol: settings.currencySymbol,
       provider: row.provider,

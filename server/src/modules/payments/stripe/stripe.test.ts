@@ -217,6 +217,7 @@ describe('plan rules with Stripe', () => {
       plan: 'starter',
       maxInstances: 2,
       planLabel: 'Starter + Additional Instance',
+      amount: 7.98,
     });
     const update = fake.requests.find((r) => r.method === 'POST' && r.path === `/v1/subscriptions/${subId}`);
     expect(update?.body).toMatchObject({ proration_behavior: 'create_prorations' });
