@@ -66,6 +66,8 @@ export async function startFakeStripe(options: FakeStripeOptions) {
   const subscriptions = new Map<string, Obj>();
   const invoices = new Map<string, Obj>();
   const replay = new Map<string, { status: number; body: Obj }>();
+  /** The PaymentIntent that paid each invoice (as Stripe's invoice payments tell it). */
+  const paymentIntents = new Map<string, string>();
   let base = '';
   let webhookUrl = options.webhookUrl;
   let deliverTo: ((body: string, signature: string) => Promise<number>) | undefined;
@@ -114,6 +116,7 @@ export async function startFakeStripe(options: FakeStripeOptions) {
       0,
     );
     const invoiceId = id('in');
+    paymentIntents.set(invoiceId, id('pi'));
     const invoice = {
       id: invoiceId,
       object: 'invoice',
@@ -245,6 +248,19 @@ export async function startFakeStripe(options: FakeStripeOptions) {
         }
       }
       return ok(s);
+    }
+    if (resource === 'invoice_payments' && method === 'GET') {
+      const pi = query.get('payment[payment_intent]');
+      const data = [...paymentIntents.entries()]
+        .filter(([, intent]) => intent === pi)
+        .map(([invoice, intent]) => ({
+          id: id('inpay'),
+          object: 'invoice_payment',
+          invoice,
+          payment: { type: 'payment_intent', payment_intent: intent },
+          status: 'paid',
+        }));
+      return ok({ object: 'list', data, has_more: false, url: '/v1/invoice_payments' });
     }
     if (resource === 'billing_portal' && key === 'sessions' && method === 'POST') {
       if (!customers.has(String(body.customer))) return notFound('customer', String(body.customer));
@@ -428,6 +444,22 @@ export async function startFakeStripe(options: FakeStripeOptions) {
       s.status = 'past_due';
       const invoice = { ...newInvoice(s, 'subscription_cycle'), status: 'open', amount_paid: 0 };
       return [eventOf('invoice.payment_failed', invoice), eventOf('customer.subscription.updated', s)];
+    },
+    /** The payment of an invoice is refunded in full (from the Stripe dashboard). */
+    refund(invoiceId: string) {
+      const invoice = invoices.get(invoiceId);
+      if (!invoice) throw new Error(`fake Stripe: no invoice ${invoiceId}`);
+      const charge = {
+        id: id('ch'),
+        object: 'charge',
+        amount: invoice.amount_paid,
+        amount_refunded: invoice.amount_paid,
+        refunded: true,
+        currency: invoice.currency,
+        customer: invoice.customer,
+        payment_intent: paymentIntents.get(invoiceId),
+      };
+      return [eventOf('charge.refunded', charge)];
     },
     /** The subscription ends now (canceled in the portal, or unpaid for too long). */
     cancel(subId: string) {

@@ -166,6 +166,16 @@ describe('Stripe Checkout and webhooks', () => {
     expect(JSON.stringify(notes.json).match(/Payment received/g)).toHaveLength(1);
   });
 
+  it('marks the invoice refunded when its payment is refunded', async () => {
+    const { token } = await register(app);
+    const res = await checkout(token, { plan: 'starter', billingCycle: 'monthly' });
+    const { invoice, events } = fake.completeCheckout(sessionIdOf(res.json.redirectUrl));
+    for (const event of events) expect(await fake.deliver(event)).toBe(200);
+    for (const event of fake.refund(String(invoice.id))) expect(await fake.deliver(event)).toBe(200);
+    const history = await call(app, 'GET', '/api/payments/billing-history', { token });
+    expect(history.json.invoices).toEqual([expect.objectContaining({ status: 'refunded', amount: 3.99 })]);
+  });
+
   it('re-fetches the subscription: a stale event cannot revive a canceled one', async () => {
     const { token } = await register(app);
     const subId = await subscribe(token, 'pro', 'monthly');

@@ -16,7 +16,13 @@ import {
 import type { CheckoutInput, CheckoutProvider, CheckoutResult } from '../checkout-provider.ts';
 import { periodAmount, type StoredPaymentSettings } from '../payment-settings.ts';
 import type { StripeConfig } from '../payments.config.ts';
-import { findOrder, recordInvoice, storeEventOnce, updateOrder } from '../payments.ledger.ts';
+import {
+  findOrder,
+  recordInvoice,
+  setInvoiceStatus,
+  storeEventOnce,
+  updateOrder,
+} from '../payments.ledger.ts';
 import { type RenewingProvider, returnUrls } from '../payments.service.ts';
 import type { ProviderDeps } from '../providers.ts';
 import type { WebhookReceiver } from '../webhook-receiver.ts';
@@ -293,6 +299,18 @@ export function createStripe(config: StripeConfig, deps: ProviderDeps): StripeMo
     },
   };
 
+  /** The invoices a fully refunded charge paid (found through Stripe's invoice payments). */
+  async function refundedInvoicesOf(event: Stripe.Event): Promise<string[]> {
+    if (event.type !== 'charge.refunded' || !event.data.object.refunded) return [];
+    const intent = idOf(event.data.object.payment_intent);
+    if (!intent) return [];
+    const payments = await stripe.invoicePayments.list({
+      payment: { type: 'payment_intent', payment_intent: intent },
+      limit: 10,
+    });
+    return payments.data.map((p) => idOf(p.invoice)).filter((id): id is string => id !== undefined);
+  }
+
   /** The subscription an event is about (fetched fresh), if any. */
   async function subscriptionOf(event: Stripe.Event): Promise<Stripe.Subscription | undefined> {
     let id: string | undefined;
@@ -364,8 +382,8 @@ export function createStripe(config: StripeConfig, deps: ProviderDeps): StripeMo
       if (seen) return { duplicate: true };
 
       // Stripe unreachable: 502, and Stripe delivers the event again later.
-      const sub = await viaStripe('Stripe did not answer; the event will be retried', () =>
-        subscriptionOf(event),
+      const [sub, refunded] = await viaStripe('Stripe did not answer; the event will be retried', () =>
+        Promise.all([subscriptionOf(event), refundedInvoicesOf(event)]),
       );
       return db.transaction().execute(async (trx) => {
         const fresh = await storeEventOnce(trx, {
@@ -398,6 +416,9 @@ export function createStripe(config: StripeConfig, deps: ProviderDeps): StripeMo
             break;
           case 'invoice.payment_failed':
             if (userId) await notifications.notify(userId, PAYMENT_FAILED, trx);
+            break;
+          case 'charge.refunded':
+            for (const invoiceId of refunded) await setInvoiceStatus(trx, 'stripe', invoiceId, 'refunded');
             break;
           default:
             break;
