@@ -32,6 +32,7 @@ import { createNotificationsRouter } from './modules/notifications/notifications
 import { createNotificationsService } from './modules/notifications/notifications.service.ts';
 import { createPasswordResetRouter } from './modules/password-reset/password-reset.index.ts';
 import { createPasswordResetService } from './modules/password-reset/password-reset.service.ts';
+import { createPaymentSettingsStore } from './modules/payments/payment-settings.ts';
 import type { PaymentsConfig } from './modules/payments/payments.config.ts';
 import { createPaymentsRouter } from './modules/payments/payments.index.ts';
 import { createPaymentsService } from './modules/payments/payments.service.ts';
@@ -99,6 +100,7 @@ export function createApp(deps: AppDeps) {
   const limits = { ...DEFAULT_RATE_LIMITS, ...deps.rateLimits };
   const tokens = createTokenService(deps.jwtSecret);
   const notifications = createNotificationsService({ db });
+  const paymentSettings = createPaymentSettingsStore(db);
   const { subscriptions, instances } = createSubscriptionAndInstanceServices({
     db,
     now,
@@ -108,6 +110,7 @@ export function createApp(deps: AppDeps) {
     budgets: deps.jobBudgets,
     passwordWaitMs: deps.passwordWaitMs,
     payments: deps.payments,
+    paymentSettings,
   });
   const auth = createAuthService({ db, tokens, subscriptions, notifications });
   const passwordReset = createPasswordResetService({
@@ -139,6 +142,7 @@ export function createApp(deps: AppDeps) {
     tokens,
     subscriptions,
     configured: providers.configured,
+    settingsStore: paymentSettings,
     checkout: providers.checkout,
     renewing: providers.renewing,
     publicUrl,

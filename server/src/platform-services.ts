@@ -3,7 +3,11 @@ import type { Cipher } from './lib/crypto.ts';
 import type { OperationBudgets } from './modules/instances/instance-jobs.ts';
 import { createInstancesService } from './modules/instances/instances.service.ts';
 import type { NotificationsService } from './modules/notifications/notifications.service.ts';
-import { publicPaymentSettings, readPaymentSettings } from './modules/payments/payment-settings.ts';
+import {
+  createPaymentSettingsStore,
+  type PaymentSettingsStore,
+  publicPaymentSettings,
+} from './modules/payments/payment-settings.ts';
 import type { PaymentsConfig } from './modules/payments/payments.config.ts';
 import { createSubscriptionsService } from './modules/subscriptions/subscriptions.service.ts';
 import type { ProvisioningDriver } from './provisioning/driver.ts';
@@ -18,6 +22,8 @@ export interface SubscriptionAndInstanceDeps {
   passwordWaitMs?: number;
   /** Which payment providers have keys (the methods users may see as enabled). */
   payments?: PaymentsConfig;
+  /** The admin's payment settings (app.ts shares one store with the payments module). */
+  paymentSettings?: PaymentSettingsStore;
 }
 
 /**
@@ -26,6 +32,7 @@ export interface SubscriptionAndInstanceDeps {
  */
 export function createSubscriptionAndInstanceServices(deps: SubscriptionAndInstanceDeps) {
   const { db, now } = deps;
+  const settings = deps.paymentSettings ?? createPaymentSettingsStore(db);
   // The closures run only once both services exist.
   const subscriptions = createSubscriptionsService({
     db,
@@ -33,7 +40,7 @@ export function createSubscriptionAndInstanceServices(deps: SubscriptionAndInsta
     countInstances: (userId, trx) => instances.count(userId, trx),
     instances: { setSuspended: (userId, suspended, trx) => instances.setSuspended(userId, suspended, trx) },
     paymentSettings: async () =>
-      publicPaymentSettings(await readPaymentSettings(db), {
+      publicPaymentSettings(await settings.read(), {
         stripe: deps.payments?.stripe !== undefined,
         paypal: deps.payments?.paypal !== undefined,
       }),

@@ -1,9 +1,10 @@
 import { sql } from 'kysely';
 import type { Db, DbOrTx } from '../../db/database.ts';
 import type { UserRow } from '../../db/tables/users.ts';
-import { ConflictError, UnauthorizedError, ValidationError } from '../../lib/errors.ts';
+import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '../../lib/errors.ts';
 import type { TokenService } from '../../lib/tokens.ts';
 import type { NotificationInput, NotificationsService } from '../notifications/notifications.service.ts';
+import type { Subscription } from '../subscriptions/subscriptions.schemas.ts';
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service.ts';
 import type {
   AuthResult,
@@ -60,8 +61,8 @@ function isUniqueViolation(err: unknown): err is { code: string; constraint?: st
 }
 
 export function createAuthService({ db, tokens, subscriptions, notifications }: AuthDeps) {
-  async function toUser(row: UserRow): Promise<User> {
-    const subscription = await subscriptions.get(row.id);
+  async function toUser(row: UserRow, known?: Subscription): Promise<User> {
+    const subscription = known ?? (await subscriptions.get(row.id));
     return {
       id: row.id,
       username: row.username,
@@ -138,9 +139,16 @@ export function createAuthService({ db, tokens, subscriptions, notifications }: 
 
     /** The signed-in user; a token whose account is gone is no longer a session. */
     async profile(userId: string): Promise<User> {
-      const row = await findUserById(db, userId);
-      if (!row) throw new UnauthorizedError('Account no longer exists');
-      return toUser(row);
+      // Both reads at once; a deleted account has no subscription either (UnauthorizedError below).
+      const [row, subscription] = await Promise.all([
+        findUserById(db, userId),
+        subscriptions.get(userId).catch((err: unknown) => {
+          if (err instanceof NotFoundError) return undefined;
+          throw err;
+        }),
+      ]);
+      if (!row || !subscription) throw new UnauthorizedError('Account no longer exists');
+      return toUser(row, subscription);
     },
 
     async updateProfile(userId: string, body: UpdateProfileBody): Promise<User> {

@@ -80,6 +80,43 @@ export async function writePaymentSettings(db: DbOrTx, s: StoredPaymentSettings,
     .execute();
 }
 
+/** Reads the settings through a short cache (they are read on every status and profile answer). */
+export interface PaymentSettingsStore {
+  read(): Promise<StoredPaymentSettings>;
+  write(settings: StoredPaymentSettings, at: Date): Promise<void>;
+}
+
+/**
+ * The settings with a cache of `ttlMs`: this process sees its own writes at once; other server
+ * processes within `ttlMs`. Checkouts read the table directly.
+ */
+export function createPaymentSettingsStore(
+  db: DbOrTx,
+  ttlMs = 2_000,
+  clock = Date.now,
+): PaymentSettingsStore {
+  let cached: { value: Promise<StoredPaymentSettings>; at: number } | undefined;
+  return {
+    read() {
+      const at = clock();
+      if (!cached || at - cached.at > ttlMs) {
+        const value = readPaymentSettings(db);
+        const entry = { value, at };
+        cached = entry;
+        // A failed read is not remembered.
+        value.catch(() => {
+          if (cached === entry) cached = undefined;
+        });
+      }
+      return cached.value;
+    },
+    async write(settings, at) {
+      await writePaymentSettings(db, settings, at);
+      cached = { value: Promise.resolve(settings), at: clock() };
+    },
+  };
+}
+
 /** Whether a method can take money now: the admin's switch, and the keys (or receiver) it needs. */
 export function methodAvailable(
   s: StoredPaymentSettings,

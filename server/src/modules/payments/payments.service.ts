@@ -13,10 +13,10 @@ import {
   type ConfiguredProviders,
   METAMASK_RECEIVER,
   methodAvailable,
+  type PaymentSettingsStore,
   publicPaymentSettings,
   readPaymentSettings,
   type StoredPaymentSettings,
-  writePaymentSettings,
 } from './payment-settings.ts';
 import { updateOrder } from './payments.ledger.ts';
 import type {
@@ -49,6 +49,7 @@ export interface PaymentsDeps {
     'lockRow' | 'row' | 'countInstances' | 'setCancelAtPeriodEnd' | 'setAddonInstances'
   >;
   configured: ConfiguredProviders;
+  settingsStore: PaymentSettingsStore;
   checkout: Partial<Record<CheckoutProviderId, CheckoutProvider>>;
   renewing: Partial<Record<'stripe' | 'paypal_business', RenewingProvider>>;
   publicUrl: string;
@@ -78,7 +79,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
   const urls = returnUrls(deps.publicUrl);
 
   async function settings(): Promise<PaymentSettings> {
-    return publicPaymentSettings(await readPaymentSettings(db), configured);
+    return publicPaymentSettings(await deps.settingsStore.read(), configured);
   }
 
   function adminView(s: StoredPaymentSettings): AdminPaymentSettings {
@@ -116,7 +117,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
     settings,
 
     async adminSettings(): Promise<AdminPaymentSettings> {
-      return adminView(await readPaymentSettings(db));
+      return adminView(await deps.settingsStore.read());
     },
 
     async updateAdminSettings(input: AdminPaymentSettingsUpdate): Promise<AdminPaymentSettings> {
@@ -149,7 +150,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
             'MetaMask needs a network (Sepolia 0xaa36a7 or Polygon 0x89) before it is enabled',
           );
       }
-      await writePaymentSettings(db, next, now());
+      await deps.settingsStore.write(next, now());
       return adminView(next);
     },
 

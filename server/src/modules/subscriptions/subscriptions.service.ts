@@ -118,8 +118,7 @@ export function createSubscriptionsService({
     const facts = factsOf(row);
     const standing = standingOf(facts, now());
     const maxInstances = maxInstancesOf(facts, standing);
-    const used = await countInstances(userId);
-    const settings = await paymentSettings();
+    const [used, settings] = await Promise.all([countInstances(userId), paymentSettings()]);
     const plan = PLANS[row.plan];
     const price = row.plan === 'free' ? 0 : settings.prices[row.plan];
     const nextBilling = standing === 'active' ? (row.current_period_end?.toISOString() ?? null) : null;

@@ -19,10 +19,11 @@ import {
   writeFile,
 } from 'node:fs/promises';
 import path from 'node:path';
-import type { Attributes, Connection, FileEntry, SFTPWrapper } from 'ssh2';
+import type { Attributes, ClientInfo, Connection, FileEntry, SFTPWrapper } from 'ssh2';
 import ssh2 from 'ssh2';
 import { PathRefusedError, resolveInRoot, virtualPath } from './chroot-path.ts';
 import type { OsUser } from './host.ts';
+import { createLoginLimiter, type LoginLimiterOptions } from './sftp-login-limiter.ts';
 
 const { Server, utils } = ssh2;
 const STATUS = utils.sftp.STATUS_CODE;
@@ -41,6 +42,11 @@ export interface SftpServerOptions {
   /** The account for a user name and password, or undefined to refuse the login. */
   authenticate(user: string, password: string): Promise<SftpAccount | undefined>;
   log: (line: string) => void;
+  /**
+   * Failed-login limits (defaults: 5 per user name, 20 per remote address, within 15 minutes), and
+   * the clock they use; the log is the server's.
+   */
+  loginLimits?: Omit<LoginLimiterOptions, 'log'>;
 }
 
 export interface SftpServer {
@@ -51,6 +57,8 @@ export interface SftpServer {
   connections(): number;
   /** Whether it accepts connections now. */
   listening(): boolean;
+  /** The port it listens on (the one chosen when started with port 0), or undefined when stopped. */
+  port(): number | undefined;
 }
 
 async function hostKey(file: string): Promise<string> {
@@ -298,25 +306,30 @@ export function createSftpServer(options: SftpServerOptions): SftpServer {
   const { log } = options;
   let server: InstanceType<typeof Server> | undefined;
   const live = new Map<Connection, string>();
+  const limiter = createLoginLimiter({ ...options.loginLimits, log });
 
-  function onClient(client: Connection): void {
+  function onClient(client: Connection, info: ClientInfo): void {
     let account: SftpAccount | undefined;
     client.on('error', (error) => log(`sftp: client error: ${error.message}`));
     client.on('close', () => live.delete(client));
     client.on('authentication', (ctx) => {
       if (ctx.method !== 'password') return ctx.reject(['password']);
-      options.authenticate(ctx.username, ctx.password).then(
-        (found) => {
-          if (!found) return ctx.reject(['password']);
-          account = found;
-          live.set(client, ctx.username);
-          ctx.accept();
-        },
-        (error: Error) => {
-          log(`sftp: authentication of ${ctx.username} failed: ${error.message}`);
-          ctx.reject(['password']);
-        },
-      );
+      // While the user name or the address is locked, refused as a wrong password would be.
+      const { username, password } = ctx;
+      limiter
+        .attempt(username, info.ip, () => options.authenticate(username, password))
+        .then(
+          (found) => {
+            if (!found) return ctx.reject(['password']);
+            account = found;
+            live.set(client, ctx.username);
+            ctx.accept();
+          },
+          (error: Error) => {
+            log(`sftp: authentication of ${ctx.username} failed: ${error.message}`);
+            ctx.reject(['password']);
+          },
+        );
     });
     client.on('ready', () => {
       client.on('session', (acceptSession) => {
@@ -362,6 +375,10 @@ export function createSftpServer(options: SftpServerOptions): SftpServer {
     },
     connections: () => live.size,
     listening: () => server?.address() != null,
+    port() {
+      const address = server?.address();
+      return address && typeof address === 'object' ? address.port : undefined;
+    },
   };
 }
 
