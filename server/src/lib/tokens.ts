@@ -1,3 +1,4 @@
+import { createSecretKey } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import type { AuthUser } from './create-router.ts';
 import { UnauthorizedError } from './errors.ts';
@@ -27,7 +28,8 @@ export interface TokenService {
 export type LinkPurpose = 'sse' | 'invoice';
 
 export function createTokenService(secret: string): TokenService {
-  const key = new TextEncoder().encode(secret);
+  // A KeyObject made once: jose would otherwise import the raw secret on every sign and verify.
+  const key = createSecretKey(Buffer.from(secret, 'utf8'));
   const signLink = (subject: string, purpose: LinkPurpose, ttlSeconds: number) =>
     new SignJWT({})
       .setProtectedHeader({ alg: 'HS256' })

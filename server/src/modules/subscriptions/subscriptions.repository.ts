@@ -13,6 +13,31 @@ export async function findSubscription(db: DbOrTx, userId: string): Promise<Subs
   return db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).executeTakeFirst();
 }
 
+/**
+ * The user's subscription with how many instances count against it, in one query (it is read on every
+ * profile and status answer). The rule is instances.repository's countActiveInstances: all but those
+ * being deleted; subscriptions.test.ts checks both agree.
+ */
+export async function findSubscriptionWithUsage(
+  db: DbOrTx,
+  userId: string,
+): Promise<(SubscriptionRow & { used: number }) | undefined> {
+  const row = await db
+    .selectFrom('subscriptions')
+    .selectAll('subscriptions')
+    .select((eb) =>
+      eb
+        .selectFrom('instances')
+        .select(eb.fn.countAll<number>().as('n'))
+        .whereRef('instances.user_id', '=', 'subscriptions.user_id')
+        .where('instances.status', '<>', 'deleting')
+        .as('used'),
+    )
+    .where('subscriptions.user_id', '=', userId)
+    .executeTakeFirst();
+  return row && { ...row, used: Number(row.used ?? 0) };
+}
+
 /** The user's subscription, locked until the transaction ends (deploys of one user go one at a time). */
 export async function lockSubscriptionForUpdate(
   trx: Transaction<Database>,

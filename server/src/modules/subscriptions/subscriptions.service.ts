@@ -21,6 +21,7 @@ import {
 } from './plan-rules.ts';
 import {
   findSubscription,
+  findSubscriptionWithUsage,
   insertTrialSubscription,
   lockSubscriptionForUpdate,
   updateSubscription,
@@ -113,12 +114,13 @@ export function createSubscriptionsService({
   }
 
   async function get(userId: string): Promise<Subscription> {
-    const row = await findSubscription(db, userId);
+    // Independent reads, at once.
+    const [row, settings] = await Promise.all([findSubscriptionWithUsage(db, userId), paymentSettings()]);
     if (!row) throw new NotFoundError('Subscription not found');
+    const used = row.used;
     const facts = factsOf(row);
     const standing = standingOf(facts, now());
     const maxInstances = maxInstancesOf(facts, standing);
-    const [used, settings] = await Promise.all([countInstances(userId), paymentSettings()]);
     const plan = PLANS[row.plan];
     const price = row.plan === 'free' ? 0 : settings.prices[row.plan];
     const nextBilling = standing === 'active' ? (row.current_period_end?.toISOString() ?? null) : null;

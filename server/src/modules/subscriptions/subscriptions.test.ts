@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, register } from '../../../test/create-test-app.ts';
+import { insertInstanceRows } from '../../../test/instance-rows.ts';
 import { createTestDatabase } from '../../../test/test-db.ts';
 import type { Db } from '../../db/database.ts';
 
@@ -59,5 +60,23 @@ describe('GET /api/subscriptions/status', () => {
     const res = await call(createTestApp(db), 'GET', '/api/subscriptions/status');
     expect(res.status).toBe(401);
     expect(res.json.error).toBe('unauthorized');
+  });
+
+  it('counts instances as the plan does: all but those being deleted', async () => {
+    const app = createTestApp(db);
+    const { token, user } = await register(app);
+    await insertInstanceRows(db, String(user.id), 3);
+    await db
+      .updateTable('instances')
+      .set({ status: 'deleting' })
+      .where('user_id', '=', String(user.id))
+      .where('name', '=', 'db 0')
+      .execute();
+    const res = await call(app, 'GET', '/api/subscriptions/status', { token });
+    expect(res.json.subscription).toMatchObject({ usedInstances: 2, instancesUsed: 2 });
+    // The deploy decision counts the same way: the trial allows 1, so 2 is over.
+    const can = await call(app, 'GET', '/api/subscriptions/can-create-instance', { token });
+    expect(can.json).toMatchObject({ canCreate: false });
+    expect(can.json.reason).toContain('you have 2');
   });
 });
