@@ -23,7 +23,11 @@ export function CredentialField({
 }) {
   const copy = useCopyToClipboard();
   const [visible, setVisible] = useState(false);
-  const what = label.toLowerCase();
+  // 'Show database password', 'Show SFTP password': words in capitals (acronyms) keep them.
+  const what = label
+    .split(' ')
+    .map((word) => (/^[A-Z]{2,}$/.test(word) ? word : word.toLowerCase()))
+    .join(' ');
   const missing = value === null || value === undefined || value === '';
 
   return (

@@ -109,7 +109,7 @@ describe('WordPress detail (spec §2.11)', () => {
     expect(term(wordpress, 'SFTP User')).toContain('sftp_blog');
     expect(term(wordpress, 'Database User')).toContain('wp_blog');
     expect(term(wordpress, 'SFTP Password')).not.toContain('Sftp-Pass_456');
-    await app.user.click(within(wordpress).getByRole('button', { name: 'Show sftp password' }));
+    await app.user.click(within(wordpress).getByRole('button', { name: 'Show SFTP password' }));
     expect(term(wordpress, 'SFTP Password')).toContain('Sftp-Pass_456');
     await app.user.click(within(wordpress).getByRole('button', { name: 'Show database password' }));
     expect(term(wordpress, 'Database Password')).toContain('Db-Pass_123');
