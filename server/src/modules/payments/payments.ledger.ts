@@ -1,6 +1,7 @@
 import type { DbOrTx } from '../../db/database.ts';
 import type { InvoiceTable } from '../../db/tables/invoices.ts';
 import type { NewPaymentOrderRow, PaymentOrderRow, PaymentOrderUpdate } from '../../db/tables/payments.ts';
+import { purchaseDescription } from './billing-notices.ts';
 
 /**
  * The payments module's own rows: attempts to pay (orders), provider events (stored once) and invoices.
@@ -92,6 +93,32 @@ export async function recordInvoice(db: DbOrTx, r: InvoiceRecord): Promise<strin
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+/**
+ * An order is paid: it is completed and its invoice recorded (Berth renders it: no hosted page).
+ * Answers the invoice's description ('Pro (monthly)') for the notification.
+ */
+export async function completeOrder(
+  db: DbOrTx,
+  order: PaymentOrderRow,
+  payment: { providerRef: string; amount: number; currency: string; at: Date },
+): Promise<string> {
+  await updateOrder(db, order.id, { status: 'completed', updated_at: payment.at });
+  const description = purchaseDescription(order.kind, order.plan, order.billing_cycle);
+  await recordInvoice(db, {
+    userId: order.user_id,
+    provider: order.provider,
+    providerRef: payment.providerRef,
+    amount: payment.amount,
+    currency: payment.currency,
+    description,
+    status: 'paid',
+    date: payment.at,
+    downloadUrl: null,
+    orderId: order.id,
+  });
+  return description;
 }
 
 /** Marks an invoice of a provider payment (e.g. refunded). */

@@ -7,7 +7,7 @@ import type { SubscriptionsService } from '../../subscriptions/subscriptions.ser
 import { paymentReceived, purchaseDescription } from '../billing-notices.ts';
 import { methodAvailable, readPaymentSettings } from '../payment-settings.ts';
 import type { EthereumConfig } from '../payments.config.ts';
-import { findOrder, recordInvoice, updateOrder } from '../payments.ledger.ts';
+import { completeOrder, findOrder, updateOrder } from '../payments.ledger.ts';
 import { openOrder, PAYMENT_METHOD_UNAVAILABLE } from '../purchase.ts';
 import { createEthRpc, type EthRpc } from './eth-rpc.ts';
 import type {
@@ -338,19 +338,11 @@ export function createMetaMaskService(config: EthereumConfig | undefined, deps: 
             trx,
           );
         }
-        await updateOrder(trx, order.id, { status: 'completed', updated_at: at });
-        const description = purchaseDescription(order.kind, order.plan, order.billing_cycle);
-        await recordInvoice(trx, {
-          userId: order.user_id,
-          provider: 'metamask',
+        const description = await completeOrder(trx, order, {
           providerRef: order.provider_ref,
           amount: Number(order.amount),
           currency: order.currency,
-          description,
-          status: 'paid',
-          date: at,
-          downloadUrl: null,
-          orderId: order.id,
+          at,
         });
         await notifications.notify(order.user_id, paymentReceived(description), trx);
       });

@@ -13,7 +13,13 @@ import {
 } from '../billing-notices.ts';
 import type { CheckoutInput, CheckoutProvider } from '../checkout-provider.ts';
 import type { PaymentsConfig } from '../payments.config.ts';
-import { recordInvoice, setInvoiceStatus, storeEventOnce, updateOrder } from '../payments.ledger.ts';
+import {
+  completeOrder,
+  recordInvoice,
+  setInvoiceStatus,
+  storeEventOnce,
+  updateOrder,
+} from '../payments.ledger.ts';
 import { type RenewingProvider, returnUrls } from '../payments.service.ts';
 import type { ProviderDeps } from '../providers.ts';
 import type { WebhookReceiver } from '../webhook-receiver.ts';
@@ -155,19 +161,11 @@ export function createPayPal(
       )
         replaced.push(row.provider_subscription_id);
     }
-    await updateOrder(trx, order.id, { status: 'completed', updated_at: at });
-    const description = purchaseDescription(order.kind, order.plan, order.billing_cycle);
-    await recordInvoice(trx, {
-      userId: order.user_id,
-      provider: order.provider,
+    const description = await completeOrder(trx, order, {
       providerRef: c.invoiceRef,
       amount: c.amount,
       currency: c.currency,
-      description,
-      status: 'paid',
-      date: at,
-      downloadUrl: null,
-      orderId: order.id,
+      at,
     });
     await notifications.notify(order.user_id, paymentReceived(description), trx);
     return { replaced };
