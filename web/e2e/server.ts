@@ -34,6 +34,26 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * `n` distinct TCP ports, free right now on 127.0.0.1, below the kernel's ephemeral range (32768 and
+ * up): a test elsewhere on the machine that listens on port 0 is never handed one of them between this
+ * choice and the moment the server under test binds it (as happens with ports from `freePort`).
+ */
+export async function freePortsBelowEphemeral(n: number, from = 20_000, to = 32_000): Promise<number[]> {
+  const chosen: number[] = [];
+  while (chosen.length < n) {
+    const port = from + Math.floor(Math.random() * (to - from));
+    if (chosen.includes(port)) continue;
+    const free = await new Promise<boolean>((resolve) => {
+      const probe = createServer();
+      probe.once('error', () => resolve(false));
+      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+    });
+    if (free) chosen.push(port);
+  }
+  return chosen;
+}
+
 /** `env` is added to (and may override) the defaults below, e.g. PORT, PUBLIC_URL, SMTP_URL. */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const webDist = path.join(repo, 'web/dist');

@@ -17,7 +17,7 @@ import {
   shot,
   toast,
 } from './helpers.ts';
-import { freePort, type RunningServer } from './server.ts';
+import { freePortsBelowEphemeral, type RunningServer } from './server.ts';
 
 let server: RunningServer;
 let page: Page;
@@ -29,13 +29,15 @@ browserSuite(
     ({ server, page } = suite);
   },
   // The real local driver; ports of its own for the sites' front door and SFTP, so that it cannot
-  // meet another server of this machine on the remembered defaults.
-  async () => ({
-    PROVISIONER: 'local',
-    SITES_HTTP_PORT: String(await freePort()),
-    SITES_HTTPS_PORT: String(await freePort()),
-    SFTP_PORT: String(await freePort()),
-  }),
+  // meet another server of this machine on the remembered defaults (nor on a port another test was
+  // handed by the kernel: see freePortsBelowEphemeral).
+  async () => {
+    const [http, https, sftp] = (await freePortsBelowEphemeral(3)).map(String);
+    const env: Record<string, string> = { PROVISIONER: 'local' };
+    if (http && https && sftp)
+      Object.assign(env, { SITES_HTTP_PORT: http, SITES_HTTPS_PORT: https, SFTP_PORT: sftp });
+    return env;
+  },
 );
 
 const suffix = randomBytes(3).toString('hex');
