@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { NotFoundError } from '../../lib/errors.ts';
+import { isUuid } from '../../lib/ids.ts';
 import type { BillingCycle, PaidPlan } from '../subscriptions/billing-rules.ts';
 import { standingOf } from '../subscriptions/plan-rules.ts';
 import type { Subscription } from '../subscriptions/subscriptions.schemas.ts';
@@ -17,11 +18,9 @@ export interface AdminDeps {
 
 export type AdminService = ReturnType<typeof createAdminService>;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export function createAdminService({ db, now, subscriptions, renewals }: AdminDeps) {
   async function existingUser(id: string): Promise<string> {
-    if (!UUID.test(id)) throw new NotFoundError('User not found');
+    if (!isUuid(id)) throw new NotFoundError('User not found');
     const row = await db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst();
     if (!row) throw new NotFoundError('User not found');
     return row.id;
@@ -30,7 +29,7 @@ export function createAdminService({ db, now, subscriptions, renewals }: AdminDe
   return {
     /** Whether the user is an admin now (the role in the database, not the token's). */
     async isAdmin(userId: string): Promise<boolean> {
-      if (!UUID.test(userId)) return false;
+      if (!isUuid(userId)) return false;
       const row = await db.selectFrom('users').select('role').where('id', '=', userId).executeTakeFirst();
       return row?.role === 'admin';
     },

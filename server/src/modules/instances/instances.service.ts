@@ -12,6 +12,7 @@ import {
   SubscriptionInactiveError,
   ValidationError,
 } from '../../lib/errors.ts';
+import { isUuid } from '../../lib/ids.ts';
 import {
   type BackupInfo,
   type Capabilities as DriverCapabilities,
@@ -91,8 +92,6 @@ export interface InstancesDeps {
 
 export type InstancesService = ReturnType<typeof createInstancesService>;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export function toInstance(row: InstanceRow): Instance {
   const info = TYPE_INFO[row.type];
   return {
@@ -148,7 +147,7 @@ export function createInstancesService(deps: InstancesDeps) {
 
   /** The user's instance or 404 (also for another user's id and for ids that are no uuid). */
   async function own(userId: string, id: string): Promise<InstanceRow> {
-    const row = UUID.test(id) ? await findInstance(db, userId, id) : undefined;
+    const row = isUuid(id) ? await findInstance(db, userId, id) : undefined;
     if (!row) throw new NotFoundError('Instance not found');
     return row;
   }

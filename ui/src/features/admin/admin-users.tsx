@@ -4,8 +4,6 @@ import WorkspacePremiumIcon from '@mui/icons-material/WorkspacePremium';
 import {
   Box,
   Button,
-  Card,
-  CardContent,
   Chip,
   FormControl,
   FormControlLabel,
@@ -40,6 +38,7 @@ import { LoadState } from '../../components/load-state.tsx';
 import { useToast } from '../../components/toasts/use-toast.ts';
 import { useDebouncedValue } from '../../components/use-debounced-value.ts';
 import { canRevoke, PLAN_LABEL, USER_STANDING_COLOR, USER_STANDING_LABEL } from './admin.ts';
+import { AdminSection } from './admin-section.tsx';
 
 export const USER_SEARCH_DEBOUNCE_MS = 300;
 
@@ -135,136 +134,126 @@ export function AdminUsers() {
 
   const data = query.data;
   return (
-    <Card component="section" aria-labelledby="admin-users-title">
-      <CardContent sx={{ p: 3 }}>
-        <Stack
-          direction={{ xs: 'column', sm: 'row' }}
-          sx={{ gap: 2, justifyContent: 'space-between', alignItems: { sm: 'flex-start' }, mb: 2 }}
-        >
-          <Box>
-            <Typography id="admin-users-title" variant="h6" component="h2">
-              Users
-            </Typography>
-            <Typography variant="body2" color="text.secondary">
-              Grant a plan by hand (no payment, no invoice) or revoke it; revoking suspends the user’s
-              instances.
-            </Typography>
-          </Box>
-          <TextField
-            type="search"
-            size="small"
-            value={searchInput}
-            onChange={(event) => setSearchInput(event.target.value)}
-            placeholder="Search by username or email"
-            sx={{ width: { xs: '100%', sm: 320 }, flexShrink: 0 }}
-            slotProps={{
-              htmlInput: { 'aria-label': 'Search users', maxLength: 200 },
-              input: {
-                startAdornment: (
-                  <InputAdornment position="start">
-                    <SearchIcon fontSize="small" />
-                  </InputAdornment>
-                ),
-              },
-            }}
-          />
-        </Stack>
-        {!data ? (
-          <LoadState
-            query={query}
-            loading="Loading users..."
-            failed={errorMessage(query.error, 'Failed to load the users')}
-          />
-        ) : data.users.length === 0 ? (
-          <Typography color="text.secondary" sx={{ py: 4, textAlign: 'center' }}>
-            {search ? 'No users match this search.' : 'No users yet.'}
-          </Typography>
-        ) : (
-          <Box sx={{ position: 'relative' }}>
-            {query.isFetching && (
-              <LinearProgress
-                aria-label="Loading users"
-                sx={{ position: 'absolute', top: 0, left: 0, right: 0, zIndex: 1 }}
-              />
-            )}
-            <TableContainer sx={{ border: 1, borderColor: 'divider', borderRadius: 1 }}>
-              <Table size="small" aria-labelledby="admin-users-title">
-                <TableHead>
-                  <TableRow>
-                    <TableCell>Username</TableCell>
-                    <TableCell>Email</TableCell>
-                    <TableCell>Plan</TableCell>
-                    <TableCell>Standing</TableCell>
-                    <TableCell align="right">Instances</TableCell>
-                    <TableCell align="right">Actions</TableCell>
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {data.users.map((user) => (
-                    <TableRow key={user.id} hover>
-                      <TableCell>
-                        <Stack direction="row" sx={{ gap: 1, alignItems: 'center' }}>
-                          <Typography variant="body2" sx={{ fontWeight: 600 }}>
-                            {user.username}
-                          </Typography>
-                          {user.role === 'admin' && (
-                            <Chip label="Admin" size="small" variant="outlined" color="primary" />
-                          )}
-                        </Stack>
-                      </TableCell>
-                      <TableCell sx={{ wordBreak: 'break-all' }}>{user.email}</TableCell>
-                      <TableCell>{PLAN_LABEL[user.plan]}</TableCell>
-                      <TableCell>
-                        <Chip
+    <AdminSection
+      id="admin-users"
+      title="Users"
+      text="Grant a plan by hand (no payment, no invoice) or revoke it; revoking suspends the user’s instances."
+      control={
+        <TextField
+          type="search"
+          size="small"
+          value={searchInput}
+          onChange={(event) => setSearchInput(event.target.value)}
+          placeholder="Search by username or email"
+          sx={{ width: { xs: '100%', sm: 320 }, flexShrink: 0 }}
+          slotProps={{
+            htmlInput: { 'aria-label': 'Search users', maxLength: 200 },
+            input: {
+              startAdornment: (
+                <InputAdornment position="start">
+                  <SearchIcon fontSize="small" />
+                </InputAdornment>
+              ),
+            },
+          }}
+        />
+      }
+    >
+      {!data ? (
+        <LoadState
+          query={query}
+          loading="Loading users..."
+          failed={errorMessage(query.error, 'Failed to load the users')}
+        />
+      ) : data.users.length === 0 ? (
+        <Typography color="text.secondary" sx={{ py: 4, textAlign: 'center' }}>
+          {search ? 'No users match this search.' : 'No users yet.'}
+        </Typography>
+      ) : (
+        <Box sx={{ position: 'relative' }}>
+          {query.isFetching && (
+            <LinearProgress
+              aria-label="Loading users"
+              sx={{ position: 'absolute', top: 0, left: 0, right: 0, zIndex: 1 }}
+            />
+          )}
+          <TableContainer sx={{ border: 1, borderColor: 'divider', borderRadius: 1 }}>
+            <Table size="small" aria-labelledby="admin-users-title">
+              <TableHead>
+                <TableRow>
+                  <TableCell>Username</TableCell>
+                  <TableCell>Email</TableCell>
+                  <TableCell>Plan</TableCell>
+                  <TableCell>Standing</TableCell>
+                  <TableCell align="right">Instances</TableCell>
+                  <TableCell align="right">Actions</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {data.users.map((user) => (
+                  <TableRow key={user.id} hover>
+                    <TableCell>
+                      <Stack direction="row" sx={{ gap: 1, alignItems: 'center' }}>
+                        <Typography variant="body2" sx={{ fontWeight: 600 }}>
+                          {user.username}
+                        </Typography>
+                        {user.role === 'admin' && (
+                          <Chip label="Admin" size="small" variant="outlined" color="primary" />
+                        )}
+                      </Stack>
+                    </TableCell>
+                    <TableCell sx={{ wordBreak: 'break-all' }}>{user.email}</TableCell>
+                    <TableCell>{PLAN_LABEL[user.plan]}</TableCell>
+                    <TableCell>
+                      <Chip
+                        size="small"
+                        label={USER_STANDING_LABEL[user.standing]}
+                        color={USER_STANDING_COLOR[user.standing]}
+                      />
+                    </TableCell>
+                    <TableCell align="right">{user.instancesUsed}</TableCell>
+                    <TableCell align="right">
+                      <Stack
+                        direction="row"
+                        sx={{ gap: 1, justifyContent: 'flex-end', flexWrap: 'wrap' }}
+                        role="group"
+                        aria-label={`Plan of ${user.username}`}
+                      >
+                        <Button
                           size="small"
-                          label={USER_STANDING_LABEL[user.standing]}
-                          color={USER_STANDING_COLOR[user.standing]}
-                        />
-                      </TableCell>
-                      <TableCell align="right">{user.instancesUsed}</TableCell>
-                      <TableCell align="right">
-                        <Stack
-                          direction="row"
-                          sx={{ gap: 1, justifyContent: 'flex-end', flexWrap: 'wrap' }}
-                          role="group"
-                          aria-label={`Plan of ${user.username}`}
+                          variant="outlined"
+                          startIcon={<WorkspacePremiumIcon />}
+                          onClick={() => open('grant', user)}
                         >
+                          Grant plan
+                        </Button>
+                        {canRevoke(user) && (
                           <Button
                             size="small"
-                            variant="outlined"
-                            startIcon={<WorkspacePremiumIcon />}
-                            onClick={() => open('grant', user)}
+                            color="error"
+                            startIcon={<PersonRemoveIcon />}
+                            onClick={() => open('revoke', user)}
                           >
-                            Grant plan
+                            Revoke plan
                           </Button>
-                          {canRevoke(user) && (
-                            <Button
-                              size="small"
-                              color="error"
-                              startIcon={<PersonRemoveIcon />}
-                              onClick={() => open('revoke', user)}
-                            >
-                              Revoke plan
-                            </Button>
-                          )}
-                        </Stack>
-                      </TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-            </TableContainer>
-            <TablePagination
-              component="div"
-              count={data.total}
-              page={Math.max(0, data.page - 1)}
-              rowsPerPage={data.limit}
-              rowsPerPageOptions={[]}
-              onPageChange={(_event, next) => setPaging({ search, page: next + 1 })}
-            />
-          </Box>
-        )}
-      </CardContent>
+                        )}
+                      </Stack>
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </TableContainer>
+          <TablePagination
+            component="div"
+            count={data.total}
+            page={Math.max(0, data.page - 1)}
+            rowsPerPage={data.limit}
+            rowsPerPageOptions={[]}
+            onPageChange={(_event, next) => setPaging({ search, page: next + 1 })}
+          />
+        </Box>
+      )}
       <ConfirmDialog
         open={dialog?.kind === 'grant' && dialog.open}
         title={dialog ? `Grant a plan to ${dialog.user.username}` : 'Grant a plan'}
@@ -289,6 +278,6 @@ export function AdminUsers() {
         onConfirm={confirmRevoke}
         onClose={close}
       />
-    </Card>
+    </AdminSection>
   );
 }

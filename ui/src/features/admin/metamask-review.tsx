@@ -7,8 +7,6 @@ import {
   Alert,
   Box,
   Button,
-  Card,
-  CardContent,
   Chip,
   IconButton,
   Link,
@@ -51,6 +49,7 @@ import {
   VERIFICATION_LABEL,
   ZERO_VALUE_NOTICE,
 } from './admin.ts';
+import { AdminSection } from './admin-section.tsx';
 
 const DATE_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -184,152 +183,143 @@ export function MetaMaskReview() {
     review.isPending && review.variables?.id === order.id && review.variables.action === action;
 
   return (
-    <Card component="section" aria-labelledby="admin-metamask-title">
-      <CardContent sx={{ p: 3 }}>
-        <Stack
-          direction={{ xs: 'column', sm: 'row' }}
-          sx={{ gap: 2, justifyContent: 'space-between', alignItems: { sm: 'flex-start' }, mb: 2 }}
+    <AdminSection
+      id="admin-metamask"
+      title="MetaMask payments to review"
+      text="Newest first. Approving activates the plan at once and records an invoice."
+      control={
+        <TextField
+          select
+          size="small"
+          label="Status"
+          value={status}
+          onChange={(event) => setStatus(event.target.value as OrderStatusFilter)}
+          sx={{ width: { xs: '100%', sm: 240 }, flexShrink: 0 }}
         >
-          <Box>
-            <Typography id="admin-metamask-title" variant="h6" component="h2">
-              MetaMask payments to review
-            </Typography>
-            <Typography variant="body2" color="text.secondary">
-              Newest first. Approving activates the plan at once and records an invoice.
-            </Typography>
-          </Box>
-          <TextField
-            select
-            size="small"
-            label="Status"
-            value={status}
-            onChange={(event) => setStatus(event.target.value as OrderStatusFilter)}
-            sx={{ width: { xs: '100%', sm: 240 }, flexShrink: 0 }}
-          >
-            {ORDER_STATUS_FILTERS.map((option) => (
-              <MenuItem key={option.value} value={option.value}>
-                {option.label}
-              </MenuItem>
-            ))}
-          </TextField>
-        </Stack>
-        <Alert severity="warning" sx={{ mb: 2 }}>
-          {ZERO_VALUE_NOTICE}
+          {ORDER_STATUS_FILTERS.map((option) => (
+            <MenuItem key={option.value} value={option.value}>
+              {option.label}
+            </MenuItem>
+          ))}
+        </TextField>
+      }
+    >
+      <Alert severity="warning" sx={{ mb: 2 }}>
+        {ZERO_VALUE_NOTICE}
+      </Alert>
+      {query.isSuccess && !onChainChecks && (
+        <Alert severity="info" variant="outlined" sx={{ mb: 2 }}>
+          On-chain checks are off: set ETH_RPC_URL on the server to check transactions automatically.
         </Alert>
-        {query.isSuccess && !onChainChecks && (
-          <Alert severity="info" variant="outlined" sx={{ mb: 2 }}>
-            On-chain checks are off: set ETH_RPC_URL on the server to check transactions automatically.
-          </Alert>
-        )}
-        {!query.isSuccess ? (
-          <LoadState
-            query={query}
-            loading="Loading MetaMask payments..."
-            failed={errorMessage(query.error, 'Failed to load the MetaMask payments')}
-          />
-        ) : orders.length === 0 ? (
-          <Typography color="text.secondary" sx={{ py: 4, textAlign: 'center' }}>
-            No MetaMask payments to review.
-          </Typography>
-        ) : (
-          <TableContainer sx={{ border: 1, borderColor: 'divider', borderRadius: 1 }}>
-            <Table size="small" aria-labelledby="admin-metamask-title">
-              <TableHead>
-                <TableRow>
-                  <TableCell>User</TableCell>
-                  <TableCell>Plan</TableCell>
-                  <TableCell align="right">Amount</TableCell>
-                  <TableCell>Transaction</TableCell>
-                  <TableCell>On-chain check</TableCell>
-                  <TableCell>Status</TableCell>
-                  <TableCell align="right">Actions</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {orders.map((order) => (
-                  <TableRow key={order.id} hover sx={{ verticalAlign: 'top' }}>
-                    <TableCell>
-                      <Typography variant="body2" sx={{ fontWeight: 600 }}>
-                        {order.user.username}
-                      </Typography>
-                      <Typography variant="caption" color="text.secondary" component="div">
-                        {order.user.email}
-                      </Typography>
-                      <Typography variant="caption" color="text.secondary" component="div">
-                        {DATE_TIME.format(new Date(order.createdAt))}
-                      </Typography>
-                    </TableCell>
-                    <TableCell sx={{ whiteSpace: 'nowrap' }}>{orderPurchase(order)}</TableCell>
-                    <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                      {formatAmount(order.amount, order.currency)}
-                    </TableCell>
-                    <TableCell>
-                      <TransactionCell order={order} />
-                    </TableCell>
-                    <TableCell>
-                      <VerificationCell order={order} />
-                    </TableCell>
-                    <TableCell sx={{ whiteSpace: 'nowrap' }}>{ORDER_STATUS_LABEL[order.status]}</TableCell>
-                    <TableCell align="right">
-                      {isOpenOrder(order) ? (
-                        <Stack
-                          direction="row"
-                          sx={{ gap: 1, justifyContent: 'flex-end', flexWrap: 'wrap', minWidth: 200 }}
-                          role="group"
-                          aria-label={`Review the payment of ${order.user.username}`}
-                        >
-                          {onChainChecks && (
-                            <Button
-                              size="small"
-                              variant="outlined"
-                              startIcon={<TravelExploreIcon />}
-                              loading={busy(order, 'verify')}
-                              disabled={review.isPending && !busy(order, 'verify')}
-                              onClick={() => verify(order)}
-                            >
-                              Verify now
-                            </Button>
-                          )}
-                          <Button
-                            size="small"
-                            variant="contained"
-                            color="success"
-                            startIcon={<CheckIcon />}
-                            disabled={review.isPending}
-                            onClick={() => {
-                              review.reset();
-                              setConfirming({ action: 'approve', order, open: true });
-                            }}
-                          >
-                            Approve
-                          </Button>
+      )}
+      {!query.isSuccess ? (
+        <LoadState
+          query={query}
+          loading="Loading MetaMask payments..."
+          failed={errorMessage(query.error, 'Failed to load the MetaMask payments')}
+        />
+      ) : orders.length === 0 ? (
+        <Typography color="text.secondary" sx={{ py: 4, textAlign: 'center' }}>
+          No MetaMask payments to review.
+        </Typography>
+      ) : (
+        <TableContainer sx={{ border: 1, borderColor: 'divider', borderRadius: 1 }}>
+          <Table size="small" aria-labelledby="admin-metamask-title">
+            <TableHead>
+              <TableRow>
+                <TableCell>User</TableCell>
+                <TableCell>Plan</TableCell>
+                <TableCell align="right">Amount</TableCell>
+                <TableCell>Transaction</TableCell>
+                <TableCell>On-chain check</TableCell>
+                <TableCell>Status</TableCell>
+                <TableCell align="right">Actions</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {orders.map((order) => (
+                <TableRow key={order.id} hover sx={{ verticalAlign: 'top' }}>
+                  <TableCell>
+                    <Typography variant="body2" sx={{ fontWeight: 600 }}>
+                      {order.user.username}
+                    </Typography>
+                    <Typography variant="caption" color="text.secondary" component="div">
+                      {order.user.email}
+                    </Typography>
+                    <Typography variant="caption" color="text.secondary" component="div">
+                      {DATE_TIME.format(new Date(order.createdAt))}
+                    </Typography>
+                  </TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{orderPurchase(order)}</TableCell>
+                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    {formatAmount(order.amount, order.currency)}
+                  </TableCell>
+                  <TableCell>
+                    <TransactionCell order={order} />
+                  </TableCell>
+                  <TableCell>
+                    <VerificationCell order={order} />
+                  </TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{ORDER_STATUS_LABEL[order.status]}</TableCell>
+                  <TableCell align="right">
+                    {isOpenOrder(order) ? (
+                      <Stack
+                        direction="row"
+                        sx={{ gap: 1, justifyContent: 'flex-end', flexWrap: 'wrap', minWidth: 200 }}
+                        role="group"
+                        aria-label={`Review the payment of ${order.user.username}`}
+                      >
+                        {onChainChecks && (
                           <Button
                             size="small"
                             variant="outlined"
-                            color="error"
-                            startIcon={<CloseIcon />}
-                            disabled={review.isPending}
-                            onClick={() => {
-                              review.reset();
-                              setConfirming({ action: 'reject', order, open: true });
-                            }}
+                            startIcon={<TravelExploreIcon />}
+                            loading={busy(order, 'verify')}
+                            disabled={review.isPending && !busy(order, 'verify')}
+                            onClick={() => verify(order)}
                           >
-                            Reject
+                            Verify now
                           </Button>
-                        </Stack>
-                      ) : (
-                        <Typography variant="body2" color="text.secondary">
-                          —
-                        </Typography>
-                      )}
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </TableContainer>
-        )}
-      </CardContent>
+                        )}
+                        <Button
+                          size="small"
+                          variant="contained"
+                          color="success"
+                          startIcon={<CheckIcon />}
+                          disabled={review.isPending}
+                          onClick={() => {
+                            review.reset();
+                            setConfirming({ action: 'approve', order, open: true });
+                          }}
+                        >
+                          Approve
+                        </Button>
+                        <Button
+                          size="small"
+                          variant="outlined"
+                          color="error"
+                          startIcon={<CloseIcon />}
+                          disabled={review.isPending}
+                          onClick={() => {
+                            review.reset();
+                            setConfirming({ action: 'reject', order, open: true });
+                          }}
+                        >
+                          Reject
+                        </Button>
+                      </Stack>
+                    ) : (
+                      <Typography variant="body2" color="text.secondary">
+                        —
+                      </Typography>
+                    )}
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+      )}
       <ConfirmDialog
         open={confirming?.action === 'approve' && confirming.open}
         title="Approve this payment?"
@@ -365,6 +355,6 @@ export function MetaMaskReview() {
         onConfirm={confirm}
         onClose={close}
       />
-    </Card>
+    </AdminSection>
   );
 }

@@ -15,8 +15,6 @@ import {
   Divider,
   Grid,
   Stack,
-  ToggleButton,
-  ToggleButtonGroup,
   Typography,
 } from '@mui/material';
 import { type RefObject, useEffect, useRef, useState } from 'react';
@@ -40,7 +38,7 @@ import {
   type PlanOffer,
   plansFromSettings,
 } from '../pricing/pricing.ts';
-import { PlanCard, type Plans } from '../pricing/pricing-page.tsx';
+import { CycleToggle, PlanCard, type Plans } from '../pricing/pricing-page.tsx';
 import { useCurrentUser } from '../session/use-session.ts';
 import {
   currentPlanName,
@@ -469,20 +467,7 @@ export function BillingPage() {
             <Typography id="plans-title" variant="h5" component="h2">
               Plans
             </Typography>
-            <ToggleButtonGroup
-              exclusive
-              value={cycle}
-              onChange={(_event, value: BillingCycle | null) => value && setCycle(value)}
-              aria-label="Billing cycle"
-              color="primary"
-            >
-              <ToggleButton value="monthly" sx={{ px: 3 }}>
-                Monthly
-              </ToggleButton>
-              <ToggleButton value="yearly" sx={{ px: 3 }}>
-                Yearly
-              </ToggleButton>
-            </ToggleButtonGroup>
+            <CycleToggle cycle={cycle} onChange={setCycle} />
             <Typography color="text.secondary">{savingsText(settings.data.yearlyDiscounts)}</Typography>
           </Stack>
           {blocked && (

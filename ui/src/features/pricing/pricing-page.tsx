@@ -124,6 +124,34 @@ export function PlanCard({
  * The plans and prices for visitors (spec customer-area §2.13; signed-in users are sent to /billing):
  * a monthly/yearly toggle; prices come from the server's plan configuration (GET /api/config).
  */
+/** Monthly / Yearly, shared by the pricing and billing pages. */
+export function CycleToggle({
+  cycle,
+  onChange,
+  yearlyLabel = 'Yearly',
+}: {
+  cycle: BillingCycle;
+  onChange: (cycle: BillingCycle) => void;
+  yearlyLabel?: string;
+}) {
+  return (
+    <ToggleButtonGroup
+      exclusive
+      value={cycle}
+      onChange={(_event, value: BillingCycle | null) => value && onChange(value)}
+      aria-label="Billing cycle"
+      color="primary"
+    >
+      <ToggleButton value="monthly" sx={{ px: 3 }}>
+        Monthly
+      </ToggleButton>
+      <ToggleButton value="yearly" sx={{ px: 3 }}>
+        {yearlyLabel}
+      </ToggleButton>
+    </ToggleButtonGroup>
+  );
+}
+
 export function PricingPage() {
   const config = usePublicConfigQuery();
   const [cycle, setCycle] = useState<BillingCycle>('monthly');
@@ -150,20 +178,11 @@ export function PricingPage() {
       {plans && (
         <>
           <Box sx={{ display: 'flex', justifyContent: 'center', mb: 4 }}>
-            <ToggleButtonGroup
-              exclusive
-              value={cycle}
-              onChange={(_event, value: BillingCycle | null) => value && setCycle(value)}
-              aria-label="Billing cycle"
-              color="primary"
-            >
-              <ToggleButton value="monthly" sx={{ px: 3 }}>
-                Monthly
-              </ToggleButton>
-              <ToggleButton value="yearly" sx={{ px: 3 }}>
-                Yearly · save up to {bestYearlyDiscount([plans.starter, plans.pro])}%
-              </ToggleButton>
-            </ToggleButtonGroup>
+            <CycleToggle
+              cycle={cycle}
+              onChange={setCycle}
+              yearlyLabel={`Yearly · save up to ${bestYearlyDiscount([plans.starter, plans.pro])}%`}
+            />
           </Box>
           <Grid container spacing={3} sx={{ justifyContent: 'center' }}>
             {PLAN_OFFERS.map((offer) => (

@@ -2,6 +2,7 @@ import type { Transaction } from 'kysely';
 import type { Database, Db } from '../../../db/database.ts';
 import type { PaymentOrderRow } from '../../../db/tables/payments.ts';
 import { ConflictError, NotFoundError, PaymentProviderError, ValidationError } from '../../../lib/errors.ts';
+import { isUuid } from '../../../lib/ids.ts';
 import type { NotificationInput, NotificationsService } from '../../notifications/notifications.service.ts';
 import type { SubscriptionsService } from '../../subscriptions/subscriptions.service.ts';
 import { paymentReceived, purchaseDescription } from '../billing-notices.ts';
@@ -42,7 +43,6 @@ export const ADDON_NEEDS_STARTER =
   'The user is no longer on the Starter plan, so an additional instance cannot be added. Reject this payment or grant a plan by hand.';
 export const NOT_CHECKED_NO_RPC = 'not checked: no ETH_RPC_URL';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Orders checked per run of verifyPending. */
 const VERIFY_BATCH = 100;
 
@@ -87,7 +87,7 @@ export function createMetaMaskService(config: EthereumConfig | undefined, deps: 
   const rpc: EthRpc | undefined = config ? createEthRpc(config.rpcUrl) : undefined;
 
   async function lockOrder(trx: Transaction<Database>, id: string): Promise<PaymentOrderRow> {
-    if (!UUID.test(id)) throw new NotFoundError('Payment not found');
+    if (!isUuid(id)) throw new NotFoundError('Payment not found');
     const row = await trx
       .selectFrom('payment_orders')
       .selectAll()
@@ -100,7 +100,7 @@ export function createMetaMaskService(config: EthereumConfig | undefined, deps: 
   }
 
   async function ownOrder(userId: string, id: string): Promise<PaymentOrderRow> {
-    const row = UUID.test(id) ? await findOrder(db, id) : undefined;
+    const row = isUuid(id) ? await findOrder(db, id) : undefined;
     if (row?.provider !== 'metamask' || row.user_id !== userId) throw new NotFoundError('Payment not found');
     return row;
   }
@@ -163,7 +163,7 @@ export function createMetaMaskService(config: EthereumConfig | undefined, deps: 
   }
 
   async function adminOrder(id: string): Promise<AdminMetaMaskOrder> {
-    if (!UUID.test(id)) throw new NotFoundError('Payment not found');
+    if (!isUuid(id)) throw new NotFoundError('Payment not found');
     const row = await db
       .selectFrom('payment_orders')
       .innerJoin('users', 'users.id', 'payment_orders.user_id')

@@ -4,6 +4,7 @@ import type { PaymentOrderRow } from '../../../db/tables/payments.ts';
 import type { SubscriptionRow } from '../../../db/tables/subscriptions.ts';
 import type { createRouter } from '../../../lib/create-router.ts';
 import { ConflictError, PaymentProviderError, ValidationError } from '../../../lib/errors.ts';
+import { isUuid } from '../../../lib/ids.ts';
 import { periodEnd } from '../../subscriptions/billing-rules.ts';
 import {
   PAYMENT_FAILED,
@@ -74,7 +75,6 @@ interface PayPalEvent {
   };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const isPayPal = (o: PaymentOrderRow | undefined): o is PayPalOrderRow =>
   o?.provider === 'paypal_standard' || o?.provider === 'paypal_business';
 
@@ -107,7 +107,7 @@ export function createPayPal(
   });
 
   async function orderById(trx: DbOrTx, id: string | undefined, lock = false) {
-    if (!id || !UUID.test(id)) return undefined;
+    if (!isUuid(id)) return undefined;
     let q = trx.selectFrom('payment_orders').selectAll().where('id', '=', id);
     if (lock) q = q.forUpdate();
     const order = await q.executeTakeFirst();
