@@ -43,6 +43,13 @@ export const TEST_PACKAGES: SystemPackage[] = [
     apt: 'wordpress-theme-twentytwentythree',
     why: 'the theme new sites start with',
   },
+  { probe: '/usr/bin/bwrap', apt: 'bubblewrap', why: "each WordPress site's sandbox" },
+  {
+    probe: '/usr/lib/openssh/sftp-server',
+    apt: 'openssh-sftp-server',
+    why: "SFTP sessions, run in the site's sandbox",
+  },
+  { probe: '/usr/sbin/mkfs.ext4', apt: 'e2fsprogs', why: "each WordPress site's disk" },
   { probe: '/usr/bin/sftp', apt: 'openssh-client', why: 'tests reach sites over SFTP' },
   { probe: '/usr/bin/curl', apt: 'curl', why: 'tests fetch sites over HTTP(S)' },
 ];

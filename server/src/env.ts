@@ -79,6 +79,12 @@ const EnvSchema = z.object({
   SITES_TLS: z
     .enum(['internal', 'acme'], { error: 'SITES_TLS must be internal or acme' })
     .default('internal'),
+  SITES_DISK_MB: z.coerce
+    .number({ error: 'SITES_DISK_MB must be a number of MiB' })
+    .int('SITES_DISK_MB must be a whole number of MiB')
+    .min(256, 'SITES_DISK_MB must be at least 256 (WordPress itself takes about 60 MiB)')
+    .max(1_048_576, 'SITES_DISK_MB must be at most 1048576 (1 TiB)')
+    .default(1024),
   SITES_LISTEN_HOST: z
     .string()
     .regex(/^[0-9a-fA-F.:]+$/, 'SITES_LISTEN_HOST must be an IP address such as 127.0.0.1 or 0.0.0.0')
@@ -153,6 +159,8 @@ export interface SitesConfig {
   tls: 'internal' | 'acme';
   /** Address Caddy and the SFTP server listen on. */
   listenHost: string;
+  /** Each site's disk (its storage quota), MiB. */
+  diskMb: number;
 }
 
 export function readConfig(env: Record<string, string | undefined> = process.env): ServerConfig {
@@ -213,6 +221,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
         sftpPort: e.SFTP_PORT,
         tls: e.SITES_TLS,
         listenHost: e.SITES_LISTEN_HOST,
+        diskMb: e.SITES_DISK_MB,
       },
     },
     encryptionKey: e.ENCRYPTION_KEY === undefined ? undefined : parseEncryptionKey(e.ENCRYPTION_KEY),

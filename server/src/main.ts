@@ -148,6 +148,7 @@ async function main() {
             httpsPort: prov.sites.httpsPort,
             sftpPort: prov.sites.sftpPort,
             tls: { issuer: prov.sites.tls },
+            diskMb: prov.sites.diskMb,
           },
           log: (line) => log(`provisioning: ${line}`),
         });

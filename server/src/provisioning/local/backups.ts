@@ -1,10 +1,10 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { promisify } from 'node:util';
 import { createGunzip, createGzip } from 'node:zlib';
 import mysql from 'mysql2/promise';
 import { z } from 'zod';
@@ -12,16 +12,19 @@ import { NotFoundError, ValidationError } from '../../lib/errors.ts';
 import type { BackupInfo, BackupInput, DatabaseCredentials } from '../driver.ts';
 import type { TenantNames } from '../tenant-names.ts';
 import type { TenantOps } from './engine-server.ts';
-import { type OsUser, readState, writeState } from './host.ts';
+import { readState, writeState } from './host.ts';
+import { INSIDE, runInSandbox, type SandboxSite, shell } from './sandbox.ts';
 
 /**
  * WordPress backups: the tenant database dumped with the tenant's own credentials (mariadb-dump, gzip)
  * and wp-content as a tar.gz (core is reproducible, wp-config regenerated), in
  * `<root>/backups/<site id>/<backup id>/` (root, 700: outside the site, so SFTP cannot touch them) with
  * a manifest and SHA256SUMS. A backup is written to `<id>.partial/` and renamed when complete.
+ *
+ * Root never opens a path in the site: `tar` reads wp-content (and, on restore, writes it) as the site
+ * user inside the site's sandbox, streaming the archive through a pipe to or from the backup folder.
  */
 
-const run = promisify(execFile);
 const DB_FILE = 'db.sql.gz';
 const FILES_FILE = 'files.tar.gz';
 
@@ -41,12 +44,35 @@ type Manifest = z.infer<typeof ManifestSchema>;
 export interface BackupSite {
   root: string;
   id: string;
-  publicDir: string;
-  siteDir: string;
+  /** The site's sandbox: where its files are read and written, as its user. */
+  sandbox: SandboxSite;
   database: DatabaseCredentials;
   tenant: TenantNames;
   tenants: TenantOps;
-  owner: OsUser | undefined;
+  /** The largest archive of the site's files accepted (its disk size: nothing larger can be real). */
+  maxArchiveBytes: number;
+}
+
+/** The site's files do not fit in a backup (a sparse file, or more than the site's disk holds). */
+export class BackupTooLargeError extends ValidationError {}
+
+/** Passes bytes through, failing once more than `max` went by. */
+function capped(max: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      if (seen > max) {
+        done(
+          new BackupTooLargeError(
+            `The site's files are larger than its storage (${Math.round(max / 1048576)} MB) allows in a backup`,
+          ),
+        );
+        return;
+      }
+      done(null, chunk);
+    },
+  });
 }
 
 const siteBackups = (root: string, id: string) => path.join(root, 'backups', id);
@@ -174,7 +200,19 @@ export async function createBackup(site: BackupSite, input: BackupInput): Promis
       site.database,
       { output: path.join(partial, DB_FILE) },
     );
-    await run('/usr/bin/tar', ['-czf', path.join(partial, FILES_FILE), '-C', site.publicDir, 'wp-content']);
+    // --sparse: holes are recorded, not read as gigabytes of zeros.
+    const limit = capped(site.maxArchiveBytes);
+    const written = pipeline(limit, createWriteStream(path.join(partial, FILES_FILE), { mode: 0o600 }));
+    await Promise.all([
+      runInSandbox(
+        site.sandbox,
+        ['/usr/bin/tar', '--sparse', '-czf', '-', '-C', INSIDE.public, 'wp-content'],
+        {
+          output: limit,
+        },
+      ),
+      written,
+    ]);
     const files = await Promise.all(
       [DB_FILE, FILES_FILE].map(async (file) => ({
         name: file,
@@ -240,26 +278,37 @@ export async function restoreBackup(site: BackupSite, backupId: string): Promise
     throw new Error(`Backup ${backupId} is damaged: its manifest does not match its checksum`);
   }
 
-  const maintenance = path.join(site.publicDir, '.maintenance');
-  const work = path.join(site.siteDir, `.restore-${backupId}`);
-  await writeFile(maintenance, '<?php $upgrading = time();\n', { mode: 0o644 });
+  // In the sandbox, as the site user: the maintenance notice, the archive unpacked in the site's tmp/
+  // (same disk as public/, so the swap is a rename), the swap, the clean-up.
+  const work = `${INSIDE.disk}/tmp/.berth-restore-${backupId}`;
+  const publicDir = `${INSIDE.disk}/public`;
+  await runInSandbox(
+    site.sandbox,
+    shell(
+      `printf '%s\\n' '<?php $upgrading = time();' > "$1/.maintenance"
+rm -rf "$2"; mkdir -m 700 "$2"
+tar -xzf - -C "$2" --no-same-owner
+test -d "$2/wp-content" || { echo "the backup holds no wp-content" >&2; exit 3; }`,
+      publicDir,
+      work,
+    ),
+    { input: createReadStream(path.join(dir, FILES_FILE)) },
+  );
   try {
-    await rm(work, { recursive: true, force: true });
-    await mkdir(work, { mode: 0o700 });
-    await run('/usr/bin/tar', ['-xzf', path.join(dir, FILES_FILE), '-C', work]);
-    if (!existsSync(path.join(work, 'wp-content'))) throw new Error(`Backup ${backupId} holds no wp-content`);
-
     await site.tenants.delete(site.tenant);
     await site.tenants.create(site.tenant, site.database.password);
     await client('/usr/bin/mariadb', [...clientArgs(site.database), site.database.database], site.database, {
       input: path.join(dir, DB_FILE),
     });
-
-    const current = path.join(site.publicDir, 'wp-content');
-    if (existsSync(current)) await rename(current, path.join(work, 'wp-content.old'));
-    await rename(path.join(work, 'wp-content'), current);
-    if (site.owner) await run('/usr/bin/chown', ['-R', '-P', `${site.owner.uid}:${site.owner.gid}`, current]);
-
+    await runInSandbox(
+      site.sandbox,
+      shell(
+        `if [ -e "$1/wp-content" ] || [ -L "$1/wp-content" ]; then mv "$1/wp-content" "$2/wp-content.old"; fi
+mv "$2/wp-content" "$1/wp-content"`,
+        publicDir,
+        work,
+      ),
+    );
     const tables = await tableCount(site.database);
     if (tables !== manifest.tables) {
       throw new Error(
@@ -267,7 +316,6 @@ export async function restoreBackup(site: BackupSite, backupId: string): Promise
       );
     }
   } finally {
-    await rm(work, { recursive: true, force: true });
-    await rm(maintenance, { force: true });
+    await runInSandbox(site.sandbox, shell('rm -rf "$2"; rm -f "$1/.maintenance"', publicDir, work));
   }
 }

@@ -115,19 +115,49 @@ export interface LocalCaddy {
 }
 
 /**
- * Caddy (Debian's 2.6) supervised: `caddy run --config <root>/caddy/caddy.json`, admin API on a unix
- * socket, run as the `caddy` user when given (root with unprivileged ports), else as we run.
+ * How Caddy is started: as `user` directly, or, for ports below 1024, through setpriv, which becomes
+ * `user` keeping only CAP_NET_BIND_SERVICE (ambient, so it survives the exec of caddy): the front door
+ * never runs as root.
  */
-export function localCaddy(root: string, user: OsUser | undefined, log: (line: string) => void): LocalCaddy {
+export function caddyLaunch(user: OsUser | undefined, lowPorts: boolean, configFile: string) {
+  const caddy = ['/usr/bin/caddy', 'run', '--config', configFile];
+  if (!user || !lowPorts)
+    return { command: caddy[0] as string, args: caddy.slice(1), user, title: undefined };
+  return {
+    command: '/usr/bin/setpriv',
+    args: [
+      `--reuid=${user.uid}`,
+      `--regid=${user.gid}`,
+      '--init-groups',
+      '--inh-caps=-all,+net_bind_service',
+      '--ambient-caps=-all,+net_bind_service',
+      '--bounding-set=-all,+net_bind_service',
+      '--no-new-privs',
+      '--',
+      ...caddy,
+    ],
+    user: undefined,
+    title: caddy.join('\0'),
+  };
+}
+
+/**
+ * Caddy (Debian's 2.6) supervised: `caddy run --config <root>/caddy/caddy.json`, admin API on a unix
+ * socket, run as the `caddy` user when given (always when we are root), else as we run.
+ */
+export function localCaddy(
+  root: string,
+  user: OsUser | undefined,
+  lowPorts: boolean,
+  log: (line: string) => void,
+): LocalCaddy {
   const paths = caddyPaths(root);
   const admin = (method: string, url: string, body?: unknown) =>
     caddyAdmin(paths.adminSocket, method, url, body);
   const supervised = superviseProcess(
     {
       name: 'caddy',
-      command: '/usr/bin/caddy',
-      args: ['run', '--config', paths.configFile],
-      user,
+      ...caddyLaunch(user, lowPorts, paths.configFile),
       env: {
         PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
         HOME: paths.dir,

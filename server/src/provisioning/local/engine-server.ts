@@ -22,6 +22,11 @@ export interface EngineServer {
   tenants: TenantOps;
   /** Where tenants connect. */
   endpoint(): { host: string; port: number };
+  /**
+   * The server's unix socket on this host, when it is one the driver runs (site sandboxes have no
+   * network: the socket is how their PHP reaches the database); undefined for an external server.
+   */
+  socket?: string;
   health(): Promise<ServerHealth>;
 }
 

@@ -79,7 +79,8 @@ function phpModule(ini: string): () => boolean {
 
 /**
  * The Debian packages WordPress sites run from (Caddy in front, php-fpm, Debian's WordPress core and its
- * default theme, the MariaDB client tools for backups), with the test proving each is there. `wordpress`
+ * default theme, the MariaDB client tools for backups, bubblewrap for the sandboxes, OpenSSH's SFTP
+ * server), with the test proving each is there. `wordpress`
  * depends on `apache2 | httpd`, so apt brings apache2 along; the driver never starts it.
  */
 export const SITE_PACKAGES: readonly { package: string; present: () => boolean }[] = [
@@ -106,6 +107,11 @@ export const SITE_PACKAGES: readonly { package: string; present: () => boolean }
     package: 'mariadb-client',
     present: () => existsSync('/usr/bin/mariadb') && existsSync('/usr/bin/mariadb-dump'),
   },
+  // Each site's sandbox, and the SFTP server its sessions run in it.
+  { package: 'bubblewrap', present: () => existsSync('/usr/bin/bwrap') },
+  { package: 'openssh-sftp-server', present: () => existsSync('/usr/lib/openssh/sftp-server') },
+  // Each site's disk (an ext4 image); on every Debian system, named for minimal images.
+  { package: 'e2fsprogs', present: () => existsSync('/usr/sbin/mkfs.ext4') },
 ];
 
 /** The site packages whose files are absent. */

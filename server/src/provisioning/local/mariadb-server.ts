@@ -15,7 +15,7 @@ import { superviseProcess } from './supervisor.ts';
 export function mariadbPaths(root: string) {
   const dir = path.join(root, 'mariadb');
   return {
-    /** Owned by the mysql user, mode 700: data and socket. */
+    /** Owned by the mysql user, mode 711 (the socket is bound into site sandboxes): data (700), run/. */
     dir,
     data: path.join(dir, 'data'),
     socket: path.join(dir, 'run', 'mysqld.sock'),
@@ -77,8 +77,9 @@ export function localMariaDb(root: string, log: (line: string) => void): EngineS
 
   return {
     async start() {
-      await ownedDir(paths.dir, user, 0o700);
-      await ownedDir(path.dirname(paths.socket), user, 0o700);
+      // Passable (not listable) for the site users, whose sandboxes bind the socket in; data stays 700.
+      await ownedDir(paths.dir, user, 0o711);
+      await ownedDir(path.dirname(paths.socket), user, 0o711);
       await ownedDir(paths.data, user, 0o700);
       const state = (await readState(paths.stateFile, StateSchema)) ?? { port: await freePort() };
       await writeState(paths.stateFile, state);
@@ -110,6 +111,7 @@ export function localMariaDb(root: string, log: (line: string) => void): EngineS
     },
     tenants: mariadbTenants(admin),
     endpoint: () => ({ host: '127.0.0.1', port }),
+    socket: paths.socket,
     health: () => healthOf(supervised, () => admin().query('SELECT 1'), port),
   };
 }

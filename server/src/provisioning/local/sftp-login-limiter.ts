@@ -1,7 +1,10 @@
 import { isIPv6 } from 'node:net';
 
 export interface LoginLimiterOptions {
-  /** Failed logins for one user name within the window that lock that name. Default 5. */
+  /**
+   * Failed logins for one user name from one address within the window that lock that name for that
+   * address (only: a stranger guessing a public user name cannot lock its owner out). Default 5.
+   */
   maxFailuresPerUser?: number;
   /** Failed logins from one remote address within the window that lock that address. Default 20. */
   maxFailuresPerAddress?: number;
@@ -17,7 +20,7 @@ export interface LoginLimiterOptions {
 export interface LoginLimiter {
   /**
    * Runs one password check of `user` from `address`: undefined (a refusal, `check` not called) while
-   * the user name or the address is locked, else what `check` gives, its undefined counted as a failed
+   * the user name from that address, or the address, is locked, else what `check` gives, its undefined counted as a failed
    * login and an account clearing the user's failures. Checks of one user name, and of one address,
    * run one at a time, so parallel connections cannot try more passwords than the limits allow.
    */
@@ -56,9 +59,11 @@ export function addressKey(address: string): string {
 
 /**
  * Failed-login limits kept in memory (one process serves every login): after `maxFailuresPerUser` failed
- * logins for a user name, or `maxFailuresPerAddress` from an address, within `windowMs`, further logins
- * for that name, or from that address, are refused without checking the password for `windowMs`. Names
- * that do not exist count and lock alike, so refusals tell nothing about which accounts exist.
+ * logins for a user name from one address (IPv6: one /64), or `maxFailuresPerAddress` from an address,
+ * within `windowMs`, further logins for that name from that address, or from that address, are refused
+ * without checking the password for `windowMs`. The same name from another address is not locked, so
+ * guessing a customer's (public) user name cannot lock them out. Names that do not exist count and lock
+ * alike, so refusals tell nothing about which accounts exist.
  */
 export function createLoginLimiter(options: LoginLimiterOptions): LoginLimiter {
   const maxPerUser = options.maxFailuresPerUser ?? 5;
@@ -139,8 +144,8 @@ export function createLoginLimiter(options: LoginLimiterOptions): LoginLimiter {
 
   return {
     attempt(user, address, check) {
-      const userKey = `user:${user.slice(0, 256)}`;
       const addressKeyed = addressKey(address);
+      const userKey = `user:${addressKeyed}:${user.slice(0, 256)}`;
       const fromKey = `address:${addressKeyed}`;
       // Always the user name first, then the address: no two attempts wait on each other in a circle.
       return serialized([userKey, fromKey], async () => {
@@ -148,7 +153,7 @@ export function createLoginLimiter(options: LoginLimiterOptions): LoginLimiter {
         const found = await check();
         const at = now();
         if (found === undefined) {
-          fail(userKey, user, maxPerUser, at);
+          fail(userKey, `${user} from ${addressKeyed}`, maxPerUser, at);
           fail(fromKey, addressKeyed, maxPerAddress, at);
         } else {
           entries.delete(userKey);

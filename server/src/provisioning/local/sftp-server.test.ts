@@ -46,7 +46,13 @@ async function startServer(): Promise<number> {
     hostKeyFile: path.join(base, 'host_key'),
     async authenticate(user, password) {
       checks.push(user);
-      return passwordOf.get(user) === password ? { root: base, owner: undefined } : undefined;
+      return passwordOf.get(user) === password
+        ? {
+            session: () => {
+              throw new Error('these tests open no sessions');
+            },
+          }
+        : undefined;
     },
     log: (line) => logs.push(line),
     loginLimits: { now: () => clock },

@@ -39,13 +39,15 @@ export function ensureSiteUser(name: string, home: string): Promise<OsUser> {
   });
 }
 
-/** Pids of the processes running as `uid` (from /proc). */
+/** Pids of the live processes running as `uid` (from /proc; zombies, already dead, are not counted). */
 export function processesOf(uid: number): number[] {
   const pids: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const line = readFileSync(`/proc/${entry}/status`, 'utf8').match(/^Uid:\s+(\d+)\s+(\d+)/m);
+      const status = readFileSync(`/proc/${entry}/status`, 'utf8');
+      if (/^State:\s+Z/m.test(status)) continue;
+      const line = status.match(/^Uid:\s+(\d+)\s+(\d+)/m);
       if (line && (Number(line[1]) === uid || Number(line[2]) === uid)) pids.push(Number(entry));
     } catch {
       // gone meanwhile

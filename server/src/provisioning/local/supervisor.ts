@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServerState } from '../driver.ts';
 import type { OsUser } from './host.ts';
@@ -23,9 +23,15 @@ export interface ProcessSpec {
   env?: Record<string, string>;
   /**
    * The command line the process shows once running, when it rewrites its own (php-fpm: "php-fpm: master
-   * process (<config>)"). Adoption and liveness accept it as well as the spawned command line.
+   * process (<config>)") or execs another program (setpriv → caddy; arguments joined by NUL). Adoption
+   * and liveness accept it as well as the spawned command line.
    */
   title?: string;
+  /**
+   * Stopping signals the process and every descendant (a sandbox: bwrap, the init of its PID namespace
+   * and everything inside), collected before the first signal, and waits for all of them.
+   */
+  killTree?: boolean;
   pidFile: string;
   /** stdout and stderr are appended here. */
   logFile: string;
@@ -53,6 +59,49 @@ export interface SupervisedProcess {
 }
 
 const MAX_BACKOFF_MS = 30_000;
+
+/** Whether a pid is a live process (not gone, not a zombie). */
+function alive(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** Every descendant of `pid` now (from /proc: each process's parent). */
+export function descendants(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // "pid (comm) state ppid …": comm may hold spaces and parentheses, so split after the last ')'.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const found: number[] = [];
+  const walk = (parent: number) => {
+    for (const child of children.get(parent) ?? []) {
+      found.push(child);
+      walk(child);
+    }
+  };
+  walk(pid);
+  return found;
+}
+
+async function waitDead(pids: number[], ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (pids.some(alive)) {
+    if (Date.now() > deadline) return false;
+    await sleep(50);
+  }
+  return true;
+}
 /** A process that ran this long before dying starts the backoff from scratch. */
 const STABLE_MS = 60_000;
 
@@ -219,11 +268,13 @@ export function superviseProcess(spec: ProcessSpec, log: (line: string) => void)
         return;
       }
       state = 'stopping';
-      signal(proc.pid, spec.stopSignal);
-      if (!(await waitGone(proc.pid, spec.stopTimeoutMs))) {
+      const tree = spec.killTree ? descendants(proc.pid) : [];
+      for (const pid of [proc.pid, ...tree]) signal(pid, spec.stopSignal);
+      const allGone = async (ms: number) => (await waitGone(proc.pid, ms)) && (await waitDead(tree, ms));
+      if (!(await allGone(spec.stopTimeoutMs))) {
         log(`${spec.name} did not stop within ${spec.stopTimeoutMs} ms: SIGKILL`);
-        signal(proc.pid, 'SIGKILL');
-        await waitGone(proc.pid, 5000);
+        for (const pid of [proc.pid, ...tree]) signal(pid, 'SIGKILL');
+        await allGone(5000);
       }
       gone(proc.pid, 'stopped');
     },

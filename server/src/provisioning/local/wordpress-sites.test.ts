@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { appendFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { appendFile, chown, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import tls from 'node:tls';
@@ -17,7 +17,9 @@ import type { ProvisioningDriver, SiteAccess, SiteSpec, SslStatus } from '../dri
 import { caddyAdmin, caddyPaths } from './caddy.ts';
 import { systemUser } from './host.ts';
 import { createLocalDriver } from './local-driver.ts';
-import { installedPhpVersions, phpFpmPaths } from './php-fpm.ts';
+import { installedPhpVersions } from './php-fpm.ts';
+import { sandboxEtcDir } from './sandbox.ts';
+import { mountPoints } from './site-disks.ts';
 import { sitePaths } from './site-names.ts';
 
 /**
@@ -105,7 +107,7 @@ describe('WordPress sites on the local driver', { timeout: 60_000 }, () => {
     expect(await driver.phpVersions()).toContain('8.2');
     const health = await driver.health();
     expect(health.servers.caddy).toMatchObject({ kind: 'local', state: 'running', ok: true });
-    expect(health.servers['php-fpm-8.2']).toMatchObject({ kind: 'local', state: 'running', ok: true });
+    expect(health.servers['php-fpm']).toMatchObject({ kind: 'local', state: 'running', ok: true });
     expect(health.servers.sftp).toMatchObject({ ok: true });
     expect(health.ok).toBe(true);
   });
@@ -224,6 +226,7 @@ describe('WordPress sites on the local driver', { timeout: 60_000 }, () => {
         '-get ../../etc/passwd stolen-dotdot',
         '-get /etc/passwd stolen-absolute',
         '-get escape/passwd stolen-symlink',
+        '-get /proc/1/environ stolen-environ',
         '-ls escape',
         '-cd escape',
         '-ls escape/',
@@ -239,11 +242,17 @@ describe('WordPress sites on the local driver', { timeout: 60_000 }, () => {
     expect(session.stdout.trim().endsWith('Remote working directory: /')).toBe(true);
     expect(session.stdout).toMatch(/public/);
     expect(await readFile(path.join(local, 'downloaded.txt'), 'utf8')).toBe(content);
+    // The session runs in the site's sandbox: its /etc/passwd names the site's own user and nobody else
+    // (not root, not other sites), and nothing of the host's environment is there.
+    const siteUser = `wp_${access.sftp.user}`;
     for (const stolen of ['stolen-dotdot', 'stolen-absolute', 'stolen-symlink']) {
-      expect(existsSync(path.join(local, stolen)), stolen).toBe(false);
+      const file = path.join(local, stolen);
+      if (!existsSync(file)) continue;
+      const names = readFileSync(file, 'utf8').trim().split('\n').map((line) => line.split(':')[0]);
+      expect(names, stolen).toEqual([siteUser]);
     }
-    expect(session.stderr).toMatch(/not found/);
-    expect(session.stderr, `${session.stdout}\n${session.stderr}`).toMatch(/Permission denied/);
+    const environ = path.join(local, 'stolen-environ');
+    if (existsSync(environ)) expect(readFileSync(environ, 'utf8')).not.toMatch(/BERTH|DATABASE_URL|JWT/);
 
     const uploaded = path.join(site.public, 'newdir', 'moved.txt');
     expect(readFileSync(uploaded, 'utf8')).toBe(content);
@@ -411,6 +420,9 @@ describe('WordPress sites on the local driver', { timeout: 60_000 }, () => {
     const upload = path.join(sitePaths(root, spec.id).public, 'wp-content', 'uploads', 'after-backup.txt');
     await mkdir(path.dirname(upload), { recursive: true });
     await writeFile(upload, 'later');
+    // As the customer would have (over SFTP or PHP): the site user's.
+    const owner = systemUser(`wp_${access.sftp.user}`);
+    for (const file of [path.dirname(upload), upload]) await chown(file, owner?.uid ?? 0, owner?.gid ?? 0);
     expect((await curlDomain(['--cacert', caddyPaths(root).rootCertificate])).body).not.toContain(
       'Hello world!',
     );
@@ -478,8 +490,10 @@ describe('WordPress sites on the local driver', { timeout: 60_000 }, () => {
     expect(existsSync(site.dir)).toBe(false);
     expect(existsSync(site.stateFile)).toBe(false);
     expect(existsSync(site.backups)).toBe(false);
-    expect(existsSync(path.join(phpFpmPaths(root, '8.2').poolDir, `${key}.conf`))).toBe(false);
-    expect(existsSync(path.join(root, 'run', 'php', `${key}.sock`))).toBe(false);
+    expect(existsSync(path.join(root, 'disks', `${spec.id}.img`))).toBe(false);
+    expect(mountPoints().has(site.dir)).toBe(false);
+    expect(existsSync(sandboxEtcDir(root, key))).toBe(false);
+    expect(existsSync(path.join(root, 'run', `php-${key}.pid`))).toBe(false);
     expect(existsSync(path.join(caddyPaths(root).certificates, 'local', domain))).toBe(false);
     expect(systemUser(`wp_${key}`)).toBeUndefined();
     const db = access.database;

@@ -1,10 +1,9 @@
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { chown, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { promisify } from 'node:util';
 import { z } from 'zod';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.ts';
 import { freePort } from '../../lib/free-port.ts';
@@ -26,15 +25,21 @@ import { buildCaddyConfig, type CaddySite, type TlsIssuer } from './caddy-config
 import type { EngineServer } from './engine-server.ts';
 import { isRoot, type OsUser, ownedDir, readState, serviceUser, systemUser, writeState } from './host.ts';
 import { aptInstallLine, missingSitePackages } from './host-packages.ts';
+import { installedPhpVersions, phpSocket, type SitePhp, sitePhp } from './php-fpm.ts';
 import {
-  installedPhpVersions,
-  type PhpFpmMaster,
-  type PoolSpec,
-  phpFpmMaster,
-  poolSocket,
-} from './php-fpm.ts';
-import { createSftpServer, realRoot, type SftpServer } from './sftp-server.ts';
-import { type SiteNames, siteNames, sitePaths } from './site-names.ts';
+  BWRAP,
+  INSIDE,
+  runInSandbox,
+  SANDBOX_ENV,
+  type SandboxSite,
+  sandboxArgs,
+  sandboxEtcDir,
+  shell,
+  writeSandboxAccounts,
+} from './sandbox.ts';
+import { createSftpServer, SFTP_SERVER, type SftpAccount, type SftpServer } from './sftp-server.ts';
+import { type SiteDisks, siteDisks } from './site-disks.ts';
+import { siteNames, sitePaths } from './site-names.ts';
 import { checkDomain, checkSiteSpec } from './site-spec.ts';
 import {
   hashSecret,
@@ -47,11 +52,8 @@ import {
 } from './site-state.ts';
 import { ensureSiteUser, removeSiteUser } from './site-users.ts';
 import { sslStatusOf } from './ssl-probe.ts';
-import { coreCopies } from './wordpress-core.ts';
 import { runInstall, updateSiteAddress, writeInstallScript } from './wordpress-install.ts';
 import { generateSalts, wpConfig } from './wp-config.ts';
-
-const run = promisify(execFile);
 
 export interface SiteRuntimeOptions {
   /** Temporary URLs are `<slug>.<baseDomain>`; default 'localhost' (opens in a local browser). */
@@ -65,6 +67,10 @@ export interface SiteRuntimeOptions {
   sftpPort?: number;
   /** Who issues custom domains' certificates; default Caddy's internal CA. ACME is configured but untested. */
   tls?: TlsIssuer;
+  /** Size of each site's disk (its storage quota) in MiB; default 1024. */
+  diskMb?: number;
+  /** Most backups a site keeps; default 10. */
+  maxBackups?: number;
 }
 
 export interface SiteRuntimeDeps {
@@ -110,10 +116,18 @@ function stepTimer() {
 
 const SftpStateSchema = z.object({ port: z.number().int() });
 
+/** Backups one site may have in flight at once (running or waiting its turn). */
+const BACKUPS_IN_FLIGHT = 1;
+export const BACKUP_BUSY = 'A backup of this site is already in progress. Try again when it has finished.';
+export const backupLimitMessage = (max: number) =>
+  `This site already has ${max} backups, the most it can keep. Delete one to make room for a new one.`;
+
 /**
- * WordPress sites on this host: Caddy in front (whole config rebuilt from the site state files on every
- * change), one php-fpm master per installed PHP version with a pool per site, Debian's WordPress copied
- * per site, MariaDB tenants, the in-process SFTP server, backups. Every operation is idempotent and
+ * WordPress sites on this host. Each site has its own disk (a loop-mounted image: its storage quota, no
+ * symbolic link on it ever followed by the host), its own Unix user, and its own sandbox (site-disks.ts,
+ * sandbox.ts): its php-fpm, its SFTP sessions and every command the driver runs on its files run there
+ * as the site user. Caddy (as `caddy`, never root) is in front, its whole config rebuilt from the site
+ * state files on every change; MariaDB tenants hold the databases. Every operation is idempotent and
  * keyed on the instance id; operations on one site run one at a time.
  */
 export function localSites(
@@ -126,15 +140,18 @@ export function localSites(
   const listenHost = options.listenHost ?? '127.0.0.1';
   const probeHost = listenHost === '0.0.0.0' ? '127.0.0.1' : listenHost;
   const tls: TlsIssuer = options.tls ?? { issuer: 'internal' };
+  const diskMb = options.diskMb ?? 1024;
+  const maxBackups = options.maxBackups ?? 10;
   const caddyFiles = caddyPaths(root);
   let ports: CaddyPorts | undefined;
   let sftpPort = 0;
-  /** The user Caddy runs as (root with unprivileged ports): it alone may read site dirs and sockets. */
+  /** The user Caddy runs as: it alone (besides each site's user) may read site files and sockets. */
   let frontUser: OsUser | undefined;
-  let masters = new Map<string, PhpFpmMaster>();
+  const phps = new Map<string, SitePhp>();
   let caddy: LocalCaddy | undefined;
   let sftp: SftpServer | undefined;
-  const core = coreCopies(root, log);
+  const disks: SiteDisks = siteDisks(root, { sizeMb: diskMb, log });
+  const backupsInFlight = new Map<string, number>();
   let started = false;
   let startError: string | undefined;
 
@@ -153,6 +170,8 @@ export function localSites(
   let caddyQueue: Promise<unknown> = Promise.resolve();
 
   const missingReason = (): string | undefined => {
+    if (!isRoot())
+      return 'WordPress sites need the server to run as root (each site runs as its own user in its own sandbox)';
     const missing = missingSitePackages();
     return missing.length > 0
       ? `WordPress needs the host packages ${missing.join(' ')}: ${aptInstallLine(missing)}`
@@ -201,18 +220,33 @@ export function localSites(
     return state;
   }
 
+  function siteUser(id: string): OsUser {
+    const user = systemUser(siteNames(id).unixUser);
+    if (!user) throw new Error(`The OS user of site ${id} is missing`);
+    return user;
+  }
+
+  function sandboxOf(id: string, user: OsUser = siteUser(id)): SandboxSite {
+    const { key } = siteNames(id);
+    return {
+      key,
+      user,
+      disk: sitePaths(root, id).dir,
+      etcDir: sandboxEtcDir(root, key),
+      mysqlSocket: mariadb().socket,
+    };
+  }
+
   async function caddySites(): Promise<CaddySite[]> {
-    return (await listSiteStates(root)).map((state) => {
-      const names = siteNames(state.id);
-      return {
-        id: state.id,
-        temporaryHost: `${names.slug}.${baseDomain}`,
-        domain: state.domain,
-        suspended: state.suspended,
-        publicDir: sitePaths(root, state.id).public,
-        phpSocket: poolSocket(root, names.key),
-      };
-    });
+    return (await listSiteStates(root)).map((state) => ({
+      id: state.id,
+      temporaryHost: `${siteNames(state.id).slug}.${baseDomain}`,
+      domain: state.domain,
+      suspended: state.suspended,
+      publicDir: sitePaths(root, state.id).public,
+      phpSocket: phpSocket(sitePaths(root, state.id).dir),
+      phpRoot: INSIDE.public,
+    }));
   }
 
   function caddyConfig(sites: CaddySite[]) {
@@ -276,58 +310,45 @@ export function localSites(
     }
   }
 
-  function master(version: string): PhpFpmMaster {
-    const found = masters.get(version);
-    if (!found) {
-      const available = [...masters.keys()].join(', ') || 'none';
-      throw new ValidationError(`PHP ${version} is not installed on this host (available: ${available})`);
+  function checkPhpVersion(version: string): void {
+    const available = installedPhpVersions();
+    if (!available.includes(version)) {
+      throw new ValidationError(
+        `PHP ${version} is not installed on this host (available: ${available.join(', ') || 'none'})`,
+      );
     }
-    return found;
   }
 
-  function poolSpec(names: SiteNames, owner: OsUser | undefined): PoolSpec {
-    const paths = sitePaths(root, names.id);
-    return {
-      key: names.key,
-      user: owner,
-      listener: frontUser,
-      siteDir: paths.dir,
-      publicDir: paths.public,
-      tmpDir: paths.tmp,
-      logsDir: paths.logs,
-    };
+  /** Starts (or restarts, on a PHP version change) the site's php-fpm. */
+  async function startPhp(state: SiteState): Promise<void> {
+    const current = phps.get(state.id);
+    if (current && current.version === state.phpVersion) return current.start();
+    await current?.stop();
+    const php = sitePhp(root, sandboxOf(state.id), state.phpVersion, log);
+    phps.set(state.id, php);
+    await php.start();
   }
 
-  async function writeWpConfig(state: SiteState, owner: OsUser | undefined): Promise<void> {
+  async function stopPhp(id: string): Promise<void> {
+    await phps.get(id)?.stop();
+    phps.delete(id);
+  }
+
+  /** wp-config.php, written by the site user in its sandbox (mode 600: only the site's PHP reads it). */
+  async function writeWpConfig(state: SiteState): Promise<void> {
     const urls = urlsOf(state);
-    const file = sitePaths(root, state.id).wpConfig;
     const temporaryHost = new URL(urls.temporaryUrl).host;
     const text = wpConfig({
+      dbHost: `localhost:${INSIDE.mysqlSocket}`,
       database: databaseOf(state),
       salts: state.salts,
       temporary: state.domain ? { host: temporaryHost, url: urls.temporaryUrl } : undefined,
     });
-    await writeFile(`${file}.new`, text, { mode: 0o600 });
-    if (owner) await chown(`${file}.new`, owner.uid, owner.gid);
-    await rename(`${file}.new`, file);
-  }
-
-  /** Site directory (SFTP root), WordPress core copied once, tmp and logs; owned by the site user. */
-  async function prepareFiles(names: SiteNames, owner: OsUser | undefined): Promise<void> {
-    const paths = sitePaths(root, names.id);
-    await ownedDir(paths.dir, owner, 0o750);
-    // The front door reads static files through the group; other site users cannot enter.
-    if (owner && frontUser) await chown(paths.dir, owner.uid, frontUser.gid);
-    if (!existsSync(path.join(paths.public, 'wp-settings.php'))) {
-      const partial = `${paths.public}.partial`;
-      await rm(partial, { recursive: true, force: true });
-      await rm(paths.public, { recursive: true, force: true });
-      await core.take(partial);
-      if (owner) await run('/usr/bin/chown', ['-R', '-P', `${owner.uid}:${owner.gid}`, partial]);
-      await rename(partial, paths.public);
-    }
-    await ownedDir(paths.tmp, owner, 0o700);
-    await ownedDir(paths.logs, owner, 0o750);
+    await runInSandbox(
+      sandboxOf(state.id),
+      shell('umask 077; cat > "$1.new"; mv -f "$1.new" "$1"', `${INSIDE.public}/wp-config.php`),
+      { input: text },
+    );
   }
 
   async function removeCertificates(domain: string): Promise<void> {
@@ -338,17 +359,14 @@ export function localSites(
   }
 
   function backupSite(state: SiteState): backups.BackupSite {
-    const names = siteNames(state.id);
-    const paths = sitePaths(root, state.id);
     return {
       root,
       id: state.id,
-      publicDir: paths.public,
-      siteDir: paths.dir,
+      sandbox: sandboxOf(state.id),
       database: databaseOf(state),
-      tenant: names.tenant,
+      tenant: siteNames(state.id).tenant,
       tenants: mariadb().tenants,
-      owner: isRoot() ? systemUser(names.unixUser) : undefined,
+      maxArchiveBytes: diskMb * 1024 * 1024,
     };
   }
 
@@ -356,14 +374,34 @@ export function localSites(
     if (state.suspended) throw new ConflictError(`The site is suspended: ${what} is disabled`);
   };
 
-  async function sftpAccount(user: string, password: string) {
+  async function sftpAccount(user: string, password: string): Promise<SftpAccount | undefined> {
     const state = (await listSiteStates(root)).find((s) => siteNames(s.id).slug === user);
     if (!state || state.suspended || !(await verifySecret(password, state.sftpPasswordHash)))
       return undefined;
-    const names = siteNames(state.id);
+    const sandbox = sandboxOf(state.id);
     return {
-      root: await realRoot(sitePaths(root, state.id).dir),
-      owner: isRoot() ? systemUser(names.unixUser) : undefined,
+      // OpenSSH's sftp-server as the site user in its sandbox, no file larger than the site's disk
+      // (a SETSTAT to a huge size fails instead of making a sparse monster).
+      session: () =>
+        spawn(
+          BWRAP,
+          [
+            ...sandboxArgs(sandbox, 'sftp', { chdir: '/', dieWithParent: true }),
+            '--',
+            '/usr/bin/prlimit',
+            `--fsize=${diskMb * 1024 * 1024}`,
+            '--',
+            SFTP_SERVER,
+            '-d',
+            '/',
+            '-u',
+            '022',
+            '-e',
+            '-l',
+            'ERROR',
+          ],
+          { uid: sandbox.user.uid, gid: sandbox.user.gid, env: SANDBOX_ENV, stdio: ['pipe', 'pipe', 'pipe'] },
+        ),
     };
   }
 
@@ -383,6 +421,21 @@ export function localSites(
     return port;
   }
 
+  /** After a restart: every site's disk mounted, the PHP of those not suspended running. */
+  async function bringBackSites(): Promise<void> {
+    const states = await listSiteStates(root);
+    await Promise.all(
+      states.map(async (state) => {
+        try {
+          if (!(await disks.mount(state.id))) throw new Error('its disk is missing');
+          if (!state.suspended) await startPhp(state);
+        } catch (error) {
+          log(`site ${state.id} did not come back: ${(error as Error).message}`);
+        }
+      }),
+    );
+  }
+
   const api: LocalSites = {
     async start() {
       if (started) return;
@@ -393,22 +446,17 @@ export function localSites(
         return;
       }
       try {
-        for (const dir of ['sites', 'lib']) await ownedDir(path.join(root, dir), undefined, 0o711);
-        for (const dir of ['site-state', 'backups', 'sftp'])
+        for (const dir of ['sites', 'sandbox']) await ownedDir(path.join(root, dir), undefined, 0o711);
+        for (const dir of ['site-state', 'backups', 'sftp', 'disks'])
           await ownedDir(path.join(root, dir), undefined, 0o700);
-        await writeInstallScript(root);
-        core.start();
         ports = await caddyPorts(root, listenHost, {
           httpPort: options.httpPort,
           httpsPort: options.httpsPort,
         });
-        frontUser =
-          isRoot() && ports.httpPort >= 1024 && ports.httpsPort >= 1024 ? serviceUser('caddy') : undefined;
-        masters = new Map(
-          installedPhpVersions().map((version) => [version, phpFpmMaster(root, version, log)]),
-        );
-        await Promise.all([...masters.values()].map((m) => m.start()));
-        caddy = localCaddy(root, frontUser, log);
+        frontUser = serviceUser('caddy');
+        disks.start();
+        await bringBackSites();
+        caddy = localCaddy(root, frontUser, ports.httpPort < 1024 || ports.httpsPort < 1024, log);
         await caddy.start(caddyConfig(await caddySites()));
         sftpPort = await chooseSftpPort();
         sftp = createSftpServer({
@@ -430,13 +478,17 @@ export function localSites(
 
     async stop() {
       started = false;
-      await core.stop();
+      await disks.stop();
       await sftp?.stop();
       sftp = undefined;
       await caddy?.stop();
       caddy = undefined;
-      await Promise.all([...masters.values()].map((m) => m.stop()));
-      masters = new Map();
+      await Promise.all([...phps.keys()].map((id) => stopPhp(id)));
+      for (const state of await listSiteStates(root)) {
+        await disks
+          .unmount(state.id)
+          .catch((error: Error) => log(`unmount of ${state.id}: ${error.message}`));
+      }
     },
 
     async capability(): Promise<Capability> {
@@ -444,12 +496,19 @@ export function localSites(
       if (missing) return { available: false, reason: missing };
       if (installedPhpVersions().length === 0)
         return { available: false, reason: 'No PHP version with php-fpm is installed' };
-      if (!deps.mariadb())
+      const server = deps.mariadb();
+      if (!server)
         return { available: false, reason: 'WordPress needs MySQL (MariaDB), which is not available' };
+      if (!server.socket)
+        return {
+          available: false,
+          reason:
+            'WordPress sites need the MariaDB server the driver runs (an external one is not reachable from the site sandboxes)',
+        };
       if (!started)
         return { available: false, reason: startError ?? 'The provisioning driver is not started' };
       const health = await api.health();
-      const down = Object.entries(health).filter(([, h]) => !h.ok);
+      const down = Object.entries(health).filter(([name, h]) => name !== 'php-fpm' && !h.ok);
       if (down.length > 0) {
         return {
           available: false,
@@ -464,11 +523,24 @@ export function localSites(
     async health() {
       const entries: [string, ServerHealth][] = [];
       if (caddy) entries.push(['caddy', { ...(await caddy.health()), port: ports?.httpPort }]);
-      for (const m of masters.values()) entries.push([`php-fpm-${m.version}`, await m.health()]);
       if (sftp) {
         const ok = sftp.listening();
         entries.push(['sftp', { kind: 'local', state: ok ? 'running' : 'stopped', ok, port: sftpPort }]);
       }
+      // One php-fpm per site (sites that are not suspended): summed up in one entry.
+      const sites = await Promise.all(
+        [...phps.entries()].map(async ([id, php]) => [id, await php.health()] as const),
+      );
+      const down = sites.filter(([, h]) => !h.ok);
+      entries.push([
+        'php-fpm',
+        {
+          kind: 'local',
+          state: down.length === 0 ? 'running' : 'failed',
+          ok: down.length === 0,
+          message: `${sites.length - down.length} of ${sites.length} sites running${down.length ? `; down: ${down.map(([id]) => id).join(', ')}` : ''}`,
+        },
+      ]);
       return Object.fromEntries(entries);
     },
 
@@ -477,7 +549,7 @@ export function localSites(
       const names = siteNames(spec.id);
       return withSite(spec.id, async () => {
         const { sftp: server } = running();
-        const php = master(spec.phpVersion);
+        checkPhpVersion(spec.phpVersion);
         const clash = (await listSiteStates(root)).find(
           (s) => s.id !== spec.id && siteNames(s.id).key === names.key,
         );
@@ -490,14 +562,15 @@ export function localSites(
         const [, owner] = await Promise.all([
           mariadb().tenants.create(names.tenant, databasePassword),
           (async () => {
-            const user = isRoot()
-              ? await ensureSiteUser(names.unixUser, sitePaths(root, spec.id).dir)
-              : undefined;
-            await prepareFiles(names, user);
+            const user = await ensureSiteUser(names.unixUser, sitePaths(root, spec.id).dir);
+            const etcDir = sandboxEtcDir(root, names.key);
+            await writeSandboxAccounts(etcDir, user);
+            await writeInstallScript(etcDir);
+            await disks.ensure(spec.id, user, frontUser);
             return user;
           })(),
         ]);
-        steps.mark('tenant, user and files');
+        steps.mark('tenant, user and disk');
         const state: SiteState = {
           id: spec.id,
           type: 'wordpress',
@@ -514,27 +587,23 @@ export function localSites(
           createdAt: previous?.createdAt ?? new Date().toISOString(),
         };
         await writeSiteState(root, state);
-        await writeWpConfig(state, owner);
-        for (const other of masters.values())
-          if (other !== php && other.hasPool(names.key)) await other.removePool(names.key);
+        await writeWpConfig(state);
         const install = async () => {
           if (state.installed) return;
-          const installed = await runInstall(root, {
+          const installed = await runInstall(sandboxOf(spec.id, owner), {
             phpVersion: spec.phpVersion,
-            publicDir: sitePaths(root, spec.id).public,
             url: urlsOf(state).url,
             title: spec.title,
             adminUser: spec.adminUser,
             adminEmail: spec.adminEmail,
             adminPassword: spec.adminPassword,
-            user: owner,
           });
           if (!installed) log(`site ${spec.id}: WordPress was already installed; its admin account is kept`);
           state.installed = true;
           await writeSiteState(root, state);
         };
-        await Promise.all([php.writePool(poolSpec(names, owner)), install()]);
-        steps.mark('pool and install');
+        await Promise.all([state.suspended ? Promise.resolve() : startPhp(state), install()]);
+        steps.mark('php and install');
         // Routed only once installed: WordPress' web installer must never be reachable.
         await reloadCaddy();
         steps.mark('route');
@@ -563,10 +632,12 @@ export function localSites(
         if (state?.domain) await removeCertificates(state.domain);
         await removeSiteState(root, id);
         await reloadCaddy();
-        for (const m of masters.values()) await m.removePool(names.key);
+        await stopPhp(id);
         await mariadb().tenants.delete(names.tenant);
-        if (isRoot()) await removeSiteUser(names.unixUser);
-        await rm(sitePaths(root, id).dir, { recursive: true, force: true });
+        await removeSiteUser(names.unixUser);
+        // The whole disk goes: no file of the customer's is walked or removed one by one as root.
+        await disks.remove(id);
+        await rm(sandboxEtcDir(root, names.key), { recursive: true, force: true });
         await backups.deleteAllBackups(root, id);
       });
     },
@@ -577,6 +648,7 @@ export function localSites(
         running().sftp.disconnect(siteNames(id).slug);
         await writeSiteState(root, { ...state, suspended: true });
         await reloadCaddy();
+        await stopPhp(id);
         await mariadb().tenants.suspend(siteNames(id).tenant);
       });
     },
@@ -587,6 +659,7 @@ export function localSites(
         await mariadb().tenants.resume(siteNames(id).tenant);
         const resumed = { ...state, suspended: false };
         await writeSiteState(root, resumed);
+        await startPhp(resumed);
         await reloadCaddy();
         await waitForSite(resumed);
       });
@@ -606,8 +679,7 @@ export function localSites(
         if (state.domain) await removeCertificates(state.domain);
         const changed = { ...state, domain: name };
         await writeSiteState(root, changed);
-        const names = siteNames(id);
-        await writeWpConfig(changed, isRoot() ? systemUser(names.unixUser) : undefined);
+        await writeWpConfig(changed);
         await reloadCaddy();
         const urls = urlsOf(changed);
         await updateSiteAddress(databaseOf(changed), before, urls.url);
@@ -647,11 +719,23 @@ export function localSites(
     },
 
     async createBackup(id, input) {
-      return withSite(id, async () => {
-        const state = await requireState(id);
-        notSuspended(state, 'creating backups');
-        return backups.createBackup(backupSite(state), input);
-      });
+      const inFlight = backupsInFlight.get(id) ?? 0;
+      if (inFlight >= BACKUPS_IN_FLIGHT) throw new ConflictError(BACKUP_BUSY);
+      backupsInFlight.set(id, inFlight + 1);
+      try {
+        return await withSite(id, async () => {
+          const state = await requireState(id);
+          notSuspended(state, 'creating backups');
+          const existing = await backups.listBackups(root, id);
+          if (existing.length >= maxBackups && !existing.some((b) => b.id === input.backupId))
+            throw new ConflictError(backupLimitMessage(maxBackups));
+          return backups.createBackup(backupSite(state), input);
+        });
+      } finally {
+        const left = (backupsInFlight.get(id) ?? 1) - 1;
+        if (left > 0) backupsInFlight.set(id, left);
+        else backupsInFlight.delete(id);
+      }
     },
 
     async listBackups(id) {

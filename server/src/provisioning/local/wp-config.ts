@@ -22,7 +22,9 @@ export function phpString(value: string): string {
 }
 
 export interface WpConfigInput {
-  database: { host: string; port: number; database: string; user: string; password: string };
+  /** `DB_HOST`: `host:port`, or `localhost:/path/to/socket`. */
+  dbHost: string;
+  database: { database: string; user: string; password: string };
   salts: Record<string, string>;
   /** When a custom domain is attached: requests on this temporary address keep being served on it. */
   temporary: { host: string; url: string } | undefined;
@@ -42,7 +44,7 @@ export function wpConfig(input: WpConfigInput): string {
     define('DB_NAME', database.database),
     define('DB_USER', database.user),
     define('DB_PASSWORD', database.password),
-    define('DB_HOST', `${database.host}:${database.port}`),
+    define('DB_HOST', input.dbHost),
     define('DB_CHARSET', 'utf8mb4'),
     define('DB_COLLATE', ''),
     ...SALT_NAMES.map((name) => define(name, salts[name] ?? '')),
