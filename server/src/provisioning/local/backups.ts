@@ -13,7 +13,7 @@ import type { BackupInfo, BackupInput, DatabaseCredentials } from '../driver.ts'
 import type { TenantNames } from '../tenant-names.ts';
 import type { TenantOps } from './engine-server.ts';
 import { readState, writeState } from './host.ts';
-import { INSIDE, runInSandbox, type SandboxSite, shell } from './sandbox.ts';
+import { INSIDE, runInSandbox, type SandboxSite, shell, WRITE_FILE } from './sandbox.ts';
 
 /**
  * WordPress backups: the tenant database dumped with the tenant's own credentials (mariadb-dump, gzip)
@@ -285,10 +285,10 @@ export async function restoreBackup(site: BackupSite, backupId: string): Promise
   await runInSandbox(
     site.sandbox,
     shell(
-      `printf '%s\\n' '<?php $upgrading = time();' > "$1/.maintenance"
-rm -rf "$2"; mkdir -m 700 "$2"
+      `rm -rf "$2"; mkdir -m 700 "$2"
 tar -xzf - -C "$2" --no-same-owner
-test -d "$2/wp-content" || { echo "the backup holds no wp-content" >&2; exit 3; }`,
+test -d "$2/wp-content" || { echo "the backup holds no wp-content" >&2; exit 3; }
+printf '%s\\n' '<?php $upgrading = time();' | { set -- "$1/.maintenance" 644; ${WRITE_FILE}; }`,
       publicDir,
       work,
     ),

@@ -221,6 +221,14 @@ export async function runInSandbox(
   }
 }
 
+/**
+ * Shell: writes stdin to the file named by `$1` through a new file of an unpredictable name in the same
+ * folder (mktemp: created exclusively, never an existing name or link), then renamed over `$1` (which
+ * replaces whatever is there, a link included, without following it). `$2`: the file mode.
+ */
+export const WRITE_FILE =
+  'tmp=$(mktemp "$1.berth-XXXXXXXX"); cat > "$tmp"; chmod "$2" "$tmp"; mv -f "$tmp" "$1"';
+
 /** A shell script run in the sandbox with `sh -c`, arguments as $1…; `set -eu` first. */
 export const shell = (script: string, ...args: string[]): string[] => [
   '/bin/sh',

@@ -248,7 +248,10 @@ describe('WordPress sites on the local driver', { timeout: 60_000 }, () => {
     for (const stolen of ['stolen-dotdot', 'stolen-absolute', 'stolen-symlink']) {
       const file = path.join(local, stolen);
       if (!existsSync(file)) continue;
-      const names = readFileSync(file, 'utf8').trim().split('\n').map((line) => line.split(':')[0]);
+      const names = readFileSync(file, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => line.split(':')[0]);
       expect(names, stolen).toEqual([siteUser]);
     }
     const environ = path.join(local, 'stolen-environ');

@@ -35,6 +35,7 @@ import {
   sandboxArgs,
   sandboxEtcDir,
   shell,
+  WRITE_FILE,
   writeSandboxAccounts,
 } from './sandbox.ts';
 import { createSftpServer, SFTP_SERVER, type SftpAccount, type SftpServer } from './sftp-server.ts';
@@ -344,11 +345,9 @@ export function localSites(
       salts: state.salts,
       temporary: state.domain ? { host: temporaryHost, url: urls.temporaryUrl } : undefined,
     });
-    await runInSandbox(
-      sandboxOf(state.id),
-      shell('umask 077; cat > "$1.new"; mv -f "$1.new" "$1"', `${INSIDE.public}/wp-config.php`),
-      { input: text },
-    );
+    await runInSandbox(sandboxOf(state.id), shell(WRITE_FILE, `${INSIDE.public}/wp-config.php`, '600'), {
+      input: text,
+    });
   }
 
   async function removeCertificates(domain: string): Promise<void> {
