@@ -100,7 +100,7 @@ describe('sftp failed-login limits', () => {
     expect(await login(port, 'alice', PASSWORDS.alice)).toBe(false);
     expect(await login(port, 'alice', 'wrong')).toBe(false);
     expect(checks).toHaveLength(5);
-    expect(logs).toEqual(['sftp: too many failed logins for alice, refusing for 15 min']);
+    expect(logs).toEqual(['sftp: too many failed logins for alice from 127.0.0.1, refusing for 15 min']);
 
     clock += WINDOW - 1;
     expect(await login(port, 'alice', PASSWORDS.alice)).toBe(false);
@@ -117,7 +117,7 @@ describe('sftp failed-login limits', () => {
     await failTimes(port, 'nobody', 5);
     expect(await login(port, 'nobody', 'wrong')).toBe(false);
     expect(checks).toHaveLength(5);
-    expect(logs).toEqual(['sftp: too many failed logins for nobody, refusing for 15 min']);
+    expect(logs).toEqual(['sftp: too many failed logins for nobody from 127.0.0.1, refusing for 15 min']);
   });
 
   it('counts failures within the window only', async () => {
@@ -146,7 +146,7 @@ describe('sftp failed-login limits', () => {
     expect(await login(port, 'bob', PASSWORDS.bob)).toBe(false);
     expect(await login(port, 'frank', 'whatever')).toBe(false);
     expect(checks).toHaveLength(before);
-    expect(logs.filter((line) => line.includes('127.0.0.1'))).toHaveLength(1);
+    expect(logs.filter((line) => line.includes('for 127.0.0.1,'))).toHaveLength(1);
 
     clock += WINDOW;
     expect(await login(port, 'bob', PASSWORDS.bob)).toBe(true);
@@ -193,11 +193,29 @@ describe('login limiter', () => {
     expect(await limiter.attempt('c', '10.0.0.1', yes)).toBeUndefined();
     expect(await limiter.attempt('c', '10.0.0.2', yes)).toBe('account');
     expect(lines).toEqual([
-      'sftp: too many failed logins for a, refusing for 1 min',
+      'sftp: too many failed logins for a from 10.0.0.1, refusing for 1 min',
       'sftp: too many failed logins for 10.0.0.1, refusing for 1 min',
     ]);
     now = 60_000;
     expect(await limiter.attempt('a', '10.0.0.1', yes)).toBe('account');
+  });
+
+  it('locks a user name only from the address that failed: its owner elsewhere still logs in', async () => {
+    const lines: string[] = [];
+    const limiter = createLoginLimiter({ log: (line) => lines.push(line) });
+    const no = async () => undefined;
+    const yes = async () => 'account';
+    // A stranger guesses the (public) user name from one address, then another: each gets locked out.
+    for (let i = 0; i < 5; i++) await limiter.attempt('shop1', '203.0.113.9', no);
+    for (let i = 0; i < 5; i++) await limiter.attempt('shop1', '198.51.100.4', no);
+    expect(await limiter.attempt('shop1', '203.0.113.9', yes)).toBeUndefined();
+    expect(await limiter.attempt('shop1', '198.51.100.4', yes)).toBeUndefined();
+    // The owner, from their own address, is not.
+    expect(await limiter.attempt('shop1', '192.0.2.10', yes)).toBe('account');
+    expect(lines).toEqual([
+      'sftp: too many failed logins for shop1 from 203.0.113.9, refusing for 15 min',
+      'sftp: too many failed logins for shop1 from 198.51.100.4, refusing for 15 min',
+    ]);
   });
 
   it('does not count errors of the check as failures', async () => {
@@ -230,7 +248,9 @@ describe('login limiter', () => {
     const lines: string[] = [];
     const limiter = createLoginLimiter({ maxFailuresPerUser: 1, log: (line) => lines.push(line) });
     await limiter.attempt('evil\nsftp: fake', '10.0.0.1', async () => undefined);
-    expect(lines).toEqual(['sftp: too many failed logins for evil\\nsftp: fake, refusing for 15 min']);
+    expect(lines).toEqual([
+      'sftp: too many failed logins for evil\\nsftp: fake from 10.0.0.1, refusing for 15 min',
+    ]);
   });
 
   it.each([
