@@ -7,6 +7,7 @@ import { createTestDatabase } from '../../../test/test-db.ts';
 import type { Db } from '../../db/database.ts';
 import type { JobRunner } from '../../jobs/job-runner.ts';
 import { createEphemeralCipher } from '../../lib/crypto.ts';
+import { ValidationError } from '../../lib/errors.ts';
 import { createSubscriptionAndInstanceServices } from '../../platform-services.ts';
 import {
   COMING_SOON,
@@ -39,6 +40,8 @@ const sites = new Map<string, SiteState>();
 const domainCalls: [string, string | null][] = [];
 /** Deploys wait for this when set (a site still deploying). */
 let deployGate: Promise<void> | undefined;
+/** setSiteDomain throws this when set. */
+let domainFailure: Error | undefined;
 
 const urlsOf = (id: string): SiteUrls => {
   const temporaryUrl = `http://${id.slice(0, 12)}.localhost:8180`;
@@ -68,6 +71,7 @@ const recordingDriver: ProvisioningDriver = {
   },
   async setSiteDomain(id, domain) {
     domainCalls.push([id, domain]);
+    if (domainFailure) throw domainFailure;
     const site = sites.get(id);
     if (!site) throw new Error(`no site ${id}`);
     site.domain = domain;
@@ -109,6 +113,7 @@ afterAll(async () => {
 beforeEach(() => {
   dns.mode = 'answer';
   deployGate = undefined;
+  domainFailure = undefined;
 });
 
 const site = {
@@ -396,6 +401,45 @@ describe('custom domains need a TXT record before they are attached', { timeout:
     expect(running).toMatchObject({
       url: `https://${domain}`,
       customDomain: { verification: { status: 'attached' } },
+    });
+  });
+
+  it('retries attaching after a driver failure, and shows a refusal by the driver as failed', async () => {
+    const { token, user } = await register(app);
+    await grantPro(user);
+    const instance = await runningSite(token);
+    const domain = newDomain();
+    domainFailure = new Error('Caddy did not answer');
+    const added = await addDomain(token, instance.id, domain);
+    dns.setTxt(`_berth-verify.${domain}`, added.json.instance.customDomain.verification.record.value);
+    const verified = await verify(token, instance.id);
+    expect(verified.json.instance).toMatchObject({
+      url: instance.url,
+      customDomain: {
+        verification: {
+          status: 'verified',
+          message: 'Verified; attaching failed (Caddy did not answer), it is tried again',
+        },
+      },
+    });
+    domainFailure = undefined;
+    await db
+      .updateTable('instances')
+      .set({ domain_checked_at: new Date(Date.now() - 61_000) })
+      .where('id', '=', instance.id)
+      .execute();
+    await services.instances.checkDueDomains();
+    expect((await get(token, instance.id)).url).toBe(`https://${domain}`);
+
+    const other = await runningSite(token);
+    const own = `own-${randomBytes(3).toString('hex')}.localhost`;
+    const refused = await addDomain(token, other.id, own);
+    dns.setTxt(`_berth-verify.${own}`, refused.json.instance.customDomain.verification.record.value);
+    domainFailure = new ValidationError("Domains under localhost are the platform's own addresses");
+    const final = await verify(token, other.id);
+    expect(final.json.instance.customDomain.verification).toMatchObject({
+      status: 'failed',
+      message: "Domains under localhost are the platform's own addresses",
     });
   });
 

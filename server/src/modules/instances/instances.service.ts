@@ -328,7 +328,12 @@ export function createInstancesService(deps: InstancesDeps) {
       if (!verified) return row;
       current = verified;
     }
-    if (current.domain_status !== 'verified' || !(await canAttach(current))) return current;
+    if (current.domain_status !== 'verified') return current;
+    if (!(await canAttach(current))) {
+      // Looked at again in a minute (not at every background run, ahead of the pending ones).
+      if (current === row) await updateDomainOf(db, row.id, domain, { domain_checked_at: new Date() });
+      return current;
+    }
     let patch: Parameters<typeof updateInstance>[2];
     try {
       const urls = await driver.setSiteDomain(current.id, domain);
@@ -342,10 +347,14 @@ export function createInstancesService(deps: InstancesDeps) {
       };
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      patch = {
-        domain_message: `Verified; attaching failed (${reason}), it is tried again`,
-        domain_checked_at: new Date(),
-      };
+      // The driver refusing the domain itself (e.g. one of the platform's own addresses) is final.
+      patch =
+        error instanceof ValidationError
+          ? { domain_status: 'failed', domain_message: reason, domain_checked_at: new Date() }
+          : {
+              domain_message: `Verified; attaching failed (${reason}), it is tried again`,
+              domain_checked_at: new Date(),
+            };
     }
     const updated = await updateDomainOf(db, current.id, domain, patch);
     if (!updated || updated === 'taken') return current;
