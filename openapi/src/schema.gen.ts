@@ -516,12 +516,32 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Attach a custom domain to a WordPress site (served over HTTPS)
-         * @description Synchronous: answers once the front door serves the domain and WordPress’ own address follows it. The certificate is Pending until DNS points at this platform (an A record, or ALIAS/flattened CNAME, for an apex domain; a CNAME for a subdomain) and it is issued; see GET /ssl.
+         * Add a custom domain to a WordPress site (pending until a DNS TXT record proves ownership)
+         * @description The domain is recorded as `pending` with `customDomain.verification.record`: the TXT record (`_berth-verify.<domain>` = `berth-verify=<token>`) to add at the domain’s DNS provider. Once the record is there (checked at once, in the background, and by POST /domain/verify) the domain is `verified` and then `attached`: the front door serves it over HTTPS and WordPress’ own address follows. The certificate is Pending until DNS points at this platform (an A record, or ALIAS/flattened CNAME, for an apex domain; a CNAME for a subdomain) and it is issued; see GET /ssl. A domain it replaces is detached.
          */
         post: operations["instances.addDomain"];
-        /** Detach the custom domain (the site answers on its temporary URL again) */
+        /** Detach the custom domain, or drop a pending one (the site answers on its temporary URL) */
         delete: operations["instances.removeDomain"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/instances/{id}/domain/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check the custom domain’s TXT record now, and attach the domain when it proves ownership
+         * @description Looks up `_berth-verify.<domain>` now. `message` says what was found; `instance.customDomain.verification` has the new state (`attached` when the site answers on the domain now, `verified` when it is attached once the site runs, `pending`/`failed` with the reason).
+         */
+        post: operations["instances.verifyDomain"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1432,7 +1452,31 @@ export interface components {
                  */
                 lastChecked: string | null;
             };
+            verification: components["schemas"]["DomainVerification"];
         } | null;
+        DomainVerification: {
+            /**
+             * @description `pending` until the TXT record proves the account controls the domain, `verified` then, `attached` once the site answers on it (SSL follows); `failed` when it was not proven within 72 hours or another account holds the domain
+             * @enum {string}
+             */
+            status: "pending" | "verified" | "attached" | "failed";
+            /** @description The DNS record to add at the domain’s DNS provider */
+            record: {
+                /** @enum {string} */
+                type: "TXT";
+                /** @example _berth-verify.shop.example.com */
+                name: string;
+                /** @example berth-verify=4f1c0a9e2b7d43c8a1e5f60b9d2c7e31 */
+                value: string;
+            };
+            /**
+             * Format: date-time
+             * @description Null before the first lookup
+             */
+            lastChecked: string | null;
+            /** @description What the last lookup found */
+            message: string | null;
+        };
         InstanceCapabilities: {
             types: {
                 /** @enum {string} */
@@ -3281,7 +3325,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Attached to another instance, or the instance is not deployed */
+            /** @description Verified or attached by another account ("The domain … is already in use by another account"), or the instance is not deployed */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3349,6 +3393,64 @@ export interface operations {
                 };
             };
             /** @description The instance is still deploying, was never deployed, or is being deleted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "instances.verifyDomain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The state after the lookup, and what it found */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstanceChange"];
+                };
+            };
+            /** @description Not a WordPress instance, or it has no custom domain */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such instance of this user (`not_found`, "Instance not found") */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Another account holds the domain, or the instance is being deleted */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3473,7 +3575,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The instance is still deploying, was never deployed, or is being deleted */
+            /** @description The domain is not verified yet, or the instance is not deployed */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -73,6 +73,8 @@ export interface AppDeps {
   now?: () => Date;
   /** Payment provider keys and endpoints (main.ts: STRIPE_*, PAYPAL_*, ETH_*); absent: no provider. */
   payments?: PaymentsConfig;
+  /** DNS servers for custom-domain TXT checks (main.ts: DNS_RESOLVER); absent: the system's. */
+  dnsServers?: readonly string[];
 }
 
 export interface RateLimits extends AuthRateLimits {
@@ -111,6 +113,7 @@ export function createApp(deps: AppDeps) {
     passwordWaitMs: deps.passwordWaitMs,
     payments: deps.payments,
     paymentSettings,
+    dnsServers: deps.dnsServers,
   });
   const auth = createAuthService({ db, tokens, subscriptions, notifications });
   const passwordReset = createPasswordResetService({

@@ -136,3 +136,23 @@ describe('payment providers configuration', () => {
     );
   });
 });
+
+describe('DNS resolver for custom-domain checks', () => {
+  it('uses the system resolvers by default and reads a host:port list', () => {
+    expect(readConfig({}).dnsServers).toBeUndefined();
+    expect(readConfig({ DNS_RESOLVER: '1.1.1.1, 127.0.0.1:5353,[::1]:53,::1' }).dnsServers).toEqual([
+      '1.1.1.1',
+      '127.0.0.1:5353',
+      '[::1]:53',
+      '::1',
+    ]);
+  });
+
+  it('refuses host names, bad ports and empty lists, saying what it takes', () => {
+    for (const value of ['dns.example.com', '127.0.0.1:70000', '300.1.1.1', ' , ', '[::1]:x']) {
+      expect(() => readConfig({ DNS_RESOLVER: value }), value).toThrow(
+        'DNS_RESOLVER must be a comma-separated list of IP addresses with optional ports',
+      );
+    }
+  });
+});

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { ENCRYPTION_KEY_RULE, parseEncryptionKey } from './lib/crypto.ts';
@@ -18,6 +19,30 @@ const Port = (name: string) =>
     .int(`${name} must be a port number`)
     .min(1, `${name} must be 1 to 65535`)
     .max(65535, `${name} must be 1 to 65535`);
+
+const DNS_RESOLVER_RULE =
+  'DNS_RESOLVER must be a comma-separated list of IP addresses with optional ports, such as 1.1.1.1,127.0.0.1:5353,[::1]:53';
+
+/** One DNS server as node:dns's setServers takes it: `1.2.3.4`, `1.2.3.4:53`, `::1`, `[::1]:53`. */
+function dnsServer(entry: string): string | undefined {
+  const bracketed = /^\[([0-9a-fA-F:.]+)\](?::(\d{1,5}))?$/.exec(entry);
+  const v4 = /^(\d{1,3}(?:\.\d{1,3}){3})(?::(\d{1,5}))?$/.exec(entry);
+  const [, host, port] = bracketed ?? v4 ?? [undefined, entry, undefined];
+  if (!host || isIP(host) === 0) return undefined;
+  if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) return undefined;
+  if (port === undefined) return host;
+  return isIP(host) === 6 ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
+export function parseDnsServers(value: string): string[] | undefined {
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const servers = entries.map(dnsServer);
+  if (servers.length === 0 || servers.some((server) => server === undefined)) return undefined;
+  return servers as string[];
+}
 
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -104,6 +129,10 @@ const EnvSchema = z.object({
   PAYPAL_API_BASE: z.url('PAYPAL_API_BASE must be a URL').default('https://api-m.paypal.com'),
   ETH_RPC_URL: z.url('ETH_RPC_URL must be a URL').optional(),
   ETH_CONFIRMATIONS: z.coerce.number().int().min(1).max(1000).default(12),
+  DNS_RESOLVER: z
+    .string()
+    .refine((value) => parseDnsServers(value) !== undefined, DNS_RESOLVER_RULE)
+    .optional(),
   ENCRYPTION_KEY: z
     .string()
     .refine((value) => parseEncryptionKey(value) !== undefined, ENCRYPTION_KEY_RULE)
@@ -132,6 +161,8 @@ export interface ServerConfig {
   encryptionKey: Buffer | undefined;
   /** Payment providers with keys (each one absent when its keys are). */
   payments: PaymentsConfig;
+  /** DNS servers for custom-domain TXT checks (`host:port`); undefined: the system's resolvers. */
+  dnsServers: string[] | undefined;
 }
 
 export interface ProvisioningConfig {
@@ -224,6 +255,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
         diskMb: e.SITES_DISK_MB,
       },
     },
+    dnsServers: e.DNS_RESOLVER === undefined ? undefined : parseDnsServers(e.DNS_RESOLVER),
     encryptionKey: e.ENCRYPTION_KEY === undefined ? undefined : parseEncryptionKey(e.ENCRYPTION_KEY),
     payments: {
       stripe:

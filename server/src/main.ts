@@ -46,6 +46,8 @@ const log = (line: string) => console.log(`[berth] ${line}`);
 /** How often a server looks for jobs left locked by a crashed server, and clears unused job queues. */
 const JOB_RECOVERY_INTERVAL_MS = 15_000;
 const JOB_GARBAGE_INTERVAL_MS = 60 * 60_000;
+/** How often pending custom domains are looked at (each on its own slowing schedule, see findDomainsDue). */
+const DOMAIN_CHECK_INTERVAL_MS = 60_000;
 /** How often submitted MetaMask transactions are checked on chain (when ETH_RPC_URL is set). */
 const METAMASK_CHECK_INTERVAL_MS = 60_000;
 
@@ -166,12 +168,20 @@ async function main() {
     provisioner: driver,
     cipher,
     payments: config.payments,
+    dnsServers: config.dnsServers,
   });
 
   // The same services the app builds, for the background work below.
   const now = () => new Date();
   const notifications = createNotificationsService({ db });
-  const { subscriptions } = createSubscriptionAndInstanceServices({ db, now, driver, cipher, notifications });
+  const { subscriptions, instances } = createSubscriptionAndInstanceServices({
+    db,
+    now,
+    driver,
+    cipher,
+    notifications,
+    dnsServers: config.dnsServers,
+  });
   const trialNotices = createTrialNoticesService({ db, now, notifications, subscriptions });
   const trialTask = startIntervalTask('trial notices', TRIAL_NOTICES_INTERVAL_MS, trialNotices.sendDue, log);
   const payments = config.payments;
@@ -204,6 +214,7 @@ async function main() {
   let runner: JobRunner | undefined;
   let recoveryTask: IntervalTask | undefined;
   let garbageTask: IntervalTask | undefined;
+  let domainTask: IntervalTask | undefined;
   let stopping = false;
   const provisioning = (async () => {
     if (prov.driver === 'none') {
@@ -253,6 +264,15 @@ async function main() {
       () => collectJobGarbage(db),
       log,
     );
+    log(
+      `domains: TXT checks of pending custom domains through ${config.dnsServers?.join(', ') ?? 'the system resolvers'}`,
+    );
+    domainTask = startIntervalTask(
+      'custom domain checks',
+      DOMAIN_CHECK_INTERVAL_MS,
+      () => instances.checkDueDomains(),
+      log,
+    );
   })().catch((error: unknown) => {
     log(`provisioning failed to start: ${error instanceof Error ? error.message : String(error)}`);
   });
@@ -265,6 +285,7 @@ async function main() {
     await provisioning;
     await recoveryTask?.stop();
     await garbageTask?.stop();
+    await domainTask?.stop();
     await runner?.stop();
     await trialTask.stop();
     await metamaskTask.stop();

@@ -1,5 +1,6 @@
 import type { Db } from './db/database.ts';
 import type { Cipher } from './lib/crypto.ts';
+import { createTxtLookup } from './lib/dns-txt.ts';
 import type { OperationBudgets } from './modules/instances/instance-jobs.ts';
 import { createInstancesService } from './modules/instances/instances.service.ts';
 import type { NotificationsService } from './modules/notifications/notifications.service.ts';
@@ -24,6 +25,8 @@ export interface SubscriptionAndInstanceDeps {
   payments?: PaymentsConfig;
   /** The admin's payment settings (app.ts shares one store with the payments module). */
   paymentSettings?: PaymentSettingsStore;
+  /** DNS servers for custom-domain TXT checks (DNS_RESOLVER); absent: the system's. */
+  dnsServers?: readonly string[];
 }
 
 /**
@@ -53,6 +56,7 @@ export function createSubscriptionAndInstanceServices(deps: SubscriptionAndInsta
     subscriptions,
     budgets: deps.budgets,
     passwordWaitMs: deps.passwordWaitMs,
+    txtLookup: createTxtLookup({ servers: deps.dnsServers }),
   });
   return { subscriptions, instances };
 }

@@ -1,5 +1,10 @@
 import type { AuthResult, Schemas, Subscription, SubscriptionStatus, User } from '@berth/openapi';
-import type { Instance, InstanceAccess, InstanceList } from '../src/api/instances.queries.ts';
+import type {
+  DomainVerification,
+  Instance,
+  InstanceAccess,
+  InstanceList,
+} from '../src/api/instances.queries.ts';
 
 const MINUTE = 60_000;
 
@@ -267,5 +272,24 @@ export function databaseAccess(overrides: Partial<InstanceAccess['database']> = 
       ...database,
       connectionString: `mysql://${database.user}:${database.password}@${database.host}:${database.port}/${database.name}`,
     },
+  };
+}
+
+/** The ownership proof of a custom domain (attached by default), as the API answers it. */
+export function domainVerification(
+  domain: string,
+  status: DomainVerification['status'] = 'attached',
+  overrides: Partial<DomainVerification> = {},
+): DomainVerification {
+  return {
+    status,
+    record: {
+      type: 'TXT',
+      name: `_berth-verify.${domain}`,
+      value: 'berth-verify=0123456789abcdef0123456789abcdef',
+    },
+    lastChecked: null,
+    message: status === 'attached' ? 'Verified and attached' : null,
+    ...overrides,
   };
 }

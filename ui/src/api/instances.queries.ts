@@ -25,6 +25,7 @@ export type Instance = Omit<Schemas['Instance'], 'customDomain'> &
   Partial<Pick<Schemas['Instance'], 'customDomain'>>;
 export type CustomDomain = NonNullable<Schemas['CustomDomain']>;
 export type SslState = CustomDomain['ssl']['status'];
+export type DomainVerification = CustomDomain['verification'];
 export type Backup = Schemas['Backup'];
 export type InstanceList = Omit<Schemas['InstanceList'], 'instances'> & { instances: Instance[] };
 export type InstanceAccess = Omit<Schemas['InstanceAccess'], 'sftp'> &
@@ -252,6 +253,19 @@ export function useAddDomainMutation(id: string) {
   return useMutation<InstanceChange, Error, string>({
     mutationFn: (domain) =>
       unwrap(client.POST('/api/instances/{id}/domain', { params: { path: { id } }, body: { domain } })),
+    onSuccess: apply,
+  });
+}
+
+/**
+ * POST /instances/{id}/domain/verify: looks up the domain's TXT record now; attached when it proves
+ * ownership, else still pending with what was found.
+ */
+export function useVerifyDomainMutation(id: string) {
+  const client = useApiClient();
+  const apply = useApplyInstanceChange(id);
+  return useMutation<InstanceChange, Error, void>({
+    mutationFn: () => unwrap(client.POST('/api/instances/{id}/domain/verify', { params: { path: { id } } })),
     onSuccess: apply,
   });
 }

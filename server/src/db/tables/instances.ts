@@ -31,14 +31,30 @@ export interface InstanceTable {
   /** Where the site answers (custom domain over HTTPS, else the temporary URL), once deployed. */
   url: ColumnType<string | null, string | null | undefined, string | null>;
   admin_url: ColumnType<string | null, string | null | undefined, string | null>;
-  /** The attached custom domain (unique over all instances) and when it was attached. */
+  /**
+   * The custom domain (verified or attached ones are unique over all instances; several accounts may
+   * have the same one pending) and when it was added.
+   */
   custom_domain: ColumnType<string | null, string | null | undefined, string | null>;
   domain_added_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /**
+   * Proof of ownership of the custom domain: pending until the TXT record `_berth-verify.<domain>`
+   * holds `berth-verify=<domain_token>`, verified then, attached once the driver serves it; failed when
+   * it was not proven in time or another account holds it. All null without a custom domain.
+   */
+  domain_status: ColumnType<DomainStatus | null, DomainStatus | null | undefined, DomainStatus | null>;
+  domain_token: ColumnType<string | null, string | null | undefined, string | null>;
+  domain_checked_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** What the last check found. */
+  domain_message: ColumnType<string | null, string | null | undefined, string | null>;
   /** The last SSL probe of the custom domain; null before the first one. */
   ssl: ColumnType<StoredSsl | null, StoredSsl | null | undefined, StoredSsl | null>;
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, never, Date>;
 }
+
+export const DOMAIN_STATUSES = ['pending', 'verified', 'attached', 'failed'] as const;
+export type DomainStatus = (typeof DOMAIN_STATUSES)[number];
 
 export interface SiteSettings {
   title: string;

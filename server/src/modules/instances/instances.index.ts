@@ -1,4 +1,5 @@
 import { createRouter } from '../../lib/create-router.ts';
+import { PENDING_ACTIVATION } from './domain-verification.ts';
 import { TYPE_INFO } from './instance-catalog.ts';
 import * as routes from './instances.routes.ts';
 import { type InstancesService, PREPARING } from './instances.service.ts';
@@ -41,6 +42,15 @@ export function createInstancesRouter(instances: InstancesService) {
         const { id } = c.req.valid('param');
         const instance = await instances.addDomain(c.var.user.id, id, c.req.valid('json').domain);
         return c.json({ instance, message: 'Custom domain added successfully' }, 200);
+      })
+      .openapi(routes.verifyDomain, async (c) => {
+        const instance = await instances.verifyDomain(c.var.user.id, c.req.valid('param').id);
+        const verification = instance.customDomain?.verification;
+        const message =
+          verification?.status === 'attached'
+            ? 'Domain verified and attached'
+            : (verification?.message ?? PENDING_ACTIVATION);
+        return c.json({ instance, message }, 200);
       })
       .openapi(routes.removeDomain, async (c) => {
         const instance = await instances.removeDomain(c.var.user.id, c.req.valid('param').id);

@@ -31,9 +31,98 @@ export async function findInstanceById(db: DbOrTx, id: string): Promise<Instance
   return db.selectFrom('instances').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** The instance a custom domain is attached to (any user's). */
-export async function findInstanceByDomain(db: DbOrTx, domain: string): Promise<InstanceRow | undefined> {
-  return db.selectFrom('instances').selectAll().where('custom_domain', '=', domain).executeTakeFirst();
+/** The instances (any user's) whose custom domain is `domain`, verified or attached: its holders. */
+export async function findDomainHolders(db: DbOrTx, domain: string): Promise<InstanceRow[]> {
+  return db
+    .selectFrom('instances')
+    .selectAll()
+    .where('custom_domain', '=', domain)
+    .where('domain_status', 'in', ['verified', 'attached'])
+    .execute();
+}
+
+/** The verification token the user already has for `domain` on one of their instances, if any. */
+export async function findDomainToken(
+  db: DbOrTx,
+  userId: string,
+  domain: string,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('instances')
+    .select('domain_token')
+    .where('user_id', '=', userId)
+    .where('custom_domain', '=', domain)
+    .where('domain_token', 'is not', null)
+    .orderBy('domain_added_at')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.domain_token ?? undefined;
+}
+
+/**
+ * Domains the background check should look at now, oldest check first: pending ones on a schedule
+ * that slows down with their age (every minute in the first hour, every 10 minutes in the first day,
+ * hourly after that), and verified ones not attached yet (every minute).
+ */
+export async function findDomainsDue(db: DbOrTx, limit: number): Promise<InstanceRow[]> {
+  return db
+    .selectFrom('instances')
+    .selectAll()
+    .where('status', '<>', 'deleting')
+    .where((eb) =>
+      eb.or([
+        eb.and([
+          eb('domain_status', '=', 'verified'),
+          eb.or([
+            eb('domain_checked_at', 'is', null),
+            eb('domain_checked_at', '<', sql<Date>`now() - interval '1 minute'`),
+          ]),
+        ]),
+        eb.and([
+          eb('domain_status', '=', 'pending'),
+          eb.or([
+            eb('domain_checked_at', 'is', null),
+            eb(
+              'domain_checked_at',
+              '<',
+              sql<Date>`now() - case
+                when domain_added_at > now() - interval '1 hour' then interval '1 minute'
+                when domain_added_at > now() - interval '1 day' then interval '10 minutes'
+                else interval '1 hour' end`,
+            ),
+          ]),
+        ]),
+      ]),
+    )
+    .orderBy(sql`domain_checked_at nulls first`)
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * Sets the fields of a custom domain unless the row's domain changed meanwhile or it is being deleted
+ * (answers undefined then); 'taken' when making it verified or attached would give two instances the
+ * same one (run it outside a transaction, or as its last statement).
+ */
+export async function updateDomainOf(
+  db: DbOrTx,
+  id: string,
+  domain: string,
+  patch: InstanceRowUpdate,
+): Promise<InstanceRow | 'taken' | undefined> {
+  try {
+    return await db
+      .updateTable('instances')
+      .set({ ...patch, updated_at: sql<Date>`now()` })
+      .where('id', '=', id)
+      .where('custom_domain', '=', domain)
+      .where('status', '<>', 'deleting')
+      .returningAll()
+      .executeTakeFirst();
+  } catch (error) {
+    if ((error as { code?: string }).code === '23505') return 'taken';
+    throw error;
+  }
 }
 
 /** Locks the user's instance row until the transaction ends. */
@@ -89,7 +178,7 @@ export async function updateInstance(
   db: DbOrTx,
   id: string,
   patch: InstanceRowUpdate,
-  onlyIf?: { statusNot?: InstanceStatus; statusIn?: InstanceStatus[] },
+  onlyIf?: { statusNot?: InstanceStatus; statusIn?: InstanceStatus[]; domainVerified?: string },
 ): Promise<InstanceRow | undefined> {
   let query = db
     .updateTable('instances')
@@ -97,6 +186,9 @@ export async function updateInstance(
     .where('id', '=', id);
   if (onlyIf?.statusNot) query = query.where('status', '<>', onlyIf.statusNot);
   if (onlyIf?.statusIn) query = query.where('status', 'in', onlyIf.statusIn);
+  if (onlyIf?.domainVerified) {
+    query = query.where('custom_domain', '=', onlyIf.domainVerified).where('domain_status', '=', 'verified');
+  }
   return query.returningAll().executeTakeFirst();
 }
 

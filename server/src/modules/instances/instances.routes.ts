@@ -182,9 +182,9 @@ export const addDomain = createRoute({
   path: '/api/instances/{id}/domain',
   operationId: 'instances.addDomain',
   tags,
-  summary: 'Attach a custom domain to a WordPress site (served over HTTPS)',
+  summary: 'Add a custom domain to a WordPress site (pending until a DNS TXT record proves ownership)',
   description:
-    'Synchronous: answers once the front door serves the domain and WordPress’ own address follows it. The certificate is Pending until DNS points at this platform (an A record, or ALIAS/flattened CNAME, for an apex domain; a CNAME for a subdomain) and it is issued; see GET /ssl.',
+    'The domain is recorded as `pending` with `customDomain.verification.record`: the TXT record (`_berth-verify.<domain>` = `berth-verify=<token>`) to add at the domain’s DNS provider. Once the record is there (checked at once, in the background, and by POST /domain/verify) the domain is `verified` and then `attached`: the front door serves it over HTTPS and WordPress’ own address follows. The certificate is Pending until DNS points at this platform (an A record, or ALIAS/flattened CNAME, for an apex domain; a CNAME for a subdomain) and it is issued; see GET /ssl. A domain it replaces is detached.',
   ...signedIn,
   request: {
     params: InstanceIdParamsSchema,
@@ -198,7 +198,28 @@ export const addDomain = createRoute({
     401: notSignedIn,
     403: inactive('Adding domains is disabled.'),
     404: notFound,
-    409: errorResponse('Attached to another instance, or the instance is not deployed'),
+    409: errorResponse(
+      'Verified or attached by another account ("The domain … is already in use by another account"), or the instance is not deployed',
+    ),
+  },
+});
+
+export const verifyDomain = createRoute({
+  method: 'post',
+  path: '/api/instances/{id}/domain/verify',
+  operationId: 'instances.verifyDomain',
+  tags,
+  summary: 'Check the custom domain’s TXT record now, and attach the domain when it proves ownership',
+  description:
+    'Looks up `_berth-verify.<domain>` now. `message` says what was found; `instance.customDomain.verification` has the new state (`attached` when the site answers on the domain now, `verified` when it is attached once the site runs, `pending`/`failed` with the reason).',
+  ...signedIn,
+  request: { params: InstanceIdParamsSchema },
+  responses: {
+    200: json(InstanceChangeSchema, 'The state after the lookup, and what it found'),
+    400: errorResponse('Not a WordPress instance, or it has no custom domain'),
+    401: notSignedIn,
+    404: notFound,
+    409: errorResponse('Another account holds the domain, or the instance is being deleted'),
   },
 });
 
@@ -207,7 +228,7 @@ export const removeDomain = createRoute({
   path: '/api/instances/{id}/domain',
   operationId: 'instances.removeDomain',
   tags,
-  summary: 'Detach the custom domain (the site answers on its temporary URL again)',
+  summary: 'Detach the custom domain, or drop a pending one (the site answers on its temporary URL)',
   ...signedIn,
   request: { params: InstanceIdParamsSchema },
   responses: {
@@ -254,7 +275,7 @@ export const requestSsl = createRoute({
     401: notSignedIn,
     403: inactive('Your subscription is inactive. Requesting SSL is disabled.'),
     404: notFound,
-    409: notDeployed,
+    409: errorResponse('The domain is not verified yet, or the instance is not deployed'),
   },
 });
 

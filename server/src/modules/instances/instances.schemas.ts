@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { INSTANCE_STATUSES } from '../../db/tables/instances.ts';
+import { DOMAIN_STATUSES, INSTANCE_STATUSES } from '../../db/tables/instances.ts';
 import { INSTANCE_TYPES, type InstanceType } from '../../provisioning/driver.ts';
 import {
   DEFAULT_CPU,
@@ -113,6 +113,24 @@ export const TypeQuerySchema = z.object({
 
 export const SSL_STATUSES = ['Active', 'Pending', 'FAILED'] as const;
 
+export const DomainVerificationSchema = z
+  .object({
+    status: z.enum(DOMAIN_STATUSES).openapi({
+      description:
+        '`pending` until the TXT record proves the account controls the domain, `verified` then, `attached` once the site answers on it (SSL follows); `failed` when it was not proven within 72 hours or another account holds the domain',
+    }),
+    record: z
+      .object({
+        type: z.literal('TXT'),
+        name: z.string().openapi({ example: '_berth-verify.shop.example.com' }),
+        value: z.string().openapi({ example: 'berth-verify=4f1c0a9e2b7d43c8a1e5f60b9d2c7e31' }),
+      })
+      .openapi({ description: 'The DNS record to add at the domain’s DNS provider' }),
+    lastChecked: z.iso.datetime().nullable().openapi({ description: 'Null before the first lookup' }),
+    message: z.string().nullable().openapi({ description: 'What the last lookup found' }),
+  })
+  .openapi('DomainVerification');
+
 const CustomDomainSchema = z
   .object({
     domain: z.string().openapi({ example: 'shop.example.com' }),
@@ -123,6 +141,7 @@ const CustomDomainSchema = z
       message: z.string(),
       lastChecked: z.iso.datetime().nullable().openapi({ description: 'Null before the first check' }),
     }),
+    verification: DomainVerificationSchema,
   })
   .openapi('CustomDomain');
 

@@ -4,6 +4,7 @@ import type { z } from '@hono/zod-openapi';
 import type { Db, DbOrTx } from '../../db/database.ts';
 import type { InstanceRow, StoredSsl } from '../../db/tables/instances.ts';
 import type { Cipher } from '../../lib/crypto.ts';
+import type { TxtLookup } from '../../lib/dns-txt.ts';
 import {
   ConflictError,
   NotFoundError,
@@ -19,11 +20,19 @@ import {
   INSTANCE_TYPES,
   type ProvisioningDriver,
   ProvisioningUnavailableError,
+  type SiteUrls,
   type SslStatus,
 } from '../../provisioning/driver.ts';
 import { generatePassword } from '../../provisioning/tenant-names.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service.ts';
+import {
+  judgeTxt,
+  newDomainToken,
+  PENDING_ACTIVATION,
+  PENDING_WINDOW_HOURS,
+  verificationRecord,
+} from './domain-verification.ts';
 import { DEFAULT_PAGE_SIZE, isDatabaseType, TYPE_INFO } from './instance-catalog.ts';
 import {
   DEFAULT_BUDGETS,
@@ -35,13 +44,16 @@ import { openSecret, sealPendingPassword, sealSecret } from './instance-secrets.
 import {
   countActiveInstances,
   findCredentials,
+  findDomainHolders,
+  findDomainsDue,
+  findDomainToken,
   findInstance,
-  findInstanceByDomain,
   findInstancesPage,
   insertCredentials,
   insertInstance,
   lockInstanceForUpdate,
   updateCredentials,
+  updateDomainOf,
   updateInstance,
   updateSuspendedOfUser,
 } from './instances.repository.ts';
@@ -75,6 +87,10 @@ export const DELETE_BACKUP_WHEN_INACTIVE = 'Deleting backups is disabled.';
 export const SSL_CUSTOM_ONLY = 'SSL is only available for custom domains';
 export const DOMAINS_SITES_ONLY = 'Custom domains are only available for WordPress instances';
 export const BACKUPS_SITES_ONLY = 'Backups are only available for WordPress instances';
+export const NO_CUSTOM_DOMAIN = 'The instance has no custom domain';
+export const SSL_NOT_VERIFIED =
+  'The custom domain is not verified yet: add its TXT record and verify it, then the certificate is issued';
+const domainTaken = (domain: string) => `The domain ${domain} is already in use by another account`;
 export const DEFAULT_PHP_VERSION = '8.2';
 const BACKUP_ID = /^[a-z0-9-]{1,64}$/;
 
@@ -88,6 +104,8 @@ export interface InstancesDeps {
   budgets?: OperationBudgets;
   /** How long a password change waits for its job before answering 202. */
   passwordWaitMs?: number;
+  /** TXT lookups that prove ownership of custom domains. */
+  txtLookup: TxtLookup;
 }
 
 export type InstancesService = ReturnType<typeof createInstancesService>;
@@ -115,10 +133,19 @@ export function toInstance(row: InstanceRow): Instance {
       ? {
           domain: row.custom_domain,
           addedAt: row.domain_added_at?.toISOString() ?? null,
-          isActive: row.ssl?.status === 'Active',
-          ssl: row.ssl
-            ? { status: row.ssl.status, message: row.ssl.message, lastChecked: row.ssl.lastChecked }
-            : { status: 'Pending', message: 'Not checked yet', lastChecked: null },
+          isActive: row.domain_status === 'attached' && row.ssl?.status === 'Active',
+          ssl:
+            row.domain_status !== 'attached'
+              ? { status: 'Pending', message: PENDING_ACTIVATION, lastChecked: null }
+              : row.ssl
+                ? { status: row.ssl.status, message: row.ssl.message, lastChecked: row.ssl.lastChecked }
+                : { status: 'Pending', message: 'Not checked yet', lastChecked: null },
+          verification: {
+            status: row.domain_status ?? 'attached',
+            record: verificationRecord(row.custom_domain, row.domain_token ?? ''),
+            lastChecked: row.domain_checked_at?.toISOString() ?? null,
+            message: row.domain_message,
+          },
         }
       : null,
     metadata: info.flag ? { database: true, [info.flag]: true } : { database: false },
@@ -134,7 +161,7 @@ function connectionString(
 }
 
 export function createInstancesService(deps: InstancesDeps) {
-  const { db, driver, cipher, notifications, subscriptions } = deps;
+  const { db, driver, cipher, notifications, subscriptions, txtLookup } = deps;
   const budgets = deps.budgets ?? DEFAULT_BUDGETS;
   const passwordWaitMs = deps.passwordWaitMs ?? 10_000;
 
@@ -177,7 +204,6 @@ export function createInstancesService(deps: InstancesDeps) {
       const checked = DomainSchema.safeParse(body.customDomain);
       if (!checked.success) throw new ValidationError(firstIssue(checked.error));
       domain = checked.data;
-      await domainFree(domain);
     }
     return {
       settings: { title: fields.title, adminUser: fields.username, adminEmail: fields.email, phpVersion },
@@ -186,11 +212,154 @@ export function createInstancesService(deps: InstancesDeps) {
     };
   }
 
-  async function domainFree(domain: string, instanceId?: string) {
-    const taken = await findInstanceByDomain(db, domain);
-    if (taken && taken.id !== instanceId) {
-      throw new ConflictError(`The domain ${domain} is already attached to another instance`);
+  /** Refuses a domain verified or attached by another account (the same account may move it). */
+  async function domainFree(userId: string, domain: string) {
+    const holders = await findDomainHolders(db, domain);
+    if (holders.some((holder) => holder.user_id !== userId)) throw new ConflictError(domainTaken(domain));
+  }
+
+  /** The fields of a newly added, pending domain; the account's token for it when it has one. */
+  async function pendingDomain(userId: string, domain: string) {
+    return {
+      custom_domain: domain,
+      domain_added_at: new Date(),
+      domain_status: 'pending' as const,
+      domain_token: (await findDomainToken(db, userId, domain)) ?? newDomainToken(),
+      domain_checked_at: null,
+      domain_message: PENDING_ACTIVATION,
+      ssl: null,
+    };
+  }
+
+  const noDomain = {
+    custom_domain: null,
+    domain_added_at: null,
+    domain_status: null,
+    domain_token: null,
+    domain_checked_at: null,
+    domain_message: null,
+    ssl: null,
+  };
+
+  /** Whether the driver may change the site's domain now (deployed, running, no job of it under way). */
+  async function canAttach(row: InstanceRow): Promise<boolean> {
+    return (
+      row.deployed_at !== null &&
+      row.status === 'running' &&
+      !row.suspended &&
+      !(await instanceHasJobs(db, row.id))
+    );
+  }
+
+  /**
+   * The same account's other instance holding the domain gives it up (the domain moves): detached by
+   * the driver when it was attached there, then cleared from that row.
+   */
+  async function releaseFromOwnInstances(row: InstanceRow, domain: string) {
+    for (const holder of await findDomainHolders(db, domain)) {
+      if (holder.id === row.id) continue;
+      if (holder.user_id !== row.user_id) throw new ConflictError(domainTaken(domain));
+      const urls =
+        holder.domain_status === 'attached' && holder.deployed_at !== null
+          ? await driver.setSiteDomain(holder.id, null)
+          : undefined;
+      const cleared = await updateDomainOf(db, holder.id, domain, {
+        ...noDomain,
+        ...(urls && { url: urls.url, admin_url: urls.adminUrl }),
+      });
+      if (cleared && cleared !== 'taken') await publish(db, cleared);
     }
+  }
+
+  /**
+   * Looks up the TXT record of the row's pending (or failed) domain and stores what it found; when it
+   * holds the token the domain becomes verified (refused with 409 when another account holds it) and is
+   * attached through the driver when the site can take it now (else later, by the deploy job or the
+   * background check). A verified domain is only attached. Answers the row as stored.
+   */
+  async function checkDomain(row: InstanceRow, options: { throwConflict: boolean }): Promise<InstanceRow> {
+    const domain = row.custom_domain;
+    if (!domain || !row.domain_token || !row.domain_status) return row;
+    let current = row;
+    if (row.domain_status === 'pending' || row.domain_status === 'failed') {
+      const outcome = judgeTxt(
+        domain,
+        row.domain_token,
+        await txtLookup(verificationRecord(domain, row.domain_token).name),
+      );
+      const checked = { domain_checked_at: new Date() };
+      if (!outcome.matched) {
+        const stale =
+          row.domain_status === 'pending' &&
+          row.domain_added_at !== null &&
+          Date.now() - row.domain_added_at.getTime() > PENDING_WINDOW_HOURS * 3_600_000;
+        const updated = await updateDomainOf(db, row.id, domain, {
+          ...checked,
+          domain_status: stale ? 'failed' : row.domain_status,
+          domain_message: stale
+            ? `${outcome.message} within ${PENDING_WINDOW_HOURS} hours. Add the record and press Verify now.`
+            : outcome.message,
+        });
+        if (updated && updated !== 'taken') await publish(db, updated);
+        return updated && updated !== 'taken' ? updated : row;
+      }
+      const refuse = async () => {
+        const failed = await updateDomainOf(db, row.id, domain, {
+          ...checked,
+          domain_status: 'failed',
+          domain_message: domainTaken(domain),
+        });
+        if (failed && failed !== 'taken') await publish(db, failed);
+        if (options.throwConflict) throw new ConflictError(domainTaken(domain));
+        return failed && failed !== 'taken' ? failed : row;
+      };
+      try {
+        await releaseFromOwnInstances(row, domain);
+      } catch (error) {
+        if (error instanceof ConflictError) return refuse();
+        throw error;
+      }
+      const verified = await updateDomainOf(db, row.id, domain, {
+        ...checked,
+        domain_status: 'verified',
+        domain_message: 'Verified; the domain is attached once the site runs',
+      });
+      if (verified === 'taken') return refuse();
+      if (!verified) return row;
+      current = verified;
+    }
+    if (current.domain_status !== 'verified') return current;
+    if (!(await canAttach(current))) {
+      // Looked at again in a minute (not at every background run, ahead of the pending ones).
+      if (current === row) await updateDomainOf(db, row.id, domain, { domain_checked_at: new Date() });
+      return current;
+    }
+    let patch: Parameters<typeof updateInstance>[2];
+    try {
+      const urls = await driver.setSiteDomain(current.id, domain);
+      patch = {
+        url: urls.url,
+        admin_url: urls.adminUrl,
+        domain_status: 'attached',
+        domain_message: 'Verified and attached',
+        domain_checked_at: new Date(),
+        ssl: null,
+      };
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      // The driver refusing the domain itself (e.g. one of the platform's own addresses) is final.
+      patch =
+        error instanceof ValidationError
+          ? { domain_status: 'failed', domain_message: reason, domain_checked_at: new Date() }
+          : {
+              domain_message: `Verified; attaching failed (${reason}), it is tried again`,
+              domain_checked_at: new Date(),
+            };
+    }
+    const updated = await updateDomainOf(db, current.id, domain, patch);
+    if (!updated || updated === 'taken') return current;
+    await publish(db, updated);
+    return updated;
   }
 
   /** The user's WordPress instance, deployed (the site exists), for domain, SSL and backup calls. */
@@ -297,6 +466,8 @@ export function createInstancesService(deps: InstancesDeps) {
       const capability = (await driver.capabilities())[body.type];
       if (!capability.available) throw new ProvisioningUnavailableError(body.type, capability.reason);
       const site = body.type === 'wordpress' ? await wordpressFields(body) : undefined;
+      if (site?.domain) await domainFree(userId, site.domain);
+      const domainFields = site?.domain ? await pendingDomain(userId, site.domain) : {};
       return db.transaction().execute(async (trx) => {
         if (!(await subscriptions.lockCanCreate(userId, trx)).canCreate)
           throw new PlanLimitError(CANNOT_CREATE);
@@ -311,8 +482,7 @@ export function createInstancesService(deps: InstancesDeps) {
           cpu: body.cpu,
           status: 'deploying',
           site: site?.settings ?? null,
-          custom_domain: site?.domain ?? null,
-          domain_added_at: site?.domain ? new Date() : null,
+          ...domainFields,
         });
         const secret = site
           ? {
@@ -447,47 +617,75 @@ export function createInstancesService(deps: InstancesDeps) {
     },
 
     /**
-     * Attaches a custom domain to a WordPress site, synchronously: the driver's change is quick (a
-     * Caddy reload and WordPress' own address), and it runs under the driver's per-site lock, so it
-     * cannot interleave with a job of the same site. The row follows the driver's answer.
+     * Records a custom domain for a WordPress site as pending, with the TXT record that proves the
+     * account controls it; a domain verified or attached by another account is refused (409). A domain
+     * it replaces is detached first. The TXT record is looked up once at once (an account moving a
+     * domain between its instances already has it); otherwise the background check or "Verify now"
+     * attaches the domain once the record is there.
      */
     async addDomain(userId: string, id: string, domain: string): Promise<Instance> {
       const row = await ownSite(userId, id, DOMAINS_SITES_ONLY);
       await refuseWhenInactive(userId, DOMAINS_WHEN_INACTIVE);
-      await domainFree(domain, row.id);
+      await domainFree(userId, domain);
+      if (row.custom_domain === domain) return toInstance(await checkDomain(row, { throwConflict: true }));
       await refuseWhileBusy(row);
-      const urls = await driver.setSiteDomain(row.id, domain);
-      return db.transaction().execute(async (trx) => {
-        const updated = await updateInstance(
+      const urls = row.domain_status === 'attached' ? await driver.setSiteDomain(row.id, null) : undefined;
+      const pending = await pendingDomain(userId, domain);
+      const updated = await db.transaction().execute(async (trx) => {
+        const changed = await updateInstance(
           trx,
           row.id,
-          {
-            url: urls.url,
-            admin_url: urls.adminUrl,
-            custom_domain: domain,
-            domain_added_at: row.custom_domain === domain ? row.domain_added_at : new Date(),
-            ssl: row.custom_domain === domain ? row.ssl : null,
-          },
+          { ...pending, ...(urls && { url: urls.url, admin_url: urls.adminUrl }) },
           { statusNot: 'deleting' },
         );
-        if (!updated) throw new ConflictError('The instance is being deleted');
-        await publish(trx, updated);
-        return toInstance(updated);
+        if (!changed) throw new ConflictError('The instance is being deleted');
+        await publish(trx, changed);
+        return changed;
       });
+      return toInstance(await checkDomain(updated, { throwConflict: true }));
     },
 
-    /** Detaches the custom domain (the site goes back to its temporary URL); synchronous like addDomain. */
+    /**
+     * Checks the TXT record of the instance's custom domain now ("Verify now") and attaches the domain
+     * when it proves ownership. 409 when another account holds the domain.
+     */
+    async verifyDomain(userId: string, id: string): Promise<Instance> {
+      const row = await own(userId, id);
+      if (row.type !== 'wordpress') throw new ValidationError(DOMAINS_SITES_ONLY);
+      if (row.status === 'deleting') throw new ConflictError('The instance is being deleted');
+      if (!row.custom_domain) throw new ValidationError(NO_CUSTOM_DOMAIN);
+      return toInstance(await checkDomain(row, { throwConflict: true }));
+    },
+
+    /**
+     * The background check: looks at the pending domains that are due (a schedule that slows down with
+     * their age; failed after PENDING_WINDOW_HOURS) and attaches verified ones, at most `limit` a run.
+     * Answers how many it looked at.
+     */
+    async checkDueDomains(limit = 50): Promise<number> {
+      const rows = await findDomainsDue(db, limit);
+      for (const row of rows) await checkDomain(row, { throwConflict: false });
+      return rows.length;
+    },
+
+    /** Detaches the custom domain (the site goes back to its temporary URL); a pending one is dropped. */
     async removeDomain(userId: string, id: string): Promise<Instance> {
-      const row = await ownSite(userId, id, DOMAINS_SITES_ONLY);
+      const row = await own(userId, id);
+      if (row.type !== 'wordpress') throw new ValidationError(DOMAINS_SITES_ONLY);
       await refuseWhenInactive(userId, REMOVE_DOMAIN_WHEN_INACTIVE);
-      if (!row.custom_domain) throw new ValidationError('The instance has no custom domain');
-      await refuseWhileBusy(row);
-      const urls = await driver.setSiteDomain(row.id, null);
+      if (row.status === 'deleting') throw new ConflictError('The instance is being deleted');
+      if (!row.custom_domain) throw new ValidationError(NO_CUSTOM_DOMAIN);
+      let urls: SiteUrls | undefined;
+      if (row.domain_status === 'attached' || row.domain_status === 'verified') {
+        if (row.domain_status === 'attached') await ownSite(userId, id, DOMAINS_SITES_ONLY);
+        await refuseWhileBusy(row);
+        if (row.deployed_at !== null) urls = await driver.setSiteDomain(row.id, null);
+      }
       return db.transaction().execute(async (trx) => {
         const updated = await updateInstance(
           trx,
           row.id,
-          { url: urls.url, admin_url: urls.adminUrl, custom_domain: null, domain_added_at: null, ssl: null },
+          { ...noDomain, ...(urls && { url: urls.url, admin_url: urls.adminUrl }) },
           { statusNot: 'deleting' },
         );
         if (!updated) throw new ConflictError('The instance is being deleted');
@@ -500,6 +698,17 @@ export function createInstancesService(deps: InstancesDeps) {
     async sslStatus(userId: string, id: string): Promise<SslResult> {
       const row = await ownSite(userId, id, SSL_CUSTOM_ONLY);
       if (!row.custom_domain) return sslResult(null);
+      if (row.domain_status !== 'attached') {
+        return {
+          ssl: {
+            status: 'Pending',
+            message: PENDING_ACTIVATION,
+            lastChecked: new Date().toISOString(),
+            expiresAt: null,
+          },
+          status: 'Pending',
+        };
+      }
       const probed = await driver.sslStatus(row.id);
       const ssl = probed ? storedSsl(probed) : null;
       await updateInstance(db, row.id, { ssl }, { statusNot: 'deleting' });
@@ -511,6 +720,7 @@ export function createInstancesService(deps: InstancesDeps) {
       const row = await ownSite(userId, id, SSL_CUSTOM_ONLY);
       await refuseWhenInactive(userId, SSL_WHEN_INACTIVE);
       if (!row.custom_domain) throw new ValidationError(SSL_CUSTOM_ONLY);
+      if (row.domain_status !== 'attached') throw new ConflictError(SSL_NOT_VERIFIED);
       const ssl = storedSsl(await driver.requestSsl(row.id));
       await updateInstance(db, row.id, { ssl }, { statusNot: 'deleting' });
       return sslResult(ssl);

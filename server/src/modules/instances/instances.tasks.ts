@@ -187,7 +187,7 @@ export function createInstanceTasks({ db, driver, cipher, notifications }: Insta
     return { id: row.id, type: row.type };
   };
 
-  type Deployed = { credentials: DatabaseCredentials; site?: SiteAccess };
+  type Deployed = { credentials: DatabaseCredentials; site?: SiteAccess; attachedDomain?: string };
 
   /**
    * Deploys (or brings back) a WordPress site with the stored passwords, so a retry or a reconcile gives
@@ -210,14 +210,18 @@ export function createInstanceTasks({ db, driver, cipher, notifications }: Insta
       sftpPassword: secret.sftpPassword,
     });
     const attached = access.url.startsWith('https://') ? new URL(access.url).hostname : null;
-    // The domain as the row says now (a synchronous change may have landed since the job read it).
-    const wanted = (await findInstanceById(db, row.id))?.custom_domain ?? null;
+    // The domain as the row says now (a synchronous change may have landed since the job read it); only
+    // a domain whose ownership was proven (verified or attached) is served.
+    const now = await findInstanceById(db, row.id);
+    const wanted =
+      now?.domain_status === 'verified' || now?.domain_status === 'attached' ? now.custom_domain : null;
     if (attached !== wanted && !row.suspended) {
       access = { ...access, ...(await driver.setSiteDomain(row.id, wanted)) };
     }
     if (row.suspended) await driver.suspendSite(row.id);
     else if (row.deployed_at !== null) await driver.resumeSite(row.id);
-    return { credentials: access.database, site: access };
+    const served = access.url.startsWith('https://') ? new URL(access.url).hostname : null;
+    return { credentials: access.database, site: access, attachedDomain: served ?? undefined };
   }
 
   type Step = (row: InstanceRow, payload: InstanceJobPayload, helpers: JobHelpers) => Promise<void>;
@@ -262,8 +266,17 @@ export function createInstanceTasks({ db, driver, cipher, notifications }: Insta
         return outcome.lingering;
       }
       const { host, port, database, user } = outcome.value.credentials;
-      const site = outcome.value.site;
+      const { site, attachedDomain } = outcome.value;
       await db.transaction().execute(async (trx) => {
+        // A verified domain the deploy attached is attached now.
+        if (attachedDomain) {
+          await updateInstance(
+            trx,
+            row.id,
+            { domain_status: 'attached', domain_message: 'Verified and attached', ssl: null },
+            { domainVerified: attachedDomain },
+          );
+        }
         const updated = await updateInstance(
           trx,
           row.id,

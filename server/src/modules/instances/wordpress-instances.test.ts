@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, register, type TestApp } from '../../../test/create-test-app.ts';
+import { type FakeDns, startFakeDns } from '../../../test/fake-dns.ts';
 import {
   startTestProvisioning,
   startTestRunner,
@@ -37,6 +38,7 @@ let runner: JobRunner;
 let app: TestApp;
 let cipher: Cipher;
 let work = '';
+let dns: FakeDns;
 let services: ReturnType<typeof createSubscriptionAndInstanceServices>;
 
 const suffix = randomBytes(3).toString('hex');
@@ -65,7 +67,8 @@ beforeAll(async () => {
   db = testDb.db;
   prov = await startTestProvisioning({ sites: true });
   cipher = createEphemeralCipher();
-  app = createTestApp(db, { provisioner: prov.driver, cipher });
+  dns = await startFakeDns();
+  app = createTestApp(db, { provisioner: prov.driver, cipher, dnsServers: [dns.server] });
   runner = await startTestRunner({ ...testDb, driver: prov.driver, cipher });
   services = createSubscriptionAndInstanceServices({
     db,
@@ -73,6 +76,7 @@ beforeAll(async () => {
     driver: prov.driver,
     cipher,
     notifications: createNotificationsService({ db }),
+    dnsServers: [dns.server],
   });
   work = await mkdtemp('/tmp/berth-wp-api-client-');
   const { token, user } = await register(app);
@@ -82,6 +86,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await runner?.stop();
   await prov?.stop();
+  await dns?.stop();
   if (work) await rm(work, { recursive: true, force: true });
 }, 60_000);
 
@@ -223,7 +228,7 @@ describe('WordPress instances through the API', { timeout: 60_000 }, () => {
     expect(wrong.code).not.toBe(0);
   });
 
-  it('attaches a custom domain over HTTPS (Caddy root CA), SSL becomes Active, and re-issues', async () => {
+  it('attaches a custom domain over HTTPS (Caddy root CA) once its TXT record is there, SSL becomes Active, and re-issues', async () => {
     for (const [body, message] of [
       [{}, 'Domain is required'],
       [{ domain: ' ' }, 'Domain is required'],
@@ -242,13 +247,28 @@ describe('WordPress instances through the API', { timeout: 60_000 }, () => {
     const added = await api('POST', `/api/instances/${id}/domain`, { domain: domain.toUpperCase() });
     expect(added.status, JSON.stringify(added.json)).toBe(200);
     expect(added.json.message).toBe('Custom domain added successfully');
-    expect(added.json.instance.url).toMatch(new RegExp(`^https://${domain.replaceAll('.', '\\.')}:\\d+$`));
+    // Pending until the TXT record proves ownership: the site is not served on the domain yet.
+    expect(added.json.instance.url).toBe(temporaryUrl);
     expect(added.json.instance.customDomain).toMatchObject({
       domain,
       isActive: false,
       ssl: { status: 'Pending', lastChecked: null },
+      verification: { status: 'pending', record: { type: 'TXT', name: `_berth-verify.${domain}` } },
     });
-    url = added.json.instance.url;
+    dns.setTxt(`_berth-verify.${domain}`, added.json.instance.customDomain.verification.record.value);
+    const verified = await api('POST', `/api/instances/${id}/domain/verify`);
+    expect([verified.status, verified.json.message], JSON.stringify(verified.json)).toEqual([
+      200,
+      'Domain verified and attached',
+    ]);
+    expect(verified.json.instance.url).toMatch(new RegExp(`^https://${domain.replaceAll('.', '\\.')}:\\d+$`));
+    expect(verified.json.instance.customDomain).toMatchObject({
+      domain,
+      isActive: false,
+      ssl: { status: 'Pending', lastChecked: null },
+      verification: { status: 'attached' },
+    });
+    url = verified.json.instance.url;
 
     const ssl = await waitForSsl('Active');
     expect(ssl.ssl).toMatchObject({ status: 'Active', message: 'HTTPS is enabled' });

@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { FakeRoutes } from '../../../test/fake-api.ts';
 import {
+  domainVerification,
   expiredSubscription,
   instanceList,
   makeInstance,
@@ -104,6 +105,7 @@ describe('billing page: usage (spec §2.13)', () => {
       addedAt: null,
       isActive: true,
       ssl: { status: 'Active' as const, message: 'Certificate issued', lastChecked: null },
+      verification: domainVerification(name),
     });
     const instances = [
       makeInstance({ customDomain: domain('a.example.com') }),

@@ -32,6 +32,8 @@ import {
   DOMAIN_ADD_DISABLED,
   isDatabase,
   regionLabel,
+  VERIFICATION_LABELS,
+  verificationColor,
 } from '../instances/instance-catalog.ts';
 
 /** Connection Details of a database (spec §2.8): each 'Not available' until the credentials exist. */
@@ -99,6 +101,14 @@ function DomainManagement({ instance, inactive }: { instance: Instance; inactive
       <Stack direction="row" sx={{ alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
         <Typography sx={{ fontWeight: 600, wordBreak: 'break-all' }}>{current ?? 'No domain yet'}</Typography>
         {custom && <Chip label="Custom" size="small" color="primary" variant="outlined" />}
+        {custom && custom.verification.status !== 'attached' && (
+          <Chip
+            label={VERIFICATION_LABELS[custom.verification.status]}
+            size="small"
+            color={verificationColor(custom.verification.status)}
+            variant="outlined"
+          />
+        )}
         {!adding && (
           <WithReason reason={unavailable}>
             <Button

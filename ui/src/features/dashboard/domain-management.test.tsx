@@ -2,6 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { FakeRoutes } from '../../../test/fake-api.ts';
 import {
+  domainVerification,
   expiredSubscription,
   instanceList,
   makeInstance,
@@ -26,6 +27,7 @@ const custom = (status: CustomDomain['ssl']['status']): CustomDomain => ({
   addedAt: '2026-11-21T10:00:00.000Z',
   isActive: status === 'Active',
   ssl: { status, message: '', lastChecked: null },
+  verification: domainVerification('shop.example.com'),
 });
 
 function renderDashboard(instance: Instance, api: FakeRoutes = {}, user = makeUser()) {

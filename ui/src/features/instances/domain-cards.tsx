@@ -1,20 +1,94 @@
 import LinkOffIcon from '@mui/icons-material/LinkOff';
 import RefreshIcon from '@mui/icons-material/Refresh';
-import { Alert, Box, Button, Card, CardContent, Stack, Typography } from '@mui/material';
+import VerifiedUserIcon from '@mui/icons-material/VerifiedUser';
+import { Alert, Box, Button, Card, CardContent, Chip, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { errorMessage } from '../../api/api-error.ts';
 import {
+  type CustomDomain,
   type Instance,
   useCheckSslMutation,
   useRemoveDomainMutation,
   useRequestSslMutation,
+  useVerifyDomainMutation,
 } from '../../api/instances.queries.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { useToast } from '../../components/toasts/use-toast.ts';
 import { formatDateTime } from '../subscription/standing.ts';
+import { CredentialField } from './credential-field.tsx';
 import { DomainForm, SslBadge } from './domain-management.tsx';
 import { isDeployed, WithReason } from './instance-actions.tsx';
-import { DOMAIN_ADD_DISABLED, DOMAIN_REMOVE_DISABLED, SSL_REQUEST_DISABLED } from './instance-catalog.ts';
+import {
+  DOMAIN_ADD_DISABLED,
+  DOMAIN_REMOVE_DISABLED,
+  PENDING_ACTIVATION,
+  SSL_REQUEST_DISABLED,
+  VERIFICATION_LABELS,
+  verificationColor,
+} from './instance-catalog.ts';
+
+/**
+ * A custom domain that is not attached yet: its state, the spec's pending text, the TXT record to add
+ * (Type, Name, Value, each with a copy button), what the last lookup found, and 'Verify now'.
+ */
+function DomainVerificationPanel({ instanceId, custom }: { instanceId: string; custom: CustomDomain }) {
+  const toast = useToast();
+  const verify = useVerifyDomainMutation(instanceId);
+  const { verification } = custom;
+
+  const verifyNow = () =>
+    verify.mutate(undefined, {
+      onSuccess: ({ instance, message }) =>
+        instance.customDomain?.verification.status === 'attached'
+          ? toast.success(message || 'Domain verified and attached')
+          : toast.info(message || PENDING_ACTIVATION),
+      onError: (error) => toast.error(errorMessage(error, 'Failed to verify domain')),
+    });
+
+  return (
+    <Box component="section" aria-label="Domain verification" sx={{ mt: 1.5 }}>
+      <Alert
+        severity={verification.status === 'failed' ? 'error' : 'info'}
+        variant="outlined"
+        action={
+          <Chip
+            size="small"
+            color={verificationColor(verification.status)}
+            label={VERIFICATION_LABELS[verification.status]}
+          />
+        }
+      >
+        {PENDING_ACTIVATION}.{' '}
+        {verification.status === 'verified'
+          ? 'Ownership is verified; the domain is attached as soon as the site runs.'
+          : 'Add this TXT record at your DNS provider to prove the domain is yours, then press Verify now. It is also checked in the background.'}
+      </Alert>
+      {verification.status !== 'verified' && (
+        <Box component="dl" aria-label="TXT record" sx={{ my: 1 }}>
+          <CredentialField label="Type" value={verification.record.type} />
+          <CredentialField label="Name" value={verification.record.name} />
+          <CredentialField label="Value" value={verification.record.value} />
+        </Box>
+      )}
+      {(verification.message || verification.lastChecked) && (
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+          {verification.message ?? ''}
+          {verification.lastChecked
+            ? `${verification.message ? ' · ' : ''}checked ${formatDateTime(new Date(verification.lastChecked))}`
+            : ''}
+        </Typography>
+      )}
+      <Button
+        variant="outlined"
+        startIcon={<VerifiedUserIcon />}
+        loading={verify.isPending}
+        onClick={verifyNow}
+      >
+        Verify now
+      </Button>
+    </Box>
+  );
+}
 
 /**
  * Custom Domain (spec §2.11, non-database instances): the domain with its SSL badge, added date and
@@ -69,11 +143,17 @@ export function CustomDomainCard({
                 Added {formatDateTime(new Date(custom.addedAt))}
               </Typography>
             )}
-            <Typography variant="body2" color="text.secondary">
-              {custom.ssl.message}
-              {custom.ssl.lastChecked ? ` · checked ${formatDateTime(new Date(custom.ssl.lastChecked))}` : ''}
-            </Typography>
-            {custom.ssl.status === 'Pending' && (
+            {custom.verification.status === 'attached' ? (
+              <Typography variant="body2" color="text.secondary">
+                {custom.ssl.message}
+                {custom.ssl.lastChecked
+                  ? ` · checked ${formatDateTime(new Date(custom.ssl.lastChecked))}`
+                  : ''}
+              </Typography>
+            ) : (
+              <DomainVerificationPanel instanceId={instance.id} custom={custom} />
+            )}
+            {custom.verification.status === 'attached' && custom.ssl.status === 'Pending' && (
               <Alert severity="info" variant="outlined" sx={{ mt: 1.5 }}>
                 The domain is pending activation until its DNS points at this platform: an A record (or ALIAS)
                 for an apex domain, a CNAME for a subdomain.
@@ -98,7 +178,7 @@ export function CustomDomainCard({
                 {custom ? 'Update Custom Domain' : 'Add Custom Domain'}
               </Button>
             </WithReason>
-            {custom && (
+            {custom?.verification.status === 'attached' && (
               <Button startIcon={<RefreshIcon />} loading={check.isPending} onClick={checkSsl}>
                 Check SSL Status
               </Button>
@@ -121,7 +201,11 @@ export function CustomDomainCard({
       <ConfirmDialog
         open={removing}
         title="Remove custom domain?"
-        text={`${custom?.domain ?? 'The domain'} is detached and the site answers on its temporary URL again.`}
+        text={
+          custom?.verification.status === 'attached'
+            ? `${custom.domain} is detached and the site answers on its temporary URL again.`
+            : `${custom?.domain ?? 'The domain'} is no longer waiting for verification; its TXT record can be deleted.`
+        }
         confirmLabel="Remove Domain"
         destructive
         pending={remove.isPending}

@@ -13,6 +13,8 @@ import {
   regionLabel,
   SSL_LABELS,
   sslColor,
+  VERIFICATION_LABELS,
+  verificationColor,
 } from './instance-catalog.ts';
 import type { InstanceDialogKind } from './instance-dialogs.tsx';
 
@@ -54,6 +56,14 @@ function DomainBlock({ instance }: { instance: Instance }) {
             aria-label={SSL_LABELS[custom.ssl.status]}
             aria-hidden={false}
           />
+          {custom.verification.status !== 'attached' && (
+            <Chip
+              label={VERIFICATION_LABELS[custom.verification.status]}
+              size="small"
+              color={verificationColor(custom.verification.status)}
+              variant="outlined"
+            />
+          )}
         </>
       ) : (
         <>

@@ -233,3 +233,22 @@ export function sslColor(status: keyof typeof SSL_LABELS): 'success' | 'warning'
   return status === 'FAILED' ? 'error' : 'warning';
 }
 export const DOMAIN_REMOVE_DISABLED = 'Your subscription is inactive. Removing domains is disabled.';
+
+/** The spec's wording (§4) for a custom domain that is not attached yet. */
+export const PENDING_ACTIVATION = 'A custom domain is pending activation until DNS is set up';
+
+/** The ownership state of a custom domain, as a chip: attached domains need none. */
+export const VERIFICATION_LABELS = {
+  pending: 'Pending verification',
+  verified: 'Verified',
+  attached: 'Attached',
+  failed: 'Verification failed',
+} as const;
+
+export function verificationColor(
+  status: keyof typeof VERIFICATION_LABELS,
+): 'success' | 'warning' | 'error' | 'info' {
+  if (status === 'attached') return 'success';
+  if (status === 'verified') return 'info';
+  return status === 'failed' ? 'error' : 'warning';
+}

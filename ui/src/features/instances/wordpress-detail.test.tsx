@@ -1,9 +1,10 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { FakeRoutes } from '../../../test/fake-api.ts';
+import type { CannedAnswer, FakeRoutes } from '../../../test/fake-api.ts';
 import {
   apiError,
   databaseAccess,
+  domainVerification,
   expiredSubscription,
   makeInstance,
   makeUser,
@@ -17,6 +18,7 @@ const domain = (status: CustomDomain['ssl']['status'], message = 'HTTPS is enabl
   addedAt: '2026-11-21T10:00:00.000Z',
   isActive: status === 'Active',
   ssl: { status, message, lastChecked: '2026-11-21T10:05:00.000Z' },
+  verification: domainVerification('blog.example.com'),
 });
 
 const blog = makeInstance({
@@ -257,7 +259,13 @@ describe('WordPress detail (spec §2.11)', () => {
 
 describe('custom domain and SSL on the detail page (spec §2.11, §4, §8)', () => {
   it('adds a custom domain from Manage Domain, with the rules and the toast', async () => {
-    const added = { ...blog, customDomain: domain('Pending', 'Waiting for DNS') };
+    const added = {
+      ...blog,
+      customDomain: {
+        ...domain('Pending', 'A custom domain is pending activation until DNS is set up'),
+        verification: domainVerification('blog.example.com', 'pending'),
+      },
+    };
     const app = renderBlog(blog, {
       [`POST ${BASE}/domain`]: { body: { instance: added, message: 'Custom domain added successfully' } },
     });
@@ -277,7 +285,113 @@ describe('custom domain and SSL on the detail page (spec §2.11, §4, §8)', () 
     expect(await screen.findByText('Custom domain added successfully')).toBeTruthy();
     expect(app.api.calls(`POST ${BASE}/domain`)[0]?.body).toEqual({ domain: 'blog.example.com' });
     expect(await within(section).findByText('SSL Pending')).toBeTruthy();
+    expect(within(section).getByText('Pending verification')).toBeTruthy();
+    expect(within(section).getByText('_berth-verify.blog.example.com')).toBeTruthy();
     expect(within(section).getByRole('button', { name: 'Update Custom Domain' })).toBeTruthy();
+  });
+
+  it('shows a pending domain with its TXT record to copy, and Verify now attaches it once DNS has it', {
+    timeout: 15_000,
+  }, async () => {
+    const write = vi.spyOn(navigator.clipboard, 'writeText');
+    const record = domainVerification('blog.example.com', 'pending').record;
+    const pending = (message: string | null, lastChecked: string | null = null): Instance => ({
+      ...blog,
+      customDomain: {
+        ...domain('Pending', 'A custom domain is pending activation until DNS is set up'),
+        verification: domainVerification('blog.example.com', 'pending', { message, lastChecked }),
+      },
+    });
+    const notYet = 'No TXT record _berth-verify.blog.example.com found yet';
+    let answer: CannedAnswer = {
+      body: { instance: pending(notYet, '2026-11-21T10:06:00.000Z'), message: notYet },
+    };
+    const app = renderBlog(pending(null), { [`POST ${BASE}/domain/verify`]: () => answer });
+    const section = await screen.findByRole('region', { name: 'Custom Domain' });
+    const panel = within(section).getByRole('region', { name: 'Domain verification' });
+    expect(within(panel).getByText('Pending verification')).toBeTruthy();
+    expect(
+      within(panel).getByText(/^A custom domain is pending activation until DNS is set up\./),
+    ).toBeTruthy();
+    const txt = within(panel).getByLabelText('TXT record');
+    expect(term(txt, 'Type')).toContain('TXT');
+    expect(term(txt, 'Name')).toContain('_berth-verify.blog.example.com');
+    expect(term(txt, 'Value')).toContain(record.value);
+    await app.user.click(within(txt).getByRole('button', { name: 'Copy value' }));
+    expect(write).toHaveBeenCalledWith(record.value);
+    expect(await screen.findByText('Value copied to clipboard')).toBeTruthy();
+    // No SSL check nor the A-record hint before the domain is attached.
+    expect(within(section).queryByRole('button', { name: 'Check SSL Status' })).toBeNull();
+
+    await app.user.click(within(panel).getByRole('button', { name: 'Verify now' }));
+    expect(await screen.findByText(notYet, { selector: '[role="alert"] *' })).toBeTruthy();
+    expect(await within(panel).findByText(new RegExp(`^${notYet} · checked`))).toBeTruthy();
+
+    answer = {
+      body: {
+        instance: {
+          ...blog,
+          url: 'https://blog.example.com',
+          customDomain: {
+            ...domain('Pending', 'Not checked yet'),
+            ssl: { status: 'Pending', message: 'Not checked yet', lastChecked: null },
+          },
+        },
+        message: 'Domain verified and attached',
+      },
+    };
+    await app.user.click(within(panel).getByRole('button', { name: 'Verify now' }));
+    expect(await screen.findByText('Domain verified and attached')).toBeTruthy();
+    await waitFor(() =>
+      expect(within(section).queryByRole('region', { name: 'Domain verification' })).toBeNull(),
+    );
+    expect(within(section).getByRole('button', { name: 'Check SSL Status' })).toBeTruthy();
+    expect(app.api.calls(`POST ${BASE}/domain/verify`)).toHaveLength(2);
+  });
+
+  it('shows a verified domain waiting for the site, and a failed one with the reason and 409 toast', async () => {
+    const failed = {
+      ...blog,
+      customDomain: {
+        ...domain('Pending'),
+        verification: domainVerification('blog.example.com', 'failed', {
+          message: 'The domain blog.example.com is already in use by another account',
+        }),
+      },
+    };
+    const app = renderBlog(failed, {
+      [`POST ${BASE}/domain/verify`]: {
+        status: 409,
+        body: apiError('The domain blog.example.com is already in use by another account', 'conflict'),
+      },
+    });
+    const section = await screen.findByRole('region', { name: 'Custom Domain' });
+    const panel = within(section).getByRole('region', { name: 'Domain verification' });
+    expect(within(panel).getByText('Verification failed')).toBeTruthy();
+    expect(
+      within(panel).getByText('The domain blog.example.com is already in use by another account'),
+    ).toBeTruthy();
+    await app.user.click(within(panel).getByRole('button', { name: 'Verify now' }));
+    expect(
+      await screen.findByText('The domain blog.example.com is already in use by another account', {
+        selector: '[role="alert"] *',
+      }),
+    ).toBeTruthy();
+    app.unmount();
+
+    renderBlog({
+      ...blog,
+      customDomain: {
+        ...domain('Pending'),
+        verification: domainVerification('blog.example.com', 'verified', {
+          message: 'Verified; the domain is attached once the site runs',
+        }),
+      },
+    });
+    const verified = await screen.findByRole('region', { name: 'Domain verification' });
+    expect(within(verified).getByText('Verified')).toBeTruthy();
+    expect(within(verified).getByText(/attached as soon as the site runs/)).toBeTruthy();
+    expect(within(verified).queryByLabelText('TXT record')).toBeNull();
   });
 
   it("toasts 'Failed to add custom domain' with the server's reason when there is none", async () => {
