@@ -565,6 +565,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/instances/{id}/storage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How much of its storage a WordPress site uses (its own disk: files, uploads, sessions, logs) */
+        get: operations["instances.storage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/instances/{id}/backups": {
         parameters: {
             query?: never;
@@ -1590,6 +1607,12 @@ export interface components {
             /** Format: date-time */
             expiresAt: string | null;
         } | null;
+        SiteStorage: {
+            /** @description Bytes the site uses on its disk */
+            usedBytes: number;
+            /** @description The site's storage: when it is full, uploads and SFTP writes fail */
+            limitBytes: number;
+        };
         BackupList: components["schemas"]["Backup"][];
         Backup: {
             id: string;
@@ -3576,6 +3599,64 @@ export interface operations {
                 };
             };
             /** @description The domain is not verified yet, or the instance is not deployed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "instances.storage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Storage use */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteStorage"];
+                };
+            };
+            /** @description "Storage use is shown for WordPress instances" */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such instance of this user (`not_found`, "Instance not found") */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The instance is still deploying, was never deployed, or is being deleted */
             409: {
                 headers: {
                     [name: string]: unknown;

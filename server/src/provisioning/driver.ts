@@ -60,6 +60,8 @@ export interface ProvisioningDriver {
    */
   restoreBackup(id: string, backupId: string): Promise<void>;
   deleteBackup(id: string, backupId: string): Promise<void>;
+  /** How much of its storage (its disk) the site uses. */
+  siteStorage(id: string): Promise<SiteStorage>;
 
   /** Brings up the servers the driver supervises (or connects to the configured ones). */
   start(): Promise<void>;
@@ -152,6 +154,11 @@ export interface SslStatus {
   lastChecked: string;
   /** ISO expiry of the certificate presented (Active) or stored. */
   expiresAt?: string;
+}
+
+export interface SiteStorage {
+  usedBytes: number;
+  limitBytes: number;
 }
 
 export interface BackupInput {

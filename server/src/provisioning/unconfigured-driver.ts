@@ -36,6 +36,7 @@ export function createUnconfiguredDriver(reason = NOT_CONFIGURED): ProvisioningD
     listBackups: async () => refuse('wordpress'),
     restoreBackup: async () => refuse('wordpress'),
     deleteBackup: async () => refuse('wordpress'),
+    siteStorage: async () => refuse('wordpress'),
     start: async () => {},
     stop: async () => {},
     health: async () => ({ ok: false, servers: {} }),

@@ -302,6 +302,16 @@ export function useRequestSslMutation(id: string) {
   });
 }
 
+/** How much of its storage (its own disk) a WordPress site uses. */
+export function useSiteStorageQuery(id: string, enabled: boolean) {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: instanceKeys.storage(id),
+    queryFn: () => unwrap(client.GET('/api/instances/{id}/storage', { params: { path: { id } } })),
+    enabled,
+  });
+}
+
 /** The backups of a WordPress site, newest first. */
 export function useBackupsQuery(id: string, enabled: boolean) {
   const client = useApiClient();

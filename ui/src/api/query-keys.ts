@@ -51,6 +51,7 @@ export const instanceKeys = {
   access: (id: string) => [...instanceKeys.accesses(), id] as const,
   capabilities: () => [...instanceKeys.all, 'capabilities'] as const,
   backups: (id: string) => [...instanceKeys.all, 'backups', id] as const,
+  storage: (id: string) => [...instanceKeys.all, 'storage', id] as const,
   ssl: (id: string) => [...instanceKeys.all, 'ssl', id] as const,
 };
 

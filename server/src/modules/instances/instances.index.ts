@@ -63,6 +63,9 @@ export function createInstancesRouter(instances: InstancesService) {
         const result = await instances.requestSsl(c.var.user.id, c.req.valid('param').id);
         return c.json({ ...result, message: 'Requested SSL. It may take a moment to activate.' }, 200);
       })
+      .openapi(routes.storage, async (c) =>
+        c.json(await instances.storage(c.var.user.id, c.req.valid('param').id), 200),
+      )
       .openapi(routes.listBackups, async (c) =>
         c.json(await instances.listBackups(c.var.user.id, c.req.valid('param').id), 200),
       )

@@ -16,6 +16,7 @@ import {
   InstanceListSchema,
   InstanceResultSchema,
   ListQuerySchema,
+  SiteStorageSchema,
   SslResultSchema,
   TypeQuerySchema,
   UpdateBodySchema,
@@ -276,6 +277,23 @@ export const requestSsl = createRoute({
     403: inactive('Your subscription is inactive. Requesting SSL is disabled.'),
     404: notFound,
     409: errorResponse('The domain is not verified yet, or the instance is not deployed'),
+  },
+});
+
+export const storage = createRoute({
+  method: 'get',
+  path: '/api/instances/{id}/storage',
+  operationId: 'instances.storage',
+  tags,
+  summary: 'How much of its storage a WordPress site uses (its own disk: files, uploads, sessions, logs)',
+  ...signedIn,
+  request: { params: InstanceIdParamsSchema },
+  responses: {
+    200: json(SiteStorageSchema, 'Storage use'),
+    400: errorResponse('"Storage use is shown for WordPress instances"'),
+    401: notSignedIn,
+    404: notFound,
+    409: notDeployed,
   },
 });
 

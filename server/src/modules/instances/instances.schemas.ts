@@ -309,6 +309,17 @@ export const BackupSchema = z
 
 export const BackupListSchema = z.array(BackupSchema).openapi('BackupList');
 
+export const SiteStorageSchema = z
+  .object({
+    usedBytes: z.number().int().nonnegative().openapi({ description: 'Bytes the site uses on its disk' }),
+    limitBytes: z
+      .number()
+      .int()
+      .positive()
+      .openapi({ description: "The site's storage: when it is full, uploads and SFTP writes fail" }),
+  })
+  .openapi('SiteStorage');
+
 export const BackupBodySchema = z
   .object({
     name: z

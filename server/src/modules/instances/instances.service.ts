@@ -20,6 +20,7 @@ import {
   INSTANCE_TYPES,
   type ProvisioningDriver,
   ProvisioningUnavailableError,
+  type SiteStorage,
   type SiteUrls,
   type SslStatus,
 } from '../../provisioning/driver.ts';
@@ -87,6 +88,7 @@ export const DELETE_BACKUP_WHEN_INACTIVE = 'Deleting backups is disabled.';
 export const SSL_CUSTOM_ONLY = 'SSL is only available for custom domains';
 export const DOMAINS_SITES_ONLY = 'Custom domains are only available for WordPress instances';
 export const BACKUPS_SITES_ONLY = 'Backups are only available for WordPress instances';
+export const STORAGE_SITES_ONLY = 'Storage use is shown for WordPress instances';
 export const NO_CUSTOM_DOMAIN = 'The instance has no custom domain';
 export const SSL_NOT_VERIFIED =
   'The custom domain is not verified yet: add its TXT record and verify it, then the certificate is issued';
@@ -724,6 +726,12 @@ export function createInstancesService(deps: InstancesDeps) {
       const ssl = storedSsl(await driver.requestSsl(row.id));
       await updateInstance(db, row.id, { ssl }, { statusNot: 'deleting' });
       return sslResult(ssl);
+    },
+
+    /** How much of its storage a WordPress site uses (its disk: uploads, files, sessions, logs). */
+    async storage(userId: string, id: string): Promise<SiteStorage> {
+      const row = await ownSite(userId, id, STORAGE_SITES_ONLY);
+      return driver.siteStorage(row.id);
     },
 
     async listBackups(userId: string, id: string): Promise<Backup[]> {

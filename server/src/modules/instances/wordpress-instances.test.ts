@@ -374,6 +374,14 @@ describe('WordPress instances through the API', { timeout: 60_000 }, () => {
     expect((await api('DELETE', `/api/instances/${id}/backups/${backupId}`)).status).toBe(404);
   });
 
+  it("tells how much of its own disk the site uses (WordPress core takes some, the rest is the customer's)", async () => {
+    const res = await api('GET', `/api/instances/${id}/storage`);
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    expect(res.json.usedBytes).toBeGreaterThan(40 * 1_048_576); // core is ~60 MB
+    expect(res.json.limitBytes).toBeGreaterThan(900 * 1_048_576); // SITES_DISK_MB's default, 1024 MiB
+    expect(res.json.usedBytes).toBeLessThan(res.json.limitBytes);
+  });
+
   it('answers 404 to another user on every new route', async () => {
     const stranger = await register(app);
     for (const [method, route, body] of [
@@ -386,6 +394,7 @@ describe('WordPress instances through the API', { timeout: 60_000 }, () => {
       ['POST', `/api/instances/${id}/backups/b-x/restore`, undefined],
       ['DELETE', `/api/instances/${id}/backups/b-x`, undefined],
       ['GET', `/api/instances/${id}/access`, undefined],
+      ['GET', `/api/instances/${id}/storage`, undefined],
     ] as const) {
       const res = await api(method, route, body, stranger.token);
       expect([res.status, res.json.message], `${method} ${route}`).toEqual([404, 'Instance not found']);

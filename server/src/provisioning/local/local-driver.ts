@@ -170,6 +170,7 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
     listBackups: (id) => siteRuntime().listBackups(id),
     restoreBackup: (id, backupId) => siteRuntime().restoreBackup(id, backupId),
     deleteBackup: (id, backupId) => siteRuntime().deleteBackup(id, backupId),
+    siteStorage: (id) => siteRuntime().storage(id),
 
     /** Starts what it can; an engine that fails is logged and reported by capabilities() and health(). */
     async start() {

@@ -15,6 +15,7 @@ import type {
   ServerHealth,
   SiteAccess,
   SiteSpec,
+  SiteStorage,
   SiteUrls,
   SslStatus,
 } from '../driver.ts';
@@ -98,6 +99,7 @@ export interface LocalSites {
   listBackups(id: string): Promise<BackupInfo[]>;
   restoreBackup(id: string, backupId: string): Promise<void>;
   deleteBackup(id: string, backupId: string): Promise<void>;
+  storage(id: string): Promise<SiteStorage>;
 }
 
 /** Durations of the steps of an operation, for the log. */
@@ -755,6 +757,13 @@ export function localSites(
         await requireState(id);
         await backups.deleteBackup(root, id, backupId);
       });
+    },
+
+    async storage(id) {
+      await requireState(id);
+      if (!disks.isMounted(id)) throw new ConflictError("The site's disk is not mounted");
+      const usage = await disks.usage(id);
+      return { usedBytes: usage.usedBytes, limitBytes: usage.sizeBytes };
     },
   };
   return api;

@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CannedAnswer, FakeRoutes } from '../../../test/fake-api.ts';
 import {
@@ -12,6 +12,7 @@ import {
 import { renderInstances } from '../../../test/instances.ts';
 import type { CustomDomain, Instance } from '../../api/instances.queries.ts';
 import { ADDONS_FAILED } from './wordpress-addons.ts';
+import { STORAGE_FULL_HINT } from './wordpress-panels.tsx';
 
 const domain = (status: CustomDomain['ssl']['status'], message = 'HTTPS is enabled'): CustomDomain => ({
   domain: 'blog.example.com',
@@ -81,6 +82,7 @@ function renderBlog(instance: Instance = blog, api: FakeRoutes = {}, user = make
       [`GET ${BASE}`]: { body: { instance } },
       [`GET ${BASE}/access`]: { body: ACCESS },
       [`GET ${BASE}/backups`]: { body: BACKUPS },
+      [`GET ${BASE}/storage`]: { body: { usedBytes: 64 * 1_048_576, limitBytes: 1024 * 1_048_576 } },
       'GET /wp-addons.json': { body: ADDONS },
       ...api,
     },
@@ -115,6 +117,20 @@ describe('WordPress detail (spec §2.11)', () => {
     expect(term(wordpress, 'SFTP Password')).toContain('Sftp-Pass_456');
     await app.user.click(within(wordpress).getByRole('button', { name: 'Show database password' }));
     expect(term(wordpress, 'Database Password')).toContain('Db-Pass_123');
+  });
+
+  it('shows how much of its storage the site uses, and warns when it is nearly full', async () => {
+    renderBlog();
+    const wordpress = await card();
+    expect(await within(wordpress).findByText('64 MB of 1,024 MB used')).toBeTruthy();
+    expect(within(wordpress).queryByText(STORAGE_FULL_HINT)).toBeNull();
+    cleanup();
+    renderBlog(blog, {
+      [`GET ${BASE}/storage`]: { body: { usedBytes: 950 * 1_048_576, limitBytes: 1000 * 1_048_576 } },
+    });
+    const full = await card();
+    expect(await within(full).findByText('950 MB of 1,000 MB used')).toBeTruthy();
+    expect(within(full).getByText(STORAGE_FULL_HINT)).toBeTruthy();
   });
 
   it('lists, creates, restores and deletes backups with their toasts', async () => {

@@ -17,6 +17,7 @@ import {
   DialogContentText,
   DialogTitle,
   Grid,
+  LinearProgress,
   Link,
   Stack,
   Tab,
@@ -35,6 +36,7 @@ import {
   useDeleteBackupMutation,
   useInstanceAccessQuery,
   useRestoreBackupMutation,
+  useSiteStorageQuery,
 } from '../../api/instances.queries.ts';
 import { addonKeys } from '../../api/query-keys.ts';
 import { useForm } from '../../components/form/use-form.ts';
@@ -58,6 +60,37 @@ import { ADDONS_FAILED, fetchAddons, groupAddons, type WordPressAddon } from './
 
 /** Spec §9: the SFTP port when the server names none. */
 export const DEFAULT_SFTP_PORT = 22;
+
+/** From this share of its storage on, the site is warned that writes will soon fail. */
+export const STORAGE_WARNING_SHARE = 0.9;
+export const STORAGE_FULL_HINT =
+  'Storage almost full: once it is full, uploads and SFTP writes fail. Delete files you no longer need over SFTP, or unused media in WordPress.';
+
+/** The site's disk: used of its size, a warning when nearly full. */
+function StorageMeter({ instance }: { instance: Instance }) {
+  const storage = useSiteStorageQuery(instance.id, true);
+  if (!storage.data) return null;
+  const { usedBytes, limitBytes } = storage.data;
+  const share = Math.min(1, usedBytes / limitBytes);
+  return (
+    <Stack spacing={1} sx={{ mt: 3 }}>
+      <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 700 }}>
+        Storage
+      </Typography>
+      <LinearProgress
+        variant="determinate"
+        value={share * 100}
+        color={share >= STORAGE_WARNING_SHARE ? 'warning' : 'primary'}
+        aria-label="Storage used"
+        sx={{ height: 8, borderRadius: 4 }}
+      />
+      <Typography variant="body2" color="text.secondary">
+        {formatSize(usedBytes)} of {formatSize(limitBytes)} used
+      </Typography>
+      {share >= STORAGE_WARNING_SHARE && <Alert severity="warning">{STORAGE_FULL_HINT}</Alert>}
+    </Stack>
+  );
+}
 
 /** Files & Database (spec §2.11): the SFTP login and the site's database user and password. */
 function FilesAndDatabaseTab({ instance }: { instance: Instance }) {
@@ -104,6 +137,9 @@ function FilesAndDatabaseTab({ instance }: { instance: Instance }) {
         ) : (
           <Typography color="text.secondary">No database information available.</Typography>
         )}
+      </Grid>
+      <Grid size={12}>
+        <StorageMeter instance={instance} />
       </Grid>
     </Grid>
   );
