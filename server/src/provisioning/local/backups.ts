@@ -13,6 +13,7 @@ import type { BackupInfo, BackupInput, DatabaseCredentials } from '../driver.ts'
 import type { TenantNames } from '../tenant-names.ts';
 import type { TenantOps } from './engine-server.ts';
 import { readState, writeState } from './host.ts';
+import { CACHE_PATH } from './page-cache.ts';
 import { INSIDE, runInSandbox, type SandboxSite, shell, WRITE_FILE } from './sandbox.ts';
 
 /**
@@ -206,7 +207,16 @@ export async function createBackup(site: BackupSite, input: BackupInput): Promis
     await Promise.all([
       runInSandbox(
         site.sandbox,
-        ['/usr/bin/tar', '--sparse', '-czf', '-', '-C', INSIDE.public, 'wp-content'],
+        [
+          '/usr/bin/tar',
+          '--sparse',
+          `--exclude=${CACHE_PATH}`,
+          '-czf',
+          '-',
+          '-C',
+          INSIDE.public,
+          'wp-content',
+        ],
         {
           output: limit,
         },

@@ -47,6 +47,8 @@ reactivate your subscription to bring it back online.</p></body></html>
 
 const hostMatch = (hosts: string[]) => [{ host: hosts }];
 
+import { pageCacheRoute } from './page-cache.ts';
+
 /**
  * Paths under wp-content/uploads that would run as PHP (any depth, any case, the extensions php-fpm or a
  * browser could treat as PHP): refused with 403, checked on the path as requested and again on the file
@@ -71,6 +73,8 @@ export function wordpressHandler(site: CaddySite): Json {
       { handle: [{ handler: 'vars', root: site.publicDir }] },
       { match: [{ path_regexp: { name: 'uploads', pattern: UPLOADS_CODE } }], handle: refused(403) },
       { match: [{ path_regexp: { name: 'work', pattern: WORK_PATHS } }], handle: refused(404) },
+      // Anonymous pages WordPress has already rendered: a static file, no PHP (page-cache.ts).
+      pageCacheRoute(),
       {
         match: [{ file: { try_files: ['{http.request.uri.path}/index.php'] }, not: [{ path: ['*/'] }] }],
         handle: [

@@ -17,8 +17,9 @@ import type { ProvisioningDriver, SiteAccess, SiteSpec, SslStatus } from '../dri
 import { caddyAdmin, caddyPaths } from './caddy.ts';
 import { systemUser } from './host.ts';
 import { createLocalDriver } from './local-driver.ts';
+import { mariadbPaths } from './mariadb-server.ts';
 import { installedPhpVersions } from './php-fpm.ts';
-import { sandboxEtcDir } from './sandbox.ts';
+import { runInSandbox, sandboxEtcDir } from './sandbox.ts';
 import { mountPoints } from './site-disks.ts';
 import { sitePaths } from './site-names.ts';
 
@@ -96,6 +97,22 @@ async function waitForSsl(state: SslStatus['status'], timeoutMs = 20_000): Promi
 }
 
 const httpsPort = () => Number(new URL(access.url).port || 443);
+
+/** Runs PHP with WordPress loaded, as the site user in its sandbox: what wp-admin would do. */
+function wordpress(code: string) {
+  const user = systemUser(`wp_${access.sftp.user}`);
+  if (!user) throw new Error('site user missing');
+  const site = {
+    key: access.sftp.user,
+    user,
+    disk: sitePaths(root, spec.id).dir,
+    etcDir: sandboxEtcDir(root, access.sftp.user),
+    mysqlSocket: mariadbPaths(root).socket,
+  };
+  return runInSandbox(site, ['/usr/bin/php8.2', '-r', `require '/public/wp-load.php'; ${code}`], {
+    view: 'php',
+  });
+}
 const curlDomain = (args: string[], url = `https://${domain}:${httpsPort()}/`) =>
   curl(['--resolve', `${domain}:${httpsPort()}:127.0.0.1`, ...args, url]);
 
@@ -188,6 +205,37 @@ describe('WordPress sites on the local driver', { timeout: 60_000 }, () => {
     const port = new URL(access.url).port;
     expect((await curl([`http://no-such-site.localhost:${port}/`])).status).toBe(404);
     expect((await curl([`http://127.0.0.1:${port}/`])).status).toBe(404);
+  });
+
+  it('serves anonymous pages from the page cache; a published edit shows at once; logged-in visitors, queries and POST bypass it', async () => {
+    const cacheOf = (response: { headers: string }) => /^X-Berth-Cache: (\w+)/im.exec(response.headers)?.[1];
+    const first = await curl([access.url]);
+    const second = await curl([access.url]);
+    expect([cacheOf(first), cacheOf(second)]).toEqual(['MISS', 'HIT']);
+    expect(second.body).toContain(`<title>${spec.title}</title>`);
+    expect(second.body).toContain('Hello world!');
+
+    // The customer edits the post through WordPress (its hooks run, as in wp-admin).
+    const retitle = (title: string) =>
+      wordpress(`wp_update_post(['ID' => 1, 'post_title' => ${JSON.stringify(title)}]);`);
+    await retitle(`Edited ${suffix}`);
+    const edited = await curl([access.url]);
+    expect(cacheOf(edited)).toBe('MISS');
+    expect(edited.body).toContain(`Edited ${suffix}`);
+    const cached = await curl([access.url]);
+    expect(cacheOf(cached)).toBe('HIT');
+    expect(cached.body).toContain(`Edited ${suffix}`);
+
+    for (const args of [
+      ['-b', 'wordpress_logged_in_0123=someone', access.url],
+      ['-b', 'woocommerce_items_in_cart=1', access.url],
+      [`${access.url}/?s=hello`],
+      ['-X', 'POST', '-d', 'x=1', access.url],
+    ]) {
+      expect(cacheOf(await curl(args)), args.join(' ')).not.toBe('HIT');
+    }
+    await retitle('Hello world!');
+    expect((await curl([access.url])).body).toContain('Hello world!');
   });
 
   it('deploys again idempotently: same credentials when passed, content and admin kept', async () => {
@@ -415,11 +463,10 @@ describe('WordPress sites on the local driver', { timeout: 60_000 }, () => {
     expect(await driver.listBackups(spec.id)).toEqual([backup]);
 
     const db = access.database;
-    const removed = await mariadbCli(
-      db,
-      "DELETE FROM wp_posts WHERE post_title = 'Hello world!'; CREATE TABLE added_later (x int);",
-    );
-    expect(removed.stderr).toBe('');
+    // The post deleted in WordPress (which clears the page cache), a table added behind its back.
+    await wordpress('wp_delete_post(1, true);');
+    const added = await mariadbCli(db, 'CREATE TABLE added_later (x int);');
+    expect(added.stderr).toBe('');
     const upload = path.join(sitePaths(root, spec.id).public, 'wp-content', 'uploads', 'after-backup.txt');
     await mkdir(path.dirname(upload), { recursive: true });
     await writeFile(upload, 'later');
@@ -433,7 +480,10 @@ describe('WordPress sites on the local driver', { timeout: 60_000 }, () => {
     const restoring = performance.now();
     await driver.restoreBackup(spec.id, backup.id);
     console.log(`restore: ${(performance.now() - restoring).toFixed(0)} ms`);
-    const found = await mariadbCli(db, "SELECT COUNT(*) FROM wp_posts WHERE post_title = 'Hello world!'");
+    const found = await mariadbCli(
+      db,
+      "SELECT COUNT(*) FROM wp_posts WHERE post_title = 'Hello world!' AND post_type = 'post'",
+    );
     expect(found.stdout).toBe('1');
     expect((await mariadbCli(db, 'SHOW TABLES LIKE "added_later"')).stdout).toBe('');
     expect(existsSync(upload)).toBe(false);

@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.ts';
 import { freePort } from '../../lib/free-port.ts';
+import { type IntervalTask, startIntervalTask } from '../../lib/interval-task.ts';
 import type {
   BackupInfo,
   BackupInput,
@@ -26,6 +27,7 @@ import { buildCaddyConfig, type CaddySite, type TlsIssuer } from './caddy-config
 import type { EngineServer } from './engine-server.ts';
 import { isRoot, type OsUser, ownedDir, readState, serviceUser, systemUser, writeState } from './host.ts';
 import { aptInstallLine, missingSitePackages } from './host-packages.ts';
+import { CACHE_PATH, MAX_AGE_MINUTES, PAGE_CACHE_PLUGIN, PLUGIN_PATH, SWEEP_EVERY_MS } from './page-cache.ts';
 import { installedPhpVersions, phpSocket, type SitePhp, sitePhp } from './php-fpm.ts';
 import {
   BWRAP,
@@ -157,6 +159,7 @@ export function localSites(
   const backupsInFlight = new Map<string, number>();
   let started = false;
   let startError: string | undefined;
+  let cacheSweep: IntervalTask | undefined;
 
   // One operation per site at a time; Caddy loads one at a time (each from the state files of the moment).
   const locks = new Map<string, Promise<unknown>>();
@@ -337,6 +340,33 @@ export function localSites(
     phps.delete(id);
   }
 
+  /** Installs (or updates) the page cache plugin, as the site user in its sandbox. */
+  async function installPageCache(id: string): Promise<void> {
+    const plugin = `${INSIDE.public}/${PLUGIN_PATH}`;
+    await runInSandbox(sandboxOf(id), shell(`mkdir -p "$(dirname "$1")"\n${WRITE_FILE}`, plugin, '644'), {
+      input: PAGE_CACHE_PLUGIN,
+    });
+  }
+
+  /** Clears the page cache (after changes made outside WordPress: the address, a restore). */
+  async function purgePageCache(id: string): Promise<void> {
+    await runInSandbox(sandboxOf(id), shell('rm -rf "$1"', `${INSIDE.public}/${CACHE_PATH}`));
+  }
+
+  /** Removes cached pages older than MAX_AGE_MINUTES from every running site, one site at a time. */
+  async function sweepPageCaches(): Promise<void> {
+    for (const state of await listSiteStates(root)) {
+      if (state.suspended || !phps.has(state.id)) continue;
+      await runInSandbox(
+        sandboxOf(state.id),
+        shell(
+          `[ -d "$1" ] || exit 0; find "$1" -name index.html -type f -mmin +${MAX_AGE_MINUTES} -delete`,
+          `${INSIDE.public}/${CACHE_PATH}`,
+        ),
+      ).catch((error: Error) => log(`page cache sweep of ${state.id}: ${error.message}`));
+    }
+  }
+
   /** wp-config.php, written by the site user in its sandbox (mode 600: only the site's PHP reads it). */
   async function writeWpConfig(state: SiteState): Promise<void> {
     const urls = urlsOf(state);
@@ -468,6 +498,7 @@ export function localSites(
           log,
         });
         await sftp.start();
+        cacheSweep = startIntervalTask('page cache sweep', SWEEP_EVERY_MS, sweepPageCaches, log);
         started = true;
         startError = undefined;
       } catch (error) {
@@ -479,6 +510,8 @@ export function localSites(
 
     async stop() {
       started = false;
+      await cacheSweep?.stop();
+      cacheSweep = undefined;
       await disks.stop();
       await sftp?.stop();
       sftp = undefined;
@@ -589,6 +622,7 @@ export function localSites(
         };
         await writeSiteState(root, state);
         await writeWpConfig(state);
+        await installPageCache(spec.id);
         const install = async () => {
           if (state.installed) return;
           const installed = await runInstall(sandboxOf(spec.id, owner), {
@@ -684,6 +718,7 @@ export function localSites(
         await reloadCaddy();
         const urls = urlsOf(changed);
         await updateSiteAddress(databaseOf(changed), before, urls.url);
+        await purgePageCache(id); // pages naming the old address
         return urls;
       });
     },
@@ -749,6 +784,7 @@ export function localSites(
         const state = await requireState(id);
         notSuspended(state, 'restoring backups');
         await backups.restoreBackup(backupSite(state), backupId);
+        await purgePageCache(id);
       });
     },
 
