@@ -32,8 +32,9 @@ export function createAuthRouter({ auth, limiter, limits, turnstile }: AuthRoute
     })
     .openapi(routes.login, async (c) => {
       const body = c.req.valid('json');
-      await limiter(accountKey('login-account', body.emailOrUsername), limits.loginAccount);
       await turnstile.verify(body.turnstileToken, clientIp(c));
+      // After the bot check: requests that fail it do not spend the account's budget.
+      await limiter(accountKey('login-account', body.emailOrUsername), limits.loginAccount);
       return c.json(await auth.login(body), 200);
     })
     .openapi(routes.refresh, async (c) => c.json(await auth.refresh(c.req.valid('json').refreshToken), 200))

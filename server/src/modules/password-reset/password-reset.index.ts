@@ -27,8 +27,9 @@ export function createPasswordResetRouter({
   return router
     .openapi(routes.request, async (c) => {
       const body = c.req.valid('json');
-      await limiter(accountKey('password-reset-account', body.email), accountLimit);
       await turnstile.verify(body.turnstileToken, clientIp(c));
+      // After the bot check: requests that fail it do not spend the e-mail's budget.
+      await limiter(accountKey('password-reset-account', body.email), accountLimit);
       return c.json(await passwordReset.request(body.email), 200);
     })
     .openapi(routes.verify, async (c) => c.json(await passwordReset.verify(c.req.valid('param').token), 200))
