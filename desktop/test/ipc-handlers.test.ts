@@ -54,6 +54,8 @@ describe('registerIpcHandlers', () => {
         'session:clear-token',
         'session:get-token',
         'session:set-token',
+        'session:get-refresh-token',
+        'session:set-refresh-token',
         'settings:get-server-url',
         'settings:set-server-url',
         'shell:open-external',
@@ -69,6 +71,24 @@ describe('registerIpcHandlers', () => {
     expect([...keychain.entries]).toEqual([['Berth/session@http://localhost:8080', 'tok-1']]);
     await fake.invoke(IpcChannel.clearToken);
     expect(await fake.invoke(IpcChannel.getToken)).toBeNull();
+    expect(keychain.entries.size).toBe(0);
+  });
+
+  it('keeps the refresh token in the keychain beside the session token, and clears both', async () => {
+    expect(await fake.invoke(IpcChannel.getRefreshToken)).toBeNull();
+    await fake.invoke(IpcChannel.setToken, 'access-1');
+    await fake.invoke(IpcChannel.setRefreshToken, 'refresh-1');
+    expect(await fake.invoke(IpcChannel.getRefreshToken)).toBe('refresh-1');
+    expect([...keychain.entries].sort()).toEqual([
+      ['Berth/refresh@http://localhost:8080', 'refresh-1'],
+      ['Berth/session@http://localhost:8080', 'access-1'],
+    ]);
+    // A transparent refresh replaces both.
+    await fake.invoke(IpcChannel.setRefreshToken, 'refresh-2');
+    expect(await fake.invoke(IpcChannel.getRefreshToken)).toBe('refresh-2');
+    await expect(fake.invoke(IpcChannel.setRefreshToken, 42)).rejects.toThrow(TypeError);
+    await fake.invoke(IpcChannel.clearToken);
+    expect(await fake.invoke(IpcChannel.getRefreshToken)).toBeNull();
     expect(keychain.entries.size).toBe(0);
   });
 

@@ -4,7 +4,9 @@ export {
   type ApiClientOptions,
   type ApiPaths,
   createApiClient,
+  REFRESH_PATH,
   type Schemas,
+  type SessionTokens,
 } from './client.ts';
 export type { components, operations, paths } from './schema.gen.ts';
 

@@ -47,7 +47,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create an account (starts the 60-minute free trial) and sign in */
+        /**
+         * Create an account (starts the 60-minute free trial) and sign in
+         * @description While no admin exists, the account becomes the admin when registered from the server machine itself (loopback, not through a proxy) or with the one-time `setupToken` the server prints at start; otherwise it is a normal user.
+         */
         post: operations["auth.register"];
         delete?: never;
         options?: never;
@@ -66,6 +69,46 @@ export interface paths {
         put?: never;
         /** Sign in with e-mail or username and password */
         post: operations["auth.login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange a refresh token for a new access token and refresh token
+         * @description Each refresh token works once. Presenting one that was already exchanged revokes every token of that sign-in (the client must sign in again). A password change or reset and a logout revoke them too.
+         */
+        post: operations["auth.refresh"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign this session out: its refresh tokens are revoked
+         * @description Answers the same for an unknown token. The access token still works until it expires (minutes).
+         */
+        post: operations["auth.logout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -98,7 +141,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Change the password, given the current one */
+        /**
+         * Change the password, given the current one
+         * @description The new password follows the registration rules. Every session of the user ends (earlier access and refresh tokens stop working, open notification streams close); the answer carries a new pair for this session.
+         */
         put: operations["auth.changePassword"];
         post?: never;
         delete?: never;
@@ -751,7 +797,7 @@ export interface paths {
         };
         /**
          * Live notifications and instance status changes as Server-Sent Events
-         * @description Sends `retry: 3000`, then `event: notification` messages (`id:` is the notification id, `data:` the Notification as JSON), `event: instance` messages when one of the user’s instances changes status (`data:` `{ id, status, statusMessage }`, status `deleted` once it is gone; no `id:` line), `event: resync` when messages may have been missed, and a `: ping` comment every 20 s. A reconnect with `Last-Event-ID` (header or `lastEventId`) first replays newer notifications.
+         * @description Sends `retry: 3000`, then `event: notification` messages (`id:` is the notification id, `data:` the Notification as JSON), `event: instance` messages when one of the user’s instances changes status (`data:` `{ id, status, statusMessage }`, status `deleted` once it is gone; no `id:` line), `event: resync` when messages may have been missed, `event: signed-out` just before the server closes the stream because the user’s password changed (their tokens are dead), and a `: ping` comment every 20 s. A reconnect with `Last-Event-ID` (header or `lastEventId`) first replays newer notifications.
          */
         get: operations["notifications.stream"];
         put?: never;
@@ -1046,8 +1092,7 @@ export interface components {
              */
             yearly: number;
         };
-        AuthResult: {
-            token: string;
+        AuthResult: components["schemas"]["SessionTokens"] & {
             user: components["schemas"]["User"];
         };
         User: {
@@ -1134,6 +1179,19 @@ export interface components {
             /** @description Additional instances on Starter */
             addonInstances: number;
         };
+        SessionTokens: {
+            /** @description Access token (Bearer), valid `expiresIn` seconds */
+            token: string;
+            /**
+             * @description Seconds the access token stays valid
+             * @example 900
+             */
+            expiresIn: number;
+            /** @description Single use: POST /api/auth/refresh exchanges it for a new pair */
+            refreshToken: string;
+            /** Format: date-time */
+            refreshTokenExpiresAt: string;
+        };
         Error: {
             /** @example validation_error */
             error: string;
@@ -1155,11 +1213,22 @@ export interface components {
             turnstileToken?: string;
             /** @description Affiliate referral code */
             ref?: string;
+            /** @description The one-time token the server prints at start while no admin exists: the account becomes the admin */
+            setupToken?: string;
         };
         LoginRequest: {
             emailOrUsername: string;
             password: string;
             turnstileToken?: string;
+        };
+        RefreshRequest: {
+            refreshToken: string;
+        };
+        Message: {
+            message: string;
+        };
+        LogoutRequest: {
+            refreshToken: string;
         };
         UserResult: {
             user: components["schemas"]["User"];
@@ -1170,7 +1239,7 @@ export interface components {
             lastName: string;
             username: string;
         };
-        Message: {
+        ChangePasswordResult: components["schemas"]["SessionTokens"] & {
             message: string;
         };
         ChangePasswordRequest: {
@@ -1904,7 +1973,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuthResult"];
                 };
             };
-            /** @description A field breaks a rule (`details.fieldErrors` lists every message), or the bot check failed (`captcha_failed`) */
+            /** @description A field breaks a rule (`details.fieldErrors` lists every message), the setup token is invalid or used, or the bot check failed (`captcha_failed`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1974,8 +2043,85 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts */
+            /** @description Too many attempts from this address or for this account */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "auth.refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The refresh token */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefreshRequest"];
+            };
+        };
+        responses: {
+            /** @description A new pair; the old refresh token is used up */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionTokens"];
+                };
+            };
+            /** @description No refresh token given */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The refresh token is unknown, expired, revoked or already used */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "auth.logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The refresh token of the session */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LogoutRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed out */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description No refresh token given */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2080,13 +2226,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Password changed */
+            /** @description Password changed; the new tokens replace the old ones */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Message"];
+                    "application/json": components["schemas"]["ChangePasswordResult"];
                 };
             };
             /** @description A field breaks a rule, or the current password is wrong */
@@ -2253,7 +2399,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests from this address */
+            /** @description Too many requests from this address or for this e-mail */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2318,7 +2464,7 @@ export interface operations {
                     "application/json": components["schemas"]["Success"];
                 };
             };
-            /** @description Password too short, or invalid or expired reset token */
+            /** @description Password fails the strength rules, or invalid or expired reset token */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -4,6 +4,7 @@ import { secureHeaders } from 'hono/secure-headers';
 import pkg from '../package.json' with { type: 'json' };
 import type { Db } from './db/database.ts';
 import { limitBody, MAX_JSON_BODY_BYTES } from './lib/body-limit.ts';
+import { NO_TRUSTED_PROXIES, type TrustedProxies } from './lib/client-address.ts';
 import { createRouter } from './lib/create-router.ts';
 import { type Cipher, createEphemeralCipher } from './lib/crypto.ts';
 import { onError, onNotFound } from './lib/error-handler.ts';
@@ -17,6 +18,7 @@ import { createAdminRouter } from './modules/admin/admin.index.ts';
 import { createAdminService } from './modules/admin/admin.service.ts';
 import { type AuthRateLimits, createAuthRouter } from './modules/auth/auth.index.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
+import { createAccessVerifier, createTokenVersions } from './modules/auth/token-versions.ts';
 import { createAvatarsRouter } from './modules/avatars/avatars.index.ts';
 import * as avatarRoutes from './modules/avatars/avatars.routes.ts';
 import { createAvatarsService } from './modules/avatars/avatars.service.ts';
@@ -49,6 +51,8 @@ export interface AppDeps {
   mailer: Mailer;
   /** Where avatar files are kept (`<BERTH_DATA_DIR>/avatars`). */
   avatarsDir: string;
+  /** Proxies whose X-Forwarded-For is believed (TRUSTED_PROXY); absent: none. */
+  trustedProxies?: TrustedProxies;
   /** The bot check; off when absent. */
   turnstile?: TurnstileVerifier;
   /** This process's open notification streams; main.ts feeds it from its LISTEN connection. */
@@ -79,6 +83,8 @@ export interface AppDeps {
 
 export interface RateLimits extends AuthRateLimits {
   passwordReset: RateLimitRule;
+  /** Reset requests per e-mail address, whatever the client address. */
+  passwordResetAccount: RateLimitRule;
   contact: RateLimitRule;
 }
 
@@ -86,8 +92,13 @@ export const VERSION: string = pkg.version;
 
 export const DEFAULT_RATE_LIMITS: RateLimits = {
   login: { points: 20, windowSeconds: 15 * 60 },
+  // Per account: 10 tries in 5 minutes. Someone guessing from many addresses gets 10 guesses per
+  // 5 minutes; a stranger who spends them locks the owner out for 5 minutes at most.
+  loginAccount: { points: 10, windowSeconds: 5 * 60 },
   register: { points: 30, windowSeconds: 60 * 60 },
   passwordReset: { points: 5, windowSeconds: 15 * 60 },
+  // Per e-mail: 3 reset mails in 15 minutes (no mailbox flooding; the owner waits 15 minutes at most).
+  passwordResetAccount: { points: 3, windowSeconds: 15 * 60 },
   contact: { points: 5, windowSeconds: 60 * 60 },
 };
 
@@ -101,6 +112,12 @@ export function createApp(deps: AppDeps) {
   const turnstile = deps.turnstile ?? turnstileOff;
   const limits = { ...DEFAULT_RATE_LIMITS, ...deps.rateLimits };
   const tokens = createTokenService(deps.jwtSecret);
+  const hub = deps.notificationHub ?? createNotificationHub();
+  // Cached while the hub hears session signals over LISTEN; one primary-key read per check otherwise.
+  const tokenVersions = createTokenVersions(db);
+  hub.watchSessions({ revoked: tokenVersions.forget, live: tokenVersions.setLive });
+  const verifyToken = createAccessVerifier(tokens, tokenVersions);
+  const trustedProxies = deps.trustedProxies ?? NO_TRUSTED_PROXIES;
   const notifications = createNotificationsService({ db });
   const paymentSettings = createPaymentSettingsStore(db);
   const { subscriptions, instances } = createSubscriptionAndInstanceServices({
@@ -115,7 +132,14 @@ export function createApp(deps: AppDeps) {
     paymentSettings,
     dnsServers: deps.dnsServers,
   });
-  const auth = createAuthService({ db, tokens, subscriptions, notifications });
+  const auth = createAuthService({
+    db,
+    now,
+    tokens,
+    versions: tokenVersions,
+    subscriptions,
+    notifications,
+  });
   const passwordReset = createPasswordResetService({
     db,
     now,
@@ -165,8 +189,9 @@ export function createApp(deps: AppDeps) {
     except((c) => isAvatarUpload(c.req.path, c.req.method), limitBody(MAX_JSON_BODY_BYTES)),
   );
   app.use('/api/*', async (c, next) => {
-    c.set('verifyToken', tokens.verify);
+    c.set('verifyToken', verifyToken);
     c.set('isAdmin', admin.isAdmin);
+    c.set('trustedProxies', trustedProxies);
     await next();
   });
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
@@ -180,7 +205,16 @@ export function createApp(deps: AppDeps) {
     .route('/', createConfigRouter(config))
     .route('/', createAuthRouter({ auth, limiter, limits, turnstile }))
     .route('/', createAvatarsRouter(avatars))
-    .route('/', createPasswordResetRouter({ passwordReset, limiter, limit: limits.passwordReset, turnstile }))
+    .route(
+      '/',
+      createPasswordResetRouter({
+        passwordReset,
+        limiter,
+        limit: limits.passwordReset,
+        accountLimit: limits.passwordResetAccount,
+        turnstile,
+      }),
+    )
     .route('/', createSubscriptionsRouter(subscriptions))
     .route('/', createPaymentsRouter({ payments, subscriptions, webhooks: providers.webhooks }))
     .route('/', createInstancesRouter(instances))
@@ -189,7 +223,8 @@ export function createApp(deps: AppDeps) {
       createNotificationsRouter({
         notifications,
         tokens,
-        hub: deps.notificationHub ?? createNotificationHub(),
+        tokenVersion: tokenVersions.current,
+        hub,
         smtpEnabled: mailer.kind === 'smtp',
         heartbeatMs: deps.sseHeartbeatMs ?? 20_000,
       }),

@@ -135,6 +135,16 @@ describe('payment providers configuration', () => {
       'STRIPE_SECRET_KEY must be a Stripe secret key',
     );
   });
+
+  it('reads TRUSTED_PROXY (none by default) and refuses a malformed one, saying which entry', () => {
+    expect(readConfig({}).trustedProxies.cidrs).toEqual([]);
+    const config = readConfig({ TRUSTED_PROXY: '10.0.0.0/8, ::1' });
+    expect(config.trustedProxies.cidrs).toEqual(['10.0.0.0/8', '::1/128']);
+    expect(config.trustedProxies.has('10.9.8.7')).toBe(true);
+    expect(() => readConfig({ TRUSTED_PROXY: '10.0.0.0/8, proxy.internal' })).toThrow(
+      'TRUSTED_PROXY must be comma-separated IPv4/IPv6 addresses or CIDRs (such as 10.0.0.0/8, ::1); "proxy.internal" is not one',
+    );
+  });
 });
 
 describe('DNS resolver for custom-domain checks', () => {

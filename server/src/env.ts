@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseTrustedProxies, type TrustedProxies } from './lib/client-address.ts';
 import { ENCRYPTION_KEY_RULE, parseEncryptionKey } from './lib/crypto.ts';
 import { CLOUDFLARE_SITEVERIFY_URL } from './lib/turnstile.ts';
 import type { PaymentsConfig } from './modules/payments/payments.config.ts';
@@ -47,6 +48,17 @@ export function parseDnsServers(value: string): string[] | undefined {
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
+  TRUSTED_PROXY: z
+    .string()
+    .default('')
+    .superRefine((value, ctx) => {
+      const parsed = parseTrustedProxies(value);
+      if ('invalid' in parsed)
+        ctx.addIssue({
+          code: 'custom',
+          message: `TRUSTED_PROXY must be comma-separated IPv4/IPv6 addresses or CIDRs (such as 10.0.0.0/8, ::1); "${parsed.invalid}" is not one`,
+        });
+    }),
   BERTH_DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z
     .string()
@@ -142,6 +154,8 @@ const EnvSchema = z.object({
 export interface ServerConfig {
   port: number;
   host: string;
+  /** Proxies whose X-Forwarded-For is believed; none by default. */
+  trustedProxies: TrustedProxies;
   /** Absolute path of the data directory (embedded PostgreSQL, generated secrets). */
   dataDir: string;
   databaseUrl: string | undefined;
@@ -194,6 +208,12 @@ export interface SitesConfig {
   diskMb: number;
 }
 
+function trustedProxiesOf(value: string): TrustedProxies {
+  const parsed = parseTrustedProxies(value);
+  if ('invalid' in parsed) throw new Error(`Invalid configuration:\n  TRUSTED_PROXY: ${parsed.invalid}`);
+  return parsed;
+}
+
 export function readConfig(env: Record<string, string | undefined> = process.env): ServerConfig {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
@@ -221,6 +241,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
   return {
     port: e.PORT,
     host: e.HOST,
+    trustedProxies: trustedProxiesOf(e.TRUSTED_PROXY),
     dataDir,
     databaseUrl: e.DATABASE_URL,
     jwtSecret: e.JWT_SECRET,

@@ -19,6 +19,7 @@ import { createOutboxMailer, createSmtpMailer, type Mailer } from './lib/mailer.
 import { startPgListener } from './lib/pg-listener.ts';
 import { persistentSecret } from './lib/secrets.ts';
 import { createTurnstileVerifier, type TurnstileVerifier, turnstileOff } from './lib/turnstile.ts';
+import { prepareSetupToken } from './modules/auth/first-admin.ts';
 import { reconcileInstances } from './modules/instances/instance-jobs.ts';
 import { createInstanceTasks } from './modules/instances/instances.tasks.ts';
 import { createNotificationHub, NOTIFICATIONS_CHANNEL } from './modules/notifications/notifications.hub.ts';
@@ -117,15 +118,32 @@ async function main() {
   if (applied.length > 0) log(`migrations applied: ${applied.join(', ')}`);
   await migrateJobQueue(pool);
 
-  // Every process LISTENs on one dedicated connection and hands notifications to its open streams.
+  // Every process LISTENs on one dedicated connection and hands notifications to its open streams, and
+  // session signals (password changed) to its token-version cache, which works only while it listens.
   const hub = createNotificationHub();
   const listener = await startPgListener({
     connectionString: database.url,
     channel: NOTIFICATIONS_CHANNEL,
     onMessage: hub.publish,
-    onReconnect: hub.resync,
+    onLost: () => hub.setLive(false),
+    onReconnect: () => {
+      hub.setLive(true);
+      hub.resync();
+    },
     log,
   });
+  hub.setLive(true);
+
+  const setupToken = await prepareSetupToken(db);
+  if (setupToken) {
+    log(
+      'first admin: no admin exists yet. The first account registered from this machine becomes the admin, ' +
+        `or register from anywhere with the one-time setup token ${setupToken} ` +
+        `(${config.publicUrl}/register?setupToken=${setupToken})`,
+    );
+  }
+  if (config.trustedProxies.cidrs.length > 0)
+    log(`proxies: X-Forwarded-For believed from ${config.trustedProxies.cidrs.join(', ')}`);
 
   const jwtSecret = config.jwtSecret ?? (await persistentSecret(config.dataDir, 'jwt-secret'));
   const encryptionKey =
@@ -161,6 +179,7 @@ async function main() {
     mailer: createMailer(config),
     turnstile: createTurnstile(config),
     notificationHub: hub,
+    trustedProxies: config.trustedProxies,
     avatarsDir: path.join(config.dataDir, 'avatars'),
     publicUrl: config.publicUrl,
     supportEmail: config.supportEmail,

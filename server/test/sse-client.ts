@@ -34,7 +34,7 @@ export async function openEventStream(url: string, headers: Record<string, strin
   let taken = 0;
   let arrived = () => {};
 
-  void (async () => {
+  const ended = (async () => {
     if (!response.body) return;
     const decoder = new TextDecoder();
     let buffer = '';
@@ -55,6 +55,8 @@ export async function openEventStream(url: string, headers: Record<string, strin
   return {
     response,
     messages,
+    /** Resolves when the response body ends (the server closed the stream, or close() was called). */
+    ended,
     async next(match: (m: SseMessage) => boolean = () => true, timeoutMs = 2000): Promise<SseMessage> {
       const deadline = Date.now() + timeoutMs;
       for (;;) {

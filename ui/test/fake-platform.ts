@@ -2,7 +2,10 @@ import type { Platform } from '../src/platform/platform.ts';
 
 /** A Platform with an in-memory token store; `token` is what the store holds at start. */
 export function fakePlatform(token: string | null = null) {
-  const store = { token };
+  const store: { token: string | null; refreshToken: string | null } = {
+    token,
+    refreshToken: token ? `refresh-of-${token}` : null,
+  };
   /** System notifications the app asked for. */
   const notified: { title: string; body: string }[] = [];
   /** URLs the app opened outside itself (openExternal), in order. */
@@ -14,11 +17,14 @@ export function fakePlatform(token: string | null = null) {
     apiBaseUrl: '',
     tokenStore: {
       get: async () => store.token,
-      set: async (value) => {
+      getRefreshToken: async () => store.refreshToken,
+      set: async (value, refreshToken) => {
         store.token = value;
+        store.refreshToken = refreshToken;
       },
       clear: async () => {
         store.token = null;
+        store.refreshToken = null;
       },
     },
     openExternal: (url) => {

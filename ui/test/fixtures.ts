@@ -99,7 +99,13 @@ export function makeUser(overrides: Partial<User> = {}): User {
   };
 }
 
-export const authResult = (user: User = makeUser(), token = 'fresh-token'): AuthResult => ({ token, user });
+export const authResult = (user: User = makeUser(), token = 'fresh-token'): AuthResult => ({
+  token,
+  expiresIn: 900,
+  refreshToken: `refresh-of-${token}`,
+  refreshTokenExpiresAt: '2026-02-01T00:00:00.000Z',
+  user,
+});
 
 export const apiError = (message: string, error = 'validation_error', details?: Record<string, unknown>) => ({
   error,

@@ -2,16 +2,23 @@ import type { Platform, TokenStore } from '@berth/ui';
 
 /** localStorage key of the access token (spec customer-area §3). */
 export const TOKEN_STORAGE_KEY = 'token';
+/** localStorage key of the refresh token stored beside it. */
+export const REFRESH_TOKEN_STORAGE_KEY = 'refreshToken';
 
 const tokenStore: TokenStore = {
   async get() {
     return localStorage.getItem(TOKEN_STORAGE_KEY);
   },
-  async set(token) {
+  async getRefreshToken() {
+    return localStorage.getItem(REFRESH_TOKEN_STORAGE_KEY);
+  },
+  async set(token, refreshToken) {
     localStorage.setItem(TOKEN_STORAGE_KEY, token);
+    localStorage.setItem(REFRESH_TOKEN_STORAGE_KEY, refreshToken);
   },
   async clear() {
     localStorage.removeItem(TOKEN_STORAGE_KEY);
+    localStorage.removeItem(REFRESH_TOKEN_STORAGE_KEY);
   },
 };
 

@@ -1,7 +1,7 @@
 import { IpcChannel } from '../shared/ipc-contract.ts';
 import { isSafeExternalUrl } from './navigation.ts';
 import type { Settings } from './settings.ts';
-import { sessionAccount, type TokenStore } from './token-store.ts';
+import { refreshAccount, sessionAccount, type TokenStore } from './token-store.ts';
 
 /** The part of Electron's `ipcMain` used here; tests pass a fake. */
 export interface IpcRegistrar {
@@ -29,13 +29,18 @@ function requireString(value: unknown, name: string): string {
 export function registerIpcHandlers(ipc: IpcRegistrar, deps: IpcDeps): void {
   const { tokenStore, settings } = deps;
   const currentSession = () => sessionAccount(settings.getServerUrl());
+  const currentRefresh = () => refreshAccount(settings.getServerUrl());
 
   const handlers: Record<IpcChannel, Handler> = {
     [IpcChannel.getToken]: () => tokenStore.get(currentSession()),
     [IpcChannel.setToken]: (token) => tokenStore.set(currentSession(), requireString(token, 'token')),
     [IpcChannel.clearToken]: async () => {
       await tokenStore.delete(currentSession());
+      await tokenStore.delete(currentRefresh());
     },
+    [IpcChannel.getRefreshToken]: () => tokenStore.get(currentRefresh()),
+    [IpcChannel.setRefreshToken]: (token) =>
+      tokenStore.set(currentRefresh(), requireString(token, 'refresh token')),
     [IpcChannel.getServerUrl]: () => settings.getServerUrl(),
     [IpcChannel.setServerUrl]: (url) => settings.setServerUrl(requireString(url, 'url')),
     [IpcChannel.openExternal]: (url) => {

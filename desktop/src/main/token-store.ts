@@ -1,6 +1,7 @@
 /**
  * Secrets in the OS keychain (Secret Service, macOS Keychain, Windows Credential Manager) under one fixed
- * service name. Accounts name what is stored, per server: `session@<serverUrl>` today, API keys later.
+ * service name. Accounts name what is stored, per server: `session@<serverUrl>` (access token) and
+ * `refresh@<serverUrl>` (its refresh token) today, API keys later.
  */
 
 export const KEYCHAIN_SERVICE = 'Berth';
@@ -22,6 +23,11 @@ export interface TokenStore {
 /** Account of the session token for one server, so each server keeps its own sign-in. */
 export function sessionAccount(serverUrl: string): string {
   return `session@${serverUrl}`;
+}
+
+/** Account of the refresh token of that session. */
+export function refreshAccount(serverUrl: string): string {
+  return `refresh@${serverUrl}`;
 }
 
 export function createTokenStore(keychain: Keychain): TokenStore {

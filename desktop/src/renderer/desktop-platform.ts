@@ -19,7 +19,12 @@ export function createDesktopPlatform(bridge: DesktopBridge, serverUrl: string):
     apiBaseUrl: serverUrl,
     tokenStore: {
       get: () => bridge.getToken(),
-      set: (token) => bridge.setToken(token),
+      getRefreshToken: () => bridge.getRefreshToken(),
+      // Both in the keychain, the refresh token first: a crash in between leaves a pair that refreshes.
+      set: async (token, refreshToken) => {
+        await bridge.setRefreshToken(refreshToken);
+        await bridge.setToken(token);
+      },
       clear: () => bridge.clearToken(),
     },
     openExternal: (url) => {

@@ -6,6 +6,7 @@ import type { NotificationTable } from './tables/notifications.ts';
 import type { PasswordResetTokenTable } from './tables/password-reset-tokens.ts';
 import type { PaymentEventTable, PaymentOrderTable, PaymentSettingsTable } from './tables/payments.ts';
 import type { RateLimitTable } from './tables/rate-limits.ts';
+import type { RefreshTokenTable, SetupTokenTable } from './tables/sessions.ts';
 import type { SubscriptionTable } from './tables/subscriptions.ts';
 import type { UserTable } from './tables/users.ts';
 
@@ -15,6 +16,8 @@ export interface Database {
   subscriptions: SubscriptionTable;
   rate_limits: RateLimitTable;
   password_reset_tokens: PasswordResetTokenTable;
+  refresh_tokens: RefreshTokenTable;
+  setup_tokens: SetupTokenTable;
   notifications: NotificationTable;
   contact_messages: ContactMessageTable;
   instances: InstanceTable;

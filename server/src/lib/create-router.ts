@@ -1,10 +1,13 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import type { TrustedProxies } from './client-address.ts';
 import { validationBody } from './error-handler.ts';
 
 /** The signed-in user, as a verified token tells it. */
 export interface AuthUser {
   id: string;
   role: 'user' | 'admin';
+  /** The user's token version the token was signed at (checked against the current one). */
+  tokenVersion: number;
 }
 
 export interface AppEnv {
@@ -15,6 +18,8 @@ export interface AppEnv {
     verifyToken: (token: string) => Promise<AuthUser>;
     /** Installed once by createApp: whether the user is an admin now, as the database tells it. */
     isAdmin: (userId: string) => Promise<boolean>;
+    /** Installed once by createApp: which proxies' X-Forwarded-For is believed (TRUSTED_PROXY). */
+    trustedProxies: TrustedProxies;
   };
 }
 

@@ -7,6 +7,8 @@ export interface PgListenerOptions {
   onMessage: (payload: string) => void;
   /** Called after a lost connection is back: messages sent meanwhile were missed. */
   onReconnect?: () => void;
+  /** Called when the connection is lost (messages are missed until onReconnect). */
+  onLost?: () => void;
   log?: (line: string) => void;
   /** First delay before reconnecting; doubles up to 30 s while the database stays away. */
   retryMs?: number;
@@ -23,7 +25,15 @@ const MAX_RETRY_MS = 30_000;
  * Resolves once listening; the first connection failing rejects (start-up should fail loudly).
  */
 export async function startPgListener(options: PgListenerOptions): Promise<PgListener> {
-  const { connectionString, channel, onMessage, onReconnect, log = () => {}, retryMs = 1000 } = options;
+  const {
+    connectionString,
+    channel,
+    onMessage,
+    onReconnect,
+    onLost,
+    log = () => {},
+    retryMs = 1000,
+  } = options;
   let client: pg.Client | undefined;
   let timer: NodeJS.Timeout | undefined;
   let delay = retryMs;
@@ -49,18 +59,19 @@ export async function startPgListener(options: PgListenerOptions): Promise<PgLis
       return;
     }
     let lost = false;
-    const onLost = (reason: string) => {
+    const lose = (reason: string) => {
       if (lost) return;
       lost = true;
       if (client === next) client = undefined;
       next.end().catch(() => {});
       if (!stopped) {
+        onLost?.();
         log(`LISTEN ${channel}: connection lost (${reason}), reconnecting`);
         reconnectLater();
       }
     };
-    next.on('error', (err) => onLost(err.message));
-    next.on('end', () => onLost('ended'));
+    next.on('error', (err) => lose(err.message));
+    next.on('end', () => lose('ended'));
     client = next;
     delay = retryMs;
   }

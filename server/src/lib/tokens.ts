@@ -5,19 +5,32 @@ import { UnauthorizedError } from './errors.ts';
 
 const ISSUER = 'berth';
 const AUDIENCE = 'berth-api';
-const ACCESS_TOKEN_TTL = '7d';
+/** Access tokens are short; clients keep the session with a refresh token (modules/auth/sessions). */
+export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 /** Short-lived tokens for the notification stream (EventSource cannot send headers, so they go in the URL). */
 const STREAM_AUDIENCE: LinkPurpose = 'sse';
 export const STREAM_TOKEN_TTL_SECONDS = 60;
 
+/** What an access token says: the user, its role at signing, and the user's token version then (`tv`). */
+export type AccessClaims = AuthUser;
+
+/** What a stream token says. */
+export interface StreamClaims {
+  userId: string;
+  tokenVersion: number;
+}
+
 export interface TokenService {
-  sign(user: AuthUser): Promise<string>;
-  /** The user a token speaks for; UnauthorizedError when it is missing, forged or expired. */
-  verify(token: string): Promise<AuthUser>;
+  sign(claims: AccessClaims): Promise<string>;
+  /**
+   * What a token says; UnauthorizedError when it is missing, forged, expired or has no token version.
+   * Whether that version is still the user's is the caller's check (modules/auth/token-versions.ts).
+   */
+  verify(token: string): Promise<AccessClaims>;
   /** A 60-second token that opens the notification stream of `userId` and nothing else. */
-  signStream(userId: string): Promise<string>;
-  /** The user id a stream token speaks for; UnauthorizedError otherwise (access tokens included). */
-  verifyStream(token: string): Promise<string>;
+  signStream(claims: StreamClaims): Promise<string>;
+  /** What a stream token says; UnauthorizedError otherwise (access tokens included). */
+  verifyStream(token: string): Promise<StreamClaims>;
   /** A short-lived token for a link that cannot carry headers (e.g. an invoice download), bound to one purpose. */
   signLink(subject: string, purpose: LinkPurpose, ttlSeconds: number): Promise<string>;
   /** The subject of a link token of that purpose; UnauthorizedError otherwise. */
@@ -30,8 +43,13 @@ export type LinkPurpose = 'sse' | 'invoice';
 export function createTokenService(secret: string): TokenService {
   // A KeyObject made once: jose would otherwise import the raw secret on every sign and verify.
   const key = createSecretKey(Buffer.from(secret, 'utf8'));
-  const signLink = (subject: string, purpose: LinkPurpose, ttlSeconds: number) =>
-    new SignJWT({})
+  const signLink = (
+    subject: string,
+    purpose: LinkPurpose,
+    ttlSeconds: number,
+    claims: Record<string, unknown> = {},
+  ) =>
+    new SignJWT(claims)
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(subject)
       .setIssuer(ISSUER)
@@ -51,14 +69,14 @@ export function createTokenService(secret: string): TokenService {
     throw new UnauthorizedError('Invalid or expired link');
   }
   return {
-    sign: (user) =>
-      new SignJWT({ role: user.role })
+    sign: (claims) =>
+      new SignJWT({ role: claims.role, tv: claims.tokenVersion })
         .setProtectedHeader({ alg: 'HS256' })
-        .setSubject(user.id)
+        .setSubject(claims.id)
         .setIssuer(ISSUER)
         .setAudience(AUDIENCE)
         .setIssuedAt()
-        .setExpirationTime(ACCESS_TOKEN_TTL)
+        .setExpirationTime(`${ACCESS_TOKEN_TTL_SECONDS}s`)
         .sign(key),
     async verify(token) {
       try {
@@ -68,21 +86,28 @@ export function createTokenService(secret: string): TokenService {
           algorithms: ['HS256'],
         });
         const role = payload.role === 'admin' ? 'admin' : 'user';
-        if (!payload.sub) throw new UnauthorizedError('Invalid token');
-        return { id: payload.sub, role };
+        // Tokens from before token versions (no `tv`) are refused: their holders sign in again.
+        if (!payload.sub || !Number.isSafeInteger(payload.tv)) throw new UnauthorizedError('Invalid token');
+        return { id: payload.sub, role, tokenVersion: payload.tv as number };
       } catch (err) {
         if (err instanceof errors.JWTExpired)
           throw new UnauthorizedError('Session expired, please sign in again');
         throw new UnauthorizedError('Invalid token');
       }
     },
-    signStream: (userId) => signLink(userId, STREAM_AUDIENCE, STREAM_TOKEN_TTL_SECONDS),
+    signStream: ({ userId, tokenVersion }) =>
+      signLink(userId, STREAM_AUDIENCE, STREAM_TOKEN_TTL_SECONDS, { tv: tokenVersion }),
     async verifyStream(token) {
       try {
-        return await verifyLink(token, STREAM_AUDIENCE);
-      } catch {
-        throw new UnauthorizedError('Invalid or expired stream token');
-      }
+        const { payload } = await jwtVerify(token, key, {
+          issuer: ISSUER,
+          audience: STREAM_AUDIENCE,
+          algorithms: ['HS256'],
+        });
+        if (payload.sub && Number.isSafeInteger(payload.tv))
+          return { userId: payload.sub, tokenVersion: payload.tv as number };
+      } catch {}
+      throw new UnauthorizedError('Invalid or expired stream token');
     },
     signLink,
     verifyLink,

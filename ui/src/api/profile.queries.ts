@@ -1,5 +1,6 @@
 import type { Schemas, User } from '@berth/openapi';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { usePlatform } from '../platform/platform-context.ts';
 import { unwrap } from './api-error.ts';
 import { authKeys } from './query-keys.ts';
 import { useApiClient } from './use-api-client.ts';
@@ -19,10 +20,19 @@ export function useUpdateProfileMutation() {
   });
 }
 
+/**
+ * A password change ends every session of the user, this one included: the answer's new pair replaces
+ * the stored tokens before anything else is sent.
+ */
 export function useChangePasswordMutation() {
   const client = useApiClient();
-  return useMutation<Schemas['Message'], Error, Schemas['ChangePasswordRequest']>({
-    mutationFn: (body) => unwrap(client.PUT('/api/auth/change-password', { body })),
+  const { tokenStore } = usePlatform();
+  return useMutation<Schemas['ChangePasswordResult'], Error, Schemas['ChangePasswordRequest']>({
+    mutationFn: async (body) => {
+      const result = await unwrap(client.PUT('/api/auth/change-password', { body }));
+      await tokenStore.set(result.token, result.refreshToken);
+      return result;
+    },
   });
 }
 

@@ -5,7 +5,11 @@
 export interface TokenStore {
   /** The stored access token, or null when signed out. */
   get(): Promise<string | null>;
-  set(token: string): Promise<void>;
+  /** The refresh token stored beside it, or null. */
+  getRefreshToken(): Promise<string | null>;
+  /** Stores a new pair (sign-in, a transparent refresh, a password change). */
+  set(token: string, refreshToken: string): Promise<void>;
+  /** Forgets both tokens. */
   clear(): Promise<void>;
 }
 

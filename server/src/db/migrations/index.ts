@@ -7,6 +7,8 @@ import * as createInstances from './20261124T000000-create-instances.ts';
 import * as addInstanceSites from './20261125T000000-add-instance-sites.ts';
 import * as createInvoices from './20261126T000000-create-invoices.ts';
 import * as createPayments from './20261127T000000-create-payments.ts';
+import * as addSessionRevocation from './20261128T000000-add-session-revocation.ts';
+import * as createSetupTokens from './20261128T000001-create-setup-tokens.ts';
 import * as addDomainVerification from './20261128T000100-add-domain-verification.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit an old one. */
@@ -19,5 +21,7 @@ export const migrations: Record<string, Migration> = {
   '20261125T000000-add-instance-sites': addInstanceSites,
   '20261126T000000-create-invoices': createInvoices,
   '20261127T000000-create-payments': createPayments,
+  '20261128T000000-add-session-revocation': addSessionRevocation,
+  '20261128T000001-create-setup-tokens': createSetupTokens,
   '20261128T000100-add-domain-verification': addDomainVerification,
 };

@@ -12,6 +12,8 @@ export interface UserTable {
   role: Generated<'user' | 'admin'>;
   avatar_url: string | null;
   referral_code: string | null;
+  /** Bumped by a password change or reset: access tokens signed at an older version are refused. */
+  token_version: Generated<number>;
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, never, Date>;
 }

@@ -1,12 +1,15 @@
 import { createRouter } from '../../lib/create-router.ts';
 import type { RateLimiter, RateLimitRule } from '../../lib/rate-limiter.ts';
 import type { TurnstileVerifier } from '../../lib/turnstile.ts';
-import { clientIp, rateLimit } from '../../middleware/rate-limit.ts';
+import { accountKey, clientIp, isLocalRequest, rateLimit } from '../../middleware/rate-limit.ts';
 import * as routes from './auth.routes.ts';
 import type { AuthService } from './auth.service.ts';
 
 export interface AuthRateLimits {
+  /** Sign-in attempts per client address. */
   login: RateLimitRule;
+  /** Sign-in attempts per account (the e-mail or username tried), whatever the address. */
+  loginAccount: RateLimitRule;
   register: RateLimitRule;
 }
 
@@ -25,12 +28,19 @@ export function createAuthRouter({ auth, limiter, limits, turnstile }: AuthRoute
     .openapi(routes.register, async (c) => {
       const body = c.req.valid('json');
       await turnstile.verify(body.turnstileToken, clientIp(c));
-      return c.json(await auth.register(body), 201);
+      return c.json(await auth.register(body, { local: isLocalRequest(c) }), 201);
     })
     .openapi(routes.login, async (c) => {
       const body = c.req.valid('json');
       await turnstile.verify(body.turnstileToken, clientIp(c));
+      // After the bot check: requests that fail it do not spend the account's budget.
+      await limiter(accountKey('login-account', body.emailOrUsername), limits.loginAccount);
       return c.json(await auth.login(body), 200);
+    })
+    .openapi(routes.refresh, async (c) => c.json(await auth.refresh(c.req.valid('json').refreshToken), 200))
+    .openapi(routes.logout, async (c) => {
+      await auth.logout(c.req.valid('json').refreshToken);
+      return c.json({ message: 'Logged out successfully' }, 200);
     })
     .openapi(routes.profile, async (c) => c.json({ user: await auth.profile(c.var.user.id) }, 200))
     .openapi(routes.updateProfile, async (c) => {
@@ -38,7 +48,7 @@ export function createAuthRouter({ auth, limiter, limits, turnstile }: AuthRoute
       return c.json({ user, message: 'Profile updated successfully!' }, 200);
     })
     .openapi(routes.changePassword, async (c) => {
-      await auth.changePassword(c.var.user.id, c.req.valid('json'));
-      return c.json({ message: 'Password changed successfully!' }, 200);
+      const tokens = await auth.changePassword(c.var.user.id, c.req.valid('json'));
+      return c.json({ ...tokens, message: 'Password changed successfully!' }, 200);
     });
 }

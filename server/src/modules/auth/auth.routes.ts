@@ -4,8 +4,12 @@ import { requireUser } from '../../middleware/auth.ts';
 import {
   AuthResultSchema,
   ChangePasswordBodySchema,
+  ChangePasswordResultSchema,
   LoginBodySchema,
+  LogoutBodySchema,
+  RefreshBodySchema,
   RegisterBodySchema,
+  SessionTokensSchema,
   UpdateProfileBodySchema,
   UserResultSchema,
 } from './auth.schemas.ts';
@@ -20,11 +24,13 @@ export const register = createRoute({
   tags,
   security: [],
   summary: 'Create an account (starts the 60-minute free trial) and sign in',
+  description:
+    'While no admin exists, the account becomes the admin when registered from the server machine itself (loopback, not through a proxy) or with the one-time `setupToken` the server prints at start; otherwise it is a normal user.',
   request: { body: { ...json(RegisterBodySchema, 'New account'), required: true } },
   responses: {
     201: json(AuthResultSchema, 'Account created; the token signs the user in'),
     400: errorResponse(
-      'A field breaks a rule (`details.fieldErrors` lists every message), or the bot check failed (`captcha_failed`)',
+      'A field breaks a rule (`details.fieldErrors` lists every message), the setup token is invalid or used, or the bot check failed (`captcha_failed`)',
     ),
     409: errorResponse('E-mail or username already in use'),
     429: errorResponse('Too many sign-ups from this address'),
@@ -43,7 +49,40 @@ export const login = createRoute({
     200: json(AuthResultSchema, 'Signed in'),
     400: errorResponse('A field breaks a rule, or the bot check failed (`captcha_failed`)'),
     401: errorResponse('Wrong e-mail/username or password'),
-    429: errorResponse('Too many attempts'),
+    429: errorResponse('Too many attempts from this address or for this account'),
+  },
+});
+
+export const refresh = createRoute({
+  method: 'post',
+  path: '/api/auth/refresh',
+  operationId: 'auth.refresh',
+  tags,
+  security: [],
+  summary: 'Exchange a refresh token for a new access token and refresh token',
+  description:
+    'Each refresh token works once. Presenting one that was already exchanged revokes every token of that sign-in (the client must sign in again). A password change or reset and a logout revoke them too.',
+  request: { body: { ...json(RefreshBodySchema, 'The refresh token'), required: true } },
+  responses: {
+    200: json(SessionTokensSchema, 'A new pair; the old refresh token is used up'),
+    400: errorResponse('No refresh token given'),
+    401: errorResponse('The refresh token is unknown, expired, revoked or already used'),
+  },
+});
+
+export const logout = createRoute({
+  method: 'post',
+  path: '/api/auth/logout',
+  operationId: 'auth.logout',
+  tags,
+  security: [],
+  summary: 'Sign this session out: its refresh tokens are revoked',
+  description:
+    'Answers the same for an unknown token. The access token still works until it expires (minutes).',
+  request: { body: { ...json(LogoutBodySchema, 'The refresh token of the session'), required: true } },
+  responses: {
+    200: json(MessageSchema, 'Signed out'),
+    400: errorResponse('No refresh token given'),
   },
 });
 
@@ -82,10 +121,12 @@ export const changePassword = createRoute({
   operationId: 'auth.changePassword',
   tags,
   summary: 'Change the password, given the current one',
+  description:
+    'The new password follows the registration rules. Every session of the user ends (earlier access and refresh tokens stop working, open notification streams close); the answer carries a new pair for this session.',
   ...signedIn,
   request: { body: { ...json(ChangePasswordBodySchema, 'Current and new password'), required: true } },
   responses: {
-    200: json(MessageSchema, 'Password changed'),
+    200: json(ChangePasswordResultSchema, 'Password changed; the new tokens replace the old ones'),
     400: errorResponse('A field breaks a rule, or the current password is wrong'),
     401: errorResponse('Not signed in'),
   },

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { SubscriptionSchema } from '../subscriptions/subscriptions.schemas.ts';
-import { isStrongEnough } from './password-rules.ts';
+import { isStrongEnough, PASSWORD_RULES_MESSAGE } from './password-rules.ts';
 
 // Field rules and messages are the spec's (customer-area §5), enforced here as well as in the UI.
 const required = (message: string) => z.string({ error: message }).trim().min(1, message);
@@ -15,6 +15,17 @@ const Username = required('Username is required')
 
 const MAX_PASSWORD = 256;
 
+/**
+ * A new password (registration, change, reset): the same strength rules and messages everywhere
+ * (password-rules.ts; the UI checks the same five).
+ */
+export const newPassword = (requiredMessage: string) =>
+  z
+    .string({ error: requiredMessage })
+    .min(1, requiredMessage)
+    .max(MAX_PASSWORD, 'Password too long')
+    .refine(isStrongEnough, PASSWORD_RULES_MESSAGE);
+
 export const RegisterBodySchema = z
   .object({
     accountType: z.enum(['individual', 'company'], { error: 'Please select an account type' }),
@@ -25,13 +36,13 @@ export const RegisterBodySchema = z
     email: required('Email is required')
       .max(254, 'Email too long')
       .regex(/^\S+@\S+$/, 'Invalid email address'),
-    password: z
-      .string({ error: 'Password is required' })
-      .min(1, 'Password is required')
-      .max(MAX_PASSWORD, 'Password too long')
-      .refine(isStrongEnough, 'Password must meet all requirements below'),
+    password: newPassword('Password is required'),
     turnstileToken: z.string().max(2048).optional(),
     ref: z.string().trim().max(64).optional().openapi({ description: 'Affiliate referral code' }),
+    setupToken: z.string().trim().max(200, 'Invalid or used setup token').optional().openapi({
+      description:
+        'The one-time token the server prints at start while no admin exists: the account becomes the admin',
+    }),
   })
   .superRefine((body, ctx) => {
     if (body.accountType !== 'company') return;
@@ -70,13 +81,29 @@ export const ChangePasswordBodySchema = z
     currentPassword: z
       .string({ error: 'Current password is required' })
       .min(1, 'Current password is required'),
-    newPassword: z
-      .string({ error: 'New password is required' })
-      .min(1, 'New password is required')
-      .min(6, 'Password must be at least 6 characters')
-      .max(MAX_PASSWORD, 'Password too long'),
+    newPassword: newPassword('New password is required'),
   })
   .openapi('ChangePasswordRequest');
+
+const RefreshToken = z
+  .string({ error: 'Refresh token is required' })
+  .min(1, 'Refresh token is required')
+  .max(200, 'Invalid refresh token');
+
+export const RefreshBodySchema = z.object({ refreshToken: RefreshToken }).openapi('RefreshRequest');
+
+export const LogoutBodySchema = z.object({ refreshToken: RefreshToken }).openapi('LogoutRequest');
+
+export const SessionTokensSchema = z
+  .object({
+    token: z.string().openapi({ description: 'Access token (Bearer), valid `expiresIn` seconds' }),
+    expiresIn: z.int().openapi({ description: 'Seconds the access token stays valid', example: 900 }),
+    refreshToken: z.string().openapi({
+      description: 'Single use: POST /api/auth/refresh exchanges it for a new pair',
+    }),
+    refreshTokenExpiresAt: z.iso.datetime(),
+  })
+  .openapi('SessionTokens');
 
 export const UserSchema = z
   .object({
@@ -98,7 +125,10 @@ export const UserSchema = z
   })
   .openapi('User');
 
-export const AuthResultSchema = z.object({ token: z.string(), user: UserSchema }).openapi('AuthResult');
+export const AuthResultSchema = SessionTokensSchema.extend({ user: UserSchema }).openapi('AuthResult');
+export const ChangePasswordResultSchema = SessionTokensSchema.extend({ message: z.string() }).openapi(
+  'ChangePasswordResult',
+);
 export const UserResultSchema = z
   .object({ user: UserSchema, message: z.string().optional() })
   .openapi('UserResult');
@@ -109,3 +139,4 @@ export type UpdateProfileBody = z.infer<typeof UpdateProfileBodySchema>;
 export type ChangePasswordBody = z.infer<typeof ChangePasswordBodySchema>;
 export type User = z.infer<typeof UserSchema>;
 export type AuthResult = z.infer<typeof AuthResultSchema>;
+export type SessionTokens = z.infer<typeof SessionTokensSchema>;

@@ -1,8 +1,9 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db, DbOrTx } from '../../db/database.ts';
 import type { UserRow } from '../../db/tables/users.ts';
 import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '../../lib/errors.ts';
-import type { TokenService } from '../../lib/tokens.ts';
+import { ACCESS_TOKEN_TTL_SECONDS, type TokenService } from '../../lib/tokens.ts';
 import type { NotificationInput, NotificationsService } from '../notifications/notifications.service.ts';
 import type { Subscription } from '../subscriptions/subscriptions.schemas.ts';
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service.ts';
@@ -11,11 +12,25 @@ import type {
   ChangePasswordBody,
   LoginBody,
   RegisterBody,
+  SessionTokens,
   UpdateProfileBody,
   User,
 } from './auth.schemas.ts';
 import { dummyHash, hashPassword, verifyPassword } from './passwords.ts';
 import {
+  claimSetupToken,
+  deleteExpiredRefreshTokens,
+  deleteSetupTokens,
+  findRefreshToken,
+  insertRefreshToken,
+  revokeRefreshFamily,
+  revokeUserRefreshTokens,
+  rotateRefreshToken,
+} from './sessions.repository.ts';
+import type { TokenVersions } from './token-versions.ts';
+import {
+  adminExists,
+  bumpTokenVersion,
   findTakenIdentity,
   findUserByEmail,
   findUserById,
@@ -27,10 +42,27 @@ import {
 
 export interface AuthDeps {
   db: Db;
+  now: () => Date;
   tokens: Pick<TokenService, 'sign'>;
+  /** This process's token versions: told of its own bumps at once (others hear them over NOTIFY). */
+  versions: Pick<TokenVersions, 'forget'>;
   subscriptions: Pick<SubscriptionsService, 'startTrial' | 'get'>;
-  notifications: Pick<NotificationsService, 'notify'>;
+  notifications: Pick<NotificationsService, 'notify' | 'signalSignedOut'>;
 }
+
+/** Where a registration comes from, as the HTTP layer tells it. */
+export interface RegistrationOrigin {
+  /** The socket's peer is loopback and no proxy forwarded the request: someone on the server itself. */
+  local: boolean;
+}
+
+/** A refresh token lives this long from its last use (each refresh gives a new one). */
+export const REFRESH_TOKEN_TTL_DAYS = 30;
+const INVALID_REFRESH = 'Invalid or expired refresh token';
+const INVALID_SETUP_TOKEN = 'Invalid or used setup token';
+
+/** Only hashes of refresh and setup tokens are stored: a database leak reveals no usable token. */
+export const hashSecret = (token: string) => createHash('sha256').update(token).digest('hex');
 
 export type AuthService = ReturnType<typeof createAuthService>;
 
@@ -60,7 +92,7 @@ function isUniqueViolation(err: unknown): err is { code: string; constraint?: st
   return typeof err === 'object' && err !== null && 'code' in err && err.code === '23505';
 }
 
-export function createAuthService({ db, tokens, subscriptions, notifications }: AuthDeps) {
+export function createAuthService({ db, now, tokens, versions, subscriptions, notifications }: AuthDeps) {
   async function toUser(row: UserRow, known?: Subscription): Promise<User> {
     const subscription = known ?? (await subscriptions.get(row.id));
     return {
@@ -82,20 +114,66 @@ export function createAuthService({ db, tokens, subscriptions, notifications }: 
     };
   }
 
-  async function session(row: UserRow): Promise<AuthResult> {
-    return { token: await tokens.sign({ id: row.id, role: row.role }), user: await toUser(row) };
+  /**
+   * An access token at the user's token version and a refresh token of `familyId` (a new family: a new
+   * sign-in). Only the refresh token's hash is stored.
+   */
+  async function issueTokens(
+    user: { id: string; role: 'user' | 'admin'; token_version: number },
+    familyId: string = randomUUID(),
+    trx: DbOrTx = db,
+  ): Promise<SessionTokens> {
+    const refreshToken = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(now().getTime() + REFRESH_TOKEN_TTL_DAYS * 86_400_000);
+    await insertRefreshToken(trx, {
+      user_id: user.id,
+      family_id: familyId,
+      token_hash: hashSecret(refreshToken),
+      expires_at: expiresAt,
+    });
+    const token = await tokens.sign({ id: user.id, role: user.role, tokenVersion: user.token_version });
+    return {
+      token,
+      expiresIn: ACCESS_TOKEN_TTL_SECONDS,
+      refreshToken,
+      refreshTokenExpiresAt: expiresAt.toISOString(),
+    };
   }
 
-  /** Stores a new password and tells the user with a notification, both inside `trx`. */
+  async function session(row: UserRow): Promise<AuthResult> {
+    await deleteExpiredRefreshTokens(db, row.id, now());
+    return { ...(await issueTokens(row)), user: await toUser(row) };
+  }
+
+  /**
+   * Stores a new password inside `trx` and ends every session of the user: the token version moves on
+   * (earlier access tokens die, on commit every server process hears it and closes the user's streams)
+   * and every refresh token is revoked. The user gets a "password changed" notification. The caller
+   * calls `passwordCommitted` once `trx` has committed.
+   */
   async function setPassword(trx: DbOrTx, userId: string, password: string): Promise<void> {
     const passwordHash = await hashPassword(password);
     await updateUser(trx, userId, { password_hash: passwordHash });
+    const version = await bumpTokenVersion(trx, userId);
+    if (version === undefined) throw new UnauthorizedError('Account no longer exists');
+    await revokeUserRefreshTokens(trx, userId, now());
     await notifications.notify(userId, PASSWORD_CHANGED, trx);
+    await notifications.signalSignedOut(userId, version, trx);
+  }
+
+  /** After a committed setPassword: this process stops trusting its cached token version at once. */
+  function passwordCommitted(userId: string): void {
+    versions.forget(userId);
   }
 
   return {
-    /** Creates the account, opens its 60-minute trial, and signs it in. The first account is the admin. */
-    async register(body: RegisterBody): Promise<AuthResult> {
+    /**
+     * Creates the account, opens its 60-minute trial, and signs it in. While no admin exists, the account
+     * becomes the admin when it is registered from the server itself (`origin.local`) or carries a valid
+     * setup token (which is then used up); otherwise it is a normal user. A setup token that is not valid
+     * (unknown, used, or an admin exists) is refused.
+     */
+    async register(body: RegisterBody, origin: RegistrationOrigin = { local: false }): Promise<AuthResult> {
       const conflict = takenError(await findTakenIdentity(db, body));
       if (conflict) throw conflict;
       const passwordHash = await hashPassword(body.password);
@@ -103,7 +181,14 @@ export function createAuthService({ db, tokens, subscriptions, notifications }: 
         const row = await db.transaction().execute(async (trx) => {
           // Serialises sign-ups so exactly one account can be the first.
           await sql`select pg_advisory_xact_lock(hashtext('berth:first-admin'))`.execute(trx);
-          const anyUser = await trx.selectFrom('users').select('id').limit(1).executeTakeFirst();
+          const firstAdmin = !(await adminExists(trx));
+          if (body.setupToken && !(firstAdmin && (await claimSetupToken(trx, hashSecret(body.setupToken)))))
+            throw new ValidationError(INVALID_SETUP_TOKEN, {
+              fieldErrors: { setupToken: [INVALID_SETUP_TOKEN] },
+            });
+          const admin = firstAdmin && (origin.local || Boolean(body.setupToken));
+          // Setup tokens die once an admin exists.
+          if (admin) await deleteSetupTokens(trx);
           const user = await insertUser(trx, {
             username: body.username,
             email: body.email,
@@ -112,7 +197,7 @@ export function createAuthService({ db, tokens, subscriptions, notifications }: 
             last_name: body.lastName,
             account_type: body.accountType,
             company_name: body.accountType === 'company' ? (body.companyName ?? null) : null,
-            role: anyUser ? 'user' : 'admin',
+            role: admin ? 'admin' : 'user',
             avatar_url: null,
             referral_code: body.ref ? body.ref.toUpperCase() : null,
           });
@@ -169,7 +254,11 @@ export function createAuthService({ db, tokens, subscriptions, notifications }: 
       }
     },
 
-    async changePassword(userId: string, body: ChangePasswordBody): Promise<void> {
+    /**
+     * Changes the password given the current one. Every session of the user ends (all other devices are
+     * signed out, their streams close); the answer is a fresh pair for the caller's own session.
+     */
+    async changePassword(userId: string, body: ChangePasswordBody): Promise<SessionTokens> {
       const row = await findUserById(db, userId);
       if (!row) throw new UnauthorizedError('Account no longer exists');
       if (!(await verifyPassword(row.password_hash, body.currentPassword))) {
@@ -178,9 +267,40 @@ export function createAuthService({ db, tokens, subscriptions, notifications }: 
         });
       }
       await db.transaction().execute((trx) => setPassword(trx, userId, body.newPassword));
+      passwordCommitted(userId);
+      // The caller's own session goes on with a new pair at the new version; every other one is over.
+      const after = await findUserById(db, userId);
+      if (!after) throw new UnauthorizedError('Account no longer exists');
+      return issueTokens(after);
+    },
+
+    /**
+     * Exchanges a refresh token for a new pair (rotation). Using a token that was already exchanged
+     * revokes its whole family: whoever holds the newer tokens of that sign-in is signed out too.
+     */
+    async refresh(refreshToken: string): Promise<SessionTokens> {
+      const tokenHash = hashSecret(refreshToken);
+      const result = await db.transaction().execute(async (trx) => {
+        const rotated = await rotateRefreshToken(trx, tokenHash, now());
+        if (!rotated) return undefined;
+        const user = await findUserById(trx, rotated.user_id);
+        if (!user) return undefined;
+        return issueTokens(user, rotated.family_id, trx);
+      });
+      if (result) return result;
+      const known = await findRefreshToken(db, tokenHash);
+      if (known?.rotated_at && !known.revoked_at) await revokeRefreshFamily(db, known.family_id, now());
+      throw new UnauthorizedError(INVALID_REFRESH);
+    },
+
+    /** Signs one session out: its refresh token family is revoked. Unknown tokens are ignored. */
+    async logout(refreshToken: string): Promise<void> {
+      const known = await findRefreshToken(db, hashSecret(refreshToken));
+      if (known) await revokeRefreshFamily(db, known.family_id, now());
     },
 
     setPassword,
+    passwordCommitted,
 
     /** The account with this e-mail (any case), if one exists. */
     async findByEmail(email: string): Promise<{ id: string; email: string; firstName: string } | undefined> {

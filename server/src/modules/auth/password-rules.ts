@@ -12,3 +12,6 @@ export function passwordScore(password: string): number {
 }
 
 export const isStrongEnough = (password: string) => passwordScore(password) >= 4;
+
+/** The one message for a password failing the checks (registration, change and reset alike). */
+export const PASSWORD_RULES_MESSAGE = 'Password must meet all requirements below';

@@ -82,3 +82,31 @@ export async function setRoleByLogin(db: DbOrTx, emailOrUsername: string, role: 
   if (!user) return undefined;
   return updateUser(db, user.id, { role });
 }
+
+/** The user's token version (primary-key read); undefined when the user is gone. */
+export async function findTokenVersion(db: DbOrTx, id: string): Promise<number | undefined> {
+  const row = await db.selectFrom('users').select('token_version').where('id', '=', id).executeTakeFirst();
+  return row?.token_version;
+}
+
+/** Bumps the user's token version (every earlier access token dies) and answers the new one. */
+export async function bumpTokenVersion(db: DbOrTx, id: string): Promise<number | undefined> {
+  const row = await db
+    .updateTable('users')
+    .set((eb) => ({ token_version: eb('token_version', '+', 1), updated_at: new Date() }))
+    .where('id', '=', id)
+    .returning('token_version')
+    .executeTakeFirst();
+  return row?.token_version;
+}
+
+/** Whether any account is an admin. */
+export async function adminExists(db: DbOrTx): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where('role', '=', 'admin')
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -23,13 +23,32 @@ export interface InstanceSignal {
 }
 
 /**
+ * What a password change or reset sends with pg_notify: the user's token version is now `tokenVersion`,
+ * so every earlier access token is dead and the user's open streams close.
+ */
+export interface SessionSignal {
+  kind: 'session';
+  userId: string;
+  tokenVersion: number;
+}
+
+/**
  * What an open stream hears: a new notification of its user, an instance of its user that changed, or
  * "you may have missed some".
  */
 export type HubEvent =
   | { kind: 'notification'; id: string }
   | { kind: 'instance'; instance: InstanceEvent }
+  | { kind: 'signed-out'; tokenVersion: number }
   | { kind: 'resync' };
+
+/** Who keeps something per user that a session signal makes stale (the token-version cache). */
+export interface SessionWatcher {
+  /** The user's token version changed (announced by some server process). */
+  revoked(userId: string): void;
+  /** Whether a LISTEN connection feeds the hub right now; signals may have been missed before a change. */
+  live(live: boolean): void;
+}
 
 /**
  * The open notification streams of this process, by user. The process's LISTEN client feeds it
@@ -38,10 +57,19 @@ export type HubEvent =
  */
 export interface NotificationHub {
   subscribe(userId: string, listener: (event: HubEvent) => void): () => void;
-  /** Delivers one pg_notify payload (JSON NotificationSignal or InstanceSignal) to the streams of its user. */
+  /**
+   * Delivers one pg_notify payload (JSON NotificationSignal, InstanceSignal or SessionSignal) to the
+   * streams of its user (and session signals to the session watchers).
+   */
   publish(payload: string): void;
   /** Tells every stream to refetch, e.g. after the LISTEN connection was lost for a while. */
   resync(): void;
+  /**
+   * Whether a LISTEN connection feeds this hub (main.ts: on once listening, off when the connection is
+   * lost, on again with a resync). Off by default: tests of plain routes and the OpenAPI generator.
+   */
+  setLive(live: boolean): void;
+  watchSessions(watcher: SessionWatcher): () => void;
 }
 
 const INSTANCE_STATUSES = new Set(['deploying', 'running', 'suspended', 'error', 'deleting', 'deleted']);
@@ -62,8 +90,13 @@ function parseSignal(payload: string): { userId: string; event: HubEvent } | und
   try {
     const value: unknown = JSON.parse(payload);
     if (typeof value !== 'object' || value === null) return undefined;
-    const { userId, id, kind, instance } = value as Record<string, unknown>;
+    const { userId, id, kind, instance, tokenVersion } = value as Record<string, unknown>;
     if (typeof userId !== 'string') return undefined;
+    if (kind === 'session') {
+      return typeof tokenVersion === 'number' && Number.isSafeInteger(tokenVersion)
+        ? { userId, event: { kind: 'signed-out', tokenVersion } }
+        : undefined;
+    }
     if (kind === 'instance') {
       const event = parseInstance(instance);
       return event && { userId, event: { kind: 'instance', instance: event } };
@@ -76,6 +109,8 @@ function parseSignal(payload: string): { userId: string; event: HubEvent } | und
 
 export function createNotificationHub(): NotificationHub {
   const listeners = new Map<string, Set<(event: HubEvent) => void>>();
+  const watchers = new Set<SessionWatcher>();
+  let live = false;
   return {
     subscribe(userId, listener) {
       const set = listeners.get(userId) ?? new Set();
@@ -89,10 +124,23 @@ export function createNotificationHub(): NotificationHub {
     publish(payload) {
       const signal = parseSignal(payload);
       if (!signal) return;
+      if (signal.event.kind === 'signed-out') for (const watcher of watchers) watcher.revoked(signal.userId);
       for (const listener of listeners.get(signal.userId) ?? []) listener(signal.event);
     },
     resync() {
+      for (const watcher of watchers) watcher.live(live);
       for (const set of listeners.values()) for (const listener of set) listener({ kind: 'resync' });
+    },
+    setLive(value) {
+      live = value;
+      for (const watcher of watchers) watcher.live(live);
+    },
+    watchSessions(watcher) {
+      watchers.add(watcher);
+      watcher.live(live);
+      return () => {
+        watchers.delete(watcher);
+      };
     },
   };
 }

@@ -1,4 +1,5 @@
 import { createRouter } from '../../lib/create-router.ts';
+import { UnauthorizedError } from '../../lib/errors.ts';
 import { STREAM_TOKEN_TTL_SECONDS, type TokenService } from '../../lib/tokens.ts';
 import type { NotificationHub } from './notifications.hub.ts';
 import * as routes from './notifications.routes.ts';
@@ -10,6 +11,8 @@ export const NOTIFICATION_POLL_INTERVAL_MS = 60_000;
 export interface NotificationsRouterDeps {
   notifications: NotificationsService;
   tokens: Pick<TokenService, 'signStream' | 'verifyStream'>;
+  /** The user's current token version (a stream token of an older one opens nothing). */
+  tokenVersion: (userId: string) => Promise<number | undefined>;
   hub: NotificationHub;
   smtpEnabled: boolean;
   heartbeatMs: number;
@@ -18,6 +21,7 @@ export interface NotificationsRouterDeps {
 export function createNotificationsRouter({
   notifications,
   tokens,
+  tokenVersion,
   hub,
   smtpEnabled,
   heartbeatMs,
@@ -43,13 +47,21 @@ export function createNotificationsRouter({
       ),
     )
     .openapi(routes.streamToken, async (c) =>
-      c.json({ token: await tokens.signStream(c.var.user.id), expiresIn: STREAM_TOKEN_TTL_SECONDS }, 200),
+      c.json(
+        {
+          token: await tokens.signStream({ userId: c.var.user.id, tokenVersion: c.var.user.tokenVersion }),
+          expiresIn: STREAM_TOKEN_TTL_SECONDS,
+        },
+        200,
+      ),
     )
     .openapi(routes.stream, async (c) => {
       const query = c.req.valid('query');
       // Refused before streaming starts, so a bad token gets a JSON 401 the client can act on.
-      const userId = await tokens.verifyStream(query.token);
+      const claims = await tokens.verifyStream(query.token);
+      if ((await tokenVersion(claims.userId)) !== claims.tokenVersion)
+        throw new UnauthorizedError('Invalid or expired stream token');
       const lastEventId = c.req.header('last-event-id') ?? query.lastEventId;
-      return streamNotifications(c, userId, lastEventId, { hub, notifications, heartbeatMs });
+      return streamNotifications(c, claims, lastEventId, { hub, notifications, heartbeatMs });
     });
 }

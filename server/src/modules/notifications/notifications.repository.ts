@@ -1,7 +1,12 @@
 import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/database.ts';
 import type { NewNotificationRow, NotificationRow } from '../../db/tables/notifications.ts';
-import { type InstanceSignal, NOTIFICATIONS_CHANNEL, type NotificationSignal } from './notifications.hub.ts';
+import {
+  type InstanceSignal,
+  NOTIFICATIONS_CHANNEL,
+  type NotificationSignal,
+  type SessionSignal,
+} from './notifications.hub.ts';
 
 export async function insertNotification(db: DbOrTx, row: NewNotificationRow): Promise<NotificationRow> {
   return db.insertInto('notifications').values(row).returningAll().executeTakeFirstOrThrow();
@@ -10,7 +15,7 @@ export async function insertNotification(db: DbOrTx, row: NewNotificationRow): P
 /** Wakes every server process's listener; inside a transaction it fires on commit. */
 export async function signalNotification(
   db: DbOrTx,
-  signal: NotificationSignal | InstanceSignal,
+  signal: NotificationSignal | InstanceSignal | SessionSignal,
 ): Promise<void> {
   await sql`select pg_notify(${NOTIFICATIONS_CHANNEL}, ${JSON.stringify(signal)})`.execute(db);
 }

@@ -94,7 +94,7 @@ export const stream = createRoute({
   security: [],
   summary: 'Live notifications and instance status changes as Server-Sent Events',
   description:
-    'Sends `retry: 3000`, then `event: notification` messages (`id:` is the notification id, `data:` the Notification as JSON), `event: instance` messages when one of the user’s instances changes status (`data:` `{ id, status, statusMessage }`, status `deleted` once it is gone; no `id:` line), `event: resync` when messages may have been missed, and a `: ping` comment every 20 s. A reconnect with `Last-Event-ID` (header or `lastEventId`) first replays newer notifications.',
+    'Sends `retry: 3000`, then `event: notification` messages (`id:` is the notification id, `data:` the Notification as JSON), `event: instance` messages when one of the user’s instances changes status (`data:` `{ id, status, statusMessage }`, status `deleted` once it is gone; no `id:` line), `event: resync` when messages may have been missed, `event: signed-out` just before the server closes the stream because the user’s password changed (their tokens are dead), and a `: ping` comment every 20 s. A reconnect with `Last-Event-ID` (header or `lastEventId`) first replays newer notifications.',
   request: { query: StreamQuerySchema },
   responses: {
     200: {

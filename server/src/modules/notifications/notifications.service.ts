@@ -74,6 +74,13 @@ export function createNotificationsService({ db }: NotificationsDeps) {
       await signalNotification(trx, { kind: 'instance', userId, instance });
     },
 
+    /**
+     * Tells every server process, on commit of `trx`, that the user's token version is now
+     * `tokenVersion`: their caches drop the old one and the user's open streams close.
+     */
+    async signalSignedOut(userId: string, tokenVersion: number, trx: DbOrTx): Promise<void> {
+      await signalNotification(trx, { kind: 'session', userId, tokenVersion });
+    },
     async list(userId: string): Promise<NotificationList> {
       const rows = await findNotifications(db, userId, LIST_LIMIT);
       return { items: rows.map(toNotification), unread: await countUnread(db, userId) };

@@ -19,11 +19,12 @@ export interface StreamDeps {
  * The live notification stream of one user (Server-Sent Events): `retry: 3000` first, then the
  * notifications after `lastEventId` (a reconnect), then each new one as `event: notification` with
  * `id: <notification id>`, an `event: resync` when messages may have been missed, and a `: ping`
- * comment every `heartbeatMs`. Ends when the client goes away.
+ * comment every `heartbeatMs`. Ends when the client goes away, and with an `event: signed-out` when the
+ * user's token version moves past the one the stream was opened with (password changed or reset).
  */
 export function streamNotifications(
   c: Context,
-  userId: string,
+  { userId, tokenVersion }: { userId: string; tokenVersion: number },
   lastEventId: string | undefined,
   deps: StreamDeps,
 ) {
@@ -60,6 +61,11 @@ export function streamNotifications(
           });
           wake = () => {};
           if (!woken && !stream.aborted) await stream.write(': ping\n\n');
+        } else if (event.kind === 'signed-out') {
+          if (event.tokenVersion > tokenVersion) {
+            await stream.writeSSE({ event: 'signed-out', data: '{}' });
+            break;
+          }
         } else if (event.kind === 'resync') {
           await stream.writeSSE({ event: 'resync', data: '{}' });
         } else if (event.kind === 'instance') {

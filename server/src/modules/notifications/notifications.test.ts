@@ -1,12 +1,10 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, createTestApp, register, type TestApp } from '../../../test/create-test-app.ts';
-import { listen } from '../../../test/listen.ts';
+import { type ServerProcess, startServerProcess } from '../../../test/server-process.ts';
 import { type EventStream, openEventStream } from '../../../test/sse-client.ts';
 import { createTestDatabase, truncateAll } from '../../../test/test-db.ts';
 import type { Db } from '../../db/database.ts';
-import { type PgListener, startPgListener } from '../../lib/pg-listener.ts';
-import { createNotificationHub, NOTIFICATIONS_CHANNEL } from './notifications.hub.ts';
 import { createNotificationsService, type NotificationsService } from './notifications.service.ts';
 
 let db: Db;
@@ -43,11 +41,11 @@ describe('notifications API', () => {
 
   it('tells the user when the password was changed', async () => {
     const { token, body } = await register(app);
-    await call(app, 'PUT', '/api/auth/change-password', {
+    const changed = await call(app, 'PUT', '/api/auth/change-password', {
       token,
-      body: { currentPassword: body.password, newPassword: 'brand-new' },
+      body: { currentPassword: body.password, newPassword: 'Brand#new42' },
     });
-    const res = await call(app, 'GET', '/api/notifications', { token });
+    const res = await call(app, 'GET', '/api/notifications', { token: changed.json.token });
     expect(res.json.items[0]).toMatchObject({ type: 'security', title: 'Password changed', read: false });
     expect(res.json.unread).toBe(2);
   });
@@ -139,28 +137,10 @@ describe('notifications API', () => {
 });
 
 /** A server process of its own: app, hub, and one LISTEN connection, on a real port. */
-async function startInstance(options: { heartbeatMs?: number } = {}) {
-  const hub = createNotificationHub();
-  const listener: PgListener = await startPgListener({
-    connectionString: dbUrl,
-    channel: NOTIFICATIONS_CHANNEL,
-    onMessage: hub.publish,
-    onReconnect: hub.resync,
-    retryMs: 50,
-  });
-  const instanceApp = createTestApp(db, { notificationHub: hub, sseHeartbeatMs: options.heartbeatMs });
-  const server = await listen(instanceApp);
-  return {
-    app: instanceApp,
-    url: server.url,
-    async stop() {
-      await server.close();
-      await listener.stop();
-    },
-  };
-}
+const startInstance = (options: { heartbeatMs?: number } = {}) =>
+  startServerProcess(db, dbUrl, { sseHeartbeatMs: options.heartbeatMs });
 
-type Instance = Awaited<ReturnType<typeof startInstance>>;
+type Instance = ServerProcess;
 
 async function openStream(
   instance: Instance,
@@ -231,11 +211,11 @@ describe('live stream', () => {
     const onA = track(await openStream(a, token));
     const onB = track(await openStream(b, token));
 
-    // Written by instance A's HTTP handler...
+    // Written by instance A's HTTP handler (a password change, which then closes both streams)...
     const started = performance.now();
-    await call(a.app, 'PUT', '/api/auth/change-password', {
+    const changed = await call(a.app, 'PUT', '/api/auth/change-password', {
       token,
-      body: { currentPassword: body.password, newPassword: 'brand-new' },
+      body: { currentPassword: body.password, newPassword: 'Brand#new42' },
     });
     await Promise.all([
       onA.next(titled('Password changed'), 1000),
@@ -243,9 +223,14 @@ describe('live stream', () => {
     ]);
     expect(performance.now() - started).toBeLessThan(1000);
 
-    // ...and by code outside both.
+    // ...and by code outside both, to streams opened with the new session.
+    const againA = track(await openStream(a, changed.json.token));
+    const againB = track(await openStream(b, changed.json.token));
     await service.notify(String(user.id), note('From elsewhere'));
-    await Promise.all([onA.next(titled('From elsewhere'), 1000), onB.next(titled('From elsewhere'), 1000)]);
+    await Promise.all([
+      againA.next(titled('From elsewhere'), 1000),
+      againB.next(titled('From elsewhere'), 1000),
+    ]);
   });
 
   it('sends a user only their own notifications', async () => {

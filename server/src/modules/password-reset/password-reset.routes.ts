@@ -16,7 +16,7 @@ export const request = createRoute({
   responses: {
     200: json(SuccessSchema, 'Request taken'),
     400: errorResponse('Invalid e-mail, or the bot check failed (`captcha_failed`)'),
-    429: errorResponse('Too many requests from this address'),
+    429: errorResponse('Too many requests from this address or for this e-mail'),
   },
 });
 
@@ -44,6 +44,6 @@ export const reset = createRoute({
   request: { body: { ...json(ResetBodySchema, 'Token and new password'), required: true } },
   responses: {
     200: json(SuccessSchema, 'Password changed; sign in with it'),
-    400: errorResponse('Password too short, or invalid or expired reset token'),
+    400: errorResponse('Password fails the strength rules, or invalid or expired reset token'),
   },
 });

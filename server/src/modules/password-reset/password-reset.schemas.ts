@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
+import { newPassword } from '../auth/auth.schemas.ts';
 
-// Messages are the spec's (customer-area §5, §8).
+// Messages are the spec's (customer-area §5, §8); the new password follows the registration rules.
 export const ResetRequestBodySchema = z
   .object({
     email: z
@@ -19,10 +20,8 @@ export const ResetBodySchema = z
       .string({ error: 'Reset token is required' })
       .min(1, 'Reset token is required')
       .max(200, 'Invalid or expired reset token'),
-    password: z
-      .string({ error: 'Password is required' })
-      .min(6, 'Password must be at least 6 characters long')
-      .max(256, 'Password too long'),
+    // The registration strength rules and messages (auth.schemas.ts → password-rules.ts).
+    password: newPassword('Password is required'),
   })
   .openapi('PasswordReset');
 

@@ -17,7 +17,7 @@ export interface PasswordResetDeps {
   mailer: Mailer;
   /** Origin of the web app; the e-mailed link is `${publicUrl}/reset-password?token=…`. */
   publicUrl: string;
-  users: Pick<AuthService, 'findByEmail' | 'setPassword'>;
+  users: Pick<AuthService, 'findByEmail' | 'setPassword' | 'passwordCommitted'>;
 }
 
 export type PasswordResetService = ReturnType<typeof createPasswordResetService>;
@@ -71,16 +71,21 @@ export function createPasswordResetService({ db, now, mailer, publicUrl, users }
       return { success: true, message: 'Reset link is valid' };
     },
 
-    /** Sets the new password, uses up the token and every other outstanding one of the user. */
+    /**
+     * Sets the new password, uses up the token and every other outstanding one of the user, and ends
+     * every session of the user (setPassword).
+     */
     async reset({ token, password }: ResetBody): Promise<{ success: true; message: string }> {
       const tokenHash = hashToken(token);
       if (!(await findUsableResetToken(db, tokenHash, now()))) throw new ValidationError(INVALID_TOKEN);
-      await db.transaction().execute(async (trx) => {
-        const userId = await claimResetToken(trx, tokenHash, now());
-        if (!userId) throw new ValidationError(INVALID_TOKEN);
-        await users.setPassword(trx, userId, password);
-        await revokeResetTokens(trx, userId, now());
+      const userId = await db.transaction().execute(async (trx) => {
+        const claimed = await claimResetToken(trx, tokenHash, now());
+        if (!claimed) throw new ValidationError(INVALID_TOKEN);
+        await users.setPassword(trx, claimed, password);
+        await revokeResetTokens(trx, claimed, now());
+        return claimed;
       });
+      users.passwordCommitted(userId);
       return { success: true, message: 'Password has been reset successfully. You can now sign in.' };
     },
   };

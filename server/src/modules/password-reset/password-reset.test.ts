@@ -52,24 +52,24 @@ describe('password reset', () => {
     expect(verified.json).toMatchObject({ success: true });
 
     const reset = await call(app, 'POST', '/api/password-reset/reset', {
-      body: { token, password: 'fresh-pass' },
+      body: { token, password: 'Fresh#pass1' },
     });
     expect(reset.status).toBe(200);
     expect(reset.json).toEqual({ success: true, message: expect.any(String) });
 
     expect((await login(body.username, body.password)).status).toBe(401);
-    expect((await login(body.username, 'fresh-pass')).status).toBe(200);
+    expect((await login(body.username, 'Fresh#pass1')).status).toBe(200);
 
     // Single use: the same link no longer verifies nor resets.
     const again = await call(app, 'GET', `/api/password-reset/verify/${token}`);
     expect(again.status).toBe(400);
     expect(again.json.message).toBe('Invalid or expired reset token');
     const reuse = await call(app, 'POST', '/api/password-reset/reset', {
-      body: { token, password: 'third-pass' },
+      body: { token, password: 'Third#pass1' },
     });
     expect(reuse.status).toBe(400);
     expect(reuse.json.message).toBe('Invalid or expired reset token');
-    expect((await login(body.username, 'fresh-pass')).status).toBe(200);
+    expect((await login(body.username, 'Fresh#pass1')).status).toBe(200);
   });
 
   it('stores only a sha-256 hash of the token', async () => {
@@ -101,7 +101,7 @@ describe('password reset', () => {
       expect(verified.status).toBe(400);
       expect(verified.json.message).toBe('Invalid or expired reset token');
       const reset = await call(app, 'POST', '/api/password-reset/reset', {
-        body: { token, password: 'fresh-pass' },
+        body: { token, password: 'Fresh#pass1' },
       });
       expect(reset.status).toBe(400);
       expect(reset.json.message).toBe('Invalid or expired reset token');
@@ -116,7 +116,7 @@ describe('password reset', () => {
     expect(verified.status).toBe(400);
     expect(verified.json.message).toBe('Invalid or expired reset token');
     const reset = await call(app, 'POST', '/api/password-reset/reset', {
-      body: { token, password: 'fresh-pass' },
+      body: { token, password: 'Fresh#pass1' },
     });
     expect(reset.json.message).toBe('Invalid or expired reset token');
   });
@@ -126,7 +126,7 @@ describe('password reset', () => {
     const first = await requestLink(body.email);
     const second = await requestLink(body.email);
     await call(app, 'POST', '/api/password-reset/reset', {
-      body: { token: second.token, password: 'fresh-pass' },
+      body: { token: second.token, password: 'Fresh#pass1' },
     });
     const older = await call(app, 'GET', `/api/password-reset/verify/${first.token}`);
     expect(older.status).toBe(400);
@@ -137,7 +137,7 @@ describe('password reset', () => {
     const { body } = await register(app);
     const { token } = await requestLink(body.email);
     const results = await Promise.all(
-      ['race-one', 'race-two'].map((password) =>
+      ['Race#one1', 'Race#two2'].map((password) =>
         call(app, 'POST', '/api/password-reset/reset', { body: { token, password } }),
       ),
     );
@@ -145,15 +145,18 @@ describe('password reset', () => {
   });
 
   it('tells the user with a "password changed" notification', async () => {
-    const { body, token: session } = await register(app);
+    const { body } = await register(app);
     const { token } = await requestLink(body.email);
-    await call(app, 'POST', '/api/password-reset/reset', { body: { token, password: 'fresh-pass' } });
+    await call(app, 'POST', '/api/password-reset/reset', { body: { token, password: 'Fresh#pass1' } });
+    const session = (await login(body.username, 'Fresh#pass1')).json.token;
     const list = await call(app, 'GET', '/api/notifications', { token: session });
     expect(list.json.items[0]).toMatchObject({ type: 'security', title: 'Password changed' });
   });
 
   it.each([
-    [{ token: 'x', password: '12345' }, 'password', 'Password must be at least 6 characters long'],
+    // The registration rules (four of five checks), with their message.
+    [{ token: 'x', password: 'lowercase1' }, 'password', 'Password must meet all requirements below'],
+    [{ token: 'x', password: '' }, 'password', 'Password is required'],
     [{ password: 'long-enough' }, 'token', 'Reset token is required'],
   ])('validates the reset body %j', async (resetBody, field, message) => {
     const res = await call(app, 'POST', '/api/password-reset/reset', { body: resetBody });

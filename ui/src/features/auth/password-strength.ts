@@ -21,6 +21,17 @@ export function passwordScore(password: string): number {
   return PASSWORD_CHECKS.filter((check) => check.test(password)).length;
 }
 
+export const PASSWORD_RULES_MESSAGE = 'Password must meet all requirements below';
+
+/**
+ * The one check of a new password (registration, password change, reset), as the server makes it:
+ * `requiredMessage` when empty, else the rules message unless four of the five checks pass.
+ */
+export function newPasswordError(password: string, requiredMessage: string): string | undefined {
+  if (password.length === 0) return requiredMessage;
+  return passwordScore(password) < MIN_PASSWORD_SCORE ? PASSWORD_RULES_MESSAGE : undefined;
+}
+
 /** Weak (2 or less), Fair (3), Good (4), Strong (5). */
 export function strengthLabel(score: number): StrengthLabel {
   if (score <= 2) return 'Weak';

@@ -37,6 +37,7 @@ export function RegisterPage() {
   const form = useForm(EMPTY_REGISTER_VALUES, validateRegister);
   const [searchParams] = useSearchParams();
   const refParam = searchParams.get('ref');
+  const setupToken = searchParams.get('setupToken')?.trim();
   const botCheck = useBotCheck();
 
   useEffect(() => {
@@ -62,6 +63,8 @@ export function RegisterPage() {
         email: values.email.trim(),
         password: values.password,
         ...(ref ? { ref } : {}),
+        // The one-time token the server printed while no admin exists (…/register?setupToken=…).
+        ...(setupToken ? { setupToken } : {}),
         ...botCheck.payload(),
       },
       {

@@ -1,5 +1,5 @@
 import type { FieldErrors } from '../../components/form/use-form.ts';
-import { MIN_PASSWORD_SCORE, passwordScore } from './password-strength.ts';
+import { newPasswordError } from './password-strength.ts';
 
 export interface RegisterValues {
   accountType: '' | 'individual' | 'company';
@@ -67,12 +67,7 @@ export function validateRegister(values: RegisterValues): FieldErrors<RegisterVa
     companyName: values.accountType === 'company' ? companyError(values.companyName) : undefined,
     username: usernameError(values.username),
     email: emailError(values.email),
-    password:
-      values.password.length === 0
-        ? 'Password is required'
-        : passwordScore(values.password) < MIN_PASSWORD_SCORE
-          ? 'Password must meet all requirements below'
-          : undefined,
+    password: newPasswordError(values.password, 'Password is required'),
     confirmPassword:
       values.confirmPassword.length === 0
         ? 'Please confirm your password'

@@ -58,7 +58,7 @@ describe('reset password (spec §2.7, §4, §5, §8)', () => {
   });
 
   it.each([
-    ['12345', '12345', 'Password must be at least 6 characters long'],
+    ['lowercase1', 'lowercase1', 'Password must meet all requirements below'],
     ['secret1', 'secret2', 'Passwords do not match'],
   ])('%j / %j shows %j and sends nothing', async (password, confirm, message) => {
     const app = renderReset();
@@ -70,11 +70,11 @@ describe('reset password (spec §2.7, §4, §5, §8)', () => {
   it('resets, shows the success screen and goes to /login after 3 s', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const app = renderReset({ ...VALID, 'POST /api/password-reset/reset': DONE });
-    await choose(app, 'new-secret', 'new-secret');
+    await choose(app, 'New#secret1', 'New#secret1');
     expect(await screen.findByRole('heading', { name: 'Password reset' })).toBeTruthy();
     expect(app.api.calls('POST /api/password-reset/reset')[0]?.body).toEqual({
       token: 'good-token',
-      password: 'new-secret',
+      password: 'New#secret1',
     });
     await act(async () => {
       vi.advanceTimersByTime(RESET_SUCCESS_REDIRECT_MS - 500);
@@ -96,7 +96,7 @@ describe('reset password (spec §2.7, §4, §5, §8)', () => {
     ['the fallback', { status: 500, body: undefined }, 'Failed to reset password'],
   ])('a failed reset shows %s', async (_case, answer, message) => {
     const app = renderReset({ ...VALID, 'POST /api/password-reset/reset': answer });
-    await choose(app, 'new-secret', 'new-secret');
+    await choose(app, 'New#secret1', 'New#secret1');
     expect(await screen.findByText(message)).toBeTruthy();
     expect(screen.queryByRole('heading', { name: 'Password reset' })).toBeNull();
   });
@@ -106,7 +106,7 @@ describe('reset password (spec §2.7, §4, §5, §8)', () => {
       ...VALID,
       'POST /api/password-reset/reset': () => Promise.reject(new TypeError('Failed to fetch')),
     });
-    await choose(app, 'new-secret', 'new-secret');
+    await choose(app, 'New#secret1', 'New#secret1');
     expect(await screen.findByText('Failed to reset password. Please try again.')).toBeTruthy();
   });
 });

@@ -9,6 +9,7 @@ import { useForm } from '../../components/form/use-form.ts';
 import { PasswordField } from '../../components/password-field.tsx';
 import { useToast } from '../../components/toasts/use-toast.ts';
 import { AuthCard } from './auth-card.tsx';
+import { PasswordStrengthMeter } from './password-strength-meter.tsx';
 import { type ResetPasswordValues, validateResetPassword } from './reset-password-validation.ts';
 
 /** Spec customer-area §9: the success screen leads to /login after 3 s. */
@@ -118,6 +119,7 @@ function NewPasswordForm({ token, onDone }: { token: string; onDone(): void }) {
           autoComplete="new-password"
           autoFocus
         />
+        <PasswordStrengthMeter password={form.values.password} />
         <PasswordField
           {...form.field('confirmPassword')}
           label="Confirm New Password"

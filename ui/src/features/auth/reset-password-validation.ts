@@ -1,19 +1,15 @@
 import type { FieldErrors } from '../../components/form/use-form.ts';
+import { newPasswordError } from './password-strength.ts';
 
 export interface ResetPasswordValues {
   password: string;
   confirmPassword: string;
 }
 
-export const MIN_RESET_PASSWORD_LENGTH = 6;
-
-/** Spec customer-area §5, reset password. */
+/** Spec customer-area §5, reset password, with the registration strength rules (as the server). */
 export function validateResetPassword(values: ResetPasswordValues): FieldErrors<ResetPasswordValues> {
   return {
-    password:
-      values.password.length < MIN_RESET_PASSWORD_LENGTH
-        ? 'Password must be at least 6 characters long'
-        : undefined,
+    password: newPasswordError(values.password, 'Password is required'),
     confirmPassword: values.confirmPassword !== values.password ? 'Passwords do not match' : undefined,
   };
 }

@@ -4,6 +4,7 @@ import { useChangePasswordMutation } from '../../api/profile.queries.ts';
 import { useForm } from '../../components/form/use-form.ts';
 import { PasswordField } from '../../components/password-field.tsx';
 import { useToast } from '../../components/toasts/use-toast.ts';
+import { PasswordStrengthMeter } from '../auth/password-strength-meter.tsx';
 import { ProfileSection } from './profile-section.tsx';
 import { EMPTY_PASSWORD_CHANGE, validatePasswordChange } from './profile-validation.ts';
 
@@ -35,6 +36,7 @@ export function ChangePasswordForm() {
           autoComplete="current-password"
         />
         <PasswordField {...form.field('newPassword')} label="New Password" autoComplete="new-password" />
+        <PasswordStrengthMeter password={form.values.newPassword} />
         <PasswordField
           {...form.field('confirmPassword')}
           label="Confirm New Password"

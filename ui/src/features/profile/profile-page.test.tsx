@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { FakeRoutes } from '../../../test/fake-api.ts';
-import { apiError, makeUser, proSubscription, signedInApi } from '../../../test/fixtures.ts';
+import { apiError, authResult, makeUser, proSubscription, signedInApi } from '../../../test/fixtures.ts';
 import { renderApp } from '../../../test/render-app.tsx';
 
 function renderProfile(user: User = makeUser(), api: FakeRoutes = {}) {
@@ -122,8 +122,8 @@ describe('change password (spec §5, §8)', () => {
       '',
       ['Current password is required', 'New password is required', 'Please confirm your new password'],
     ],
-    ['old-secret', '12345', '12345', ['Password must be at least 6 characters']],
-    ['old-secret', 'new-secret', 'other-secret', ['Passwords do not match']],
+    ['old-secret', 'lowercase1', 'lowercase1', ['Password must meet all requirements below']],
+    ['old-secret', 'New#secret1', 'other-secret', ['Passwords do not match']],
   ])('%j / %j / %j shows %j', async (current, next, confirm, messages) => {
     const app = renderProfile();
     const form = await change(app, current, next, confirm);
@@ -131,15 +131,19 @@ describe('change password (spec §5, §8)', () => {
     expect(app.api.calls('PUT /api/auth/change-password')).toHaveLength(0);
   });
 
-  it("changes the password, toasts 'Password changed successfully!' and clears the form", async () => {
+  it("changes the password, keeps the session with the answer's new tokens, toasts and clears the form", async () => {
     const app = renderProfile(makeUser(), {
-      'PUT /api/auth/change-password': { body: { message: 'Password changed' } },
+      'PUT /api/auth/change-password': {
+        body: { ...authResult(makeUser(), 'after-change'), user: undefined, message: 'Password changed' },
+      },
     });
-    const form = await change(app, 'old-secret', 'new-secret', 'new-secret');
+    const form = await change(app, 'old-secret', 'New#secret1', 'New#secret1');
     expect(await screen.findByText('Password changed successfully!')).toBeTruthy();
+    // Every earlier token died with the old password: the store holds the new pair.
+    expect(app.store).toEqual({ token: 'after-change', refreshToken: 'refresh-of-after-change' });
     expect(app.api.calls('PUT /api/auth/change-password')[0]?.body).toEqual({
       currentPassword: 'old-secret',
-      newPassword: 'new-secret',
+      newPassword: 'New#secret1',
     });
     await waitFor(() =>
       expect(within(form).getByLabelText('Current Password').getAttribute('value')).toBe(''),
@@ -155,7 +159,7 @@ describe('change password (spec §5, §8)', () => {
     ['the fallback', { status: 500, body: undefined }, 'Password change failed'],
   ])('shows %s when the change fails', async (_case, answer, message) => {
     const app = renderProfile(makeUser(), { 'PUT /api/auth/change-password': answer });
-    await change(app, 'old-secret', 'new-secret', 'new-secret');
+    await change(app, 'old-secret', 'New#secret1', 'New#secret1');
     expect(await screen.findByText(message)).toBeTruthy();
   });
 });

@@ -1,4 +1,5 @@
 import type { FieldErrors } from '../../components/form/use-form.ts';
+import { newPasswordError } from '../auth/password-strength.ts';
 
 export interface PersonalValues {
   firstName: string;
@@ -44,15 +45,11 @@ export function validatePersonal(values: PersonalValues): FieldErrors<PersonalVa
   };
 }
 
-/** Spec customer-area §5, password change. */
+/** Spec customer-area §5, password change, with the registration strength rules (as the server). */
 export function validatePasswordChange(values: PasswordChangeValues): FieldErrors<PasswordChangeValues> {
   return {
     currentPassword: values.currentPassword ? undefined : 'Current password is required',
-    newPassword: !values.newPassword
-      ? 'New password is required'
-      : values.newPassword.length < 6
-        ? 'Password must be at least 6 characters'
-        : undefined,
+    newPassword: newPasswordError(values.newPassword, 'New password is required'),
     confirmPassword: !values.confirmPassword
       ? 'Please confirm your new password'
       : values.confirmPassword !== values.newPassword

@@ -67,8 +67,8 @@ export function SessionProvider({ tokenStore, children }: { tokenStore: TokenSto
   }, [profileUnauthorized, clearSession]);
 
   const signIn = useCallback(
-    async ({ token: newToken, user }: AuthResult) => {
-      await tokenStore.set(newToken);
+    async ({ token: newToken, refreshToken, user }: AuthResult) => {
+      await tokenStore.set(newToken, refreshToken);
       queryClient.setQueryData(authKeys.profile(), user);
       setToken(newToken);
     },
@@ -76,10 +76,13 @@ export function SessionProvider({ tokenStore, children }: { tokenStore: TokenSto
   );
 
   const logout = useCallback(async () => {
+    // The server revokes this session's refresh tokens; signing out here does not wait on it.
+    const refreshToken = await tokenStore.getRefreshToken().catch(() => null);
+    if (refreshToken) void client.POST('/api/auth/logout', { body: { refreshToken } }).catch(() => {});
     await clearSession();
     navigate('/login', { replace: true });
     toast.success('Logged out successfully');
-  }, [clearSession, navigate, toast]);
+  }, [clearSession, navigate, toast, client, tokenStore]);
 
   const { refetch } = profile;
   const refresh = useCallback(async () => {
