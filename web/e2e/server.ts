@@ -39,6 +39,19 @@ export function freePort(): Promise<number> {
  * up): a test elsewhere on the machine that listens on port 0 is never handed one of them between this
  * choice and the moment the server under test binds it (as happens with ports from `freePort`).
  */
+/**
+ * Server settings for the real local driver, with ports of its own for the sites' front door and SFTP,
+ * so that it cannot meet another server of this machine on the remembered defaults (nor on a port
+ * another test was handed by the kernel: see freePortsBelowEphemeral).
+ */
+export async function localDriverEnv(): Promise<Record<string, string>> {
+  const [http, https, sftp] = (await freePortsBelowEphemeral(3)).map(String);
+  const env: Record<string, string> = { PROVISIONER: 'local' };
+  if (http && https && sftp)
+    Object.assign(env, { SITES_HTTP_PORT: http, SITES_HTTPS_PORT: https, SFTP_PORT: sftp });
+  return env;
+}
+
 export async function freePortsBelowEphemeral(n: number, from = 20_000, to = 32_000): Promise<number[]> {
   const chosen: number[] = [];
   while (chosen.length < n) {

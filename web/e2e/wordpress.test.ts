@@ -17,7 +17,7 @@ import {
   shot,
   toast,
 } from './helpers.ts';
-import { freePortsBelowEphemeral, type RunningServer } from './server.ts';
+import { localDriverEnv, type RunningServer } from './server.ts';
 
 let server: RunningServer;
 let page: Page;
@@ -28,16 +28,7 @@ browserSuite(
   (suite) => {
     ({ server, page } = suite);
   },
-  // The real local driver; ports of its own for the sites' front door and SFTP, so that it cannot
-  // meet another server of this machine on the remembered defaults (nor on a port another test was
-  // handed by the kernel: see freePortsBelowEphemeral).
-  async () => {
-    const [http, https, sftp] = (await freePortsBelowEphemeral(3)).map(String);
-    const env: Record<string, string> = { PROVISIONER: 'local' };
-    if (http && https && sftp)
-      Object.assign(env, { SITES_HTTP_PORT: http, SITES_HTTPS_PORT: https, SFTP_PORT: sftp });
-    return env;
-  },
+  localDriverEnv,
 );
 
 const suffix = randomBytes(3).toString('hex');
