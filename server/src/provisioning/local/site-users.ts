@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
+import { createKeyedLock } from '../../lib/keyed-lock.ts';
 import { type OsUser, systemUser } from './host.ts';
 
 /**
@@ -12,12 +13,8 @@ import { type OsUser, systemUser } from './host.ts';
 const run = promisify(execFile);
 
 // useradd/userdel lock /etc/passwd and fail rather than wait: one at a time.
-let queue: Promise<unknown> = Promise.resolve();
-function serial<T>(task: () => Promise<T>): Promise<T> {
-  const next = queue.then(task, task);
-  queue = next.catch(() => {});
-  return next;
-}
+const lock = createKeyedLock();
+const serial = <T>(task: () => Promise<T>): Promise<T> => lock('accounts', task);
 
 export function ensureSiteUser(name: string, home: string): Promise<OsUser> {
   return serial(async () => {

@@ -1,13 +1,8 @@
-import { spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
-import http from 'node:http';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { z } from 'zod';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.ts';
-import { freePort } from '../../lib/free-port.ts';
 import { type IntervalTask, startIntervalTask } from '../../lib/interval-task.ts';
+import { createKeyedLock } from '../../lib/keyed-lock.ts';
 import type {
   BackupInfo,
   BackupInput,
@@ -22,28 +17,19 @@ import type {
 } from '../driver.ts';
 import { generatePassword } from '../tenant-names.ts';
 import * as backups from './backups.ts';
-import { type CaddyPorts, caddyPaths, caddyPorts, type LocalCaddy, localCaddy } from './caddy.ts';
-import { buildCaddyConfig, type CaddySite, type TlsIssuer } from './caddy-config.ts';
+import type { CaddySite, TlsIssuer } from './caddy-config.ts';
 import type { EngineServer } from './engine-server.ts';
-import { isRoot, type OsUser, ownedDir, readState, serviceUser, systemUser, writeState } from './host.ts';
+import { type FrontDoor, frontDoor } from './front-door.ts';
+import { isRoot, type OsUser, ownedDir, systemUser } from './host.ts';
 import { aptInstallLine, missingSitePackages } from './host-packages.ts';
-import { CACHE_PATH, MAX_AGE_MINUTES, PAGE_CACHE_PLUGIN, PLUGIN_PATH, SWEEP_EVERY_MS } from './page-cache.ts';
+import { SWEEP_EVERY_MS } from './page-cache.ts';
 import { installedPhpVersions, phpSocket, type SitePhp, sitePhp } from './php-fpm.ts';
-import {
-  BWRAP,
-  INSIDE,
-  runInSandbox,
-  SANDBOX_ENV,
-  type SandboxSite,
-  sandboxArgs,
-  sandboxEtcDir,
-  shell,
-  WRITE_FILE,
-  writeSandboxAccounts,
-} from './sandbox.ts';
-import { createSftpServer, SFTP_SERVER, type SftpAccount, type SftpServer } from './sftp-server.ts';
+import { INSIDE, type SandboxSite, sandboxEtcDir, writeSandboxAccounts } from './sandbox.ts';
+import { createSftpServer, type SftpAccount, type SftpServer } from './sftp-server.ts';
 import { type SiteDisks, siteDisks } from './site-disks.ts';
+import { installPageCache, purgePageCache, sweepPageCache, writeWpConfig } from './site-files.ts';
 import { siteNames, sitePaths } from './site-names.ts';
+import { chooseSftpPort, sandboxedSftp } from './site-sftp.ts';
 import { checkDomain, checkSiteSpec } from './site-spec.ts';
 import {
   hashSecret,
@@ -55,7 +41,6 @@ import {
   writeSiteState,
 } from './site-state.ts';
 import { ensureSiteUser, removeSiteUser } from './site-users.ts';
-import { sslStatusOf } from './ssl-probe.ts';
 import { runInstall, updateSiteAddress, writeInstallScript } from './wordpress-install.ts';
 import { generateSalts, wpConfig } from './wp-config.ts';
 
@@ -119,8 +104,6 @@ function stepTimer() {
   };
 }
 
-const SftpStateSchema = z.object({ port: z.number().int() });
-
 /** Backups one site may have in flight at once (running or waiting its turn). */
 const BACKUPS_IN_FLIGHT = 1;
 export const BACKUP_BUSY = 'A backup of this site is already in progress. Try again when it has finished.';
@@ -128,12 +111,13 @@ export const backupLimitMessage = (max: number) =>
   `This site already has ${max} backups, the most it can keep. Delete one to make room for a new one.`;
 
 /**
- * WordPress sites on this host. Each site has its own disk (a loop-mounted image: its storage quota, no
- * symbolic link on it ever followed by the host), its own Unix user, and its own sandbox (site-disks.ts,
- * sandbox.ts): its php-fpm, its SFTP sessions and every command the driver runs on its files run there
- * as the site user. Caddy (as `caddy`, never root) is in front, its whole config rebuilt from the site
- * state files on every change; MariaDB tenants hold the databases. Every operation is idempotent and
- * keyed on the instance id; operations on one site run one at a time.
+ * WordPress sites on this host. Each site has its own disk (site-disks.ts: its storage quota; no symbolic
+ * link on it is ever followed by the host), its own Unix user and its own sandbox (sandbox.ts): its
+ * php-fpm (php-fpm.ts), its SFTP sessions (site-sftp.ts) and every change the driver makes to its files
+ * (site-files.ts, backups.ts) run there as the site user. The front door (front-door.ts: Caddy, never
+ * root) is loaded with the whole configuration on every change; MariaDB tenants hold the databases. The
+ * state files (site-state.ts) say what exists. Every operation is idempotent and keyed on the instance
+ * id; operations on one site run one at a time.
  */
 export function localSites(
   root: string,
@@ -141,39 +125,29 @@ export function localSites(
   deps: SiteRuntimeDeps,
   log: (line: string) => void,
 ): LocalSites {
-  const baseDomain = options.baseDomain ?? 'localhost';
   const listenHost = options.listenHost ?? '127.0.0.1';
-  const probeHost = listenHost === '0.0.0.0' ? '127.0.0.1' : listenHost;
-  const tls: TlsIssuer = options.tls ?? { issuer: 'internal' };
   const diskMb = options.diskMb ?? 1024;
   const maxBackups = options.maxBackups ?? 10;
-  const caddyFiles = caddyPaths(root);
-  let ports: CaddyPorts | undefined;
-  let sftpPort = 0;
-  /** The user Caddy runs as: it alone (besides each site's user) may read site files and sockets. */
-  let frontUser: OsUser | undefined;
-  const phps = new Map<string, SitePhp>();
-  let caddy: LocalCaddy | undefined;
-  let sftp: SftpServer | undefined;
+  const front: FrontDoor = frontDoor(
+    root,
+    {
+      baseDomain: options.baseDomain ?? 'localhost',
+      listenHost,
+      httpPort: options.httpPort,
+      httpsPort: options.httpsPort,
+      tls: options.tls ?? { issuer: 'internal' },
+    },
+    log,
+  );
   const disks: SiteDisks = siteDisks(root, { sizeMb: diskMb, log });
+  const phps = new Map<string, SitePhp>();
   const backupsInFlight = new Map<string, number>();
+  const withSite = createKeyedLock();
+  let sftp: SftpServer | undefined;
+  let sftpPort = 0;
+  let cacheSweep: IntervalTask | undefined;
   let started = false;
   let startError: string | undefined;
-  let cacheSweep: IntervalTask | undefined;
-
-  // One operation per site at a time; Caddy loads one at a time (each from the state files of the moment).
-  const locks = new Map<string, Promise<unknown>>();
-  function withSite<T>(id: string, task: () => Promise<T>): Promise<T> {
-    const previous = locks.get(id) ?? Promise.resolve();
-    const next = previous.then(task, task);
-    const settled = next.catch(() => {});
-    locks.set(id, settled);
-    settled.then(() => {
-      if (locks.get(id) === settled) locks.delete(id);
-    });
-    return next;
-  }
-  let caddyQueue: Promise<unknown> = Promise.resolve();
 
   const missingReason = (): string | undefined => {
     if (!isRoot())
@@ -184,19 +158,13 @@ export function localSites(
       : undefined;
   };
 
-  function running(): { ports: CaddyPorts; caddy: LocalCaddy; sftp: SftpServer } {
-    if (!started || !ports || !caddy || !sftp) {
+  function runningSftp(): SftpServer {
+    if (!started || !sftp || !front.running()) {
       throw new ConflictError(
         `WordPress sites are not available: ${startError ?? missingReason() ?? 'not started'}`,
       );
     }
-    return { ports, caddy, sftp };
-  }
-
-  /** The front door's ports, known from the start on. */
-  function knownPorts(): CaddyPorts {
-    if (!ports) throw new ConflictError(`WordPress sites are not available: ${startError ?? 'not started'}`);
-    return ports;
+    return sftp;
   }
 
   function mariadb(): EngineServer {
@@ -205,14 +173,7 @@ export function localSites(
     return server;
   }
 
-  const portSuffix = (port: number, standard: number) => (port === standard ? '' : `:${port}`);
-  function urlsOf(state: SiteState): SiteUrls {
-    const p = knownPorts();
-    const slug = siteNames(state.id).slug;
-    const temporaryUrl = `http://${slug}.${baseDomain}${portSuffix(p.httpPort, 80)}`;
-    const url = state.domain ? `https://${state.domain}${portSuffix(p.httpsPort, 443)}` : temporaryUrl;
-    return { url, adminUrl: `${url}/wp-admin/`, temporaryUrl };
-  }
+  const urlsOf = (state: SiteState): SiteUrls => front.urls(siteNames(state.id).slug, state.domain);
 
   function databaseOf(state: SiteState): DatabaseCredentials {
     const { host, port } = mariadb().endpoint();
@@ -226,17 +187,13 @@ export function localSites(
     return state;
   }
 
-  function siteUser(id: string): OsUser {
-    const user = systemUser(siteNames(id).unixUser);
-    if (!user) throw new Error(`The OS user of site ${id} is missing`);
-    return user;
-  }
-
-  function sandboxOf(id: string, user: OsUser = siteUser(id)): SandboxSite {
-    const { key } = siteNames(id);
+  function sandboxOf(id: string, user?: OsUser): SandboxSite {
+    const { key, unixUser } = siteNames(id);
+    const owner = user ?? systemUser(unixUser);
+    if (!owner) throw new Error(`The OS user of site ${id} is missing`);
     return {
       key,
-      user,
+      user: owner,
       disk: sitePaths(root, id).dir,
       etcDir: sandboxEtcDir(root, key),
       mysqlSocket: mariadb().socket,
@@ -246,7 +203,7 @@ export function localSites(
   async function caddySites(): Promise<CaddySite[]> {
     return (await listSiteStates(root)).map((state) => ({
       id: state.id,
-      temporaryHost: `${siteNames(state.id).slug}.${baseDomain}`,
+      temporaryHost: front.temporaryHost(siteNames(state.id).slug),
       domain: state.domain,
       suspended: state.suspended,
       publicDir: sitePaths(root, state.id).public,
@@ -255,66 +212,9 @@ export function localSites(
     }));
   }
 
-  function caddyConfig(sites: CaddySite[]) {
-    const p = knownPorts();
-    return buildCaddyConfig(
-      {
-        adminListen: `unix/${caddyFiles.adminSocket}`,
-        listenHost,
-        httpPort: p.httpPort,
-        httpsPort: p.httpsPort,
-        tls,
-      },
-      sites,
-    );
-  }
-
-  /** Loads Caddy with the configuration of all site states as they are now (optionally edited). */
-  function reloadCaddy(edit: (sites: CaddySite[]) => CaddySite[] = (sites) => sites): Promise<void> {
-    const task = async () => {
-      if (!caddy) throw new ConflictError('WordPress sites are not available: Caddy is not running');
-      await caddy.load(caddyConfig(edit(await caddySites())));
-    };
-    const next = caddyQueue.then(task, task);
-    caddyQueue = next.catch(() => {});
-    return next;
-  }
-
-  /** Resolves when the site's temporary URL answers 200 through Caddy (the proof that it works). */
-  async function waitForSite(state: SiteState, timeoutMs = 30_000): Promise<void> {
-    const { ports: p } = running();
-    const host = `${siteNames(state.id).slug}.${baseDomain}${portSuffix(p.httpPort, 80)}`;
-    const deadline = Date.now() + timeoutMs;
-    let last = '';
-    for (;;) {
-      const status = await new Promise<number>((resolve) => {
-        const request = http.get(
-          {
-            host: probeHost,
-            port: p.httpPort,
-            path: '/',
-            headers: { Host: host },
-            agent: false,
-            timeout: 10_000,
-          },
-          (response) => {
-            response.resume();
-            resolve(response.statusCode ?? 0);
-          },
-        );
-        request.on('timeout', () => request.destroy());
-        request.on('error', (error) => {
-          last = error.message;
-          resolve(0);
-        });
-      });
-      if (status === 200) return;
-      last = status ? `HTTP ${status}` : last;
-      if (Date.now() > deadline)
-        throw new Error(`The site ${host} did not answer 200 within ${timeoutMs} ms (${last})`);
-      await sleep(50);
-    }
-  }
+  /** Loads the front door with every site as the state files say now (optionally edited). */
+  const reloadFront = (edit: (sites: CaddySite[]) => CaddySite[] = (sites) => sites) =>
+    front.load(async () => edit(await caddySites()));
 
   function checkPhpVersion(version: string): void {
     const available = installedPhpVersions();
@@ -340,52 +240,23 @@ export function localSites(
     phps.delete(id);
   }
 
-  /** Installs (or updates) the page cache plugin, as the site user in its sandbox. */
-  async function installPageCache(id: string): Promise<void> {
-    const plugin = `${INSIDE.public}/${PLUGIN_PATH}`;
-    await runInSandbox(sandboxOf(id), shell(`mkdir -p "$(dirname "$1")"\n${WRITE_FILE}`, plugin, '644'), {
-      input: PAGE_CACHE_PLUGIN,
-    });
-  }
-
-  /** Clears the page cache (after changes made outside WordPress: the address, a restore). */
-  async function purgePageCache(id: string): Promise<void> {
-    await runInSandbox(sandboxOf(id), shell('rm -rf "$1"', `${INSIDE.public}/${CACHE_PATH}`));
-  }
-
-  /** Removes cached pages older than MAX_AGE_MINUTES from every running site, one site at a time. */
-  async function sweepPageCaches(): Promise<void> {
-    for (const state of await listSiteStates(root)) {
-      if (state.suspended || !phps.has(state.id)) continue;
-      await runInSandbox(
-        sandboxOf(state.id),
-        shell(
-          `[ -d "$1" ] || exit 0; find "$1" -name index.html -type f -mmin +${MAX_AGE_MINUTES} -delete`,
-          `${INSIDE.public}/${CACHE_PATH}`,
-        ),
-      ).catch((error: Error) => log(`page cache sweep of ${state.id}: ${error.message}`));
-    }
-  }
-
-  /** wp-config.php, written by the site user in its sandbox (mode 600: only the site's PHP reads it). */
-  async function writeWpConfig(state: SiteState): Promise<void> {
+  function siteConfig(state: SiteState): string {
     const urls = urlsOf(state);
-    const temporaryHost = new URL(urls.temporaryUrl).host;
-    const text = wpConfig({
+    return wpConfig({
       dbHost: `localhost:${INSIDE.mysqlSocket}`,
       database: databaseOf(state),
       salts: state.salts,
-      temporary: state.domain ? { host: temporaryHost, url: urls.temporaryUrl } : undefined,
-    });
-    await runInSandbox(sandboxOf(state.id), shell(WRITE_FILE, `${INSIDE.public}/wp-config.php`, '600'), {
-      input: text,
+      temporary: state.domain ? { host: new URL(urls.temporaryUrl).host, url: urls.temporaryUrl } : undefined,
     });
   }
 
-  async function removeCertificates(domain: string): Promise<void> {
-    if (!existsSync(caddyFiles.certificates)) return;
-    for (const issuer of readdirSync(caddyFiles.certificates)) {
-      await rm(path.join(caddyFiles.certificates, issuer, domain), { recursive: true, force: true });
+  /** Removes stale cached pages of every running site, one site at a time. */
+  async function sweepPageCaches(): Promise<void> {
+    for (const state of await listSiteStates(root)) {
+      if (state.suspended || !phps.has(state.id)) continue;
+      await sweepPageCache(sandboxOf(state.id)).catch((error: Error) =>
+        log(`page cache sweep of ${state.id}: ${error.message}`),
+      );
     }
   }
 
@@ -409,47 +280,7 @@ export function localSites(
     const state = (await listSiteStates(root)).find((s) => siteNames(s.id).slug === user);
     if (!state || state.suspended || !(await verifySecret(password, state.sftpPasswordHash)))
       return undefined;
-    const sandbox = sandboxOf(state.id);
-    return {
-      // OpenSSH's sftp-server as the site user in its sandbox, no file larger than the site's disk
-      // (a SETSTAT to a huge size fails instead of making a sparse monster).
-      session: () =>
-        spawn(
-          BWRAP,
-          [
-            ...sandboxArgs(sandbox, 'sftp', { chdir: '/', dieWithParent: true }),
-            '--',
-            '/usr/bin/prlimit',
-            `--fsize=${diskMb * 1024 * 1024}`,
-            '--',
-            SFTP_SERVER,
-            '-d',
-            '/',
-            '-u',
-            '022',
-            '-e',
-            '-l',
-            'ERROR',
-          ],
-          { uid: sandbox.user.uid, gid: sandbox.user.gid, env: SANDBOX_ENV, stdio: ['pipe', 'pipe', 'pipe'] },
-        ),
-    };
-  }
-
-  async function chooseSftpPort(): Promise<number> {
-    const file = path.join(root, 'sftp.json');
-    const known = await readState(file, SftpStateSchema);
-    const port =
-      options.sftpPort ??
-      known?.port ??
-      (await new Promise<number>((resolve) => {
-        // 2222 when free, else any free port.
-        const probe = http.createServer();
-        probe.once('error', () => freePort().then(resolve));
-        probe.listen(2222, listenHost, () => probe.close(() => resolve(2222)));
-      }));
-    await writeState(file, { port });
-    return port;
+    return sandboxedSftp(sandboxOf(state.id), diskMb * 1024 * 1024);
   }
 
   /** After a restart: every site's disk mounted, the PHP of those not suspended running. */
@@ -480,16 +311,11 @@ export function localSites(
         for (const dir of ['sites', 'sandbox']) await ownedDir(path.join(root, dir), undefined, 0o711);
         for (const dir of ['site-state', 'backups', 'sftp', 'disks'])
           await ownedDir(path.join(root, dir), undefined, 0o700);
-        ports = await caddyPorts(root, listenHost, {
-          httpPort: options.httpPort,
-          httpsPort: options.httpsPort,
-        });
-        frontUser = serviceUser('caddy');
+        await front.preparePorts();
         disks.start();
         await bringBackSites();
-        caddy = localCaddy(root, frontUser, ports.httpPort < 1024 || ports.httpsPort < 1024, log);
-        await caddy.start(caddyConfig(await caddySites()));
-        sftpPort = await chooseSftpPort();
+        await front.start(await caddySites());
+        sftpPort = await chooseSftpPort(root, listenHost, options.sftpPort);
         sftp = createSftpServer({
           host: listenHost,
           port: sftpPort,
@@ -515,8 +341,7 @@ export function localSites(
       await disks.stop();
       await sftp?.stop();
       sftp = undefined;
-      await caddy?.stop();
-      caddy = undefined;
+      await front.stop();
       await Promise.all([...phps.keys()].map((id) => stopPhp(id)));
       for (const state of await listSiteStates(root)) {
         await disks
@@ -556,7 +381,8 @@ export function localSites(
 
     async health() {
       const entries: [string, ServerHealth][] = [];
-      if (caddy) entries.push(['caddy', { ...(await caddy.health()), port: ports?.httpPort }]);
+      const caddy = await front.health();
+      if (caddy) entries.push(['caddy', caddy]);
       if (sftp) {
         const ok = sftp.listening();
         entries.push(['sftp', { kind: 'local', state: ok ? 'running' : 'stopped', ok, port: sftpPort }]);
@@ -582,7 +408,7 @@ export function localSites(
       const spec = checkSiteSpec(input);
       const names = siteNames(spec.id);
       return withSite(spec.id, async () => {
-        const { sftp: server } = running();
+        const server = runningSftp();
         checkPhpVersion(spec.phpVersion);
         const clash = (await listSiteStates(root)).find(
           (s) => s.id !== spec.id && siteNames(s.id).key === names.key,
@@ -600,7 +426,7 @@ export function localSites(
             const etcDir = sandboxEtcDir(root, names.key);
             await writeSandboxAccounts(etcDir, user);
             await writeInstallScript(etcDir);
-            await disks.ensure(spec.id, user, frontUser);
+            await disks.ensure(spec.id, user, front.user());
             return user;
           })(),
         ]);
@@ -621,11 +447,12 @@ export function localSites(
           createdAt: previous?.createdAt ?? new Date().toISOString(),
         };
         await writeSiteState(root, state);
-        await writeWpConfig(state);
-        await installPageCache(spec.id);
+        const sandbox = sandboxOf(spec.id, owner);
+        await writeWpConfig(sandbox, siteConfig(state));
+        await installPageCache(sandbox);
         const install = async () => {
           if (state.installed) return;
-          const installed = await runInstall(sandboxOf(spec.id, owner), {
+          const installed = await runInstall(sandbox, {
             phpVersion: spec.phpVersion,
             url: urlsOf(state).url,
             title: spec.title,
@@ -640,16 +467,16 @@ export function localSites(
         await Promise.all([state.suspended ? Promise.resolve() : startPhp(state), install()]);
         steps.mark('php and install');
         // Routed only once installed: WordPress' web installer must never be reachable.
-        await reloadCaddy();
+        await reloadFront();
         steps.mark('route');
-        if (!state.suspended) await waitForSite(state);
+        if (!state.suspended) await front.waitForSite(names.slug);
         steps.mark('first 200');
         log(`site ${spec.id} deployed: ${steps.summary()}`);
         server.disconnect(names.slug); // sessions opened with a previous password
         return {
           ...urlsOf(state),
           sftp: {
-            host: deps.publicHost ?? probeHost,
+            host: deps.publicHost ?? front.probeHost,
             port: sftpPort,
             user: names.slug,
             password: sftpPassword,
@@ -662,11 +489,11 @@ export function localSites(
     delete(id) {
       const names = siteNames(id);
       return withSite(id, async () => {
-        running().sftp.disconnect(names.slug);
+        runningSftp().disconnect(names.slug);
         const state = await readSiteState(root, id);
-        if (state?.domain) await removeCertificates(state.domain);
+        if (state?.domain) await front.removeCertificates(state.domain);
         await removeSiteState(root, id);
-        await reloadCaddy();
+        await reloadFront();
         await stopPhp(id);
         await mariadb().tenants.delete(names.tenant);
         await removeSiteUser(names.unixUser);
@@ -680,9 +507,9 @@ export function localSites(
     suspend(id) {
       return withSite(id, async () => {
         const state = await requireState(id);
-        running().sftp.disconnect(siteNames(id).slug);
+        runningSftp().disconnect(siteNames(id).slug);
         await writeSiteState(root, { ...state, suspended: true });
-        await reloadCaddy();
+        await reloadFront();
         await stopPhp(id);
         await mariadb().tenants.suspend(siteNames(id).tenant);
       });
@@ -695,8 +522,8 @@ export function localSites(
         const resumed = { ...state, suspended: false };
         await writeSiteState(root, resumed);
         await startPhp(resumed);
-        await reloadCaddy();
-        await waitForSite(resumed);
+        await reloadFront();
+        await front.waitForSite(siteNames(id).slug);
       });
     },
 
@@ -704,21 +531,22 @@ export function localSites(
       return withSite(id, async () => {
         const state = await requireState(id);
         notSuspended(state, 'changing the domain');
-        const name = domain === null ? null : checkDomain(domain, baseDomain);
+        const name = domain === null ? null : checkDomain(domain, options.baseDomain ?? 'localhost');
         const taken = (await listSiteStates(root)).find(
           (s) => s.id !== id && s.domain === name && name !== null,
         );
         if (taken) throw new ConflictError(`The domain ${name} is already attached to another site`);
         if (state.domain === name) return urlsOf(state);
         const before = urlsOf(state).url;
-        if (state.domain) await removeCertificates(state.domain);
+        if (state.domain) await front.removeCertificates(state.domain);
         const changed = { ...state, domain: name };
         await writeSiteState(root, changed);
-        await writeWpConfig(changed);
-        await reloadCaddy();
+        const sandbox = sandboxOf(id);
+        await writeWpConfig(sandbox, siteConfig(changed));
+        await reloadFront();
         const urls = urlsOf(changed);
         await updateSiteAddress(databaseOf(changed), before, urls.url);
-        await purgePageCache(id); // pages naming the old address
+        await purgePageCache(sandbox); // pages naming the old address
         return urls;
       });
     },
@@ -726,15 +554,8 @@ export function localSites(
     async sslStatus(id) {
       const state = await requireState(id);
       if (!state.domain) return null;
-      const ca =
-        tls.issuer === 'internal' && existsSync(caddyFiles.rootCertificate)
-          ? await readFile(caddyFiles.rootCertificate, 'utf8')
-          : undefined;
-      return sslStatusOf(
-        { host: probeHost, port: running().ports.httpsPort, domain: state.domain, ca },
-        caddyFiles.certificates,
-        caddyFiles.logFile,
-      );
+      runningSftp();
+      return front.sslStatus(state.domain);
     },
 
     async requestSsl(id) {
@@ -745,9 +566,9 @@ export function localSites(
         if (!domain) throw new ValidationError('SSL is only available for custom domains');
         // Caddy keeps a managed certificate in memory across reloads: stop managing the name, drop the
         // stored certificate, then manage it again so a new one is issued.
-        await reloadCaddy((sites) => sites.map((s) => (s.id === id ? { ...s, domain: null } : s)));
-        await removeCertificates(domain);
-        await reloadCaddy();
+        await reloadFront((sites) => sites.map((s) => (s.id === id ? { ...s, domain: null } : s)));
+        await front.removeCertificates(domain);
+        await reloadFront();
       });
       const status = await api.sslStatus(id);
       if (!status) throw new ValidationError('SSL is only available for custom domains');
@@ -784,7 +605,7 @@ export function localSites(
         const state = await requireState(id);
         notSuspended(state, 'restoring backups');
         await backups.restoreBackup(backupSite(state), backupId);
-        await purgePageCache(id);
+        await purgePageCache(sandboxOf(id));
       });
     },
 

@@ -1,0 +1,180 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
+import http from 'node:http';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ConflictError } from '../../lib/errors.ts';
+import { createKeyedLock } from '../../lib/keyed-lock.ts';
+import type { ServerHealth, SiteUrls, SslStatus } from '../driver.ts';
+import { type CaddyPorts, caddyPaths, caddyPorts, type LocalCaddy, localCaddy } from './caddy.ts';
+import { buildCaddyConfig, type CaddySite, type TlsIssuer } from './caddy-config.ts';
+import { type OsUser, serviceUser } from './host.ts';
+import { sslStatusOf } from './ssl-probe.ts';
+
+/**
+ * The sites' front door: Caddy (as `caddy`, never root) with its ports chosen once, loaded with the
+ * whole configuration built from the sites on every change, the addresses sites answer on, the proof
+ * that a site answers, and its certificates.
+ */
+export interface FrontDoorOptions {
+  /** Temporary URLs are `<slug>.<baseDomain>`. */
+  baseDomain: string;
+  /** Address Caddy listens on (0.0.0.0 on a public host). */
+  listenHost: string;
+  httpPort: number | undefined;
+  httpsPort: number | undefined;
+  tls: TlsIssuer;
+}
+
+export interface FrontDoor {
+  /** Chooses the ports (before anything else needs them). */
+  preparePorts(): Promise<CaddyPorts>;
+  /** Starts (or adopts) Caddy serving `sites`. */
+  start(sites: CaddySite[]): Promise<void>;
+  stop(): Promise<void>;
+  /** Loads Caddy with `sites` (one load at a time). */
+  load(sites: () => Promise<CaddySite[]>): Promise<void>;
+  running(): boolean;
+  /** The user Caddy runs as: the group of the site folders it serves. */
+  user(): OsUser | undefined;
+  urls(slug: string, domain: string | null): SiteUrls;
+  temporaryHost(slug: string): string;
+  /** Resolves when the site's temporary URL answers 200 through Caddy (the proof that it works). */
+  waitForSite(slug: string, timeoutMs?: number): Promise<void>;
+  sslStatus(domain: string): Promise<SslStatus>;
+  removeCertificates(domain: string): Promise<void>;
+  health(): Promise<ServerHealth | undefined>;
+  /** Where probes and clients on this host reach the front door. */
+  probeHost: string;
+}
+
+const portSuffix = (port: number, standard: number) => (port === standard ? '' : `:${port}`);
+
+export function frontDoor(root: string, options: FrontDoorOptions, log: (line: string) => void): FrontDoor {
+  const files = caddyPaths(root);
+  const probeHost = options.listenHost === '0.0.0.0' ? '127.0.0.1' : options.listenHost;
+  const loads = createKeyedLock();
+  let ports: CaddyPorts | undefined;
+  let caddy: LocalCaddy | undefined;
+  let caddyUser: OsUser | undefined;
+
+  function knownPorts(): CaddyPorts {
+    if (!ports) throw new ConflictError('WordPress sites are not available: the front door is not started');
+    return ports;
+  }
+
+  function config(sites: CaddySite[]) {
+    const p = knownPorts();
+    return buildCaddyConfig(
+      {
+        adminListen: `unix/${files.adminSocket}`,
+        listenHost: options.listenHost,
+        httpPort: p.httpPort,
+        httpsPort: p.httpsPort,
+        tls: options.tls,
+      },
+      sites,
+    );
+  }
+
+  const api: FrontDoor = {
+    probeHost,
+    async preparePorts() {
+      ports = await caddyPorts(root, options.listenHost, {
+        httpPort: options.httpPort,
+        httpsPort: options.httpsPort,
+      });
+      caddyUser = serviceUser('caddy');
+      return ports;
+    },
+
+    async start(sites) {
+      const p = knownPorts();
+      caddy = localCaddy(root, caddyUser, p.httpPort < 1024 || p.httpsPort < 1024, log);
+      await caddy.start(config(sites));
+    },
+
+    async stop() {
+      await caddy?.stop();
+      caddy = undefined;
+    },
+
+    load: (sites) =>
+      loads('caddy', async () => {
+        if (!caddy) throw new ConflictError('WordPress sites are not available: Caddy is not running');
+        await caddy.load(config(await sites()));
+      }),
+
+    running: () => caddy !== undefined,
+    user: () => caddyUser,
+
+    temporaryHost: (slug) => `${slug}.${options.baseDomain}`,
+
+    urls(slug, domain) {
+      const p = knownPorts();
+      const temporaryUrl = `http://${slug}.${options.baseDomain}${portSuffix(p.httpPort, 80)}`;
+      const url = domain ? `https://${domain}${portSuffix(p.httpsPort, 443)}` : temporaryUrl;
+      return { url, adminUrl: `${url}/wp-admin/`, temporaryUrl };
+    },
+
+    async waitForSite(slug, timeoutMs = 30_000) {
+      const p = knownPorts();
+      const host = `${slug}.${options.baseDomain}${portSuffix(p.httpPort, 80)}`;
+      const deadline = Date.now() + timeoutMs;
+      let last = '';
+      for (;;) {
+        const status = await new Promise<number>((resolve) => {
+          const request = http.get(
+            {
+              host: probeHost,
+              port: p.httpPort,
+              path: '/',
+              headers: { Host: host },
+              agent: false,
+              timeout: 10_000,
+            },
+            (response) => {
+              response.resume();
+              resolve(response.statusCode ?? 0);
+            },
+          );
+          request.on('timeout', () => request.destroy());
+          request.on('error', (error) => {
+            last = error.message;
+            resolve(0);
+          });
+        });
+        if (status === 200) return;
+        last = status ? `HTTP ${status}` : last;
+        if (Date.now() > deadline)
+          throw new Error(`The site ${host} did not answer 200 within ${timeoutMs} ms (${last})`);
+        await sleep(50);
+      }
+    },
+
+    async sslStatus(domain) {
+      const ca =
+        options.tls.issuer === 'internal' && existsSync(files.rootCertificate)
+          ? await readFile(files.rootCertificate, 'utf8')
+          : undefined;
+      return sslStatusOf(
+        { host: probeHost, port: knownPorts().httpsPort, domain, ca },
+        files.certificates,
+        files.logFile,
+      );
+    },
+
+    async removeCertificates(domain) {
+      if (!existsSync(files.certificates)) return;
+      for (const issuer of readdirSync(files.certificates)) {
+        await rm(path.join(files.certificates, issuer, domain), { recursive: true, force: true });
+      }
+    },
+
+    async health() {
+      if (!caddy) return undefined;
+      return { ...(await caddy.health()), port: ports?.httpPort };
+    },
+  };
+  return api;
+}

@@ -1,0 +1,37 @@
+import { CACHE_PATH, MAX_AGE_MINUTES, PAGE_CACHE_PLUGIN, PLUGIN_PATH } from './page-cache.ts';
+import { INSIDE, runInSandbox, type SandboxSite, shell, WRITE_FILE } from './sandbox.ts';
+
+/**
+ * What the driver writes or removes in a site's files: always as the site user in its sandbox (never as
+ * root on a path the customer controls), writing through mktemp names renamed into place.
+ */
+
+/** wp-config.php (mode 600: only the site's PHP reads it). */
+export async function writeWpConfig(site: SandboxSite, text: string): Promise<void> {
+  await runInSandbox(site, shell(WRITE_FILE, `${INSIDE.public}/wp-config.php`, '600'), { input: text });
+}
+
+/** Installs (or updates) the page cache plugin. */
+export async function installPageCache(site: SandboxSite): Promise<void> {
+  await runInSandbox(
+    site,
+    shell(`mkdir -p "$(dirname "$1")"\n${WRITE_FILE}`, `${INSIDE.public}/${PLUGIN_PATH}`, '644'),
+    { input: PAGE_CACHE_PLUGIN },
+  );
+}
+
+/** Clears the page cache (after changes made outside WordPress: the address, a restore). */
+export async function purgePageCache(site: SandboxSite): Promise<void> {
+  await runInSandbox(site, shell('rm -rf "$1"', `${INSIDE.public}/${CACHE_PATH}`));
+}
+
+/** Removes cached pages older than MAX_AGE_MINUTES (changes WordPress never heard of show then). */
+export async function sweepPageCache(site: SandboxSite): Promise<void> {
+  await runInSandbox(
+    site,
+    shell(
+      `[ -d "$1" ] || exit 0; find "$1" -name index.html -type f -mmin +${MAX_AGE_MINUTES} -delete`,
+      `${INSIDE.public}/${CACHE_PATH}`,
+    ),
+  );
+}
