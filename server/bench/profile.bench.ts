@@ -16,11 +16,7 @@ import { createDb } from '../src/db/create-db.ts';
 import { startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
 import { migrateToLatest } from '../src/db/migrator.ts';
 import { createMemoryMailer } from '../src/lib/mailer.ts';
-import { startPgListener } from '../src/lib/pg-listener.ts';
-import {
-  createNotificationHub,
-  NOTIFICATIONS_CHANNEL,
-} from '../src/modules/notifications/notifications.hub.ts';
+import { startLiveHub } from '../src/modules/notifications/notifications.hub.ts';
 import type { LoadJob, LoadResult } from './load.ts';
 
 const SECONDS = Number(process.argv[2] ?? 5);
@@ -49,15 +45,7 @@ const adminUrl = process.env.TEST_DATABASE_URL;
 const pg = adminUrl ? undefined : await startEmbeddedPostgres(pgDir);
 const dbUrl = await ensureDatabase(adminUrl ?? pg?.url ?? '', `berth_bench_${process.pid}`);
 const db = createDb(dbUrl, 10);
-const hub = createNotificationHub();
-const listener = await startPgListener({
-  connectionString: dbUrl,
-  channel: NOTIFICATIONS_CHANNEL,
-  onMessage: hub.publish,
-  onLost: () => hub.setLive(false),
-  onReconnect: () => hub.setLive(true),
-});
-hub.setLive(true);
+const { hub, stop: stopListener } = await startLiveHub({ connectionString: dbUrl });
 try {
   await migrateToLatest(db);
   const app = createApp({
@@ -111,7 +99,7 @@ try {
   console.log(row('bare Hono route, same JSON, no database', plain));
   console.log(`ratio berth / bare: ${(rps(profile) / rps(plain)).toFixed(3)}`);
 } finally {
-  await listener.stop();
+  await stopListener();
   await db.destroy();
   if (pg) {
     await pg.stop();

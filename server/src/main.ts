@@ -16,13 +16,12 @@ import {
 import { createCipher, parseEncryptionKey } from './lib/crypto.ts';
 import { type IntervalTask, startIntervalTask } from './lib/interval-task.ts';
 import { createOutboxMailer, createSmtpMailer, type Mailer } from './lib/mailer.ts';
-import { startPgListener } from './lib/pg-listener.ts';
 import { persistentSecret } from './lib/secrets.ts';
 import { createTurnstileVerifier, type TurnstileVerifier, turnstileOff } from './lib/turnstile.ts';
 import { prepareSetupToken } from './modules/auth/first-admin.ts';
 import { reconcileInstances } from './modules/instances/instance-jobs.ts';
 import { createInstanceTasks } from './modules/instances/instances.tasks.ts';
-import { createNotificationHub, NOTIFICATIONS_CHANNEL } from './modules/notifications/notifications.hub.ts';
+import { startLiveHub } from './modules/notifications/notifications.hub.ts';
 import { createNotificationsService } from './modules/notifications/notifications.service.ts';
 import { createPaymentProviders } from './modules/payments/providers.ts';
 import {
@@ -120,19 +119,7 @@ async function main() {
 
   // Every process LISTENs on one dedicated connection and hands notifications to its open streams, and
   // session signals (password changed) to its token-version cache, which works only while it listens.
-  const hub = createNotificationHub();
-  const listener = await startPgListener({
-    connectionString: database.url,
-    channel: NOTIFICATIONS_CHANNEL,
-    onMessage: hub.publish,
-    onLost: () => hub.setLive(false),
-    onReconnect: () => {
-      hub.setLive(true);
-      hub.resync();
-    },
-    log,
-  });
-  hub.setLive(true);
+  const { hub, stop: stopListener } = await startLiveHub({ connectionString: database.url, log });
 
   const setupToken = await prepareSetupToken(db);
   if (setupToken) {
@@ -308,7 +295,7 @@ async function main() {
     await runner?.stop();
     await trialTask.stop();
     await metamaskTask.stop();
-    await listener.stop();
+    await stopListener();
     await driver.stop().catch((error: unknown) => log(`provisioning: stop failed: ${String(error)}`));
     await db.destroy();
     await database.stop();

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
@@ -12,7 +11,8 @@ import { createLocalDriver } from '../src/provisioning/local/local-driver.ts';
 import { call, type TestApp } from './create-test-app.ts';
 import { ensureTestPackages } from './provisioning/db-clients.ts';
 import { killLeftoverServers } from './provisioning/leftover-servers.ts';
-import { ensureSiteTestPackages, runCommand } from './provisioning/site-clients.ts';
+import { ensureSiteTestPackages } from './provisioning/site-clients.ts';
+import { removeSiteUsersUnder } from './provisioning/site-sandbox.ts';
 
 /** The real local driver on its own data root (MariaDB and PostgreSQL 15 servers it runs), one per file. */
 export interface TestProvisioning {
@@ -44,11 +44,7 @@ export async function startTestProvisioning(options: { sites?: boolean } = {}): 
     async stop() {
       await driver.stop().catch(() => {});
       killLeftoverServers(root); // only after a failure
-      // Site users left by a failed test (their homes are under this root).
-      for (const line of readFileSync('/etc/passwd', 'utf8').split('\n')) {
-        const [name, , , , , home] = line.split(':');
-        if (name?.startsWith('wp_') && home?.startsWith(root)) await runCommand('/usr/sbin/userdel', [name]);
-      }
+      await removeSiteUsersUnder(root);
       await rm(root, { recursive: true, force: true });
     },
   };

@@ -1,9 +1,5 @@
 import type { Db } from '../src/db/database.ts';
-import { startPgListener } from '../src/lib/pg-listener.ts';
-import {
-  createNotificationHub,
-  NOTIFICATIONS_CHANNEL,
-} from '../src/modules/notifications/notifications.hub.ts';
+import { startLiveHub } from '../src/modules/notifications/notifications.hub.ts';
 import { createTestApp } from './create-test-app.ts';
 import { listen } from './listen.ts';
 
@@ -14,19 +10,7 @@ type AppOverrides = Parameters<typeof createTestApp>[1];
  * the hub (live while connected), on a real loopback port.
  */
 export async function startServerProcess(db: Db, dbUrl: string, overrides: AppOverrides = {}) {
-  const hub = createNotificationHub();
-  const listener = await startPgListener({
-    connectionString: dbUrl,
-    channel: NOTIFICATIONS_CHANNEL,
-    onMessage: hub.publish,
-    onLost: () => hub.setLive(false),
-    onReconnect: () => {
-      hub.setLive(true);
-      hub.resync();
-    },
-    retryMs: 50,
-  });
-  hub.setLive(true);
+  const { hub, stop: stopListener } = await startLiveHub({ connectionString: dbUrl, retryMs: 50 });
   const app = createTestApp(db, { notificationHub: hub, ...overrides });
   const server = await listen(app);
   return {
@@ -35,7 +19,7 @@ export async function startServerProcess(db: Db, dbUrl: string, overrides: AppOv
     url: server.url,
     async stop() {
       await server.close();
-      await listener.stop();
+      await stopListener();
     },
   };
 }

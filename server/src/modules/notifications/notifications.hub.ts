@@ -1,3 +1,5 @@
+import { startPgListener } from '../../lib/pg-listener.ts';
+
 /** The PostgreSQL channel every server process LISTENs on (main.ts). Payloads carry ids only. */
 export const NOTIFICATIONS_CHANNEL = 'notifications';
 
@@ -143,4 +145,31 @@ export function createNotificationHub(): NotificationHub {
       };
     },
   };
+}
+
+/**
+ * A hub fed by this process's one LISTEN connection, as every server process runs it: live while the
+ * connection is up (streams and the token-version cache rely on that), resynced after a reconnect.
+ */
+export async function startLiveHub(options: {
+  connectionString: string;
+  log?: (line: string) => void;
+  /** First reconnect delay (tests make it short). */
+  retryMs?: number;
+}): Promise<{ hub: NotificationHub; stop(): Promise<void> }> {
+  const hub = createNotificationHub();
+  const listener = await startPgListener({
+    connectionString: options.connectionString,
+    channel: NOTIFICATIONS_CHANNEL,
+    onMessage: hub.publish,
+    onLost: () => hub.setLive(false),
+    onReconnect: () => {
+      hub.setLive(true);
+      hub.resync();
+    },
+    log: options.log,
+    retryMs: options.retryMs,
+  });
+  hub.setLive(true);
+  return { hub, stop: () => listener.stop() };
 }

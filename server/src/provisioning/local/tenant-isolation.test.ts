@@ -15,12 +15,13 @@ import {
   runCommand,
   sftpBatch,
 } from '../../../test/provisioning/site-clients.ts';
+import { removeSiteUsersUnder, siteSandbox } from '../../../test/provisioning/site-sandbox.ts';
 import type { ProvisioningDriver, SiteAccess, SiteSpec } from '../driver.ts';
 import { caddyPaths, localCaddy } from './caddy.ts';
 import { systemUser } from './host.ts';
 import { createLocalDriver } from './local-driver.ts';
 import { mariadbPaths } from './mariadb-server.ts';
-import { runInSandbox, sandboxEtcDir } from './sandbox.ts';
+import { runInSandbox } from './sandbox.ts';
 import { sitePaths } from './site-names.ts';
 import { descendants } from './supervisor.ts';
 import { BACKUP_BUSY, backupLimitMessage } from './wordpress-sites.ts';
@@ -86,11 +87,7 @@ afterAll(async () => {
   canaryServer?.close();
   await driver?.stop().catch(() => {});
   killLeftoverServers(root);
-  for (const line of readFileSync('/etc/passwd', 'utf8').split('\n')) {
-    const [name, , , , , home] = line.split(':');
-    if (name?.startsWith('wp_') && root && home?.startsWith(root))
-      await runCommand('/usr/sbin/userdel', [name]);
-  }
+  await removeSiteUsersUnder(root);
   for (const dir of [root, work, canaryDir]) if (dir) await rm(dir, { recursive: true, force: true });
 }, 60_000);
 
@@ -245,15 +242,8 @@ describe('tenant isolation: a customer attacking the host and other sites', { ti
   it('the sandbox alone holds, without PHP restrictions (no open_basedir, no disabled functions)', async () => {
     const file = path.join(sitePaths(root, specA.id).public, 'probe.php');
     expect(existsSync(file)).toBe(true);
-    const user = siteUser(a);
     const { stdout } = await runInSandbox(
-      {
-        key: a.sftp.user,
-        user,
-        disk: sitePaths(root, specA.id).dir,
-        etcDir: sandboxEtcDir(root, a.sftp.user),
-        mysqlSocket: mariadbPaths(root).socket,
-      },
+      siteSandbox(root, specA.id),
       ['/usr/bin/php8.2', '-n', '/public/probe.php'],
       { view: 'php' },
     );

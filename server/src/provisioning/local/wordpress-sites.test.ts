@@ -7,17 +7,12 @@ import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminCli, mariadbCli } from '../../../test/provisioning/db-clients.ts';
 import { killLeftoverServers } from '../../../test/provisioning/leftover-servers.ts';
-import {
-  curl,
-  ensureSiteTestPackages,
-  runCommand,
-  sftpBatch,
-} from '../../../test/provisioning/site-clients.ts';
+import { curl, ensureSiteTestPackages, sftpBatch } from '../../../test/provisioning/site-clients.ts';
+import { removeSiteUsersUnder, siteSandbox } from '../../../test/provisioning/site-sandbox.ts';
 import type { ProvisioningDriver, SiteAccess, SiteSpec, SslStatus } from '../driver.ts';
 import { caddyAdmin, caddyPaths } from './caddy.ts';
 import { systemUser } from './host.ts';
 import { createLocalDriver } from './local-driver.ts';
-import { mariadbPaths } from './mariadb-server.ts';
 import { installedPhpVersions } from './php-fpm.ts';
 import { runInSandbox, sandboxEtcDir } from './sandbox.ts';
 import { mountPoints } from './site-disks.ts';
@@ -60,12 +55,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await driver?.stop().catch(() => {});
   killLeftoverServers(root); // only after a failure
-  // A site user left by a failed test (its home is under this root).
-  for (const line of readFileSync('/etc/passwd', 'utf8').split('\n')) {
-    const [name, , , , , home] = line.split(':');
-    if (name?.startsWith('wp_') && root && home?.startsWith(root))
-      await runCommand('/usr/sbin/userdel', [name]);
-  }
+  await removeSiteUsersUnder(root);
   if (root) await rm(root, { recursive: true, force: true });
   if (work) await rm(work, { recursive: true, force: true });
 }, 60_000);
@@ -99,20 +89,14 @@ async function waitForSsl(state: SslStatus['status'], timeoutMs = 20_000): Promi
 const httpsPort = () => Number(new URL(access.url).port || 443);
 
 /** Runs PHP with WordPress loaded, as the site user in its sandbox: what wp-admin would do. */
-function wordpress(code: string) {
-  const user = systemUser(`wp_${access.sftp.user}`);
-  if (!user) throw new Error('site user missing');
-  const site = {
-    key: access.sftp.user,
-    user,
-    disk: sitePaths(root, spec.id).dir,
-    etcDir: sandboxEtcDir(root, access.sftp.user),
-    mysqlSocket: mariadbPaths(root).socket,
-  };
-  return runInSandbox(site, ['/usr/bin/php8.2', '-r', `require '/public/wp-load.php'; ${code}`], {
-    view: 'php',
-  });
-}
+const wordpress = (code: string) =>
+  runInSandbox(
+    siteSandbox(root, spec.id),
+    ['/usr/bin/php8.2', '-r', `require '/public/wp-load.php'; ${code}`],
+    {
+      view: 'php',
+    },
+  );
 const curlDomain = (args: string[], url = `https://${domain}:${httpsPort()}/`) =>
   curl(['--resolve', `${domain}:${httpsPort()}:127.0.0.1`, ...args, url]);
 

@@ -1,0 +1,29 @@
+import { readFileSync } from 'node:fs';
+import { systemUser } from '../../src/provisioning/local/host.ts';
+import { mariadbPaths } from '../../src/provisioning/local/mariadb-server.ts';
+import { type SandboxSite, sandboxEtcDir } from '../../src/provisioning/local/sandbox.ts';
+import { siteNames, sitePaths } from '../../src/provisioning/local/site-names.ts';
+import { runCommand } from './site-clients.ts';
+
+/** The sandbox of a deployed site under the driver root `root`, as the driver builds it. */
+export function siteSandbox(root: string, id: string): SandboxSite {
+  const { key, unixUser } = siteNames(id);
+  const user = systemUser(unixUser);
+  if (!user) throw new Error(`site user ${unixUser} missing`);
+  return {
+    key,
+    user,
+    disk: sitePaths(root, id).dir,
+    etcDir: sandboxEtcDir(root, key),
+    mysqlSocket: mariadbPaths(root).socket,
+  };
+}
+
+/** Removes the site users a failed test left (their homes are under `root`). */
+export async function removeSiteUsersUnder(root: string): Promise<void> {
+  if (!root) return;
+  for (const line of readFileSync('/etc/passwd', 'utf8').split('\n')) {
+    const [name, , , , , home] = line.split(':');
+    if (name?.startsWith('wp_') && home?.startsWith(root)) await runCommand('/usr/sbin/userdel', [name]);
+  }
+}
