@@ -4,6 +4,7 @@ import path from 'node:path';
 import { type AppDeps, createApp } from '../src/app.ts';
 import type { Db } from '../src/db/database.ts';
 import { createMemoryMailer } from '../src/lib/mailer.ts';
+import { prepareSetupToken } from '../src/modules/auth/first-admin.ts';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-at-least-32-characters-long';
 
@@ -51,6 +52,19 @@ export function newAccount(overrides: Record<string, unknown> = {}) {
     password: 'Analytical#1843',
     ...overrides,
   };
+}
+
+/**
+ * Registers the first admin of a fresh database the way an operator does from elsewhere: with the
+ * one-time setup token the server prints at start (requests here come through no socket, so none is
+ * "from this machine").
+ */
+export async function registerAdmin(app: TestApp, db: Db, overrides: Record<string, unknown> = {}) {
+  const setupToken = await prepareSetupToken(db);
+  if (!setupToken) throw new Error('an admin exists already: registerAdmin needs a fresh database');
+  const admin = await register(app, { ...overrides, setupToken });
+  if (admin.user.role !== 'admin') throw new Error('the setup token did not make an admin');
+  return admin;
 }
 
 export async function register(app: TestApp, overrides: Record<string, unknown> = {}) {

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, createTestApp, register, type TestApp } from '../../../../test/create-test-app.ts';
+import {
+  call,
+  createTestApp,
+  register,
+  registerAdmin,
+  type TestApp,
+} from '../../../../test/create-test-app.ts';
 import { type FakeEthRpc, startFakeEthRpc } from '../../../../test/fake-eth-rpc.ts';
 import { insertInstanceRows } from '../../../../test/instance-rows.ts';
 import { createTestDatabase, truncateAll } from '../../../../test/test-db.ts';
@@ -52,7 +58,7 @@ async function setUp(ethereum: boolean) {
     publicUrl: 'http://app.test',
     payments: ethereum ? { ethereum: { rpcUrl: rpc.url, confirmations: CONFIRMATIONS } } : {},
   });
-  admin = (await register(app)).token;
+  admin = (await registerAdmin(app, db)).token;
   const account = await register(app);
   user = account.token;
   userId = String(account.user.id);
