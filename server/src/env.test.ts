@@ -20,6 +20,7 @@ describe('provisioning and secrets configuration', () => {
         sftpPort: undefined,
         tls: 'internal',
         listenHost: '127.0.0.1',
+        diskMb: 1024,
       },
     });
     expect(config.encryptionKey).toBeUndefined();
@@ -33,6 +34,7 @@ describe('provisioning and secrets configuration', () => {
       SFTP_PORT: '2022',
       SITES_TLS: 'acme',
       SITES_LISTEN_HOST: '0.0.0.0',
+      SITES_DISK_MB: '4096',
     });
     expect(config.provisioning.sites).toEqual({
       baseDomain: 'sites.example.com',
@@ -41,7 +43,16 @@ describe('provisioning and secrets configuration', () => {
       sftpPort: 2022,
       tls: 'acme',
       listenHost: '0.0.0.0',
+      diskMb: 4096,
     });
+  });
+
+  it.each([
+    ['100', 'SITES_DISK_MB must be at least 256 (WordPress itself takes about 60 MiB)'],
+    ['1.5', 'SITES_DISK_MB must be a whole number of MiB'],
+    ['lots', 'SITES_DISK_MB must be a number of MiB'],
+  ])('refuses SITES_DISK_MB=%s', (value, message) => {
+    expect(() => readConfig({ SITES_DISK_MB: value })).toThrow(message);
   });
 
   it('takes the credentials host from PUBLIC_URL, or INSTANCE_PUBLIC_HOST over it', () => {

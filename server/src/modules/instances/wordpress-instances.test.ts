@@ -15,6 +15,7 @@ import {
 } from '../../../test/instances-harness.ts';
 import { mariadbCli } from '../../../test/provisioning/db-clients.ts';
 import { curl, sftpBatch } from '../../../test/provisioning/site-clients.ts';
+import { siteSandbox } from '../../../test/provisioning/site-sandbox.ts';
 import { createTestDatabase } from '../../../test/test-db.ts';
 import type { Db } from '../../db/database.ts';
 import type { JobRunner } from '../../jobs/job-runner.ts';
@@ -22,6 +23,7 @@ import { type Cipher, createEphemeralCipher } from '../../lib/crypto.ts';
 import { createSubscriptionAndInstanceServices } from '../../platform-services.ts';
 import type { DatabaseCredentials, SftpCredentials } from '../../provisioning/driver.ts';
 import { caddyPaths } from '../../provisioning/local/caddy.ts';
+import { runInSandbox } from '../../provisioning/local/sandbox.ts';
 import { sitePaths } from '../../provisioning/local/site-names.ts';
 import { createNotificationsService } from '../notifications/notifications.service.ts';
 import { instanceHasJobs, reconcileInstances } from './instance-jobs.ts';
@@ -357,8 +359,14 @@ describe('WordPress instances through the API', { timeout: 60_000 }, () => {
     ]);
     expect(list.json[0].size).toBeGreaterThan(1000);
 
-    const removed = await mariadbCli(database, "DELETE FROM wp_posts WHERE post_title = 'Hello world!'");
-    expect(removed.stderr).toBe('');
+    // Deleted in WordPress, as in wp-admin (its hooks clear the page cache).
+    await runInSandbox(
+      siteSandbox(prov.root, id),
+      ['/usr/bin/php8.2', '-r', "require '/public/wp-load.php'; wp_delete_post(1, true);"],
+      {
+        view: 'php',
+      },
+    );
     expect((await curlDomain()).body).not.toContain('Hello world!');
     const restored = await api('POST', `/api/instances/${id}/backups/${backupId}/restore`);
     expect([restored.status, restored.json.message]).toEqual([200, 'Restore initiated']);
