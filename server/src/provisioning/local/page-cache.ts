@@ -12,11 +12,10 @@
  */
 
 /**
- * Pages older than this are removed by the driver's sweep (every SWEEP_EVERY_MS), so a change WordPress
+ * Pages older than this are removed by the driver's upkeep (every few minutes), so a change WordPress
  * never hears of (an edit straight in the database) shows within about 15 minutes.
  */
 export const MAX_AGE_MINUTES = 10;
-export const SWEEP_EVERY_MS = 5 * 60_000;
 
 /** Where the cache lives in public/ (also what backups leave out). */
 export const CACHE_PATH = 'wp-content/cache/berth';

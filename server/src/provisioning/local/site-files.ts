@@ -1,4 +1,5 @@
 import { CACHE_PATH, MAX_AGE_MINUTES, PAGE_CACHE_PLUGIN, PLUGIN_PATH } from './page-cache.ts';
+import { phpCli, phpSettings } from './php-fpm.ts';
 import { INSIDE, runInSandbox, type SandboxSite, shell, WRITE_FILE } from './sandbox.ts';
 
 /**
@@ -23,6 +24,18 @@ export async function installPageCache(site: SandboxSite): Promise<void> {
 /** Clears the page cache (after changes made outside WordPress: the address, a restore). */
 export async function purgePageCache(site: SandboxSite): Promise<void> {
   await runInSandbox(site, shell('rm -rf "$1"', `${INSIDE.public}/${CACHE_PATH}`));
+}
+
+/**
+ * Runs WordPress' due scheduled tasks (scheduled posts among them) with the site's PHP settings: what
+ * WP-Cron's loopback request would do, which the sandbox's missing network rules out.
+ */
+export async function runWpCron(site: SandboxSite, phpVersion: string): Promise<void> {
+  const settings = Object.entries(phpSettings()).flatMap(([name, value]) => ['-d', `${name}=${value}`]);
+  await runInSandbox(site, [phpCli(phpVersion), ...settings, `${INSIDE.public}/wp-cron.php`], {
+    view: 'php',
+    timeoutMs: 120_000,
+  });
 }
 
 /** Removes cached pages older than MAX_AGE_MINUTES (changes WordPress never heard of show then). */

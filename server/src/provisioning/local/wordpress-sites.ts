@@ -22,12 +22,11 @@ import type { EngineServer } from './engine-server.ts';
 import { type FrontDoor, frontDoor } from './front-door.ts';
 import { isRoot, type OsUser, ownedDir, systemUser } from './host.ts';
 import { aptInstallLine, missingSitePackages } from './host-packages.ts';
-import { SWEEP_EVERY_MS } from './page-cache.ts';
 import { installedPhpVersions, phpSocket, type SitePhp, sitePhp } from './php-fpm.ts';
 import { INSIDE, type SandboxSite, sandboxEtcDir, writeSandboxAccounts } from './sandbox.ts';
 import { createSftpServer, type SftpAccount, type SftpServer } from './sftp-server.ts';
 import { type SiteDisks, siteDisks } from './site-disks.ts';
-import { installPageCache, purgePageCache, sweepPageCache, writeWpConfig } from './site-files.ts';
+import { installPageCache, purgePageCache, runWpCron, sweepPageCache, writeWpConfig } from './site-files.ts';
 import { siteNames, sitePaths } from './site-names.ts';
 import { chooseSftpPort, sandboxedSftp } from './site-sftp.ts';
 import { checkDomain, checkSiteSpec } from './site-spec.ts';
@@ -60,6 +59,11 @@ export interface SiteRuntimeOptions {
   diskMb?: number;
   /** Most backups a site keeps; default 10. */
   maxBackups?: number;
+  /**
+   * How often every running site gets its upkeep (WP-Cron's due tasks, stale page cache removed);
+   * default 5 minutes.
+   */
+  upkeepEveryMs?: number;
 }
 
 export interface SiteRuntimeDeps {
@@ -145,7 +149,7 @@ export function localSites(
   const withSite = createKeyedLock();
   let sftp: SftpServer | undefined;
   let sftpPort = 0;
-  let cacheSweep: IntervalTask | undefined;
+  let upkeep: IntervalTask | undefined;
   let started = false;
   let startError: string | undefined;
 
@@ -250,11 +254,15 @@ export function localSites(
     });
   }
 
-  /** Removes stale cached pages of every running site, one site at a time. */
-  async function sweepPageCaches(): Promise<void> {
+  /** Every running site, one at a time: its due WordPress tasks (WP-Cron), then stale cached pages. */
+  async function siteUpkeep(): Promise<void> {
     for (const state of await listSiteStates(root)) {
-      if (state.suspended || !phps.has(state.id)) continue;
-      await sweepPageCache(sandboxOf(state.id)).catch((error: Error) =>
+      if (state.suspended || !phps.has(state.id) || !state.installed) continue;
+      const sandbox = sandboxOf(state.id);
+      await runWpCron(sandbox, state.phpVersion).catch((error: Error) =>
+        log(`wp-cron of ${state.id}: ${error.message}`),
+      );
+      await sweepPageCache(sandbox).catch((error: Error) =>
         log(`page cache sweep of ${state.id}: ${error.message}`),
       );
     }
@@ -324,7 +332,7 @@ export function localSites(
           log,
         });
         await sftp.start();
-        cacheSweep = startIntervalTask('page cache sweep', SWEEP_EVERY_MS, sweepPageCaches, log);
+        upkeep = startIntervalTask('site upkeep', options.upkeepEveryMs ?? 5 * 60_000, siteUpkeep, log);
         started = true;
         startError = undefined;
       } catch (error) {
@@ -336,8 +344,8 @@ export function localSites(
 
     async stop() {
       started = false;
-      await cacheSweep?.stop();
-      cacheSweep = undefined;
+      await upkeep?.stop();
+      upkeep = undefined;
       await disks.stop();
       await sftp?.stop();
       sftp = undefined;

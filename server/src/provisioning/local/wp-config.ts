@@ -54,6 +54,9 @@ export function wpConfig(input: WpConfigInput): string {
     define('WP_AUTO_UPDATE_CORE', false),
     // No outbound calls (WordPress.org API, update checks): they stall wp-admin on an offline host.
     define('WP_HTTP_BLOCK_EXTERNAL', true),
+    // The site's sandbox has no network, so WP-Cron's loopback request cannot work: the driver runs
+    // wp-cron.php in the sandbox on a timer instead (scheduled posts, WordPress' own tasks).
+    define('DISABLE_WP_CRON', true),
     '// Behind a TLS-terminating proxy.',
     "if (($_SERVER['HTTP_X_FORWARDED_PROTO'] ?? '') === 'https') { $_SERVER['HTTPS'] = 'on'; }",
     ...(temporary
