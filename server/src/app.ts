@@ -6,10 +6,12 @@ import type { Db } from './db/database.ts';
 import { limitBody, MAX_JSON_BODY_BYTES } from './lib/body-limit.ts';
 import { createRouter } from './lib/create-router.ts';
 import { type Cipher, createEphemeralCipher } from './lib/crypto.ts';
-import { onError, onNotFound } from './lib/error-handler.ts';
+import { createErrorHandler, onNotFound } from './lib/error-handler.ts';
+import type { LogLine } from './lib/error-reference.ts';
 import type { Mailer } from './lib/mailer.ts';
 import { buildOpenApiDocument, publicSubset } from './lib/openapi.ts';
 import { createPgRateLimiter, type RateLimitRule } from './lib/rate-limiter.ts';
+import { requestIds } from './lib/request-id.ts';
 import { createTokenService } from './lib/tokens.ts';
 import { type TurnstileVerifier, turnstileOff } from './lib/turnstile.ts';
 import { mountWebApp } from './lib/web-app.ts';
@@ -25,6 +27,7 @@ import { createConfigService } from './modules/config/config.service.ts';
 import { createContactRouter } from './modules/contact/contact.index.ts';
 import { createContactService } from './modules/contact/contact.service.ts';
 import { createHealthRouter } from './modules/health/health.index.ts';
+import type { DriverStartup } from './modules/instances/driver-startup.ts';
 import type { OperationBudgets } from './modules/instances/instance-jobs.ts';
 import { createInstancesRouter } from './modules/instances/instances.index.ts';
 import { createNotificationHub, type NotificationHub } from './modules/notifications/notifications.hub.ts';
@@ -73,6 +76,12 @@ export interface AppDeps {
   now?: () => Date;
   /** Payment provider keys and endpoints (main.ts: STRIPE_*, PAYPAL_*, ETH_*); absent: no provider. */
   payments?: PaymentsConfig;
+  /** Where the provisioning driver's start stands (main.ts); absent: nothing is starting. */
+  driverStartup?: DriverStartup;
+  /** One line per request, with its id (main.ts: the server log); absent: none. */
+  accessLog?: LogLine;
+  /** The details of failed requests, under their request id; absent: stderr. */
+  errorLog?: LogLine;
 }
 
 export interface RateLimits extends AuthRateLimits {
@@ -108,6 +117,7 @@ export function createApp(deps: AppDeps) {
     cipher: deps.cipher ?? createEphemeralCipher(),
     notifications,
     budgets: deps.jobBudgets,
+    startup: deps.driverStartup,
     passwordWaitMs: deps.passwordWaitMs,
     payments: deps.payments,
     paymentSettings,
@@ -150,8 +160,9 @@ export function createApp(deps: AppDeps) {
   const admin = createAdminService({ db, now, subscriptions, renewals: payments });
 
   const app = createRouter();
-  app.onError(onError);
+  app.onError(createErrorHandler(deps.errorLog ?? ((line) => console.error(`[berth] ${line}`))));
   app.notFound(onNotFound);
+  app.use('*', requestIds(deps.accessLog));
   app.use('*', secureHeaders({ crossOriginResourcePolicy: false }));
   app.use('/api/*', cors());
   // The avatar upload has its own, larger limit.

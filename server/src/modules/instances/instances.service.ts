@@ -24,6 +24,7 @@ import {
 import { generatePassword } from '../../provisioning/tenant-names.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service.ts';
+import { type DriverStartup, NOTHING_STARTING } from './driver-startup.ts';
 import { DEFAULT_PAGE_SIZE, isDatabaseType, TYPE_INFO } from './instance-catalog.ts';
 import {
   DEFAULT_BUDGETS,
@@ -86,6 +87,8 @@ export interface InstancesDeps {
   subscriptions: Pick<SubscriptionsService, 'get' | 'lockCanCreate'>;
   /** How long each operation's job may take (tests make them tiny). */
   budgets?: OperationBudgets;
+  /** Where the driver's start stands: absent, nothing is starting. */
+  startup?: DriverStartup;
   /** How long a password change waits for its job before answering 202. */
   passwordWaitMs?: number;
 }
@@ -136,6 +139,7 @@ function connectionString(
 export function createInstancesService(deps: InstancesDeps) {
   const { db, driver, cipher, notifications, subscriptions } = deps;
   const budgets = deps.budgets ?? DEFAULT_BUDGETS;
+  const startup = deps.startup ?? NOTHING_STARTING;
   const passwordWaitMs = deps.passwordWaitMs ?? 10_000;
 
   const publish = (trx: DbOrTx, row: InstanceRow) =>
@@ -158,12 +162,17 @@ export function createInstancesService(deps: InstancesDeps) {
 
   const firstIssue = (error: z.ZodError) => error.issues[0]?.message ?? 'Invalid request';
 
-  /** The WordPress fields of a deploy (§5), the PHP version checked against those the host has. */
-  async function wordpressFields(body: DeployBody) {
+  /**
+   * The WordPress fields of a deploy (§5), the PHP version checked against those the host has. While the
+   * driver is still starting and the host has none yet (packages being installed), the version asked for
+   * (else the default) is taken; the deploy job's driver call checks it once the start has ended.
+   */
+  async function wordpressFields(body: DeployBody, starting: boolean) {
     const parsed = WordPressFieldsSchema.safeParse(body);
     if (!parsed.success) throw new ValidationError(firstIssue(parsed.error));
     const fields = parsed.data;
-    const versions = await driver.phpVersions();
+    const versions = [...(await driver.phpVersions())];
+    if (starting && versions.length === 0) versions.push(fields.phpversion ?? DEFAULT_PHP_VERSION);
     const phpVersion =
       fields.phpversion ?? (versions.includes(DEFAULT_PHP_VERSION) ? DEFAULT_PHP_VERSION : versions.at(-1));
     if (!phpVersion || !versions.includes(phpVersion)) {
@@ -291,12 +300,16 @@ export function createInstancesService(deps: InstancesDeps) {
      * Records the instance (status deploying) with a generated password, encrypted, and adds its deploy
      * job in the same transaction; the job creates the tenant with that very password, so a retry gives
      * the same credentials. Refused with 409 when the type cannot be provisioned here, and with 403 when
-     * the plan allows no more instances (decided under a lock on the user's subscription).
+     * the plan allows no more instances (decided under a lock on the user's subscription). While the
+     * driver is still starting, a type the start may bring up is accepted: its job waits for the start.
      */
     async deploy(userId: string, body: DeployBody): Promise<Instance> {
       const capability = (await driver.capabilities())[body.type];
-      if (!capability.available) throw new ProvisioningUnavailableError(body.type, capability.reason);
-      const site = body.type === 'wordpress' ? await wordpressFields(body) : undefined;
+      const starting = !capability.available && startup.mayProvide(body.type);
+      if (!capability.available && !starting) {
+        throw new ProvisioningUnavailableError(body.type, capability.reason);
+      }
+      const site = body.type === 'wordpress' ? await wordpressFields(body, starting) : undefined;
       return db.transaction().execute(async (trx) => {
         if (!(await subscriptions.lockCanCreate(userId, trx)).canCreate)
           throw new PlanLimitError(CANNOT_CREATE);

@@ -532,9 +532,7 @@ export function createPayPal(
       try {
         verified = await client.verifyWebhookSignature(signature, config.webhookId, rawBody);
       } catch (err) {
-        throw new PaymentProviderError('PayPal could not verify the webhook', {
-          error: err instanceof Error ? err.message : String(err),
-        });
+        throw new PaymentProviderError('PayPal could not verify the webhook', { cause: err });
       }
       if (!verified) throw new ValidationError('Invalid webhook signature');
 
