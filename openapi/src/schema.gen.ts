@@ -3290,6 +3290,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The host failed the operation (`operation_failed`, "Failed to add custom domain"; `details.requestId` names the server log entry) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "instances.removeDomain": {
@@ -3357,6 +3366,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The host failed the operation (`operation_failed`, "Failed to remove custom domain"; `details.requestId` names the server log entry) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "instances.ssl": {
@@ -3408,6 +3426,15 @@ export interface operations {
             };
             /** @description The instance is still deploying, was never deployed, or is being deleted */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The host failed the operation (`operation_failed`, "Failed to check SSL status"; `details.requestId` names the server log entry) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3482,6 +3509,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The host failed the operation (`operation_failed`, "Failed to request SSL"; `details.requestId` names the server log entry) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "instances.backups": {
@@ -3533,6 +3569,15 @@ export interface operations {
             };
             /** @description The instance is still deploying, was never deployed, or is being deleted */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The host failed the operation (`operation_failed`, "Failed to load backups"; `details.requestId` names the server log entry) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3612,6 +3657,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The host failed the operation (`operation_failed`, "Failed to create backup"; `details.requestId` names the server log entry) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "instances.restoreBackup": {
@@ -3680,6 +3734,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The host failed the operation (`operation_failed`, "Failed to restore backup"; `details.requestId` names the server log entry) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "instances.deleteBackup": {
@@ -3741,6 +3804,15 @@ export interface operations {
             };
             /** @description The instance is still deploying, was never deployed, or is being deleted */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The host failed the operation (`operation_failed`, "Failed to delete backup"; `details.requestId` names the server log entry) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };

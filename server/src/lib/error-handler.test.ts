@@ -77,6 +77,49 @@ describe('failures', () => {
     expect(logged[0]).toContain(RAW);
   });
 
+  it("answers a driver's raw failure with 502, the spec's message and the id; the log has the raw error", async () => {
+    const errors: string[] = [];
+    const failing = {
+      ...createUnconfiguredDriver(),
+      createBackup: async () => {
+        throw new Error(RAW);
+      },
+    };
+    const app = createTestApp(db, { provisioner: failing, errorLog: (line) => errors.push(line) });
+    const { token, user } = await register(app);
+    const site = await db
+      .insertInto('instances')
+      .values({
+        user_id: String(user.id),
+        name: 'Blog',
+        type: 'wordpress',
+        category: 'application',
+        region: 'local',
+        memory: '4GB',
+        cpu: '2',
+        status: 'running',
+        deployed_at: new Date(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+
+    const res = await call(app, 'POST', `/api/instances/${site.id}/backups/new`, {
+      token,
+      body: { name: 'Before the update' },
+    });
+    expect(res.status).toBe(502);
+    const id = res.headers.get(REQUEST_ID_HEADER);
+    expect(res.json).toEqual({
+      error: 'operation_failed',
+      message: 'Failed to create backup',
+      details: { requestId: id },
+    });
+    const logged = errors.filter((line) => line.includes(`[${id}]`));
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toContain(`POST /api/instances/${site.id}/backups/new answered 502`);
+    expect(logged[0]).toContain(RAW);
+  });
+
   it('keeps the message of an error written for the customer (validation, 4xx), without logging it', async () => {
     const errors: string[] = [];
     const app = createTestApp(db, { errorLog: (line) => errors.push(line) });

@@ -101,3 +101,20 @@ export class PaymentProviderError extends AppError {
     super('payment_provider_error', message, undefined, options);
   }
 }
+
+/**
+ * Runs work handed to a backend (the provisioning driver, a payment provider). Our own errors pass
+ * through (their messages are written for customers); anything else (a raw error with host paths or a
+ * server's own words) becomes `failure(cause)`, which keeps it only as its logged cause.
+ */
+export async function backendCall<T>(
+  work: () => Promise<T>,
+  failure: (cause: unknown) => AppError,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw failure(error);
+  }
+}

@@ -5,6 +5,7 @@ import type { Db, DbOrTx } from '../../db/database.ts';
 import type { InstanceRow, StoredSsl } from '../../db/tables/instances.ts';
 import type { Cipher } from '../../lib/crypto.ts';
 import {
+  backendCall,
   ConflictError,
   NotFoundError,
   OperationFailedError,
@@ -77,6 +78,17 @@ export const SSL_CUSTOM_ONLY = 'SSL is only available for custom domains';
 export const DOMAINS_SITES_ONLY = 'Custom domains are only available for WordPress instances';
 export const BACKUPS_SITES_ONLY = 'Backups are only available for WordPress instances';
 export const DEFAULT_PHP_VERSION = '8.2';
+/** What a customer reads when the driver fails a synchronous call (spec customer-area §8). */
+export const DRIVER_FAILED = {
+  addDomain: 'Failed to add custom domain',
+  removeDomain: 'Failed to remove custom domain',
+  checkSsl: 'Failed to check SSL status',
+  requestSsl: 'Failed to request SSL',
+  listBackups: 'Failed to load backups',
+  createBackup: 'Failed to create backup',
+  restoreBackup: 'Failed to restore backup',
+  deleteBackup: 'Failed to delete backup',
+} as const;
 const BACKUP_ID = /^[a-z0-9-]{1,64}$/;
 
 export interface InstancesDeps {
@@ -148,6 +160,13 @@ export function createInstancesService(deps: InstancesDeps) {
       { id: row.id, status: row.status, statusMessage: row.status_message },
       trx,
     );
+
+  /**
+   * A synchronous driver call: the driver's own errors (unavailable, invalid input) answer as they are;
+   * anything else answers 502 with `message`, the raw error logged under the request id.
+   */
+  const viaDriver = <T>(message: string, work: () => Promise<T>): Promise<T> =>
+    backendCall(work, (cause) => new OperationFailedError(message, { cause }));
 
   /** The user's instance or 404 (also for another user's id and for ids that are no uuid). */
   async function own(userId: string, id: string): Promise<InstanceRow> {
@@ -469,7 +488,7 @@ export function createInstancesService(deps: InstancesDeps) {
       await refuseWhenInactive(userId, DOMAINS_WHEN_INACTIVE);
       await domainFree(domain, row.id);
       await refuseWhileBusy(row);
-      const urls = await driver.setSiteDomain(row.id, domain);
+      const urls = await viaDriver(DRIVER_FAILED.addDomain, () => driver.setSiteDomain(row.id, domain));
       return db.transaction().execute(async (trx) => {
         const updated = await updateInstance(
           trx,
@@ -495,7 +514,7 @@ export function createInstancesService(deps: InstancesDeps) {
       await refuseWhenInactive(userId, REMOVE_DOMAIN_WHEN_INACTIVE);
       if (!row.custom_domain) throw new ValidationError('The instance has no custom domain');
       await refuseWhileBusy(row);
-      const urls = await driver.setSiteDomain(row.id, null);
+      const urls = await viaDriver(DRIVER_FAILED.removeDomain, () => driver.setSiteDomain(row.id, null));
       return db.transaction().execute(async (trx) => {
         const updated = await updateInstance(
           trx,
@@ -513,7 +532,7 @@ export function createInstancesService(deps: InstancesDeps) {
     async sslStatus(userId: string, id: string): Promise<SslResult> {
       const row = await ownSite(userId, id, SSL_CUSTOM_ONLY);
       if (!row.custom_domain) return sslResult(null);
-      const probed = await driver.sslStatus(row.id);
+      const probed = await viaDriver(DRIVER_FAILED.checkSsl, () => driver.sslStatus(row.id));
       const ssl = probed ? storedSsl(probed) : null;
       await updateInstance(db, row.id, { ssl }, { statusNot: 'deleting' });
       return sslResult(ssl);
@@ -524,14 +543,14 @@ export function createInstancesService(deps: InstancesDeps) {
       const row = await ownSite(userId, id, SSL_CUSTOM_ONLY);
       await refuseWhenInactive(userId, SSL_WHEN_INACTIVE);
       if (!row.custom_domain) throw new ValidationError(SSL_CUSTOM_ONLY);
-      const ssl = storedSsl(await driver.requestSsl(row.id));
+      const ssl = storedSsl(await viaDriver(DRIVER_FAILED.requestSsl, () => driver.requestSsl(row.id)));
       await updateInstance(db, row.id, { ssl }, { statusNot: 'deleting' });
       return sslResult(ssl);
     },
 
     async listBackups(userId: string, id: string): Promise<Backup[]> {
       const row = await ownSite(userId, id, BACKUPS_SITES_ONLY);
-      return (await driver.listBackups(row.id)).map(toBackup);
+      return (await viaDriver(DRIVER_FAILED.listBackups, () => driver.listBackups(row.id))).map(toBackup);
     },
 
     /**
@@ -541,11 +560,13 @@ export function createInstancesService(deps: InstancesDeps) {
     async createBackup(userId: string, id: string, body: BackupBody): Promise<string> {
       const row = await ownSite(userId, id, BACKUPS_SITES_ONLY);
       await refuseWhenInactive(userId, BACKUP_WHEN_INACTIVE);
-      const backup = await driver.createBackup(row.id, {
-        backupId: `b-${randomBytes(6).toString('hex')}`,
-        name: body.name,
-        note: body.note ?? '',
-      });
+      const backup = await viaDriver(DRIVER_FAILED.createBackup, () =>
+        driver.createBackup(row.id, {
+          backupId: `b-${randomBytes(6).toString('hex')}`,
+          name: body.name,
+          note: body.note ?? '',
+        }),
+      );
       return backup.id;
     },
 
@@ -553,17 +574,20 @@ export function createInstancesService(deps: InstancesDeps) {
     async restoreBackup(userId: string, id: string, backup: string): Promise<void> {
       const row = await ownSite(userId, id, BACKUPS_SITES_ONLY);
       await refuseWhenInactive(userId, RESTORE_WHEN_INACTIVE);
-      await driver.restoreBackup(row.id, backupId(backup));
+      const wanted = backupId(backup);
+      await viaDriver(DRIVER_FAILED.restoreBackup, () => driver.restoreBackup(row.id, wanted));
     },
 
     async deleteBackup(userId: string, id: string, backup: string): Promise<void> {
       const row = await ownSite(userId, id, BACKUPS_SITES_ONLY);
       await refuseWhenInactive(userId, DELETE_BACKUP_WHEN_INACTIVE);
       const wanted = backupId(backup);
-      if (!(await driver.listBackups(row.id)).some((b) => b.id === wanted)) {
-        throw new NotFoundError('Backup not found');
-      }
-      await driver.deleteBackup(row.id, wanted);
+      await viaDriver(DRIVER_FAILED.deleteBackup, async () => {
+        if (!(await driver.listBackups(row.id)).some((b) => b.id === wanted)) {
+          throw new NotFoundError('Backup not found');
+        }
+        await driver.deleteBackup(row.id, wanted);
+      });
     },
 
     /**
