@@ -139,12 +139,14 @@ export function createApp(deps: AppDeps) {
   const config = createConfigService({ turnstileSiteKey: turnstile.siteKey });
   const limiter = createPgRateLimiter(db);
   const publicUrl = deps.publicUrl ?? 'http://localhost:8080';
+  const errorLog = deps.errorLog ?? ((line: string) => console.error(`[berth] ${line}`));
   const providers = createPaymentProviders(deps.payments ?? {}, {
     db,
     now,
     subscriptions,
     notifications,
     publicUrl,
+    errorLog,
   });
   const payments = createPaymentsService({
     db,
@@ -160,7 +162,7 @@ export function createApp(deps: AppDeps) {
   const admin = createAdminService({ db, now, subscriptions, renewals: payments });
 
   const app = createRouter();
-  app.onError(createErrorHandler(deps.errorLog ?? ((line) => console.error(`[berth] ${line}`))));
+  app.onError(createErrorHandler(errorLog));
   app.notFound(onNotFound);
   app.use('*', requestIds(deps.accessLog));
   app.use('*', secureHeaders({ crossOriginResourcePolicy: false }));

@@ -202,6 +202,7 @@ async function main() {
     subscriptions,
     notifications,
     publicUrl: config.publicUrl,
+    errorLog,
   });
   const metamaskTask = startIntervalTask(
     'MetaMask checks',
