@@ -1102,6 +1102,7 @@ export interface components {
             error: string;
             /** @example Username must be at least 3 characters */
             message: string;
+            /** @description Per-field messages (`fieldErrors`) and the like for 4xx; for 5xx `{ requestId }`, the reference of the server log entry with the details (also in the `X-Request-Id` header of every answer) */
             details?: {
                 [key: string]: unknown;
             };
