@@ -362,6 +362,22 @@ describe('instance jobs', { timeout: 60_000 }, () => {
     await stopRunner();
     try {
       runner = await startTestRunner({ ...database, driver: starting, cipher, startup, log: runnerLog });
+      const availability = async () =>
+        Object.fromEntries(
+          (await call(early, 'GET', '/api/instances/capabilities', { token })).json.types.map(
+            (t: { type: string; available: boolean; reason: string | null }) => [
+              t.type,
+              t.reason ?? t.available,
+            ],
+          ),
+        );
+      // The new-instance page offers what the start may bring; MongoDB stays off with its reason.
+      expect(await availability()).toMatchObject({
+        mysql: true,
+        postgresql: true,
+        wordpress: true,
+        mongodb: MONGODB_UNAVAILABLE,
+      });
       const res = await deploy(early, token, 'MySQL', 'Early');
       expect(res.status, JSON.stringify(res.json)).toBe(202);
       expect(res.json.instance.status).toBe('deploying');
@@ -387,6 +403,7 @@ describe('instance jobs', { timeout: 60_000 }, () => {
       expect((await tenantCli('mysql', await accessOf(token, id), 'SELECT 1')).stdout).toBe('1');
 
       // Once the start has ended, a type still unavailable is refused at once.
+      expect(await availability()).toMatchObject({ mysql: true, postgresql: NO_POSTGRES });
       const late = await deploy(early, token, 'PostgreSQL', 'Late');
       expect(late.status).toBe(409);
       expect(late.json.details.reason).toBe(NO_POSTGRES);

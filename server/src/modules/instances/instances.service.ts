@@ -278,17 +278,19 @@ export function createInstancesService(deps: InstancesDeps) {
     /** Instances that count against the plan (all but those being deleted). */
     count: (userId: string, trx: DbOrTx = db) => countActiveInstances(trx, userId),
 
+    /** What the driver can provide; a type its start may still bring counts as available (deploy waits). */
     async capabilities(): Promise<Capabilities> {
       const found: DriverCapabilities = await driver.capabilities();
       return {
         types: INSTANCE_TYPES.map((type) => {
           const capability = found[type];
+          const available = capability.available || startup.mayProvide(type);
           return {
             type,
             name: TYPE_INFO[type].name,
             category: TYPE_INFO[type].category,
-            available: capability.available,
-            reason: capability.available ? null : capability.reason,
+            available,
+            reason: available ? null : capability.reason,
           };
         }),
       };
