@@ -1197,6 +1197,7 @@ export interface components {
             error: string;
             /** @example Username must be at least 3 characters */
             message: string;
+            /** @description Per-field messages (`fieldErrors`) and the like for 4xx; for 5xx `{ requestId }`, the reference of the server log entry with the details (also in the `X-Request-Id` header of every answer) */
             details?: {
                 [key: string]: unknown;
             };
@@ -3503,6 +3504,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The host failed the operation (`operation_failed`, "Failed to add custom domain"; `details.requestId` names the server log entry) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "instances.removeDomain": {
@@ -3563,6 +3573,15 @@ export interface operations {
             };
             /** @description The instance is still deploying, was never deployed, or is being deleted */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The host failed the operation (`operation_failed`, "Failed to remove custom domain"; `details.requestId` names the server log entry) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3679,6 +3698,15 @@ export interface operations {
             };
             /** @description The instance is still deploying, was never deployed, or is being deleted */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The host failed the operation (`operation_failed`, "Failed to check SSL status"; `details.requestId` names the server log entry) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3811,6 +3839,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The host failed the operation (`operation_failed`, "Failed to request SSL"; `details.requestId` names the server log entry) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "instances.backups": {
@@ -3862,6 +3899,15 @@ export interface operations {
             };
             /** @description The instance is still deploying, was never deployed, or is being deleted */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The host failed the operation (`operation_failed`, "Failed to load backups"; `details.requestId` names the server log entry) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3941,6 +3987,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The host failed the operation (`operation_failed`, "Failed to create backup"; `details.requestId` names the server log entry) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "instances.restoreBackup": {
@@ -4009,6 +4064,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The host failed the operation (`operation_failed`, "Failed to restore backup"; `details.requestId` names the server log entry) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "instances.deleteBackup": {
@@ -4070,6 +4134,15 @@ export interface operations {
             };
             /** @description The instance is still deploying, was never deployed, or is being deleted */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The host failed the operation (`operation_failed`, "Failed to delete backup"; `details.requestId` names the server log entry) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -7,10 +7,12 @@ import { limitBody, MAX_JSON_BODY_BYTES } from './lib/body-limit.ts';
 import { NO_TRUSTED_PROXIES, type TrustedProxies } from './lib/client-address.ts';
 import { createRouter } from './lib/create-router.ts';
 import { type Cipher, createEphemeralCipher } from './lib/crypto.ts';
-import { onError, onNotFound } from './lib/error-handler.ts';
+import { createErrorHandler, onNotFound } from './lib/error-handler.ts';
+import type { LogLine } from './lib/error-reference.ts';
 import type { Mailer } from './lib/mailer.ts';
 import { buildOpenApiDocument, publicSubset } from './lib/openapi.ts';
 import { createPgRateLimiter, type RateLimitRule } from './lib/rate-limiter.ts';
+import { requestIds } from './lib/request-id.ts';
 import { createTokenService } from './lib/tokens.ts';
 import { type TurnstileVerifier, turnstileOff } from './lib/turnstile.ts';
 import { mountWebApp } from './lib/web-app.ts';
@@ -27,6 +29,7 @@ import { createConfigService } from './modules/config/config.service.ts';
 import { createContactRouter } from './modules/contact/contact.index.ts';
 import { createContactService } from './modules/contact/contact.service.ts';
 import { createHealthRouter } from './modules/health/health.index.ts';
+import type { DriverStartup } from './modules/instances/driver-startup.ts';
 import type { OperationBudgets } from './modules/instances/instance-jobs.ts';
 import { createInstancesRouter } from './modules/instances/instances.index.ts';
 import { createNotificationHub, type NotificationHub } from './modules/notifications/notifications.hub.ts';
@@ -79,6 +82,12 @@ export interface AppDeps {
   payments?: PaymentsConfig;
   /** DNS servers for custom-domain TXT checks (main.ts: DNS_RESOLVER); absent: the system's. */
   dnsServers?: readonly string[];
+  /** Where the provisioning driver's start stands (main.ts); absent: nothing is starting. */
+  driverStartup?: DriverStartup;
+  /** One line per request, with its id (main.ts: the server log); absent: none. */
+  accessLog?: LogLine;
+  /** The details of failed requests, under their request id; absent: stderr. */
+  errorLog?: LogLine;
 }
 
 export interface RateLimits extends AuthRateLimits {
@@ -127,6 +136,7 @@ export function createApp(deps: AppDeps) {
     cipher: deps.cipher ?? createEphemeralCipher(),
     notifications,
     budgets: deps.jobBudgets,
+    startup: deps.driverStartup,
     passwordWaitMs: deps.passwordWaitMs,
     payments: deps.payments,
     paymentSettings,
@@ -156,12 +166,14 @@ export function createApp(deps: AppDeps) {
   const config = createConfigService({ turnstileSiteKey: turnstile.siteKey });
   const limiter = createPgRateLimiter(db);
   const publicUrl = deps.publicUrl ?? 'http://localhost:8080';
+  const errorLog = deps.errorLog ?? ((line: string) => console.error(`[berth] ${line}`));
   const providers = createPaymentProviders(deps.payments ?? {}, {
     db,
     now,
     subscriptions,
     notifications,
     publicUrl,
+    errorLog,
   });
   const payments = createPaymentsService({
     db,
@@ -177,8 +189,9 @@ export function createApp(deps: AppDeps) {
   const admin = createAdminService({ db, now, subscriptions, renewals: payments });
 
   const app = createRouter();
-  app.onError(onError);
+  app.onError(createErrorHandler(errorLog));
   app.notFound(onNotFound);
+  app.use('*', requestIds(deps.accessLog));
   app.use('*', secureHeaders({ crossOriginResourcePolicy: false }));
   app.use('/api/*', cors());
   // The avatar upload has its own, larger limit.

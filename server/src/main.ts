@@ -19,6 +19,7 @@ import { createOutboxMailer, createSmtpMailer, type Mailer } from './lib/mailer.
 import { persistentSecret } from './lib/secrets.ts';
 import { createTurnstileVerifier, type TurnstileVerifier, turnstileOff } from './lib/turnstile.ts';
 import { prepareSetupToken } from './modules/auth/first-admin.ts';
+import { trackDriverStart } from './modules/instances/driver-startup.ts';
 import { reconcileInstances } from './modules/instances/instance-jobs.ts';
 import { createInstanceTasks } from './modules/instances/instances.tasks.ts';
 import { startLiveHub } from './modules/notifications/notifications.hub.ts';
@@ -160,6 +161,12 @@ async function main() {
           log: (line) => log(`provisioning: ${line}`),
         });
 
+  // Requests are answered from the start on; deploys of the types the driver's start may bring are
+  // accepted meanwhile, and their jobs wait for it (modules/instances/driver-startup.ts).
+  const startup =
+    prov.driver === 'none' ? undefined : trackDriverStart(['mysql', 'postgresql', 'wordpress'] as const);
+  const errorLog = (line: string) => console.error(`[berth] ${line}`);
+
   const app = createApp({
     db,
     jwtSecret,
@@ -175,6 +182,9 @@ async function main() {
     cipher,
     payments: config.payments,
     dnsServers: config.dnsServers,
+    driverStartup: startup,
+    accessLog: log,
+    errorLog,
   });
 
   // The same services the app builds, for the background work below.
@@ -187,6 +197,7 @@ async function main() {
     cipher,
     notifications,
     dnsServers: config.dnsServers,
+    startup,
   });
   const trialNotices = createTrialNoticesService({ db, now, notifications, subscriptions });
   const trialTask = startIntervalTask('trial notices', TRIAL_NOTICES_INTERVAL_MS, trialNotices.sendDue, log);
@@ -202,6 +213,7 @@ async function main() {
     subscriptions,
     notifications,
     publicUrl: config.publicUrl,
+    errorLog,
   });
   const metamaskTask = startIntervalTask(
     'MetaMask checks',
@@ -215,8 +227,9 @@ async function main() {
   });
 
   // Provisioning comes up behind the listening server: host packages, the driver's servers, then the
-  // reconcile and the job runner. Until the driver runs, deploys answer that the type is unavailable;
-  // jobs added meanwhile wait in the queue.
+  // reconcile and the job runner. Until the driver runs, deploys of the types it may bring are accepted
+  // (the others refused with their reason); jobs added meanwhile wait in the queue, and the time they
+  // wait for the driver does not count against their deadline.
   let runner: JobRunner | undefined;
   let recoveryTask: IntervalTask | undefined;
   let garbageTask: IntervalTask | undefined;
@@ -231,11 +244,13 @@ async function main() {
       `provisioning: ${prov.driver} driver, data in ${prov.dataDir}, credentials name host ${prov.publicHost}, ` +
         `sites on *.${prov.sites.baseDomain} (listening on ${prov.sites.listenHost}, TLS ${prov.sites.tls})`,
     );
-    await ensureHostPackages(config);
     try {
+      await ensureHostPackages(config);
       await driver.start();
     } catch (error) {
       log(`provisioning: the driver did not start: ${(error as Error).message}`);
+    } finally {
+      startup?.end();
     }
     const available = Object.entries(await driver.capabilities())
       .filter(([, capability]) => capability.available)
@@ -251,7 +266,7 @@ async function main() {
     runner = await startJobRunner({
       pgPool: pool,
       connectionString: database.url,
-      taskList: createInstanceTasks({ db, driver, cipher, notifications }),
+      taskList: createInstanceTasks({ db, driver, cipher, notifications, startup }),
       log,
     });
     log('jobs: runner started');

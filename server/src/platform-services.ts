@@ -1,6 +1,7 @@
 import type { Db } from './db/database.ts';
 import type { Cipher } from './lib/crypto.ts';
 import { createTxtLookup } from './lib/dns-txt.ts';
+import type { DriverStartup } from './modules/instances/driver-startup.ts';
 import type { OperationBudgets } from './modules/instances/instance-jobs.ts';
 import { createInstancesService } from './modules/instances/instances.service.ts';
 import type { NotificationsService } from './modules/notifications/notifications.service.ts';
@@ -20,6 +21,8 @@ export interface SubscriptionAndInstanceDeps {
   cipher: Cipher;
   notifications: Pick<NotificationsService, 'publishInstanceEvent'>;
   budgets?: OperationBudgets;
+  /** Where the provisioning driver's start stands (deploys are accepted while it may still bring a type). */
+  startup?: DriverStartup;
   passwordWaitMs?: number;
   /** Which payment providers have keys (the methods users may see as enabled). */
   payments?: PaymentsConfig;
@@ -55,6 +58,7 @@ export function createSubscriptionAndInstanceServices(deps: SubscriptionAndInsta
     notifications: deps.notifications,
     subscriptions,
     budgets: deps.budgets,
+    startup: deps.startup,
     passwordWaitMs: deps.passwordWaitMs,
     txtLookup: createTxtLookup({ servers: deps.dnsServers }),
   });

@@ -4,6 +4,7 @@ import type pg from 'pg';
 import type { Db } from '../src/db/database.ts';
 import { type JobRunner, startJobRunner } from '../src/jobs/job-runner.ts';
 import type { Cipher } from '../src/lib/crypto.ts';
+import type { DriverStartup } from '../src/modules/instances/driver-startup.ts';
 import { createInstanceTasks } from '../src/modules/instances/instances.tasks.ts';
 import { createNotificationsService } from '../src/modules/notifications/notifications.service.ts';
 import type { ProvisioningDriver } from '../src/provisioning/driver.ts';
@@ -58,12 +59,20 @@ export function startTestRunner(options: {
   driver: ProvisioningDriver;
   cipher: Cipher;
   log?: string[];
+  /** Where the driver's start stands (jobs wait for it); absent: nothing is starting. */
+  startup?: DriverStartup;
 }): Promise<JobRunner> {
-  const { db, driver, cipher } = options;
+  const { db, driver, cipher, startup } = options;
   return startJobRunner({
     pgPool: options.pool,
     connectionString: options.url,
-    taskList: createInstanceTasks({ db, driver, cipher, notifications: createNotificationsService({ db }) }),
+    taskList: createInstanceTasks({
+      db,
+      driver,
+      cipher,
+      notifications: createNotificationsService({ db }),
+      startup,
+    }),
     pollIntervalMs: 200,
     log: (line) => options.log?.push(line),
   });

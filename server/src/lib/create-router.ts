@@ -12,6 +12,8 @@ export interface AuthUser {
 
 export interface AppEnv {
   Variables: {
+    /** Set first for every request by `requestIds` (lib/request-id.ts): the reference of its errors. */
+    requestId: string;
     /** Set by `requireUser` on authenticated routes. */
     user: AuthUser;
     /** Installed once by createApp so route-level middleware can verify tokens. */

@@ -2,6 +2,8 @@ import type { ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
+import type { AppEnv } from './create-router.ts';
+import { describeError, type LogLine, newReference, withReference } from './error-reference.ts';
 import {
   AppError,
   CaptchaError,
@@ -66,19 +68,43 @@ export function validationBody(error: z.ZodError): ErrorBody {
   };
 }
 
-export const onError: ErrorHandler = (err, c) => {
-  if (err instanceof AppError) {
-    if (err instanceof RateLimitError) c.header('Retry-After', String(err.retryAfterSeconds));
-    return c.json(errorBody(err), statusOf(err));
-  }
-  if (err instanceof HTTPException) {
-    const status = err.status;
-    const message = status === 400 ? 'Malformed request body' : err.message || 'Request failed';
-    return c.json({ error: status === 400 ? 'bad_request' : 'http_error', message }, status);
-  }
-  console.error('Unhandled error', err);
-  return c.json({ error: 'internal_error', message: 'Something went wrong on our side' }, 500);
-};
+/** The customer's text of an unexpected failure; its details are only in the server log. */
+export const INTERNAL_ERROR_MESSAGE = 'Something went wrong on our side';
+
+/**
+ * The app's error handler. Domain errors answer with their status, message and details (written for
+ * customers), except server-side ones (5xx: a provisioning backend or payment provider failed): they keep
+ * their customer message, trade their details for the request id, and their cause is logged under that
+ * id. Anything else is logged in full and answered 500 with a generic message naming the id.
+ */
+export function createErrorHandler(log: LogLine): ErrorHandler<AppEnv> {
+  return (err, c) => {
+    const requestId = c.var.requestId ?? newReference();
+    const where = `[${requestId}] ${c.req.method} ${c.req.path}`;
+    if (err instanceof AppError) {
+      if (err instanceof RateLimitError) c.header('Retry-After', String(err.retryAfterSeconds));
+      const status = statusOf(err);
+      if (status < 500) return c.json(errorBody(err), status);
+      const cause = err.cause === undefined ? '' : `\ncaused by: ${describeError(err.cause)}`;
+      log(`${where} answered ${status} ${err.code}: ${err.message}${cause}`);
+      return c.json({ error: err.code, message: err.message, details: { requestId } }, status);
+    }
+    if (err instanceof HTTPException && err.status < 500) {
+      const status = err.status;
+      const message = status === 400 ? 'Malformed request body' : err.message || 'Request failed';
+      return c.json({ error: status === 400 ? 'bad_request' : 'http_error', message }, status);
+    }
+    log(`${where} failed: ${describeError(err)}`);
+    return c.json(
+      {
+        error: 'internal_error',
+        message: withReference(INTERNAL_ERROR_MESSAGE, requestId),
+        details: { requestId },
+      },
+      500,
+    );
+  };
+}
 
 export const onNotFound: NotFoundHandler = (c) =>
   c.json({ error: 'not_found', message: `No route for ${c.req.method} ${c.req.path}` }, 404);

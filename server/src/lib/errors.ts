@@ -1,13 +1,14 @@
 /**
  * Domain errors. They know nothing of HTTP: `lib/error-handler.ts` maps them to status codes in one
- * place. Each has a stable `code` that clients may rely on.
+ * place. Each has a stable `code` that clients may rely on. `message` and `details` are shown to the
+ * customer; what must not be (a provider's or a server's own error) goes in `cause`, which is only logged.
  */
 export class AppError extends Error {
   readonly code: string;
   readonly details: Record<string, unknown> | undefined;
 
-  constructor(code: string, message: string, details?: Record<string, unknown>) {
-    super(message);
+  constructor(code: string, message: string, details?: Record<string, unknown>, options?: ErrorOptions) {
+    super(message, options);
     this.name = new.target.name;
     this.code = code;
     this.details = details;
@@ -66,10 +67,13 @@ export class SubscriptionInactiveError extends AppError {
   }
 }
 
-/** Work the server handed to a provisioning backend failed there (answered as 502). */
+/**
+ * Work the server handed to a provisioning backend failed there (answered as 502). `message` is the
+ * customer's; the backend's own error, if any, goes in `cause` (logged with the request id).
+ */
 export class OperationFailedError extends AppError {
-  constructor(message: string) {
-    super('operation_failed', message);
+  constructor(message: string, options?: ErrorOptions) {
+    super('operation_failed', message, undefined, options);
   }
 }
 
@@ -88,9 +92,29 @@ export class RateLimitError extends AppError {
   }
 }
 
-/** A payment provider (Stripe, PayPal, an Ethereum RPC) failed or answered something unusable (502). */
+/**
+ * A payment provider (Stripe, PayPal, an Ethereum RPC) failed or answered something unusable (502).
+ * `message` is the customer's; the provider's own error goes in `cause` (logged with the request id).
+ */
 export class PaymentProviderError extends AppError {
-  constructor(message: string, details?: Record<string, unknown>) {
-    super('payment_provider_error', message, details);
+  constructor(message: string, options?: ErrorOptions) {
+    super('payment_provider_error', message, undefined, options);
+  }
+}
+
+/**
+ * Runs work handed to a backend (the provisioning driver, a payment provider). Our own errors pass
+ * through (their messages are written for customers); anything else (a raw error with host paths or a
+ * server's own words) becomes `failure(cause)`, which keeps it only as its logged cause.
+ */
+export async function backendCall<T>(
+  work: () => Promise<T>,
+  failure: (cause: unknown) => AppError,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw failure(error);
   }
 }

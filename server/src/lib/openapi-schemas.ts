@@ -5,7 +5,14 @@ export const ErrorSchema = z
   .object({
     error: z.string().openapi({ example: 'validation_error' }),
     message: z.string().openapi({ example: 'Username must be at least 3 characters' }),
-    details: z.record(z.string(), z.unknown()).optional(),
+    details: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .openapi({
+        description:
+          'Per-field messages (`fieldErrors`) and the like for 4xx; for 5xx `{ requestId }`, the reference ' +
+          'of the server log entry with the details (also in the `X-Request-Id` header of every answer)',
+      }),
   })
   .openapi('Error');
 

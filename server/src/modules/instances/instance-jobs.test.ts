@@ -16,7 +16,15 @@ import type { Db } from '../../db/database.ts';
 import { type JobRunner, recoverAbandonedJobs } from '../../jobs/job-runner.ts';
 import { type Cipher, createEphemeralCipher } from '../../lib/crypto.ts';
 import { ValidationError } from '../../lib/errors.ts';
-import type { DatabaseCredentials, DatabaseSpec, ProvisioningDriver } from '../../provisioning/driver.ts';
+import {
+  type Capabilities,
+  type DatabaseCredentials,
+  type DatabaseSpec,
+  type ProvisioningDriver,
+  ProvisioningUnavailableError,
+} from '../../provisioning/driver.ts';
+import { MONGODB_UNAVAILABLE } from '../../provisioning/local/local-driver.ts';
+import { trackDriverStart } from './driver-startup.ts';
 import { DEFAULT_BUDGETS, enqueueInstanceJob, reconcileInstances } from './instance-jobs.ts';
 
 /**
@@ -38,9 +46,11 @@ let driver: ProvisioningDriver;
 let hooks: Hooks = {};
 let runner: JobRunner | undefined;
 let app: TestApp;
+/** What the job runner logged (graphile-worker's warnings and errors, the tasks' failures). */
+const runnerLog: string[] = [];
 
 const startRunner = async () => {
-  runner = await startTestRunner({ ...database, driver, cipher });
+  runner = await startTestRunner({ ...database, driver, cipher, log: runnerLog });
 };
 const stopRunner = async () => {
   await runner?.stop();
@@ -118,6 +128,25 @@ const jobsOf = async (instanceId: string) =>
       select task_identifier, locked_by, attempts from graphile_worker.jobs
       where queue_name = ${`instance:${instanceId}`}`.execute(db)
   ).rows;
+
+/** A driver error as the local driver may throw it: a host path, a server's words, installer output. */
+const RAW_DRIVER_ERROR =
+  "ERROR 1045 (28000): Access denied for user 'root'@'localhost' via " +
+  '/var/lib/berth/provisioning/mariadb/run/mysqld.sock\ninstaller output: mariadb-install-db exited 1';
+
+/** The reference in "<Operation> failed. Reference: <ref>" (the message must be exactly that). */
+function referenceIn(statusMessage: string): string {
+  const match = /^Deployment failed\. Reference: ([0-9a-f]{12})$/.exec(statusMessage);
+  expect(match, statusMessage).not.toBeNull();
+  return match?.[1] ?? '';
+}
+
+/** The runner's log line naming `ref` (exactly one). */
+function logLineOf(ref: string): string {
+  const lines = runnerLog.filter((line) => line.includes(`[ref ${ref}]`));
+  expect(lines, runnerLog.join('\n')).toHaveLength(1);
+  return lines[0] ?? '';
+}
 
 const titlesOf = async (token: string) =>
   (await call(app, 'GET', '/api/notifications', { token })).json.items.map((n: { title: string }) => n.title);
@@ -199,10 +228,43 @@ describe('instance jobs', { timeout: 60_000 }, () => {
     const otherKey = createTestApp(db, { provisioner: driver, cipher: createEphemeralCipher() });
     const res = await deploy(otherKey, token, 'MySQL', 'Wrong key');
     const failed = await waitForStatus(app, token, res.json.instance.id, 'error', 5000);
-    expect(failed.statusMessage).toBe(
-      'Deployment failed: A stored secret could not be decrypted (was ENCRYPTION_KEY changed?)',
-    );
+    // The operator's hint goes to the log; the customer reads a reference to it.
+    const ref = referenceIn(failed.statusMessage);
+    expect(logLineOf(ref)).toContain('A stored secret could not be decrypted (was ENCRYPTION_KEY changed?)');
     expect(await jobsOf(failed.id)).toEqual([]);
+  });
+
+  it('shows a generic failure with a reference for a raw driver error; the log holds it under that reference', async () => {
+    const { token } = await proUser();
+    hooks.beforeDeploy = async () => {
+      throw new Error(RAW_DRIVER_ERROR);
+    };
+    // A budget shorter than the first retry's backoff: the first failure is the last.
+    const quick = createTestApp(db, {
+      provisioner: driver,
+      cipher,
+      jobBudgets: { ...DEFAULT_BUDGETS, deploy: 2000 },
+    });
+    const res = await deploy(quick, token, 'MySQL', 'Broken');
+    const failed = await waitForStatus(app, token, res.json.instance.id, 'error', 10_000);
+    const ref = referenceIn(failed.statusMessage);
+    expect(logLineOf(ref)).toContain(RAW_DRIVER_ERROR);
+    expect(logLineOf(ref)).toContain(`instance.deploy of ${failed.id}`);
+
+    // Nothing raw in what the customer can read: the instance list, /access, the notification.
+    const list = await call(app, 'GET', '/api/instances', { token });
+    const listed = list.json.instances.find((i: { id: string }) => i.id === failed.id);
+    expect(listed.statusMessage).toBe(`Deployment failed. Reference: ${ref}`);
+    const access = await call(app, 'GET', `/api/instances/${failed.id}/access`, { token });
+    expect(access.status).toBe(409);
+    expect(access.json.message).toBe(`No credentials: Deployment failed. Reference: ${ref}`);
+    const notices = (await call(app, 'GET', '/api/notifications', { token })).json.items;
+    expect(notices[0]).toMatchObject({
+      title: 'Instance failed',
+      message: `Your MySQL instance "Broken": Deployment failed. Reference: ${ref}`,
+    });
+    const seen = JSON.stringify([failed, list.json, access.json, notices]);
+    expect(seen).not.toMatch(/\/var\/lib|mysqld\.sock|ERROR 1045|installer/);
   });
 
   it('deploys again idempotently: a second deploy job keeps the tenant, its data and its credentials', async () => {
@@ -267,6 +329,92 @@ describe('instance jobs', { timeout: 60_000 }, () => {
     }
   });
 
+  it('accepts a deploy while the driver starts; its job waits for the start, which does not count against its deadline', async () => {
+    const { token } = await proUser();
+    // The real driver as main.ts sees it before its start has ended: its types unavailable, calls refused.
+    // PostgreSQL stays unavailable after the start too (as when its package could not be installed).
+    const NOT_STARTED = 'The provisioning driver is not started';
+    const NO_POSTGRES = 'PostgreSQL needs the host package postgresql (simulated)';
+    let started = false;
+    const deployCalls: string[] = [];
+    const starting: ProvisioningDriver = {
+      ...driver,
+      async capabilities(): Promise<Capabilities> {
+        const real = await driver.capabilities();
+        const postgresql = { available: false, reason: NO_POSTGRES } as const;
+        if (started) return { ...real, postgresql };
+        const notYet = { available: false, reason: NOT_STARTED } as const;
+        return { ...real, mysql: notYet, postgresql, wordpress: notYet };
+      },
+      async deployDatabase(spec) {
+        deployCalls.push(spec.id);
+        if (!started) throw new ProvisioningUnavailableError(spec.type, NOT_STARTED);
+        return driver.deployDatabase(spec);
+      },
+    };
+    const startup = trackDriverStart(['mysql', 'postgresql', 'wordpress']);
+    const early = createTestApp(db, {
+      provisioner: starting,
+      cipher,
+      driverStartup: startup,
+      jobBudgets: { ...DEFAULT_BUDGETS, deploy: 3000 },
+    });
+    await stopRunner();
+    try {
+      runner = await startTestRunner({ ...database, driver: starting, cipher, startup, log: runnerLog });
+      const availability = async () =>
+        Object.fromEntries(
+          (await call(early, 'GET', '/api/instances/capabilities', { token })).json.types.map(
+            (t: { type: string; available: boolean; reason: string | null }) => [
+              t.type,
+              t.reason ?? t.available,
+            ],
+          ),
+        );
+      // The new-instance page offers what the start may bring; MongoDB stays off with its reason.
+      expect(await availability()).toMatchObject({
+        mysql: true,
+        postgresql: true,
+        wordpress: true,
+        mongodb: MONGODB_UNAVAILABLE,
+      });
+      const res = await deploy(early, token, 'MySQL', 'Early');
+      expect(res.status, JSON.stringify(res.json)).toBe(202);
+      expect(res.json.instance.status).toBe('deploying');
+      const id = res.json.instance.id;
+      // A type the start cannot bring is refused at once, with its reason.
+      const mongo = await deploy(early, token, 'MongoDB', 'Never');
+      expect(mongo.status).toBe(409);
+      expect(mongo.json.details.reason).toBe(MONGODB_UNAVAILABLE);
+
+      // The start outlasts the deploy's whole budget; the job waits without calling the driver.
+      await waitFor(async () => ((await jobsOf(id))[0]?.locked_by ? true : undefined), {
+        what: 'the job to run',
+      });
+      await sleep(4000);
+      const waiting = await call(app, 'GET', `/api/instances/${id}`, { token });
+      expect(waiting.json.instance).toMatchObject({ status: 'deploying', statusMessage: null });
+      expect(deployCalls).toEqual([]);
+
+      started = true;
+      startup.end();
+      await waitForStatus(app, token, id, 'running', 10_000);
+      expect(deployCalls).toEqual([id]);
+      expect((await tenantCli('mysql', await accessOf(token, id), 'SELECT 1')).stdout).toBe('1');
+
+      // Once the start has ended, a type still unavailable is refused at once.
+      expect(await availability()).toMatchObject({ mysql: true, postgresql: NO_POSTGRES });
+      const late = await deploy(early, token, 'PostgreSQL', 'Late');
+      expect(late.status).toBe(409);
+      expect(late.json.details.reason).toBe(NO_POSTGRES);
+    } finally {
+      started = true;
+      startup.end();
+      await stopRunner();
+      await startRunner();
+    }
+  });
+
   it('answers 202 when a password change takes longer than the wait, and applies it afterwards', async () => {
     const { token } = await proUser();
     const res = await deploy(app, token, 'MySQL', 'Slow password');
@@ -305,6 +453,7 @@ describe('instance jobs', { timeout: 60_000 }, () => {
     expect(changed.json).toEqual({
       error: 'operation_failed',
       message: 'Password change failed: password rejected by policy (simulated)',
+      details: { requestId: changed.headers.get('x-request-id') },
     });
     expect(await accessOf(token, id)).toEqual(old);
     expect((await tenantCli('postgresql', old, 'SELECT 1')).ok).toBe(true);

@@ -33,6 +33,11 @@ export interface InstanceJobPayload {
   instanceId: string;
   /** ISO time after which the job gives up (wall clock, not the app's injectable business clock). */
   deadline: string;
+  /**
+   * ISO time the operation was asked for: time from then on spent waiting for the provisioning driver to
+   * start is added to the deadline (driver-startup.ts). Absent in jobs added before it existed.
+   */
+  askedAt?: string;
 }
 
 /** Whether a job of the instance is waiting or running (its queue is `instance:<id>`). */
@@ -46,9 +51,11 @@ export async function enqueueInstanceJob(
   instanceId: string,
   budgets: OperationBudgets = DEFAULT_BUDGETS,
 ): Promise<void> {
+  const askedAt = Date.now();
   const payload: InstanceJobPayload = {
     instanceId,
-    deadline: new Date(Date.now() + budgets[operation]).toISOString(),
+    deadline: new Date(askedAt + budgets[operation]).toISOString(),
+    askedAt: new Date(askedAt).toISOString(),
   };
   await addJob(db, {
     task: TASK_OF[operation],

@@ -21,6 +21,7 @@ import {
   TypeQuerySchema,
   UpdateBodySchema,
 } from './instances.schemas.ts';
+import { DRIVER_FAILED } from './instances.service.ts';
 
 const tags = ['Instances'];
 const signedIn = { security: [{ bearerAuth: [] }], middleware: requireUser };
@@ -177,6 +178,11 @@ export const changePassword = createRoute({
 const inactive = (message: string) =>
   errorResponse(`The subscription is inactive (\`subscription_inactive\`, "${message}")`);
 const notDeployed = errorResponse('The instance is still deploying, was never deployed, or is being deleted');
+/** A synchronous driver call failed on the host: the spec's message, the details in the server log. */
+const driverFailed = (message: string) =>
+  errorResponse(
+    `The host failed the operation (\`operation_failed\`, "${message}"; \`details.requestId\` names the server log entry)`,
+  );
 
 export const addDomain = createRoute({
   method: 'post',
@@ -202,6 +208,7 @@ export const addDomain = createRoute({
     409: errorResponse(
       'Verified or attached by another account ("The domain … is already in use by another account"), or the instance is not deployed',
     ),
+    502: driverFailed(DRIVER_FAILED.addDomain),
   },
 });
 
@@ -239,6 +246,7 @@ export const removeDomain = createRoute({
     403: inactive('Your subscription is inactive. Removing domains is disabled.'),
     404: notFound,
     409: notDeployed,
+    502: driverFailed(DRIVER_FAILED.removeDomain),
   },
 });
 
@@ -256,6 +264,7 @@ export const getSsl = createRoute({
     401: notSignedIn,
     404: notFound,
     409: notDeployed,
+    502: driverFailed(DRIVER_FAILED.checkSsl),
   },
 });
 
@@ -294,6 +303,7 @@ export const storage = createRoute({
     401: notSignedIn,
     404: notFound,
     409: notDeployed,
+    502: driverFailed(DRIVER_FAILED.requestSsl),
   },
 });
 
@@ -311,6 +321,7 @@ export const listBackups = createRoute({
     401: notSignedIn,
     404: notFound,
     409: notDeployed,
+    502: driverFailed(DRIVER_FAILED.listBackups),
   },
 });
 
@@ -333,6 +344,7 @@ export const createBackup = createRoute({
     403: inactive('Your subscription is inactive. Creating backups is disabled.'),
     404: notFound,
     409: errorResponse('The instance is not deployed, or the site is suspended'),
+    502: driverFailed(DRIVER_FAILED.createBackup),
   },
 });
 
@@ -352,6 +364,7 @@ export const restoreBackup = createRoute({
     403: inactive('Restoring backups is disabled.'),
     404: errorResponse('No such instance of this user, or no such backup'),
     409: notDeployed,
+    502: driverFailed(DRIVER_FAILED.restoreBackup),
   },
 });
 
@@ -370,5 +383,6 @@ export const deleteBackup = createRoute({
     403: inactive('Deleting backups is disabled.'),
     404: errorResponse('No such instance of this user, or no such backup'),
     409: notDeployed,
+    502: driverFailed(DRIVER_FAILED.deleteBackup),
   },
 });

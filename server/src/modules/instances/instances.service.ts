@@ -6,6 +6,7 @@ import type { InstanceRow, StoredSsl } from '../../db/tables/instances.ts';
 import type { Cipher } from '../../lib/crypto.ts';
 import type { TxtLookup } from '../../lib/dns-txt.ts';
 import {
+  backendCall,
   ConflictError,
   NotFoundError,
   OperationFailedError,
@@ -34,6 +35,7 @@ import {
   PENDING_WINDOW_HOURS,
   verificationRecord,
 } from './domain-verification.ts';
+import { type DriverStartup, NOTHING_STARTING } from './driver-startup.ts';
 import { DEFAULT_PAGE_SIZE, isDatabaseType, TYPE_INFO } from './instance-catalog.ts';
 import {
   DEFAULT_BUDGETS,
@@ -94,6 +96,17 @@ export const SSL_NOT_VERIFIED =
   'The custom domain is not verified yet: add its TXT record and verify it, then the certificate is issued';
 const domainTaken = (domain: string) => `The domain ${domain} is already in use by another account`;
 export const DEFAULT_PHP_VERSION = '8.2';
+/** What a customer reads when the driver fails a synchronous call (spec customer-area §8). */
+export const DRIVER_FAILED = {
+  addDomain: 'Failed to add custom domain',
+  removeDomain: 'Failed to remove custom domain',
+  checkSsl: 'Failed to check SSL status',
+  requestSsl: 'Failed to request SSL',
+  listBackups: 'Failed to load backups',
+  createBackup: 'Failed to create backup',
+  restoreBackup: 'Failed to restore backup',
+  deleteBackup: 'Failed to delete backup',
+} as const;
 const BACKUP_ID = /^[a-z0-9-]{1,64}$/;
 
 export interface InstancesDeps {
@@ -104,6 +117,8 @@ export interface InstancesDeps {
   subscriptions: Pick<SubscriptionsService, 'get' | 'lockCanCreate'>;
   /** How long each operation's job may take (tests make them tiny). */
   budgets?: OperationBudgets;
+  /** Where the driver's start stands: absent, nothing is starting. */
+  startup?: DriverStartup;
   /** How long a password change waits for its job before answering 202. */
   passwordWaitMs?: number;
   /** TXT lookups that prove ownership of custom domains. */
@@ -165,6 +180,7 @@ function connectionString(
 export function createInstancesService(deps: InstancesDeps) {
   const { db, driver, cipher, notifications, subscriptions, txtLookup } = deps;
   const budgets = deps.budgets ?? DEFAULT_BUDGETS;
+  const startup = deps.startup ?? NOTHING_STARTING;
   const passwordWaitMs = deps.passwordWaitMs ?? 10_000;
 
   const publish = (trx: DbOrTx, row: InstanceRow) =>
@@ -173,6 +189,13 @@ export function createInstancesService(deps: InstancesDeps) {
       { id: row.id, status: row.status, statusMessage: row.status_message },
       trx,
     );
+
+  /**
+   * A synchronous driver call: the driver's own errors (unavailable, invalid input) answer as they are;
+   * anything else answers 502 with `message`, the raw error logged under the request id.
+   */
+  const viaDriver = <T>(message: string, work: () => Promise<T>): Promise<T> =>
+    backendCall(work, (cause) => new OperationFailedError(message, { cause }));
 
   /** The user's instance or 404 (also for another user's id and for ids that are no uuid). */
   async function own(userId: string, id: string): Promise<InstanceRow> {
@@ -187,12 +210,17 @@ export function createInstancesService(deps: InstancesDeps) {
 
   const firstIssue = (error: z.ZodError) => error.issues[0]?.message ?? 'Invalid request';
 
-  /** The WordPress fields of a deploy (§5), the PHP version checked against those the host has. */
-  async function wordpressFields(body: DeployBody) {
+  /**
+   * The WordPress fields of a deploy (§5), the PHP version checked against those the host has. While the
+   * driver is still starting and the host has none yet (packages being installed), the version asked for
+   * (else the default) is taken; the deploy job's driver call checks it once the start has ended.
+   */
+  async function wordpressFields(body: DeployBody, starting: boolean) {
     const parsed = WordPressFieldsSchema.safeParse(body);
     if (!parsed.success) throw new ValidationError(firstIssue(parsed.error));
     const fields = parsed.data;
-    const versions = await driver.phpVersions();
+    const versions = [...(await driver.phpVersions())];
+    if (starting && versions.length === 0) versions.push(fields.phpversion ?? DEFAULT_PHP_VERSION);
     const phpVersion =
       fields.phpversion ?? (versions.includes(DEFAULT_PHP_VERSION) ? DEFAULT_PHP_VERSION : versions.at(-1));
     if (!phpVersion || !versions.includes(phpVersion)) {
@@ -421,17 +449,19 @@ export function createInstancesService(deps: InstancesDeps) {
     /** Instances that count against the plan (all but those being deleted). */
     count: (userId: string, trx: DbOrTx = db) => countActiveInstances(trx, userId),
 
+    /** What the driver can provide; a type its start may still bring counts as available (deploy waits). */
     async capabilities(): Promise<Capabilities> {
       const found: DriverCapabilities = await driver.capabilities();
       return {
         types: INSTANCE_TYPES.map((type) => {
           const capability = found[type];
+          const available = capability.available || startup.mayProvide(type);
           return {
             type,
             name: TYPE_INFO[type].name,
             category: TYPE_INFO[type].category,
-            available: capability.available,
-            reason: capability.available ? null : capability.reason,
+            available,
+            reason: available ? null : capability.reason,
           };
         }),
       };
@@ -462,12 +492,16 @@ export function createInstancesService(deps: InstancesDeps) {
      * Records the instance (status deploying) with a generated password, encrypted, and adds its deploy
      * job in the same transaction; the job creates the tenant with that very password, so a retry gives
      * the same credentials. Refused with 409 when the type cannot be provisioned here, and with 403 when
-     * the plan allows no more instances (decided under a lock on the user's subscription).
+     * the plan allows no more instances (decided under a lock on the user's subscription). While the
+     * driver is still starting, a type the start may bring up is accepted: its job waits for the start.
      */
     async deploy(userId: string, body: DeployBody): Promise<Instance> {
       const capability = (await driver.capabilities())[body.type];
-      if (!capability.available) throw new ProvisioningUnavailableError(body.type, capability.reason);
-      const site = body.type === 'wordpress' ? await wordpressFields(body) : undefined;
+      const starting = !capability.available && startup.mayProvide(body.type);
+      if (!capability.available && !starting) {
+        throw new ProvisioningUnavailableError(body.type, capability.reason);
+      }
+      const site = body.type === 'wordpress' ? await wordpressFields(body, starting) : undefined;
       if (site?.domain) await domainFree(userId, site.domain);
       const domainFields = site?.domain ? await pendingDomain(userId, site.domain) : {};
       return db.transaction().execute(async (trx) => {
@@ -631,7 +665,10 @@ export function createInstancesService(deps: InstancesDeps) {
       await domainFree(userId, domain);
       if (row.custom_domain === domain) return toInstance(await checkDomain(row, { throwConflict: true }));
       await refuseWhileBusy(row);
-      const urls = row.domain_status === 'attached' ? await driver.setSiteDomain(row.id, null) : undefined;
+      const urls =
+        row.domain_status === 'attached'
+          ? await viaDriver(DRIVER_FAILED.addDomain, () => driver.setSiteDomain(row.id, null))
+          : undefined;
       const pending = await pendingDomain(userId, domain);
       const updated = await db.transaction().execute(async (trx) => {
         const changed = await updateInstance(
@@ -681,7 +718,8 @@ export function createInstancesService(deps: InstancesDeps) {
       if (row.domain_status === 'attached' || row.domain_status === 'verified') {
         if (row.domain_status === 'attached') await ownSite(userId, id, DOMAINS_SITES_ONLY);
         await refuseWhileBusy(row);
-        if (row.deployed_at !== null) urls = await driver.setSiteDomain(row.id, null);
+        if (row.deployed_at !== null)
+          urls = await viaDriver(DRIVER_FAILED.removeDomain, () => driver.setSiteDomain(row.id, null));
       }
       return db.transaction().execute(async (trx) => {
         const updated = await updateInstance(
@@ -711,7 +749,7 @@ export function createInstancesService(deps: InstancesDeps) {
           status: 'Pending',
         };
       }
-      const probed = await driver.sslStatus(row.id);
+      const probed = await viaDriver(DRIVER_FAILED.checkSsl, () => driver.sslStatus(row.id));
       const ssl = probed ? storedSsl(probed) : null;
       await updateInstance(db, row.id, { ssl }, { statusNot: 'deleting' });
       return sslResult(ssl);
@@ -723,7 +761,7 @@ export function createInstancesService(deps: InstancesDeps) {
       await refuseWhenInactive(userId, SSL_WHEN_INACTIVE);
       if (!row.custom_domain) throw new ValidationError(SSL_CUSTOM_ONLY);
       if (row.domain_status !== 'attached') throw new ConflictError(SSL_NOT_VERIFIED);
-      const ssl = storedSsl(await driver.requestSsl(row.id));
+      const ssl = storedSsl(await viaDriver(DRIVER_FAILED.requestSsl, () => driver.requestSsl(row.id)));
       await updateInstance(db, row.id, { ssl }, { statusNot: 'deleting' });
       return sslResult(ssl);
     },
@@ -736,7 +774,7 @@ export function createInstancesService(deps: InstancesDeps) {
 
     async listBackups(userId: string, id: string): Promise<Backup[]> {
       const row = await ownSite(userId, id, BACKUPS_SITES_ONLY);
-      return (await driver.listBackups(row.id)).map(toBackup);
+      return (await viaDriver(DRIVER_FAILED.listBackups, () => driver.listBackups(row.id))).map(toBackup);
     },
 
     /**
@@ -746,11 +784,13 @@ export function createInstancesService(deps: InstancesDeps) {
     async createBackup(userId: string, id: string, body: BackupBody): Promise<string> {
       const row = await ownSite(userId, id, BACKUPS_SITES_ONLY);
       await refuseWhenInactive(userId, BACKUP_WHEN_INACTIVE);
-      const backup = await driver.createBackup(row.id, {
-        backupId: `b-${randomBytes(6).toString('hex')}`,
-        name: body.name,
-        note: body.note ?? '',
-      });
+      const backup = await viaDriver(DRIVER_FAILED.createBackup, () =>
+        driver.createBackup(row.id, {
+          backupId: `b-${randomBytes(6).toString('hex')}`,
+          name: body.name,
+          note: body.note ?? '',
+        }),
+      );
       return backup.id;
     },
 
@@ -758,17 +798,20 @@ export function createInstancesService(deps: InstancesDeps) {
     async restoreBackup(userId: string, id: string, backup: string): Promise<void> {
       const row = await ownSite(userId, id, BACKUPS_SITES_ONLY);
       await refuseWhenInactive(userId, RESTORE_WHEN_INACTIVE);
-      await driver.restoreBackup(row.id, backupId(backup));
+      const wanted = backupId(backup);
+      await viaDriver(DRIVER_FAILED.restoreBackup, () => driver.restoreBackup(row.id, wanted));
     },
 
     async deleteBackup(userId: string, id: string, backup: string): Promise<void> {
       const row = await ownSite(userId, id, BACKUPS_SITES_ONLY);
       await refuseWhenInactive(userId, DELETE_BACKUP_WHEN_INACTIVE);
       const wanted = backupId(backup);
-      if (!(await driver.listBackups(row.id)).some((b) => b.id === wanted)) {
-        throw new NotFoundError('Backup not found');
-      }
-      await driver.deleteBackup(row.id, wanted);
+      await viaDriver(DRIVER_FAILED.deleteBackup, async () => {
+        if (!(await driver.listBackups(row.id)).some((b) => b.id === wanted)) {
+          throw new NotFoundError('Backup not found');
+        }
+        await driver.deleteBackup(row.id, wanted);
+      });
     },
 
     /**

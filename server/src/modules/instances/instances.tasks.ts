@@ -3,6 +3,7 @@ import type { JobHelpers, TaskList } from 'graphile-worker';
 import type { Db, DbOrTx } from '../../db/database.ts';
 import type { InstanceRow } from '../../db/tables/instances.ts';
 import { type Cipher, DecryptionError } from '../../lib/crypto.ts';
+import { type LogLine, reportFailure } from '../../lib/error-reference.ts';
 import { AppError, ConflictError } from '../../lib/errors.ts';
 import {
   type DatabaseCredentials,
@@ -12,6 +13,7 @@ import {
   type SiteAccess,
 } from '../../provisioning/driver.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
+import { type DriverStartup, MAX_DRIVER_WAIT_MS, NOTHING_STARTING } from './driver-startup.ts';
 import { isDatabaseType, TYPE_INFO } from './instance-catalog.ts';
 import { type InstanceJobPayload, type InstanceOperation, TASK_OF } from './instance-jobs.ts';
 import { openPendingPassword, openSecret, type StoredSecret, sealSecret } from './instance-secrets.ts';
@@ -28,6 +30,8 @@ export interface InstanceTaskDeps {
   driver: ProvisioningDriver;
   cipher: Cipher;
   notifications: Pick<NotificationsService, 'notify' | 'publishInstanceEvent'>;
+  /** Where the driver's start stands: jobs wait for it (main.ts); absent: nothing is starting. */
+  startup?: DriverStartup;
 }
 
 /** The work did not finish before the job's deadline. */
@@ -44,17 +48,46 @@ type Outcome<T> =
   | { ok: true; value: T }
   | {
       ok: false;
-      reason: string;
+      /** Why: a DeadlineError when the work outlived the deadline. */
+      error: unknown;
       /** Settles once the work given up on has settled (or LINGER_MS passed, or the runner stops). */
       lingering: Promise<void>;
     };
 
 function parsePayload(raw: unknown): InstanceJobPayload {
-  const { instanceId, deadline } = (raw ?? {}) as Partial<InstanceJobPayload>;
-  if (typeof instanceId !== 'string' || typeof deadline !== 'string') {
+  const { instanceId, deadline, askedAt } = (raw ?? {}) as Partial<InstanceJobPayload>;
+  if (
+    typeof instanceId !== 'string' ||
+    typeof deadline !== 'string' ||
+    (askedAt !== undefined && typeof askedAt !== 'string')
+  ) {
     throw new Error(`Malformed instance job payload: ${JSON.stringify(raw)}`);
   }
-  return { instanceId, deadline };
+  return askedAt === undefined ? { instanceId, deadline } : { instanceId, deadline, askedAt };
+}
+
+/**
+ * Waits for the driver's start to end (at once when it has), without spending an attempt, and answers
+ * the payload with its deadline moved by the time the start kept the job waiting since it was asked for.
+ * A start that has not ended `MAX_DRIVER_WAIT_MS` past the deadline is waited for no longer.
+ */
+async function afterDriverStart(
+  startup: DriverStartup,
+  payload: InstanceJobPayload,
+  helpers: JobHelpers,
+): Promise<InstanceJobPayload> {
+  const stop = new AbortController();
+  const signal = AbortSignal.any([helpers.abortSignal, stop.signal]);
+  const patience = Date.parse(payload.deadline) + MAX_DRIVER_WAIT_MS - Date.now();
+  try {
+    await Promise.race([startup.ended(signal), sleep(Math.max(0, patience), undefined, { signal })]);
+  } finally {
+    stop.abort();
+  }
+  if (payload.askedAt === undefined) return payload;
+  const waited = startup.waitedSince(Date.parse(payload.askedAt));
+  if (waited === 0) return payload;
+  return { ...payload, deadline: new Date(Date.parse(payload.deadline) + waited).toISOString() };
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
@@ -65,12 +98,11 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
-const reasonOf = (error: unknown) =>
+/** Our own error's words for the customer: an unavailable type's reason, else its message. */
+const reasonOf = (error: AppError) =>
   error instanceof ProvisioningUnavailableError
     ? String(error.details?.reason ?? error.message)
-    : error instanceof Error
-      ? error.message
-      : String(error);
+    : error.message;
 
 /**
  * Runs one attempt of an operation against the deadline. A failure before the deadline is thrown, so
@@ -86,7 +118,7 @@ async function attempt<T>(
 ): Promise<Outcome<T>> {
   const settled = Promise.resolve();
   const left = Date.parse(payload.deadline) - Date.now();
-  if (!(left > 0)) return { ok: false, reason: 'it did not finish in time', lingering: settled };
+  if (!(left > 0)) return { ok: false, error: new DeadlineError(), lingering: settled };
   const running = work();
   try {
     return { ok: true, value: await withTimeout(running, left) };
@@ -99,12 +131,12 @@ async function attempt<T>(
       );
       const signal = AbortSignal.any([done.signal, helpers.abortSignal]);
       const lingering = Promise.race([ended, sleep(LINGER_MS, undefined, { signal }).catch(() => {})]);
-      return { ok: false, reason: 'it did not finish in time', lingering };
+      return { ok: false, error, lingering };
     }
     const { attempts, max_attempts: maxAttempts } = helpers.job;
     const nextTry = Date.now() + Math.exp(Math.min(attempts, 10)) * 1000;
     if (error instanceof AppError || attempts >= maxAttempts || nextTry >= Date.parse(payload.deadline)) {
-      return { ok: false, reason: reasonOf(error), lingering: settled };
+      return { ok: false, error, lingering: settled };
     }
     throw error;
   }
@@ -112,7 +144,7 @@ async function attempt<T>(
 
 const label = (row: InstanceRow) => `${TYPE_INFO[row.type].name} instance "${row.name}"`;
 
-/** How each operation's failure reads: "Deployment failed: …". */
+/** How each operation's failure reads: "Deployment failed: …" or "Deployment failed. Reference: …". */
 const FAILED: Record<InstanceOperation, string> = {
   deploy: 'Deployment failed',
   delete: 'Deletion failed',
@@ -134,7 +166,13 @@ function isFinal(error: unknown, payload: InstanceJobPayload, helpers: JobHelper
  * it runs and does what the row asks for; a missing row (deleted meanwhile) ends it quietly. Status
  * changes, notifications and the live-stream signal are written in one transaction.
  */
-export function createInstanceTasks({ db, driver, cipher, notifications }: InstanceTaskDeps): TaskList {
+export function createInstanceTasks({
+  db,
+  driver,
+  cipher,
+  notifications,
+  startup = NOTHING_STARTING,
+}: InstanceTaskDeps): TaskList {
   const publish = (trx: DbOrTx, row: InstanceRow) =>
     notifications.publishInstanceEvent(
       row.user_id,
@@ -178,6 +216,29 @@ export function createInstanceTasks({ db, driver, cipher, notifications }: Insta
       await tell(trx, row, operation === 'delete' ? 'Instance deletion failed' : 'Instance failed', message);
       await publish(trx, updated);
     });
+  }
+
+  /**
+   * What the customer reads of a failure (status message, notification, password error): our own words
+   * for our own errors (a deadline, an unavailable type, invalid input); for anything else (the driver's
+   * raw output, a database client's error) a reference to the log line that holds it.
+   */
+  function failureMessage(
+    failed: string,
+    error: unknown,
+    context: { operation: InstanceOperation; row: InstanceRow; helpers: JobHelpers },
+  ): string {
+    const what = `${TASK_OF[context.operation]} of ${context.row.id}`;
+    const log: LogLine = (line) => context.helpers.logger.error(line);
+    if (error instanceof DeadlineError) {
+      log(`${what} gave up: it did not finish in time`);
+      return `${failed}: it did not finish in time`;
+    }
+    if (error instanceof AppError) {
+      log(`${what} gave up: ${reasonOf(error)}`);
+      return `${failed}: ${reasonOf(error)}`;
+    }
+    return reportFailure(log, what, error, failed);
   }
 
   const ref = (row: InstanceRow): DatabaseRef => {
@@ -234,15 +295,14 @@ export function createInstanceTasks({ db, driver, cipher, notifications }: Insta
   const task =
     (operation: InstanceOperation, step: Step) =>
     async (raw: unknown, helpers: JobHelpers): Promise<void> => {
-      const payload = parsePayload(raw);
+      const payload = await afterDriverStart(startup, parsePayload(raw), helpers);
       const row = await findInstanceById(db, payload.instanceId);
       if (!row) return;
       try {
         await step(row, payload, helpers);
       } catch (error) {
         if (!isFinal(error, payload, helpers)) throw error;
-        helpers.logger.error(`${TASK_OF[operation]} of ${row.id} gave up: ${reasonOf(error)}`);
-        await giveUp(operation, row, `${FAILED[operation]}: ${reasonOf(error)}`);
+        await giveUp(operation, row, failureMessage(FAILED[operation], error, { operation, row, helpers }));
       }
     };
 
@@ -262,7 +322,8 @@ export function createInstanceTasks({ db, driver, cipher, notifications }: Insta
         return { credentials };
       });
       if (!outcome.ok) {
-        await giveUp('deploy', row, `${FAILED.deploy}: ${outcome.reason}`);
+        const message = failureMessage(FAILED.deploy, outcome.error, { operation: 'deploy', row, helpers });
+        await giveUp('deploy', row, message);
         return outcome.lingering;
       }
       const { host, port, database, user } = outcome.value.credentials;
@@ -332,7 +393,8 @@ export function createInstanceTasks({ db, driver, cipher, notifications }: Insta
         }
       });
       if (!outcome.ok) {
-        await giveUp('delete', row, `${FAILED.delete}: ${outcome.reason}`);
+        const message = failureMessage(FAILED.delete, outcome.error, { operation: 'delete', row, helpers });
+        await giveUp('delete', row, message);
         return outcome.lingering;
       }
       await db.transaction().execute(async (trx) => {
@@ -358,11 +420,9 @@ export function createInstanceTasks({ db, driver, cipher, notifications }: Insta
         else await driver.resumeDatabase(ref(row));
       });
       if (!outcome.ok) {
-        await giveUp(
-          'suspension',
-          row,
-          `${row.suspended ? 'Suspending' : 'Resuming'} failed: ${outcome.reason}`,
-        );
+        const failed = `${row.suspended ? 'Suspending' : 'Resuming'} failed`;
+        const message = failureMessage(failed, outcome.error, { operation: 'suspension', row, helpers });
+        await giveUp('suspension', row, message);
         return outcome.lingering;
       }
       await db.transaction().execute(async (trx) => {
@@ -388,7 +448,12 @@ export function createInstanceTasks({ db, driver, cipher, notifications }: Insta
         await driver.changeDatabasePassword(ref(row), password);
       });
       if (!outcome.ok) {
-        await giveUp('password', row, `${FAILED.password}: ${outcome.reason}`, pending);
+        const message = failureMessage(FAILED.password, outcome.error, {
+          operation: 'password',
+          row,
+          helpers,
+        });
+        await giveUp('password', row, message, pending);
         return outcome.lingering;
       }
       await db.transaction().execute(async (trx) => {

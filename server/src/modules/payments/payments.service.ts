@@ -187,9 +187,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
       } catch (err) {
         await updateOrder(db, order.id, { status: 'failed', updated_at: now() });
         if (err instanceof ConflictError) throw err;
-        throw new PaymentProviderError(CREATE_PAYMENT_FAILED, {
-          error: err instanceof Error ? err.message : String(err),
-        });
+        throw new PaymentProviderError(CREATE_PAYMENT_FAILED, { cause: err });
       }
     },
 
@@ -213,9 +211,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
           if (err instanceof ConflictError) throw err;
           throw new PaymentProviderError(
             'The payment provider did not accept the change. Please try again.',
-            {
-              error: err instanceof Error ? err.message : String(err),
-            },
+            { cause: err },
           );
         }
       }
@@ -245,9 +241,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
           if (err instanceof ConflictError) throw err;
           throw new PaymentProviderError(
             'The payment provider did not accept the change. Please try again.',
-            {
-              error: err instanceof Error ? err.message : String(err),
-            },
+            { cause: err },
           );
         }
       }
@@ -268,9 +262,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
       } catch (err) {
         throw new PaymentProviderError(
           'The payment provider could not cancel the subscription. Please try again.',
-          {
-            error: err instanceof Error ? err.message : String(err),
-          },
+          { cause: err },
         );
       }
     },

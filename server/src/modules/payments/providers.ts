@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import type { createRouter } from '../../lib/create-router.ts';
+import type { LogLine } from '../../lib/error-reference.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service.ts';
 import type { CheckoutProvider } from './checkout-provider.ts';
@@ -18,6 +19,8 @@ export interface ProviderDeps {
   notifications: Pick<NotificationsService, 'notify'>;
   /** Origin of the web app (result pages) and of the API's return routes. */
   publicUrl: string;
+  /** Where failures that answer no error (a redirect to a result page) are logged; absent: stderr. */
+  errorLog?: LogLine;
 }
 
 export interface PaymentProviders {

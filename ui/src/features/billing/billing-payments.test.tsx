@@ -189,17 +189,19 @@ describe('payment method modal (spec §2.13, §4 Payment, §7 Create payment)', 
     });
   });
 
-  it("toasts 'Failed to create payment URL' on a 502 and shows the provider's detail", async () => {
+  it("toasts 'Failed to create payment URL' on a 502 and shows the reference of the server's log line", async () => {
     const app = renderBilling(trialSubscription(), {
       'POST /api/payments/create-paypal-payment': {
         status: 502,
-        body: apiError('Failed to create payment URL', 'bad_gateway', { error: 'PayPal is down' }),
+        body: apiError('Failed to create payment URL', 'payment_provider_error', {
+          requestId: '3f9a1c2b7d4e',
+        }),
       },
     });
     await app.user.click(within(await region('Pro')).getByRole('button', { name: 'Choose Pro' }));
     const dialog = await paymentDialog();
     await app.user.click(within(dialog).getByRole('button', { name: 'PayPal Business' }));
-    expect(await within(dialog).findByText('PayPal is down')).toBeTruthy();
+    expect(await within(dialog).findByText('Reference: 3f9a1c2b7d4e')).toBeTruthy();
     expect(within(dialog).getByText('Failed to create payment URL')).toBeTruthy();
     await waitFor(() => expect(toastTexts('Failed to create payment URL')).toHaveLength(1));
   });

@@ -63,10 +63,11 @@ interface Failure {
 function failureOf(error: unknown): Failure & { serverSide: boolean } {
   if (error instanceof ApiRequestError && error.status < 500)
     return { message: error.body?.message ?? CREATE_PAYMENT_FAILED_TEXT, details: null, serverSide: false };
-  const details = error instanceof ApiRequestError ? error.body?.details?.error : undefined;
+  // The provider's own error stays in the server log; the answer names the request id it is logged under.
+  const requestId = error instanceof ApiRequestError ? error.body?.details?.requestId : undefined;
   return {
     message: CREATE_PAYMENT_FAILED_TEXT,
-    details: typeof details === 'string' ? details : null,
+    details: typeof requestId === 'string' ? `Reference: ${requestId}` : null,
     serverSide: true,
   };
 }

@@ -128,7 +128,7 @@ export function createMetaMaskService(config: EthereumConfig | undefined, deps: 
       );
     } catch (err) {
       throw new PaymentProviderError('The Ethereum RPC did not answer. Please try again later.', {
-        error: err instanceof Error ? err.message : String(err),
+        cause: err,
       });
     }
     await db

@@ -3,6 +3,7 @@ import type { Database, DbOrTx } from '../../../db/database.ts';
 import type { PaymentOrderRow } from '../../../db/tables/payments.ts';
 import type { SubscriptionRow } from '../../../db/tables/subscriptions.ts';
 import type { createRouter } from '../../../lib/create-router.ts';
+import { describeError } from '../../../lib/error-reference.ts';
 import { ConflictError, PaymentProviderError, ValidationError } from '../../../lib/errors.ts';
 import { isUuid } from '../../../lib/ids.ts';
 import { periodEnd } from '../../subscriptions/billing-rules.ts';
@@ -326,7 +327,12 @@ export function createPayPal(
     return urls.failed('incomplete');
   }
 
-  async function handleReturn(q: { order?: string; token?: string; subscription_id?: string }) {
+  const errorLog = deps.errorLog ?? ((line: string) => console.error(`[berth] ${line}`));
+
+  async function handleReturn(
+    q: { order?: string; token?: string; subscription_id?: string },
+    requestId: string,
+  ) {
     const order = await orderById(db, q.order);
     if (!order?.provider_ref) return urls.failed('other');
     const ref = order.provider === 'paypal_standard' ? q.token : q.subscription_id;
@@ -338,7 +344,7 @@ export function createPayPal(
         ? await captureReturn(order, order.provider_ref)
         : await subscriptionReturn(order, order.provider_ref);
     } catch (err) {
-      console.error('PayPal return failed', err);
+      errorLog(`[${requestId}] PayPal return of order ${order.id} failed: ${describeError(err)}`);
       return urls.failed('server_error');
     }
   }
@@ -532,9 +538,7 @@ export function createPayPal(
       try {
         verified = await client.verifyWebhookSignature(signature, config.webhookId, rawBody);
       } catch (err) {
-        throw new PaymentProviderError('PayPal could not verify the webhook', {
-          error: err instanceof Error ? err.message : String(err),
-        });
+        throw new PaymentProviderError('PayPal could not verify the webhook', { cause: err });
       }
       if (!verified) throw new ValidationError('Invalid webhook signature');
 

@@ -334,10 +334,12 @@ describe('cancellation and the portal', () => {
 
 describe('when Stripe is unreachable', () => {
   it('answers 502 with the spec message for checkout and 502 for the portal, and stores no event', async () => {
+    const errors: string[] = [];
     const down = createTestApp(db, {
       payments: {
         stripe: { secretKey: 'sk_test_x', webhookSecret: WEBHOOK_SECRET, apiBase: 'http://127.0.0.1:1' },
       },
+      errorLog: (line) => errors.push(line),
     });
     const { token } = await register(down);
     const res = await call(down, 'POST', '/api/payments/create-paypal-payment', {
@@ -345,10 +347,17 @@ describe('when Stripe is unreachable', () => {
       body: { plan: 'pro', billingCycle: 'monthly', provider: 'stripe' },
     });
     expect(res.status).toBe(502);
-    expect(res.json).toMatchObject({
+    // Stripe's own error (the address it could not reach) is logged under the request id, not shown.
+    const requestId = res.headers.get('x-request-id');
+    expect(res.json).toEqual({
       error: 'payment_provider_error',
       message: 'Failed to create payment URL',
+      details: { requestId },
     });
+    const logged = errors.filter((line) => line.includes(`[${requestId}]`));
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toContain('answered 502 payment_provider_error: Failed to create payment URL');
+    expect(logged[0]).toContain('caused by: Error: An error occurred with our connection to Stripe');
     const orders = await db.selectFrom('payment_orders').select('status').execute();
     expect(orders).toEqual([{ status: 'failed' }]);
   });

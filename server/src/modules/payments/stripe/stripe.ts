@@ -85,12 +85,12 @@ function factsOf(sub: Stripe.Subscription): SubscriptionFacts {
   };
 }
 
-/** Runs a Stripe call; its failure becomes a PaymentProviderError (502) with Stripe's message in details. */
+/** Runs a Stripe call; its failure becomes a PaymentProviderError (502), Stripe's own error its logged cause. */
 async function viaStripe<T>(message: string, call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (err) {
-    throw new PaymentProviderError(message, { error: err instanceof Error ? err.message : String(err) });
+    throw new PaymentProviderError(message, { cause: err });
   }
 }
 
