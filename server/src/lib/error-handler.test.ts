@@ -127,7 +127,7 @@ describe('failures', () => {
 
     const wrong = await call(app, 'PUT', '/api/auth/change-password', {
       token,
-      body: { currentPassword: 'not-it', newPassword: 'brand-new' },
+      body: { currentPassword: 'not-it', newPassword: 'Brand#New-Passw0rd' },
     });
     expect(wrong.status).toBe(400);
     expect(wrong.headers.get(REQUEST_ID_HEADER)).toMatch(/^[0-9a-f]{12}$/);
