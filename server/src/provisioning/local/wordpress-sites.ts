@@ -337,8 +337,9 @@ export function localSites(
         startError = undefined;
       } catch (error) {
         started = false;
-        startError = (error as Error).message;
-        log(`WordPress sites did not start: ${startError}`);
+        // The raw error (paths, program output) is for the log; customers see that it failed.
+        log(`WordPress sites did not start: ${(error as Error).message}`);
+        startError = 'WordPress sites could not start on this server (the server log says why)';
       }
     },
 
