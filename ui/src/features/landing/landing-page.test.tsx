@@ -13,7 +13,7 @@ describe('landing page (platform-area: landing)', () => {
   });
 
   it('marks what this server cannot deploy yet as such, from the server’s offer', async () => {
-    renderApp({ path: '/' });
+    const app = renderApp({ path: '/' });
     const features = await screen.findByRole('region', { name: 'Everything you need to ship' });
     const cardOf = (title: string) => {
       const heading = within(features).getByRole('heading', { level: 3, name: title });
@@ -28,7 +28,8 @@ describe('landing page (platform-area: landing)', () => {
     ).toBeTruthy();
     expect(cardOf('API for automation').getByText('Coming soon')).toBeTruthy();
     const faq = screen.getByRole('region', { name: 'Frequently asked questions' });
-    expect(within(faq).getByRole('region', { name: 'What can I deploy?', hidden: true }).textContent).toBe(
+    await app.user.click(within(faq).getByRole('button', { name: 'What can I deploy?' }));
+    expect(within(faq).getByRole('region', { name: 'What can I deploy?' }).textContent).toBe(
       'On this server: MySQL databases, PostgreSQL databases and WordPress sites. Not available yet: MongoDB and n8n.',
     );
   });
