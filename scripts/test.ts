@@ -1,5 +1,6 @@
 // `npm test`: everything CI checks, in order, on a machine with nothing but Debian, git and npm.
-// 1 system packages · 2 typecheck · 3 lint · 4 build (web for the browser tests, desktop) · 5 tests.
+// 1 system packages · 2 typecheck · 3 lint · 4 build (web for the browser tests, desktop) · 5 the web
+// app's first-load budget · 6 tests.
 // Ends with one line "N passed, N failed" counted from vitest's JSON report.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -23,6 +24,8 @@ ensureSystemPackages(TEST_PACKAGES);
 step('typecheck', 'tsc', ['-b']);
 step('lint', 'biome', ['ci', '--error-on-warnings', '.']);
 step('build web', 'npm', ['run', 'build', '-w', '@berth/web']);
+// Prints the first-load JavaScript of / against its goal, and fails the run above its ceiling.
+step('bundle budget', process.execPath, ['scripts/bundle-budget.ts', 'web/dist']);
 step('build desktop', 'npm', ['run', 'build', '-w', '@berth/desktop']);
 
 rmSync(REPORT, { force: true });

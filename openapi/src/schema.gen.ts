@@ -1067,6 +1067,7 @@ export interface components {
             /** @description null: the bot check is off, hide the widget */
             turnstileSiteKey: string | null;
             oauthEnabled: boolean;
+            /** @description The prices set in the Admin Panel (the ones checkout charges) */
             plans: {
                 /** @example USD */
                 currency: string;
@@ -1077,6 +1078,7 @@ export interface components {
                 /** @description Monthly price of one additional instance (Starter only) */
                 addonInstance: number;
             };
+            offer: components["schemas"]["PublicOffer"];
         };
         PlanPrice: {
             /** @example 3.99 */
@@ -1091,6 +1093,26 @@ export interface components {
              * @example 43.09
              */
             yearly: number;
+        };
+        /** @description What this install can deploy and offer now */
+        PublicOffer: {
+            instanceTypes: {
+                /** @enum {string} */
+                type: "mysql" | "postgresql" | "mongodb" | "wordpress" | "n8n";
+                /** @enum {string} */
+                name: "MySQL" | "PostgreSQL" | "MongoDB" | "WordPress" | "n8n";
+                /** @enum {string} */
+                category: "application" | "database";
+                available: boolean;
+                /** @description Why it is unavailable, for visitors ("Coming soon"); null when available */
+                reason: string | null;
+            }[];
+            /** @description Programmatic access with an API key (Pro) */
+            publicApi: {
+                available: boolean;
+                /** @description Why it is unavailable, for visitors ("Coming soon"); null when available */
+                reason: string | null;
+            };
         };
         AuthResult: components["schemas"]["SessionTokens"] & {
             user: components["schemas"]["User"];

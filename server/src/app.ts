@@ -163,7 +163,15 @@ export function createApp(deps: AppDeps) {
     mailer,
     supportEmail: deps.supportEmail ?? 'support@localhost',
   });
-  const config = createConfigService({ turnstileSiteKey: turnstile.siteKey });
+  // Known once every router is mounted (below): whether any /api/v1 path exists.
+  let publicApiAvailable = false;
+  const config = createConfigService({
+    turnstileSiteKey: turnstile.siteKey,
+    paymentSettings,
+    capabilities: instances.capabilities,
+    publicApiAvailable: () => publicApiAvailable,
+    clock: () => now().getTime(),
+  });
   const limiter = createPgRateLimiter(db);
   const publicUrl = deps.publicUrl ?? 'http://localhost:8080';
   const errorLog = deps.errorLog ?? ((line: string) => console.error(`[berth] ${line}`));
@@ -249,6 +257,7 @@ export function createApp(deps: AppDeps) {
 
   const doc = buildOpenApiDocument(app, VERSION);
   const publicDoc = publicSubset(doc);
+  publicApiAvailable = Object.keys(publicDoc.paths ?? {}).length > 0;
   app.get('/api/openapi.json', (c) => c.json(doc));
   app.get('/api/v1/openapi.json', (c) => c.json(publicDoc));
 

@@ -169,8 +169,37 @@ export const publicConfig = (overrides: Partial<Schemas['PublicConfig']> = {}): 
     pro: { monthly: 19.99, yearlyDiscount: 0.3, yearly: 167.92 },
     addonInstance: 3.99,
   },
+  offer: publicOffer(),
   ...overrides,
 });
+
+/**
+ * What an install offers: by default WordPress, MySQL and PostgreSQL; `available` lists the others to
+ * switch on. The public API is offered when `publicApi` is true.
+ */
+export function publicOffer({
+  available = ['wordpress', 'mysql', 'postgresql'],
+  publicApi = false,
+}: {
+  available?: readonly string[];
+  publicApi?: boolean;
+} = {}): Schemas['PublicOffer'] {
+  const types = [
+    { type: 'mysql', name: 'MySQL', category: 'database' },
+    { type: 'postgresql', name: 'PostgreSQL', category: 'database' },
+    { type: 'mongodb', name: 'MongoDB', category: 'database' },
+    { type: 'wordpress', name: 'WordPress', category: 'application' },
+    { type: 'n8n', name: 'n8n', category: 'application' },
+  ] as const;
+  return {
+    instanceTypes: types.map((t) => ({
+      ...t,
+      available: available.includes(t.type),
+      reason: available.includes(t.type) ? null : 'Coming soon',
+    })),
+    publicApi: { available: publicApi, reason: publicApi ? null : 'Coming soon' },
+  };
+}
 
 let notificationCount = 0;
 

@@ -44,7 +44,7 @@ interface Screen {
 const h1 = (name: string | RegExp) => (p: Page) => p.getByRole('heading', { level: 1, name }).waitFor();
 
 const PUBLIC: readonly Screen[] = [
-  { name: 'landing', path: '/', ready: h1(/^Deploy WordPress/) },
+  { name: 'landing', path: '/', ready: h1(/^Deploy applications/) },
   {
     name: 'pricing',
     path: '/pricing',

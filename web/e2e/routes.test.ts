@@ -126,7 +126,7 @@ interface Row {
   spec?: string;
 }
 
-const LANDING = 'Deploy WordPress, n8n and databases in under 30 seconds';
+const LANDING = 'Deploy applications and databases in a few clicks';
 const SIGN_IN = 'Welcome back';
 const NOT_BUILT = 'not built yet';
 

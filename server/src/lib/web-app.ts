@@ -1,37 +1,128 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { serveStatic } from '@hono/node-server/serve-static';
-import type { Env, Hono } from 'hono';
+import type { Context, Env, Hono } from 'hono';
+import { getMimeType } from 'hono/utils/mime';
 
 const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Berth</title>
 <p>The web app is not built yet. Run <code>npm run build</code> (or <code>npm start</code>, which builds it).</p>`;
 
 const isApi = (p: string) => p === '/api' || p.startsWith('/api/');
 
+/** index.html is checked on every visit, so a new release shows at once. */
+export const HTML_CACHE = 'no-cache';
+/** Files under /assets/ carry a hash of their content in their name: they never change. */
+export const ASSET_CACHE = 'public, max-age=31536000, immutable';
+
+export type ContentEncoding = 'br' | 'gzip';
+
+/** The copies the build writes next to a file (web/precompress.ts), best first on a tie. */
+const COPIES: readonly { encoding: ContentEncoding; suffix: string }[] = [
+  { encoding: 'br', suffix: '.br' },
+  { encoding: 'gzip', suffix: '.gz' },
+];
+
 /**
- * Serves the built web app: files from `distDir` (hashed assets cached for a year), and index.html for
- * every other GET that is not an API call, so the UI's router (and its Not Found screen) decides what
- * to show. `/api/docs` is a UI page too (spec), so it also gets the app.
+ * The encodings a request accepts, best first: by q-value, then brotli before gzip. `*` stands for any
+ * encoding not named; `q=0` refuses one.
+ */
+export function acceptedEncodings(header: string | undefined): ContentEncoding[] {
+  const q = new Map<string, number>();
+  for (const part of (header ?? '').split(',')) {
+    const [name = '', ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const value = qParam ? Number(qParam.slice(2)) : 1;
+    q.set(name, Number.isFinite(value) ? value : 0);
+  }
+  const weight = (encoding: ContentEncoding) => q.get(encoding) ?? q.get('*') ?? 0;
+  return COPIES.map((c) => c.encoding)
+    .filter((encoding) => weight(encoding) > 0)
+    .sort((a, b) => weight(b) - weight(a));
+}
+
+async function fileSize(file: string): Promise<number | undefined> {
+  try {
+    const info = await stat(file);
+    return info.isFile() ? info.size : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The file `urlPath` names inside `root`, or undefined when it leaves `root` or names a hidden file
+ * (the build's .vite/ folder).
+ */
+function fileIn(root: string, urlPath: string): string | undefined {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    return undefined;
+  }
+  if (decoded.includes('\0')) return undefined;
+  const segments = decoded.split('/').filter(Boolean);
+  if (segments.some((segment) => segment.startsWith('.'))) return undefined;
+  const file = path.resolve(root, ...segments);
+  return file.startsWith(root + path.sep) ? file : undefined;
+}
+
+/**
+ * Answers with `file`, or with its brotli or gzip copy when the request accepts one (precompressed at
+ * build; nothing is compressed per request). Every answer of a file that has copies says
+ * `Vary: Accept-Encoding`, so shared caches keep the variants apart.
+ */
+async function sendFile(c: Context, file: string, cacheControl: string): Promise<Response | undefined> {
+  const size = await fileSize(file);
+  if (size === undefined) return undefined;
+  const headers = new Headers({
+    'content-type': getMimeType(file) ?? 'application/octet-stream',
+    'cache-control': cacheControl,
+  });
+  const copies = (
+    await Promise.all(COPIES.map(async (copy) => ({ ...copy, size: await fileSize(file + copy.suffix) })))
+  ).filter((copy) => copy.size !== undefined);
+  let chosen = file;
+  if (copies.length > 0) {
+    headers.set('vary', 'Accept-Encoding');
+    const encoding = acceptedEncodings(c.req.header('accept-encoding')).find((e) =>
+      copies.some((copy) => copy.encoding === e),
+    );
+    const copy = copies.find((candidate) => candidate.encoding === encoding);
+    if (copy) {
+      headers.set('content-encoding', copy.encoding);
+      chosen = file + copy.suffix;
+    }
+  }
+  const body = await readFile(chosen);
+  headers.set('content-length', String(body.length));
+  return new Response(c.req.method === 'HEAD' ? null : body, { status: 200, headers });
+}
+
+/**
+ * Serves the built web app: files from `distDir` (hashed assets cached for a year, the rest revalidated),
+ * in the best precompressed encoding the browser accepts, and index.html (never cached) for every other
+ * GET that is not an API call, so the UI's router (and its Not Found screen) decides what to show.
+ * `/api/docs` is a UI page too (spec), so it also gets the app.
  */
 export function mountWebApp<E extends Env>(app: Hono<E>, distDir: string): void {
-  const indexFile = path.join(distDir, 'index.html');
-  const page = () =>
-    new Response(existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : NOT_BUILT, {
-      headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' },
+  const root = path.resolve(distDir);
+  const indexFile = path.join(root, 'index.html');
+  const page = async (c: Context) =>
+    (await sendFile(c, indexFile, HTML_CACHE)) ??
+    new Response(NOT_BUILT, {
+      headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': HTML_CACHE },
     });
-  const files = serveStatic({ root: distDir });
 
   app.get('/api/docs', page);
   app.get('*', async (c, next) => {
     if (isApi(c.req.path)) return next();
-    if (c.req.path !== '/' && existsSync(distDir)) {
-      const found = await files(c, async () => {});
-      if (found) {
-        if (c.req.path.startsWith('/assets/'))
-          found.headers.set('cache-control', 'public, max-age=31536000, immutable');
-        return found;
-      }
+    const file = c.req.path === '/' ? undefined : fileIn(root, c.req.path);
+    if (file && file !== indexFile) {
+      const cache = c.req.path.startsWith('/assets/') ? ASSET_CACHE : HTML_CACHE;
+      const found = await sendFile(c, file, cache);
+      if (found) return found;
     }
-    return page();
+    return page(c);
   });
 }

@@ -1,8 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, useState } from 'react';
 import { ApiClientProvider } from '../api/api-client-provider.tsx';
 import { ApiRequestError } from '../api/api-error.ts';
-import { TurnstileWidget } from '../components/bot-check/turnstile-widget.tsx';
 import { ToastProvider } from '../components/toasts/toast-provider.tsx';
 import { SessionProvider } from '../features/session/session-provider.tsx';
 import type { Platform } from '../platform/platform.ts';
@@ -13,7 +12,10 @@ import { type Integrations, IntegrationsContext } from './integrations.ts';
 
 const DEFAULT_INTEGRATIONS: Integrations = {
   openEventSource: (url) => new EventSource(url),
-  BotCheckWidget: TurnstileWidget,
+  // Loaded with the first form that shows the bot check (only when the server has a site key).
+  BotCheckWidget: lazy(async () => ({
+    default: (await import('../components/bot-check/turnstile-widget.tsx')).TurnstileWidget,
+  })),
 };
 
 function createQueryClient() {

@@ -1,9 +1,9 @@
-import { Box } from '@mui/material';
-import type { ReactNode } from 'react';
+import { Box, CircularProgress } from '@mui/material';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { AppFooter } from '../components/app-footer.tsx';
+import { NavBar } from '../components/nav-bar.tsx';
 import { PublicBar } from '../components/public-bar.tsx';
-import { TopBar } from '../components/top-bar.tsx';
 import { useSession } from '../features/session/use-session.ts';
 import {
   existingLinks,
@@ -14,6 +14,18 @@ import {
   topBarLinksFor,
 } from './navigation.ts';
 import { useScreenExists } from './screen-exists.ts';
+
+// Signed in only (bell, account menu, notification stream): visitors never download it.
+const TopBar = lazy(async () => ({ default: (await import('../components/top-bar.tsx')).TopBar }));
+
+/** Where a page shows while its code loads: the footer stays below the fold meanwhile. */
+function PageLoading() {
+  return (
+    <Box sx={{ minHeight: '100vh', display: 'grid', placeItems: 'center' }}>
+      <CircularProgress aria-label="Loading page" />
+    </Box>
+  );
+}
 
 function Frame({ bar, children }: { bar: ReactNode; children: ReactNode }) {
   const exists = useScreenExists();
@@ -36,13 +48,13 @@ export function SessionFrame({ children }: { children: ReactNode }) {
   const { user, logout } = useSession();
   const { pathname } = useLocation();
   const exists = useScreenExists();
+  const logoTo = logoTarget(pathname, exists);
+  const links = user && !isAffiliateArea(pathname) ? topBarLinksFor(user, exists) : [];
   const bar = user ? (
-    <TopBar
-      user={user}
-      logoTo={logoTarget(pathname, exists)}
-      links={isAffiliateArea(pathname) ? [] : topBarLinksFor(user, exists)}
-      onLogout={() => void logout()}
-    />
+    // The bar without its right-hand controls until they load.
+    <Suspense fallback={<NavBar logoTo={logoTo} links={links} />}>
+      <TopBar user={user} logoTo={logoTo} links={links} onLogout={() => void logout()} />
+    </Suspense>
   ) : (
     <PublicBar links={existingLinks(PUBLIC_BAR_LINKS, exists)} />
   );
@@ -52,7 +64,9 @@ export function SessionFrame({ children }: { children: ReactNode }) {
 export function SessionLayout() {
   return (
     <SessionFrame>
-      <Outlet />
+      <Suspense fallback={<PageLoading />}>
+        <Outlet />
+      </Suspense>
     </SessionFrame>
   );
 }

@@ -1,29 +1,84 @@
-import type { ComponentType } from 'react';
+import { type ComponentType, lazy } from 'react';
 import { matchPath } from 'react-router';
-import { AdminPanelPage } from '../features/admin/admin-panel-page.tsx';
-import { ApiDocsPage } from '../features/api-docs/api-docs-page.tsx';
-import { LoginPage } from '../features/auth/login-page.tsx';
-import { RegisterPage } from '../features/auth/register-page.tsx';
-import { ResetPasswordPage } from '../features/auth/reset-password-page.tsx';
-import { BillingPage } from '../features/billing/billing-page.tsx';
-import { DashboardPage } from '../features/dashboard/dashboard-page.tsx';
-import { HelpPage } from '../features/help/help-page.tsx';
-import { InstanceDetailPage } from '../features/instances/instance-detail-page.tsx';
-import { InstancesPage } from '../features/instances/instances-page.tsx';
-import { NewInstancePage } from '../features/instances/new-instance-page.tsx';
-import { LandingPage } from '../features/landing/landing-page.tsx';
-import {
-  AffiliatePrivacyPage,
-  AffiliateTermsPage,
-  CookiePolicyPage,
-  GdprPage,
-  PrivacyPolicyPage,
-  TermsPage,
-} from '../features/legal/legal-pages.tsx';
-import { PaymentCancelledPage, PaymentFailedPage } from '../features/payment-result/payment-failed-page.tsx';
-import { PaymentSuccessPage } from '../features/payment-result/payment-success-page.tsx';
-import { PricingPage } from '../features/pricing/pricing-page.tsx';
-import { ProfilePage } from '../features/profile/profile-page.tsx';
+
+/**
+ * A screen loaded on first use: each page is its own chunk, so a visitor of / or /pricing downloads no
+ * dashboard, billing or admin code. `pick` names the export of the page module.
+ */
+function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): ComponentType {
+  return lazy(async () => ({ default: pick(await load()) }));
+}
+
+const LandingPage = page(
+  () => import('../features/landing/landing-page.tsx'),
+  (m) => m.LandingPage,
+);
+const PricingPage = page(
+  () => import('../features/pricing/pricing-page.tsx'),
+  (m) => m.PricingPage,
+);
+const HelpPage = page(
+  () => import('../features/help/help-page.tsx'),
+  (m) => m.HelpPage,
+);
+const LoginPage = page(
+  () => import('../features/auth/login-page.tsx'),
+  (m) => m.LoginPage,
+);
+const RegisterPage = page(
+  () => import('../features/auth/register-page.tsx'),
+  (m) => m.RegisterPage,
+);
+const ResetPasswordPage = page(
+  () => import('../features/auth/reset-password-page.tsx'),
+  (m) => m.ResetPasswordPage,
+);
+const legal = () => import('../features/legal/legal-pages.tsx');
+const TermsPage = page(legal, (m) => m.TermsPage);
+const PrivacyPolicyPage = page(legal, (m) => m.PrivacyPolicyPage);
+const CookiePolicyPage = page(legal, (m) => m.CookiePolicyPage);
+const GdprPage = page(legal, (m) => m.GdprPage);
+const AffiliateTermsPage = page(legal, (m) => m.AffiliateTermsPage);
+const AffiliatePrivacyPage = page(legal, (m) => m.AffiliatePrivacyPage);
+const ApiDocsPage = page(
+  () => import('../features/api-docs/api-docs-page.tsx'),
+  (m) => m.ApiDocsPage,
+);
+const DashboardPage = page(
+  () => import('../features/dashboard/dashboard-page.tsx'),
+  (m) => m.DashboardPage,
+);
+const InstancesPage = page(
+  () => import('../features/instances/instances-page.tsx'),
+  (m) => m.InstancesPage,
+);
+const NewInstancePage = page(
+  () => import('../features/instances/new-instance-page.tsx'),
+  (m) => m.NewInstancePage,
+);
+const InstanceDetailPage = page(
+  () => import('../features/instances/instance-detail-page.tsx'),
+  (m) => m.InstanceDetailPage,
+);
+const ProfilePage = page(
+  () => import('../features/profile/profile-page.tsx'),
+  (m) => m.ProfilePage,
+);
+const BillingPage = page(
+  () => import('../features/billing/billing-page.tsx'),
+  (m) => m.BillingPage,
+);
+const PaymentSuccessPage = page(
+  () => import('../features/payment-result/payment-success-page.tsx'),
+  (m) => m.PaymentSuccessPage,
+);
+const paymentFailed = () => import('../features/payment-result/payment-failed-page.tsx');
+const PaymentFailedPage = page(paymentFailed, (m) => m.PaymentFailedPage);
+const PaymentCancelledPage = page(paymentFailed, (m) => m.PaymentCancelledPage);
+const AdminPanelPage = page(
+  () => import('../features/admin/admin-panel-page.tsx'),
+  (m) => m.AdminPanelPage,
+);
 
 export type RouteEntry = { path: string } & (
   | {

@@ -1,10 +1,12 @@
 import MenuIcon from '@mui/icons-material/Menu';
-import { AppBar, Box, Button, IconButton, Menu, MenuItem, Stack, Toolbar } from '@mui/material';
-import type { ReactNode } from 'react';
+import { AppBar, Box, Button, IconButton, Stack, Toolbar } from '@mui/material';
+import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { NavLink } from 'react-router';
 import { BrandLogo } from './brand-logo.tsx';
 import type { AppLink } from './nav-link.ts';
 import { useRouteScopedMenu } from './use-route-scoped-menu.ts';
+
+const NavMenu = lazy(async () => ({ default: (await import('./nav-menu.tsx')).NavMenu }));
 
 /**
  * The bar both layouts share: logo, the main links (a menu on small screens) and, on the right, what
@@ -19,9 +21,12 @@ export function NavBar({
   logoTo: string;
   links: readonly AppLink[];
   exactLinks?: boolean;
-  children: ReactNode;
+  children?: ReactNode;
 }) {
   const mobileNav = useRouteScopedMenu();
+  // The menu's code loads when it is first opened, then it stays mounted (its closing animation).
+  const [menuUsed, setMenuUsed] = useState(false);
+  if (mobileNav.open && !menuUsed) setMenuUsed(true);
   return (
     <AppBar position="sticky">
       <Toolbar sx={{ gap: 1 }}>
@@ -68,19 +73,17 @@ export function NavBar({
           {children}
         </Stack>
       </Toolbar>
-      <Menu anchorEl={mobileNav.anchorEl} open={mobileNav.open} onClose={mobileNav.closeMenu}>
-        {links.map((link) => (
-          <MenuItem
-            key={link.to}
-            component={NavLink}
-            to={link.to}
-            end={exactLinks}
-            onClick={mobileNav.closeMenu}
-          >
-            {link.label}
-          </MenuItem>
-        ))}
-      </Menu>
+      {menuUsed && (
+        <Suspense fallback={null}>
+          <NavMenu
+            anchorEl={mobileNav.anchorEl}
+            open={mobileNav.open}
+            onClose={mobileNav.closeMenu}
+            links={links}
+            exactLinks={exactLinks}
+          />
+        </Suspense>
+      )}
     </AppBar>
   );
 }

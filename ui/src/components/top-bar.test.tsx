@@ -22,7 +22,7 @@ describe('TopBar (spec §2.2)', () => {
     // Links of screens that do not exist yet stay hidden; so does Admin Panel for non-admins.
     expect(within(nav).queryByRole('link', { name: 'Get Help' })).toBeNull();
     expect(within(nav).queryByRole('link', { name: 'Admin Panel' })).toBeNull();
-    expect(screen.getByLabelText('Plan: Pro')).toBeTruthy();
+    expect(await screen.findByLabelText('Plan: Pro')).toBeTruthy();
   });
 
   it('links Instances, Billing and Profile', async () => {
@@ -33,7 +33,7 @@ describe('TopBar (spec §2.2)', () => {
         .getAllByRole('link')
         .map((link) => `${link.textContent} ${link.getAttribute('href')}`),
     ).toEqual(['Dashboard /dashboard', 'Instances /instances', 'Billing /billing', 'Profile /profile']);
-    expect(screen.getByRole('button', { name: /^Notifications/ })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: /^Notifications/ })).toBeTruthy();
   });
 
   it('inside the affiliate area: no main links, and the logo leads to the dashboard that exists', async () => {

@@ -3,5 +3,5 @@ import * as routes from './config.routes.ts';
 import type { ConfigService } from './config.service.ts';
 
 export function createConfigRouter(config: ConfigService) {
-  return createRouter().openapi(routes.get, (c) => c.json(config.get(), 200));
+  return createRouter().openapi(routes.get, async (c) => c.json(await config.get(), 200));
 }

@@ -1,4 +1,5 @@
 import { Alert, Box } from '@mui/material';
+import { Suspense } from 'react';
 import { useIntegrations } from '../../app/integrations.ts';
 import { useColorMode } from '../../theme/use-color-mode.ts';
 import { BOT_CHECK_MISSING, type BotCheck } from './use-bot-check.ts';
@@ -15,14 +16,17 @@ export function BotCheckField({ check }: { check: BotCheck }) {
   if (siteKey === null) return null;
   return (
     <Box role="group" aria-label="Bot check">
-      <BotCheckWidget
-        key={`${check.generation}-${mode}`}
-        siteKey={siteKey}
-        theme={mode}
-        onToken={setToken}
-        onExpire={reset}
-        onError={() => setToken(null)}
-      />
+      {/* The widget's code loads on first use; the form stays on screen meanwhile. */}
+      <Suspense fallback={null}>
+        <BotCheckWidget
+          key={`${check.generation}-${mode}`}
+          siteKey={siteKey}
+          theme={mode}
+          onToken={setToken}
+          onExpire={reset}
+          onError={() => setToken(null)}
+        />
+      </Suspense>
       {check.missing && (
         <Alert severity="error" role="alert" sx={{ mt: 1 }}>
           {BOT_CHECK_MISSING}

@@ -26,12 +26,12 @@ afterEach(() => {
 });
 
 describe('toasts (spec §9)', () => {
-  it('keeps at most 20 at once, dropping the oldest', () => {
+  it('keeps at most 20 at once, dropping the oldest', async () => {
     const toast = renderToasts();
     act(() => {
       for (let i = 1; i <= 25; i++) toast.info(`Message ${i}`);
     });
-    expect(screen.getAllByRole('alert')).toHaveLength(MAX_TOASTS);
+    expect(await screen.findAllByRole('alert')).toHaveLength(MAX_TOASTS);
     expect(screen.queryByText('Message 5')).toBeNull();
     expect(screen.getByText('Message 6')).toBeTruthy();
     expect(screen.getByText('Message 25')).toBeTruthy();

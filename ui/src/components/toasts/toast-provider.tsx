@@ -1,5 +1,18 @@
-import { Alert, Box, Portal, Snackbar, type SnackbarCloseReason } from '@mui/material';
-import { createContext, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Box, Portal } from '@mui/material';
+import {
+  createContext,
+  lazy,
+  type ReactNode,
+  Suspense,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
+
+// Loaded with the first toast: most first visits raise none.
+const ToastItem = lazy(async () => ({ default: (await import('./toast-item.tsx')).ToastItem }));
 
 export type ToastSeverity = 'success' | 'error' | 'info' | 'warning';
 
@@ -26,7 +39,7 @@ export const ToastContext = createContext<Toaster | null>(null);
 const durationOf = (severity: ToastSeverity) =>
   severity === 'success' ? TOAST_DURATION_MS.success : TOAST_DURATION_MS.default;
 
-/** Stacked toasts in the top-right corner, built from MUI Snackbar + Alert. */
+/** Stacked toasts in the top-right corner, built from MUI Snackbar + Alert (toast-item.tsx). */
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const nextId = useRef(1);
@@ -88,27 +101,19 @@ export function ToastProvider({ children }: { children: ReactNode }) {
             pointerEvents: 'none',
           }}
         >
-          {toasts.map((toast) => (
-            <Snackbar
-              key={toast.id}
-              open={toast.open}
-              autoHideDuration={durationOf(toast.severity)}
-              onClose={(_event, reason?: SnackbarCloseReason) => {
-                if (reason !== 'clickaway') close(toast.id);
-              }}
-              slotProps={{ transition: { onExited: () => remove(toast.id) } }}
-              sx={{ position: 'static', transform: 'none', pointerEvents: 'auto' }}
-            >
-              <Alert
+          <Suspense fallback={null}>
+            {toasts.map((toast) => (
+              <ToastItem
+                key={toast.id}
+                message={toast.message}
                 severity={toast.severity}
-                variant="filled"
+                open={toast.open}
+                duration={durationOf(toast.severity)}
                 onClose={() => close(toast.id)}
-                sx={{ width: { xs: '100%', sm: 360 }, boxShadow: 6 }}
-              >
-                {toast.message}
-              </Alert>
-            </Snackbar>
-          ))}
+                onExited={() => remove(toast.id)}
+              />
+            ))}
+          </Suspense>
         </Box>
       </Portal>
     </ToastContext.Provider>

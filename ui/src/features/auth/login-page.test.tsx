@@ -103,6 +103,7 @@ describe('LoginPage', () => {
   it('links to /register', async () => {
     const app = renderLogin();
     await app.user.click(await screen.findByRole('link', { name: 'Create one' }));
-    expect(app.location()).toBe('/register');
+    // The next page's code loads first; the router keeps this one on screen meanwhile.
+    await waitFor(() => expect(app.location()).toBe('/register'));
   });
 });

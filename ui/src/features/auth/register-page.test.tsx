@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { FakeRoutes } from '../../../test/fake-api.ts';
 import { apiError, authResult, makeUser, signedInApi } from '../../../test/fixtures.ts';
@@ -139,6 +139,7 @@ describe('RegisterPage submit', () => {
   it('links to /login', async () => {
     const app = renderRegister();
     await app.user.click(await screen.findByRole('link', { name: 'Sign in' }));
-    expect(app.location()).toBe('/login');
+    // The next page's code loads first; the router keeps this one on screen meanwhile.
+    await waitFor(() => expect(app.location()).toBe('/login'));
   });
 });

@@ -13,7 +13,7 @@ export const HELP_FAQ: readonly FaqCategory[] = [
       {
         question: 'How do I deploy my first instance?',
         answer:
-          'Create an account, open the dashboard and choose Deploy. Pick WordPress, n8n, MySQL or MongoDB, give the instance a name, choose a region and confirm. Most instances are live in under 30 seconds.',
+          'Create an account, open the dashboard and choose Deploy. Pick one of the types this server offers (the Deploy screen marks the others as not available yet), give the instance a name, choose a region and confirm. The dashboard shows its status as the deployment runs.',
       },
       {
         question: 'How long is the free trial?',

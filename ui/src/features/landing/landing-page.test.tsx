@@ -1,19 +1,48 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { publicConfig, publicOffer } from '../../../test/fixtures.ts';
 import { renderApp } from '../../../test/render-app.tsx';
-import { LANDING_FAQ } from './landing-content.ts';
+import { HERO_TITLE, landingFaq } from './landing-content.ts';
 
 describe('landing page (platform-area: landing)', () => {
-  it('has the hero with the marketing claims', async () => {
+  it('has the hero with the trial, and no made-up user numbers', async () => {
     renderApp({ path: '/' });
-    expect(
-      await screen.findByRole('heading', {
-        level: 1,
-        name: 'Deploy WordPress, n8n and databases in under 30 seconds',
-      }),
-    ).toBeTruthy();
-    expect(screen.getByText('Trusted by 10,000+ developers')).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: HERO_TITLE })).toBeTruthy();
     expect(screen.getByText(/free 1-hour trial — no credit card required/)).toBeTruthy();
+    expect(document.body.textContent).not.toMatch(/10,000|trusted by|developers trust/i);
+  });
+
+  it('marks what this server cannot deploy yet as such, from the server’s offer', async () => {
+    const app = renderApp({ path: '/' });
+    const features = await screen.findByRole('region', { name: 'Everything you need to ship' });
+    const cardOf = (title: string) => {
+      const heading = within(features).getByRole('heading', { level: 3, name: title });
+      const card = heading.parentElement;
+      if (!card) throw new Error(`no card for ${title}`);
+      return within(card);
+    };
+    await cardOf('n8n automation').findByText('Coming soon');
+    expect(cardOf('WordPress sites').getByText('Available')).toBeTruthy();
+    expect(
+      cardOf('Managed databases').getByText('Available: MySQL and PostgreSQL · MongoDB: Coming soon'),
+    ).toBeTruthy();
+    expect(cardOf('API for automation').getByText('Coming soon')).toBeTruthy();
+    const faq = screen.getByRole('region', { name: 'Frequently asked questions' });
+    await app.user.click(within(faq).getByRole('button', { name: 'What can I deploy?' }));
+    expect(within(faq).getByRole('region', { name: 'What can I deploy?' }).textContent).toBe(
+      'On this server: MySQL databases, PostgreSQL databases and WordPress sites. Not available yet: MongoDB and n8n.',
+    );
+  });
+
+  it('shows n8n, MongoDB and the API as available when the server offers them', async () => {
+    const offer = publicOffer({
+      available: ['mysql', 'postgresql', 'mongodb', 'wordpress', 'n8n'],
+      publicApi: true,
+    });
+    renderApp({ path: '/', api: { 'GET /api/config': { body: publicConfig({ offer }) } } });
+    const features = await screen.findByRole('region', { name: 'Everything you need to ship' });
+    await within(features).findByText('Available: MySQL, PostgreSQL and MongoDB');
+    expect(within(features).queryByText(/Coming soon/)).toBeNull();
   });
 
   it('has the feature grid and the free-trial card', async () => {
@@ -28,7 +57,9 @@ describe('landing page (platform-area: landing)', () => {
     const app = renderApp({ path: '/' });
     const faq = await screen.findByRole('region', { name: 'Frequently asked questions' });
     const questions = within(faq).getAllByRole('button');
-    expect(questions.map((button) => button.textContent)).toEqual(LANDING_FAQ.map((item) => item.question));
+    expect(questions.map((button) => button.textContent)).toEqual(
+      landingFaq(undefined).map((item) => item.question),
+    );
     const first = within(faq).getByRole('button', { name: 'How does the free trial work?' });
     await app.user.click(first);
     expect(first.getAttribute('aria-expanded')).toBe('true');

@@ -2,42 +2,28 @@ import AccountTreeIcon from '@mui/icons-material/AccountTree';
 import ApiIcon from '@mui/icons-material/Api';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import LanguageIcon from '@mui/icons-material/Language';
-import PublicIcon from '@mui/icons-material/Public';
+import NotificationsActiveIcon from '@mui/icons-material/NotificationsActive';
 import StorageIcon from '@mui/icons-material/Storage';
 import WebIcon from '@mui/icons-material/Web';
-import {
-  Box,
-  Button,
-  Card,
-  CardContent,
-  Chip,
-  Container,
-  Grid,
-  List,
-  ListItem,
-  ListItemIcon,
-  ListItemText,
-  Stack,
-  Typography,
-} from '@mui/material';
+import { Box, Button, Card, CardContent, Container, Grid, Stack, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { usePublicConfigQuery } from '../../api/config.queries.ts';
 import { FaqList } from '../../components/faq-list.tsx';
-import { FEATURES, LANDING_FAQ } from './landing-content.ts';
+import { FEATURES, featureStatus, HERO_TITLE, landingFaq, type Offer } from './landing-content.ts';
 
 const FEATURE_ICONS: readonly ReactNode[] = [
   <WebIcon key="wordpress" />,
   <AccountTreeIcon key="n8n" />,
   <StorageIcon key="databases" />,
   <LanguageIcon key="domains" />,
-  <PublicIcon key="regions" />,
+  <NotificationsActiveIcon key="status" />,
   <ApiIcon key="api" />,
 ];
 
 const FACTS = [
-  { value: '10,000+', label: 'developers trust Berth' },
-  { value: '< 30 s', label: 'from click to live URL' },
   { value: '1 hour', label: 'free trial, no card' },
+  { value: 'Monthly or yearly', label: 'billing, cancel any time' },
 ] as const;
 
 const TRIAL_POINTS = [
@@ -54,8 +40,31 @@ function StartTrialButton() {
   );
 }
 
-/** The landing page (platform-area: hero, feature grid, free-trial card, seven-question FAQ). */
+/** Whether this install offers the feature; the line keeps its height while the offer loads. */
+function FeatureStatusLine({ index, offer }: { index: number; offer: Offer | undefined }) {
+  const feature = FEATURES[index];
+  const status = feature && offer ? featureStatus(feature, offer) : null;
+  return (
+    <Typography
+      variant="body2"
+      sx={{
+        mt: 1.5,
+        minHeight: '1.5em',
+        fontWeight: 600,
+        color: status?.available ? 'success.main' : 'text.secondary',
+      }}
+    >
+      {status?.label}
+    </Typography>
+  );
+}
+
+/**
+ * The landing page (platform-area: hero, feature grid, free-trial card, seven-question FAQ). What an
+ * install cannot deploy yet says so, from the server's offer (GET /api/config).
+ */
 export function LandingPage() {
+  const offer = usePublicConfigQuery().data?.offer;
   return (
     <>
       <Box
@@ -68,17 +77,16 @@ export function LandingPage() {
         }}
       >
         <Container maxWidth="md" sx={{ textAlign: 'center' }}>
-          <Chip label="Trusted by 10,000+ developers" color="primary" variant="outlined" sx={{ mb: 3 }} />
           <Typography
             id="hero-title"
             variant="h2"
             component="h1"
             sx={{ fontSize: { xs: '2.25rem', md: '3.5rem' }, letterSpacing: '-0.02em', mb: 2.5 }}
           >
-            Deploy WordPress, n8n and databases in under 30 seconds
+            {HERO_TITLE}
           </Typography>
           <Typography variant="h6" component="p" color="text.secondary" sx={{ fontWeight: 400, mb: 4 }}>
-            Pick an application or a database, choose a region, and get a live URL with SSL. Start with a free
+            Pick an application or a database, deploy it, and manage it from one dashboard. Start with a free
             1-hour trial — no credit card required.
           </Typography>
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ justifyContent: 'center' }}>
@@ -143,6 +151,7 @@ export function LandingPage() {
                     {feature.title}
                   </Typography>
                   <Typography color="text.secondary">{feature.text}</Typography>
+                  <FeatureStatusLine index={index} offer={offer} />
                 </CardContent>
               </Card>
             </Grid>
@@ -166,16 +175,18 @@ export function LandingPage() {
                 <Typography color="text.secondary" sx={{ mb: 2 }}>
                   Your 60-minute trial starts the moment you create your account.
                 </Typography>
-                <List dense disablePadding>
+                <Box component="ul" sx={{ listStyle: 'none', p: 0, m: 0 }}>
                   {TRIAL_POINTS.map((point) => (
-                    <ListItem key={point} disableGutters>
-                      <ListItemIcon sx={{ minWidth: 32 }}>
-                        <CheckCircleIcon color="success" fontSize="small" />
-                      </ListItemIcon>
-                      <ListItemText primary={point} />
-                    </ListItem>
+                    <Box
+                      component="li"
+                      key={point}
+                      sx={{ display: 'flex', alignItems: 'center', gap: 1, py: 0.5 }}
+                    >
+                      <CheckCircleIcon color="success" fontSize="small" aria-hidden />
+                      <Typography>{point}</Typography>
+                    </Box>
                   ))}
-                </List>
+                </Box>
               </Grid>
               <Grid size={{ xs: 12, md: 5 }} sx={{ textAlign: { xs: 'left', md: 'center' } }}>
                 <Typography variant="h3" component="p" sx={{ fontWeight: 700 }}>
@@ -195,7 +206,7 @@ export function LandingPage() {
         <Typography id="faq-title" variant="h4" component="h2" sx={{ textAlign: 'center', mb: 4 }}>
           Frequently asked questions
         </Typography>
-        <FaqList items={LANDING_FAQ} level="h3" />
+        <FaqList items={landingFaq(offer)} level="h3" />
       </Container>
     </>
   );

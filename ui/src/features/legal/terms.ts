@@ -4,12 +4,12 @@ export const TERMS: LegalDocument = {
   title: 'Terms of Service',
   updated: LAST_UPDATED,
   intro:
-    'These terms govern your use of Berth, the hosting platform where you deploy and run WordPress sites, n8n automation and databases. By creating an account or using Berth you accept them. If you register for a company, you confirm that you may bind that company to these terms.',
+    'These terms govern your use of Berth, the hosting platform where you deploy and run applications (such as WordPress sites) and databases. By creating an account or using Berth you accept them. If you register for a company, you confirm that you may bind that company to these terms.',
   sections: [
     {
       heading: '1. The service',
       blocks: [
-        'Berth runs application instances (WordPress and n8n) and database instances (MySQL and MongoDB) in the region you choose. Depending on the instance and your plan, it includes a temporary URL, custom domains with SSL certificates, database credentials, SFTP access, WordPress backups and add-ons, and, on Pro, programmatic access through the Berth API.',
+        'Berth runs application instances and database instances of the types this installation offers: the landing page and the Deploy screen list them, and say which are not available yet. Depending on the instance and your plan, it includes a temporary URL, custom domains with SSL certificates, database credentials, SFTP access, and WordPress backups and add-ons.',
       ],
     },
     {
@@ -32,7 +32,7 @@ export const TERMS: LegalDocument = {
         {
           list: [
             'Starter allows 1 active instance. Additional instances can be added to an active Starter plan for a monthly fee each.',
-            'Pro allows unlimited instances and includes API access at up to 150 requests per minute.',
+            'Pro allows unlimited instances. API access at up to 150 requests per minute will be part of Pro once the Berth API is offered; the Pricing page says whether it is.',
             'Plans are billed monthly or yearly, in advance. Yearly billing is discounted: 10 % on Starter and 30 % on Pro compared with twelve monthly payments.',
             'The current prices and currency are shown on the Pricing page and at checkout. A price change applies from your next billing period, and we announce it in the app beforehand.',
             'Payments are processed by our payment providers (card payments through Stripe, PayPal and, where offered, wallet payments through MetaMask, which our support team confirms manually).',
@@ -78,7 +78,7 @@ export const TERMS: LegalDocument = {
     {
       heading: '9. The Berth API',
       blocks: [
-        'API keys are personal to your account and must be kept secret. Requests above the documented rate limits are refused. We may revoke a key that is abused or exposed.',
+        'The Berth API is not offered yet. Once it is, API keys are personal to your account and must be kept secret, requests above the documented rate limits are refused, and we may revoke a key that is abused or exposed.',
       ],
     },
     {

@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { makeUser, proSubscription, publicConfig, signedInApi } from '../../../test/fixtures.ts';
+import { makeUser, proSubscription, publicConfig, publicOffer, signedInApi } from '../../../test/fixtures.ts';
 import { renderApp } from '../../../test/render-app.tsx';
 
 /** Prices unlike the spec's defaults: the page must show the server's, not constants. */
@@ -12,6 +12,7 @@ const CONFIG = publicConfig({
     pro: { monthly: 20, yearlyDiscount: 0.3, yearly: 168 },
     addonInstance: 4.5,
   },
+  offer: publicOffer({ publicApi: true }),
 });
 
 const card = (name: string) => screen.findByRole('region', { name });
@@ -30,6 +31,13 @@ describe('pricing page (spec §2.13)', () => {
     for (const feature of ['Unlimited instances', 'Unlimited custom domains', 'Priority support'])
       expect(within(pro).getByText(feature)).toBeTruthy();
     expect(within(pro).getByText('API access: 150 requests per minute')).toBeTruthy();
+  });
+
+  it('says API access is coming soon while this server offers no public API', async () => {
+    renderApp({ path: '/pricing', api: { 'GET /api/config': { body: publicConfig() } } });
+    const pro = await card('Pro');
+    expect(within(pro).getByText('API access: Coming soon')).toBeTruthy();
+    expect(within(pro).queryByText('API access: 150 requests per minute')).toBeNull();
   });
 
   it('shows yearly prices as their monthly equivalent: Starter 10 % off, Pro 30 % off', async () => {

@@ -47,6 +47,7 @@ export function PlanCard({
   user: User | null;
   action?: ReactNode;
 }) {
+  const apiAccess = usePublicConfigQuery().data?.offer.publicApi.available ?? false;
   const price = shownPrice(plans[offer.id], cycle);
   const money = (amount: number) => formatMoney(amount, plans.currencySymbol);
   const highlighted = offer.id === 'pro';
@@ -93,7 +94,7 @@ export function PlanCard({
           </Typography>
         </Box>
         <List dense disablePadding aria-label={`${offer.name} includes`} sx={{ mb: 3, flexGrow: 1 }}>
-          {offer.features(money(plans.addonInstance)).map((feature) => (
+          {offer.features(money(plans.addonInstance), apiAccess).map((feature) => (
             <ListItem key={feature} disableGutters>
               <ListItemIcon sx={{ minWidth: 32 }}>
                 <CheckIcon color="success" fontSize="small" />
@@ -168,34 +169,37 @@ export function PricingPage() {
         </Typography>
       </Box>
 
-      <LoadState
-        query={config}
-        loading="Loading prices..."
-        failed="We could not load the prices. Please try again."
-        sx={{ maxWidth: 560, mx: 'auto' }}
-      />
+      {/* The plans' room is kept while the prices load, so the page does not jump when they show. */}
+      <Box sx={{ minHeight: plans ? undefined : { xs: 1260, md: 720 } }}>
+        <LoadState
+          query={config}
+          loading="Loading prices..."
+          failed="We could not load the prices. Please try again."
+          sx={{ maxWidth: 560, mx: 'auto' }}
+        />
 
-      {plans && (
-        <>
-          <Box sx={{ display: 'flex', justifyContent: 'center', mb: 4 }}>
-            <CycleToggle
-              cycle={cycle}
-              onChange={setCycle}
-              yearlyLabel={`Yearly · save up to ${bestYearlyDiscount([plans.starter, plans.pro])}%`}
-            />
-          </Box>
-          <Grid container spacing={3} sx={{ justifyContent: 'center' }}>
-            {PLAN_OFFERS.map((offer) => (
-              <Grid key={offer.id} size={{ xs: 12, md: 5 }}>
-                <PlanCard offer={offer} plans={plans} cycle={cycle} user={null} />
-              </Grid>
-            ))}
-          </Grid>
-          <Typography color="text.secondary" sx={{ textAlign: 'center', mt: 4 }}>
-            Prices in {plans.currency}. Every account starts with a free 1-hour trial.
-          </Typography>
-        </>
-      )}
+        {plans && (
+          <>
+            <Box sx={{ display: 'flex', justifyContent: 'center', mb: 4 }}>
+              <CycleToggle
+                cycle={cycle}
+                onChange={setCycle}
+                yearlyLabel={`Yearly · save up to ${bestYearlyDiscount([plans.starter, plans.pro])}%`}
+              />
+            </Box>
+            <Grid container spacing={3} sx={{ justifyContent: 'center' }}>
+              {PLAN_OFFERS.map((offer) => (
+                <Grid key={offer.id} size={{ xs: 12, md: 5 }}>
+                  <PlanCard offer={offer} plans={plans} cycle={cycle} user={null} />
+                </Grid>
+              ))}
+            </Grid>
+            <Typography color="text.secondary" sx={{ textAlign: 'center', mt: 4 }}>
+              Prices in {plans.currency}. Every account starts with a free 1-hour trial.
+            </Typography>
+          </>
+        )}
+      </Box>
     </Container>
   );
 }

@@ -8,8 +8,11 @@ export interface PlanOffer {
   id: PlanId;
   name: string;
   tagline: string;
-  /** What the card lists; `addonPrice` is the formatted price of one additional instance. */
-  features(addonPrice: string): string[];
+  /**
+   * What the card lists; `addonPrice` is the formatted price of one additional instance, `apiAccess`
+   * whether this server offers the public API (GET /api/config `offer.publicApi`).
+   */
+  features(addonPrice: string, apiAccess: boolean): string[];
 }
 
 /** The two plans and what they include (spec customer-area §2.13, §9; platform-area §9). */
@@ -30,14 +33,14 @@ export const PLAN_OFFERS: readonly PlanOffer[] = [
   {
     id: 'pro',
     name: 'Pro',
-    tagline: 'Unlimited instances and API access for teams.',
-    features: () => [
+    tagline: 'Unlimited instances for teams and agencies.',
+    features: (_addonPrice, apiAccess) => [
       'Unlimited instances',
       'Unlimited custom domains',
       'Free SSL certificates',
       'Priority support',
       'Support response within 4 hours',
-      'API access: 150 requests per minute',
+      apiAccess ? 'API access: 150 requests per minute' : 'API access: Coming soon',
     ],
   },
 ];

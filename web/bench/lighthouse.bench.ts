@@ -1,0 +1,163 @@
+// `npm run bench:web` (after `npm run build -w @berth/web`, which the script does first): Lighthouse
+// (the npm package, mobile form factor, simulated slow 4G and 4× CPU) against Debian's Chromium, offline,
+// on the built web app served by the real server. Prints performance and accessibility of the public
+// pages and of /dashboard signed in, next to the targets of issue 15; the median of `RUNS` runs each.
+//   node web/bench/lighthouse.bench.ts [RUNS]
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse, { type Result } from 'lighthouse';
+import { chromium } from 'playwright-core';
+import { CHROMIUM } from '../e2e/browser.ts';
+import { startServer } from '../e2e/server.ts';
+
+const RUNS = Math.max(1, Number(process.argv[2] ?? 1));
+
+interface Target {
+  path: string;
+  /** Lowest performance score that meets the target. */
+  performance: number;
+  signedIn: boolean;
+}
+
+const TARGETS: readonly Target[] = [
+  { path: '/', performance: 95, signedIn: false },
+  { path: '/pricing', performance: 95, signedIn: false },
+  { path: '/login', performance: 95, signedIn: false },
+  { path: '/dashboard', performance: 90, signedIn: true },
+];
+const ACCESSIBILITY = 100;
+
+const CHROME_FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+interface Measure {
+  performance: number;
+  accessibility: number;
+  fcpMs: number;
+  lcpMs: number;
+  tbtMs: number;
+  cls: number;
+  transferKiB: number;
+}
+
+const score = (lhr: Result, id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
+const numeric = (lhr: Result, id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
+
+function measureOf(lhr: Result): Measure {
+  return {
+    performance: score(lhr, 'performance'),
+    accessibility: score(lhr, 'accessibility'),
+    fcpMs: numeric(lhr, 'first-contentful-paint'),
+    lcpMs: numeric(lhr, 'largest-contentful-paint'),
+    tbtMs: numeric(lhr, 'total-blocking-time'),
+    cls: numeric(lhr, 'cumulative-layout-shift'),
+    transferKiB: numeric(lhr, 'total-byte-weight') / 1024,
+  };
+}
+
+/** The run with the median performance score. */
+function median(runs: Measure[]): Measure {
+  const sorted = [...runs].sort((a, b) => a.performance - b.performance);
+  const middle = sorted[Math.floor(sorted.length / 2)];
+  if (!middle) throw new Error('no Lighthouse run');
+  return middle;
+}
+
+async function register(baseUrl: string): Promise<string> {
+  const stamp = Date.now();
+  const response = await fetch(`${baseUrl}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      accountType: 'individual',
+      firstName: 'Light',
+      lastName: 'House',
+      username: `lighthouse${stamp}`,
+      email: `lighthouse${stamp}@example.com`,
+      password: 'Light#house2026',
+    }),
+  });
+  if (!response.ok) throw new Error(`register answered ${response.status}: ${await response.text()}`);
+  return ((await response.json()) as { token: string }).token;
+}
+
+/**
+ * Stores the token where the web app looks for it, and empties the HTTP cache, so the signed-in run
+ * loads every file as the first visit after signing in would.
+ */
+async function signIn(port: number, baseUrl: string, token: string | null): Promise<void> {
+  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
+  try {
+    const context = browser.contexts()[0] ?? (await browser.newContext());
+    const page = await context.newPage();
+    await page.goto(`${baseUrl}/terms`);
+    await page.evaluate((value) => {
+      if (value === null) localStorage.removeItem('token');
+      else localStorage.setItem('token', value);
+    }, token);
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.clearBrowserCache');
+    await page.close();
+  } finally {
+    await browser.close();
+  }
+}
+
+const server = await startServer({ PROVISIONER: 'none' });
+const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS });
+const results: { target: Target; measure: Measure }[] = [];
+try {
+  const token = await register(server.baseUrl);
+  for (const target of TARGETS) {
+    const runs: Measure[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      // Public pages: Lighthouse empties storage and cache first (a first visit). Signed in: the token
+      // must survive, so the cache is emptied here instead.
+      if (target.signedIn) await signIn(chrome.port, server.baseUrl, token);
+      const result = await lighthouse(`${server.baseUrl}${target.path}`, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance', 'accessibility'],
+        disableStorageReset: target.signedIn,
+      });
+      if (!result) throw new Error(`Lighthouse returned nothing for ${target.path}`);
+      if (result.lhr.runtimeError)
+        throw new Error(`${target.path}: ${result.lhr.runtimeError.code} ${result.lhr.runtimeError.message}`);
+      const finalUrl = new URL(result.lhr.finalDisplayedUrl).pathname;
+      if (finalUrl !== target.path) throw new Error(`${target.path} ended on ${finalUrl}`);
+      runs.push(measureOf(result.lhr));
+    }
+    results.push({ target, measure: median(runs) });
+  }
+} finally {
+  chrome.kill();
+  await server.stop();
+}
+
+const cell = (value: string, width: number) => value.padStart(width);
+console.log(
+  `\nLighthouse ${RUNS > 1 ? `(median of ${RUNS} runs) ` : ''}mobile, simulated throttling, Debian Chromium`,
+);
+console.log(
+  `${'page'.padEnd(12)}${cell('perf', 6)}${cell('target', 8)}${cell('a11y', 6)}${cell('FCP', 9)}${cell('LCP', 9)}${cell('TBT', 8)}${cell('CLS', 7)}${cell('KiB', 8)}`,
+);
+let missed = 0;
+for (const { target, measure: m } of results) {
+  const met = m.performance >= target.performance && m.accessibility >= ACCESSIBILITY;
+  if (!met) missed++;
+  console.log(
+    `${target.path.padEnd(12)}${cell(String(m.performance), 6)}${cell(`≥ ${target.performance}`, 8)}${cell(String(m.accessibility), 6)}${cell(`${(m.fcpMs / 1000).toFixed(2)} s`, 9)}${cell(`${(m.lcpMs / 1000).toFixed(2)} s`, 9)}${cell(`${m.tbtMs.toFixed(0)} ms`, 8)}${cell(m.cls.toFixed(3), 7)}${cell(m.transferKiB.toFixed(0), 8)}  ${met ? 'ok' : 'BELOW TARGET'}`,
+  );
+}
+console.log(
+  `targets: performance ≥ 95 on the public pages, ≥ 90 on /dashboard; accessibility ${ACCESSIBILITY} everywhere` +
+    ` — ${missed === 0 ? 'all met' : `${missed} page(s) below`}`,
+);
