@@ -1,5 +1,5 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, createTestApp, register, type TestApp } from '../../../test/create-test-app.ts';
+import { call, createTestApp, registerAdmin, type TestApp } from '../../../test/create-test-app.ts';
 import { createTestDatabase, truncateAll } from '../../../test/test-db.ts';
 import type { Db } from '../../db/database.ts';
 import { COMING_SOON } from '../../provisioning/driver.ts';
@@ -28,8 +28,7 @@ describe('GET /api/config', () => {
       addonInstance: 3.99,
     });
 
-    // The first account is the admin.
-    const admin = await register(app);
+    const admin = await registerAdmin(app, db);
     const saved = await call(app, 'PUT', '/api/admin/payment-settings', {
       token: admin.token,
       body: { currency: 'EUR', prices: { starter: 5.49, pro: 24, addonInstance: 2.5 } },
