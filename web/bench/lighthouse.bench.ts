@@ -3,10 +3,11 @@
 // on the built web app served by the real server. Prints performance and accessibility of the public
 // pages and of /dashboard signed in, next to the targets of issue 15; the median of `RUNS` runs each.
 //   node web/bench/lighthouse.bench.ts [RUNS]
+
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Result } from 'lighthouse';
 import { chromium } from 'playwright-core';
-import { CHROMIUM } from '../e2e/browser.ts';
+import { CHROMIUM, CHROMIUM_OFFLINE_FLAGS } from '../e2e/browser.ts';
 import { startServer } from '../e2e/server.ts';
 
 const RUNS = Math.max(1, Number(process.argv[2] ?? 1));
@@ -26,16 +27,7 @@ const TARGETS: readonly Target[] = [
 ];
 const ACCESSIBILITY = 100;
 
-const CHROME_FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+const CHROME_FLAGS = ['--headless=new', ...CHROMIUM_OFFLINE_FLAGS];
 
 interface Measure {
   performance: number;
