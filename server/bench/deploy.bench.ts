@@ -22,13 +22,11 @@ import { startJobRunner } from '../src/jobs/job-runner.ts';
 import { createEphemeralCipher } from '../src/lib/crypto.ts';
 import { createMemoryMailer } from '../src/lib/mailer.ts';
 import { startPgListener } from '../src/lib/pg-listener.ts';
-import { createInstanceTasks } from '../src/modules/instances/instances.tasks.ts';
 import {
   createNotificationHub,
   type HubEvent,
   NOTIFICATIONS_CHANNEL,
 } from '../src/modules/notifications/notifications.hub.ts';
-import { createNotificationsService } from '../src/modules/notifications/notifications.service.ts';
 import {
   formatLatency,
   type LatencySummary,
@@ -38,6 +36,7 @@ import {
 import type { DatabaseType } from '../src/provisioning/driver.ts';
 import { missingHostPackages } from '../src/provisioning/local/host-packages.ts';
 import { createLocalDriver } from '../src/provisioning/local/local-driver.ts';
+import { createServices } from '../src/services.ts';
 
 const COUNT = 20;
 const wordpressSpec = (id: string, i: number) => ({
@@ -152,15 +151,7 @@ try {
     onMessage: hub.publish,
   });
   stops.push(() => listener.stop());
-  const notifications = createNotificationsService({ db });
-  const runner = await startJobRunner({
-    pgPool: pool,
-    connectionString: url,
-    taskList: createInstanceTasks({ db, driver, cipher, notifications }),
-    log: (line) => console.log(line),
-  });
-  stops.push(() => runner.stop());
-  const app = createApp({
+  const services = createServices({
     db,
     jwtSecret: 'bench-secret-bench-secret-bench-secret!!',
     mailer: createMemoryMailer(),
@@ -169,6 +160,14 @@ try {
     cipher,
     notificationHub: hub,
   });
+  const runner = await startJobRunner({
+    pgPool: pool,
+    connectionString: url,
+    taskList: services.jobTasks,
+    log: (line) => console.log(line),
+  });
+  stops.push(() => runner.stop());
+  const app = createApp(services);
   interface Answer {
     token: string;
     user: { id: string };

@@ -17,6 +17,7 @@ import { startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
 import { migrateToLatest } from '../src/db/migrator.ts';
 import { createMemoryMailer } from '../src/lib/mailer.ts';
 import { startLiveHub } from '../src/modules/notifications/notifications.hub.ts';
+import { createServices } from '../src/services.ts';
 import type { LoadJob, LoadResult } from './load.ts';
 
 const SECONDS = Number(process.argv[2] ?? 5);
@@ -48,13 +49,15 @@ const db = createDb(dbUrl, 10);
 const { hub, stop: stopListener } = await startLiveHub({ connectionString: dbUrl });
 try {
   await migrateToLatest(db);
-  const app = createApp({
-    db,
-    notificationHub: hub,
-    jwtSecret: 'bench-secret-bench-secret-bench-secret!!',
-    mailer: createMemoryMailer(),
-    avatarsDir: path.join(pgDir, 'avatars'),
-  });
+  const app = createApp(
+    createServices({
+      db,
+      notificationHub: hub,
+      jwtSecret: 'bench-secret-bench-secret-bench-secret!!',
+      mailer: createMemoryMailer(),
+      avatarsDir: path.join(pgDir, 'avatars'),
+    }),
+  );
   const registered = await app.request('/api/auth/register', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -4,11 +4,12 @@ import { writeFile } from 'node:fs/promises';
 import { createApp } from '../src/app.ts';
 import { createDb } from '../src/db/create-db.ts';
 import { createMemoryMailer } from '../src/lib/mailer.ts';
+import { createServices } from '../src/services.ts';
 
 export async function renderOpenApi(): Promise<string> {
   const db = createDb('postgres://unused@127.0.0.1:1/unused');
   try {
-    const app = createApp({
+    const services = createServices({
       db,
       jwtSecret: 'x'.repeat(32),
       mailer: createMemoryMailer(),
@@ -25,7 +26,7 @@ export async function renderOpenApi(): Promise<string> {
         ethereum: { rpcUrl: 'http://127.0.0.1:1', confirmations: 12 },
       },
     });
-    const res = await app.request('/api/openapi.json');
+    const res = await createApp(services).request('/api/openapi.json');
     return `${JSON.stringify(await res.json(), null, 2)}\n`;
   } finally {
     await db.destroy();

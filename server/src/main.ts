@@ -21,15 +21,7 @@ import { createTurnstileVerifier, type TurnstileVerifier, turnstileOff } from '.
 import { prepareSetupToken } from './modules/auth/first-admin.ts';
 import { trackDriverStart } from './modules/instances/driver-startup.ts';
 import { reconcileInstances } from './modules/instances/instance-jobs.ts';
-import { createInstanceTasks } from './modules/instances/instances.tasks.ts';
 import { startLiveHub } from './modules/notifications/notifications.hub.ts';
-import { createNotificationsService } from './modules/notifications/notifications.service.ts';
-import { createPaymentProviders } from './modules/payments/providers.ts';
-import {
-  createTrialNoticesService,
-  TRIAL_NOTICES_INTERVAL_MS,
-} from './modules/subscriptions/trial-notices.service.ts';
-import { createSubscriptionAndInstanceServices } from './platform-services.ts';
 import type { ProvisioningDriver } from './provisioning/driver.ts';
 import {
   aptInstallLine,
@@ -41,16 +33,13 @@ import {
 } from './provisioning/local/host-packages.ts';
 import { createLocalDriver } from './provisioning/local/local-driver.ts';
 import { createUnconfiguredDriver } from './provisioning/unconfigured-driver.ts';
+import { createServices } from './services.ts';
 
 const log = (line: string) => console.log(`[berth] ${line}`);
 
 /** How often a server looks for jobs left locked by a crashed server, and clears unused job queues. */
 const JOB_RECOVERY_INTERVAL_MS = 15_000;
 const JOB_GARBAGE_INTERVAL_MS = 60 * 60_000;
-/** How often pending custom domains are looked at (each on its own slowing schedule, see findDomainsDue). */
-const DOMAIN_CHECK_INTERVAL_MS = 60_000;
-/** How often submitted MetaMask transactions are checked on chain (when ETH_RPC_URL is set). */
-const METAMASK_CHECK_INTERVAL_MS = 60_000;
 
 function createMailer(config: ServerConfig): Mailer {
   if (config.smtpUrl) {
@@ -167,60 +156,37 @@ async function main() {
     prov.driver === 'none' ? undefined : trackDriverStart(['mysql', 'postgresql', 'wordpress'] as const);
   const errorLog = (line: string) => console.error(`[berth] ${line}`);
 
-  const app = createApp({
+  const services = createServices({
     db,
     jwtSecret,
     mailer: createMailer(config),
     turnstile: createTurnstile(config),
     notificationHub: hub,
-    trustedProxies: config.trustedProxies,
     avatarsDir: path.join(config.dataDir, 'avatars'),
     publicUrl: config.publicUrl,
     supportEmail: config.supportEmail,
-    webDistDir: config.webDistDir,
     provisioner: driver,
     cipher,
     payments: config.payments,
     dnsServers: config.dnsServers,
     driverStartup: startup,
-    accessLog: log,
     errorLog,
   });
-
-  // The same services the app builds, for the background work below.
-  const now = () => new Date();
-  const notifications = createNotificationsService({ db });
-  const { subscriptions, instances } = createSubscriptionAndInstanceServices({
-    db,
-    now,
-    driver,
-    cipher,
-    notifications,
-    dnsServers: config.dnsServers,
-    startup,
+  const app = createApp(services, {
+    trustedProxies: config.trustedProxies,
+    webDistDir: config.webDistDir,
+    accessLog: log,
   });
-  const trialNotices = createTrialNoticesService({ db, now, notifications, subscriptions });
-  const trialTask = startIntervalTask('trial notices', TRIAL_NOTICES_INTERVAL_MS, trialNotices.sendDue, log);
+
   const payments = config.payments;
   log(
     `payments: Stripe ${payments.stripe ? `on (${payments.stripe.apiBase ?? 'api.stripe.com'})` : 'off (no STRIPE_SECRET_KEY)'}, ` +
       `PayPal ${payments.paypal ? `on (${payments.paypal.apiBase})` : 'off (no PAYPAL_CLIENT_ID)'}, ` +
       `MetaMask checks ${payments.ethereum ? `on chain via ${new URL(payments.ethereum.rpcUrl).host}` : 'manual (no ETH_RPC_URL)'}`,
   );
-  const providers = createPaymentProviders(payments, {
-    db,
-    now,
-    subscriptions,
-    notifications,
-    publicUrl: config.publicUrl,
-    errorLog,
-  });
-  const metamaskTask = startIntervalTask(
-    'MetaMask checks',
-    METAMASK_CHECK_INTERVAL_MS,
-    providers.verifyMetaMaskPayments,
-    log,
-  );
+  const { background } = services;
+  background.trialNotices.start(log);
+  background.metamaskChecks.start(log);
 
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     log(`Berth ${VERSION} listening on ${config.publicUrl} (port ${info.port})`);
@@ -233,7 +199,6 @@ async function main() {
   let runner: JobRunner | undefined;
   let recoveryTask: IntervalTask | undefined;
   let garbageTask: IntervalTask | undefined;
-  let domainTask: IntervalTask | undefined;
   let stopping = false;
   const provisioning = (async () => {
     if (prov.driver === 'none') {
@@ -266,7 +231,7 @@ async function main() {
     runner = await startJobRunner({
       pgPool: pool,
       connectionString: database.url,
-      taskList: createInstanceTasks({ db, driver, cipher, notifications, startup }),
+      taskList: services.jobTasks,
       log,
     });
     log('jobs: runner started');
@@ -288,12 +253,7 @@ async function main() {
     log(
       `domains: TXT checks of pending custom domains through ${config.dnsServers?.join(', ') ?? 'the system resolvers'}`,
     );
-    domainTask = startIntervalTask(
-      'custom domain checks',
-      DOMAIN_CHECK_INTERVAL_MS,
-      () => instances.checkDueDomains(),
-      log,
-    );
+    background.domainChecks.start(log);
   })().catch((error: unknown) => {
     log(`provisioning failed to start: ${error instanceof Error ? error.message : String(error)}`);
   });
@@ -306,10 +266,10 @@ async function main() {
     await provisioning;
     await recoveryTask?.stop();
     await garbageTask?.stop();
-    await domainTask?.stop();
+    await background.domainChecks.stop();
     await runner?.stop();
-    await trialTask.stop();
-    await metamaskTask.stop();
+    await background.trialNotices.stop();
+    await background.metamaskChecks.stop();
     await stopListener();
     await driver.stop().catch((error: unknown) => log(`provisioning: stop failed: ${String(error)}`));
     await db.destroy();

@@ -1,21 +1,39 @@
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type AppDeps, createApp } from '../src/app.ts';
+import { createApp, type HttpOptions } from '../src/app.ts';
 import type { Db } from '../src/db/database.ts';
 import { createMemoryMailer } from '../src/lib/mailer.ts';
 import { prepareSetupToken } from '../src/modules/auth/first-admin.ts';
+import { createServices, type ServicesConfig } from '../src/services.ts';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-at-least-32-characters-long';
 
-/** The app on a test database; mail is kept in memory and avatars go to a temp folder (made on upload). */
-export function createTestApp(db: Db, overrides: Partial<AppDeps> = {}) {
-  return createApp({
+type TestOptions = Partial<ServicesConfig> & HttpOptions;
+
+/** The services on a test database, built by the same composition root as main.ts. */
+export function createTestServices(db: Db, overrides: Partial<ServicesConfig> = {}) {
+  return createServices({
     db,
     jwtSecret: TEST_JWT_SECRET,
     mailer: createMemoryMailer(),
     avatarsDir: path.join(tmpdir(), 'berth-test-avatars', randomUUID()),
     ...overrides,
+  });
+}
+
+/**
+ * The app on a test database; mail is kept in memory and avatars go to a temp folder (made on upload).
+ * Options are the services' configuration and the HTTP layer's own (rate limits, proxies, web app).
+ */
+export function createTestApp(db: Db, options: TestOptions = {}) {
+  const { trustedProxies, webDistDir, rateLimits, sseHeartbeatMs, accessLog, ...config } = options;
+  return createApp(createTestServices(db, config), {
+    trustedProxies,
+    webDistDir,
+    rateLimits,
+    sseHeartbeatMs,
+    accessLog,
   });
 }
 

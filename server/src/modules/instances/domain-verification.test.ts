@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, createTestApp, register, type TestApp } from '../../../test/create-test-app.ts';
+import { call, createTestServices, register, type TestApp } from '../../../test/create-test-app.ts';
 import { type FakeDns, startFakeDns } from '../../../test/fake-dns.ts';
 import { startTestRunner, waitForStatus } from '../../../test/instances-harness.ts';
 import { createTestDatabase } from '../../../test/test-db.ts';
+import { createApp } from '../../app.ts';
 import type { Db } from '../../db/database.ts';
 import type { JobRunner } from '../../jobs/job-runner.ts';
 import { createEphemeralCipher } from '../../lib/crypto.ts';
 import { ValidationError } from '../../lib/errors.ts';
-import { createSubscriptionAndInstanceServices } from '../../platform-services.ts';
 import {
   COMING_SOON,
   type ProvisioningDriver,
@@ -16,7 +16,7 @@ import {
   type SiteUrls,
 } from '../../provisioning/driver.ts';
 import { createUnconfiguredDriver } from '../../provisioning/unconfigured-driver.ts';
-import { createNotificationsService } from '../notifications/notifications.service.ts';
+import type { Services } from '../../services.ts';
 import { PENDING_ACTIVATION } from './domain-verification.ts';
 
 /**
@@ -34,7 +34,7 @@ let db: Db;
 let dns: FakeDns;
 let app: TestApp;
 let runner: JobRunner;
-let services: ReturnType<typeof createSubscriptionAndInstanceServices>;
+let services: Services;
 const sites = new Map<string, SiteState>();
 /** Every setSiteDomain call, in order. */
 const domainCalls: [string, string | null][] = [];
@@ -93,16 +93,9 @@ beforeAll(async () => {
   db = testDb.db;
   dns = await startFakeDns();
   const cipher = createEphemeralCipher();
-  app = createTestApp(db, { provisioner: recordingDriver, cipher, dnsServers: [dns.server] });
+  services = createTestServices(db, { provisioner: recordingDriver, cipher, dnsServers: [dns.server] });
+  app = createApp(services);
   runner = await startTestRunner({ ...testDb, driver: recordingDriver, cipher });
-  services = createSubscriptionAndInstanceServices({
-    db,
-    now: () => new Date(),
-    driver: recordingDriver,
-    cipher,
-    notifications: createNotificationsService({ db }),
-    dnsServers: [dns.server],
-  });
 }, 60_000);
 
 afterAll(async () => {

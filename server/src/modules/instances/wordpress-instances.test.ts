@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, register, type TestApp } from '../../../test/create-test-app.ts';
+import { call, createTestServices, register, type TestApp } from '../../../test/create-test-app.ts';
 import { type FakeDns, startFakeDns } from '../../../test/fake-dns.ts';
 import {
   startTestProvisioning,
@@ -17,15 +17,15 @@ import { mariadbCli } from '../../../test/provisioning/db-clients.ts';
 import { curl, sftpBatch } from '../../../test/provisioning/site-clients.ts';
 import { siteSandbox } from '../../../test/provisioning/site-sandbox.ts';
 import { createTestDatabase } from '../../../test/test-db.ts';
+import { createApp } from '../../app.ts';
 import type { Db } from '../../db/database.ts';
 import type { JobRunner } from '../../jobs/job-runner.ts';
 import { type Cipher, createEphemeralCipher } from '../../lib/crypto.ts';
-import { createSubscriptionAndInstanceServices } from '../../platform-services.ts';
 import type { DatabaseCredentials, SftpCredentials } from '../../provisioning/driver.ts';
 import { caddyPaths } from '../../provisioning/local/caddy.ts';
 import { runInSandbox } from '../../provisioning/local/sandbox.ts';
 import { sitePaths } from '../../provisioning/local/site-names.ts';
-import { createNotificationsService } from '../notifications/notifications.service.ts';
+import type { Services } from '../../services.ts';
 import { instanceHasJobs, reconcileInstances } from './instance-jobs.ts';
 
 /**
@@ -41,7 +41,7 @@ let app: TestApp;
 let cipher: Cipher;
 let work = '';
 let dns: FakeDns;
-let services: ReturnType<typeof createSubscriptionAndInstanceServices>;
+let services: Services;
 
 const suffix = randomBytes(3).toString('hex');
 const title = `Harbour Lights ${suffix}`;
@@ -70,16 +70,9 @@ beforeAll(async () => {
   prov = await startTestProvisioning({ sites: true });
   cipher = createEphemeralCipher();
   dns = await startFakeDns();
-  app = createTestApp(db, { provisioner: prov.driver, cipher, dnsServers: [dns.server] });
+  services = createTestServices(db, { provisioner: prov.driver, cipher, dnsServers: [dns.server] });
+  app = createApp(services);
   runner = await startTestRunner({ ...testDb, driver: prov.driver, cipher });
-  services = createSubscriptionAndInstanceServices({
-    db,
-    now: () => new Date(),
-    driver: prov.driver,
-    cipher,
-    notifications: createNotificationsService({ db }),
-    dnsServers: [dns.server],
-  });
   work = await mkdtemp('/tmp/berth-wp-api-client-');
   const { token, user } = await register(app);
   owner = { token, userId: String(user.id) };

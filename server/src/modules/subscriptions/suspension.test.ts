@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, register, type TestApp } from '../../../test/create-test-app.ts';
+import { call, createTestServices, register, type TestApp } from '../../../test/create-test-app.ts';
 import {
   startTestProvisioning,
   startTestRunner,
@@ -8,14 +8,13 @@ import {
 } from '../../../test/instances-harness.ts';
 import { tenantCli } from '../../../test/provisioning/db-clients.ts';
 import { createTestDatabase } from '../../../test/test-db.ts';
+import { createApp } from '../../app.ts';
 import type { Db } from '../../db/database.ts';
 import type { JobRunner } from '../../jobs/job-runner.ts';
 import { createEphemeralCipher } from '../../lib/crypto.ts';
-import { createSubscriptionAndInstanceServices } from '../../platform-services.ts';
 import type { DatabaseCredentials } from '../../provisioning/driver.ts';
-import { createNotificationsService } from '../notifications/notifications.service.ts';
 import type { SubscriptionsService } from './subscriptions.service.ts';
-import { createTrialNoticesService, type TrialNoticesService } from './trial-notices.service.ts';
+import type { TrialNoticesService } from './trial-notices.service.ts';
 
 /**
  * A lapsed subscription locks the customer's database users out; a paid (or granted) one lets them in
@@ -38,16 +37,9 @@ beforeAll(async () => {
   db = database.db;
   prov = await startTestProvisioning();
   const cipher = createEphemeralCipher();
-  const notifications = createNotificationsService({ db });
-  app = createTestApp(db, { provisioner: prov.driver, cipher, now });
-  ({ subscriptions } = createSubscriptionAndInstanceServices({
-    db,
-    now,
-    driver: prov.driver,
-    cipher,
-    notifications,
-  }));
-  trialNotices = createTrialNoticesService({ db, now, notifications, subscriptions });
+  const services = createTestServices(db, { provisioner: prov.driver, cipher, now });
+  app = createApp(services);
+  ({ subscriptions, trialNotices } = services);
   runner = await startTestRunner({ ...database, driver: prov.driver, cipher });
 }, 300_000);
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, register, type TestApp } from '../../../../test/create-test-app.ts';
+import { call, createTestServices, register, type TestApp } from '../../../../test/create-test-app.ts';
 import { type FakeStripe, startFakeStripe, toAppWebhook } from '../../../../test/fake-stripe.ts';
 import {
   startTestProvisioning,
@@ -9,13 +9,12 @@ import {
 } from '../../../../test/instances-harness.ts';
 import { tenantCli } from '../../../../test/provisioning/db-clients.ts';
 import { createTestDatabase } from '../../../../test/test-db.ts';
+import { createApp } from '../../../app.ts';
 import type { Db } from '../../../db/database.ts';
 import type { JobRunner } from '../../../jobs/job-runner.ts';
 import { createEphemeralCipher } from '../../../lib/crypto.ts';
-import { createSubscriptionAndInstanceServices } from '../../../platform-services.ts';
 import type { DatabaseCredentials } from '../../../provisioning/driver.ts';
-import { createNotificationsService } from '../../notifications/notifications.service.ts';
-import { createTrialNoticesService } from '../../subscriptions/trial-notices.service.ts';
+import type { Services } from '../../../services.ts';
 
 /**
  * The commercial loop end to end on a real MySQL tenant: the trial ends and the tenant is locked out;
@@ -28,6 +27,7 @@ let prov: TestProvisioning;
 let runner: JobRunner;
 let app: TestApp;
 let fake: FakeStripe;
+let services: Services;
 let clock = Date.now();
 const now = () => new Date(clock);
 
@@ -37,13 +37,14 @@ beforeAll(async () => {
   prov = await startTestProvisioning();
   fake = await startFakeStripe({ webhookSecret: WEBHOOK_SECRET });
   const cipher = createEphemeralCipher();
-  app = createTestApp(db, {
+  services = createTestServices(db, {
     provisioner: prov.driver,
     cipher,
     now,
     publicUrl: 'http://app.test',
     payments: { stripe: { secretKey: 'sk_test_resume', webhookSecret: WEBHOOK_SECRET, apiBase: fake.url } },
   });
+  app = createApp(services);
   fake.deliverTo = toAppWebhook(app);
   runner = await startTestRunner({ ...database, driver: prov.driver, cipher });
 }, 300_000);
@@ -76,20 +77,7 @@ describe('trial expiry and payment', { timeout: 90_000 }, () => {
 
     // The 60-minute trial runs out; the scheduler suspends the instance.
     clock += 61 * 60_000;
-    const { subscriptions } = createSubscriptionAndInstanceServices({
-      db,
-      now,
-      driver: prov.driver,
-      cipher: createEphemeralCipher(),
-      notifications: createNotificationsService({ db }),
-    });
-    const notices = createTrialNoticesService({
-      db,
-      now,
-      notifications: createNotificationsService({ db }),
-      subscriptions,
-    });
-    expect(await notices.sendDue()).toMatchObject({ ended: 1 });
+    expect(await services.trialNotices.sendDue()).toMatchObject({ ended: 1 });
     await waitForStatus(app, token, id, 'suspended');
     const refused = await tenantCli('mysql', credentials, 'SELECT 1');
     expect(refused.ok).toBe(false);
