@@ -1,4 +1,3 @@
-import { except } from 'hono/combine';
 import { cors } from 'hono/cors';
 import { secureHeaders } from 'hono/secure-headers';
 import pkg from '../package.json' with { type: 'json' };
@@ -85,13 +84,16 @@ export function createApp(services: Services, http: HttpOptions = {}) {
   app.use('*', requestIds(http.accessLog));
   app.use('*', secureHeaders({ crossOriginResourcePolicy: false }));
   app.use('/api/*', cors());
-  // The avatar upload has its own, larger limit.
-  const isAvatarUpload = (path: string, method: string) =>
-    path === avatarRoutes.upload.path && method === 'POST';
-  app.use(
-    '/api/*',
-    except((c) => isAvatarUpload(c.req.path, c.req.method), limitBody(MAX_JSON_BODY_BYTES)),
-  );
+  // Every body is limited; the avatar upload has its own, larger limit.
+  const jsonLimit = limitBody(MAX_JSON_BODY_BYTES);
+  app.use('/api/*', (c, next) => {
+    const { method } = c.req;
+    // GET and HEAD carry no body. Checked first and cheaply: looking at a body (even to find none)
+    // makes the Node adapter build a full Request, which used to cost reads a third of their speed.
+    if (method === 'GET' || method === 'HEAD') return next();
+    if (method === 'POST' && c.req.path === avatarRoutes.upload.path) return next();
+    return jsonLimit(c, next);
+  });
   app.use('/api/*', async (c, next) => {
     c.set('verifyToken', services.verifyToken);
     c.set('isAdmin', admin.isAdmin);
