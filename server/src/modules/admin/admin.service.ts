@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { NotFoundError } from '../../lib/errors.ts';
 import { isUuid } from '../../lib/ids.ts';
@@ -6,6 +5,7 @@ import type { BillingCycle, PaidPlan } from '../subscriptions/billing-rules.ts';
 import { standingOf } from '../subscriptions/plan-rules.ts';
 import type { Subscription } from '../subscriptions/subscriptions.schemas.ts';
 import { factsOf, type SubscriptionsService } from '../subscriptions/subscriptions.service.ts';
+import { findRole, findUsersPage, userExists } from './admin.repository.ts';
 import type { AdminUserList } from './admin.schemas.ts';
 
 export interface AdminDeps {
@@ -21,53 +21,22 @@ export type AdminService = ReturnType<typeof createAdminService>;
 export function createAdminService({ db, now, subscriptions, renewals }: AdminDeps) {
   async function existingUser(id: string): Promise<string> {
     if (!isUuid(id)) throw new NotFoundError('User not found');
-    const row = await db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst();
-    if (!row) throw new NotFoundError('User not found');
-    return row.id;
+    if (!(await userExists(db, id))) throw new NotFoundError('User not found');
+    return id;
   }
 
   return {
     /** Whether the user is an admin now (the role in the database, not the token's). */
     async isAdmin(userId: string): Promise<boolean> {
       if (!isUuid(userId)) return false;
-      const row = await db.selectFrom('users').select('role').where('id', '=', userId).executeTakeFirst();
-      return row?.role === 'admin';
+      return (await findRole(db, userId)) === 'admin';
     },
 
     async listUsers(query: { page?: number; limit?: number; search?: string }): Promise<AdminUserList> {
       const page = query.page ?? 1;
       const limit = query.limit ?? 20;
       const search = query.search?.trim() ?? '';
-      // The pattern is matched literally: % _ and \ in the search are escaped.
-      const pattern = `%${search.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-      let base = db.selectFrom('users').innerJoin('subscriptions', 'subscriptions.user_id', 'users.id');
-      if (search) {
-        base = base.where((eb) =>
-          eb.or([eb(sql`users.username`, 'ilike', pattern), eb(sql`users.email`, 'ilike', pattern)]),
-        );
-      }
-      const { n } = await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
-      const total = Number(n);
-      const rows = await base
-        .selectAll('subscriptions')
-        .select((eb) => [
-          'users.id',
-          'users.username',
-          'users.email',
-          'users.role',
-          'users.created_at as user_created_at',
-          eb
-            .selectFrom('instances')
-            .select((ib) => ib.fn.countAll<string>().as('c'))
-            .whereRef('instances.user_id', '=', 'users.id')
-            .where('instances.status', '<>', 'deleting')
-            .as('instances_used'),
-        ])
-        .orderBy('users.created_at', 'desc')
-        .orderBy('users.id')
-        .limit(limit)
-        .offset((page - 1) * limit)
-        .execute();
+      const { rows, total } = await findUsersPage(db, { search, limit, offset: (page - 1) * limit });
       const at = now();
       return {
         users: rows.map((r) => ({

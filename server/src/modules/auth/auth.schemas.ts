@@ -1,24 +1,21 @@
+import { FIELD_LIMITS, isStrongEnough, PASSWORD_RULES_MESSAGE } from '@berth/openapi/rules';
 import { z } from '@hono/zod-openapi';
 import { SubscriptionSchema } from '../subscriptions/subscriptions.schemas.ts';
-import { isStrongEnough, PASSWORD_RULES_MESSAGE } from './password-rules.ts';
 
-// Field rules and messages are the spec's (customer-area §5), enforced here as well as in the UI.
+// Field limits and password checks come from @berth/openapi/rules, which the UI's validation uses too.
 const required = (message: string) => z.string({ error: message }).trim().min(1, message);
 
 const personName = (label: 'First name' | 'Last name') =>
-  required(`${label} is required`).max(50, `${label} too long`);
+  required(`${label} is required`).max(FIELD_LIMITS.personName, `${label} too long`);
 
 const Username = required('Username is required')
-  .min(3, 'Username must be at least 3 characters')
-  .max(30, 'Username too long')
+  .min(FIELD_LIMITS.username.min, 'Username must be at least 3 characters')
+  .max(FIELD_LIMITS.username.max, 'Username too long')
   .regex(/^[A-Za-z0-9_-]+$/, 'Username can only contain letters, numbers, hyphens, and underscores');
 
-const MAX_PASSWORD = 256;
+const MAX_PASSWORD = FIELD_LIMITS.accountPassword;
 
-/**
- * A new password (registration, change, reset): the same strength rules and messages everywhere
- * (password-rules.ts; the UI checks the same five).
- */
+/** A new password (registration, change, reset): the same five checks and message everywhere. */
 export const newPassword = (requiredMessage: string) =>
   z
     .string({ error: requiredMessage })
@@ -31,10 +28,10 @@ export const RegisterBodySchema = z
     accountType: z.enum(['individual', 'company'], { error: 'Please select an account type' }),
     firstName: personName('First name'),
     lastName: personName('Last name'),
-    companyName: z.string().trim().max(100, 'Company name too long').nullish(),
+    companyName: z.string().trim().max(FIELD_LIMITS.companyName.max, 'Company name too long').nullish(),
     username: Username,
     email: required('Email is required')
-      .max(254, 'Email too long')
+      .max(FIELD_LIMITS.email, 'Email too long')
       .regex(/^\S+@\S+$/, 'Invalid email address'),
     password: newPassword('Password is required'),
     turnstileToken: z.string().max(2048).optional(),

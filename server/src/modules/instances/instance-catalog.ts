@@ -1,3 +1,4 @@
+import { DEFAULT_REGION, REGIONS, type RegionId } from '@berth/openapi/rules';
 import { DATABASE_TYPES, type DatabaseType, type InstanceType } from '../../provisioning/driver.ts';
 
 /**
@@ -44,25 +45,9 @@ export function isDatabaseType(type: InstanceType): type is DatabaseType {
   return (DATABASE_TYPES as readonly string[]).includes(type);
 }
 
-export const REGIONS = [
-  { id: 'us-east-1', name: 'US East (N. Virginia)' },
-  { id: 'us-west-2', name: 'US West (Oregon)' },
-  { id: 'eu-west-1', name: 'EU West (Ireland)' },
-  { id: 'eu-central-1', name: 'EU Central (Frankfurt)' },
-  { id: 'eu-north-1', name: 'EU North (Stockholm)' },
-  { id: 'ap-south-1', name: 'AP South (Mumbai)' },
-  { id: 'ap-southeast-1', name: 'Singapore' },
-  { id: 'ap-southeast-2', name: 'Sydney' },
-  { id: 'ap-northeast-1', name: 'Tokyo' },
-  { id: 'ap-northeast-2', name: 'Seoul' },
-  { id: 'sa-east-1', name: 'São Paulo' },
-  { id: 'me-central-1', name: 'Middle East (UAE)' },
-  { id: 'af-south-1', name: 'Africa (Cape Town)' },
-] as const;
-
-export type RegionId = (typeof REGIONS)[number]['id'];
+/** The regions (shared with the UI: @berth/openapi/rules), as a tuple for the request schema's enum. */
 export const REGION_IDS = REGIONS.map((region) => region.id) as [RegionId, ...RegionId[]];
-export const DEFAULT_REGION: RegionId = 'us-east-1';
+export { DEFAULT_REGION, type RegionId };
 
 /** The spec's defaults for the nominal resources (customer-area §9: quick deploy 4GB, 2 CPU). */
 export const DEFAULT_MEMORY = '4GB';

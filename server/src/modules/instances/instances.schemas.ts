@@ -1,3 +1,4 @@
+import { FIELD_LIMITS } from '@berth/openapi/rules';
 import { z } from '@hono/zod-openapi';
 import { DOMAIN_STATUSES, INSTANCE_STATUSES } from '../../db/tables/instances.ts';
 import { INSTANCE_TYPES, type InstanceType } from '../../provisioning/driver.ts';
@@ -10,16 +11,16 @@ import {
   typeFromInput,
 } from './instance-catalog.ts';
 
-// Field rules and messages are the spec's (customer-area §5), enforced here as well as in the UI.
+// Field limits come from @berth/openapi/rules, which the UI's validation uses too.
 
 const Name = z
   .string({ error: 'Instance name is required' })
   .trim()
   .min(1, 'Instance name is required')
-  .max(100, 'Name too long')
+  .max(FIELD_LIMITS.instanceName, 'Name too long')
   .openapi({ example: 'My Instance' });
 
-const Description = z.string().trim().max(500, 'Description too long');
+const Description = z.string().trim().max(FIELD_LIMITS.instanceDescription, 'Description too long');
 
 const TYPE_SPELLINGS = [...TYPE_NAMES, ...INSTANCE_TYPES.filter((t) => t !== 'n8n'), 'postgres'] as const;
 
@@ -77,8 +78,8 @@ export const ChangePasswordBodySchema = z
     password: z
       .string({ error: 'Password is required' })
       .min(1, 'Password is required')
-      .min(8, PASSWORD_RULE)
-      .max(128, PASSWORD_RULE)
+      .min(FIELD_LIMITS.databasePassword.min, PASSWORD_RULE)
+      .max(FIELD_LIMITS.databasePassword.max, PASSWORD_RULE)
       // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point.
       .regex(/^[^\u0000-\u001f\u007f]*$/, PASSWORD_RULE),
   })

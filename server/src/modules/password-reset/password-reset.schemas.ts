@@ -20,7 +20,7 @@ export const ResetBodySchema = z
       .string({ error: 'Reset token is required' })
       .min(1, 'Reset token is required')
       .max(200, 'Invalid or expired reset token'),
-    // The registration strength rules and messages (auth.schemas.ts → password-rules.ts).
+    // The registration strength rules and messages (auth.schemas.ts, @berth/openapi/rules).
     password: newPassword('Password is required'),
   })
   .openapi('PasswordReset');

@@ -4,7 +4,8 @@ import type { NewPaymentOrderRow, PaymentOrderRow, PaymentOrderUpdate } from '..
 import { purchaseDescription } from './billing-notices.ts';
 
 /**
- * The payments module's own rows: attempts to pay (orders), provider events (stored once) and invoices.
+ * The payments module's repository: its own rows (attempts to pay, i.e. orders; provider events, stored
+ * once; invoices). Every SQL statement of the module outside metamask/ lives here.
  */
 export async function insertOrder(db: DbOrTx, order: NewPaymentOrderRow): Promise<PaymentOrderRow> {
   return db.insertInto('payment_orders').values(order).returningAll().executeTakeFirstOrThrow();
@@ -16,6 +17,29 @@ export async function updateOrder(db: DbOrTx, id: string, update: PaymentOrderUp
 
 export async function findOrder(db: DbOrTx, id: string): Promise<PaymentOrderRow | undefined> {
   return db.selectFrom('payment_orders').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The order, locked until the transaction ends. */
+export async function lockOrder(db: DbOrTx, id: string): Promise<PaymentOrderRow | undefined> {
+  return db.selectFrom('payment_orders').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+/** The provider ids of a user's completed add-on subscriptions with one provider. */
+export async function findAddonSubscriptionRefs(
+  db: DbOrTx,
+  userId: string,
+  provider: PaymentOrderRow['provider'],
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('payment_orders')
+    .select('provider_ref')
+    .where('user_id', '=', userId)
+    .where('provider', '=', provider)
+    .where('kind', '=', 'addon_instance')
+    .where('status', '=', 'completed')
+    .where('provider_ref', 'is not', null)
+    .execute();
+  return rows.flatMap((r) => (r.provider_ref ? [r.provider_ref] : []));
 }
 
 export async function findOrderByRef(
@@ -51,6 +75,84 @@ export async function storeEventOnce(
     .returning('event_id')
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** Whether a provider's webhook event is stored already (a repeat delivery). */
+export async function isEventStored(db: DbOrTx, provider: string, eventId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('payment_events')
+    .select('event_id')
+    .where('provider', '=', provider)
+    .where('event_id', '=', eventId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The provider's payment id on the invoice of an order, if one was recorded. */
+export async function findInvoiceRefOfOrder(db: DbOrTx, orderId: string): Promise<string | null | undefined> {
+  const row = await db
+    .selectFrom('invoices')
+    .select('provider_ref')
+    .where('order_id', '=', orderId)
+    .executeTakeFirst();
+  return row?.provider_ref;
+}
+
+export async function isInvoiceRecorded(
+  db: DbOrTx,
+  provider: InvoiceTable['provider'],
+  providerRef: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('invoices')
+    .select('id')
+    .where('provider', '=', provider)
+    .where('provider_ref', '=', providerRef)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** A user's invoices, newest first. */
+export async function listInvoices(db: DbOrTx, userId: string, limit: number) {
+  return db
+    .selectFrom('invoices')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('date', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** An invoice with whom it bills, for its printable page. */
+export async function findInvoiceWithBuyer(db: DbOrTx, invoiceId: string) {
+  return db
+    .selectFrom('invoices')
+    .innerJoin('users', 'users.id', 'invoices.user_id')
+    .select([
+      'invoices.id',
+      'invoices.amount',
+      'invoices.currency',
+      'invoices.description',
+      'invoices.date',
+      'invoices.status',
+      'invoices.provider',
+      'invoices.provider_ref',
+      'users.email',
+      'users.first_name',
+      'users.last_name',
+      'users.company_name',
+    ])
+    .where('invoices.id', '=', invoiceId)
+    .executeTakeFirst();
+}
+
+/** Who pays: the user's id, e-mail and name, for a checkout. */
+export async function findBuyer(db: DbOrTx, userId: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'email', 'username'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
 }
 
 export interface InvoiceRecord {

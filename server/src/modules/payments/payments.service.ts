@@ -1,13 +1,10 @@
 import type { Db } from '../../db/database.ts';
-import type { PaymentProviderId } from '../../db/tables/payments.ts';
-import type { SubscriptionRow } from '../../db/tables/subscriptions.ts';
 import { ConflictError, NotFoundError, PaymentProviderError, ValidationError } from '../../lib/errors.ts';
 import type { TokenService } from '../../lib/tokens.ts';
 import { DOWNGRADE_BLOCKED_MESSAGE } from '../subscriptions/billing-rules.ts';
 import { PLANS, standingOf } from '../subscriptions/plan-rules.ts';
 import type { PaymentSettings } from '../subscriptions/subscriptions.schemas.ts';
 import { factsOf, type SubscriptionsService } from '../subscriptions/subscriptions.service.ts';
-import type { CheckoutProvider, ReturnUrls } from './checkout-provider.ts';
 import { renderInvoiceHtml } from './invoice-html.ts';
 import {
   type ConfiguredProviders,
@@ -18,7 +15,7 @@ import {
   readPaymentSettings,
   type StoredPaymentSettings,
 } from './payment-settings.ts';
-import { updateOrder } from './payments.ledger.ts';
+import { findBuyer, findInvoiceWithBuyer, listInvoices, updateOrder } from './payments.ledger.ts';
 import type {
   AdminPaymentSettings,
   AdminPaymentSettingsUpdate,
@@ -26,19 +23,13 @@ import type {
   CreatePaymentRequest,
   CreatePaymentResult,
 } from './payments.schemas.ts';
+import {
+  type CheckoutProvider,
+  type CheckoutProviderId,
+  type RenewingProvider,
+  returnUrls,
+} from './provider-contract.ts';
 import { openOrder, PAYMENT_METHOD_UNAVAILABLE } from './purchase.ts';
-
-export type CheckoutProviderId = Exclude<PaymentProviderId, 'metamask'>;
-
-/** What a provider that renews subscriptions can do to one (Stripe, PayPal). */
-export interface RenewingProvider {
-  /** Stops (or restarts) renewal at the end of the current period. */
-  setCancelAtPeriodEnd(sub: SubscriptionRow, cancel: boolean): Promise<void>;
-  /** Ends the provider's subscription now: nothing renews or charges again (an admin revoked the plan). */
-  stopRenewal(sub: SubscriptionRow): Promise<void>;
-  /** Drops the additional instances from the renewing subscription (back to the base Starter price). */
-  removeAddons?(sub: SubscriptionRow): Promise<void>;
-}
 
 export interface PaymentsDeps {
   db: Db;
@@ -64,16 +55,6 @@ export const ADDON_REMOVAL_BY_SUPPORT =
 const INVOICE_LINK_TTL_SECONDS = 60 * 60;
 
 /** The result pages of the web app (spec customer-area §2.13). */
-export function returnUrls(publicUrl: string): ReturnUrls {
-  const origin = publicUrl.replace(/\/+$/, '');
-  return {
-    publicUrl: origin,
-    success: (tx) => `${origin}/payment-success?tx=${encodeURIComponent(tx)}`,
-    cancelled: `${origin}/payment-cancelled?reason=cancelled`,
-    failed: (reason) => `${origin}/payment-error?reason=${reason}`,
-  };
-}
-
 export function createPaymentsService(deps: PaymentsDeps) {
   const { db, now, subscriptions, configured } = deps;
   const urls = returnUrls(deps.publicUrl);
@@ -165,11 +146,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
       if (!methodAvailable(stored, configured, provider) || !adapter)
         throw new ConflictError(PAYMENT_METHOD_UNAVAILABLE);
 
-      const user = await db
-        .selectFrom('users')
-        .select(['id', 'email', 'username'])
-        .where('id', '=', userId)
-        .executeTakeFirst();
+      const user = await findBuyer(db, userId);
       if (!user) throw new NotFoundError('User not found');
 
       const { order, subscription } = await db
@@ -268,13 +245,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
     },
 
     async billingHistory(userId: string): Promise<BillingHistory> {
-      const rows = await db
-        .selectFrom('invoices')
-        .selectAll()
-        .where('user_id', '=', userId)
-        .orderBy('date', 'desc')
-        .limit(200)
-        .execute();
+      const rows = await listInvoices(db, userId, 200);
       const invoices = await Promise.all(
         rows.map(async (r) => ({
           id: r.id,
@@ -296,25 +267,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
     async invoiceHtml(invoiceId: string, token: string): Promise<string> {
       const subject = await deps.tokens.verifyLink(token, 'invoice');
       if (subject !== invoiceId) throw new NotFoundError('Invoice not found');
-      const row = await db
-        .selectFrom('invoices')
-        .innerJoin('users', 'users.id', 'invoices.user_id')
-        .select([
-          'invoices.id',
-          'invoices.amount',
-          'invoices.currency',
-          'invoices.description',
-          'invoices.date',
-          'invoices.status',
-          'invoices.provider',
-          'invoices.provider_ref',
-          'users.email',
-          'users.first_name',
-          'users.last_name',
-          'users.company_name',
-        ])
-        .where('invoices.id', '=', invoiceId)
-        .executeTakeFirst();
+      const row = await findInvoiceWithBuyer(db, invoiceId);
       if (!row) throw new NotFoundError('Invoice not found');
       return renderInvoiceHtml({
         number: row.id.slice(0, 8).toUpperCase(),

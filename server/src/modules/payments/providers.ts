@@ -1,27 +1,16 @@
-import type { Db } from '../../db/database.ts';
 import type { createRouter } from '../../lib/create-router.ts';
-import type { LogLine } from '../../lib/error-reference.ts';
-import type { NotificationsService } from '../notifications/notifications.service.ts';
-import type { SubscriptionsService } from '../subscriptions/subscriptions.service.ts';
-import type { CheckoutProvider } from './checkout-provider.ts';
 import { createMetaMask } from './metamask/metamask.ts';
 import type { ConfiguredProviders } from './payment-settings.ts';
 import type { PaymentsConfig } from './payments.config.ts';
-import type { CheckoutProviderId, RenewingProvider } from './payments.service.ts';
 import { createPayPal } from './paypal/paypal.ts';
+import type {
+  CheckoutProvider,
+  CheckoutProviderId,
+  ProviderDeps,
+  RenewingProvider,
+} from './provider-contract.ts';
 import { createStripe } from './stripe/stripe.ts';
 import type { WebhookReceiver } from './webhook-receiver.ts';
-
-export interface ProviderDeps {
-  db: Db;
-  now: () => Date;
-  subscriptions: SubscriptionsService;
-  notifications: Pick<NotificationsService, 'notify'>;
-  /** Origin of the web app (result pages) and of the API's return routes. */
-  publicUrl: string;
-  /** Where failures that answer no error (a redirect to a result page) are logged; absent: stderr. */
-  errorLog?: LogLine;
-}
 
 export interface PaymentProviders {
   configured: ConfiguredProviders;

@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Database, DbOrTx } from '../../db/database.ts';
 import type { SubscriptionRow, SubscriptionRowUpdate } from '../../db/tables/subscriptions.ts';
 
@@ -88,6 +88,27 @@ export async function updateSubscription(
   patch: SubscriptionRowUpdate,
 ): Promise<void> {
   await db.updateTable('subscriptions').set(patch).where('user_id', '=', userId).execute();
+}
+
+/** One add-on instance fewer (never below none). */
+export async function decrementAddonInstances(db: DbOrTx, userId: string, at: Date): Promise<void> {
+  await db
+    .updateTable('subscriptions')
+    .set({ addon_instances: sql<number>`greatest(addon_instances - 1, 0)`, updated_at: at })
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+export async function findUserIdByStripeCustomer(
+  db: DbOrTx,
+  customerId: string,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('subscriptions')
+    .select('user_id')
+    .where('stripe_customer_id', '=', customerId)
+    .executeTakeFirst();
+  return row?.user_id;
 }
 
 /**

@@ -20,8 +20,10 @@ import {
   yearlyPrice,
 } from './plan-rules.ts';
 import {
+  decrementAddonInstances,
   findSubscription,
   findSubscriptionWithUsage,
+  findUserIdByStripeCustomer,
   insertTrialSubscription,
   lockSubscriptionForUpdate,
   updateSubscription,
@@ -303,9 +305,15 @@ export function createSubscriptionsService({
     lockRow: (userId: string, trx: Transaction<Database>) => lockSubscriptionForUpdate(trx, userId),
 
     /** Remembers the user's Stripe customer. */
-    async setStripeCustomer(userId: string, customerId: string): Promise<void> {
-      await updateSubscription(db, userId, { stripe_customer_id: customerId, updated_at: now() });
+    async setStripeCustomer(userId: string, customerId: string, trx: DbOrTx = db): Promise<void> {
+      await updateSubscription(trx, userId, { stripe_customer_id: customerId, updated_at: now() });
     },
+
+    /** The user whose Stripe customer this is, if any. */
+    userOfStripeCustomer: (customerId: string) => findUserIdByStripeCustomer(db, customerId),
+
+    /** One add-on instance fewer (its PayPal subscription ended). */
+    removeAddonInstance: (userId: string, trx: DbOrTx = db) => decrementAddonInstances(trx, userId, now()),
 
     /** How many instances count against the plan now. */
     countInstances: (userId: string, trx?: DbOrTx) => countInstances(userId, trx),

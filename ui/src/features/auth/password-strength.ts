@@ -1,27 +1,14 @@
-/** The five checks of a registration password (spec customer-area §5); at least four must pass. */
-export interface PasswordCheck {
-  id: 'length' | 'lowercase' | 'uppercase' | 'digit' | 'special';
-  label: string;
-  test(password: string): boolean;
-}
+// The five checks, their labels and the message are the server's own (@berth/openapi/rules).
+import { MIN_PASSWORD_SCORE, PASSWORD_RULES_MESSAGE, passwordScore } from '@berth/openapi/rules';
 
-export const PASSWORD_CHECKS: readonly PasswordCheck[] = [
-  { id: 'length', label: 'At least 8 characters', test: (p) => p.length >= 8 },
-  { id: 'lowercase', label: 'One lowercase letter', test: (p) => /[a-z]/.test(p) },
-  { id: 'uppercase', label: 'One uppercase letter', test: (p) => /[A-Z]/.test(p) },
-  { id: 'digit', label: 'One number', test: (p) => /\d/.test(p) },
-  { id: 'special', label: 'One special character', test: (p) => /[^A-Za-z0-9]/.test(p) },
-];
-
-export const MIN_PASSWORD_SCORE = 4;
+export {
+  PASSWORD_CHECKS,
+  PASSWORD_RULES_MESSAGE,
+  type PasswordCheck,
+  passwordScore,
+} from '@berth/openapi/rules';
 
 export type StrengthLabel = 'Weak' | 'Fair' | 'Good' | 'Strong';
-
-export function passwordScore(password: string): number {
-  return PASSWORD_CHECKS.filter((check) => check.test(password)).length;
-}
-
-export const PASSWORD_RULES_MESSAGE = 'Password must meet all requirements below';
 
 /**
  * The one check of a new password (registration, password change, reset), as the server makes it:

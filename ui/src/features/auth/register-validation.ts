@@ -1,3 +1,4 @@
+import { FIELD_LIMITS } from '@berth/openapi/rules';
 import type { FieldErrors } from '../../components/form/use-form.ts';
 import { newPasswordError } from './password-strength.ts';
 
@@ -26,26 +27,28 @@ export const EMPTY_REGISTER_VALUES: RegisterValues = {
 const USERNAME_PATTERN = /^[A-Za-z0-9_-]+$/;
 const EMAIL_PATTERN = /^\S+@\S+$/;
 
-function nameError(value: string, label: 'First name' | 'Last name'): string | undefined {
+/** First and last name, as registration and the profile check them (the server's limits). */
+export function nameError(value: string, label: 'First name' | 'Last name'): string | undefined {
   const name = value.trim();
   if (name.length === 0) return `${label} is required`;
-  if (name.length > 50) return `${label} too long`;
+  if (name.length > FIELD_LIMITS.personName) return `${label} too long`;
   return undefined;
 }
 
 function companyError(value: string): string | undefined {
   const company = value.trim();
   if (company.length === 0) return 'Company name is required';
-  if (company.length < 2) return 'Company name must be at least 2 characters';
-  if (company.length > 100) return 'Company name too long';
+  if (company.length < FIELD_LIMITS.companyName.min) return 'Company name must be at least 2 characters';
+  if (company.length > FIELD_LIMITS.companyName.max) return 'Company name too long';
   return undefined;
 }
 
-function usernameError(value: string): string | undefined {
+/** The user name, as registration and the profile check it (the server's limits). */
+export function usernameError(value: string): string | undefined {
   const username = value.trim();
   if (username.length === 0) return 'Username is required';
-  if (username.length < 3) return 'Username must be at least 3 characters';
-  if (username.length > 30) return 'Username too long';
+  if (username.length < FIELD_LIMITS.username.min) return 'Username must be at least 3 characters';
+  if (username.length > FIELD_LIMITS.username.max) return 'Username too long';
   if (!USERNAME_PATTERN.test(username))
     return 'Username can only contain letters, numbers, hyphens, and underscores';
   return undefined;

@@ -1,4 +1,4 @@
-import type { DeployInstanceRequest } from '@berth/openapi';
+import { REGIONS, type RegionId } from '@berth/openapi/rules';
 import type { Instance, InstanceCapability } from '../../api/instances.queries.ts';
 
 /**
@@ -6,24 +6,8 @@ import type { Instance, InstanceCapability } from '../../api/instances.queries.t
  * Pure data and small pure functions, tested in instance-catalog.test.ts.
  */
 
-export type RegionId = DeployInstanceRequest['region'];
-
-/** Every region with its label (spec §3). */
-export const REGIONS: readonly { id: RegionId; label: string }[] = [
-  { id: 'us-east-1', label: 'US East (N. Virginia)' },
-  { id: 'us-west-2', label: 'US West (Oregon)' },
-  { id: 'eu-west-1', label: 'EU West (Ireland)' },
-  { id: 'eu-central-1', label: 'EU Central (Frankfurt)' },
-  { id: 'eu-north-1', label: 'EU North (Stockholm)' },
-  { id: 'ap-south-1', label: 'AP South (Mumbai)' },
-  { id: 'ap-southeast-1', label: 'Singapore' },
-  { id: 'ap-southeast-2', label: 'Sydney' },
-  { id: 'ap-northeast-1', label: 'Tokyo' },
-  { id: 'ap-northeast-2', label: 'Seoul' },
-  { id: 'sa-east-1', label: 'São Paulo' },
-  { id: 'me-central-1', label: 'Middle East (UAE)' },
-  { id: 'af-south-1', label: 'Africa (Cape Town)' },
-];
+// Every region with its label: the server's own list (@berth/openapi/rules).
+export { REGIONS, type RegionId } from '@berth/openapi/rules';
 
 /** The six regions of the dashboard's deploy modal (spec §2.8). */
 export const DASHBOARD_REGIONS: readonly RegionId[] = [
@@ -35,7 +19,7 @@ export const DASHBOARD_REGIONS: readonly RegionId[] = [
   'ap-southeast-1',
 ];
 
-export const DEFAULT_REGION: RegionId = 'us-east-1';
+export { DEFAULT_REGION } from '@berth/openapi/rules';
 
 export const regionLabel = (id: string): string => REGIONS.find((region) => region.id === id)?.label ?? id;
 

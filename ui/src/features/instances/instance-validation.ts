@@ -1,9 +1,10 @@
+import { FIELD_LIMITS } from '@berth/openapi/rules';
 import type { FieldErrors } from '../../components/form/use-form.ts';
 import type { Category } from './instance-catalog.ts';
 
 /** Spec customer-area §5, §9: name 1–100 characters, description up to 500. */
-export const NAME_MAX = 100;
-export const DESCRIPTION_MAX = 500;
+export const NAME_MAX = FIELD_LIMITS.instanceName;
+export const DESCRIPTION_MAX = FIELD_LIMITS.instanceDescription;
 
 export function nameError(name: string): string | undefined {
   if (name === '') return 'Instance name is required';

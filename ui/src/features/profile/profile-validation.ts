@@ -1,5 +1,6 @@
 import type { FieldErrors } from '../../components/form/use-form.ts';
 import { newPasswordError } from '../auth/password-strength.ts';
+import { nameError, usernameError } from '../auth/register-validation.ts';
 
 export interface PersonalValues {
   firstName: string;
@@ -19,29 +20,12 @@ export const EMPTY_PASSWORD_CHANGE: PasswordChangeValues = {
   confirmPassword: '',
 };
 
-const USERNAME_PATTERN = /^[A-Za-z0-9_-]+$/;
-
-/** Spec customer-area §5 (profile), with the server's limits (the registration messages). */
+/** Spec customer-area §5 (profile): the registration's own checks and messages. */
 export function validatePersonal(values: PersonalValues): FieldErrors<PersonalValues> {
-  const firstName = values.firstName.trim();
-  const lastName = values.lastName.trim();
-  const username = values.username.trim();
   return {
-    firstName: !firstName
-      ? 'First name is required'
-      : firstName.length > 50
-        ? 'First name too long'
-        : undefined,
-    lastName: !lastName ? 'Last name is required' : lastName.length > 50 ? 'Last name too long' : undefined,
-    username: !username
-      ? 'Username is required'
-      : username.length < 3
-        ? 'Username must be at least 3 characters'
-        : username.length > 30
-          ? 'Username too long'
-          : !USERNAME_PATTERN.test(username)
-            ? 'Username can only contain letters, numbers, hyphens, and underscores'
-            : undefined,
+    firstName: nameError(values.firstName, 'First name'),
+    lastName: nameError(values.lastName, 'Last name'),
+    username: usernameError(values.username),
   };
 }
 

@@ -11,6 +11,15 @@ import type { EthereumConfig } from '../payments.config.ts';
 import { completeOrder, findOrder, updateOrder } from '../payments.ledger.ts';
 import { openOrder, PAYMENT_METHOD_UNAVAILABLE } from '../purchase.ts';
 import { createEthRpc, type EthRpc } from './eth-rpc.ts';
+import {
+  findOrderWithBuyer,
+  isTransactionTaken,
+  listOrdersWithBuyer,
+  listOwnOrders,
+  listSubmittedOrders,
+  lockMetaMaskOrder,
+  storeVerification,
+} from './metamask.repository.ts';
 import type {
   AdminMetaMaskOrder,
   MetaMaskOrder,
@@ -88,13 +97,7 @@ export function createMetaMaskService(config: EthereumConfig | undefined, deps: 
 
   async function lockOrder(trx: Transaction<Database>, id: string): Promise<PaymentOrderRow> {
     if (!isUuid(id)) throw new NotFoundError('Payment not found');
-    const row = await trx
-      .selectFrom('payment_orders')
-      .selectAll()
-      .where('id', '=', id)
-      .where('provider', '=', 'metamask')
-      .forUpdate()
-      .executeTakeFirst();
+    const row = await lockMetaMaskOrder(trx, id);
     if (!row) throw new NotFoundError('Payment not found');
     return row;
   }
@@ -131,16 +134,7 @@ export function createMetaMaskService(config: EthereumConfig | undefined, deps: 
         cause: err,
       });
     }
-    await db
-      .updateTable('payment_orders')
-      .set({
-        verification: JSON.stringify(found),
-        status: found.ok ? 'verified' : 'submitted',
-        updated_at: now(),
-      })
-      .where('id', '=', order.id)
-      .where('status', 'in', ['submitted', 'verified'])
-      .execute();
+    await storeVerification(db, order.id, found, now());
     return found;
   }
 
@@ -164,14 +158,7 @@ export function createMetaMaskService(config: EthereumConfig | undefined, deps: 
 
   async function adminOrder(id: string): Promise<AdminMetaMaskOrder> {
     if (!isUuid(id)) throw new NotFoundError('Payment not found');
-    const row = await db
-      .selectFrom('payment_orders')
-      .innerJoin('users', 'users.id', 'payment_orders.user_id')
-      .selectAll('payment_orders')
-      .select(['users.email', 'users.username'])
-      .where('payment_orders.id', '=', id)
-      .where('payment_orders.provider', '=', 'metamask')
-      .executeTakeFirst();
+    const row = await findOrderWithBuyer(db, id);
     if (!row) throw new NotFoundError('Payment not found');
     return adminView(row);
   }
@@ -232,13 +219,7 @@ export function createMetaMaskService(config: EthereumConfig | undefined, deps: 
         const chainId = order.chain_id ?? stored.metamask.chainId;
         if (!chainId || tx.chainId.toLowerCase() !== chainId.toLowerCase())
           throw new ValidationError(WRONG_CHAIN(chainId ?? ''), { expectedChainId: chainId });
-        const taken = await trx
-          .selectFrom('payment_orders')
-          .select('id')
-          .where('provider', '=', 'metamask')
-          .where('provider_ref', '=', txHash)
-          .executeTakeFirst();
-        if (taken) throw new ConflictError(TX_ALREADY_SUBMITTED);
+        if (await isTransactionTaken(trx, txHash)) throw new ConflictError(TX_ALREADY_SUBMITTED);
         const at = now();
         try {
           await updateOrder(trx, order.id, {
@@ -272,15 +253,7 @@ export function createMetaMaskService(config: EthereumConfig | undefined, deps: 
     },
 
     async listOwn(userId: string): Promise<MetaMaskOrder[]> {
-      const rows = await db
-        .selectFrom('payment_orders')
-        .selectAll()
-        .where('user_id', '=', userId)
-        .where('provider', '=', 'metamask')
-        .orderBy('created_at', 'desc')
-        .limit(200)
-        .execute();
-      return rows.map(toOrder);
+      return (await listOwnOrders(db, userId, 200)).map(toOrder);
     },
 
     async getOwn(userId: string, orderId: string): Promise<MetaMaskOrder> {
@@ -288,17 +261,7 @@ export function createMetaMaskService(config: EthereumConfig | undefined, deps: 
     },
 
     async adminList(status?: MetaMaskOrder['status']): Promise<AdminMetaMaskOrder[]> {
-      let q = db
-        .selectFrom('payment_orders')
-        .innerJoin('users', 'users.id', 'payment_orders.user_id')
-        .selectAll('payment_orders')
-        .select(['users.email', 'users.username'])
-        .where('payment_orders.provider', '=', 'metamask');
-      q = status
-        ? q.where('payment_orders.status', '=', status)
-        : q.where('payment_orders.status', '!=', 'pending');
-      const rows = await q.orderBy('payment_orders.created_at', 'desc').limit(500).execute();
-      return rows.map(adminView);
+      return (await listOrdersWithBuyer(db, status, 500)).map(adminView);
     },
 
     /** Checks one order on chain now (admin); an RPC failure answers 502. */
@@ -368,14 +331,7 @@ export function createMetaMaskService(config: EthereumConfig | undefined, deps: 
      */
     async verifyPending(): Promise<number> {
       if (!rpc) return 0;
-      const rows = await db
-        .selectFrom('payment_orders')
-        .selectAll()
-        .where('provider', '=', 'metamask')
-        .where('status', '=', 'submitted')
-        .orderBy('updated_at', 'asc')
-        .limit(VERIFY_BATCH)
-        .execute();
+      const rows = await listSubmittedOrders(db, VERIFY_BATCH);
       const open = rows.filter((r) => !((r.verification as Verification | null)?.problems.length ?? 0));
       if (open.length === 0) return 0;
       await rpc.chainId(); // one call first: an unreachable RPC fails the run once, not per order

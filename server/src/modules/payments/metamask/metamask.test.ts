@@ -11,7 +11,7 @@ import { insertInstanceRows } from '../../../../test/instance-rows.ts';
 import { createTestDatabase, truncateAll } from '../../../../test/test-db.ts';
 import type { Db } from '../../../db/database.ts';
 import { DOWNGRADE_BLOCKED_MESSAGE } from '../../subscriptions/billing-rules.ts';
-import type { ProviderDeps } from '../providers.ts';
+import type { ProviderDeps } from '../provider-contract.ts';
 import { ADDON_ONLY_ON_ACTIVE_STARTER, PAYMENT_METHOD_UNAVAILABLE } from '../purchase.ts';
 import {
   ADDON_NEEDS_STARTER,

@@ -1,6 +1,6 @@
 import { createRouter } from '../../../lib/create-router.ts';
 import type { PaymentsConfig } from '../payments.config.ts';
-import type { ProviderDeps } from '../providers.ts';
+import type { ProviderDeps } from '../provider-contract.ts';
 import * as routes from './metamask.routes.ts';
 import { createMetaMaskService } from './metamask.service.ts';
 

@@ -1,4 +1,4 @@
-import { sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { Database, DbOrTx } from '../../../db/database.ts';
 import type { PaymentOrderRow } from '../../../db/tables/payments.ts';
 import type { SubscriptionRow } from '../../../db/tables/subscriptions.ts';
@@ -13,17 +13,27 @@ import {
   purchaseDescription,
   SUBSCRIPTION_CANCELED,
 } from '../billing-notices.ts';
-import type { CheckoutInput, CheckoutProvider } from '../checkout-provider.ts';
 import type { PaymentsConfig } from '../payments.config.ts';
 import {
   completeOrder,
+  findAddonSubscriptionRefs,
+  findInvoiceRefOfOrder,
+  findOrder,
+  isEventStored,
+  isInvoiceRecorded,
+  lockOrder,
   recordInvoice,
   setInvoiceStatus,
   storeEventOnce,
   updateOrder,
 } from '../payments.ledger.ts';
-import { type RenewingProvider, returnUrls } from '../payments.service.ts';
-import type { ProviderDeps } from '../providers.ts';
+import {
+  type CheckoutInput,
+  type CheckoutProvider,
+  type ProviderDeps,
+  type RenewingProvider,
+  returnUrls,
+} from '../provider-contract.ts';
 import type { WebhookReceiver } from '../webhook-receiver.ts';
 import { createPayPalRouter } from './paypal.routes.ts';
 import {
@@ -109,9 +119,7 @@ export function createPayPal(
 
   async function orderById(trx: DbOrTx, id: string | undefined, lock = false) {
     if (!isUuid(id)) return undefined;
-    let q = trx.selectFrom('payment_orders').selectAll().where('id', '=', id);
-    if (lock) q = q.forUpdate();
-    const order = await q.executeTakeFirst();
+    const order = await (lock ? lockOrder(trx, id) : findOrder(trx, id));
     return isPayPal(order) ? order : undefined;
   }
 
@@ -221,16 +229,7 @@ export function createPayPal(
 
   /** Stops the user's PayPal add-on subscriptions (they renew apart from the plan's). */
   async function addonSubscriptionsOf(userId: string): Promise<string[]> {
-    const rows = await db
-      .selectFrom('payment_orders')
-      .select('provider_ref')
-      .where('user_id', '=', userId)
-      .where('provider', '=', 'paypal_business')
-      .where('kind', '=', 'addon_instance')
-      .where('status', '=', 'completed')
-      .where('provider_ref', 'is not', null)
-      .execute();
-    return rows.flatMap((r) => (r.provider_ref ? [r.provider_ref] : []));
+    return findAddonSubscriptionRefs(db, userId, 'paypal_business');
   }
 
   const business: CheckoutProvider & RenewingProvider = {
@@ -282,12 +281,9 @@ export function createPayPal(
 
   /** The transaction id a completed order shows on the success page. */
   async function txOf(order: PayPalOrderRow): Promise<string> {
-    const invoice = await db
-      .selectFrom('invoices')
-      .select('provider_ref')
-      .where('order_id', '=', order.id)
-      .executeTakeFirst();
-    return (order.provider === 'paypal_standard' ? invoice?.provider_ref : order.provider_ref) ?? order.id;
+    const ref =
+      order.provider === 'paypal_standard' ? await findInvoiceRefOfOrder(db, order.id) : order.provider_ref;
+    return ref ?? order.id;
   }
 
   async function captureReturn(order: PayPalOrderRow, paypalOrderId: string): Promise<string> {
@@ -400,12 +396,7 @@ export function createPayPal(
     if (saleId) {
       // A renewal (or the first payment, under the id the return gave it).
       const ref = subscriptionInvoiceRef(sub, saleId);
-      const known = await trx
-        .selectFrom('invoices')
-        .select('id')
-        .where('provider', '=', 'paypal_business')
-        .where('provider_ref', '=', ref)
-        .executeTakeFirst();
+      const known = await isInvoiceRecorded(trx, 'paypal_business', ref);
       const description = purchaseDescription(order.kind, order.plan, order.billing_cycle);
       const amount = event.resource?.amount;
       await recordInvoice(trx, {
@@ -435,11 +426,7 @@ export function createPayPal(
       if (order.status !== 'completed') return;
       if (type === 'BILLING.SUBSCRIPTION.CANCELLED' && row.cancel_at_period_end) return;
       await updateOrder(trx, order.id, { status: 'cancelled', updated_at: now() });
-      await trx
-        .updateTable('subscriptions')
-        .set({ addon_instances: sql<number>`greatest(addon_instances - 1, 0)`, updated_at: now() })
-        .where('user_id', '=', order.user_id)
-        .execute();
+      await subscriptions.removeAddonInstance(order.user_id, trx);
       return;
     }
     if (!current) return;
@@ -542,13 +529,7 @@ export function createPayPal(
       }
       if (!verified) throw new ValidationError('Invalid webhook signature');
 
-      const seen = await db
-        .selectFrom('payment_events')
-        .select('event_id')
-        .where('provider', '=', 'paypal')
-        .where('event_id', '=', id)
-        .executeTakeFirst();
-      if (seen) return { duplicate: true };
+      if (await isEventStored(db, 'paypal', id)) return { duplicate: true };
 
       const sub = await subscriptionOf(event);
       const result = await db.transaction().execute(async (trx) => {

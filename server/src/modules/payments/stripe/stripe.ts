@@ -13,18 +13,24 @@ import {
   purchaseDescription,
   SUBSCRIPTION_CANCELED,
 } from '../billing-notices.ts';
-import type { CheckoutInput, CheckoutProvider, CheckoutResult } from '../checkout-provider.ts';
 import { periodAmount, type StoredPaymentSettings } from '../payment-settings.ts';
 import type { StripeConfig } from '../payments.config.ts';
 import {
   findOrder,
+  isEventStored,
   recordInvoice,
   setInvoiceStatus,
   storeEventOnce,
   updateOrder,
 } from '../payments.ledger.ts';
-import { type RenewingProvider, returnUrls } from '../payments.service.ts';
-import type { ProviderDeps } from '../providers.ts';
+import {
+  type CheckoutInput,
+  type CheckoutProvider,
+  type CheckoutResult,
+  type ProviderDeps,
+  type RenewingProvider,
+  returnUrls,
+} from '../provider-contract.ts';
 import type { WebhookReceiver } from '../webhook-receiver.ts';
 import { createStripeCatalog, createStripeClient, type PriceFacts, priceFacts } from './stripe-client.ts';
 
@@ -128,12 +134,7 @@ export function createStripe(config: StripeConfig, deps: ProviderDeps): StripeMo
   /** Whose subscription this is: its metadata, else the user whose customer it bills. */
   async function userOf(facts: SubscriptionFacts): Promise<string | undefined> {
     if (facts.userId) return facts.userId;
-    const row = await db
-      .selectFrom('subscriptions')
-      .select('user_id')
-      .where('stripe_customer_id', '=', facts.customerId)
-      .executeTakeFirst();
-    return row?.user_id;
+    return subscriptions.userOfStripeCustomer(facts.customerId);
   }
 
   /**
@@ -147,11 +148,7 @@ export function createStripe(config: StripeConfig, deps: ProviderDeps): StripeMo
     const row = await subscriptions.lockRow(userId, trx);
     if (!row) return undefined;
     if (row.stripe_customer_id === null) {
-      await trx
-        .updateTable('subscriptions')
-        .set({ stripe_customer_id: facts.customerId })
-        .where('user_id', '=', userId)
-        .execute();
+      await subscriptions.setStripeCustomer(userId, facts.customerId, trx);
     }
     const ours = row.provider === 'stripe' && row.provider_subscription_id === sub.id;
     switch (sub.status) {
@@ -373,13 +370,7 @@ export function createStripe(config: StripeConfig, deps: ProviderDeps): StripeMo
       } catch {
         throw new ValidationError('Invalid webhook signature');
       }
-      const seen = await db
-        .selectFrom('payment_events')
-        .select('event_id')
-        .where('provider', '=', 'stripe')
-        .where('event_id', '=', event.id)
-        .executeTakeFirst();
-      if (seen) return { duplicate: true };
+      if (await isEventStored(db, 'stripe', event.id)) return { duplicate: true };
 
       // Stripe unreachable: 502, and Stripe delivers the event again later.
       const [sub, refunded] = await viaStripe('Stripe did not answer; the event will be retried', () =>

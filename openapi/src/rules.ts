@@ -1,0 +1,62 @@
+// Rules the server enforces and the screens check before sending, in one copy: the server's schemas and
+// the UI's validation both import this file (`@berth/openapi/rules`), so they cannot drift apart.
+// Plain data and pure functions only: no imports, safe for the browser and for Node.
+
+/** The five checks of a new account password; at least four must pass. */
+export interface PasswordCheck {
+  id: 'length' | 'lowercase' | 'uppercase' | 'digit' | 'special';
+  label: string;
+  test(password: string): boolean;
+}
+
+export const PASSWORD_CHECKS: readonly PasswordCheck[] = [
+  { id: 'length', label: 'At least 8 characters', test: (p) => p.length >= 8 },
+  { id: 'lowercase', label: 'One lowercase letter', test: (p) => /[a-z]/.test(p) },
+  { id: 'uppercase', label: 'One uppercase letter', test: (p) => /[A-Z]/.test(p) },
+  { id: 'digit', label: 'One number', test: (p) => /\d/.test(p) },
+  { id: 'special', label: 'One special character', test: (p) => /[^A-Za-z0-9]/.test(p) },
+];
+
+export const MIN_PASSWORD_SCORE = 4;
+
+/** How many of the five checks pass. */
+export function passwordScore(password: string): number {
+  return PASSWORD_CHECKS.filter((check) => check.test(password)).length;
+}
+
+export const isStrongEnough = (password: string): boolean => passwordScore(password) >= MIN_PASSWORD_SCORE;
+
+/** The one message for a password failing the checks (registration, change and reset alike). */
+export const PASSWORD_RULES_MESSAGE = 'Password must meet all requirements below';
+
+/** Lengths of the account and instance fields (characters, after trimming). */
+export const FIELD_LIMITS = {
+  personName: 50,
+  username: { min: 3, max: 30 },
+  companyName: { min: 2, max: 100 },
+  email: 254,
+  accountPassword: 256,
+  instanceName: 100,
+  instanceDescription: 500,
+  databasePassword: { min: 8, max: 128 },
+} as const;
+
+/** The regions customers can deploy to, with the names the screens show. */
+export const REGIONS = [
+  { id: 'us-east-1', label: 'US East (N. Virginia)' },
+  { id: 'us-west-2', label: 'US West (Oregon)' },
+  { id: 'eu-west-1', label: 'EU West (Ireland)' },
+  { id: 'eu-central-1', label: 'EU Central (Frankfurt)' },
+  { id: 'eu-north-1', label: 'EU North (Stockholm)' },
+  { id: 'ap-south-1', label: 'AP South (Mumbai)' },
+  { id: 'ap-southeast-1', label: 'Singapore' },
+  { id: 'ap-southeast-2', label: 'Sydney' },
+  { id: 'ap-northeast-1', label: 'Tokyo' },
+  { id: 'ap-northeast-2', label: 'Seoul' },
+  { id: 'sa-east-1', label: 'São Paulo' },
+  { id: 'me-central-1', label: 'Middle East (UAE)' },
+  { id: 'af-south-1', label: 'Africa (Cape Town)' },
+] as const;
+
+export type RegionId = (typeof REGIONS)[number]['id'];
+export const DEFAULT_REGION: RegionId = 'us-east-1';
