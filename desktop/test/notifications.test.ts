@@ -20,7 +20,9 @@ class FakeNotification implements NotificationLike {
   static created: FakeNotification[] = [];
   shown = false;
   private readonly listeners = new Map<string, (() => void)[]>();
-  constructor(readonly options: { title: string; body: string }) {
+  readonly options: { title: string; body: string };
+  constructor(options: { title: string; body: string }) {
+    this.options = options;
     FakeNotification.created.push(this);
   }
   on(event: 'click' | 'close', listener: () => void) {

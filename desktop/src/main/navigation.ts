@@ -54,6 +54,6 @@ export function isInAppRoute(route: string): boolean {
     !route.startsWith('//') &&
     !route.startsWith('/\\') &&
     // No control characters or spaces: what the UI passes here is a path it built itself.
-    !/[\s\u0000-\u001f\u007f]/.test(route)
+    ![...route].some((char) => char <= ' ' || char === '\u007f')
   );
 }
