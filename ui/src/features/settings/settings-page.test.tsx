@@ -86,6 +86,25 @@ describe('Settings screen (desktop)', () => {
   });
 });
 
+describe('Settings before signing in (desktop)', () => {
+  it('the sign-in page names the server and links to Settings', async () => {
+    const app = renderApp({
+      path: '/login',
+      host: { desktop: true, serverUrl: 'https://berth.example.com' },
+    });
+    expect(await screen.findByText(/Server: https:\/\/berth\.example\.com/)).toBeTruthy();
+    await app.user.click(screen.getByRole('link', { name: 'Change' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeTruthy();
+    expect(app.location()).toBe('/settings');
+  });
+
+  it('the web sign-in page has no server line', async () => {
+    renderApp({ path: '/login' });
+    expect(await screen.findByRole('button', { name: 'Sign In' })).toBeTruthy();
+    expect(screen.queryByText(/^Server:/)).toBeNull();
+  });
+});
+
 describe('Settings screen (web)', () => {
   it('does not exist: Not Found, and no Settings in the account menu', async () => {
     const app = renderApp({ path: '/dashboard', token: 'stored', api: signedInApi() });
