@@ -1,4 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
+import axe from 'axe-core';
 import { describe, expect, it } from 'vitest';
 import { signedInApi } from '../../../test/fixtures.ts';
 import { renderApp } from '../../../test/render-app.tsx';
@@ -83,6 +84,21 @@ describe('Settings screen (desktop)', () => {
     await app.user.click(within(menu).getByRole('menuitem', { name: 'Settings' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeTruthy();
     expect(app.location()).toBe('/settings');
+  });
+});
+
+describe('Settings screen accessibility (desktop)', () => {
+  // The web build has no Settings screen, so the browser a11y suite cannot reach it: axe runs here on
+  // the DOM (structure, names, roles; happy-dom has no layout, so no colour-contrast check).
+  it('has no serious or critical axe violation, also while showing an error', async () => {
+    const app = renderApp({ path: '/settings', host: desktop });
+    const field = await screen.findByRole('textbox', { name: 'Server URL' });
+    await app.user.clear(field);
+    await app.user.click(screen.getByRole('button', { name: 'Save and Reload' }));
+    expect(await screen.findByText(SERVER_URL_MESSAGES.required)).toBeTruthy();
+    const results = await axe.run(document.body, { rules: { 'color-contrast': { enabled: false } } });
+    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
   });
 });
 
