@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { muiWithoutCssVariables } from './mui-without-css-variables.ts';
 import { precompress } from './precompress.ts';
 
 /** The Berth server in development (`npm run dev -w @berth/server`). */
@@ -7,7 +8,7 @@ const API_PROXY = { '/api': { target: 'http://localhost:8080', changeOrigin: tru
 
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react(), precompress()],
+  plugins: [muiWithoutCssVariables(), react(), precompress()],
   server: { proxy: API_PROXY },
   preview: { proxy: API_PROXY },
   build: {
@@ -17,20 +18,16 @@ export default defineConfig({
     manifest: true,
     rolldownOptions: {
       output: {
-        // Libraries change less often than the app: separate chunks stay cached across releases. Only
-        // what every page needs goes in them: a group takes every matching module, so a group of all of
-        // MUI would put the dashboard's dialogs and tables in the first load of /.
+        // Libraries change less often than the app: a separate chunk stays cached across releases. Only
+        // what every page needs goes in one: a group takes every matching module. React and the router
+        // are such; MUI's core is not grouped (a group of it put modules only other pages use, such as
+        // Grid's generator and the roving tab index, in the first load of /).
         codeSplitting: {
           groups: [
             {
               name: 'react',
               test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/,
               priority: 2,
-            },
-            {
-              name: 'mui-core',
-              test: /node_modules[\\/](@emotion[\\/]|@mui[\\/](system|styled-engine|private-theming|utils)[\\/]|@mui[\\/]material[\\/]styles[\\/])/,
-              priority: 1,
             },
           ],
         },

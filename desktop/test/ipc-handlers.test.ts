@@ -1,48 +1,39 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { type IpcRegistrar, registerIpcHandlers } from '../src/main/ipc-handlers.ts';
+import { registerIpcHandlers } from '../src/main/ipc-handlers.ts';
 import { createSettings } from '../src/main/settings.ts';
 import { createTokenStore } from '../src/main/token-store.ts';
-import { IpcChannel } from '../src/shared/ipc-contract.ts';
-import { createMemoryKeychain, createMemorySettingsStore } from './fakes.ts';
-
-type Listener = Parameters<IpcRegistrar['handle']>[1];
-
-/** Records handlers like `ipcMain.handle` and invokes them like `ipcRenderer.invoke` would. */
-function createFakeIpc() {
-  const listeners = new Map<string, Listener>();
-  const ipc: IpcRegistrar = {
-    handle(channel, listener) {
-      if (listeners.has(channel)) throw new Error(`Attempted to register a second handler for '${channel}'`);
-      listeners.set(channel, listener);
-    },
-  };
-  const invoke = async (channel: string, ...args: unknown[]) => {
-    const listener = listeners.get(channel);
-    if (!listener) throw new Error(`No handler registered for '${channel}'`);
-    return listener({}, ...args);
-  };
-  return { ipc, listeners, invoke };
-}
+import { type InstanceCounts, IpcChannel } from '../src/shared/ipc-contract.ts';
+import { createFakeIpc, createMemoryKeychain, createMemorySettingsStore } from './fakes.ts';
 
 describe('registerIpcHandlers', () => {
   let fake: ReturnType<typeof createFakeIpc>;
   let keychain: ReturnType<typeof createMemoryKeychain>;
   let opened: string[];
-  let notifications: [string, string][];
+  let notifications: [string, string, string | undefined][];
+  let reloads: number;
+  let trayCounts: (InstanceCounts | null)[];
 
   beforeEach(() => {
     fake = createFakeIpc();
     keychain = createMemoryKeychain();
     opened = [];
     notifications = [];
+    reloads = 0;
+    trayCounts = [];
     registerIpcHandlers(fake.ipc, {
       tokenStore: createTokenStore(keychain),
       settings: createSettings(createMemorySettingsStore()),
+      reloadApp: () => {
+        reloads += 1;
+      },
       openExternal: async (url) => {
         opened.push(url);
       },
-      notify: (title, body) => {
-        notifications.push([title, body]);
+      notify: (title, body, route) => {
+        notifications.push([title, body, route]);
+      },
+      reportInstanceCounts: (counts) => {
+        trayCounts.push(counts);
       },
     });
   });
@@ -51,6 +42,9 @@ describe('registerIpcHandlers', () => {
     expect([...fake.listeners.keys()].sort()).toEqual(
       [
         'app:notify',
+        'secrets:delete',
+        'secrets:get',
+        'secrets:set',
         'session:clear-token',
         'session:get-token',
         'session:set-token',
@@ -59,6 +53,7 @@ describe('registerIpcHandlers', () => {
         'settings:get-server-url',
         'settings:set-server-url',
         'shell:open-external',
+        'tray:report-instance-counts',
       ].sort(),
     );
     expect([...fake.listeners.keys()].sort()).toEqual(Object.values(IpcChannel).sort());
@@ -102,11 +97,73 @@ describe('registerIpcHandlers', () => {
     expect(await fake.invoke(IpcChannel.getToken)).toBe('local-token');
   });
 
-  it('returns the default server URL and rejects invalid ones', async () => {
+  it('returns the default server URL and rejects invalid ones without saving or reloading', async () => {
     expect(await fake.invoke(IpcChannel.getServerUrl)).toBe('http://localhost:8080');
-    await expect(fake.invoke(IpcChannel.setServerUrl, 'file:///etc/passwd')).rejects.toThrow(/http\(s\)/);
+    for (const invalid of [
+      'file:///etc/passwd',
+      'berth.example.com',
+      'ftp://berth.example.com',
+      'https://user:pw@berth.example.com',
+      'https://berth.example.com/?next=1',
+      '',
+    ]) {
+      await expect(fake.invoke(IpcChannel.setServerUrl, invalid), invalid).rejects.toThrow(/http\(s\)/);
+    }
     await expect(fake.invoke(IpcChannel.setServerUrl, 42)).rejects.toThrow(TypeError);
     expect(await fake.invoke(IpcChannel.getServerUrl)).toBe('http://localhost:8080');
+    expect(reloads).toBe(0);
+  });
+
+  it('saves a valid server URL, normalised, then reloads the app against it', async () => {
+    await fake.invoke(IpcChannel.setServerUrl, ' https://Berth.Example.com/ '.trim());
+    expect(await fake.invoke(IpcChannel.getServerUrl)).toBe('https://berth.example.com');
+    expect(reloads).toBe(1);
+  });
+
+  it("keeps a user's API key in the keychain, per user and per server", async () => {
+    const userA = '5f0c7a52-4a0e-4a43-9a43-0c6f3f7c1a01';
+    const userB = '9d1e2f3a-0000-4000-8000-000000000002';
+    expect(await fake.invoke(IpcChannel.getSecret, 'apiKey', userA)).toBeNull();
+    await fake.invoke(IpcChannel.setSecret, 'apiKey', userA, 'berth_sk_a');
+    expect(await fake.invoke(IpcChannel.getSecret, 'apiKey', userA)).toBe('berth_sk_a');
+    // Another user of the same app (after a sign-out) does not see it, nor does another server.
+    expect(await fake.invoke(IpcChannel.getSecret, 'apiKey', userB)).toBeNull();
+    await fake.invoke(IpcChannel.setServerUrl, 'https://berth.example.com');
+    expect(await fake.invoke(IpcChannel.getSecret, 'apiKey', userA)).toBeNull();
+    await fake.invoke(IpcChannel.setServerUrl, 'http://localhost:8080');
+    expect([...keychain.entries]).toEqual([[`Berth/apiKey:${userA}@http://localhost:8080`, 'berth_sk_a']]);
+    // Signing out forgets the session, not the key the user chose to keep.
+    await fake.invoke(IpcChannel.setToken, 'tok');
+    await fake.invoke(IpcChannel.clearToken);
+    expect(await fake.invoke(IpcChannel.getSecret, 'apiKey', userA)).toBe('berth_sk_a');
+    await fake.invoke(IpcChannel.deleteSecret, 'apiKey', userA);
+    expect(await fake.invoke(IpcChannel.getSecret, 'apiKey', userA)).toBeNull();
+    expect(keychain.entries.size).toBe(0);
+  });
+
+  it('refuses unknown secret names, odd user ids and empty or non-string secrets', async () => {
+    const user = '5f0c7a52-4a0e-4a43-9a43-0c6f3f7c1a01';
+    await expect(fake.invoke(IpcChannel.getSecret, 'session', user)).rejects.toThrow(/Unknown secret/);
+    await expect(fake.invoke(IpcChannel.setSecret, 'apiKey', 'x@evil', 'k')).rejects.toThrow(/user id/);
+    await expect(fake.invoke(IpcChannel.setSecret, 'apiKey', '', 'k')).rejects.toThrow(/user id/);
+    await expect(fake.invoke(IpcChannel.setSecret, 'apiKey', user, '')).rejects.toThrow(/empty/);
+    await expect(fake.invoke(IpcChannel.setSecret, 'apiKey', user, 42)).rejects.toThrow(TypeError);
+    expect(keychain.entries.size).toBe(0);
+  });
+
+  it('passes instance counts to the tray, checking them', async () => {
+    await fake.invoke(IpcChannel.reportInstanceCounts, { running: 2, total: 3 });
+    await fake.invoke(IpcChannel.reportInstanceCounts, null);
+    for (const bad of [
+      { running: 4, total: 3 },
+      { running: -1, total: 3 },
+      { running: 1.5, total: 3 },
+      {},
+      'x',
+    ]) {
+      await expect(fake.invoke(IpcChannel.reportInstanceCounts, bad)).rejects.toThrow(TypeError);
+    }
+    expect(trayCounts).toEqual([{ running: 2, total: 3 }, null]);
   });
 
   it('rejects a token that is not a string', async () => {
@@ -123,9 +180,16 @@ describe('registerIpcHandlers', () => {
     expect(opened).toEqual(['https://berth.example.com/docs']);
   });
 
-  it('forwards notifications with string title and body only', async () => {
+  it('forwards notifications with string title and body, and an in-app route when given', async () => {
     await fake.invoke(IpcChannel.notify, 'Deployed', 'blog.example.com is live');
+    await fake.invoke(IpcChannel.notify, 'Instance ready', 'Your MySQL is ready', '/instances');
     await expect(fake.invoke(IpcChannel.notify, 'Deployed', 7)).rejects.toThrow(TypeError);
-    expect(notifications).toEqual([['Deployed', 'blog.example.com is live']]);
+    for (const route of ['https://evil.example/', '//evil.example/x', 'instances', '/a b', 5]) {
+      await expect(fake.invoke(IpcChannel.notify, 'T', 'B', route)).rejects.toThrow(TypeError);
+    }
+    expect(notifications).toEqual([
+      ['Deployed', 'blog.example.com is live', undefined],
+      ['Instance ready', 'Your MySQL is ready', '/instances'],
+    ]);
   });
 });

@@ -23,7 +23,7 @@ describe('TokenStore over the real OS keychain', () => {
     if (home) rmSync(home, { recursive: true, force: true });
   });
 
-  it('sets, reads, overwrites and deletes a token in gnome-keyring', () => {
+  it('sets, reads, overwrites and deletes tokens and the API key in gnome-keyring, never in the settings file', () => {
     const missing = Object.entries(requiredCommands).filter(([command]) => !commandExists(command));
     if (missing.length > 0) {
       throw new Error(
@@ -63,6 +63,17 @@ describe('TokenStore over the real OS keychain', () => {
       afterDelete: null,
       deletedAgain: false,
       other: 'other-token',
+      // The app's path: the API key and both tokens are in the keyring, none in the settings file.
+      apiKeyViaIpc: true,
+      apiKeyInKeyring: true,
+      appAccounts: [
+        'apiKey:5f0c7a52-4a0e-4a43-9a43-0c6f3f7c1a01@https://berth.example.com',
+        'refresh@https://berth.example.com',
+        'session@https://berth.example.com',
+      ],
+      settingsFile: { serverUrl: 'https://berth.example.com' },
+      secretsInSettingsFile: [],
+      apiKeyAfterDelete: null,
     });
   }, 40_000);
 });

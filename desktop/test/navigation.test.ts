@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isNavigationAllowed, isSafeExternalUrl } from '../src/main/navigation.ts';
+import { isInAppRoute, isNavigationAllowed, isSafeExternalUrl } from '../src/main/navigation.ts';
 
 const serverUrl = 'http://localhost:8080';
 
@@ -70,5 +70,25 @@ describe('isSafeExternalUrl', () => {
     ['', false],
   ])('%s → %s', (url, safe) => {
     expect(isSafeExternalUrl(url)).toBe(safe);
+  });
+});
+
+describe('isInAppRoute', () => {
+  it.each([
+    ['/instances', true],
+    ['/get-help?tab=my', true],
+    ['/instances/5f0c7a52-4a0e-4a43-9a43-0c6f3f7c1a01', true],
+    ['/', true],
+    ['//evil.example/x', false],
+    ['/\\evil.example', false],
+    ['https://evil.example/', false],
+    ['javascript:alert(1)', false],
+    ['instances', false],
+    ['/a b', false],
+    ['/a\nb', false],
+    ['', false],
+    [`/${'a'.repeat(2048)}`, false],
+  ])('%s → %s', (route, allowed) => {
+    expect(isInAppRoute(route)).toBe(allowed);
   });
 });

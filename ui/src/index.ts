@@ -1,2 +1,9 @@
 export { App } from './app/app.tsx';
-export type { Platform, TokenStore } from './platform/platform.ts';
+export type {
+  HostSettings,
+  InstanceCounts,
+  Platform,
+  SecretName,
+  SecretStore,
+  TokenStore,
+} from './platform/platform.ts';

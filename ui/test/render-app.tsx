@@ -4,7 +4,7 @@ import { MemoryRouter, useLocation } from 'react-router';
 import { App } from '../src/app/app.tsx';
 import { type FakeRoutes, fakeApi } from './fake-api.ts';
 import { FakeBotCheckWidget, fakeStreams } from './fake-integrations.tsx';
-import { fakePlatform } from './fake-platform.ts';
+import { type FakePlatformOptions, fakePlatform } from './fake-platform.ts';
 import { capabilities, instanceList, notificationList, paymentSettings, publicConfig } from './fixtures.ts';
 
 /** Renders the current location so tests can assert where the app went. */
@@ -24,6 +24,8 @@ export interface RenderAppOptions {
   /** What the token store holds at start (null: signed out). */
   token?: string | null;
   api?: FakeRoutes;
+  /** The host: the web by default; `{ desktop: true }` for the desktop app's Platform. */
+  host?: FakePlatformOptions;
 }
 
 /**
@@ -45,10 +47,13 @@ const DEFAULT_ROUTES: FakeRoutes = {
  * The whole App under a memory router, with a fake Platform, the real client on a fake fetch, a fake
  * EventSource (`streams`) and a bot-check widget without Cloudflare.
  */
-export function renderApp({ path = '/', token = null, api: routes = {} }: RenderAppOptions = {}) {
+export function renderApp({ path = '/', token = null, api: routes = {}, host }: RenderAppOptions = {}) {
   const api = fakeApi({ ...DEFAULT_ROUTES, ...routes });
   api.install();
-  const { platform, store, notified, externalUrls, paymentPages } = fakePlatform(token);
+  const { platform, store, notified, externalUrls, paymentPages, desktop, openRoute } = fakePlatform(
+    token,
+    host,
+  );
   const streams = fakeStreams();
   const user = userEvent.setup();
   const view = render(
@@ -61,5 +66,17 @@ export function renderApp({ path = '/', token = null, api: routes = {} }: Render
     </MemoryRouter>,
   );
   const location = () => view.getByTestId('location').textContent;
-  return { ...view, api, store, user, location, streams, notified, externalUrls, paymentPages };
+  return {
+    ...view,
+    api,
+    store,
+    user,
+    location,
+    streams,
+    notified,
+    externalUrls,
+    paymentPages,
+    desktop,
+    openRoute,
+  };
 }

@@ -22,7 +22,13 @@ const tokenStore: TokenStore = {
   },
 };
 
-/** The browser as the UI's host. */
+/** Listeners of `onOpenRoute`: the app's router, told where a clicked notification leads. */
+const routeListeners = new Set<(route: string) => void>();
+
+/**
+ * The browser as the UI's host. It keeps no secret besides the session (the API key is shown once), has
+ * no settings screen (the server is this origin) and no tray.
+ */
 export const webPlatform: Platform = {
   kind: 'web',
   apiBaseUrl: '',
@@ -33,7 +39,21 @@ export const webPlatform: Platform = {
   openPaymentPage(url) {
     window.location.assign(url);
   },
-  notify(title, body) {
-    if ('Notification' in window && Notification.permission === 'granted') new Notification(title, { body });
+  notify(title, body, route) {
+    if (!('Notification' in window) || Notification.permission !== 'granted') return;
+    const notification = new Notification(title, { body });
+    notification.onclick = () => {
+      window.focus();
+      if (route) for (const listener of routeListeners) listener(route);
+    };
   },
+  onOpenRoute(listener) {
+    routeListeners.add(listener);
+    return () => {
+      routeListeners.delete(listener);
+    };
+  },
+  secrets: null,
+  settings: null,
+  reportInstanceCounts: null,
 };

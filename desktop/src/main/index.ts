@@ -1,12 +1,20 @@
-/** Electron main process: creates the window, locks down navigation and wires IPC to the keychain and settings. */
+/**
+ * Electron main process: creates the window, locks down navigation and wires IPC to the keychain, the
+ * settings, the tray and system notifications. The logic lives in the modules it imports (tested in Node);
+ * this file only hands them Electron's objects.
+ */
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as keytar from '@napi-rs/keyring/keytar.js';
-import { app, BrowserWindow, ipcMain, Notification, session, shell } from 'electron';
+import { app, BrowserWindow, ipcMain, Menu, Notification, nativeImage, session, shell, Tray } from 'electron';
 import Store from 'electron-store';
+import trayIconPath from '../../resources/tray-icon.png?asset';
 import { registerIpcHandlers } from './ipc-handlers.ts';
+import { createMainWindow } from './main-window.ts';
 import { isNavigationAllowed, isSafeExternalUrl } from './navigation.ts';
+import { createNotifier } from './notifier.ts';
 import { createSettings } from './settings.ts';
 import { createTokenStore } from './token-store.ts';
+import { createInstanceTray, type InstanceTray } from './tray.ts';
 
 const preloadPath = fileURLToPath(new URL('../preload/index.cjs', import.meta.url));
 // `electron-vite dev` serves the renderer and passes its URL; the packaged app loads the built file.
@@ -28,8 +36,13 @@ function mayNavigate(url: string): boolean {
   return false;
 }
 
-function createWindow(): void {
-  const mainWindow = new BrowserWindow({
+/** The renderer at an in-app route: the hash router reads the fragment. */
+const rendererAt = (route?: string) => (route ? `${rendererUrl}#${route}` : rendererUrl);
+
+let browserWindow: BrowserWindow | null = null;
+
+function createWindow(route?: string): void {
+  const window = new BrowserWindow({
     width: 1280,
     height: 800,
     show: false,
@@ -41,25 +54,42 @@ function createWindow(): void {
       webSecurity: true,
     },
   });
-  mainWindow.once('ready-to-show', () => mainWindow.show());
-  mainWindow.webContents.on('will-navigate', (event, url) => {
+  browserWindow = window;
+  window.on('closed', () => {
+    if (browserWindow === window) browserWindow = null;
+  });
+  window.once('ready-to-show', () => window.show());
+  window.webContents.on('will-navigate', (event, url) => {
     if (!mayNavigate(url)) event.preventDefault();
   });
   // The app never opens a second window: allowed URLs stay in the router, external ones open outside.
-  mainWindow.webContents.setWindowOpenHandler(({ url }) => {
+  window.webContents.setWindowOpenHandler(({ url }) => {
     mayNavigate(url);
     return { action: 'deny' };
   });
-  void mainWindow.loadURL(rendererUrl);
+  void window.loadURL(rendererAt(route));
 }
+
+const mainWindow = createMainWindow({ current: () => browserWindow, open: createWindow });
+const notifier = createNotifier({
+  isSupported: () => Notification.isSupported(),
+  createNotification: (options) => new Notification(options),
+  window: mainWindow,
+});
+let tray: InstanceTray | null = null;
 
 registerIpcHandlers(ipcMain, {
   tokenStore,
   settings,
-  openExternal: (url) => shell.openExternal(url),
-  notify: (title, body) => {
-    if (Notification.isSupported()) new Notification({ title, body }).show();
+  // After the IPC answer has gone out: the page (and its API client) starts again against the new server.
+  reloadApp: () => {
+    setImmediate(() => {
+      if (browserWindow && !browserWindow.isDestroyed()) void browserWindow.loadURL(rendererAt());
+    });
   },
+  openExternal: (url) => shell.openExternal(url),
+  notify: (title, body, route) => notifier.notify(title, body, route),
+  reportInstanceCounts: (counts) => tray?.update(counts),
 });
 
 app.on('window-all-closed', () => {
@@ -69,7 +99,11 @@ app.on('window-all-closed', () => {
 await app.whenReady();
 // The renderer needs no browser permissions (camera, geolocation, …); notifications go through main.
 session.defaultSession.setPermissionRequestHandler((_webContents, _permission, callback) => callback(false));
-createWindow();
-app.on('activate', () => {
-  if (BrowserWindow.getAllWindows().length === 0) createWindow();
+tray = createInstanceTray({
+  createTray: () => new Tray(nativeImage.createFromPath(trayIconPath)),
+  buildMenu: (items) => Menu.buildFromTemplate(items),
+  showWindow: () => mainWindow.show(),
+  quit: () => app.quit(),
 });
+createWindow();
+app.on('activate', () => mainWindow.show());

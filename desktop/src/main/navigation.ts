@@ -41,3 +41,19 @@ export function isSafeExternalUrl(url: string): boolean {
   const target = parse(url);
   return target !== null && (target.protocol === 'http:' || target.protocol === 'https:');
 }
+
+/**
+ * Routes the main process may ask the renderer to show (after a click on a system notification): an
+ * absolute in-app path such as '/instances' or '/get-help?tab=my', never a URL or a protocol-relative
+ * '//host' that the router could take elsewhere.
+ */
+export function isInAppRoute(route: string): boolean {
+  return (
+    route.length <= 2048 &&
+    route.startsWith('/') &&
+    !route.startsWith('//') &&
+    !route.startsWith('/\\') &&
+    // No control characters or spaces: what the UI passes here is a path it built itself.
+    ![...route].some((char) => char <= ' ' || char === '\u007f')
+  );
+}

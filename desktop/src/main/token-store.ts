@@ -1,7 +1,9 @@
 /**
  * Secrets in the OS keychain (Secret Service, macOS Keychain, Windows Credential Manager) under one fixed
  * service name. Accounts name what is stored, per server: `session@<serverUrl>` (access token) and
- * `refresh@<serverUrl>` (its refresh token) today, API keys later.
+ * `refresh@<serverUrl>` (its refresh token), and `apiKey:<userId>@<serverUrl>` (a user's API key, kept per
+ * user so that the next person to sign in on this computer never sees it). Nothing secret goes to
+ * electron-store or the renderer's localStorage.
  */
 
 export const KEYCHAIN_SERVICE = 'Berth';
@@ -28,6 +30,11 @@ export function sessionAccount(serverUrl: string): string {
 /** Account of the refresh token of that session. */
 export function refreshAccount(serverUrl: string): string {
   return `refresh@${serverUrl}`;
+}
+
+/** Account of a named secret (today only 'apiKey') of one user of one server. */
+export function secretAccount(name: string, userId: string, serverUrl: string): string {
+  return `${name}:${userId}@${serverUrl}`;
 }
 
 export function createTokenStore(keychain: Keychain): TokenStore {

@@ -34,8 +34,23 @@ export function createDesktopPlatform(bridge: DesktopBridge, serverUrl: string):
     openPaymentPage: (url) => {
       bridge.openExternal(url).catch(logFailure('openPaymentPage'));
     },
-    notify: (title, body) => {
-      bridge.notify(title, body).catch(logFailure('notify'));
+    notify: (title, body, route) => {
+      bridge.notify(title, body, route).catch(logFailure('notify'));
+    },
+    onOpenRoute: (listener) => bridge.onOpenRoute(listener),
+    // The API key goes to the OS keychain, like the session tokens (never to localStorage).
+    secrets: {
+      get: (name, userId) => bridge.getSecret(name, userId),
+      set: (name, userId, value) => bridge.setSecret(name, userId, value),
+      delete: (name, userId) => bridge.deleteSecret(name, userId),
+    },
+    // Saving reloads the app against the new server (the main process does it).
+    settings: {
+      getServerUrl: () => bridge.getServerUrl(),
+      setServerUrl: (url) => bridge.setServerUrl(url),
+    },
+    reportInstanceCounts: (counts) => {
+      bridge.reportInstanceCounts(counts).catch(logFailure('reportInstanceCounts'));
     },
   };
 }

@@ -7,7 +7,8 @@ import { createDesktopPlatform } from './desktop-platform.ts';
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
-// The server URL is read once at start-up; changing it in settings takes effect after a reload.
+// The server URL is read once at start-up: saving a new one on the Settings screen makes the main process
+// load the page again, which then starts against the new server.
 const platform = createDesktopPlatform(window.desktop, await window.desktop.getServerUrl());
 
 createRoot(root).render(

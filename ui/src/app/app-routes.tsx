@@ -4,11 +4,20 @@ import { LoadingScreen } from '../components/loading-screen.tsx';
 import { NotFoundPage } from '../features/not-found/not-found-page.tsx';
 import { SessionErrorScreen } from '../features/session/session-error-screen.tsx';
 import { useSession } from '../features/session/use-session.ts';
+import { usePlatform } from '../platform/platform-context.ts';
 import { RedirectTo, RequireAdmin, SignInFirst } from './guards.tsx';
 import { SessionLayout } from './layouts.tsx';
 import { existingLinks, firstExisting, NOT_FOUND_LINKS, notFoundContext } from './navigation.ts';
-import { PROTECTED_PATHS, type RouteEntry, type RouteTable, resolveRoute, tableFor } from './route-table.tsx';
+import {
+  PROTECTED_PATHS,
+  type RouteEntry,
+  type RouteTable,
+  resolveRoute,
+  tableFor,
+  withHostScreens,
+} from './route-table.tsx';
 import { ScreenExistsContext, useScreenExists } from './screen-exists.ts';
+import { useHostRouteRequests } from './use-host-route-requests.ts';
 
 function RouteElement({ entry, table }: { entry: RouteEntry; table: RouteTable }) {
   const route = resolveRoute(entry.path, table);
@@ -41,12 +50,15 @@ function NotFoundRoute() {
 /**
  * The route table of the session (signed in or signed out) with its redirects; anonymous visitors of
  * a signed-in screen go to /login first; any other path is Not Found. A spinner (or a retry screen)
- * shows while the session loads.
+ * shows while the session loads. The host's own screens (desktop Settings) join the table, and the host
+ * may ask for a route (a clicked system notification).
  */
 export function AppRoutes() {
   const { status } = useSession();
+  const platform = usePlatform();
   const signedIn = status === 'authenticated';
-  const table = tableFor(signedIn);
+  const table = useMemo(() => withHostScreens(tableFor(signedIn), platform), [signedIn, platform]);
+  useHostRouteRequests();
   const exists = useMemo(() => (path: string) => resolveRoute(path, table)?.kind === 'screen', [table]);
 
   if (status === 'loading') return <LoadingScreen />;

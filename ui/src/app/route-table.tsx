@@ -1,5 +1,6 @@
 import { type ComponentType, lazy } from 'react';
 import { matchPath } from 'react-router';
+import type { Platform } from '../platform/platform.ts';
 
 /**
  * A screen loaded on first use: each page is its own chunk, so a visitor of / or /pricing downloads no
@@ -78,6 +79,11 @@ const PaymentCancelledPage = page(paymentFailed, (m) => m.PaymentCancelledPage);
 const AdminPanelPage = page(
   () => import('../features/admin/admin-panel-page.tsx'),
   (m) => m.AdminPanelPage,
+);
+
+const SettingsPage = page(
+  () => import('../features/settings/settings-page.tsx'),
+  (m) => m.SettingsPage,
 );
 
 export type RouteEntry = { path: string } & (
@@ -191,3 +197,14 @@ export const PROTECTED_PATHS: readonly string[] = SIGNED_IN_ROUTES.filter(
 ).map((entry) => entry.path);
 
 export const tableFor = (signedIn: boolean): RouteTable => (signedIn ? SIGNED_IN_ROUTES : SIGNED_OUT_ROUTES);
+
+/** Where the host's own Settings screen lives (desktop: the server URL). */
+export const SETTINGS_PATH = '/settings';
+
+/**
+ * The table with the screens of the host itself: Settings where the host has settings (desktop), for
+ * visitors too, so that a wrong server can be corrected before signing in. The web has none.
+ */
+export function withHostScreens(table: RouteTable, host: Pick<Platform, 'settings'>): RouteTable {
+  return host.settings ? [{ path: SETTINGS_PATH, Component: SettingsPage }, ...table] : table;
+}

@@ -1,5 +1,6 @@
 import type { User } from '@berth/openapi';
 import LogoutIcon from '@mui/icons-material/Logout';
+import SettingsIcon from '@mui/icons-material/Settings';
 import {
   Alert,
   Box,
@@ -13,6 +14,9 @@ import {
   Stack,
   Typography,
 } from '@mui/material';
+import { Link as RouterLink } from 'react-router';
+import { SETTINGS_PATH } from '../app/route-table.tsx';
+import { useScreenExists } from '../app/screen-exists.ts';
 import {
   currentPlanName,
   INACTIVE_TEXT,
@@ -40,6 +44,8 @@ export function UserMenu({ user, onLogout }: { user: User; onLogout(): void }) {
   const menu = useRouteScopedMenu();
   const sub = user.subscription;
   const standing = standingOf(sub, new Date());
+  // The desktop app's Settings (server URL); the web has no such screen.
+  const hasSettings = useScreenExists()(SETTINGS_PATH);
 
   return (
     <>
@@ -87,6 +93,14 @@ export function UserMenu({ user, onLogout }: { user: User; onLogout(): void }) {
         </Stack>
         <Divider />
         <MenuList aria-label="Account" sx={{ py: 0.5 }}>
+          {hasSettings && (
+            <MenuItem component={RouterLink} to={SETTINGS_PATH} onClick={menu.closeMenu}>
+              <ListItemIcon>
+                <SettingsIcon fontSize="small" />
+              </ListItemIcon>
+              <ListItemText>Settings</ListItemText>
+            </MenuItem>
+          )}
           <MenuItem
             onClick={() => {
               menu.closeMenu();

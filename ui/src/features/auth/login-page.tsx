@@ -9,6 +9,7 @@ import { useForm } from '../../components/form/use-form.ts';
 import { PasswordField } from '../../components/password-field.tsx';
 import { useToast } from '../../components/toasts/use-toast.ts';
 import { useSession } from '../session/use-session.ts';
+import { ServerLine } from '../settings/server-line.tsx';
 import { AuthCard } from './auth-card.tsx';
 import { ForgotPasswordDialog } from './forgot-password-dialog.tsx';
 import { type LoginValues, validateLogin } from './login-validation.ts';
@@ -87,6 +88,7 @@ export function LoginPage() {
           Sign In
         </Button>
       </Stack>
+      <ServerLine />
       <ForgotPasswordDialog open={forgotOpen} onClose={() => setForgotOpen(false)} />
     </AuthCard>
   );

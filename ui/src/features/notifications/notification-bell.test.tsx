@@ -174,6 +174,7 @@ describe('refresh (spec §4, §9)', () => {
     await waitFor(() => expect(app.api.calls('GET /api/notifications')).toHaveLength(1));
 
     const fresh = makeNotification({
+      type: 'trial',
       title: 'Trial ends in 5 minutes',
       message: 'Pick a plan to keep your instance.',
     });
@@ -183,12 +184,33 @@ describe('refresh (spec §4, §9)', () => {
     await waitFor(() => expect(app.api.calls('GET /api/notifications')).toHaveLength(2));
     expect(await screen.findByRole('button', { name: 'Notifications, 1 unread' })).toBeTruthy();
     expect(app.notified).toEqual([
-      { title: 'Trial ends in 5 minutes', body: 'Pick a plan to keep your instance.' },
+      { title: 'Trial ends in 5 minutes', body: 'Pick a plan to keep your instance.', route: '/billing' },
     ]);
 
     app.streams.latest()?.emit('resync');
     await waitFor(() => expect(app.api.calls('GET /api/notifications')).toHaveLength(3));
     expect(app.notified).toHaveLength(1);
+  });
+
+  it.each([
+    ['instance', '/instances'],
+    ['helpdesk', '/get-help?tab=my'],
+    ['billing', '/billing'],
+    ['security', '/profile'],
+    ['welcome', '/dashboard'],
+  ])('a system notification of type %s opens %s when the host reports a click', async (type, route) => {
+    const app = renderApp({ path: '/profile', token: 'stored', api: signedInApi(), host: { desktop: true } });
+    await waitFor(() => expect(app.streams.opened).toHaveLength(1));
+    const fresh = makeNotification({ type, title: 'Heads up', message: 'Something changed.' });
+    app.streams.latest()?.emit('notification', JSON.stringify(fresh), fresh.id);
+    await waitFor(() =>
+      expect(app.notified).toEqual([{ title: 'Heads up', body: 'Something changed.', route }]),
+    );
+
+    // What the desktop's main process does on a click (desktop/test/notifications.test.ts): the route
+    // comes back through the Platform and the router shows it.
+    act(() => app.openRoute(route));
+    await waitFor(() => expect(app.location()).toBe(route));
   });
 
   it('reconnects after an error with a fresh token, resuming after the last event', async () => {

@@ -30,13 +30,13 @@ import { notificationKeys } from '../../api/query-keys.ts';
 import { useRouteScopedMenu } from '../../components/use-route-scoped-menu.ts';
 import { usePlatform } from '../../platform/platform-context.ts';
 import { formatDateTime } from '../subscription/standing.ts';
+import { HELPDESK_TARGET, notificationTarget } from './notification-target.ts';
 import { useNotificationStream } from './use-notification-stream.ts';
+
+export { HELPDESK_TARGET };
 
 /** The unread count as the badge shows it: 9+ above 9 (spec §2.2, §9). */
 export const badgeText = (unread: number) => (unread > 9 ? '9+' : String(unread));
-
-/** Where a click on a help-desk notification leads: the 'my' tab of Get Help (spec §2.2). */
-export const HELPDESK_TARGET = '/get-help?tab=my';
 
 function NotificationItem({
   notification,
@@ -104,7 +104,7 @@ function NotificationItem({
 /**
  * The bell of the top bar (spec customer-area §2.2): unread count, and a panel to read, mark and
  * delete. The list reloads every 60 s and on each live-stream message; new ones also go to the host's
- * system notifications; instance status changes on the same stream update the instance queries. Errors
+ * system notifications (a click there opens the screen of their kind); instance status changes on the same stream update the instance queries. Errors
  * of these calls are silently ignored (spec §8).
  */
 export function NotificationBell() {
@@ -121,7 +121,8 @@ export function NotificationBell() {
   const onMessage = useCallback(
     (notification: Notification | null) => {
       void queryClient.invalidateQueries({ queryKey: notificationKeys.list() });
-      if (notification) platform.notify(notification.title, notification.message);
+      if (notification)
+        platform.notify(notification.title, notification.message, notificationTarget(notification.type));
     },
     [queryClient, platform],
   );
