@@ -25,6 +25,7 @@ export default defineConfig({
           environment: 'happy-dom',
           include: ['ui/**/*.test.{ts,tsx}'],
           setupFiles: ['ui/test/setup.ts'],
+          testTimeout: 20_000,
         },
       },
       {
