@@ -66,7 +66,9 @@ const RULES: Rule[] = [
   {
     files: 'server',
     forbid: (spec, file) => {
-      if (spec.startsWith('@berth/')) return 'server imports no workspace package';
+      // The shared rules (password checks, field limits, regions) are the one workspace import allowed.
+      if (spec.startsWith('@berth/') && spec !== '@berth/openapi/rules')
+        return 'server imports no workspace package but @berth/openapi/rules';
       if (leaves(file, spec, 'server') && !spec.endsWith('package.json'))
         return 'server stays inside server/';
       return undefined;
