@@ -54,6 +54,7 @@ try {
     jwtSecret: 'bench-secret-bench-secret-bench-secret!!',
     mailer: createMemoryMailer(),
     avatarsDir: path.join(pgDir, 'avatars'),
+    helpUploadsDir: path.join(pgDir, 'help-uploads'),
   });
   const registered = await app.request('/api/auth/register', {
     method: 'POST',

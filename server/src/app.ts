@@ -18,6 +18,8 @@ import { type TurnstileVerifier, turnstileOff } from './lib/turnstile.ts';
 import { mountWebApp } from './lib/web-app.ts';
 import { createAdminRouter } from './modules/admin/admin.index.ts';
 import { createAdminService } from './modules/admin/admin.service.ts';
+import { createAnnouncementsRouter } from './modules/announcements/announcements.index.ts';
+import { createAnnouncementsService } from './modules/announcements/announcements.service.ts';
 import { type AuthRateLimits, createAuthRouter } from './modules/auth/auth.index.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createAccessVerifier, createTokenVersions } from './modules/auth/token-versions.ts';
@@ -29,6 +31,10 @@ import { createConfigService } from './modules/config/config.service.ts';
 import { createContactRouter } from './modules/contact/contact.index.ts';
 import { createContactService } from './modules/contact/contact.service.ts';
 import { createHealthRouter } from './modules/health/health.index.ts';
+import { createHelpFiles } from './modules/help-desk/help-desk.files.ts';
+import { createHelpDeskRouter } from './modules/help-desk/help-desk.index.ts';
+import * as helpRoutes from './modules/help-desk/help-desk.routes.ts';
+import { createHelpDeskService } from './modules/help-desk/help-desk.service.ts';
 import type { DriverStartup } from './modules/instances/driver-startup.ts';
 import type { OperationBudgets } from './modules/instances/instance-jobs.ts';
 import { createInstancesRouter } from './modules/instances/instances.index.ts';
@@ -54,6 +60,8 @@ export interface AppDeps {
   mailer: Mailer;
   /** Where avatar files are kept (`<BERTH_DATA_DIR>/avatars`). */
   avatarsDir: string;
+  /** Where help desk images are kept (`<BERTH_DATA_DIR>/help-uploads`). */
+  helpUploadsDir: string;
   /** Proxies whose X-Forwarded-For is believed (TRUSTED_PROXY); absent: none. */
   trustedProxies?: TrustedProxies;
   /** The bot check; off when absent. */
@@ -195,6 +203,16 @@ export function createApp(deps: AppDeps) {
     publicUrl,
   });
   const admin = createAdminService({ db, now, subscriptions, renewals: payments });
+  // Help desk and admin announcements.
+  const helpDesk = createHelpDeskService({
+    db,
+    now,
+    files: createHelpFiles(deps.helpUploadsDir),
+    notifications,
+    subscriptions,
+    publicUrl,
+  });
+  const announcements = createAnnouncementsService({ db, notifications, publicUrl });
 
   const app = createRouter();
   app.onError(createErrorHandler(errorLog));
@@ -202,12 +220,12 @@ export function createApp(deps: AppDeps) {
   app.use('*', requestIds(deps.accessLog));
   app.use('*', secureHeaders({ crossOriginResourcePolicy: false }));
   app.use('/api/*', cors());
-  // The avatar upload has its own, larger limit.
-  const isAvatarUpload = (path: string, method: string) =>
-    path === avatarRoutes.upload.path && method === 'POST';
+  // The avatar and help desk image uploads have their own, larger limits.
+  const isUpload = (path: string, method: string) =>
+    (path === avatarRoutes.upload.path || path === helpRoutes.upload.path) && method === 'POST';
   app.use(
     '/api/*',
-    except((c) => isAvatarUpload(c.req.path, c.req.method), limitBody(MAX_JSON_BODY_BYTES)),
+    except((c) => isUpload(c.req.path, c.req.method), limitBody(MAX_JSON_BODY_BYTES)),
   );
   app.use('/api/*', async (c, next) => {
     c.set('verifyToken', verifyToken);
@@ -251,7 +269,9 @@ export function createApp(deps: AppDeps) {
       }),
     )
     .route('/', createContactRouter({ contact, limiter, limit: limits.contact, turnstile }))
-    .route('/', createAdminRouter(admin));
+    .route('/', createAdminRouter(admin))
+    .route('/', createHelpDeskRouter(helpDesk))
+    .route('/', createAnnouncementsRouter(announcements));
 
   for (const router of providers.routers) app.route('/', router);
 

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { serve } from '@hono/node-server';
+import type { TaskList } from 'graphile-worker';
 import { createApp, VERSION } from './app.ts';
 import { connectDatabase } from './db/connect.ts';
 import { createDb, createPool } from './db/create-db.ts';
@@ -13,12 +14,16 @@ import {
   recoverAbandonedJobs,
   startJobRunner,
 } from './jobs/job-runner.ts';
+import { createMailTask, SEND_MAIL_TASK } from './jobs/mail-task.ts';
 import { createCipher, parseEncryptionKey } from './lib/crypto.ts';
 import { type IntervalTask, startIntervalTask } from './lib/interval-task.ts';
 import { createOutboxMailer, createSmtpMailer, type Mailer } from './lib/mailer.ts';
 import { persistentSecret } from './lib/secrets.ts';
 import { createTurnstileVerifier, type TurnstileVerifier, turnstileOff } from './lib/turnstile.ts';
+import { createAnnouncementsService, FANOUT_TASK } from './modules/announcements/announcements.service.ts';
 import { prepareSetupToken } from './modules/auth/first-admin.ts';
+import { createHelpFiles } from './modules/help-desk/help-desk.files.ts';
+import { createHelpDeskService } from './modules/help-desk/help-desk.service.ts';
 import { trackDriverStart } from './modules/instances/driver-startup.ts';
 import { reconcileInstances } from './modules/instances/instance-jobs.ts';
 import { createInstanceTasks } from './modules/instances/instances.tasks.ts';
@@ -51,6 +56,8 @@ const JOB_GARBAGE_INTERVAL_MS = 60 * 60_000;
 const DOMAIN_CHECK_INTERVAL_MS = 60_000;
 /** How often submitted MetaMask transactions are checked on chain (when ETH_RPC_URL is set). */
 const METAMASK_CHECK_INTERVAL_MS = 60_000;
+/** How often help desk images never attached to a ticket (and stray files) are looked for. */
+const HELP_UPLOAD_SWEEP_INTERVAL_MS = 60 * 60_000;
 
 function createMailer(config: ServerConfig): Mailer {
   if (config.smtpUrl) {
@@ -167,14 +174,17 @@ async function main() {
     prov.driver === 'none' ? undefined : trackDriverStart(['mysql', 'postgresql', 'wordpress'] as const);
   const errorLog = (line: string) => console.error(`[berth] ${line}`);
 
+  const mailer = createMailer(config);
+  const helpUploadsDir = path.join(config.dataDir, 'help-uploads');
   const app = createApp({
     db,
     jwtSecret,
-    mailer: createMailer(config),
+    mailer,
     turnstile: createTurnstile(config),
     notificationHub: hub,
     trustedProxies: config.trustedProxies,
     avatarsDir: path.join(config.dataDir, 'avatars'),
+    helpUploadsDir,
     publicUrl: config.publicUrl,
     supportEmail: config.supportEmail,
     webDistDir: config.webDistDir,
@@ -215,6 +225,27 @@ async function main() {
     publicUrl: config.publicUrl,
     errorLog,
   });
+  // Help desk: the orphan upload sweep; announcements and queued mail run in the job runner below.
+  const helpDesk = createHelpDeskService({
+    db,
+    now,
+    files: createHelpFiles(helpUploadsDir),
+    notifications,
+    subscriptions,
+    publicUrl: config.publicUrl,
+  });
+  const helpSweepTask = startIntervalTask(
+    'help desk upload sweep',
+    HELP_UPLOAD_SWEEP_INTERVAL_MS,
+    helpDesk.sweepOrphans,
+    log,
+  );
+  const announcements = createAnnouncementsService({ db, notifications, publicUrl: config.publicUrl });
+  // Jobs that need no provisioning driver: announcement delivery and queued mail (retried on failure).
+  const platformTasks: TaskList = {
+    [FANOUT_TASK]: announcements.fanoutTask(),
+    [SEND_MAIL_TASK]: createMailTask(mailer),
+  };
   const metamaskTask = startIntervalTask(
     'MetaMask checks',
     METAMASK_CHECK_INTERVAL_MS,
@@ -238,6 +269,14 @@ async function main() {
   const provisioning = (async () => {
     if (prov.driver === 'none') {
       log('provisioning: off (PROVISIONER=none): every instance type is unavailable');
+      // Still run the platform's own jobs (announcements, mail).
+      runner = await startJobRunner({
+        pgPool: pool,
+        connectionString: database.url,
+        taskList: platformTasks,
+        log,
+      });
+      log('jobs: runner started (announcements and mail only)');
       return;
     }
     log(
@@ -266,7 +305,7 @@ async function main() {
     runner = await startJobRunner({
       pgPool: pool,
       connectionString: database.url,
-      taskList: createInstanceTasks({ db, driver, cipher, notifications, startup }),
+      taskList: { ...createInstanceTasks({ db, driver, cipher, notifications, startup }), ...platformTasks },
       log,
     });
     log('jobs: runner started');
@@ -309,6 +348,7 @@ async function main() {
     await domainTask?.stop();
     await runner?.stop();
     await trialTask.stop();
+    await helpSweepTask.stop();
     await metamaskTask.stop();
     await stopListener();
     await driver.stop().catch((error: unknown) => log(`provisioning: stop failed: ${String(error)}`));

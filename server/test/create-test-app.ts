@@ -15,6 +15,7 @@ export function createTestApp(db: Db, overrides: Partial<AppDeps> = {}) {
     jwtSecret: TEST_JWT_SECRET,
     mailer: createMemoryMailer(),
     avatarsDir: path.join(tmpdir(), 'berth-test-avatars', randomUUID()),
+    helpUploadsDir: path.join(tmpdir(), 'berth-test-help-uploads', randomUUID()),
     ...overrides,
   });
 }

@@ -6,7 +6,7 @@ import type { BillingCycle, PaidPlan } from '../subscriptions/billing-rules.ts';
 import { standingOf } from '../subscriptions/plan-rules.ts';
 import type { Subscription } from '../subscriptions/subscriptions.schemas.ts';
 import { factsOf, type SubscriptionsService } from '../subscriptions/subscriptions.service.ts';
-import type { AdminUserList } from './admin.schemas.ts';
+import type { AdminUserList, UserSummaryList } from './admin.schemas.ts';
 
 export interface AdminDeps {
   db: Db;
@@ -79,6 +79,52 @@ export function createAdminService({ db, now, subscriptions, renewals }: AdminDe
           standing: standingOf(factsOf(r), at),
           instancesUsed: Number(r.instances_used ?? 0),
           createdAt: r.user_created_at.toISOString(),
+        })),
+        total,
+        pages: Math.max(1, Math.ceil(total / limit)),
+        page,
+        limit,
+      };
+    },
+
+    /** Names and e-mails of users, sorted by name, for choosing one. */
+    async listUserSummaries(query: {
+      page?: number;
+      limit?: number;
+      search?: string;
+    }): Promise<UserSummaryList> {
+      const page = query.page ?? 1;
+      const limit = query.limit ?? 100;
+      const search = query.search?.trim() ?? '';
+      const pattern = `%${search.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+      let base = db.selectFrom('users');
+      if (search) {
+        base = base.where((eb) =>
+          eb.or([
+            eb('first_name', 'ilike', pattern),
+            eb('last_name', 'ilike', pattern),
+            eb('email', 'ilike', pattern),
+          ]),
+        );
+      }
+      const { n } = await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+      const total = Number(n);
+      const rows = await base
+        .select(['id', 'first_name', 'last_name', 'email', 'role'])
+        .orderBy('last_name')
+        .orderBy('first_name')
+        .orderBy('email')
+        .limit(limit)
+        .offset((page - 1) * limit)
+        .execute();
+      return {
+        users: rows.map((r) => ({
+          _id: r.id,
+          id: r.id,
+          firstName: r.first_name,
+          lastName: r.last_name,
+          email: r.email,
+          role: r.role,
         })),
         total,
         pages: Math.max(1, Math.ceil(total / limit)),
