@@ -2101,16 +2101,12 @@ export interface components {
             message: string;
             /** @description Page sent from */
             path?: string;
-            /** @default [] */
-            attachments: {
+            attachments?: {
                 url: string;
                 name?: string;
             }[];
-            /**
-             * @description Attach a snapshot of the plan, standing and instances (type, status, last error, SSL) for support
-             * @default true
-             */
-            shareContext: boolean;
+            /** @description (Default true) Attach a snapshot of the plan, standing and instances (type, status, last error, SSL) for support */
+            shareContext?: boolean;
         };
         TicketList: {
             items: components["schemas"]["Ticket"][];
@@ -2129,23 +2125,16 @@ export interface components {
         };
         AnswerTicketRequest: {
             text: string;
-            /** @default [] */
-            attachments: {
+            attachments?: {
                 url: string;
                 name?: string;
             }[];
-            /**
-             * @description Send the customer an in-app notification
-             * @default true
-             */
-            notify: boolean;
+            /** @description Send the customer an in-app notification (default true) */
+            notify?: boolean;
             notifyTitle?: string;
             notifyMessage?: string;
-            /**
-             * @description Also e-mail the customer
-             * @default false
-             */
-            notifyEmail: boolean;
+            /** @description Also e-mail the customer (default false) */
+            notifyEmail?: boolean;
         };
         SendNotificationResult: {
             /** @description How many users the notification goes to */
@@ -2170,11 +2159,8 @@ export interface components {
             /** @enum {string} */
             plan?: "starter" | "pro";
             userId?: string;
-            /**
-             * @description Also e-mail each recipient
-             * @default false
-             */
-            sendEmail: boolean;
+            /** @description Also e-mail each recipient (default false) */
+            sendEmail?: boolean;
         };
         PortalSession: {
             /** Format: uri */

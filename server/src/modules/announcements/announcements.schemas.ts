@@ -13,7 +13,7 @@ export const SendAnnouncementBodySchema = z
       .openapi({ description: "The notification type; the admin panel always sends 'announcement'" }),
     plan: z.enum(['starter', 'pro'], { error: 'Plan must be starter or pro' }).optional(),
     userId: z.string().optional(),
-    sendEmail: z.boolean().default(false).openapi({ description: 'Also e-mail each recipient' }),
+    sendEmail: z.boolean().optional().openapi({ description: 'Also e-mail each recipient (default false)' }),
   })
   .superRefine((body, ctx) => {
     if (!body.title || !body.message)

@@ -79,7 +79,7 @@ export function createAnnouncementsService({ db, notifications, publicUrl }: Ann
           type: body.type,
           title: body.title,
           message: body.message,
-          send_email: body.sendEmail,
+          send_email: body.sendEmail ?? false,
           recipients: count,
         });
         await addJob(tx, { task: FANOUT_TASK, payload: { announcementId: row.id }, maxAttempts: 10 });

@@ -27,7 +27,7 @@ export const AttachmentSchema = z
 const AttachmentRefsSchema = z
   .array(z.object({ url: z.string().max(300), name: z.string().max(300).optional() }))
   .max(MAX_ATTACHMENTS, `At most ${MAX_ATTACHMENTS} images`)
-  .default([]);
+  .optional();
 
 export const UploadResultSchema = z.object({ file: AttachmentSchema }).openapi('HelpUploadResult');
 
@@ -55,9 +55,9 @@ export const SubmitTicketBodySchema = z
       .optional()
       .openapi({ description: 'Page sent from' }),
     attachments: AttachmentRefsSchema,
-    shareContext: z.boolean().default(true).openapi({
+    shareContext: z.boolean().optional().openapi({
       description:
-        'Attach a snapshot of the plan, standing and instances (type, status, last error, SSL) for support',
+        '(Default true) Attach a snapshot of the plan, standing and instances (type, status, last error, SSL) for support',
     }),
   })
   .openapi('SubmitTicketRequest');
@@ -151,10 +151,13 @@ export const AnswerBodySchema = z
       .min(1, 'Response text is required')
       .max(10_000, 'Response text is too long'),
     attachments: AttachmentRefsSchema,
-    notify: z.boolean().default(true).openapi({ description: 'Send the customer an in-app notification' }),
+    notify: z
+      .boolean()
+      .optional()
+      .openapi({ description: 'Send the customer an in-app notification (default true)' }),
     notifyTitle: z.string().trim().max(200, 'Title is too long').optional(),
     notifyMessage: z.string().trim().max(1000, 'Message is too long').optional(),
-    notifyEmail: z.boolean().default(false).openapi({ description: 'Also e-mail the customer' }),
+    notifyEmail: z.boolean().optional().openapi({ description: 'Also e-mail the customer (default false)' }),
   })
   .openapi('AnswerTicketRequest');
 

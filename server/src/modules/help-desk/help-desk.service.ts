@@ -199,11 +199,12 @@ export function createHelpDeskService({
 
     async submit(userId: string, body: SubmitTicketBody): Promise<Ticket> {
       // Taken before the transaction: reads only, and the snapshot is of this moment either way.
-      const context = body.shareContext ? await takeContextSnapshot(db, subscriptions, userId) : null;
+      const context =
+        (body.shareContext ?? true) ? await takeContextSnapshot(db, subscriptions, userId) : null;
       return db.transaction().execute(async (tx) => {
         const uploads = await resolveAttachments(
           tx,
-          body.attachments,
+          body.attachments ?? [],
           (u) => u.uploaded_by === userId && u.ticket_id === null,
         );
         const row = await insertTicket(tx, {
@@ -264,7 +265,7 @@ export function createHelpDeskService({
         if (!current) throw new NotFoundError(TICKET_NOT_FOUND);
         const uploads = await resolveAttachments(
           tx,
-          body.attachments,
+          body.attachments ?? [],
           (u) =>
             (u.ticket_id === current.id && u.role === 'response') ||
             (u.ticket_id === null && u.uploaded_by === adminId),
@@ -283,7 +284,8 @@ export function createHelpDeskService({
 
         const title = body.notifyTitle || 'Support answered your ticket';
         const message = body.notifyMessage || `Your ticket "${row.subject}" has a response from support.`;
-        if (body.notify) await notifications.notify(row.user_id, { type: 'helpdesk', title, message }, tx);
+        if (body.notify ?? true)
+          await notifications.notify(row.user_id, { type: 'helpdesk', title, message }, tx);
         if (body.notifyEmail) {
           await enqueueMail(tx, {
             to: row.email,
