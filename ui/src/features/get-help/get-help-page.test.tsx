@@ -161,7 +161,8 @@ describe('/get-help', () => {
     await app.user.upload(input, new File([new Uint8Array([0x89, 0x50])], 'shot.png', { type: 'image/png' }));
     const list = await within(form).findByRole('list', { name: 'Attached images' });
     expect(within(form).getByText('Max 5 images (1/5)')).toBeTruthy();
-    expect((app.api.calls('POST /api/help/upload')[0]?.body as FormData).get('file')).toBeInstanceOf(File);
+    const sent = app.api.calls('POST /api/help/upload')[0]?.body as FormData | undefined;
+    expect(sent?.get('file')).toBeInstanceOf(File);
     await app.user.click(within(list).getByRole('button', { name: 'Remove shot.png' }));
     await waitFor(() =>
       expect(app.api.calls('DELETE /api/help/upload/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.png')).toHaveLength(1),
