@@ -2,7 +2,7 @@ import MarkEmailReadIcon from '@mui/icons-material/MarkEmailRead';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import SupportAgentIcon from '@mui/icons-material/SupportAgent';
 import { Box, Button, Container, Stack, Tab, Tabs, Typography } from '@mui/material';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/api-error.ts';
 import { type Ticket, useDeleteTicketMutation, useMyTicketsQuery } from '../../api/help.queries.ts';
@@ -20,14 +20,20 @@ const TABS = [
 type TabValue = (typeof TABS)[number]['value'];
 const isTab = (value: unknown): value is TabValue => TABS.some((tab) => tab.value === value);
 
-/** The first tab: from navigation state (a helpdesk notification opens 'my'), then `?tab=`, else send. */
-function useInitialTab(): TabValue {
+/**
+ * The tab: from navigation state (a helpdesk notification opens 'my'), then `?tab=`, else send; a new
+ * navigation to this page (e.g. the bell's link while the page is open) applies its tab again.
+ */
+function useTabFromNavigation() {
   const location = useLocation();
   const [params] = useSearchParams();
   const fromState = (location.state as { tab?: unknown } | null)?.tab;
-  if (isTab(fromState)) return fromState;
   const fromQuery = params.get('tab');
-  return isTab(fromQuery) ? fromQuery : 'send';
+  const wanted: TabValue = isTab(fromState) ? fromState : isTab(fromQuery) ? fromQuery : 'send';
+  const [tab, setTab] = useState<TabValue>(wanted);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new navigation (its key) resets the tab
+  useEffect(() => setTab(wanted), [location.key]);
+  return [tab, setTab] as const;
 }
 
 function Sent({ onAnother, onShowTickets }: { onAnother(): void; onShowTickets(): void }) {
@@ -94,8 +100,7 @@ function TicketList({
  * tickets and the answers of support. The public /help page (FAQ and contact form) is another screen.
  */
 export function GetHelpPage() {
-  const initialTab = useInitialTab();
-  const [tab, setTab] = useState<TabValue>(initialTab);
+  const [tab, setTab] = useTabFromNavigation();
   const [sent, setSent] = useState(false);
   const [toDelete, setToDelete] = useState<Ticket | null>(null);
   const remove = useDeleteTicketMutation();
