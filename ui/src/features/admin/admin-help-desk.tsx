@@ -7,6 +7,7 @@ import {
   Grid,
   InputAdornment,
   List,
+  ListItem,
   ListItemButton,
   MenuItem,
   Pagination,
@@ -30,34 +31,36 @@ const NO_FILTERS: Filters = { q: '', status: '', category: '' };
 
 function TicketRow({ ticket, selected, onSelect }: { ticket: Ticket; selected: boolean; onSelect(): void }) {
   return (
-    <ListItemButton
-      selected={selected}
-      onClick={onSelect}
-      aria-current={selected ? 'true' : undefined}
-      sx={{ display: 'block', borderBottom: 1, borderColor: 'divider', py: 1.5 }}
-    >
-      <Stack direction="row" sx={{ gap: 1, alignItems: 'center', justifyContent: 'space-between' }}>
-        <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>{ticket.subject}</Typography>
-        <TicketStatusBadge status={ticket.status} />
-      </Stack>
-      <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-        {formatTime(ticket.createdAt)} · {CATEGORY_LABELS[ticket.category] ?? ticket.category} ·{' '}
-        {ticket.email}
-      </Typography>
-      <Typography
-        variant="body2"
-        sx={{
-          mt: 0.5,
-          display: '-webkit-box',
-          WebkitLineClamp: 2,
-          WebkitBoxOrient: 'vertical',
-          overflow: 'hidden',
-          overflowWrap: 'anywhere',
-        }}
+    <ListItem disablePadding sx={{ display: 'block' }}>
+      <ListItemButton
+        selected={selected}
+        onClick={onSelect}
+        aria-current={selected ? 'true' : undefined}
+        sx={{ display: 'block', borderBottom: 1, borderColor: 'divider', py: 1.5 }}
       >
-        {ticket.message}
-      </Typography>
-    </ListItemButton>
+        <Stack direction="row" sx={{ gap: 1, alignItems: 'center', justifyContent: 'space-between' }}>
+          <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>{ticket.subject}</Typography>
+          <TicketStatusBadge status={ticket.status} />
+        </Stack>
+        <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+          {formatTime(ticket.createdAt)} · {CATEGORY_LABELS[ticket.category] ?? ticket.category} ·{' '}
+          {ticket.email}
+        </Typography>
+        <Typography
+          variant="body2"
+          sx={{
+            mt: 0.5,
+            display: '-webkit-box',
+            WebkitLineClamp: 2,
+            WebkitBoxOrient: 'vertical',
+            overflow: 'hidden',
+            overflowWrap: 'anywhere',
+          }}
+        >
+          {ticket.message}
+        </Typography>
+      </ListItemButton>
+    </ListItem>
   );
 }
 
