@@ -103,6 +103,10 @@ export interface RateLimits extends AuthRateLimits {
   /** Reset requests per e-mail address, whatever the client address. */
   passwordResetAccount: RateLimitRule;
   contact: RateLimitRule;
+  /** Help desk images per user. */
+  helpUpload: RateLimitRule;
+  /** Help desk tickets per user. */
+  helpSubmit: RateLimitRule;
 }
 
 export const VERSION: string = pkg.version;
@@ -117,6 +121,8 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   // Per e-mail: 3 reset mails in 15 minutes (no mailbox flooding; the owner waits 15 minutes at most).
   passwordResetAccount: { points: 3, windowSeconds: 15 * 60 },
   contact: { points: 5, windowSeconds: 60 * 60 },
+  helpUpload: { points: 60, windowSeconds: 60 * 60 },
+  helpSubmit: { points: 20, windowSeconds: 60 * 60 },
 };
 
 /**
@@ -270,7 +276,14 @@ export function createApp(deps: AppDeps) {
     )
     .route('/', createContactRouter({ contact, limiter, limit: limits.contact, turnstile }))
     .route('/', createAdminRouter(admin))
-    .route('/', createHelpDeskRouter(helpDesk))
+    .route(
+      '/',
+      createHelpDeskRouter({
+        help: helpDesk,
+        limiter,
+        limits: { upload: limits.helpUpload, submit: limits.helpSubmit },
+      }),
+    )
     .route('/', createAnnouncementsRouter(announcements));
 
   for (const router of providers.routers) app.route('/', router);

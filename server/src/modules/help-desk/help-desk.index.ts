@@ -1,12 +1,21 @@
 import { createRouter } from '../../lib/create-router.ts';
+import type { RateLimiter, RateLimitRule } from '../../lib/rate-limiter.ts';
 import * as routes from './help-desk.routes.ts';
 import type { HelpDeskService } from './help-desk.service.ts';
 
-export function createHelpDeskRouter(help: HelpDeskService) {
+export interface HelpDeskRouterDeps {
+  help: HelpDeskService;
+  limiter: RateLimiter;
+  /** Per user: image uploads, and tickets sent (disk and inbox flooding). */
+  limits: { upload: RateLimitRule; submit: RateLimitRule };
+}
+
+export function createHelpDeskRouter({ help, limiter, limits }: HelpDeskRouterDeps) {
   return createRouter()
-    .openapi(routes.upload, async (c) =>
-      c.json({ file: await help.upload(c.var.user.id, c.req.valid('form').file) }, 201),
-    )
+    .openapi(routes.upload, async (c) => {
+      await limiter(`help-upload:${c.var.user.id}`, limits.upload);
+      return c.json({ file: await help.upload(c.var.user.id, c.req.valid('form').file) }, 201);
+    })
     .openapi(routes.removeUpload, async (c) => {
       await help.removeUpload(c.var.user.id, c.req.valid('param').file);
       return c.json({ message: 'File deleted' }, 200);
@@ -25,9 +34,10 @@ export function createHelpDeskRouter(help: HelpDeskService) {
         'content-disposition': 'inline',
       });
     })
-    .openapi(routes.submit, async (c) =>
-      c.json({ item: await help.submit(c.var.user.id, c.req.valid('json')) }, 201),
-    )
+    .openapi(routes.submit, async (c) => {
+      await limiter(`help-submit:${c.var.user.id}`, limits.submit);
+      return c.json({ item: await help.submit(c.var.user.id, c.req.valid('json')) }, 201);
+    })
     .openapi(routes.mine, async (c) => c.json({ items: await help.listMine(c.var.user.id) }, 200))
     .openapi(routes.all, async (c) => c.json(await help.listAll(c.req.valid('query')), 200))
     .openapi(routes.remove, async (c) => {

@@ -51,6 +51,7 @@ export const upload = createRoute({
     400: errorResponse('No file, or not a PNG, JPEG, GIF or WebP image (judged by its content)'),
     401: notSignedIn,
     413: errorResponse('Larger than 5 MB'),
+    429: errorResponse('Too many uploads in the last hour'),
   },
 });
 
@@ -99,6 +100,7 @@ export const submit = createRoute({
     201: json(TicketResultSchema, 'The ticket'),
     400: errorResponse('Invalid fields, more than 5 images, or an attachment that is not an upload of yours'),
     401: notSignedIn,
+    429: errorResponse('Too many tickets in the last hour'),
   },
 });
 

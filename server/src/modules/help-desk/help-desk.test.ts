@@ -186,6 +186,25 @@ describe('customer tickets', () => {
     expect((await submit(token, { name: 'x'.repeat(121) })).json.message).toBe('Name is too long');
   });
 
+  it('limits tickets and uploads per user (429)', async () => {
+    app = createTestApp(db, {
+      helpUploadsDir: dir,
+      rateLimits: {
+        helpSubmit: { points: 2, windowSeconds: 3600 },
+        helpUpload: { points: 1, windowSeconds: 3600 },
+      },
+    });
+    const { token } = await register(app);
+    const other = await register(app);
+    expect((await submit(token)).status).toBe(201);
+    expect((await submit(token)).status).toBe(201);
+    const third = await submit(token);
+    expect(third.status).toBe(429);
+    expect((await submit(other.token)).status).toBe(201);
+    expect((await upload(token, PNG)).status).toBe(201);
+    expect((await upload(token, PNG)).status).toBe(429);
+  });
+
   it("refuses another user's upload as an attachment", async () => {
     const owner = await register(app);
     const thief = await register(app);
