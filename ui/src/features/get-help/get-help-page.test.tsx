@@ -2,7 +2,7 @@ import type { Schemas } from '@berth/openapi';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { FakeRoutes } from '../../../test/fake-api.ts';
-import { signedInApi } from '../../../test/fixtures.ts';
+import { makeNotification, notificationList, signedInApi } from '../../../test/fixtures.ts';
 import { renderApp } from '../../../test/render-app.tsx';
 import { linkParts } from './support-text.tsx';
 
@@ -132,6 +132,21 @@ describe('/get-help', () => {
     await app.user.click(screen.getByRole('tab', { name: 'My Tickets' }));
     expect(await screen.findByRole('heading', { name: 'Still waiting' })).toBeTruthy();
   });
+
+  it("switches an open page to 'my' when a helpdesk notification is opened from the bell", async () => {
+    const reply = makeNotification({ type: 'helpdesk', title: 'Support answered your ticket' });
+    const app = renderGetHelp({
+      'GET /api/notifications': { body: notificationList([reply]) },
+      'POST /api/notifications/mark-read': { body: { count: 1, unread: 0 } },
+      'GET /api/help/my': { body: { items: [makeTicket()] } },
+    });
+    await screen.findByRole('form', { name: 'Send a support message' });
+    await app.user.click(await screen.findByRole('button', { name: /^Notifications/ }));
+    const panel = await screen.findByRole('dialog', { name: 'Notifications' });
+    await app.user.click(await within(panel).findByText('Support answered your ticket'));
+    expect(await screen.findByRole('heading', { name: 'My site is down' })).toBeTruthy();
+    expect(screen.getByRole('tab', { name: 'My Tickets' }).getAttribute('aria-selected')).toBe('true');
+  }, 15_000);
 
   it('deletes a ticket after confirmation', async () => {
     const ticket = makeTicket();
