@@ -842,6 +842,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Users by name and e-mail, for picking one (admin; e.g. the single-user notification) */
+        get: operations["users.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/users/{id}/plan": {
         parameters: {
             query?: never;
@@ -855,6 +872,185 @@ export interface paths {
         post: operations["admin.grantPlan"];
         /** Revokes the user's plan at once and suspends their instances */
         delete: operations["admin.revokePlan"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/help/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload one image (multipart field `file`) to attach to a ticket or an answer
+         * @description PNG, JPEG, GIF or WebP, judged by the content, at most 5 MB. The upload stays unattached until a submit or an answer names its `url`; unattached uploads are deleted after a day.
+         */
+        post: operations["help.upload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/help/upload/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete one of your uploads that no ticket uses yet (an attachment removed before sending) */
+        delete: operations["help.removeUpload"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/uploads/help/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An attached image, for its uploader, the owner of its ticket and admins only */
+        get: operations["help.file"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/help/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a support ticket with up to 5 uploaded images */
+        post: operations["help.submit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/help/my": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your tickets, newest first */
+        get: operations["help.my"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/help/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** All tickets, newest first, filtered by status, category and a search (admin) */
+        get: operations["help.all"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/help/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete one of your tickets and its images */
+        delete: operations["help.remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/help/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change a ticket's status (admin) */
+        put: operations["help.setStatus"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/help/{id}/answer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer a ticket (admin): text, up to 5 images, an in-app notification and optionally an e-mail
+         * @description Replaces an earlier answer (its images not listed again are deleted) and marks the ticket answered. Blank notifyTitle and notifyMessage get defaults.
+         */
+        post: operations["help.answer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a notification to all users, the users of a plan, or one user (admin)
+         * @description Answers at once with the number of recipients; the notifications (and e-mails, when `sendEmail`) are delivered by a background job in batches, e-mails retried when the mail server fails. By plan: users with an active subscription of that plan.
+         */
+        post: operations["notifications.send"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1811,11 +2007,160 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
+        UserSummaryList: {
+            /** @description By last name, first name, e-mail */
+            users: components["schemas"]["UserSummary"][];
+            total: number;
+            pages: number;
+            page: number;
+            limit: number;
+        };
+        UserSummary: {
+            /**
+             * Format: uuid
+             * @description The same value as `id`
+             */
+            _id: string;
+            /** Format: uuid */
+            id: string;
+            firstName: string;
+            lastName: string;
+            email: string;
+            /** @enum {string} */
+            role: "user" | "admin";
+        };
         GrantPlanRequest: {
             /** @enum {string} */
             plan: "starter" | "pro";
             /** @enum {string} */
             billingCycle: "monthly" | "yearly";
+        };
+        HelpUploadResult: {
+            file: components["schemas"]["HelpAttachment"];
+        };
+        HelpAttachment: {
+            /**
+             * @description Served (to the ticket owner and admins, signed in) under the /api prefix
+             * @example /uploads/help/3f0c1f5e8a1b4c1e9a3e2d4b5c6d7e8f.png
+             */
+            url: string;
+            /** @example screenshot.png */
+            name: string;
+        };
+        TicketResult: {
+            item: components["schemas"]["Ticket"];
+        };
+        Ticket: {
+            /**
+             * Format: uuid
+             * @description The same value as `id`
+             */
+            _id: string;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            email: string;
+            /** @enum {string} */
+            category: "general" | "technical" | "billing" | "feature" | "bug";
+            subject: string;
+            message: string;
+            path: string | null;
+            /** @enum {string} */
+            status: "open" | "answered" | "closed";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            attachments: components["schemas"]["HelpAttachment"][];
+            adminResponse: {
+                text: string;
+                /** Format: date-time */
+                respondedAt: string;
+                attachments: components["schemas"]["HelpAttachment"][];
+            } | null;
+            context: components["schemas"]["TicketContext"];
+        };
+        /** @description What the customer agreed to share at submit time; null without consent */
+        TicketContext: {
+            plan: string;
+            standing: string;
+            instances: {
+                name: string;
+                type: string;
+                status: string;
+                lastError: string | null;
+                ssl: string | null;
+            }[];
+        } | null;
+        SubmitTicketRequest: {
+            name: string;
+            email: string;
+            /** @enum {string} */
+            category: "general" | "technical" | "billing" | "feature" | "bug";
+            subject: string;
+            message: string;
+            /** @description Page sent from */
+            path?: string;
+            attachments?: {
+                url: string;
+                name?: string;
+            }[];
+            /** @description (Default true) Attach a snapshot of the plan, standing and instances (type, status, last error, SSL) for support */
+            shareContext?: boolean;
+        };
+        TicketList: {
+            items: components["schemas"]["Ticket"][];
+        };
+        TicketPage: {
+            items: components["schemas"]["Ticket"][];
+            /** @description Tickets matching, on all pages */
+            total: number;
+            page: number;
+            pages: number;
+            limit: number;
+        };
+        TicketStatusRequest: {
+            /** @enum {string} */
+            status: "open" | "answered" | "closed";
+        };
+        AnswerTicketRequest: {
+            text: string;
+            attachments?: {
+                url: string;
+                name?: string;
+            }[];
+            /** @description Send the customer an in-app notification (default true) */
+            notify?: boolean;
+            notifyTitle?: string;
+            notifyMessage?: string;
+            /** @description Also e-mail the customer (default false) */
+            notifyEmail?: boolean;
+        };
+        SendNotificationResult: {
+            /** @description How many users the notification goes to */
+            count: number;
+            /**
+             * Format: uuid
+             * @description The announcement (its delivery runs in the background)
+             */
+            id: string;
+            message: string;
+        };
+        SendNotificationRequest: {
+            /** @enum {string} */
+            scope: "all" | "plan" | "single";
+            title: string;
+            message: string;
+            /**
+             * @description The notification type; the admin panel always sends 'announcement'
+             * @default announcement
+             */
+            type: string;
+            /** @enum {string} */
+            plan?: "starter" | "pro";
+            userId?: string;
+            /** @description Also e-mail each recipient (default false) */
+            sendEmail?: boolean;
         };
         PortalSession: {
             /** Format: uri */
@@ -4522,6 +4867,60 @@ export interface operations {
             };
         };
     };
+    "users.list": {
+        parameters: {
+            query?: {
+                /** @description Default 1 */
+                page?: string;
+                /** @description Default 100, at most 100 */
+                limit?: string;
+                /** @description Part of the first name, last name or e-mail (trimmed, any case) */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of users */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSummaryList"];
+                };
+            };
+            /** @description Invalid query */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "admin.grantPlan": {
         parameters: {
             query?: never;
@@ -4642,6 +5041,517 @@ export interface operations {
             };
             /** @description The payment provider could not cancel the renewing subscription */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "help.upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The image */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description One PNG, JPEG, GIF or WebP image
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The stored image */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HelpUploadResult"];
+                };
+            };
+            /** @description No file, or not a PNG, JPEG, GIF or WebP image (judged by its content) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Larger than 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many uploads in the last hour */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "help.removeUpload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such unattached upload of yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "help.file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/*": string;
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such image, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "help.submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The ticket */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubmitTicketRequest"];
+            };
+        };
+        responses: {
+            /** @description The ticket */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TicketResult"];
+                };
+            };
+            /** @description Invalid fields, more than 5 images, or an attachment that is not an upload of yours */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many tickets in the last hour */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "help.my": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Tickets */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TicketList"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "help.all": {
+        parameters: {
+            query?: {
+                /** @description Part of the subject, message, name or e-mail */
+                q?: string;
+                status?: "open" | "answered" | "closed";
+                category?: "general" | "technical" | "billing" | "feature" | "bug";
+                /** @description Default 1 */
+                page?: string;
+                /** @description Default 20, at most 100 */
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of tickets */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TicketPage"];
+                };
+            };
+            /** @description Invalid query */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "help.remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such ticket of yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "help.setStatus": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The new status */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TicketStatusRequest"];
+            };
+        };
+        responses: {
+            /** @description The ticket */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TicketResult"];
+                };
+            };
+            /** @description Unknown status */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such ticket */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "help.answer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The answer */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnswerTicketRequest"];
+            };
+        };
+        responses: {
+            /** @description The ticket with its answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TicketResult"];
+                };
+            };
+            /** @description No text, more than 5 images, or an attachment that is not an upload of yours */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such ticket */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "notifications.send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The notification and its audience */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendNotificationRequest"];
+            };
+        };
+        responses: {
+            /** @description Queued for delivery */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendNotificationResult"];
+                };
+            };
+            /** @description Missing title or message, plan, or user */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such user */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

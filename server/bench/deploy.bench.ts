@@ -156,6 +156,7 @@ try {
     jwtSecret: 'bench-secret-bench-secret-bench-secret!!',
     mailer: createMemoryMailer(),
     avatarsDir: path.join(root, 'avatars'),
+    helpUploadsDir: path.join(root, 'help-uploads'),
     provisioner: driver,
     cipher,
     notificationHub: hub,

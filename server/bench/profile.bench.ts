@@ -52,6 +52,7 @@ try {
       jwtSecret: JWT_SECRET,
       mailer: createMemoryMailer(),
       avatarsDir: path.join(pgDir, 'avatars'),
+      helpUploadsDir: path.join(pgDir, 'help-uploads'),
     }),
   );
   const registered = await app.request('/api/auth/register', {

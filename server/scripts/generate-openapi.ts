@@ -14,6 +14,7 @@ export async function renderOpenApi(): Promise<string> {
       jwtSecret: 'x'.repeat(32),
       mailer: createMemoryMailer(),
       avatarsDir: '/nonexistent',
+      helpUploadsDir: '/nonexistent',
       // Every provider "configured" (nothing is contacted), so their routes are part of the contract.
       payments: {
         stripe: { secretKey: 'sk_unused', webhookSecret: 'whsec_unused' },

@@ -11,6 +11,7 @@ import type { RateLimitRule } from './lib/rate-limiter.ts';
 import { requestIds } from './lib/request-id.ts';
 import { mountWebApp } from './lib/web-app.ts';
 import { createAdminRouter } from './modules/admin/admin.index.ts';
+import { createAnnouncementsRouter } from './modules/announcements/announcements.index.ts';
 import { type AuthRateLimits, createAuthRouter } from './modules/auth/auth.index.ts';
 import { createAvatarsRouter } from './modules/avatars/avatars.index.ts';
 import * as avatarRoutes from './modules/avatars/avatars.routes.ts';
@@ -18,6 +19,8 @@ import { createConfigRouter } from './modules/config/config.index.ts';
 import { createConfigService } from './modules/config/config.service.ts';
 import { createContactRouter } from './modules/contact/contact.index.ts';
 import { createHealthRouter } from './modules/health/health.index.ts';
+import { createHelpDeskRouter } from './modules/help-desk/help-desk.index.ts';
+import * as helpRoutes from './modules/help-desk/help-desk.routes.ts';
 import { createInstancesRouter } from './modules/instances/instances.index.ts';
 import { createNotificationsRouter } from './modules/notifications/notifications.index.ts';
 import { createPasswordResetRouter } from './modules/password-reset/password-reset.index.ts';
@@ -43,6 +46,10 @@ export interface RateLimits extends AuthRateLimits {
   /** Reset requests per e-mail address, whatever the client address. */
   passwordResetAccount: RateLimitRule;
   contact: RateLimitRule;
+  /** Help desk images per user. */
+  helpUpload: RateLimitRule;
+  /** Help desk tickets per user. */
+  helpSubmit: RateLimitRule;
 }
 
 export const VERSION: string = pkg.version;
@@ -57,6 +64,8 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   // Per e-mail: 3 reset mails in 15 minutes (no mailbox flooding; the owner waits 15 minutes at most).
   passwordResetAccount: { points: 3, windowSeconds: 15 * 60 },
   contact: { points: 5, windowSeconds: 60 * 60 },
+  helpUpload: { points: 60, windowSeconds: 60 * 60 },
+  helpSubmit: { points: 20, windowSeconds: 60 * 60 },
 };
 
 /**
@@ -84,14 +93,16 @@ export function createApp(services: Services, http: HttpOptions = {}) {
   app.use('*', requestIds(http.accessLog));
   app.use('*', secureHeaders({ crossOriginResourcePolicy: false }));
   app.use('/api/*', cors());
-  // Every body is limited; the avatar upload has its own, larger limit.
+  // Every body is limited; the avatar and help desk image uploads have their own, larger limits.
   const jsonLimit = limitBody(MAX_JSON_BODY_BYTES);
   app.use('/api/*', (c, next) => {
     const { method } = c.req;
     // GET and HEAD carry no body. Checked first and cheaply: looking at a body (even to find none)
     // makes the Node adapter build a full Request, which used to cost reads a third of their speed.
     if (method === 'GET' || method === 'HEAD') return next();
-    if (method === 'POST' && c.req.path === avatarRoutes.upload.path) return next();
+    const { path } = c.req;
+    if (method === 'POST' && (path === avatarRoutes.upload.path || path === helpRoutes.upload.path))
+      return next();
     return jsonLimit(c, next);
   });
   app.use('/api/*', async (c, next) => {
@@ -136,7 +147,16 @@ export function createApp(services: Services, http: HttpOptions = {}) {
       }),
     )
     .route('/', createContactRouter({ contact: services.contact, limiter, limit: limits.contact, turnstile }))
-    .route('/', createAdminRouter(admin));
+    .route('/', createAdminRouter(admin))
+    .route(
+      '/',
+      createHelpDeskRouter({
+        help: services.helpDesk,
+        limiter,
+        limits: { upload: limits.helpUpload, submit: limits.helpSubmit },
+      }),
+    )
+    .route('/', createAnnouncementsRouter(services.announcements));
 
   for (const router of providers.routers) app.route('/', router);
 

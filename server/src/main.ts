@@ -156,13 +156,16 @@ async function main() {
     prov.driver === 'none' ? undefined : trackDriverStart(['mysql', 'postgresql', 'wordpress'] as const);
   const errorLog = (line: string) => console.error(`[berth] ${line}`);
 
+  const mailer = createMailer(config);
+  const helpUploadsDir = path.join(config.dataDir, 'help-uploads');
   const services = createServices({
     db,
     jwtSecret,
-    mailer: createMailer(config),
+    mailer,
     turnstile: createTurnstile(config),
     notificationHub: hub,
     avatarsDir: path.join(config.dataDir, 'avatars'),
+    helpUploadsDir,
     publicUrl: config.publicUrl,
     supportEmail: config.supportEmail,
     provisioner: driver,
@@ -187,6 +190,7 @@ async function main() {
   const { background } = services;
   background.trialNotices.start(log);
   background.metamaskChecks.start(log);
+  background.helpUploadSweep.start(log);
 
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     log(`Berth ${VERSION} listening on ${config.publicUrl} (port ${info.port})`);
@@ -203,6 +207,14 @@ async function main() {
   const provisioning = (async () => {
     if (prov.driver === 'none') {
       log('provisioning: off (PROVISIONER=none): every instance type is unavailable');
+      // Still run the platform's own jobs (announcements, mail).
+      runner = await startJobRunner({
+        pgPool: pool,
+        connectionString: database.url,
+        taskList: services.platformJobTasks,
+        log,
+      });
+      log('jobs: runner started (announcements and mail only)');
       return;
     }
     log(
@@ -270,6 +282,7 @@ async function main() {
     await runner?.stop();
     await background.trialNotices.stop();
     await background.metamaskChecks.stop();
+    await background.helpUploadSweep.stop();
     await stopListener();
     await driver.stop().catch((error: unknown) => log(`provisioning: stop failed: ${String(error)}`));
     await db.destroy();

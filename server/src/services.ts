@@ -3,6 +3,7 @@
 // createServices, so they share one Stripe client, one payment-settings cache and one job task list.
 import type { TaskList } from 'graphile-worker';
 import type { Db } from './db/database.ts';
+import { createMailTask, SEND_MAIL_TASK } from './jobs/mail-task.ts';
 import { type Cipher, createEphemeralCipher } from './lib/crypto.ts';
 import type { LogLine } from './lib/error-reference.ts';
 import { startIntervalTask } from './lib/interval-task.ts';
@@ -11,10 +12,13 @@ import { createPgRateLimiter } from './lib/rate-limiter.ts';
 import { createTokenService } from './lib/tokens.ts';
 import { type TurnstileVerifier, turnstileOff } from './lib/turnstile.ts';
 import { createAdminService } from './modules/admin/admin.service.ts';
+import { createAnnouncementsService, FANOUT_TASK } from './modules/announcements/announcements.service.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createAccessVerifier, createTokenVersions } from './modules/auth/token-versions.ts';
 import { createAvatarsService } from './modules/avatars/avatars.service.ts';
 import { createContactService } from './modules/contact/contact.service.ts';
+import { createHelpFiles } from './modules/help-desk/help-desk.files.ts';
+import { createHelpDeskService } from './modules/help-desk/help-desk.service.ts';
 import type { DriverStartup } from './modules/instances/driver-startup.ts';
 import type { OperationBudgets } from './modules/instances/instance-jobs.ts';
 import { createInstanceTasks } from './modules/instances/instances.tasks.ts';
@@ -40,6 +44,8 @@ export interface ServicesConfig {
   mailer: Mailer;
   /** Where avatar files are kept (`<BERTH_DATA_DIR>/avatars`). */
   avatarsDir: string;
+  /** Where help desk images are kept (`<BERTH_DATA_DIR>/help-uploads`). */
+  helpUploadsDir: string;
   /** The bot check; off when absent. */
   turnstile?: TurnstileVerifier;
   /** This process's open notification streams; main.ts feeds it from its LISTEN connection. */
@@ -89,6 +95,8 @@ function everyInterval(name: string, everyMs: number, run: () => Promise<unknown
 
 /** How often submitted MetaMask transactions are checked on chain (when ETH_RPC_URL is set). */
 const METAMASK_CHECK_INTERVAL_MS = 60_000;
+/** How often help desk images never attached to a ticket (and stray files) are looked for. */
+const HELP_UPLOAD_SWEEP_INTERVAL_MS = 60 * 60_000;
 /** How often pending custom domains are looked at (each on its own slowing schedule, see findDomainsDue). */
 const DOMAIN_CHECK_INTERVAL_MS = 60_000;
 
@@ -149,15 +157,26 @@ export function createServices(config: ServicesConfig) {
   });
   const admin = createAdminService({ db, now, subscriptions, renewals: payments });
   const trialNotices = createTrialNoticesService({ db, now, notifications, subscriptions });
-
-  /** The graphile-worker tasks of instance operations (main.ts runs them). */
-  const jobTasks: TaskList = createInstanceTasks({
+  const helpDesk = createHelpDeskService({
     db,
-    driver,
-    cipher,
+    now,
+    files: createHelpFiles(config.helpUploadsDir),
     notifications,
-    startup: config.driverStartup,
+    subscriptions,
+    publicUrl,
   });
+  const announcements = createAnnouncementsService({ db, notifications, publicUrl });
+
+  /** Jobs that need no provisioning driver: announcement delivery and queued mail (retried on failure). */
+  const platformJobTasks: TaskList = {
+    [FANOUT_TASK]: announcements.fanoutTask(),
+    [SEND_MAIL_TASK]: createMailTask(mailer),
+  };
+  /** Every graphile-worker task: instance operations and the platform's own (main.ts runs them). */
+  const jobTasks: TaskList = {
+    ...createInstanceTasks({ db, driver, cipher, notifications, startup: config.driverStartup }),
+    ...platformJobTasks,
+  };
 
   return {
     db,
@@ -184,13 +203,21 @@ export function createServices(config: ServicesConfig) {
     payments,
     admin,
     trialNotices,
+    helpDesk,
+    announcements,
     jobTasks,
+    platformJobTasks,
     background: {
       trialNotices: everyInterval('trial notices', TRIAL_NOTICES_INTERVAL_MS, trialNotices.sendDue),
       metamaskChecks: everyInterval(
         'MetaMask checks',
         METAMASK_CHECK_INTERVAL_MS,
         providers.verifyMetaMaskPayments,
+      ),
+      helpUploadSweep: everyInterval(
+        'help desk upload sweep',
+        HELP_UPLOAD_SWEEP_INTERVAL_MS,
+        helpDesk.sweepOrphans,
       ),
       domainChecks: everyInterval('custom domain checks', DOMAIN_CHECK_INTERVAL_MS, () =>
         instances.checkDueDomains(),

@@ -18,6 +18,7 @@ export function createTestServices(db: Db, overrides: Partial<ServicesConfig> = 
     jwtSecret: TEST_JWT_SECRET,
     mailer: createMemoryMailer(),
     avatarsDir: path.join(tmpdir(), 'berth-test-avatars', randomUUID()),
+    helpUploadsDir: path.join(tmpdir(), 'berth-test-help-uploads', randomUUID()),
     ...overrides,
   });
 }

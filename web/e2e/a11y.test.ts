@@ -4,6 +4,7 @@ import axe from 'axe-core';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  api,
   browserSuite,
   type CreatedAccount,
   createAccount,
@@ -29,7 +30,36 @@ beforeAll(async () => {
     email: 'tim@example.com',
     password: 'World#Wide1989',
   });
+  // A ticket with an image and an answer, for the help desk screens.
+  const form = new FormData();
+  form.set('file', new Blob([PNG]), 'screen.png');
+  const uploaded = await fetch(`${server.baseUrl}/api/help/upload`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${user.token}` },
+    body: form,
+  });
+  const { file } = (await uploaded.json()) as { file: { url: string; name: string } };
+  const { item } = await api<{ item: { id: string } }>(server.baseUrl, 'POST', '/api/help/submit', {
+    token: user.token,
+    body: {
+      name: 'Tim Berners-Lee',
+      email: 'tim@example.com',
+      category: 'technical',
+      subject: 'Site shows 502',
+      message: 'Since this morning.',
+      attachments: [file],
+    },
+  });
+  await api(server.baseUrl, 'POST', `/api/help/${item.id}/answer`, {
+    token: user.token,
+    body: { text: 'Fixed: see [the status page](https://example.com/status).', notify: false },
+  });
 });
+
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 const THEMES = ['dark', 'light'] as const;
 type Theme = (typeof THEMES)[number];
@@ -95,7 +125,47 @@ const ACCOUNT: readonly Screen[] = [
     },
   },
   // The account is the server's first, so an admin.
-  { name: 'admin panel, payments', path: '/admin-panel', ready: h1('Admin Panel') },
+  {
+    name: 'admin panel, payments',
+    path: '/admin-panel',
+    ready: async (p) => {
+      await p.getByRole('tab', { name: 'Payments' }).click();
+      await p.getByRole('form', { name: 'Payment settings' }).waitFor();
+    },
+  },
+  {
+    name: 'admin panel, help desk with a ticket open',
+    path: '/admin-panel',
+    ready: async (p) => {
+      await p.getByRole('tab', { name: 'Help Desk' }).click();
+      await p.getByRole('list', { name: 'Tickets' }).getByText('Site shows 502').click();
+      await p.getByText('User Message').waitFor();
+      await p.getByRole('img', { name: 'screen.png' }).waitFor();
+    },
+  },
+  {
+    name: 'admin panel, notifications',
+    path: '/admin-panel',
+    ready: async (p) => {
+      await p.getByRole('tab', { name: 'Notifications' }).click();
+      await p.getByRole('radio', { name: 'Single user' }).click();
+      await p.getByRole('combobox', { name: 'User' }).waitFor();
+    },
+  },
+  {
+    name: 'get help, send form',
+    path: '/get-help',
+    ready: (p) => p.getByRole('form', { name: 'Send a support message' }).waitFor(),
+  },
+  {
+    name: 'get help, answered ticket',
+    path: '/get-help',
+    ready: async (p) => {
+      await p.getByRole('tab', { name: 'Answered' }).click();
+      await p.getByRole('region', { name: 'Support Response' }).waitFor();
+      await p.getByRole('img', { name: 'screen.png' }).waitFor();
+    },
+  },
   {
     name: 'admin panel, users',
     path: '/admin-panel',

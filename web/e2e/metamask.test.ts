@@ -100,7 +100,7 @@ describe('paying with MetaMask', () => {
     );
     expect(before.subscription.standing).toBe('trial');
 
-    await openSignedIn(page, baseUrl, admin.token, '/admin-panel');
+    await openSignedIn(page, baseUrl, admin.token, '/admin-panel?tab=payments');
     const row = page.getByRole('row').filter({ hasText: 'dorothy' });
     await row.getByText('Verified on chain', { exact: true }).waitFor();
     await shot(page, 'metamask-admin-review');

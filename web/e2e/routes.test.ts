@@ -4,9 +4,9 @@
 //
 // Built: the public pages; /dashboard, /profile, /billing (signed-in /pricing redirects there),
 // /payment-success, /payment-error, /payment-cancelled, (issue 4) /instances, /instances/new,
-// /instances/{id}, and /admin-panel (admins only: a customer goes to /dashboard).
+// /instances/{id}, /get-help (issue 12), and /admin-panel (admins only: a customer goes to /dashboard).
 // Not built yet (see LATER; Not Found today instead of the spec's screen):
-//   signed in:  /api-access, /api-reference, /get-help, /affiliate, /affiliate/dashboard,
+//   signed in:  /api-access, /api-reference, /affiliate, /affiliate/dashboard,
 //               /affiliate/settings, /affiliate/apply (so /affiliate/login and /affiliate/register
 //               redirect to a Not Found /affiliate/dashboard);
 //   signed out: /affiliate, /affiliate/login, /affiliate/dashboard (affiliate login screen),
@@ -85,7 +85,7 @@ const LATER = laterScreens({
   paymentCancelled: { path: '/payment-cancelled', area: 'main', built: true, h1: 'Payment Cancelled' },
   apiAccess: { path: '/api-access', area: 'main', built: false },
   apiReference: { path: '/api-reference', area: 'main', built: false },
-  getHelp: { path: '/get-help', area: 'main', built: false },
+  getHelp: { path: '/get-help', area: 'main', built: true, h1: 'Get Help' },
   affiliate: { path: '/affiliate', area: 'affiliate', built: false },
   affiliateDashboard: { path: '/affiliate/dashboard', area: 'affiliate', built: false },
   affiliateSettings: { path: '/affiliate/settings', area: 'affiliate', built: false },

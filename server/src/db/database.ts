@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { ContactMessageTable } from './tables/contact-messages.ts';
+import type { AnnouncementTable, HelpTicketTable, HelpUploadTable } from './tables/help-desk.ts';
 import type { InstanceCredentialsTable, InstanceTable } from './tables/instances.ts';
 import type { InvoiceTable } from './tables/invoices.ts';
 import type { NotificationTable } from './tables/notifications.ts';
@@ -26,6 +27,9 @@ export interface Database {
   payment_settings: PaymentSettingsTable;
   payment_orders: PaymentOrderTable;
   payment_events: PaymentEventTable;
+  help_tickets: HelpTicketTable;
+  help_uploads: HelpUploadTable;
+  announcements: AnnouncementTable;
 }
 
 export type Db = Kysely<Database>;

@@ -70,3 +70,22 @@ export const adminKeys = {
   users: () => [...adminKeys.all, 'users'] as const,
   userList: (params: AdminUserListParams) => [...adminKeys.users(), params] as const,
 };
+
+/** One page of the admin's ticket list. */
+export interface TicketListParams {
+  q: string;
+  status: '' | 'open' | 'answered' | 'closed';
+  category: '' | 'general' | 'technical' | 'billing' | 'feature' | 'bug';
+  page: number;
+  limit: number;
+}
+
+export const helpKeys = {
+  all: ['help'] as const,
+  mine: () => [...helpKeys.all, 'my'] as const,
+  allTickets: () => [...helpKeys.all, 'all'] as const,
+  allList: (params: TicketListParams) => [...helpKeys.allTickets(), params] as const,
+  image: (url: string) => [...helpKeys.all, 'image', url] as const,
+  users: (search: string) => [...helpKeys.all, 'users', search] as const,
+  notificationsConfig: () => [...helpKeys.all, 'notifications-config'] as const,
+};

@@ -102,6 +102,7 @@ const SIGNED_IN_HEADINGS: Record<string, string> = {
   '/payment-success': 'Payment Successful',
   '/payment-error': 'Payment Failed',
   '/payment-cancelled': 'Payment Cancelled',
+  '/get-help': 'Get Help',
   '/admin-panel': 'Admin Panel',
   ...OPEN_HEADINGS,
 };
@@ -138,7 +139,7 @@ describe('signed-out route table (spec §2.1)', () => {
     expect(app.location()).toBe('/login');
   });
 
-  it.each(['/get-help', '/affiliate/login', '/reset-password/x'])(
+  it.each(['/affiliate/login', '/reset-password/x'])(
     'shows Not Found at %s (not built yet, or unknown)',
     async (path) => {
       const app = renderApp({ path });

@@ -49,6 +49,7 @@ describe('navigation', () => {
       'Instances /instances',
       'Billing /billing',
       'Profile /profile',
+      'Get Help /get-help',
       'Admin Panel /admin-panel',
     ]);
     expect(topBarLinksFor(makeUser(), signedIn).map((link) => link.label)).not.toContain('Admin Panel');
@@ -129,6 +130,7 @@ describe('route tables', () => {
       '/payment-success',
       '/payment-error',
       '/payment-cancelled',
+      '/get-help',
       '/admin-panel',
     ]);
   });

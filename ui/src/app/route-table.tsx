@@ -76,6 +76,10 @@ const PaymentSuccessPage = page(
 const paymentFailed = () => import('../features/payment-result/payment-failed-page.tsx');
 const PaymentFailedPage = page(paymentFailed, (m) => m.PaymentFailedPage);
 const PaymentCancelledPage = page(paymentFailed, (m) => m.PaymentCancelledPage);
+const GetHelpPage = page(
+  () => import('../features/get-help/get-help-page.tsx'),
+  (m) => m.GetHelpPage,
+);
 const AdminPanelPage = page(
   () => import('../features/admin/admin-panel-page.tsx'),
   (m) => m.AdminPanelPage,
@@ -148,6 +152,7 @@ export const SIGNED_IN_ROUTES: RouteTable = [
   { path: '/payment-success', Component: PaymentSuccessPage },
   { path: '/payment-error', Component: PaymentFailedPage },
   { path: '/payment-cancelled', Component: PaymentCancelledPage },
+  { path: '/get-help', Component: GetHelpPage },
   { path: '/admin-panel', Component: AdminPanelPage, adminOnly: true },
   ...OPEN_PAGES,
   { path: '/', redirectTo: '/dashboard' },

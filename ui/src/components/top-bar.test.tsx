@@ -19,20 +19,27 @@ describe('TopBar (spec §2.2)', () => {
     expect(logo.getAttribute('href')).toBe('/dashboard');
     const nav = screen.getByRole('navigation', { name: 'Main' });
     expect(within(nav).getByRole('link', { name: 'Dashboard' })).toBeTruthy();
-    // Links of screens that do not exist yet stay hidden; so does Admin Panel for non-admins.
-    expect(within(nav).queryByRole('link', { name: 'Get Help' })).toBeNull();
+    // Links of screens that do not exist yet (API Access) stay hidden; so does Admin Panel for non-admins.
+    expect(within(nav).queryByRole('link', { name: 'API Access' })).toBeNull();
+    expect(within(nav).getByRole('link', { name: 'Get Help' }).getAttribute('href')).toBe('/get-help');
     expect(within(nav).queryByRole('link', { name: 'Admin Panel' })).toBeNull();
     expect(await screen.findByLabelText('Plan: Pro')).toBeTruthy();
   });
 
-  it('links Instances, Billing and Profile', async () => {
+  it('links Instances, Billing, Profile and Get Help', async () => {
     renderSignedIn();
     const nav = await screen.findByRole('navigation', { name: 'Main' });
     expect(
       within(nav)
         .getAllByRole('link')
         .map((link) => `${link.textContent} ${link.getAttribute('href')}`),
-    ).toEqual(['Dashboard /dashboard', 'Instances /instances', 'Billing /billing', 'Profile /profile']);
+    ).toEqual([
+      'Dashboard /dashboard',
+      'Instances /instances',
+      'Billing /billing',
+      'Profile /profile',
+      'Get Help /get-help',
+    ]);
     expect(await screen.findByRole('button', { name: /^Notifications/ })).toBeTruthy();
   });
 

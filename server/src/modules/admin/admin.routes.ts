@@ -7,7 +7,26 @@ import {
   AdminUserListSchema,
   AdminUsersQuerySchema,
   GrantPlanRequestSchema,
+  UserSummaryListSchema,
+  UsersQuerySchema,
 } from './admin.schemas.ts';
+
+export const listUserSummaries = createRoute({
+  method: 'get',
+  path: '/api/users',
+  operationId: 'users.list',
+  tags: ['Admin'],
+  summary: 'Users by name and e-mail, for picking one (admin; e.g. the single-user notification)',
+  request: { query: UsersQuerySchema },
+  security: [{ bearerAuth: [] }],
+  middleware: requireAdmin,
+  responses: {
+    200: json(UserSummaryListSchema, 'One page of users'),
+    400: errorResponse('Invalid query'),
+    401: errorResponse('Not signed in'),
+    403: errorResponse('Not an admin'),
+  },
+});
 
 export const listUsers = createRoute({
   method: 'get',

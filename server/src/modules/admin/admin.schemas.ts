@@ -49,6 +49,39 @@ export const AdminUserListSchema = z
   })
   .openapi('AdminUserList');
 
+export const UserSummarySchema = z
+  .object({
+    _id: z.uuid().openapi({ description: 'The same value as `id`' }),
+    id: z.uuid(),
+    firstName: z.string(),
+    lastName: z.string(),
+    email: z.string(),
+    role: z.enum(['user', 'admin']),
+  })
+  .openapi('UserSummary');
+
+export const UserSummaryListSchema = z
+  .object({
+    users: z.array(UserSummarySchema).openapi({ description: 'By last name, first name, e-mail' }),
+    total: z.int(),
+    pages: z.int(),
+    page: z.int(),
+    limit: z.int(),
+  })
+  .openapi('UserSummaryList');
+
+export const UsersQuerySchema = z.object({
+  page: positiveInt('page', 1_000_000).optional().openapi({ description: 'Default 1', example: '1' }),
+  limit: positiveInt('limit', 100)
+    .optional()
+    .openapi({ description: 'Default 100, at most 100', example: '100' }),
+  search: z
+    .string()
+    .max(200)
+    .optional()
+    .openapi({ description: 'Part of the first name, last name or e-mail (trimmed, any case)' }),
+});
+
 export const GrantPlanRequestSchema = z
   .object({
     plan: z.enum(['starter', 'pro']),
@@ -58,3 +91,4 @@ export const GrantPlanRequestSchema = z
 
 export type AdminUser = z.infer<typeof AdminUserSchema>;
 export type AdminUserList = z.infer<typeof AdminUserListSchema>;
+export type UserSummaryList = z.infer<typeof UserSummaryListSchema>;

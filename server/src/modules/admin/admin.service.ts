@@ -5,8 +5,8 @@ import type { BillingCycle, PaidPlan } from '../subscriptions/billing-rules.ts';
 import { standingOf } from '../subscriptions/plan-rules.ts';
 import type { Subscription } from '../subscriptions/subscriptions.schemas.ts';
 import { factsOf, type SubscriptionsService } from '../subscriptions/subscriptions.service.ts';
-import { findRole, findUsersPage, userExists } from './admin.repository.ts';
-import type { AdminUserList } from './admin.schemas.ts';
+import { findRole, findUserSummariesPage, findUsersPage, userExists } from './admin.repository.ts';
+import type { AdminUserList, UserSummaryList } from './admin.schemas.ts';
 
 export interface AdminDeps {
   db: Db;
@@ -48,6 +48,32 @@ export function createAdminService({ db, now, subscriptions, renewals }: AdminDe
           standing: standingOf(factsOf(r), at),
           instancesUsed: Number(r.instances_used ?? 0),
           createdAt: r.user_created_at.toISOString(),
+        })),
+        total,
+        pages: Math.max(1, Math.ceil(total / limit)),
+        page,
+        limit,
+      };
+    },
+
+    /** Names and e-mails of users, sorted by name, for choosing one. */
+    async listUserSummaries(query: {
+      page?: number;
+      limit?: number;
+      search?: string;
+    }): Promise<UserSummaryList> {
+      const page = query.page ?? 1;
+      const limit = query.limit ?? 100;
+      const search = query.search?.trim() ?? '';
+      const { rows, total } = await findUserSummariesPage(db, { search, limit, offset: (page - 1) * limit });
+      return {
+        users: rows.map((r) => ({
+          _id: r.id,
+          id: r.id,
+          firstName: r.first_name,
+          lastName: r.last_name,
+          email: r.email,
+          role: r.role,
         })),
         total,
         pages: Math.max(1, Math.ceil(total / limit)),

@@ -12,6 +12,27 @@ export async function insertNotification(db: DbOrTx, row: NewNotificationRow): P
   return db.insertInto('notifications').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
+/**
+ * One notification for each of `userIds`, each signalled to the listeners (on commit when inside a
+ * transaction): one statement whatever the number of users. Answers how many were created.
+ */
+export async function insertNotificationsFor(
+  db: DbOrTx,
+  userIds: readonly string[],
+  input: Omit<NewNotificationRow, 'user_id'>,
+): Promise<number> {
+  if (userIds.length === 0) return 0;
+  const { rows } = await sql<{ n: string }>`
+    with created as (
+      insert into notifications (user_id, type, title, message)
+      select u, ${input.type}, ${input.title}, ${input.message} from unnest(${userIds}::uuid[]) as u
+      returning id, user_id
+    )
+    select count(pg_notify(${NOTIFICATIONS_CHANNEL}, json_build_object('userId', user_id, 'id', id)::text)) as n
+    from created`.execute(db);
+  return Number(rows[0]?.n ?? 0);
+}
+
 /** Wakes every server process's listener; inside a transaction it fires on commit. */
 export async function signalNotification(
   db: DbOrTx,

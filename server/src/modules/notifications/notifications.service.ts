@@ -9,6 +9,7 @@ import {
   findNotifications,
   findNotificationsAfter,
   insertNotification,
+  insertNotificationsFor,
   signalNotification,
   updateNotificationsRead,
 } from './notifications.repository.ts';
@@ -64,6 +65,14 @@ export function createNotificationsService({ db }: NotificationsDeps) {
         return toNotification(row);
       };
       return trx.isTransaction ? write(trx) : trx.transaction().execute(write);
+    },
+
+    /**
+     * The same notification for many users at once (announcements), signalled on commit of `trx`.
+     * Answers how many were created.
+     */
+    async notifyMany(userIds: readonly string[], input: NotificationInput, trx: DbOrTx): Promise<number> {
+      return insertNotificationsFor(trx, userIds, input);
     },
 
     /**

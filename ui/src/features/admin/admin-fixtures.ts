@@ -5,6 +5,7 @@ import type {
   AdminUser,
   AdminUserList,
 } from '../../api/admin.queries.ts';
+import type { Ticket, TicketPage } from '../../api/help.queries.ts';
 
 /** Test answers of the admin endpoints (kept with the feature; ui/test/fixtures.ts is shared). */
 
@@ -70,6 +71,39 @@ export function adminUser(overrides: Partial<AdminUser> = {}): AdminUser {
 
 export const adminUserList = (users: AdminUser[] = [adminUser()], total = users.length): AdminUserList => ({
   users,
+  total,
+  pages: Math.max(1, Math.ceil(total / 20)),
+  page: 1,
+  limit: 20,
+});
+
+export function adminTicket(overrides: Partial<Ticket> = {}): Ticket {
+  const id = overrides.id ?? '7d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6';
+  return {
+    _id: id,
+    id,
+    name: 'Grace Hopper',
+    email: 'grace@example.com',
+    category: 'technical',
+    subject: 'Deploy fails',
+    message: 'My WordPress deploy ends in an error.',
+    path: '/instances',
+    status: 'open',
+    createdAt: '2026-11-20T10:00:00.000Z',
+    updatedAt: '2026-11-20T10:00:00.000Z',
+    attachments: [],
+    adminResponse: null,
+    context: {
+      plan: 'Starter',
+      standing: 'active',
+      instances: [{ name: 'blog', type: 'wordpress', status: 'error', lastError: 'Disk full', ssl: null }],
+    },
+    ...overrides,
+  };
+}
+
+export const ticketPage = (items: Ticket[] = [adminTicket()], total = items.length): TicketPage => ({
+  items,
   total,
   pages: Math.max(1, Math.ceil(total / 20)),
   page: 1,

@@ -11,6 +11,7 @@ import {
   metamaskOrderList,
   RECEIVER,
   TX_HASH,
+  ticketPage,
 } from './admin-fixtures.ts';
 
 const admin = makeUser({ role: 'admin', username: 'root' });
@@ -22,7 +23,7 @@ const ADMIN_ROUTES: FakeRoutes = {
   'GET /api/admin/users': { body: adminUserList() },
 };
 
-function renderAdmin(api: FakeRoutes = {}, path = '/admin-panel') {
+function renderAdmin(api: FakeRoutes = {}, path = '/admin-panel?tab=payments') {
   return renderApp({ path, token: 'stored', api: { ...ADMIN_ROUTES, ...api } });
 }
 
@@ -38,18 +39,18 @@ describe('admin panel access (spec platform-area "Admin (role admin)")', () => {
     expect(app.api.calls('GET /api/admin/payment-settings')).toHaveLength(0);
   });
 
-  it('shows admins the panel with its two tabs, and the top bar link', async () => {
-    const app = renderAdmin();
+  it('shows admins the panel with the Help Desk first, the other tabs, and the top bar link', async () => {
+    const app = renderAdmin({ 'GET /api/help/all': { body: ticketPage([]) } }, '/admin-panel');
     expect(await screen.findByRole('heading', { level: 1, name: 'Admin Panel' })).toBeTruthy();
-    expect(screen.getByText(/Billing administration/)).toBeTruthy();
+    expect(screen.getByText(/Answer support tickets/)).toBeTruthy();
     const tabs = screen.getByRole('tablist', { name: 'Admin Panel sections' });
     expect(
       within(tabs)
         .getAllByRole('tab')
         .map((tab) => tab.textContent),
-    ).toEqual(['Payments', 'Users']);
-    expect(screen.getByRole('tab', { name: 'Payments' }).getAttribute('aria-selected')).toBe('true');
-    expect(screen.getByRole('tabpanel', { name: 'Payments' })).toBeTruthy();
+    ).toEqual(['Help Desk', 'Notifications', 'Users', 'Payments']);
+    expect(screen.getByRole('tab', { name: 'Help Desk' }).getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByRole('tabpanel', { name: 'Help Desk' })).toBeTruthy();
     const nav = screen.getByRole('navigation', { name: 'Main' });
     expect(within(nav).getByRole('link', { name: 'Admin Panel' }).getAttribute('href')).toBe('/admin-panel');
 

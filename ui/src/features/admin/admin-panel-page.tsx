@@ -1,19 +1,27 @@
 import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
+import CampaignIcon from '@mui/icons-material/Campaign';
 import GroupIcon from '@mui/icons-material/Group';
 import PaymentsIcon from '@mui/icons-material/Payments';
+import SupportAgentIcon from '@mui/icons-material/SupportAgent';
 import { Box, Container, Stack, Tab, Tabs, Typography } from '@mui/material';
 import { useSearchParams } from 'react-router';
+import { AdminHelpDesk } from './admin-help-desk.tsx';
+import { AdminNotifications } from './admin-notifications.tsx';
 import { AdminUsers } from './admin-users.tsx';
 import { MetaMaskReview } from './metamask-review.tsx';
 import { PaymentSettingsForm } from './payment-settings-form.tsx';
 
 const TABS = [
-  { value: 'payments', label: 'Payments', Icon: PaymentsIcon },
+  { value: 'help-desk', label: 'Help Desk', Icon: SupportAgentIcon },
+  { value: 'notifications', label: 'Notifications', Icon: CampaignIcon },
   { value: 'users', label: 'Users', Icon: GroupIcon },
+  { value: 'payments', label: 'Payments', Icon: PaymentsIcon },
 ] as const;
 type TabValue = (typeof TABS)[number]['value'];
+const DEFAULT_TAB: TabValue = 'help-desk';
 
-const tabOf = (value: string | null): TabValue => (value === 'users' ? 'users' : 'payments');
+const tabOf = (value: string | null): TabValue =>
+  TABS.find((tab) => tab.value === value)?.value ?? DEFAULT_TAB;
 
 function PaymentsTab() {
   return (
@@ -31,8 +39,9 @@ function PaymentsTab() {
 
 /**
  * The Admin Panel, /admin-panel (spec platform-area "Admin panel"), for admins only (the route table
- * sends everyone else to /dashboard). Billing administration for now: payment settings, MetaMask
- * payments to review, and plans of users; the tab is kept in `?tab=`.
+ * sends everyone else to /dashboard): the Help Desk and Notifications tabs of the spec, then the plans
+ * of users and the billing settings (payment methods, MetaMask payments to review); the tab is kept in
+ * `?tab=`.
  */
 export function AdminPanelPage() {
   const [params, setParams] = useSearchParams();
@@ -60,14 +69,14 @@ export function AdminPanelPage() {
             Admin Panel
           </Typography>
           <Typography color="text.secondary" sx={{ mt: 0.5 }}>
-            Billing administration: payment methods, prices, MetaMask payments and the plans of users.
+            Answer support tickets, notify users, and manage plans and billing.
           </Typography>
         </Box>
       </Stack>
       <Tabs
         value={tab}
         onChange={(_event, value: TabValue) =>
-          setParams(value === 'payments' ? {} : { tab: value }, { replace: true })
+          setParams(value === DEFAULT_TAB ? {} : { tab: value }, { replace: true })
         }
         aria-label="Admin Panel sections"
         sx={{ mb: 3, borderBottom: 1, borderColor: 'divider' }}
@@ -86,7 +95,10 @@ export function AdminPanelPage() {
         ))}
       </Tabs>
       <Box role="tabpanel" id={`admin-panel-${tab}`} aria-labelledby={`admin-tab-${tab}`}>
-        {tab === 'payments' ? <PaymentsTab /> : <AdminUsers />}
+        {tab === 'help-desk' && <AdminHelpDesk />}
+        {tab === 'notifications' && <AdminNotifications />}
+        {tab === 'users' && <AdminUsers />}
+        {tab === 'payments' && <PaymentsTab />}
       </Box>
     </Container>
   );

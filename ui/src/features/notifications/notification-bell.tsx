@@ -26,7 +26,7 @@ import {
   useMarkReadMutation,
   useNotificationsQuery,
 } from '../../api/notifications.queries.ts';
-import { notificationKeys } from '../../api/query-keys.ts';
+import { helpKeys, notificationKeys } from '../../api/query-keys.ts';
 import { useRouteScopedMenu } from '../../components/use-route-scoped-menu.ts';
 import { usePlatform } from '../../platform/platform-context.ts';
 import { formatDateTime } from '../subscription/standing.ts';
@@ -121,6 +121,9 @@ export function NotificationBell() {
   const onMessage = useCallback(
     (notification: Notification | null) => {
       void queryClient.invalidateQueries({ queryKey: notificationKeys.list() });
+      // Support answered: the ticket lists of /get-help are stale.
+      if (notification?.type === 'helpdesk')
+        void queryClient.invalidateQueries({ queryKey: helpKeys.mine() });
       if (notification)
         platform.notify(notification.title, notification.message, notificationTarget(notification.type));
     },

@@ -1,0 +1,199 @@
+import type { Schemas } from '@berth/openapi';
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { FakeRoutes } from '../../../test/fake-api.ts';
+import { makeNotification, notificationList, signedInApi } from '../../../test/fixtures.ts';
+import { renderApp } from '../../../test/render-app.tsx';
+import { linkParts } from './support-text.tsx';
+
+type Ticket = Schemas['Ticket'];
+
+const XSS = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=1</script>';
+
+function makeTicket(overrides: Partial<Ticket> = {}): Ticket {
+  const id = overrides.id ?? '0b5c8a1e-3b43-4c8e-9a57-0d4a8c1f2b10';
+  return {
+    _id: id,
+    id,
+    name: 'Ada Lovelace',
+    email: 'ada@example.com',
+    category: 'technical',
+    subject: 'My site is down',
+    message: 'It says 502.',
+    path: '/get-help',
+    status: 'open',
+    createdAt: '2026-11-20T10:00:00.000Z',
+    updatedAt: '2026-11-20T10:00:00.000Z',
+    attachments: [],
+    adminResponse: null,
+    context: null,
+    ...overrides,
+  };
+}
+
+function renderGetHelp(api: FakeRoutes = {}, path = '/get-help') {
+  return renderApp({ path, token: 'stored', api: { ...signedInApi(), ...api } });
+}
+
+describe('/get-help', () => {
+  it('sends a message with the account’s name and e-mail, consent on, and shows the success screen', async () => {
+    const app = renderGetHelp({
+      'POST /api/help/submit': { status: 201, body: { item: makeTicket() } },
+      'GET /api/help/my': { body: { items: [makeTicket()] } },
+    });
+    const form = await screen.findByRole('form', { name: 'Send a support message' });
+    expect((within(form).getByLabelText('Name') as HTMLInputElement).value).toBe('Ada Lovelace');
+    expect((within(form).getByLabelText('Email') as HTMLInputElement).style.filter).toBe('blur(5px)');
+    await app.user.click(within(form).getByRole('button', { name: 'Show name and email' }));
+    expect((within(form).getByLabelText('Email') as HTMLInputElement).style.filter).toBe('');
+    expect(
+      (
+        within(form).getByRole('checkbox', {
+          name: 'Share my plan and instance status with support',
+        }) as HTMLInputElement
+      ).checked,
+    ).toBe(true);
+
+    await app.user.click(within(form).getByRole('button', { name: 'Send Message' }));
+    expect(await within(form).findByText('Subject is required')).toBeTruthy();
+    await app.user.click(within(form).getByLabelText('Subject'));
+    await app.user.paste('My site is down');
+    await app.user.click(within(form).getByLabelText('Message'));
+    await app.user.paste('It says 502.');
+    await app.user.click(within(form).getByRole('button', { name: 'Send Message' }));
+
+    expect(await screen.findByText('Your message was sent.')).toBeTruthy();
+    expect(app.api.calls('POST /api/help/submit')[0]?.body).toEqual({
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      category: 'general',
+      subject: 'My site is down',
+      message: 'It says 502.',
+      path: '/get-help',
+      attachments: [],
+      shareContext: true,
+    });
+    await app.user.click(screen.getByRole('button', { name: 'View my tickets' }));
+    expect(await screen.findByRole('heading', { name: 'My site is down' })).toBeTruthy();
+  }, 15_000);
+
+  it("opens on 'my' from the notification link, with loading and empty texts", async () => {
+    let answer: () => void = () => {};
+    const app = renderGetHelp(
+      {
+        'GET /api/help/my': () =>
+          new Promise((resolve) => {
+            answer = () => resolve({ body: { items: [] } });
+          }),
+      },
+      '/get-help?tab=my',
+    );
+    expect(await screen.findByText('Loading your tickets...')).toBeTruthy();
+    expect(screen.getByRole('tab', { name: 'My Tickets' }).getAttribute('aria-selected')).toBe('true');
+    answer();
+    expect(await screen.findByText('No tickets yet.')).toBeTruthy();
+    await app.user.click(screen.getByRole('tab', { name: 'Answered' }));
+    expect(await screen.findByText('No answered tickets yet.')).toBeTruthy();
+  });
+
+  it('shows answers as text with safe links; a script in a ticket or an answer stays text', async () => {
+    const answered = makeTicket({
+      id: '1b5c8a1e-3b43-4c8e-9a57-0d4a8c1f2b10',
+      subject: `Help ${XSS}`,
+      message: XSS,
+      status: 'closed',
+      adminResponse: {
+        text: `Fixed. See [the guide](https://example.com/guide) or [this](javascript:alert(1)) ${XSS}`,
+        respondedAt: '2026-11-21T09:30:00.000Z',
+        attachments: [],
+      },
+    });
+    const open = makeTicket({ subject: 'Still waiting' });
+    const app = renderGetHelp(
+      { 'GET /api/help/my': { body: { items: [answered, open] } } },
+      '/get-help?tab=answered',
+    );
+    const card = await screen.findByRole('article', { name: `Help ${XSS}` });
+    expect(screen.queryByText('Still waiting')).toBeNull();
+    // The answered tab shows 'answered' whatever the status.
+    expect(within(card).getByText('answered')).toBeTruthy();
+    const response = within(card).getByRole('region', { name: 'Support Response' });
+    const link = within(response).getByRole('link', { name: 'the guide' });
+    expect(link.getAttribute('href')).toBe('https://example.com/guide');
+    expect(link.getAttribute('target')).toBe('_blank');
+    expect(link.getAttribute('rel')).toBe('noopener noreferrer');
+    expect(within(response).queryByRole('link', { name: 'this' })).toBeNull();
+    expect(within(response).getByText(/Answered /)).toBeTruthy();
+    expect(card.querySelector('script')).toBeNull();
+    expect(card.querySelector('img')).toBeNull();
+    expect(card.textContent).toContain('<script>window.__pwned=1</script>');
+    expect((window as { __pwned?: number }).__pwned).toBeUndefined();
+
+    await app.user.click(screen.getByRole('tab', { name: 'My Tickets' }));
+    expect(await screen.findByRole('heading', { name: 'Still waiting' })).toBeTruthy();
+  });
+
+  it("switches an open page to 'my' when a helpdesk notification is opened from the bell", async () => {
+    const reply = makeNotification({ type: 'helpdesk', title: 'Support answered your ticket' });
+    const app = renderGetHelp({
+      'GET /api/notifications': { body: notificationList([reply]) },
+      'POST /api/notifications/mark-read': { body: { count: 1, unread: 0 } },
+      'GET /api/help/my': { body: { items: [makeTicket()] } },
+    });
+    await screen.findByRole('form', { name: 'Send a support message' });
+    await app.user.click(await screen.findByRole('button', { name: /^Notifications/ }));
+    const panel = await screen.findByRole('dialog', { name: 'Notifications' });
+    await app.user.click(await within(panel).findByText('Support answered your ticket'));
+    expect(await screen.findByRole('heading', { name: 'My site is down' })).toBeTruthy();
+    expect(screen.getByRole('tab', { name: 'My Tickets' }).getAttribute('aria-selected')).toBe('true');
+  }, 15_000);
+
+  it('deletes a ticket after confirmation', async () => {
+    const ticket = makeTicket();
+    const app = renderGetHelp(
+      {
+        'GET /api/help/my': { body: { items: [ticket] } },
+        [`DELETE /api/help/${ticket.id}`]: { body: { message: 'Ticket deleted' } },
+      },
+      '/get-help?tab=my',
+    );
+    await app.user.click(await screen.findByRole('button', { name: 'Delete ticket My site is down' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete this ticket?' });
+    app.api.on({ 'GET /api/help/my': { body: { items: [] } } });
+    await app.user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('No tickets yet.')).toBeTruthy();
+    expect(app.api.calls(`DELETE /api/help/${ticket.id}`)).toHaveLength(1);
+  });
+
+  it('uploads each chosen image at once and deletes it when removed before sending', async () => {
+    const file = { url: '/uploads/help/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.png', name: 'shot.png' };
+    const app = renderGetHelp({
+      'POST /api/help/upload': { status: 201, body: { file } },
+      'DELETE /api/help/upload/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.png': { body: { message: 'File deleted' } },
+    });
+    const form = await screen.findByRole('form', { name: 'Send a support message' });
+    const input = form.querySelector('input[type="file"]') as HTMLInputElement;
+    await app.user.upload(input, new File([new Uint8Array([0x89, 0x50])], 'shot.png', { type: 'image/png' }));
+    const list = await within(form).findByRole('list', { name: 'Attached images' });
+    expect(within(form).getByText('Max 5 images (1/5)')).toBeTruthy();
+    const sent = app.api.calls('POST /api/help/upload')[0]?.body as FormData | undefined;
+    expect(sent?.get('file')).toBeInstanceOf(File);
+    await app.user.click(within(list).getByRole('button', { name: 'Remove shot.png' }));
+    await waitFor(() =>
+      expect(app.api.calls('DELETE /api/help/upload/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.png')).toHaveLength(1),
+    );
+    expect(within(form).queryByRole('list', { name: 'Attached images' })).toBeNull();
+  });
+});
+
+describe('linkParts', () => {
+  it('links markdown-style and bare http(s) links only', () => {
+    expect(linkParts('see [docs](https://x.io/a) and https://y.io/b. [bad](javascript:alert(1))')).toEqual([
+      { at: 0, text: 'see ' },
+      { at: 4, text: 'docs', href: 'https://x.io/a' },
+      { at: 26, text: ' and ' },
+      { at: 31, text: 'https://y.io/b', href: 'https://y.io/b' },
+      { at: 45, text: '. [bad](javascript:alert(1))' },
+    ]);
+  });
+});

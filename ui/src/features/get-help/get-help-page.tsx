@@ -1,0 +1,192 @@
+import MarkEmailReadIcon from '@mui/icons-material/MarkEmailRead';
+import RefreshIcon from '@mui/icons-material/Refresh';
+import SupportAgentIcon from '@mui/icons-material/SupportAgent';
+import { Box, Button, Container, Stack, Tab, Tabs, Typography } from '@mui/material';
+import { useEffect, useState } from 'react';
+import { useLocation, useSearchParams } from 'react-router';
+import { errorMessage } from '../../api/api-error.ts';
+import { type Ticket, useDeleteTicketMutation, useMyTicketsQuery } from '../../api/help.queries.ts';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
+import { LoadState } from '../../components/load-state.tsx';
+import { useToast } from '../../components/toasts/use-toast.ts';
+import { TicketCard } from './ticket-card.tsx';
+import { TicketForm } from './ticket-form.tsx';
+
+const TABS = [
+  { value: 'send', label: 'Send Message' },
+  { value: 'my', label: 'My Tickets' },
+  { value: 'answered', label: 'Answered' },
+] as const;
+type TabValue = (typeof TABS)[number]['value'];
+const isTab = (value: unknown): value is TabValue => TABS.some((tab) => tab.value === value);
+
+/**
+ * The tab: from navigation state (a helpdesk notification opens 'my'), then `?tab=`, else send; a new
+ * navigation to this page (e.g. the bell's link while the page is open) applies its tab again.
+ */
+function useTabFromNavigation() {
+  const location = useLocation();
+  const [params] = useSearchParams();
+  const fromState = (location.state as { tab?: unknown } | null)?.tab;
+  const fromQuery = params.get('tab');
+  const wanted: TabValue = isTab(fromState) ? fromState : isTab(fromQuery) ? fromQuery : 'send';
+  const [tab, setTab] = useState<TabValue>(wanted);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new navigation (its key) resets the tab
+  useEffect(() => setTab(wanted), [location.key]);
+  return [tab, setTab] as const;
+}
+
+function Sent({ onAnother, onShowTickets }: { onAnother(): void; onShowTickets(): void }) {
+  return (
+    <Box role="status" sx={{ textAlign: 'center', py: 5 }}>
+      <MarkEmailReadIcon color="success" sx={{ fontSize: 56, mb: 1 }} />
+      <Typography variant="h6" component="p" gutterBottom>
+        Your message was sent.
+      </Typography>
+      <Typography color="text.secondary" sx={{ mb: 3 }}>
+        Support answers here and in your notifications, usually within 24 hours.
+      </Typography>
+      <Stack direction="row" sx={{ gap: 2, justifyContent: 'center', flexWrap: 'wrap' }}>
+        <Button variant="contained" onClick={onShowTickets}>
+          View my tickets
+        </Button>
+        <Button variant="outlined" onClick={onAnother}>
+          Send another message
+        </Button>
+      </Stack>
+    </Box>
+  );
+}
+
+function TicketList({
+  answeredOnly,
+  onDelete,
+}: {
+  answeredOnly: boolean;
+  onDelete: (ticket: Ticket) => void;
+}) {
+  const tickets = useMyTicketsQuery();
+  const loading = answeredOnly ? 'Loading answered tickets...' : 'Loading your tickets...';
+  const empty = answeredOnly ? 'No answered tickets yet.' : 'No tickets yet.';
+  const items = (tickets.data?.items ?? []).filter(
+    (ticket) => !answeredOnly || ticket.status === 'answered' || Boolean(ticket.adminResponse?.text),
+  );
+  return (
+    <Stack spacing={2}>
+      <Box sx={{ display: 'flex', justifyContent: 'flex-end' }}>
+        <Button
+          startIcon={<RefreshIcon />}
+          onClick={() => void tickets.refetch()}
+          loading={tickets.isFetching && !tickets.isPending}
+        >
+          Refresh
+        </Button>
+      </Box>
+      <LoadState query={tickets} loading={loading} failed="Your tickets could not be loaded." />
+      {tickets.isSuccess && items.length === 0 && (
+        <Typography color="text.secondary" sx={{ textAlign: 'center', py: 4 }}>
+          {empty}
+        </Typography>
+      )}
+      {items.map((ticket) => (
+        <TicketCard key={ticket.id} ticket={ticket} forceAnswered={answeredOnly} onDelete={onDelete} />
+      ))}
+    </Stack>
+  );
+}
+
+/**
+ * Get Help, /get-help (spec platform-area "Get Help"): send a support message with images, read one's
+ * tickets and the answers of support. The public /help page (FAQ and contact form) is another screen.
+ */
+export function GetHelpPage() {
+  const [tab, setTab] = useTabFromNavigation();
+  const [sent, setSent] = useState(false);
+  const [toDelete, setToDelete] = useState<Ticket | null>(null);
+  const remove = useDeleteTicketMutation();
+  const toast = useToast();
+
+  return (
+    <Container maxWidth="md" sx={{ py: { xs: 3, sm: 5 } }}>
+      <Stack direction="row" sx={{ gap: 2, alignItems: 'center', mb: 3 }}>
+        <Box
+          aria-hidden
+          sx={{
+            display: { xs: 'none', sm: 'flex' },
+            alignItems: 'center',
+            justifyContent: 'center',
+            width: 48,
+            height: 48,
+            borderRadius: 2,
+            bgcolor: 'primary.main',
+            color: 'primary.contrastText',
+          }}
+        >
+          <SupportAgentIcon />
+        </Box>
+        <Box>
+          <Typography variant="h4" component="h1">
+            Get Help
+          </Typography>
+          <Typography color="text.secondary" sx={{ mt: 0.5 }}>
+            Send a message to support and follow the answers to your tickets.
+          </Typography>
+        </Box>
+      </Stack>
+      <Tabs
+        value={tab}
+        onChange={(_event, value: TabValue) => setTab(value)}
+        aria-label="Get Help sections"
+        variant="scrollable"
+        sx={{ mb: 3, borderBottom: 1, borderColor: 'divider' }}
+      >
+        {TABS.map(({ value, label }) => (
+          <Tab
+            key={value}
+            value={value}
+            label={label}
+            id={`get-help-tab-${value}`}
+            aria-controls={`get-help-panel-${value}`}
+          />
+        ))}
+      </Tabs>
+      <Box role="tabpanel" id={`get-help-panel-${tab}`} aria-labelledby={`get-help-tab-${tab}`}>
+        {tab === 'send' &&
+          (sent ? (
+            <Sent
+              onAnother={() => setSent(false)}
+              onShowTickets={() => {
+                setSent(false);
+                setTab('my');
+              }}
+            />
+          ) : (
+            <TicketForm onSent={() => setSent(true)} />
+          ))}
+        {tab !== 'send' && <TicketList answeredOnly={tab === 'answered'} onDelete={setToDelete} />}
+      </Box>
+      <ConfirmDialog
+        open={toDelete !== null}
+        title="Delete this ticket?"
+        text={`"${toDelete?.subject ?? ''}" and its images will be deleted for good, with any answer from support.`}
+        confirmLabel="Delete"
+        destructive
+        pending={remove.isPending}
+        error={remove.error ? errorMessage(remove.error, 'The ticket could not be deleted.') : null}
+        onConfirm={() => {
+          if (!toDelete) return;
+          remove.mutate(toDelete.id, {
+            onSuccess: () => {
+              setToDelete(null);
+              toast.success('Ticket deleted');
+            },
+          });
+        }}
+        onClose={() => {
+          setToDelete(null);
+          remove.reset();
+        }}
+      />
+    </Container>
+  );
+}
