@@ -15,9 +15,9 @@ import type { EngineServer } from './engine-server.ts';
 import { makeTraversable, ownedDir } from './host.ts';
 import { aptInstallLine, type LocalEngine, missingHostPackages } from './host-packages.ts';
 import { externalMariaDb, localMariaDb } from './mariadb-server.ts';
-import { externalPostgres, localPostgres } from './postgres-server.ts';
 import { type LocalN8n, localN8n } from './n8n-instances.ts';
 import { DEFAULT_RUNTIMES_DIR } from './n8n-runtime.ts';
+import { externalPostgres, localPostgres } from './postgres-server.ts';
 import { type LocalSites, localSites, type SiteRuntimeOptions } from './wordpress-sites.ts';
 
 export interface LocalDriverOptions {
@@ -190,12 +190,9 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
     phpVersions: async () => sites?.phpVersions() ?? [],
     deploySite: (spec) => siteRuntime().deploy(spec),
     deployN8n: (spec) => n8nRuntime().deploy(spec),
-    deleteSite: async (id) =>
-      (await isN8n(id)) ? n8nRuntime().delete(id) : siteRuntime().delete(id),
-    suspendSite: async (id) =>
-      (await isN8n(id)) ? n8nRuntime().suspend(id) : siteRuntime().suspend(id),
-    resumeSite: async (id) =>
-      (await isN8n(id)) ? n8nRuntime().resume(id) : siteRuntime().resume(id),
+    deleteSite: async (id) => ((await isN8n(id)) ? n8nRuntime().delete(id) : siteRuntime().delete(id)),
+    suspendSite: async (id) => ((await isN8n(id)) ? n8nRuntime().suspend(id) : siteRuntime().suspend(id)),
+    resumeSite: async (id) => ((await isN8n(id)) ? n8nRuntime().resume(id) : siteRuntime().resume(id)),
     setSiteDomain: async (id, domain) =>
       (await isN8n(id)) ? n8nRuntime().setDomain(id, domain) : siteRuntime().setDomain(id, domain),
     sslStatus: async (id) => ((await isN8n(id)) ? n8nRuntime().sslStatus(id) : siteRuntime().sslStatus(id)),
@@ -205,7 +202,9 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
     listBackups: async (id) =>
       (await isN8n(id)) ? n8nRuntime().listBackups(id) : siteRuntime().listBackups(id),
     restoreBackup: async (id, backupId) =>
-      (await isN8n(id)) ? n8nRuntime().restoreBackup(id, backupId) : siteRuntime().restoreBackup(id, backupId),
+      (await isN8n(id))
+        ? n8nRuntime().restoreBackup(id, backupId)
+        : siteRuntime().restoreBackup(id, backupId),
     deleteBackup: async (id, backupId) =>
       (await isN8n(id)) ? n8nRuntime().deleteBackup(id, backupId) : siteRuntime().deleteBackup(id, backupId),
     siteStorage: (id) => siteRuntime().storage(id),

@@ -22,7 +22,8 @@ import { shell } from './sandbox.ts';
 const DATA_FILE = 'data.tar.gz';
 
 const checkId = (backupId: string) => {
-  if (!/^[a-z0-9-]{1,64}$/.test(backupId)) throw new ValidationError(`Invalid backup id: ${JSON.stringify(backupId)}`);
+  if (!/^[a-z0-9-]{1,64}$/.test(backupId))
+    throw new ValidationError(`Invalid backup id: ${JSON.stringify(backupId)}`);
   return backupId;
 };
 
@@ -40,7 +41,8 @@ export async function createN8nBackup(
 ): Promise<BackupInfo> {
   const name = input.name.trim();
   const note = (input.note ?? '').trim();
-  if (name.length < 1 || name.length > 100) throw new ValidationError('A backup name must be 1 to 100 characters');
+  if (name.length < 1 || name.length > 100)
+    throw new ValidationError('A backup name must be 1 to 100 characters');
   if (note.length > 500) throw new ValidationError('A backup note must be at most 500 characters');
   const backupId = checkId(input.backupId ?? randomUUID());
   const existing = await readManifest(root, id, backupId);
@@ -55,7 +57,17 @@ export async function createN8nBackup(
     await runInN8nSandbox(
       sandbox,
       // The editor's cache (regenerated at start) and tmp/ are not worth keeping.
-      ['/usr/bin/tar', '--sparse', '--exclude=./.cache', '--exclude=./tmp', '-czf', '-', '-C', N8N_INSIDE.data, '.'],
+      [
+        '/usr/bin/tar',
+        '--sparse',
+        '--exclude=./.cache',
+        '--exclude=./tmp',
+        '-czf',
+        '-',
+        '-C',
+        N8N_INSIDE.data,
+        '.',
+      ],
       { output: createWriteStream(archive, { mode: 0o600 }) },
     );
     const file = { name: DATA_FILE, size: (await stat(archive)).size, sha256: await sha256(archive) };
@@ -87,7 +99,8 @@ export async function checkN8nBackup(root: string, id: string, backupId: string)
   const file = manifest?.files.find((f) => f.name === DATA_FILE);
   if (!manifest || !file) throw new NotFoundError('Backup not found');
   const archive = path.join(root, 'backups', id, backupId, DATA_FILE);
-  if ((await sha256(archive)) !== file.sha256) throw new ValidationError('The backup is damaged (checksum mismatch)');
+  if ((await sha256(archive)) !== file.sha256)
+    throw new ValidationError('The backup is damaged (checksum mismatch)');
   return archive;
 }
 

@@ -3,15 +3,23 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
-import { freePort } from '../../lib/free-port.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.ts';
+import { freePort } from '../../lib/free-port.ts';
 import { createKeyedLock } from '../../lib/keyed-lock.ts';
-import type { BackupInfo, BackupInput, Capability, N8nSpec, ServerHealth, SiteUrls, SslStatus } from '../driver.ts';
+import type {
+  BackupInfo,
+  BackupInput,
+  Capability,
+  N8nSpec,
+  ServerHealth,
+  SiteUrls,
+  SslStatus,
+} from '../driver.ts';
 import * as backups from './backups.ts';
 import type { CaddySite } from './caddy-config.ts';
 import { isRoot, type OsUser, ownedDir, systemUser } from './host.ts';
 import * as n8nBackups from './n8n-backups.ts';
-import { installedN8nRuntime, missingRuntimeReason } from './n8n-runtime.ts';
+import { installedN8nRuntime, missingRuntimeReason, n8nNodeBinary } from './n8n-runtime.ts';
 import {
   N8N_BASE_ENV,
   N8N_INSIDE,
@@ -29,10 +37,10 @@ import {
   removeN8nState,
   writeN8nState,
 } from './n8n-state.ts';
-import type { LocalSites } from './wordpress-sites.ts';
 import { checkDomain } from './site-spec.ts';
 import { ensureSiteUser, removeSiteUser } from './site-users.ts';
 import { type SupervisedProcess, superviseProcess } from './supervisor.ts';
+import type { LocalSites } from './wordpress-sites.ts';
 
 /**
  * n8n instances on this host. Each has its own Unix user (`n8n_<key>`), its own data folder
@@ -152,7 +160,8 @@ export function localN8n(
 
   function runtimeDir(): string {
     const runtime = installedN8nRuntime(options.runtimesDir);
-    if (!runtime) throw new ConflictError(`n8n is not available: ${missingRuntimeReason(options.runtimesDir)}`);
+    if (!runtime)
+      throw new ConflictError(`n8n is not available: ${missingRuntimeReason(options.runtimesDir)}`);
     return runtime.dir;
   }
 
@@ -172,7 +181,7 @@ export function localN8n(
       dataDir: paths.dataDir,
       etcDir: paths.etcDir,
       runtimeDir: runtimeDir(),
-      nodeBin: process.execPath,
+      nodeBin: n8nNodeBinary(options.runtimesDir),
     };
   }
 
@@ -329,8 +338,10 @@ export function localN8n(
     async capability() {
       const missing = missingReason();
       if (missing) return { available: false, reason: missing };
-      if (!started) return { available: false, reason: startError ?? 'The provisioning driver is not started' };
-      if (!sites()?.ready()) return { available: false, reason: 'n8n needs the front door (Caddy), which is not running' };
+      if (!started)
+        return { available: false, reason: startError ?? 'The provisioning driver is not started' };
+      if (!sites()?.ready())
+        return { available: false, reason: 'n8n needs the front door (Caddy), which is not running' };
       return { available: true };
     },
 
@@ -411,7 +422,9 @@ export function localN8n(
         if (sites()?.ready()) await front().reloadFront();
         if (!processes.has(id) && existsSync(paths.pidFile) && state) {
           // Not ours yet (a crashed start): adopt it to stop it.
-          await supervisedOf(state).stop().catch(() => {});
+          await supervisedOf(state)
+            .stop()
+            .catch(() => {});
         }
         await stopProcess(id);
         await removeSiteUser(names.unixUser);

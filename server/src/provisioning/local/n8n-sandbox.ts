@@ -141,7 +141,11 @@ export function n8nBwrapArgs(sandbox: N8nSandbox): string[] {
     '/usr',
     ...['bin', 'sbin', 'lib', 'lib64'].flatMap((dir) => ['--symlink', `usr/${dir}`, `/${dir}`]),
     ...optionalEtc.filter((file) => existsSync(file)).flatMap((file) => ['--ro-bind', file, file]),
-    ...['passwd', 'group', 'hosts'].flatMap((file) => ['--ro-bind', path.join(sandbox.etcDir, file), `/etc/${file}`]),
+    ...['passwd', 'group', 'hosts'].flatMap((file) => [
+      '--ro-bind',
+      path.join(sandbox.etcDir, file),
+      `/etc/${file}`,
+    ]),
     '--ro-bind',
     sandbox.runtimeDir,
     N8N_INSIDE.runtime,
@@ -204,7 +208,10 @@ export async function runInN8nSandbox(
 ): Promise<{ stdout: string }> {
   const line = run.network
     ? n8nSandboxCommand(sandbox, undefined, command)
-    : { command: BWRAP, args: ['--unshare-net', '--die-with-parent', ...n8nBwrapArgs(sandbox), '--', ...command] };
+    : {
+        command: BWRAP,
+        args: ['--unshare-net', '--die-with-parent', ...n8nBwrapArgs(sandbox), '--', ...command],
+      };
   const child = spawn(line.command, line.args, {
     uid: sandbox.user.uid,
     gid: sandbox.user.gid,
