@@ -81,6 +81,7 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
   }, 300_000);
 
   afterAll(async () => {
+    console.log(logs.filter((line) => line.includes('n8n')).join('\n'));
     canary?.close();
     outside?.close();
     await driver?.stop().catch(() => {});
@@ -153,9 +154,9 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
     const activated = await session.call('POST', `/rest/workflows/${workflow.id}/activate`, {
       versionId: workflow.versionId,
     });
-    expect(activated.status).toBe(200);
+    expect({ status: activated.status, text: activated.text }).toMatchObject({ status: 200 });
     const run = await frontDoorRequest(a.url, 'POST', '/webhook/hello', { body: { ping: 'pong' } });
-    expect(run.status).toBe(200);
+    expect({ status: run.status, text: run.text }).toMatchObject({ status: 200 });
     expect(run.json()).toMatchObject({ answer: 'hi there', echo: 'pong' });
     // B has no such webhook: instances do not share workflows.
     expect((await frontDoorRequest(b.url, 'POST', '/webhook/hello', { body: {} })).status).toBe(404);

@@ -248,10 +248,13 @@ export function localN8n(
         stopSignal: 'SIGTERM',
         stopTimeoutMs: 15_000,
         killTree: true,
-        // The REST API answers once migrations have run (the editor and owner setup with it).
+        // Ready once migrations have run and the REST controllers are mounted: /healthz/readiness and
+        // /rest/settings answer 200 well before, while POST /rest/* still answers 404. An empty login
+        // is then refused by the login route's own validation (400, JSON).
         ready: async () => {
-          const { status } = await n8nRequest(state.port, 'GET', '/rest/settings');
-          if (status !== 200) throw new Error(`GET /rest/settings answered ${status}`);
+          const { status, text } = await n8nRequest(state.port, 'POST', '/rest/login', {});
+          if (status !== 400 || !text.includes('emailOrLdapLoginId'))
+            throw new Error(`POST /rest/login answered ${status}`);
         },
         readyTimeoutMs: options.readyTimeoutMs ?? 120_000,
       },
@@ -266,6 +269,12 @@ export function localN8n(
       processes.set(state.id, supervised);
     }
     await supervised.start();
+  }
+
+  /** Starts the instance and waits until its temporary URL serves the editor through the front door. */
+  async function startServing(state: N8nState): Promise<void> {
+    await startProcess(state);
+    await front().frontDoor().waitForSite(n8nNames(state.id).slug, 60_000);
   }
 
   async function stopProcess(id: string): Promise<void> {
@@ -283,7 +292,8 @@ export function localN8n(
       password: spec.ownerPassword,
     });
     // 400 "Instance owner already setup": a deploy retried after the call but before the state file.
-    if (status !== 200 && !(status === 400 && /already setup/i.test(text))) {
+    const created = status === 200 && text.includes(`"email":${JSON.stringify(spec.ownerEmail)}`);
+    if (!created && !(status === 400 && /already setup/i.test(text))) {
       throw new Error(`n8n owner setup answered ${status}: ${text.slice(0, 300)}`);
     }
     state.ownerReady = true;
@@ -472,7 +482,7 @@ export function localN8n(
         await door.reloadFront();
         // WEBHOOK_URL and the editor's address follow the domain: restart with the new environment.
         await stopProcess(id);
-        await startProcess(changed);
+        await startServing(changed);
         return urlsOf(changed);
       });
     },
@@ -492,7 +502,7 @@ export function localN8n(
         try {
           return await n8nBackups.createN8nBackup(root, id, sandboxOf(id), input);
         } finally {
-          await startProcess(state);
+          await startServing(state);
         }
       });
     },
@@ -511,7 +521,7 @@ export function localN8n(
         try {
           await n8nBackups.restoreN8nBackup(root, id, sandboxOf(id), backupId);
         } finally {
-          await startProcess(state);
+          await startServing(state);
         }
       });
     },

@@ -134,6 +134,8 @@ export function n8nBwrapArgs(sandbox: N8nSandbox): string[] {
     '--unshare-cgroup-try',
     '--disable-userns',
     '--new-session',
+    // n8n dies with pasta (its network): never an instance left running without its supervisor's pid.
+    '--die-with-parent',
     '--hostname',
     'n8n',
     '--ro-bind',
@@ -210,7 +212,7 @@ export async function runInN8nSandbox(
     ? n8nSandboxCommand(sandbox, undefined, command)
     : {
         command: BWRAP,
-        args: ['--unshare-net', '--die-with-parent', ...n8nBwrapArgs(sandbox), '--', ...command],
+        args: ['--unshare-net', ...n8nBwrapArgs(sandbox), '--', ...command],
       };
   const child = spawn(line.command, line.args, {
     uid: sandbox.user.uid,
