@@ -64,13 +64,9 @@ export const DeployBodySchema = z
       .max(254)
       .optional()
       .openapi({ description: 'WordPress admin e-mail; n8n: the owner account e-mail' }),
-    password: z
-      .string()
-      .max(256)
-      .optional()
-      .openapi({
-        description: 'WordPress admin password; n8n: the owner account password (8–64, a number, a capital)',
-      }),
+    password: z.string().max(256).optional().openapi({
+      description: 'WordPress admin password; n8n: the owner account password (8–64, a number, a capital)',
+    }),
     phpversion: z.string().max(20).optional().openapi({ description: 'WordPress PHP version' }),
   })
   .openapi('DeployInstanceRequest');

@@ -207,7 +207,7 @@ describe.skipIf(missing !== undefined)('n8n instances through the API', { timeou
 
   it('delete leaves nothing: process, user, data, route, backups', { timeout: 120_000 }, async () => {
     const res = await api('DELETE', `/api/instances/${id}`);
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(202);
     await waitForGone(app, owner.token, id, 90_000);
     const paths = n8nPaths(prov.root, id);
     expect(systemUser(n8nNames(id).unixUser)).toBeUndefined();

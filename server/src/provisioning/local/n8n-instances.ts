@@ -144,11 +144,13 @@ export function localN8n(
   let started = false;
   let startError: string | undefined;
 
-  const missingReason = (): string | undefined => {
+  /** Why instances cannot run here at all (the runtime may still be installing: checked on use). */
+  const hostReason = (): string | undefined => {
     if (!isRoot())
       return 'n8n needs the server to run as root (each instance runs as its own user in its own sandbox)';
-    return missingRuntimeReason(options.runtimesDir) ?? prepareTun();
+    return prepareTun();
   };
+  const missingReason = (): string | undefined => hostReason() ?? missingRuntimeReason(options.runtimesDir);
 
   function front() {
     const runtime = sites();
@@ -326,7 +328,7 @@ export function localN8n(
 
     async start() {
       if (started) return;
-      const missing = missingReason();
+      const missing = hostReason();
       if (missing) {
         startError = missing;
         log(missing);
