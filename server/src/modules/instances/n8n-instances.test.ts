@@ -176,7 +176,8 @@ describe.skipIf(missing !== undefined)('n8n instances through the API', { timeou
       ['POST', '/backups/new'],
       ['DELETE', ''],
     ] as const) {
-      const res = await api(method, `/api/instances/${id}${route}`, { name: 'x' }, other.token);
+      const body = method === 'POST' ? { name: 'x' } : undefined;
+      const res = await api(method, `/api/instances/${id}${route}`, body, other.token);
       expect([res.status, res.json.message], `${method} ${route}`).toEqual([404, 'Instance not found']);
     }
   });
