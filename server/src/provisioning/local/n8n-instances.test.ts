@@ -15,7 +15,12 @@ import { caddyPaths } from './caddy.ts';
 import { systemUser } from './host.ts';
 import { createLocalDriver } from './local-driver.ts';
 import { generateN8nKey, localN8n } from './n8n-instances.ts';
-import { DEFAULT_RUNTIMES_DIR, installedN8nRuntime, missingRuntimeReason } from './n8n-runtime.ts';
+import {
+  DEFAULT_RUNTIMES_DIR,
+  ensureN8nTemplate,
+  installedN8nRuntime,
+  missingRuntimeReason,
+} from './n8n-runtime.ts';
 import { runInN8nSandbox } from './n8n-sandbox.ts';
 import { n8nNames, n8nPaths } from './n8n-state.ts';
 
@@ -72,6 +77,9 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
       outside = http.createServer((_q, r) => r.end('outside world'));
       outsidePort = await listen(outside, hostAddress);
     }
+    // The migrated template database new instances start from (made once per runtime, reused after).
+    const nobody = systemUser('nobody');
+    if (nobody) await ensureN8nTemplate(runtimesDir, nobody, (line) => logs.push(line));
     driver = createLocalDriver({ dataRoot: root, sites: {}, runtimesDir, log: (line) => logs.push(line) });
     await driver.start();
     expect((await driver.capabilities()).n8n).toEqual({ available: true });

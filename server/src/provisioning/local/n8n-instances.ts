@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { chmod, chown, copyFile, mkdir, rm } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.ts';
@@ -19,7 +19,14 @@ import * as backups from './backups.ts';
 import type { CaddySite } from './caddy-config.ts';
 import { isRoot, type OsUser, ownedDir, systemUser } from './host.ts';
 import * as n8nBackups from './n8n-backups.ts';
-import { installedN8nRuntime, missingRuntimeReason, n8nNodeBinary } from './n8n-runtime.ts';
+import {
+  ensureN8nTemplate,
+  installedN8nRuntime,
+  missingRuntimeReason,
+  n8nNodeBinary,
+  n8nTemplate,
+  TEMPLATE_FILES,
+} from './n8n-runtime.ts';
 import {
   N8N_BASE_ENV,
   N8N_INSIDE,
@@ -302,6 +309,25 @@ export function localN8n(
     await writeN8nState(root, state);
   }
 
+  /**
+   * A new instance's database starts as a copy of the runtime's migrated template (n8n-runtime.ts), so
+   * its first start skips the migrations. The data folder is new and empty here (just made by us).
+   */
+  async function seedDatabase(dataDir: string, user: OsUser): Promise<void> {
+    const template = n8nTemplate(options.runtimesDir);
+    const folder = path.join(dataDir, '.n8n');
+    if (!template || existsSync(folder)) return;
+    await mkdir(folder, { mode: 0o700 });
+    await chown(folder, user.uid, user.gid);
+    for (const file of TEMPLATE_FILES) {
+      if (!existsSync(path.join(template, file))) continue;
+      const target = path.join(folder, file);
+      await copyFile(path.join(template, file), target);
+      await chown(target, user.uid, user.gid);
+      await chmod(target, 0o600);
+    }
+  }
+
   async function bringBack(): Promise<void> {
     await Promise.all(
       (await listN8nStates(root)).map(async (state) => {
@@ -338,7 +364,11 @@ export function localN8n(
       await ownedDir(path.join(root, 'n8n-state'), undefined, 0o700);
       started = true;
       startError = undefined;
-      // Not awaited by the driver's start for long: instances come back in the background.
+      const nobody = systemUser('nobody');
+      if (nobody)
+        void ensureN8nTemplate(options.runtimesDir, nobody, log).catch((error: Error) =>
+          log(`n8n template database not made: ${error.message}`),
+        );
       await bringBack();
     },
 
@@ -397,7 +427,9 @@ export function localN8n(
         const user = await ensureSiteUser(names.unixUser, n8nPaths(root, spec.id).dataDir);
         const paths = n8nPaths(root, spec.id);
         await ownedDir(paths.dataDir, user, 0o700);
+        const fresh = !existsSync(path.join(paths.dataDir, '.n8n'));
         await ownedDir(path.join(paths.dataDir, 'tmp'), user, 0o700);
+        if (fresh && !previous) await seedDatabase(paths.dataDir, user);
         await writeN8nSandboxFiles(paths.etcDir, user);
         const state: N8nState = {
           id: spec.id,

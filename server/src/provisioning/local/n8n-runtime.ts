@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, renameSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFileSync, existsSync, lstatSync, mkdirSync, renameSync } from 'node:fs';
+import { chmod, chown, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -149,4 +149,112 @@ export function n8nNodeBinary(runtimesDir: string): string {
   copyFileSync(process.execPath, partial);
   renameSync(partial, bin);
   return bin;
+}
+
+/** The SQLite files of a fresh, fully migrated n8n database (WAL mode: the three travel together). */
+export const TEMPLATE_FILES = ['database.sqlite', 'database.sqlite-wal', 'database.sqlite-shm'];
+
+export const n8nTemplateDir = (runtimesDir: string): string =>
+  path.join(runtimesDir, `n8n-${N8N_VERSION}-template`);
+
+/** The template database when it is complete (its folder holds `.n8n/database.sqlite`). */
+export function n8nTemplate(runtimesDir: string): string | undefined {
+  const dir = path.join(n8nTemplateDir(runtimesDir), '.n8n');
+  return existsSync(path.join(dir, 'database.sqlite')) ? dir : undefined;
+}
+
+/**
+ * A new instance would spend most of its first start on n8n's ~100 SQLite migrations. They are run once
+ * per runtime instead: n8n (`list:workflow`, which migrates like every n8n command) as `nobody` in a
+ * sandbox without network, with a throwaway key, into a template folder; then the files become root's
+ * and read-only. A deploy copies them into the new instance's `.n8n/` (n8n writes its own config with the
+ * instance's key: nothing in the database depends on the key before credentials exist).
+ */
+export async function ensureN8nTemplate(
+  runtimesDir: string,
+  nobody: { uid: number; gid: number },
+  log: (line: string) => void,
+): Promise<void> {
+  if (n8nTemplate(runtimesDir)) return;
+  const runtime = installedN8nRuntime(runtimesDir);
+  if (!runtime) return;
+  const node = n8nNodeBinary(runtimesDir);
+  const done = n8nTemplateDir(runtimesDir);
+  const partial = `${done}.partial`;
+  await rm(partial, { recursive: true, force: true });
+  await mkdir(path.join(partial, 'tmp'), { recursive: true, mode: 0o755 });
+  await chown(partial, nobody.uid, nobody.gid);
+  await chown(path.join(partial, 'tmp'), nobody.uid, nobody.gid);
+  const started = performance.now();
+  await new Promise<void>((resolve, reject) => {
+    const args = [
+      '--unshare-all',
+      '--die-with-parent',
+      '--ro-bind',
+      '/usr',
+      '/usr',
+      ...['bin', 'lib', 'lib64'].flatMap((dir) => ['--symlink', `usr/${dir}`, `/${dir}`]),
+      '--ro-bind',
+      runtime.dir,
+      '/opt/n8n',
+      '--ro-bind',
+      node,
+      '/opt/node/bin/node',
+      '--bind',
+      partial,
+      '/data',
+      '--bind',
+      path.join(partial, 'tmp'),
+      '/tmp',
+      '--proc',
+      '/proc',
+      '--dev',
+      '/dev',
+      '--chdir',
+      '/data',
+      '--',
+      '/opt/node/bin/node',
+      '/opt/n8n/node_modules/n8n/bin/n8n',
+      'list:workflow',
+    ];
+    const child = spawn('/usr/bin/bwrap', args, {
+      uid: nobody.uid,
+      gid: nobody.gid,
+      env: {
+        PATH: '/usr/bin:/bin',
+        HOME: '/data',
+        N8N_USER_FOLDER: '/data',
+        N8N_ENCRYPTION_KEY: 'berth-template',
+        DB_TYPE: 'sqlite',
+        NODE_ENV: 'production',
+        N8N_DIAGNOSTICS_ENABLED: 'false',
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-2000);
+    });
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`n8n migrations exited with ${code}: ${stderr}`)),
+    );
+  });
+  const folder = path.join(partial, '.n8n');
+  // Root's and read-only from here on; only plain files are kept (nothing n8n left is followed).
+  for (const entry of await readdir(folder)) {
+    const file = path.join(folder, entry);
+    if (!TEMPLATE_FILES.includes(entry) || !lstatSync(file).isFile()) {
+      await rm(file, { recursive: true, force: true });
+      continue;
+    }
+    await chown(file, 0, 0);
+    await chmod(file, 0o644);
+  }
+  await rm(path.join(partial, 'tmp'), { recursive: true, force: true });
+  await chown(partial, 0, 0);
+  await chown(folder, 0, 0);
+  await chmod(folder, 0o755);
+  await rename(partial, done);
+  log(`n8n template database ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
