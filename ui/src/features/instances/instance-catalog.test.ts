@@ -61,7 +61,7 @@ describe('what can be deployed (spec §2.10)', () => {
   it('opens the category that has something to deploy', () => {
     expect(defaultCategory(types)).toBe('database');
     expect(defaultCategory(capabilities({ wordpress: null }).types)).toBe('application');
-    expect(defaultCategory(capabilities({ n8n: null }).types)).toBe('database');
+    expect(defaultCategory(capabilities({ n8n: null }).types)).toBe('application');
     expect(defaultCategory(capabilities({ mysql: 'down', postgresql: 'down' }).types)).toBe('application');
     expect(defaultCategory(undefined)).toBe('application');
   });

@@ -44,7 +44,9 @@ describe('Deploy New Instance (spec §2.10)', () => {
     expect(screen.getAllByText('Soon')).toHaveLength(2);
   });
 
-  it('offers n8n where the server does, asking for the owner account by n8n’s rules', async () => {
+  it('offers n8n where the server does, asking for the owner account by n8n’s rules', {
+    timeout: 20_000,
+  }, async () => {
     const app = renderNew({ 'GET /api/instances/capabilities': { body: capabilities({ n8n: null }) } });
     // An application can be deployed: the page opens on Applications.
     const n8n = await screen.findByRole('radio', { name: 'n8n' }, { timeout: 5000 });
