@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { killLeftoverServers } from '../../../test/provisioning/leftover-servers.ts';
 import { frontDoorRequest, n8nSession, webhookWorkflow } from '../../../test/provisioning/n8n-client.ts';
-import { ensureSiteTestPackages } from '../../../test/provisioning/site-clients.ts';
+import { curl, ensureSiteTestPackages } from '../../../test/provisioning/site-clients.ts';
 import { removeSiteUsersUnder } from '../../../test/provisioning/site-sandbox.ts';
 import type { N8nSpec, ProvisioningDriver, SiteUrls } from '../driver.ts';
 import { caddyPaths } from './caddy.ts';
@@ -21,7 +21,7 @@ import {
   installedN8nRuntime,
   missingRuntimeReason,
 } from './n8n-runtime.ts';
-import { runInN8nSandbox } from './n8n-sandbox.ts';
+import { n8nSandboxCommand, runInN8nSandbox } from './n8n-sandbox.ts';
 import { n8nNames, n8nPaths } from './n8n-state.ts';
 
 /**
@@ -278,6 +278,52 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
     // The stored secret decrypted with the instance's key (n8n answers it blanked, not as ciphertext).
     expect(JSON.stringify(back.json().data)).not.toContain('U2FsdGVkX1');
   }, 180_000);
+
+  it('is adoptable after an API crash: the pid file names pasta with exactly the command line supervised', async () => {
+    const state = JSON.parse(readFileSync(n8nPaths(root, specA.id).stateFile, 'utf8')) as { port: number };
+    const pid = Number(readFileSync(n8nPaths(root, specA.id).pidFile, 'utf8'));
+    const sandbox = localN8n(
+      root,
+      { runtimesDir, baseDomain: 'localhost' },
+      () => undefined,
+      () => {},
+    ).sandboxOf(specA.id);
+    const line = n8nSandboxCommand(sandbox, state.port, [
+      '/opt/node/bin/node',
+      '--max-old-space-size=512',
+      '/opt/n8n/node_modules/n8n/bin/n8n',
+      'start',
+    ]);
+    const shown = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0+$/, '');
+    expect(shown).toBe(line.args.slice(line.args.indexOf('--') + 1).join('\0'));
+  });
+
+  it('a custom domain: served over HTTPS, and n8n restarted with WEBHOOK_URL on it', {
+    timeout: 180_000,
+  }, async () => {
+    const domain = `flows-${suffix}.example.com`;
+    const urls = await driver.setSiteDomain(specA.id, domain);
+    const httpsPort = Number(new URL(urls.url).port || 443);
+    expect(urls.url).toBe(`https://${domain}:${httpsPort}`);
+    expect(urls.temporaryUrl).toBe(a.url);
+    const page = await curl([
+      '--resolve',
+      `${domain}:${httpsPort}:127.0.0.1`,
+      '--cacert',
+      caddyPaths(root).rootCertificate,
+      `${urls.url}/`,
+    ]);
+    expect(page.status, page.stderr).toBe(200);
+    // n8n was restarted with the new address: the webhook URLs the editor shows follow it.
+    const settings = await frontDoorRequest(a.url, 'GET', '/rest/settings');
+    const data = settings.json().data as { urlBaseWebhook: string; urlBaseEditor: string };
+    expect(data.urlBaseWebhook).toBe(`${urls.url}/`);
+    expect(data.urlBaseEditor.replace(/\/$/, '')).toBe(urls.url);
+    const back = await driver.setSiteDomain(specA.id, null);
+    expect(back.url).toBe(a.url);
+    const again = await frontDoorRequest(a.url, 'GET', '/rest/settings');
+    expect(again.json().data).toMatchObject({ urlBaseWebhook: `${a.url}/` });
+  });
 
   it('suspend shows the offline page; resume brings the editor back', async () => {
     await driver.suspendSite(specB.id);
