@@ -228,7 +228,6 @@ export function localN8n(
       N8N_HIRING_BANNER_ENABLED: 'false',
       N8N_COMMUNITY_PACKAGES_ENABLED: 'false',
       EXTERNAL_FRONTEND_HOOKS_URLS: '',
-      N8N_RUNNERS_ENABLED: 'true',
       N8N_BLOCK_ENV_ACCESS_IN_NODE: 'true',
     };
   }
