@@ -315,13 +315,18 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
     ]);
     expect(page.status, page.stderr).toBe(200);
     // n8n was restarted with the new address: the webhook URLs the editor shows follow it.
-    const settings = await frontDoorRequest(a.url, 'GET', '/rest/settings');
+    // (the full settings, with the URLs, are for a signed-in user)
+    const session = await n8nSession(a.url, specA.ownerEmail, specA.ownerPassword);
+    const settings = await session.call('GET', '/rest/settings');
     const data = settings.json().data as { urlBaseWebhook: string; urlBaseEditor: string };
     expect(data.urlBaseWebhook).toBe(`${urls.url}/`);
     expect(data.urlBaseEditor.replace(/\/$/, '')).toBe(urls.url);
     const back = await driver.setSiteDomain(specA.id, null);
     expect(back.url).toBe(a.url);
-    const again = await frontDoorRequest(a.url, 'GET', '/rest/settings');
+    const again = await (await n8nSession(a.url, specA.ownerEmail, specA.ownerPassword)).call(
+      'GET',
+      '/rest/settings',
+    );
     expect(again.json().data).toMatchObject({ urlBaseWebhook: `${a.url}/` });
   });
 
