@@ -50,6 +50,8 @@ export const TEST_PACKAGES: SystemPackage[] = [
     why: "SFTP sessions, run in the site's sandbox",
   },
   { probe: '/usr/sbin/mkfs.ext4', apt: 'e2fsprogs', why: "each WordPress site's disk" },
+  { probe: '/usr/bin/pasta', apt: 'passt', why: "each n8n instance's own network (pasta)" },
+  { probe: '/usr/bin/g++', apt: 'g++ make', why: "the n8n runtime's sqlite3 addon (built from source)" },
   { probe: '/usr/bin/sftp', apt: 'openssh-client', why: 'tests reach sites over SFTP' },
   { probe: '/usr/bin/curl', apt: 'curl', why: 'tests fetch sites over HTTP(S)' },
 ];

@@ -1716,7 +1716,10 @@ export interface components {
             statusMessage: string | null;
             /** @description Null for databases */
             url: string | null;
+            /** @description WordPress: /wp-admin/; n8n: the editor */
             adminUrl: string | null;
+            /** @description n8n: the e-mail of the owner account the editor is logged in with */
+            ownerEmail?: string;
             /** @example us-east-1 */
             region: string;
             /** Format: date-time */
@@ -1829,9 +1832,9 @@ export interface components {
             title?: string;
             /** @description WordPress admin username */
             username?: string;
-            /** @description WordPress admin e-mail */
+            /** @description WordPress admin e-mail; n8n: the owner account e-mail */
             email?: string;
-            /** @description WordPress admin password */
+            /** @description WordPress admin password; n8n: the owner account password (8–64, a number, a capital) */
             password?: string;
             /** @description WordPress PHP version */
             phpversion?: string;

@@ -29,9 +29,15 @@ import {
   installHostPackages,
   type LocalEngine,
   missingHostPackages,
+  missingN8nPackages,
   missingSitePackages,
 } from './provisioning/local/host-packages.ts';
 import { createLocalDriver } from './provisioning/local/local-driver.ts';
+import {
+  DEFAULT_RUNTIMES_DIR,
+  installedN8nRuntime,
+  installN8nRuntime,
+} from './provisioning/local/n8n-runtime.ts';
 import { createUnconfiguredDriver } from './provisioning/unconfigured-driver.ts';
 import { createServices } from './services.ts';
 
@@ -72,7 +78,9 @@ async function ensureHostPackages(config: ServerConfig): Promise<void> {
     engine === 'mariadb' ? !mysqlAdminUrl : !postgresAdminUrl,
   );
   // WordPress sites need MariaDB (their tenants) and the site packages (Caddy, php-fpm, WordPress, …).
-  const missing = [...new Set([...missingHostPackages(engines), ...missingSitePackages()])];
+  const missing = [
+    ...new Set([...missingHostPackages(engines), ...missingSitePackages(), ...missingN8nPackages()]),
+  ];
   if (missing.length === 0) return;
   const started = performance.now();
   try {
@@ -88,6 +96,25 @@ async function ensureHostPackages(config: ServerConfig): Promise<void> {
         'when a site package is missing) are unavailable, and the capabilities say why.',
     );
   }
+}
+
+/**
+ * The n8n runtime (n8n-runtime.ts) when missing: installed in the background (about 7 minutes); until it
+ * is there n8n's capability says why, and it becomes available once the install ends.
+ */
+function ensureN8nRuntime(): void {
+  if (installedN8nRuntime(DEFAULT_RUNTIMES_DIR)) return;
+  log(
+    `provisioning: installing the n8n runtime into ${DEFAULT_RUNTIMES_DIR} in the background (about 7 minutes)`,
+  );
+  // biome-ignore lint/style/noProcessEnv: npm runs with the operator's environment (registry, proxy).
+  installN8nRuntime(DEFAULT_RUNTIMES_DIR, process.env, (line) => log(`n8n runtime: ${line}`)).then(
+    (runtime) => log(`provisioning: the n8n runtime is ready in ${runtime.dir}`),
+    (error: Error) =>
+      log(
+        `provisioning: the n8n runtime did not install (${error.message.split('\n')[0]}); run npm run install-n8n`,
+      ),
+  );
 }
 
 async function main() {
@@ -223,6 +250,7 @@ async function main() {
     );
     try {
       await ensureHostPackages(config);
+      ensureN8nRuntime();
       await driver.start();
     } catch (error) {
       log(`provisioning: the driver did not start: ${(error as Error).message}`);

@@ -34,6 +34,13 @@ export interface ProvisioningDriver {
    * credentials back. A PHP version the host lacks is refused (ValidationError naming those it has).
    */
   deploySite(spec: SiteSpec): Promise<SiteAccess>;
+  /**
+   * Creates (or brings back) an n8n instance: its user, data folder, sandboxed process and route; the
+   * owner account from the spec on the first deploy. Resolves when the temporary URL serves the editor.
+   * The operations below keyed on a site id (delete, suspend, resume, domain, SSL, backups) serve n8n
+   * instances as well; siteStorage does not.
+   */
+  deployN8n(spec: N8nSpec): Promise<SiteUrls>;
   /** Removes routes, PHP pool, files, database, OS user, certificate and backups. Absent: a no-op. */
   deleteSite(id: string): Promise<void>;
   /** Takes the site offline (an offline page on all its addresses), locks its database and SFTP login. */
@@ -119,6 +126,20 @@ export interface SiteSpec {
   databasePassword?: string;
   /** The SFTP password; generated when absent (same advice). */
   sftpPassword?: string;
+}
+
+export interface N8nSpec {
+  /** The instance id: lower-case letters, digits and '-' only. */
+  id: string;
+  /** The owner account n8n is set up with on the first deploy (its password rules: 8–64, a digit, a capital). */
+  ownerEmail: string;
+  ownerPassword: string;
+  ownerFirstName?: string;
+  ownerLastName?: string;
+  /** N8N_ENCRYPTION_KEY: generated once by the platform and stored encrypted; the same on every deploy. */
+  encryptionKey: string;
+  /** Heap limit of the main process (MiB). */
+  memoryMb?: number;
 }
 
 export interface SiteUrls {

@@ -26,6 +26,7 @@ export function createUnconfiguredDriver(reason = NOT_CONFIGURED): ProvisioningD
     changeDatabasePassword: async (ref) => refuse(ref.type),
     phpVersions: async () => [],
     deploySite: async (spec) => refuse(spec.type),
+    deployN8n: async () => refuse('n8n'),
     deleteSite: async () => refuse('wordpress'),
     suspendSite: async () => refuse('wordpress'),
     resumeSite: async () => refuse('wordpress'),

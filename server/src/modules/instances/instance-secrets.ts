@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Cipher } from '../../lib/crypto.ts';
 
 /**
@@ -21,7 +22,15 @@ export interface StoredSecret {
    * reconciled before the install finished installs with the very same password.
    */
   adminPassword?: string;
+  /**
+   * n8n: N8N_ENCRYPTION_KEY of the instance (its stored credentials are encrypted with it), generated
+   * once at deploy; every deploy and restore uses the very same key.
+   */
+  n8nKey?: string;
 }
+
+/** A new n8n encryption key (what n8n itself would generate: 24 random bytes). */
+export const generateN8nKey = (): string => randomBytes(24).toString('base64url');
 
 const secretContext = (instanceId: string) => `instance_credentials.secret:${instanceId}`;
 const pendingContext = (instanceId: string) => `instance_credentials.pending_password:${instanceId}`;

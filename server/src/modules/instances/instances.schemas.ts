@@ -60,8 +60,14 @@ export const DeployBodySchema = z
     customDomain: z.string().trim().max(253).optional().openapi({ description: 'Applications only' }),
     title: z.string().max(200).optional().openapi({ description: 'WordPress site title' }),
     username: z.string().max(60).optional().openapi({ description: 'WordPress admin username' }),
-    email: z.string().max(254).optional().openapi({ description: 'WordPress admin e-mail' }),
-    password: z.string().max(256).optional().openapi({ description: 'WordPress admin password' }),
+    email: z
+      .string()
+      .max(254)
+      .optional()
+      .openapi({ description: 'WordPress admin e-mail; n8n: the owner account e-mail' }),
+    password: z.string().max(256).optional().openapi({
+      description: 'WordPress admin password; n8n: the owner account password (8–64, a number, a capital)',
+    }),
     phpversion: z.string().max(20).optional().openapi({ description: 'WordPress PHP version' }),
   })
   .openapi('DeployInstanceRequest');
@@ -161,7 +167,11 @@ export const InstanceSchema = z
       .nullable()
       .openapi({ description: 'Why it is in error; null when all is well' }),
     url: z.string().nullable().openapi({ description: 'Null for databases' }),
-    adminUrl: z.string().nullable(),
+    adminUrl: z.string().nullable().openapi({ description: 'WordPress: /wp-admin/; n8n: the editor' }),
+    ownerEmail: z
+      .string()
+      .optional()
+      .openapi({ description: 'n8n: the e-mail of the owner account the editor is logged in with' }),
     region: z.string().openapi({ example: 'us-east-1' }),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
@@ -236,6 +246,27 @@ export const CapabilitiesSchema = z
 const PHP_VERSION = /^\d+\.\d+(\.\d+)?$/;
 
 /** The WordPress fields of a deploy (customer-area §5), checked once the type is known to be available. */
+/** n8n's own owner password rules (8–64 characters, a number and a capital letter). */
+export const N8N_PASSWORD_RULE =
+  'The n8n owner password must be 8 to 64 characters with at least one number and one capital letter';
+
+export const N8nFieldsSchema = z.object({
+  email: z
+    .string({ error: 'Owner email is required' })
+    .trim()
+    .min(1, 'Owner email is required')
+    .max(254, 'Invalid email')
+    .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Invalid email'),
+  password: z
+    .string({ error: 'Owner password is required' })
+    .min(1, 'Owner password is required')
+    .min(8, N8N_PASSWORD_RULE)
+    .max(64, N8N_PASSWORD_RULE)
+    .regex(/\d/, N8N_PASSWORD_RULE)
+    .regex(/[A-Z]/, N8N_PASSWORD_RULE),
+  username: z.string().trim().min(1).max(32, 'First name too long').optional(),
+});
+
 export const WordPressFieldsSchema = z.object({
   title: z
     .string({ error: 'Site title is required' })

@@ -36,14 +36,14 @@ import {
   verificationRecord,
 } from './domain-verification.ts';
 import { type DriverStartup, NOTHING_STARTING } from './driver-startup.ts';
-import { DEFAULT_PAGE_SIZE, isDatabaseType, TYPE_INFO } from './instance-catalog.ts';
+import { DEFAULT_PAGE_SIZE, isDatabaseType, isSiteType, TYPE_INFO } from './instance-catalog.ts';
 import {
   DEFAULT_BUDGETS,
   enqueueInstanceJob,
   instanceHasJobs,
   type OperationBudgets,
 } from './instance-jobs.ts';
-import { openSecret, sealPendingPassword, sealSecret } from './instance-secrets.ts';
+import { generateN8nKey, openSecret, sealPendingPassword, sealSecret } from './instance-secrets.ts';
 import {
   countActiveInstances,
   findCredentials,
@@ -71,6 +71,7 @@ import {
   type Instance,
   type InstanceList,
   type ListQuery,
+  N8nFieldsSchema,
   type SslResult,
   type UpdateBody,
   WordPressFieldsSchema,
@@ -141,6 +142,7 @@ export function toInstance(row: InstanceRow): Instance {
     statusMessage: row.status_message,
     url: row.url,
     adminUrl: row.admin_url,
+    ...(row.type === 'n8n' && row.site && { ownerEmail: row.site.adminEmail }),
     region: row.region,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
@@ -237,6 +239,30 @@ export function createInstancesService(deps: InstancesDeps) {
     }
     return {
       settings: { title: fields.title, adminUser: fields.username, adminEmail: fields.email, phpVersion },
+      adminPassword: fields.password,
+      domain,
+    };
+  }
+
+  /**
+   * The n8n fields of a deploy: the owner account n8n is set up with (e-mail, password by n8n's own
+   * rules, the username as first name), and optionally a custom domain. Kept in the `site` settings:
+   * title = instance name, adminUser = first name, adminEmail = the owner's e-mail, no PHP version.
+   */
+  function n8nFields(body: DeployBody) {
+    const parsed = N8nFieldsSchema.safeParse(body);
+    if (!parsed.success) throw new ValidationError(firstIssue(parsed.error));
+    const fields = parsed.data;
+    let domain: string | undefined;
+    if (body.domainType === 'Custom Domain') {
+      if (!body.customDomain) throw new ValidationError('Custom domain is required');
+      const checked = DomainSchema.safeParse(body.customDomain);
+      if (!checked.success) throw new ValidationError(firstIssue(checked.error));
+      domain = checked.data;
+    }
+    const firstName = fields.username ?? fields.email.split('@')[0] ?? 'Owner';
+    return {
+      settings: { title: body.name, adminUser: firstName, adminEmail: fields.email, phpVersion: '' },
       adminPassword: fields.password,
       domain,
     };
@@ -392,10 +418,11 @@ export function createInstancesService(deps: InstancesDeps) {
     return updated;
   }
 
-  /** The user's WordPress instance, deployed (the site exists), for domain, SSL and backup calls. */
+  /** The user's WordPress or n8n instance, deployed (the site exists), for domain, SSL and backup calls. */
   async function ownSite(userId: string, id: string, notSite: string): Promise<InstanceRow> {
     const row = await own(userId, id);
-    if (row.type !== 'wordpress') throw new ValidationError(notSite);
+    if (!isSiteType(row.type)) throw new ValidationError(notSite);
+    if (row.type === 'n8n' && notSite === STORAGE_SITES_ONLY) throw new ValidationError(notSite);
     if (row.status === 'deleting') throw new ConflictError('The instance is being deleted');
     if (row.deployed_at === null) {
       throw new ConflictError(
@@ -501,7 +528,12 @@ export function createInstancesService(deps: InstancesDeps) {
       if (!capability.available && !starting) {
         throw new ProvisioningUnavailableError(body.type, capability.reason);
       }
-      const site = body.type === 'wordpress' ? await wordpressFields(body, starting) : undefined;
+      const site =
+        body.type === 'wordpress'
+          ? await wordpressFields(body, starting)
+          : body.type === 'n8n'
+            ? n8nFields(body)
+            : undefined;
       if (site?.domain) await domainFree(userId, site.domain);
       const domainFields = site?.domain ? await pendingDomain(userId, site.domain) : {};
       return db.transaction().execute(async (trx) => {
@@ -520,13 +552,17 @@ export function createInstancesService(deps: InstancesDeps) {
           site: site?.settings ?? null,
           ...domainFields,
         });
-        const secret = site
-          ? {
-              password: generatePassword(),
-              sftpPassword: generatePassword(),
-              adminPassword: site.adminPassword,
-            }
-          : { password: generatePassword() };
+        const secret =
+          body.type === 'n8n' && site
+            ? // n8n: the owner password and the instance's encryption key (generated once, kept encrypted).
+              { password: generatePassword(), adminPassword: site.adminPassword, n8nKey: generateN8nKey() }
+            : site
+              ? {
+                  password: generatePassword(),
+                  sftpPassword: generatePassword(),
+                  adminPassword: site.adminPassword,
+                }
+              : { password: generatePassword() };
         await insertCredentials(trx, row.id, sealSecret(cipher, row.id, secret));
         await enqueueInstanceJob(trx, 'deploy', row.id, budgets);
         await publish(trx, row);
@@ -690,7 +726,7 @@ export function createInstancesService(deps: InstancesDeps) {
      */
     async verifyDomain(userId: string, id: string): Promise<Instance> {
       const row = await own(userId, id);
-      if (row.type !== 'wordpress') throw new ValidationError(DOMAINS_SITES_ONLY);
+      if (!isSiteType(row.type)) throw new ValidationError(DOMAINS_SITES_ONLY);
       if (row.status === 'deleting') throw new ConflictError('The instance is being deleted');
       if (!row.custom_domain) throw new ValidationError(NO_CUSTOM_DOMAIN);
       return toInstance(await checkDomain(row, { throwConflict: true }));
@@ -710,7 +746,7 @@ export function createInstancesService(deps: InstancesDeps) {
     /** Detaches the custom domain (the site goes back to its temporary URL); a pending one is dropped. */
     async removeDomain(userId: string, id: string): Promise<Instance> {
       const row = await own(userId, id);
-      if (row.type !== 'wordpress') throw new ValidationError(DOMAINS_SITES_ONLY);
+      if (!isSiteType(row.type)) throw new ValidationError(DOMAINS_SITES_ONLY);
       await refuseWhenInactive(userId, REMOVE_DOMAIN_WHEN_INACTIVE);
       if (row.status === 'deleting') throw new ConflictError('The instance is being deleted');
       if (!row.custom_domain) throw new ValidationError(NO_CUSTOM_DOMAIN);

@@ -11,10 +11,11 @@ import {
   type ProvisioningDriver,
   ProvisioningUnavailableError,
   type SiteAccess,
+  type SiteUrls,
 } from '../../provisioning/driver.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import { type DriverStartup, MAX_DRIVER_WAIT_MS, NOTHING_STARTING } from './driver-startup.ts';
-import { isDatabaseType, TYPE_INFO } from './instance-catalog.ts';
+import { isDatabaseType, isSiteType, TYPE_INFO } from './instance-catalog.ts';
 import { type InstanceJobPayload, type InstanceOperation, TASK_OF } from './instance-jobs.ts';
 import { openPendingPassword, openSecret, type StoredSecret, sealSecret } from './instance-secrets.ts';
 import {
@@ -248,7 +249,44 @@ export function createInstanceTasks({
     return { id: row.id, type: row.type };
   };
 
-  type Deployed = { credentials: DatabaseCredentials; site?: SiteAccess; attachedDomain?: string };
+  type Deployed = {
+    /** Databases and WordPress; n8n has none of its own. */
+    credentials?: DatabaseCredentials;
+    site?: SiteAccess;
+    urls?: SiteUrls;
+    attachedDomain?: string;
+  };
+
+  /** The row's custom domain when its ownership is proven (verified or attached), else null. */
+  async function wantedDomain(id: string): Promise<string | null> {
+    const now = await findInstanceById(db, id);
+    return now?.domain_status === 'verified' || now?.domain_status === 'attached' ? now.custom_domain : null;
+  }
+
+  /**
+   * Deploys (or brings back) an n8n instance with the stored owner password and encryption key, then
+   * brings its custom domain and its suspension in line with the row (like a WordPress site).
+   */
+  async function deployN8nInstance(row: InstanceRow, secret: StoredSecret): Promise<Deployed> {
+    const settings = row.site;
+    if (!settings || !secret.adminPassword || !secret.n8nKey) {
+      throw new ConflictError('its n8n settings are missing');
+    }
+    let urls = await driver.deployN8n({
+      id: row.id,
+      ownerEmail: settings.adminEmail,
+      ownerPassword: secret.adminPassword,
+      ownerFirstName: settings.adminUser,
+      encryptionKey: secret.n8nKey,
+    });
+    const attached = urls.url.startsWith('https://') ? new URL(urls.url).hostname : null;
+    const wanted = await wantedDomain(row.id);
+    if (attached !== wanted && !row.suspended) urls = await driver.setSiteDomain(row.id, wanted);
+    if (row.suspended) await driver.suspendSite(row.id);
+    else if (row.deployed_at !== null) await driver.resumeSite(row.id);
+    const served = urls.url.startsWith('https://') ? new URL(urls.url).hostname : null;
+    return { urls, attachedDomain: served ?? undefined };
+  }
 
   /**
    * Deploys (or brings back) a WordPress site with the stored passwords, so a retry or a reconcile gives
@@ -315,6 +353,7 @@ export function createInstanceTasks({
       const secret = openSecret(cipher, row.id, stored.secret);
       const outcome = await attempt(payload, helpers, async (): Promise<Deployed> => {
         if (row.type === 'wordpress') return deploySite(row, secret);
+        if (row.type === 'n8n') return deployN8nInstance(row, secret);
         const target = ref(row);
         const credentials = await driver.deployDatabase({ ...target, password: secret.password });
         if (row.suspended) await driver.suspendDatabase(target);
@@ -326,8 +365,8 @@ export function createInstanceTasks({
         await giveUp('deploy', row, message);
         return outcome.lingering;
       }
-      const { host, port, database, user } = outcome.value.credentials;
-      const { site, attachedDomain } = outcome.value;
+      const { credentials, site, attachedDomain } = outcome.value;
+      const urls = site ?? outcome.value.urls;
       await db.transaction().execute(async (trx) => {
         // A verified domain the deploy attached is attached now.
         if (attachedDomain) {
@@ -345,7 +384,7 @@ export function createInstanceTasks({
             status: row.suspended ? 'suspended' : 'running',
             status_message: null,
             deployed_at: row.deployed_at ?? new Date(),
-            ...(site && { url: site.url, admin_url: site.adminUrl }),
+            ...(urls && { url: urls.url, admin_url: urls.adminUrl }),
           },
           { statusNot: 'deleting' },
         );
@@ -353,10 +392,12 @@ export function createInstanceTasks({
         await updateCredentials(trx, row.id, {
           secret: sealSecret(cipher, row.id, {
             ...secret,
-            host,
-            port,
-            database,
-            user,
+            ...(credentials && {
+              host: credentials.host,
+              port: credentials.port,
+              database: credentials.database,
+              user: credentials.user,
+            }),
             ...(site && {
               sftpHost: site.sftp.host,
               sftpPort: site.sftp.port,
@@ -383,9 +424,9 @@ export function createInstanceTasks({
     async delete(row, payload, helpers) {
       if (row.status !== 'deleting') return;
       const outcome = await attempt(payload, helpers, async () => {
-        if (!isDatabaseType(row.type) && row.type !== 'wordpress') return;
+        if (!isDatabaseType(row.type) && !isSiteType(row.type)) return;
         try {
-          if (row.type === 'wordpress') await driver.deleteSite(row.id);
+          if (isSiteType(row.type)) await driver.deleteSite(row.id);
           else await driver.deleteDatabase(ref(row));
         } catch (error) {
           // A type that cannot be provisioned here never got a tenant unless a deploy once succeeded.
@@ -413,7 +454,7 @@ export function createInstanceTasks({
       // Before the first successful deploy the deploy job applies suspension itself.
       if (row.status === 'deleting' || row.deployed_at === null) return;
       const outcome = await attempt(payload, helpers, async () => {
-        if (row.type === 'wordpress') {
+        if (isSiteType(row.type)) {
           if (row.suspended) await driver.suspendSite(row.id);
           else await driver.resumeSite(row.id);
         } else if (row.suspended) await driver.suspendDatabase(ref(row));

@@ -20,6 +20,11 @@ export interface CaddySite {
   phpSocket: string;
   /** The same directory as PHP sees it inside the site's sandbox (SCRIPT_FILENAME is built on it). */
   phpRoot: string;
+  /**
+   * An application serving HTTP itself (n8n): `127.0.0.1:<port>`, reverse-proxied (websockets included);
+   * the PHP fields are then unused.
+   */
+  upstream?: string;
 }
 
 export type TlsIssuer = { issuer: 'internal' } | { issuer: 'acme'; email?: string; directoryUrl?: string };
@@ -113,6 +118,16 @@ export function wordpressHandler(site: CaddySite): Json {
   };
 }
 
+/** An application with its own HTTP server (n8n): everything proxied, websockets (`/rest/push`) too. */
+export function proxyHandler(upstream: string): Json {
+  return {
+    handler: 'reverse_proxy',
+    upstreams: [{ dial: upstream }],
+    // Server-sent events and long polls are passed on at once.
+    flush_interval: -1,
+  };
+}
+
 const offlineHandler: Json = {
   handler: 'static_response',
   status_code: 503,
@@ -131,7 +146,10 @@ const notFound: Json = {
 export function buildCaddyConfig(settings: CaddySettings, sites: readonly CaddySite[]): Json {
   const httpsSuffix = settings.httpsPort === 443 ? '' : `:${settings.httpsPort}`;
   const sorted = [...sites].sort((a, b) => a.id.localeCompare(b.id));
-  const handlerOf = (site: CaddySite) => (site.suspended ? offlineHandler : wordpressHandler(site));
+  const handlerOf = (site: CaddySite) => {
+    if (site.suspended) return offlineHandler;
+    return site.upstream ? proxyHandler(site.upstream) : wordpressHandler(site);
+  };
   const httpRoutes: Json[] = [];
   const httpsRoutes: Json[] = [];
   for (const site of sorted) {

@@ -15,6 +15,8 @@ import type { EngineServer } from './engine-server.ts';
 import { makeTraversable, ownedDir } from './host.ts';
 import { aptInstallLine, type LocalEngine, missingHostPackages } from './host-packages.ts';
 import { externalMariaDb, localMariaDb } from './mariadb-server.ts';
+import { type LocalN8n, localN8n } from './n8n-instances.ts';
+import { DEFAULT_RUNTIMES_DIR } from './n8n-runtime.ts';
 import { externalPostgres, localPostgres } from './postgres-server.ts';
 import { type LocalSites, localSites, type SiteRuntimeOptions } from './wordpress-sites.ts';
 
@@ -35,6 +37,11 @@ export interface LocalDriverOptions {
    * refuse.
    */
   sites?: SiteRuntimeOptions;
+  /**
+   * Where the n8n runtime is installed (n8n-runtime.ts); default /var/cache/berth/runtimes. n8n instances
+   * need the site runtime (its front door) too.
+   */
+  runtimesDir?: string;
   log?: (line: string) => void;
 }
 
@@ -63,14 +70,36 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
   let servers: Partial<Record<SqlType, EngineServer>> = {};
   const startErrors: Partial<Record<SqlType, string>> = {};
   let started = false;
+  let n8n: LocalN8n | undefined;
   const sites: LocalSites | undefined = options.sites
     ? localSites(
         options.dataRoot,
         options.sites,
-        { mariadb: () => servers.mysql, publicHost: options.publicHost },
+        {
+          mariadb: () => servers.mysql,
+          publicHost: options.publicHost,
+          otherSites: async () => (await n8n?.caddySites()) ?? [],
+        },
         log,
       )
     : undefined;
+  n8n = sites
+    ? localN8n(
+        options.dataRoot,
+        {
+          runtimesDir: options.runtimesDir ?? DEFAULT_RUNTIMES_DIR,
+          baseDomain: options.sites?.baseDomain ?? 'localhost',
+        },
+        () => sites,
+        log,
+      )
+    : undefined;
+  function n8nRuntime(): LocalN8n {
+    if (!n8n) throw new ProvisioningUnavailableError('n8n', COMING_SOON_REASON);
+    return n8n;
+  }
+  /** The id-keyed site operations go to the n8n instance of that id when there is one. */
+  const isN8n = async (id: string) => (n8n ? n8n.has(id) : false);
   function siteRuntime(): LocalSites {
     if (!sites) throw new ProvisioningUnavailableError('wordpress', COMING_SOON_REASON);
     return sites;
@@ -129,7 +158,7 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
           reason: options.mongodbAdminUrl ? MONGODB_DRIVER_MISSING : MONGODB_UNAVAILABLE,
         },
         wordpress: sites ? await sites.capability() : COMING_SOON,
-        n8n: COMING_SOON,
+        n8n: n8n ? await n8n.capability() : COMING_SOON,
       };
     },
 
@@ -160,16 +189,24 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
 
     phpVersions: async () => sites?.phpVersions() ?? [],
     deploySite: (spec) => siteRuntime().deploy(spec),
-    deleteSite: (id) => siteRuntime().delete(id),
-    suspendSite: (id) => siteRuntime().suspend(id),
-    resumeSite: (id) => siteRuntime().resume(id),
-    setSiteDomain: (id, domain) => siteRuntime().setDomain(id, domain),
-    sslStatus: (id) => siteRuntime().sslStatus(id),
+    deployN8n: (spec) => n8nRuntime().deploy(spec),
+    deleteSite: async (id) => ((await isN8n(id)) ? n8nRuntime().delete(id) : siteRuntime().delete(id)),
+    suspendSite: async (id) => ((await isN8n(id)) ? n8nRuntime().suspend(id) : siteRuntime().suspend(id)),
+    resumeSite: async (id) => ((await isN8n(id)) ? n8nRuntime().resume(id) : siteRuntime().resume(id)),
+    setSiteDomain: async (id, domain) =>
+      (await isN8n(id)) ? n8nRuntime().setDomain(id, domain) : siteRuntime().setDomain(id, domain),
+    sslStatus: async (id) => ((await isN8n(id)) ? n8nRuntime().sslStatus(id) : siteRuntime().sslStatus(id)),
     requestSsl: (id) => siteRuntime().requestSsl(id),
-    createBackup: (id, input) => siteRuntime().createBackup(id, input),
-    listBackups: (id) => siteRuntime().listBackups(id),
-    restoreBackup: (id, backupId) => siteRuntime().restoreBackup(id, backupId),
-    deleteBackup: (id, backupId) => siteRuntime().deleteBackup(id, backupId),
+    createBackup: async (id, input) =>
+      (await isN8n(id)) ? n8nRuntime().createBackup(id, input) : siteRuntime().createBackup(id, input),
+    listBackups: async (id) =>
+      (await isN8n(id)) ? n8nRuntime().listBackups(id) : siteRuntime().listBackups(id),
+    restoreBackup: async (id, backupId) =>
+      (await isN8n(id))
+        ? n8nRuntime().restoreBackup(id, backupId)
+        : siteRuntime().restoreBackup(id, backupId),
+    deleteBackup: async (id, backupId) =>
+      (await isN8n(id)) ? n8nRuntime().deleteBackup(id, backupId) : siteRuntime().deleteBackup(id, backupId),
     siteStorage: (id) => siteRuntime().storage(id),
 
     /** Starts what it can; an engine that fails is logged and reported by capabilities() and health(). */
@@ -199,12 +236,15 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
       );
       // Sites need MariaDB up first; they start what they can and report the rest in capabilities().
       await sites?.start();
+      // n8n instances come back behind the front door the sites started.
+      await n8n?.start();
       started = true;
     },
 
     async stop() {
       started = false;
-      // Sites first (SFTP, Caddy, php-fpm), the database servers last.
+      // n8n and sites first (SFTP, Caddy, php-fpm), the database servers last.
+      await n8n?.stop();
       await sites?.stop();
       await Promise.all(Object.values(servers).map((server) => server.stop()));
       servers = {};
@@ -222,7 +262,10 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
         }),
       );
       const running = entries.filter(([type]) => servers[type as SqlType]);
-      const siteServers = sites ? Object.entries(await sites.health()) : [];
+      const siteServers = [
+        ...(sites ? Object.entries(await sites.health()) : []),
+        ...(n8n ? Object.entries(await n8n.health()) : []),
+      ];
       return {
         ok: started && [...running, ...siteServers].every(([, health]) => health.ok),
         servers: Object.fromEntries([...entries, ...siteServers]),

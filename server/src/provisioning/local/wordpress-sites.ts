@@ -71,6 +71,8 @@ export interface SiteRuntimeDeps {
   mariadb: () => EngineServer | undefined;
   /** Host name put in SFTP and database credentials. */
   publicHost: string | undefined;
+  /** Other applications behind the same front door (n8n instances), added to every Caddy load. */
+  otherSites?: () => Promise<CaddySite[]>;
 }
 
 export interface LocalSites {
@@ -91,6 +93,11 @@ export interface LocalSites {
   restoreBackup(id: string, backupId: string): Promise<void>;
   deleteBackup(id: string, backupId: string): Promise<void>;
   storage(id: string): Promise<SiteStorage>;
+  /** The front door (Caddy) the sites share with other applications (n8n), and whether it runs. */
+  frontDoor(): FrontDoor;
+  ready(): boolean;
+  /** Loads Caddy with every site and application as their state says now (optionally edited). */
+  reloadFront(edit?: (sites: CaddySite[]) => CaddySite[]): Promise<void>;
 }
 
 /** Durations of the steps of an operation, for the log. */
@@ -205,7 +212,8 @@ export function localSites(
   }
 
   async function caddySites(): Promise<CaddySite[]> {
-    return (await listSiteStates(root)).map((state) => ({
+    const others = (await deps.otherSites?.()) ?? [];
+    const sites = (await listSiteStates(root)).map((state) => ({
       id: state.id,
       temporaryHost: front.temporaryHost(siteNames(state.id).slug),
       domain: state.domain,
@@ -214,6 +222,7 @@ export function localSites(
       phpSocket: phpSocket(sitePaths(root, state.id).dir),
       phpRoot: INSIDE.public,
     }));
+    return [...sites, ...others];
   }
 
   /** Loads the front door with every site as the state files say now (optionally edited). */
@@ -307,6 +316,10 @@ export function localSites(
   }
 
   const api: LocalSites = {
+    frontDoor: () => front,
+    ready: () => started && front.running(),
+    reloadFront: (edit) => reloadFront(edit),
+
     async start() {
       if (started) return;
       const missing = missingReason();

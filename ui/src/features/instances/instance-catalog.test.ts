@@ -52,16 +52,16 @@ describe('what can be deployed (spec §2.10)', () => {
     expect(availabilityOf(choice('MySQL'), undefined)).toEqual({ available: false, reason: '' });
   });
 
-  it('offers WordPress where the server does; n8n stays disabled until its form exists', () => {
+  it('offers WordPress and n8n where the server does', () => {
     const offered = capabilities({ wordpress: null, n8n: null }).types;
     expect(availabilityOf(choice('WordPress'), offered)).toEqual({ available: true });
-    expect(availabilityOf(choice('n8n'), offered)).toEqual({ available: false, reason: 'Coming soon' });
+    expect(availabilityOf(choice('n8n'), offered)).toEqual({ available: true });
   });
 
   it('opens the category that has something to deploy', () => {
     expect(defaultCategory(types)).toBe('database');
     expect(defaultCategory(capabilities({ wordpress: null }).types)).toBe('application');
-    expect(defaultCategory(capabilities({ n8n: null }).types)).toBe('database');
+    expect(defaultCategory(capabilities({ n8n: null }).types)).toBe('application');
     expect(defaultCategory(capabilities({ mysql: 'down', postgresql: 'down' }).types)).toBe('application');
     expect(defaultCategory(undefined)).toBe('application');
   });

@@ -105,11 +105,14 @@ export const CATEGORY_LABELS: Record<Category, string> = {
 
 export type ChoiceAvailability = { available: true } | { available: false; reason: string };
 
-/**
- * The types whose whole deploy form this app has. n8n needs its own fields, which it does not have
- * yet: it stays disabled here even where the server could deploy it.
- */
-export const FORM_READY_TYPES: readonly InstanceTypeId[] = ['mysql', 'postgresql', 'mongodb', 'wordpress'];
+/** The types whose whole deploy form this app has (all five). */
+export const FORM_READY_TYPES: readonly InstanceTypeId[] = [
+  'mysql',
+  'postgresql',
+  'mongodb',
+  'wordpress',
+  'n8n',
+];
 
 /**
  * Whether a choice can be deployed here: announced types say 'Soon'; the others follow the server's

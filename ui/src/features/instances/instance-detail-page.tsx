@@ -217,6 +217,12 @@ function InstanceView({ instance }: { instance: Instance }) {
               {instance.description}
             </Typography>
           )}
+          {instance.type === 'n8n' && instance.ownerEmail && (
+            <Typography color="text.secondary" sx={{ mt: 0.75 }}>
+              Editor login: {instance.ownerEmail}
+              {instance.adminUrl ? ` · ${instance.adminUrl}` : ''}
+            </Typography>
+          )}
         </Box>
         <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap', flexShrink: 0 }}>
           {instance.url && (
@@ -234,6 +240,15 @@ function InstanceView({ instance }: { instance: Instance }) {
               inactive={inactive}
               icon={<AdminPanelSettingsIcon />}
               label="Admin"
+              variant="outlined"
+            />
+          )}
+          {instance.type === 'n8n' && instance.adminUrl && (
+            <OpenExternalButton
+              url={instance.adminUrl}
+              inactive={inactive}
+              icon={<AdminPanelSettingsIcon />}
+              label="Open Editor"
               variant="outlined"
             />
           )}

@@ -171,6 +171,27 @@ export function validateWordPress(values: WordPressValues, wordpress: boolean): 
   };
 }
 
+/** n8n's own rule for its owner password (the server answers the same sentence). */
+export const N8N_PASSWORD_RULE =
+  'The n8n owner password must be 8 to 64 characters with at least one number and one capital letter';
+
+/** n8n: the owner account the editor is set up with (e-mail, password by n8n's rules). */
+export function validateN8n(values: WordPressValues): FieldErrors<WordPressValues> {
+  const password = values.password;
+  return {
+    email: !values.email.trim()
+      ? 'Owner email is required'
+      : EMAIL.test(values.email.trim())
+        ? undefined
+        : 'Invalid email',
+    password: !password
+      ? 'Owner password is required'
+      : password.length < 8 || password.length > 64 || !/\d/.test(password) || !/[A-Z]/.test(password)
+        ? N8N_PASSWORD_RULE
+        : undefined,
+  };
+}
+
 export interface BackupValues {
   name: string;
   note: string;

@@ -44,12 +44,24 @@ describe('Deploy New Instance (spec §2.10)', () => {
     expect(screen.getAllByText('Soon')).toHaveLength(2);
   });
 
-  it('keeps n8n disabled while its form is not built, even when the server offers it', async () => {
+  it('offers n8n where the server does, asking for the owner account by n8n’s rules', {
+    timeout: 20_000,
+  }, async () => {
     const app = renderNew({ 'GET /api/instances/capabilities': { body: capabilities({ n8n: null }) } });
-    expect(await radio('MySQL')).toHaveProperty('disabled', false);
-    await app.user.click(screen.getByRole('button', { name: 'Applications' }));
-    expect(await radio('n8n')).toHaveProperty('disabled', true);
-    expect(screen.getAllByText('Coming soon')).toHaveLength(2);
+    // An application can be deployed: the page opens on Applications.
+    const n8n = await screen.findByRole('radio', { name: 'n8n' }, { timeout: 5000 });
+    expect(screen.getByRole('button', { name: 'Applications' }).getAttribute('aria-pressed')).toBe('true');
+    expect(n8n).toHaveProperty('disabled', false);
+    await app.user.click(n8n);
+    await app.user.type(screen.getByLabelText(/Instance Name/), 'Flows');
+    await app.user.type(screen.getByLabelText(/Owner Email/), 'ann@example.com');
+    await app.user.type(screen.getByLabelText(/Owner Password/), 'lowercase1');
+    await app.user.click(deployButton());
+    expect(
+      await screen.findAllByText(
+        'The n8n owner password must be 8 to 64 characters with at least one number and one capital letter',
+      ),
+    ).toBeTruthy();
   });
 
   it("asks for a choice: 'Please select a database'", async () => {

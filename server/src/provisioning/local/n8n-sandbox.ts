@@ -1,0 +1,252 @@
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, statSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { type OsUser, ownedDir } from './host.ts';
+import { BWRAP, SandboxCommandError } from './sandbox.ts';
+
+/**
+ * The sandbox of an n8n instance. n8n runs customer code (Code node, Execute Command node, HTTP calls to
+ * anywhere), so like a WordPress site it runs in bubblewrap *as its own Unix user* with new user, mount,
+ * PID, IPC, UTS and cgroup namespaces and nested user namespaces disabled. Inside, a read-only empty root
+ * with only `/usr`, the CA bundle and time zone, a passwd/group/hosts naming only the instance, the
+ * n8n runtime (read-only at /opt/n8n), our Node 24 binary (read-only at /opt/node/bin/node) and the
+ * instance's own data folder at /data (its n8n user folder, HOME, and /tmp).
+ *
+ * Network: n8n needs outbound network to be useful, and the front door must reach its HTTP port, but it
+ * must not reach the host's loopback services (the platform's PostgreSQL, MariaDB, Caddy's admin API,
+ * the API itself, other instances' ports). So the sandbox gets a network namespace of its own from
+ * `pasta` (Debian package passt), started as the instance user:
+ *
+ * - `--no-map-gw`, `-T none -U none`: the namespace's gateway is NOT mapped to the host, and no port of
+ *   the host's loopback is forwarded into the namespace (pasta's default `auto` would forward every port
+ *   bound on the host's loopback): the host's 127.0.0.1 is unreachable; the namespace's 127.0.0.1 is
+ *   its own.
+ * - its own address 10.0.2.15/24 (gateway 10.0.2.2, which pasta answers itself): traffic to any other
+ *   address leaves through pasta's sockets on the host as the instance user, like any outbound client.
+ * - `-t 127.0.0.1/<port>`: the one inbound port, bound on the host's loopback only and spliced to the
+ *   same port on the namespace's loopback, where n8n listens; `-u none`: no inbound UDP. `-4`: IPv4
+ *   only (pasta would otherwise also bind the port on every IPv6 address of the host).
+ * - n8n's task broker (5679) and anything the customer binds stay inside the namespace.
+ */
+
+export const PASTA = '/usr/bin/pasta';
+export const PRLIMIT = '/usr/bin/prlimit';
+
+/** Paths inside the n8n sandbox. */
+export const N8N_INSIDE = {
+  data: '/data',
+  tmp: '/tmp',
+  runtime: '/opt/n8n',
+  node: '/opt/node/bin/node',
+} as const;
+
+export interface N8nSandbox {
+  /** Short key (names the config folder and the user). */
+  key: string;
+  user: OsUser;
+  /** The instance's data folder on the host (its user's, 700): /data inside. */
+  dataDir: string;
+  /** Root-owned folder with passwd, group, hosts (read-only inside). */
+  etcDir: string;
+  /** The n8n runtime folder (read-only inside at /opt/n8n). */
+  runtimeDir: string;
+  /** The Node binary n8n runs on (ours: process.execPath). */
+  nodeBin: string;
+}
+
+/** Writes passwd, group and hosts naming only the instance. */
+export async function writeN8nSandboxFiles(etcDir: string, user: OsUser): Promise<void> {
+  await ownedDir(path.dirname(etcDir), undefined, 0o711);
+  await ownedDir(etcDir, undefined, 0o755);
+  await writeFile(
+    path.join(etcDir, 'passwd'),
+    `${user.name}:x:${user.uid}:${user.gid}:Berth n8n:${N8N_INSIDE.data}:/usr/sbin/nologin\n`,
+    { mode: 0o644 },
+  );
+  await writeFile(path.join(etcDir, 'group'), `${user.name}:x:${user.gid}:\n`, { mode: 0o644 });
+  await writeFile(path.join(etcDir, 'hosts'), '127.0.0.1 localhost\n::1 localhost\n', { mode: 0o644 });
+}
+
+/**
+ * pasta opens /dev/net/tun as the instance user to give the namespace its interface. Debian's udev makes
+ * it 0666 (opening it only lets a process create interfaces in network namespaces it administers, i.e.
+ * its own); minimal containers leave it 0600. Returns why pasta cannot work here, if so.
+ */
+export function prepareTun(): string | undefined {
+  if (!existsSync(PASTA)) return 'n8n needs the host package passt (pasta gives each instance its network)';
+  if (!existsSync('/dev/net/tun')) return 'n8n needs /dev/net/tun (pasta gives each instance its network)';
+  const mode = statSync('/dev/net/tun').mode & 0o777;
+  if ((mode & 0o006) !== 0o006) {
+    try {
+      chmodSync('/dev/net/tun', 0o666);
+    } catch (error) {
+      return `n8n needs /dev/net/tun to be usable by instance users (chmod 666): ${(error as Error).message}`;
+    }
+  }
+  return undefined;
+}
+
+const optionalEtc = ['/etc/ssl/certs', '/etc/localtime', '/etc/timezone', '/etc/resolv.conf'];
+
+/** The process limits of an instance: a fork bomb or a file-descriptor leak stays its own problem. */
+export const N8N_LIMITS = ['--nproc=512', '--nofile=8192', '--core=0'];
+
+/** pasta's arguments: own network namespace, no way back to the host's loopback, one inbound port. */
+export function pastaArgs(port: number | undefined): string[] {
+  return [
+    '-4',
+    '-q',
+    '-f',
+    '--config-net',
+    '--no-map-gw',
+    '-a',
+    '10.0.2.15',
+    '-n',
+    '24',
+    '-g',
+    '10.0.2.2',
+    '-t',
+    port === undefined ? 'none' : `127.0.0.1/${port}`,
+    '-u',
+    'none',
+    '-T',
+    'none',
+    '-U',
+    'none',
+    '--',
+  ];
+}
+
+/** bwrap's arguments (before the command) inside pasta's namespace. */
+export function n8nBwrapArgs(sandbox: N8nSandbox): string[] {
+  return [
+    '--unshare-user',
+    '--uid',
+    String(sandbox.user.uid),
+    '--gid',
+    String(sandbox.user.gid),
+    '--unshare-pid',
+    '--unshare-ipc',
+    '--unshare-uts',
+    '--unshare-cgroup-try',
+    '--disable-userns',
+    '--new-session',
+    // n8n dies with pasta (its network): never an instance left running without its supervisor's pid.
+    '--die-with-parent',
+    '--hostname',
+    'n8n',
+    '--ro-bind',
+    '/usr',
+    '/usr',
+    ...['bin', 'sbin', 'lib', 'lib64'].flatMap((dir) => ['--symlink', `usr/${dir}`, `/${dir}`]),
+    ...optionalEtc.filter((file) => existsSync(file)).flatMap((file) => ['--ro-bind', file, file]),
+    ...['passwd', 'group', 'hosts'].flatMap((file) => [
+      '--ro-bind',
+      path.join(sandbox.etcDir, file),
+      `/etc/${file}`,
+    ]),
+    '--ro-bind',
+    sandbox.runtimeDir,
+    N8N_INSIDE.runtime,
+    '--ro-bind',
+    sandbox.nodeBin,
+    N8N_INSIDE.node,
+    '--bind',
+    sandbox.dataDir,
+    N8N_INSIDE.data,
+    '--bind',
+    path.join(sandbox.dataDir, 'tmp'),
+    N8N_INSIDE.tmp,
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    '--chdir',
+    N8N_INSIDE.data,
+    '--remount-ro',
+    '/',
+  ];
+}
+
+/** The whole command line: prlimit → pasta → bwrap → `command`, started as the instance user. */
+export function n8nSandboxCommand(
+  sandbox: N8nSandbox,
+  port: number | undefined,
+  command: string[],
+): { command: string; args: string[] } {
+  return {
+    command: PRLIMIT,
+    args: [...N8N_LIMITS, '--', PASTA, ...pastaArgs(port), BWRAP, ...n8nBwrapArgs(sandbox), '--', ...command],
+  };
+}
+
+/** The environment of sandboxed processes: nothing of ours. */
+export const N8N_BASE_ENV = {
+  PATH: '/usr/bin:/bin',
+  HOME: N8N_INSIDE.data,
+  LANG: 'C.UTF-8',
+  TMPDIR: N8N_INSIDE.tmp,
+};
+
+export interface N8nSandboxRun {
+  input?: string | Readable;
+  output?: Writable;
+  timeoutMs?: number;
+  /** With the instance's kind of network (pasta, no inbound port); default: none at all (bwrap only). */
+  network?: boolean;
+}
+
+/**
+ * Runs `command` in the instance's sandbox as its user and waits for it (maintenance: archives written
+ * and read by tar; tests: probes). Without `network` the sandbox has no network at all.
+ */
+export async function runInN8nSandbox(
+  sandbox: N8nSandbox,
+  command: string[],
+  run: N8nSandboxRun = {},
+): Promise<{ stdout: string }> {
+  const line = run.network
+    ? n8nSandboxCommand(sandbox, undefined, command)
+    : {
+        command: BWRAP,
+        args: ['--unshare-net', ...n8nBwrapArgs(sandbox), '--', ...command],
+      };
+  const child = spawn(line.command, line.args, {
+    uid: sandbox.user.uid,
+    gid: sandbox.user.gid,
+    env: N8N_BASE_ENV,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  const keep = (text: string, chunk: Buffer) => (text + chunk.toString()).slice(-65_536);
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr = keep(stderr, chunk);
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), run.timeoutMs ?? 600_000);
+  const exited = new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve(code));
+  });
+  const streams: Promise<void>[] = [];
+  if (run.input === undefined) child.stdin.end();
+  else if (typeof run.input === 'string') child.stdin.end(run.input);
+  else streams.push(pipeline(run.input, child.stdin));
+  if (run.output) streams.push(pipeline(child.stdout, run.output));
+  else
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout = keep(stdout, chunk);
+    });
+  try {
+    const [code, ...piped] = await Promise.allSettled([exited, ...streams]);
+    if (code.status === 'rejected') throw code.reason;
+    if (code.value !== 0) throw new SandboxCommandError(command.join(' '), code.value, stderr);
+    for (const result of piped) if (result.status === 'rejected') throw result.reason;
+    return { stdout };
+  } finally {
+    clearTimeout(timer);
+  }
+}
