@@ -18,6 +18,8 @@ import { type TurnstileVerifier, turnstileOff } from './lib/turnstile.ts';
 import { mountWebApp } from './lib/web-app.ts';
 import { createAdminRouter } from './modules/admin/admin.index.ts';
 import { createAdminService } from './modules/admin/admin.service.ts';
+import { createAffiliatesRouter } from './modules/affiliates/affiliates.index.ts';
+import { createAffiliatesService } from './modules/affiliates/affiliates.service.ts';
 import { type AuthRateLimits, createAuthRouter } from './modules/auth/auth.index.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createAccessVerifier, createTokenVersions } from './modules/auth/token-versions.ts';
@@ -88,6 +90,8 @@ export interface AppDeps {
   accessLog?: LogLine;
   /** The details of failed requests, under their request id; absent: stderr. */
   errorLog?: LogLine;
+  /** The affiliate minimum payout in minor units (AFFILIATE_MIN_PAYOUT); absent: $50. */
+  affiliateMinimumPayoutMinor?: number;
 }
 
 export interface RateLimits extends AuthRateLimits {
@@ -95,6 +99,8 @@ export interface RateLimits extends AuthRateLimits {
   /** Reset requests per e-mail address, whatever the client address. */
   passwordResetAccount: RateLimitRule;
   contact: RateLimitRule;
+  /** Referral click reports per client address. */
+  affiliateClick: RateLimitRule;
 }
 
 export const VERSION: string = pkg.version;
@@ -109,6 +115,7 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   // Per e-mail: 3 reset mails in 15 minutes (no mailbox flooding; the owner waits 15 minutes at most).
   passwordResetAccount: { points: 3, windowSeconds: 15 * 60 },
   contact: { points: 5, windowSeconds: 60 * 60 },
+  affiliateClick: { points: 120, windowSeconds: 60 * 60 },
 };
 
 /**
@@ -129,11 +136,21 @@ export function createApp(deps: AppDeps) {
   const trustedProxies = deps.trustedProxies ?? NO_TRUSTED_PROXIES;
   const notifications = createNotificationsService({ db });
   const paymentSettings = createPaymentSettingsStore(db);
+  const cipher = deps.cipher ?? createEphemeralCipher();
+  // Affiliates: referral attribution (auth), commissions from recorded payments (payments' listener).
+  const affiliates = createAffiliatesService({
+    db,
+    now,
+    cipher,
+    notifications,
+    publicUrl: deps.publicUrl ?? 'http://localhost:8080',
+    minimumPayoutMinor: deps.affiliateMinimumPayoutMinor,
+  });
   const { subscriptions, instances } = createSubscriptionAndInstanceServices({
     db,
     now,
     driver: deps.provisioner ?? createUnconfiguredDriver(),
-    cipher: deps.cipher ?? createEphemeralCipher(),
+    cipher,
     notifications,
     budgets: deps.jobBudgets,
     startup: deps.driverStartup,
@@ -149,6 +166,7 @@ export function createApp(deps: AppDeps) {
     versions: tokenVersions,
     subscriptions,
     notifications,
+    affiliates,
   });
   const passwordReset = createPasswordResetService({
     db,
@@ -182,6 +200,7 @@ export function createApp(deps: AppDeps) {
     notifications,
     publicUrl,
     errorLog,
+    listener: affiliates.paymentListener,
   });
   const payments = createPaymentsService({
     db,
@@ -251,7 +270,8 @@ export function createApp(deps: AppDeps) {
       }),
     )
     .route('/', createContactRouter({ contact, limiter, limit: limits.contact, turnstile }))
-    .route('/', createAdminRouter(admin));
+    .route('/', createAdminRouter(admin))
+    .route('/', createAffiliatesRouter({ affiliates, limiter, clickLimit: limits.affiliateClick }));
 
   for (const router of providers.routers) app.route('/', router);
 

@@ -1,4 +1,11 @@
 import type { Kysely, Transaction } from 'kysely';
+import type {
+  AffiliateClickTable,
+  AffiliateLedgerTable,
+  AffiliatePayoutTable,
+  AffiliateReferralTable,
+  AffiliateTable,
+} from './tables/affiliates.ts';
 import type { ContactMessageTable } from './tables/contact-messages.ts';
 import type { InstanceCredentialsTable, InstanceTable } from './tables/instances.ts';
 import type { InvoiceTable } from './tables/invoices.ts';
@@ -26,6 +33,11 @@ export interface Database {
   payment_settings: PaymentSettingsTable;
   payment_orders: PaymentOrderTable;
   payment_events: PaymentEventTable;
+  affiliates: AffiliateTable;
+  affiliate_clicks: AffiliateClickTable;
+  affiliate_referrals: AffiliateReferralTable;
+  affiliate_ledger: AffiliateLedgerTable;
+  affiliate_payouts: AffiliatePayoutTable;
 }
 
 export type Db = Kysely<Database>;

@@ -5,6 +5,7 @@ import type { NotificationsService } from '../notifications/notifications.servic
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service.ts';
 import type { CheckoutProvider } from './checkout-provider.ts';
 import { createMetaMask } from './metamask/metamask.ts';
+import type { PaymentListener } from './payment-listener.ts';
 import type { ConfiguredProviders } from './payment-settings.ts';
 import type { PaymentsConfig } from './payments.config.ts';
 import type { CheckoutProviderId, RenewingProvider } from './payments.service.ts';
@@ -21,6 +22,8 @@ export interface ProviderDeps {
   publicUrl: string;
   /** Where failures that answer no error (a redirect to a result page) are logged; absent: stderr. */
   errorLog?: LogLine;
+  /** Told of every recorded payment and refund (affiliate commissions); absent: nobody. */
+  listener?: PaymentListener;
 }
 
 export interface PaymentProviders {

@@ -96,6 +96,29 @@ async function viaStripe<T>(message: string, call: () => Promise<T>): Promise<T>
 
 const idOf = (ref: string | { id: string } | null | undefined) => (typeof ref === 'string' ? ref : ref?.id);
 
+/** For the payment listener: a subscription's own payment (first or renewal) or a change's proration. */
+function invoiceKind(invoice: Stripe.Invoice, plan: PriceFacts | undefined): 'plan' | 'other' {
+  const reason = invoice.billing_reason;
+  return plan && (reason === 'subscription_create' || reason === 'subscription_cycle') ? 'plan' : 'other';
+}
+
+/**
+ * For the payment listener: what the invoice paid for the plan, in minor units: the amount paid less
+ * tax, less the add-on items' share (by their list amounts in the subscription).
+ */
+function planShareMinor(invoice: Stripe.Invoice, sub: Stripe.Subscription | undefined): number {
+  const tax = (invoice.total_taxes ?? []).reduce((sum, t) => sum + t.amount, 0);
+  const net = Math.max(0, invoice.amount_paid - tax);
+  let planAmount = 0;
+  let allAmount = 0;
+  for (const item of sub?.items.data ?? []) {
+    const amount = (item.price.unit_amount ?? 0) * (item.quantity ?? 1);
+    allAmount += amount;
+    if (priceFacts(item.price)?.kind === 'plan') planAmount += amount;
+  }
+  return allAmount > 0 ? Math.round((net * planAmount) / allAmount) : net;
+}
+
 export function createStripe(config: StripeConfig, deps: ProviderDeps): StripeModule {
   const { db, now, subscriptions, notifications } = deps;
   const stripe = createStripeClient(config);
@@ -361,6 +384,15 @@ export function createStripe(config: StripeConfig, deps: ProviderDeps): StripeMo
       downloadUrl: invoice.hosted_invoice_url ?? invoice.invoice_pdf ?? null,
     });
     if (invoice.amount_paid > 0) await notifications.notify(userId, paymentReceived(description), trx);
+    // Listener (affiliate commissions): the plan's share of the invoice, net of tax.
+    await deps.listener?.paid(trx, {
+      userId,
+      provider: 'stripe',
+      providerRef: invoice.id,
+      kind: invoiceKind(invoice, plan),
+      netMinor: planShareMinor(invoice, sub),
+      currency: invoice.currency.toUpperCase(),
+    });
   }
 
   const webhook: WebhookReceiver = {
@@ -418,7 +450,11 @@ export function createStripe(config: StripeConfig, deps: ProviderDeps): StripeMo
             if (userId) await notifications.notify(userId, PAYMENT_FAILED, trx);
             break;
           case 'charge.refunded':
-            for (const invoiceId of refunded) await setInvoiceStatus(trx, 'stripe', invoiceId, 'refunded');
+            for (const invoiceId of refunded) {
+              await setInvoiceStatus(trx, 'stripe', invoiceId, 'refunded');
+              // Listener (affiliate commissions): the payment is refunded.
+              await deps.listener?.refunded(trx, { provider: 'stripe', providerRef: invoiceId });
+            }
             break;
           default:
             break;
