@@ -1,7 +1,7 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
-/** bigint columns: pg answers them as strings. */
-type Bigint = ColumnType<string, number | bigint | string, number | bigint | string>;
+/** bigint columns: answered as numbers (db/create-db.ts parses int8; minor units stay far below 2^53). */
+type Bigint = ColumnType<number, number, number>;
 
 export type AffiliatePaymentMethod = 'paypal' | 'bank' | 'crypto';
 
