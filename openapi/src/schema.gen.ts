@@ -5566,14 +5566,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        status: "pending" | "completed" | "failed";
-                        transactionId: string | null;
-                        /** Format: date-time */
-                        processedAt: string | null;
-                    };
+                    "application/json": components["schemas"]["AffiliatePayout"];
                 };
             };
             /** @description No transaction id */
@@ -5645,14 +5638,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        status: "pending" | "completed" | "failed";
-                        failureReason: string | null;
-                        /** Format: date-time */
-                        processedAt: string | null;
-                    };
+                    "application/json": components["schemas"]["AffiliatePayout"];
                 };
             };
             /** @description Not signed in */

@@ -4,6 +4,7 @@ import { Outlet, useLocation } from 'react-router';
 import { AppFooter } from '../components/app-footer.tsx';
 import { NavBar } from '../components/nav-bar.tsx';
 import { PublicBar } from '../components/public-bar.tsx';
+import { ReferralCapture } from '../features/affiliate/referral-capture.tsx';
 import { useSession } from '../features/session/use-session.ts';
 import {
   existingLinks,
@@ -64,6 +65,7 @@ export function SessionFrame({ children }: { children: ReactNode }) {
 export function SessionLayout() {
   return (
     <SessionFrame>
+      <ReferralCapture />
       <Suspense fallback={<PageLoading />}>
         <Outlet />
       </Suspense>

@@ -4,7 +4,6 @@ import { requireAdmin, requireUser } from '../../middleware/auth.ts';
 import {
   AdminPayoutIdParamsSchema,
   AdminPayoutListSchema,
-  AdminPayoutSchema,
   AdminPayoutsQuerySchema,
   AffiliateProfileSchema,
   AffiliateRegisterBodySchema,
@@ -18,6 +17,7 @@ import {
   PayoutListSchema,
   PayoutRequestResultSchema,
   PayoutRequestSchema,
+  PayoutSchema,
   ReferralBodySchema,
   ReferralResultSchema,
   StatsQuerySchema,
@@ -209,10 +209,7 @@ export const adminComplete = createRoute({
   middleware: requireAdmin,
   request: { params: AdminPayoutIdParamsSchema, ...body(CompletePayoutBodySchema, 'The transaction id') },
   responses: {
-    200: json(
-      AdminPayoutSchema.pick({ id: true, status: true, transactionId: true, processedAt: true }),
-      'The payout',
-    ),
+    200: json(PayoutSchema, 'The payout'),
     400: errorResponse('No transaction id'),
     404: errorResponse('Payout not found'),
     409: errorResponse('Already processed'),
@@ -231,10 +228,7 @@ export const adminFail = createRoute({
   middleware: requireAdmin,
   request: { params: AdminPayoutIdParamsSchema, ...body(FailPayoutBodySchema, 'An optional reason') },
   responses: {
-    200: json(
-      AdminPayoutSchema.pick({ id: true, status: true, failureReason: true, processedAt: true }),
-      'The payout',
-    ),
+    200: json(PayoutSchema, 'The payout'),
     404: errorResponse('Payout not found'),
     409: errorResponse('Already processed'),
     ...adminErrors,
