@@ -27,6 +27,8 @@ import {
 } from './affiliates.schemas.ts';
 
 const tags = ['Affiliates'];
+/** No token needed; one may be sent (an empty requirement, or bearer). */
+const OPTIONAL_BEARER: Record<string, string[]>[] = [{}, { bearerAuth: [] }];
 const security = [{ bearerAuth: [] }];
 const body = <T extends Parameters<typeof json>[0]>(schema: T, description: string) => ({
   body: { ...json(schema, description), required: true },
@@ -170,6 +172,8 @@ export const trackClick = createRoute({
   tags,
   summary:
     'Counts a referral click (once per visitor per day; bots and the affiliate themself are not counted) and sets the 30-day referral cookie (last click wins)',
+  // Open to visitors; a signed-in affiliate's own click is recognised by the optional token.
+  security: OPTIONAL_BEARER,
   request: { params: TrackClickParamsSchema },
   responses: {
     200: json(TrackClickResultSchema, 'Whether the click was tracked and counted'),

@@ -1,19 +1,23 @@
 import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
 import GroupIcon from '@mui/icons-material/Group';
+import HandshakeIcon from '@mui/icons-material/Handshake';
 import PaymentsIcon from '@mui/icons-material/Payments';
 import { Box, Container, Stack, Tab, Tabs, Typography } from '@mui/material';
 import { useSearchParams } from 'react-router';
 import { AdminUsers } from './admin-users.tsx';
+import { AffiliatePayouts } from './affiliate-payouts.tsx';
 import { MetaMaskReview } from './metamask-review.tsx';
 import { PaymentSettingsForm } from './payment-settings-form.tsx';
 
 const TABS = [
   { value: 'payments', label: 'Payments', Icon: PaymentsIcon },
   { value: 'users', label: 'Users', Icon: GroupIcon },
+  { value: 'affiliates', label: 'Affiliates', Icon: HandshakeIcon },
 ] as const;
 type TabValue = (typeof TABS)[number]['value'];
 
-const tabOf = (value: string | null): TabValue => (value === 'users' ? 'users' : 'payments');
+const tabOf = (value: string | null): TabValue =>
+  value === 'users' || value === 'affiliates' ? value : 'payments';
 
 function PaymentsTab() {
   return (
@@ -86,7 +90,9 @@ export function AdminPanelPage() {
         ))}
       </Tabs>
       <Box role="tabpanel" id={`admin-panel-${tab}`} aria-labelledby={`admin-tab-${tab}`}>
-        {tab === 'payments' ? <PaymentsTab /> : <AdminUsers />}
+        {tab === 'payments' && <PaymentsTab />}
+        {tab === 'users' && <AdminUsers />}
+        {tab === 'affiliates' && <AffiliatePayouts />}
       </Box>
     </Container>
   );
