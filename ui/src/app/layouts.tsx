@@ -4,7 +4,6 @@ import { Outlet, useLocation } from 'react-router';
 import { AppFooter } from '../components/app-footer.tsx';
 import { NavBar } from '../components/nav-bar.tsx';
 import { PublicBar } from '../components/public-bar.tsx';
-import { ReferralCapture } from '../features/affiliate/referral-capture.tsx';
 import { useSession } from '../features/session/use-session.ts';
 import {
   existingLinks,
@@ -15,6 +14,11 @@ import {
   topBarLinksFor,
 } from './navigation.ts';
 import { useScreenExists } from './screen-exists.ts';
+
+// Only for a visit with ?ref= (an affiliate's link): other visitors never download it.
+const ReferralCapture = lazy(async () => ({
+  default: (await import('../features/affiliate/referral-capture.tsx')).ReferralCapture,
+}));
 
 // Signed in only (bell, account menu, notification stream): visitors never download it.
 const TopBar = lazy(async () => ({ default: (await import('../components/top-bar.tsx')).TopBar }));
@@ -63,9 +67,14 @@ export function SessionFrame({ children }: { children: ReactNode }) {
 }
 
 export function SessionLayout() {
+  const { search } = useLocation();
   return (
     <SessionFrame>
-      <ReferralCapture />
+      {/[?&]ref=/.test(search) && (
+        <Suspense fallback={null}>
+          <ReferralCapture />
+        </Suspense>
+      )}
       <Suspense fallback={<PageLoading />}>
         <Outlet />
       </Suspense>
