@@ -177,6 +177,7 @@ async function main() {
     avatarsDir: path.join(config.dataDir, 'avatars'),
     publicUrl: config.publicUrl,
     supportEmail: config.supportEmail,
+    affiliateMinimumPayoutMinor: config.affiliateMinimumPayoutMinor,
     webDistDir: config.webDistDir,
     provisioner: driver,
     cipher,
