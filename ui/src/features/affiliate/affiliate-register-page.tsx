@@ -34,6 +34,8 @@ export function splitFullName(fullName: string): { firstName: string; lastName: 
 export function generatedUsername(firstName: string, now = Date.now()): string {
   const base =
     firstName
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
       .toLowerCase()
       .replace(/[^a-z0-9_-]/g, '')
       .slice(0, 16) || 'affiliate';
