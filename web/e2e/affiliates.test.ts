@@ -161,4 +161,53 @@ describe('a referral from click to commission', () => {
     await page.waitForURL('**/affiliate/dashboard');
     await page.getByTestId('referral-code').waitFor();
   });
+
+  it('/affiliate/register?ref=CODE: account and affiliate profile in one step, on to the dashboard keeping ref', async () => {
+    const { baseUrl } = suite.server;
+    const referrer = await createAccount(baseUrl, {
+      firstName: 'Annie',
+      lastName: 'Easley',
+      username: 'annie',
+      email: 'annie@example.com',
+      password: 'Centaur#Rocket1977',
+    });
+    const joined = await api<{ affiliate: { referralCode: string } }>(
+      baseUrl,
+      'POST',
+      '/api/affiliates/register',
+      {
+        token: referrer.token,
+        body: {
+          paymentMethod: 'bank',
+          bankDetails: { accountName: 'Annie Easley', iban: 'DE89370400440532013000' },
+        },
+      },
+    );
+    const code = joined.affiliate.referralCode;
+    await forgetSession(page, baseUrl);
+    await page.goto(`${baseUrl}/affiliate/register?ref=${code}`);
+    await page.getByRole('heading', { level: 1, name: 'Join the Affiliate Program' }).waitFor();
+    await page.getByLabel('Full Name').fill('Christine Darden');
+    await page.getByLabel('Email', { exact: true }).fill('christine@example.com');
+    await page.getByLabel('Password', { exact: true }).fill('Sonic#Boom1967');
+    await page.getByRole('button', { name: 'Create Affiliate Account' }).click();
+    await page.getByText('You must agree to the terms & conditions').waitFor();
+    await page.getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Create Affiliate Account' }).click();
+    await page.waitForURL(
+      (url) => url.pathname === '/affiliate/dashboard' && url.searchParams.get('ref') === code,
+    );
+    await page.getByRole('heading', { level: 1, name: 'Affiliate Dashboard' }).waitFor();
+    await page.getByTestId('referral-code').waitFor();
+    // The new affiliate is also the referrer's referral (the click and the ref parameter).
+    const figures = await api<{ totalReferrals: number; totalClicks: number }>(
+      baseUrl,
+      'GET',
+      '/api/affiliates/dashboard',
+      {
+        token: referrer.token,
+      },
+    );
+    expect(figures).toMatchObject({ totalReferrals: 1, totalClicks: 1 });
+  });
 });
