@@ -363,6 +363,18 @@ describe('commissions from Stripe payments', () => {
     ]);
     expect((await dashboard(a.token)).availableBalance).toBe(0);
   });
+
+  it('a chargeback (Stripe dispute) inside the hold claws the commission back', async () => {
+    const a = await affiliate();
+    const customer = await registerWith({ ref: a.code });
+    const { invoiceId } = await payStripe(customer.token);
+    for (const event of fake.dispute(invoiceId)) expect(await fake.deliver(event)).toBe(200);
+    expect((await ledger()).map((e) => [e.kind, e.amount_minor])).toEqual([
+      ['commission', 400],
+      ['clawback', -400],
+    ]);
+    expect(await dashboard(a.token)).toMatchObject({ pendingEarnings: 0, totalEarnings: 0 });
+  });
 });
 
 describe('payouts', () => {

@@ -334,6 +334,18 @@ export function createStripe(config: StripeConfig, deps: ProviderDeps): StripeMo
     return payments.data.map((p) => idOf(p.invoice)).filter((id): id is string => id !== undefined);
   }
 
+  /** Listener (affiliate commissions): the invoices a disputed charge (a chargeback) paid. */
+  async function disputedInvoicesOf(event: Stripe.Event): Promise<string[]> {
+    if (event.type !== 'charge.dispute.created') return [];
+    const intent = idOf(event.data.object.payment_intent);
+    if (!intent) return [];
+    const payments = await stripe.invoicePayments.list({
+      payment: { type: 'payment_intent', payment_intent: intent },
+      limit: 10,
+    });
+    return payments.data.map((p) => idOf(p.invoice)).filter((id): id is string => id !== undefined);
+  }
+
   /** The subscription an event is about (fetched fresh), if any. */
   async function subscriptionOf(event: Stripe.Event): Promise<Stripe.Subscription | undefined> {
     let id: string | undefined;
@@ -414,8 +426,9 @@ export function createStripe(config: StripeConfig, deps: ProviderDeps): StripeMo
       if (seen) return { duplicate: true };
 
       // Stripe unreachable: 502, and Stripe delivers the event again later.
-      const [sub, refunded] = await viaStripe('Stripe did not answer; the event will be retried', () =>
-        Promise.all([subscriptionOf(event), refundedInvoicesOf(event)]),
+      const [sub, refunded, disputed] = await viaStripe(
+        'Stripe did not answer; the event will be retried',
+        () => Promise.all([subscriptionOf(event), refundedInvoicesOf(event), disputedInvoicesOf(event)]),
       );
       return db.transaction().execute(async (trx) => {
         const fresh = await storeEventOnce(trx, {
@@ -455,6 +468,11 @@ export function createStripe(config: StripeConfig, deps: ProviderDeps): StripeMo
               // Listener (affiliate commissions): the payment is refunded.
               await deps.listener?.refunded(trx, { provider: 'stripe', providerRef: invoiceId });
             }
+            break;
+          case 'charge.dispute.created':
+            // Listener (affiliate commissions): a chargeback reverses the commission like a refund.
+            for (const invoiceId of disputed)
+              await deps.listener?.refunded(trx, { provider: 'stripe', providerRef: invoiceId });
             break;
           default:
             break;
