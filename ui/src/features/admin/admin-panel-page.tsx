@@ -64,7 +64,8 @@ export function AdminPanelPage() {
             Admin Panel
           </Typography>
           <Typography color="text.secondary" sx={{ mt: 0.5 }}>
-            Billing administration: payment methods, prices, MetaMask payments and the plans of users.
+            Billing administration: payment methods, prices, MetaMask payments, the plans of users and
+            affiliate payouts.
           </Typography>
         </Box>
       </Stack>
