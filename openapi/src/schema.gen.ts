@@ -1056,6 +1056,211 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/affiliates/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The signed-in user joins the affiliate programme (payout method and details, stored encrypted) */
+        post: operations["affiliates.register"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/affiliates/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The affiliate profile with its payout details (the owner only) */
+        get: operations["affiliates.me"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/affiliates/dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Earnings, balances (from the commission ledger), referrals, clicks and month-over-month changes */
+        get: operations["affiliates.dashboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/affiliates/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Monthly statement of a year (UTC months): clicks, referrals, first payments, net commission */
+        get: operations["affiliates.stats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/affiliates/referral": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Referral code (unique, upper-cased), public name and number, website */
+        put: operations["affiliates.updateReferral"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/affiliates/payment-details": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Payout method and details (stored encrypted) */
+        put: operations["affiliates.updatePaymentDetails"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/affiliates/generate-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The referral code and links; with force=true a new random code replaces the old one */
+        post: operations["affiliates.generateCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/affiliates/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Payout history, the minimum payout and the balances */
+        get: operations["affiliates.listPayouts"];
+        put?: never;
+        /** Requests a payout of available (past the 30-day hold) earnings */
+        post: operations["affiliates.requestPayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/affiliates/track-click/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Counts a referral click (once per visitor per day; bots and the affiliate themself are not counted) and sets the 30-day referral cookie (last click wins) */
+        post: operations["affiliates.trackClick"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/affiliate-payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Affiliate payout requests with the details to pay them, newest first (up to 200) */
+        get: operations["admin.listAffiliatePayouts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/affiliate-payouts/{id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Marks a pending payout as sent, with its transaction id; the affiliate is notified */
+        post: operations["admin.completeAffiliatePayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/affiliate-payouts/{id}/fail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Marks a pending payout as failed; its amount returns to the affiliate's balance; the affiliate is notified */
+        post: operations["admin.failAffiliatePayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payments/stripe/portal": {
         parameters: {
             query?: never;
@@ -2164,6 +2369,185 @@ export interface components {
             userId?: string;
             /** @description Also e-mail each recipient (default false) */
             sendEmail?: boolean;
+        };
+        AffiliateRegisterResult: {
+            /** @enum {boolean} */
+            ok: true;
+            message: string;
+            affiliate: components["schemas"]["AffiliateProfile"];
+        };
+        AffiliateProfile: {
+            id: string;
+            referralCode: string;
+            referralLink: string;
+            homepageLink: string;
+            referralName: string | null;
+            referralNumber: string | null;
+            website: string | null;
+            /** @enum {string} */
+            status: "active" | "suspended";
+            /** @enum {string} */
+            paymentMethod: "paypal" | "bank" | "crypto";
+            paypalEmail: string | null;
+            bankDetails: components["schemas"]["AffiliateBankDetails"];
+            cryptoWallet: components["schemas"]["AffiliateCryptoWallet"];
+            /** Format: date-time */
+            createdAt: string;
+        };
+        AffiliateBankDetails: {
+            accountName?: string;
+            accountNumber?: string;
+            bankName?: string;
+            swiftCode?: string;
+            iban?: string;
+            details?: string;
+        } | null;
+        AffiliateCryptoWallet: {
+            address?: string;
+            network?: string;
+            notes?: string;
+        } | null;
+        AffiliateRegisterRequest: components["schemas"]["AffiliatePaymentDetailsRequest"] & {
+            website?: string;
+        };
+        AffiliatePaymentDetailsRequest: {
+            /** @enum {string} */
+            paymentMethod: "paypal" | "bank" | "crypto";
+            paypalEmail?: string;
+            bankDetails?: components["schemas"]["AffiliateBankDetails"] | string;
+            cryptoWallet?: components["schemas"]["AffiliateCryptoWallet"];
+        };
+        AffiliateDashboard: {
+            currency: string;
+            /** @description Commissions less clawbacks and adjustments, ever */
+            totalEarnings: number;
+            /** @description The ledger balance: earned, not yet paid out */
+            pendingEarnings: number;
+            /** @description The part past its 30-day hold: what a payout may take */
+            availableBalance: number;
+            /** @description The part still in its 30-day hold */
+            heldEarnings: number;
+            totalReferrals: number;
+            /** @description Referred users who paid a subscription */
+            activeReferrals: number;
+            totalClicks: number;
+            /** @description activeReferrals / totalReferrals, percent, one decimal */
+            conversionRate: number;
+            referralCode: string;
+            referralLink: string;
+            homepageLink: string;
+            referralName: string | null;
+            referralNumber: string | null;
+            changes: {
+                /** @description Percent change of this month against last month; null: nothing last month */
+                totalEarnings: number | null;
+                /** @description Percent change of this month against last month; null: nothing last month */
+                pendingEarnings: number | null;
+                /** @description Percent change of this month against last month; null: nothing last month */
+                totalReferrals: number | null;
+                /** @description Percent change of this month against last month; null: nothing last month */
+                totalClicks: number | null;
+                /** @description Percentage points against the rate at the end of last month */
+                conversionRate: number | null;
+            };
+        };
+        AffiliateMonthlyStats: {
+            year: number;
+            currency: string;
+            months: {
+                month: number;
+                clicks: number;
+                referrals: number;
+                activeReferrals: number;
+                earnings: number;
+            }[];
+            totals: {
+                clicks: number;
+                referrals: number;
+                activeReferrals: number;
+                earnings: number;
+            };
+        };
+        AffiliateReferralResult: {
+            referralCode: string;
+            referralName: string | null;
+            referralNumber: string | null;
+            website: string | null;
+            referralLink: string;
+            message: string;
+        };
+        AffiliateReferralRequest: {
+            referralCode?: string;
+            referralName?: string;
+            referralNumber?: string;
+            website?: string;
+        };
+        AffiliateGeneratedCode: {
+            referralCode: string;
+            referralLink: string;
+            homepageLink: string;
+        };
+        AffiliatePayoutList: {
+            currency: string;
+            minimumPayout: number;
+            pendingEarnings: number;
+            availableBalance: number;
+            payouts: components["schemas"]["AffiliatePayout"][];
+        };
+        AffiliatePayout: {
+            id: string;
+            amount: number;
+            currency: string;
+            /** @enum {string} */
+            status: "pending" | "completed" | "failed";
+            method: string;
+            transactionId: string | null;
+            failureReason: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            requestedAt: string;
+            /** Format: date-time */
+            processedAt: string | null;
+        };
+        AffiliatePayoutRequestResult: {
+            payout: components["schemas"]["AffiliatePayout"];
+            pendingEarnings: number;
+            availableBalance: number;
+            message: string;
+        };
+        AffiliatePayoutRequest: {
+            /** @description In currency units (50 = $50.00) */
+            amount: number | string;
+        };
+        AffiliateTrackClickResult: {
+            /** @description false: a bot, or the affiliate clicking their own link */
+            tracked: boolean;
+            /** @description false: this visitor's click of today was already counted */
+            counted: boolean;
+        };
+        AdminAffiliatePayoutList: {
+            items: components["schemas"]["AdminAffiliatePayout"][];
+        };
+        AdminAffiliatePayout: components["schemas"]["AffiliatePayout"] & {
+            affiliate: {
+                id: string;
+                userId: string;
+                referralCode: string;
+                username: string;
+                email: string;
+            };
+            /** @enum {string} */
+            paymentMethod: "paypal" | "bank" | "crypto";
+            paypalEmail: string | null;
+            bankDetails: components["schemas"]["AffiliateBankDetails"];
+            cryptoWallet: components["schemas"]["AffiliateCryptoWallet"];
+        };
+        AdminCompleteAffiliatePayout: {
+            transactionId: string;
+        };
+        AdminFailAffiliatePayout: {
+            reason?: string;
         };
         PortalSession: {
             /** Format: uri */
@@ -5555,6 +5939,650 @@ export interface operations {
             };
             /** @description No such user */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "affiliates.register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Payout method, its details and an optional website */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AffiliateRegisterRequest"];
+            };
+        };
+        responses: {
+            /** @description The new affiliate profile */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AffiliateRegisterResult"];
+                };
+            };
+            /** @description Missing payout details (the spec messages) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Already an affiliate */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "affiliates.me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AffiliateProfile"];
+                };
+            };
+            /** @description Not signed in (the UI sends the visitor to /affiliate/login) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user has no affiliate profile (the UI sends them to /affiliate/apply) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "affiliates.dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dashboard figures */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AffiliateDashboard"];
+                };
+            };
+            /** @description Not signed in (the UI sends the visitor to /affiliate/login) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user has no affiliate profile (the UI sends them to /affiliate/apply) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "affiliates.stats": {
+        parameters: {
+            query?: {
+                year?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Twelve months and their totals */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AffiliateMonthlyStats"];
+                };
+            };
+            /** @description Invalid year */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in (the UI sends the visitor to /affiliate/login) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user has no affiliate profile (the UI sends them to /affiliate/apply) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "affiliates.updateReferral": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The fields to change */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AffiliateReferralRequest"];
+            };
+        };
+        responses: {
+            /** @description The saved fields */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AffiliateReferralResult"];
+                };
+            };
+            /** @description Invalid code or website */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in (the UI sends the visitor to /affiliate/login) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user has no affiliate profile (the UI sends them to /affiliate/apply) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The code is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "affiliates.updatePaymentDetails": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Method and the details it needs */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AffiliatePaymentDetailsRequest"];
+            };
+        };
+        responses: {
+            /** @description The profile */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AffiliateProfile"];
+                };
+            };
+            /** @description Missing details for the method */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in (the UI sends the visitor to /affiliate/login) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user has no affiliate profile (the UI sends them to /affiliate/apply) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "affiliates.generateCode": {
+        parameters: {
+            query?: {
+                force?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Code and links */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AffiliateGeneratedCode"];
+                };
+            };
+            /** @description Not signed in (the UI sends the visitor to /affiliate/login) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user has no affiliate profile (the UI sends them to /affiliate/apply) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "affiliates.listPayouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Payouts, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AffiliatePayoutList"];
+                };
+            };
+            /** @description Not signed in (the UI sends the visitor to /affiliate/login) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user has no affiliate profile (the UI sends them to /affiliate/apply) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "affiliates.requestPayout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The amount in currency units */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AffiliatePayoutRequest"];
+            };
+        };
+        responses: {
+            /** @description The pending payout and the new balances */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AffiliatePayoutRequestResult"];
+                };
+            };
+            /** @description Invalid amount, below the minimum, or above the available balance */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in (the UI sends the visitor to /affiliate/login) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user has no affiliate profile (the UI sends them to /affiliate/apply) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "affiliates.trackClick": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Whether the click was tracked and counted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AffiliateTrackClickResult"];
+                };
+            };
+            /** @description No active affiliate has this code */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many clicks from this address */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "admin.listAffiliatePayouts": {
+        parameters: {
+            query?: {
+                status?: "pending" | "completed" | "failed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Payout requests */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminAffiliatePayoutList"];
+                };
+            };
+            /** @description Invalid status */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "admin.completeAffiliatePayout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The transaction id */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminCompleteAffiliatePayout"];
+            };
+        };
+        responses: {
+            /** @description The payout */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AffiliatePayout"];
+                };
+            };
+            /** @description No transaction id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payout not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Already processed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "admin.failAffiliatePayout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description An optional reason */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminFailAffiliatePayout"];
+            };
+        };
+        responses: {
+            /** @description The payout */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AffiliatePayout"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payout not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Already processed */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

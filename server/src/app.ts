@@ -11,6 +11,7 @@ import type { RateLimitRule } from './lib/rate-limiter.ts';
 import { requestIds } from './lib/request-id.ts';
 import { mountWebApp } from './lib/web-app.ts';
 import { createAdminRouter } from './modules/admin/admin.index.ts';
+import { createAffiliatesRouter } from './modules/affiliates/affiliates.index.ts';
 import { createAnnouncementsRouter } from './modules/announcements/announcements.index.ts';
 import { type AuthRateLimits, createAuthRouter } from './modules/auth/auth.index.ts';
 import { createAvatarsRouter } from './modules/avatars/avatars.index.ts';
@@ -50,6 +51,8 @@ export interface RateLimits extends AuthRateLimits {
   helpUpload: RateLimitRule;
   /** Help desk tickets per user. */
   helpSubmit: RateLimitRule;
+  /** Referral click reports per client address. */
+  affiliateClick: RateLimitRule;
 }
 
 export const VERSION: string = pkg.version;
@@ -66,6 +69,7 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   contact: { points: 5, windowSeconds: 60 * 60 },
   helpUpload: { points: 60, windowSeconds: 60 * 60 },
   helpSubmit: { points: 20, windowSeconds: 60 * 60 },
+  affiliateClick: { points: 120, windowSeconds: 60 * 60 },
 };
 
 /**
@@ -156,7 +160,11 @@ export function createApp(services: Services, http: HttpOptions = {}) {
         limits: { upload: limits.helpUpload, submit: limits.helpSubmit },
       }),
     )
-    .route('/', createAnnouncementsRouter(services.announcements));
+    .route('/', createAnnouncementsRouter(services.announcements))
+    .route(
+      '/',
+      createAffiliatesRouter({ affiliates: services.affiliates, limiter, clickLimit: limits.affiliateClick }),
+    );
 
   for (const router of providers.routers) app.route('/', router);
 

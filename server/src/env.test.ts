@@ -176,4 +176,13 @@ describe('DNS resolver for custom-domain checks', () => {
       );
     }
   });
+
+  it('reads the affiliate minimum payout in currency units (default 50) as minor units', () => {
+    expect(readConfig({}).affiliateMinimumPayoutMinor).toBe(5000);
+    expect(readConfig({ AFFILIATE_MIN_PAYOUT: '12.5' }).affiliateMinimumPayoutMinor).toBe(1250);
+    expect(() => readConfig({ AFFILIATE_MIN_PAYOUT: '0' })).toThrow('AFFILIATE_MIN_PAYOUT must be above 0');
+    expect(() => readConfig({ AFFILIATE_MIN_PAYOUT: 'lots' })).toThrow(
+      'AFFILIATE_MIN_PAYOUT must be an amount',
+    );
+  });
 });

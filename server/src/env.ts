@@ -77,6 +77,11 @@ const EnvSchema = z.object({
     .string()
     .regex(/^\S+@\S+$/, 'SUPPORT_EMAIL must be an e-mail address')
     .default('support@localhost'),
+  AFFILIATE_MIN_PAYOUT: z.coerce
+    .number({ error: 'AFFILIATE_MIN_PAYOUT must be an amount, e.g. 50' })
+    .positive('AFFILIATE_MIN_PAYOUT must be above 0')
+    .max(100_000, 'AFFILIATE_MIN_PAYOUT must be at most 100000')
+    .default(50),
   TURNSTILE_SITE_KEY: z.string().min(1).optional(),
   TURNSTILE_SECRET_KEY: z.string().min(1).optional(),
   TURNSTILE_VERIFY_URL: z.url().default(CLOUDFLARE_SITEVERIFY_URL),
@@ -168,6 +173,8 @@ export interface ServerConfig {
   mailFrom: string;
   /** Where contact-form messages are sent. */
   supportEmail: string;
+  /** The smallest affiliate payout, in minor units (AFFILIATE_MIN_PAYOUT in currency units). */
+  affiliateMinimumPayoutMinor: number;
   /** Cloudflare Turnstile; undefined turns the bot check off. */
   turnstile: { siteKey: string; secretKey: string; verifyUrl: string } | undefined;
   provisioning: ProvisioningConfig;
@@ -251,6 +258,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     supportEmail: e.SUPPORT_EMAIL,
+    affiliateMinimumPayoutMinor: Math.round(e.AFFILIATE_MIN_PAYOUT * 100),
     turnstile:
       e.TURNSTILE_SITE_KEY && e.TURNSTILE_SECRET_KEY
         ? {

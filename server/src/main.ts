@@ -195,6 +195,7 @@ async function main() {
     helpUploadsDir,
     publicUrl: config.publicUrl,
     supportEmail: config.supportEmail,
+    affiliateMinimumPayoutMinor: config.affiliateMinimumPayoutMinor,
     provisioner: driver,
     cipher,
     payments: config.payments,

@@ -12,6 +12,7 @@ import { createPgRateLimiter } from './lib/rate-limiter.ts';
 import { createTokenService } from './lib/tokens.ts';
 import { type TurnstileVerifier, turnstileOff } from './lib/turnstile.ts';
 import { createAdminService } from './modules/admin/admin.service.ts';
+import { createAffiliatesService } from './modules/affiliates/affiliates.service.ts';
 import { createAnnouncementsService, FANOUT_TASK } from './modules/announcements/announcements.service.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createAccessVerifier, createTokenVersions } from './modules/auth/token-versions.ts';
@@ -71,6 +72,8 @@ export interface ServicesConfig {
   driverStartup?: DriverStartup;
   /** The details of failures that answer no error (and of failed requests); absent: stderr. */
   errorLog?: LogLine;
+  /** The affiliate minimum payout in minor units (AFFILIATE_MIN_PAYOUT); absent: $50. */
+  affiliateMinimumPayoutMinor?: number;
 }
 
 /** Work a server does on a timer; main.ts starts and stops it (nothing starts when services are built). */
@@ -115,6 +118,15 @@ export function createServices(config: ServicesConfig) {
 
   const notifications = createNotificationsService({ db });
   const paymentSettings = createPaymentSettingsStore(db);
+  // Affiliates: referral attribution (auth), commissions from recorded payments (payments' listener).
+  const affiliates = createAffiliatesService({
+    db,
+    now,
+    cipher,
+    notifications,
+    publicUrl,
+    minimumPayoutMinor: config.affiliateMinimumPayoutMinor,
+  });
   const { subscriptions, instances } = createSubscriptionAndInstanceServices({
     db,
     now,
@@ -128,7 +140,15 @@ export function createServices(config: ServicesConfig) {
     paymentSettings,
     dnsServers: config.dnsServers,
   });
-  const auth = createAuthService({ db, now, tokens, versions: tokenVersions, subscriptions, notifications });
+  const auth = createAuthService({
+    db,
+    now,
+    tokens,
+    versions: tokenVersions,
+    subscriptions,
+    notifications,
+    affiliates,
+  });
   const passwordReset = createPasswordResetService({ db, now, mailer, publicUrl, users: auth });
   const avatars = createAvatarsService({ dir: config.avatarsDir, users: auth });
   const contact = createContactService({
@@ -143,6 +163,7 @@ export function createServices(config: ServicesConfig) {
     notifications,
     publicUrl,
     errorLog,
+    listener: affiliates.paymentListener,
   });
   const payments = createPaymentsService({
     db,
@@ -205,6 +226,7 @@ export function createServices(config: ServicesConfig) {
     trialNotices,
     helpDesk,
     announcements,
+    affiliates,
     jobTasks,
     platformJobTasks,
     background: {

@@ -461,6 +461,22 @@ export async function startFakeStripe(options: FakeStripeOptions) {
       };
       return [eventOf('charge.refunded', charge)];
     },
+    /** The customer's bank disputes the payment of an invoice (a chargeback). */
+    dispute(invoiceId: string) {
+      const invoice = invoices.get(invoiceId);
+      if (!invoice) throw new Error(`fake Stripe: no invoice ${invoiceId}`);
+      const dispute = {
+        id: id('dp'),
+        object: 'dispute',
+        amount: invoice.amount_paid,
+        currency: invoice.currency,
+        charge: id('ch'),
+        payment_intent: paymentIntents.get(invoiceId),
+        reason: 'fraudulent',
+        status: 'needs_response',
+      };
+      return [eventOf('charge.dispute.created', dispute)];
+    },
     /** The subscription ends now (canceled in the portal, or unpaid for too long). */
     cancel(subId: string) {
       const s = subscriptionOrThrow(subId);

@@ -328,3 +328,75 @@ export function domainVerification(
     ...overrides,
   };
 }
+
+/** An affiliate's answers of the affiliate calls (platform-area §7), with one referral paid this month. */
+export function affiliateApi(code = 'KATHY123') {
+  const year = new Date().getFullYear();
+  const thisMonth = new Date().getMonth() + 1;
+  const months = Array.from({ length: 12 }, (_, i) => ({
+    month: i + 1,
+    clicks: i + 1 === thisMonth ? 3 : 0,
+    referrals: i + 1 === thisMonth ? 1 : 0,
+    activeReferrals: i + 1 === thisMonth ? 1 : 0,
+    earnings: i + 1 === thisMonth ? 4 : 0,
+  }));
+  const dashboard: Schemas['AffiliateDashboard'] = {
+    currency: 'USD',
+    totalEarnings: 4,
+    pendingEarnings: 4,
+    availableBalance: 0,
+    heldEarnings: 4,
+    totalReferrals: 1,
+    activeReferrals: 1,
+    totalClicks: 3,
+    conversionRate: 100,
+    referralCode: code,
+    referralLink: `http://localhost/register?ref=${code}`,
+    homepageLink: `http://localhost/?ref=${code}`,
+    referralName: null,
+    referralNumber: null,
+    changes: {
+      totalEarnings: null,
+      pendingEarnings: null,
+      totalReferrals: null,
+      totalClicks: 50,
+      conversionRate: 0,
+    },
+  };
+  const profile: Schemas['AffiliateProfile'] = {
+    id: '5a0c2d4e-0000-4000-8000-000000000013',
+    referralCode: code,
+    referralLink: dashboard.referralLink,
+    homepageLink: dashboard.homepageLink,
+    referralName: null,
+    referralNumber: null,
+    website: null,
+    status: 'active',
+    paymentMethod: 'paypal',
+    paypalEmail: 'payouts@example.com',
+    bankDetails: null,
+    cryptoWallet: null,
+    createdAt: new Date().toISOString(),
+  };
+  return {
+    'GET /api/affiliates/dashboard': { body: dashboard },
+    'GET /api/affiliates/me': { body: profile },
+    'GET /api/affiliates/stats': {
+      body: {
+        year,
+        currency: 'USD',
+        months,
+        totals: { clicks: 3, referrals: 1, activeReferrals: 1, earnings: 4 },
+      } satisfies Schemas['AffiliateMonthlyStats'],
+    },
+    'GET /api/affiliates/payouts': {
+      body: {
+        currency: 'USD',
+        minimumPayout: 50,
+        pendingEarnings: 4,
+        availableBalance: 0,
+        payouts: [],
+      } satisfies Schemas['AffiliatePayoutList'],
+    },
+  };
+}

@@ -17,6 +17,8 @@ import type { RunningServer } from './server.ts';
 let server: RunningServer;
 let page: Page;
 let user: CreatedAccount;
+/** Signed in but not an affiliate: sees the apply form. */
+let applicant: CreatedAccount;
 
 browserSuite('a11y', (suite) => {
   ({ server, page } = suite);
@@ -53,6 +55,17 @@ beforeAll(async () => {
   await api(server.baseUrl, 'POST', `/api/help/${item.id}/answer`, {
     token: user.token,
     body: { text: 'Fixed: see [the status page](https://example.com/status).', notify: false },
+  });
+  await api(server.baseUrl, 'POST', '/api/affiliates/register', {
+    token: user.token,
+    body: { paymentMethod: 'paypal' },
+  });
+  applicant = await createAccount(server.baseUrl, {
+    firstName: 'Vint',
+    lastName: 'Cerf',
+    username: 'vint',
+    email: 'vint@example.com',
+    password: 'Tcp/Ip#1974x',
   });
 });
 
@@ -99,6 +112,8 @@ const PUBLIC: readonly Screen[] = [
   },
   { name: 'registration', path: '/register', ready: h1('Create your account') },
   { name: 'reset password (no token)', path: '/reset-password', ready: h1('Reset link not valid') },
+  { name: 'affiliate login', path: '/affiliate/login', ready: h1('Affiliate Login') },
+  { name: 'affiliate register', path: '/affiliate/register', ready: h1('Join the Affiliate Program') },
 ];
 
 const ACCOUNT: readonly Screen[] = [
@@ -172,6 +187,36 @@ const ACCOUNT: readonly Screen[] = [
     ready: async (p) => {
       await p.getByRole('tab', { name: 'Users' }).click();
       await p.getByRole('table').waitFor();
+    },
+  },
+  // The account joins the affiliate programme in beforeAll; a second account applies (below).
+  {
+    name: 'affiliate dashboard, overview with the chart',
+    path: '/affiliate/dashboard',
+    ready: (p) => p.getByTestId('earnings-chart').locator('svg').first().waitFor(),
+  },
+  {
+    name: 'affiliate dashboard, payouts',
+    path: '/affiliate/dashboard',
+    ready: async (p) => {
+      await p.getByRole('tab', { name: 'Payouts' }).click();
+      await p.getByText('No Payouts Yet').waitFor();
+    },
+  },
+  {
+    name: 'affiliate settings, details revealed',
+    path: '/affiliate/settings',
+    ready: async (p) => {
+      await h1('Affiliate Settings')(p);
+      await p.getByRole('button', { name: 'Show payout details' }).click();
+    },
+  },
+  {
+    name: 'admin panel, affiliate payouts',
+    path: '/admin-panel',
+    ready: async (p) => {
+      await p.getByRole('tab', { name: 'Affiliates' }).click();
+      await p.getByText('No payout requests here.').waitFor();
     },
   },
   {
@@ -273,6 +318,20 @@ describe('axe-core: no serious or critical violation', () => {
       describe(`${theme} theme`, () => {
         beforeAll(() => useTheme(theme));
         for (const screen of PUBLIC) it(`${screen.name} (${screen.path})`, () => check(screen, theme));
+      });
+    }
+  });
+
+  describe('affiliate apply, signed in without an affiliate profile', () => {
+    beforeAll(() => openSignedIn(page, server.baseUrl, applicant.token, '/terms'));
+    for (const theme of THEMES) {
+      describe(`${theme} theme`, () => {
+        beforeAll(() => useTheme(theme));
+        it('affiliate apply (/affiliate/apply)', () =>
+          check(
+            { name: 'affiliate apply', path: '/affiliate/apply', ready: h1('Become an Affiliate') },
+            theme,
+          ));
       });
     }
   });

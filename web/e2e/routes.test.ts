@@ -6,12 +6,12 @@
 // /payment-success, /payment-error, /payment-cancelled, (issue 4) /instances, /instances/new,
 // /instances/{id}, /get-help (issue 12), and /admin-panel (admins only: a customer goes to /dashboard).
 // Not built yet (see LATER; Not Found today instead of the spec's screen):
-//   signed in:  /api-access, /api-reference, /affiliate, /affiliate/dashboard,
-//               /affiliate/settings, /affiliate/apply (so /affiliate/login and /affiliate/register
-//               redirect to a Not Found /affiliate/dashboard);
-//   signed out: /affiliate, /affiliate/login, /affiliate/dashboard (affiliate login screen),
-//               /affiliate/register, /api-reference; and the protected pages above, which the spec
-//               sends to /login, are Not Found for anonymous visitors until their screen exists.
+//   signed in:  /api-access, /api-reference;
+//   signed out: /api-reference; and the protected pages above, which the spec sends to /login, are
+//               Not Found for anonymous visitors until their screen exists.
+// The affiliate area (issue 13) is built: signed out, /affiliate, /affiliate/login and
+// /affiliate/dashboard show the affiliate login; signed in without an affiliate profile, every
+// affiliate screen but apply sends the customer to /affiliate/apply (platform-area §2, §6).
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -86,27 +86,29 @@ const LATER = laterScreens({
   apiAccess: { path: '/api-access', area: 'main', built: false },
   apiReference: { path: '/api-reference', area: 'main', built: false },
   getHelp: { path: '/get-help', area: 'main', built: true, h1: 'Get Help' },
-  affiliate: { path: '/affiliate', area: 'affiliate', built: false },
-  affiliateDashboard: { path: '/affiliate/dashboard', area: 'affiliate', built: false },
-  affiliateSettings: { path: '/affiliate/settings', area: 'affiliate', built: false },
-  affiliateApply: { path: '/affiliate/apply', area: 'affiliate', built: false },
 });
 const LATER_SCREENS: readonly LaterScreen[] = Object.values(LATER);
 /** Signed-out screens of their own at these paths (affiliate login, API reference), not protected. */
-const ALSO_SIGNED_OUT = new Set(['/api-reference', '/affiliate', '/affiliate/dashboard']);
+const ALSO_SIGNED_OUT = new Set(['/api-reference']);
 
 /** The four contexts of the Not Found screen (spec §2.4), with the links of the screens that exist. */
 const NOT_FOUND = {
   anonymous: { home: 'Go Home', homeTo: '/', quickLinks: ['Pricing', 'Sign In', 'Create Account'] },
-  // 'Go to Affiliate Program' (/affiliate) and the affiliate login/register links wait for their screens.
-  anonymousAffiliate: { home: 'Go Home', homeTo: '/', quickLinks: ['Affiliate Terms'] },
+  anonymousAffiliate: {
+    home: 'Go to Affiliate Program',
+    homeTo: '/affiliate',
+    quickLinks: ['Affiliate Login', 'Join the Program', 'Affiliate Terms'],
+  },
   signedIn: {
     home: 'Go to Dashboard',
     homeTo: '/dashboard',
     quickLinks: [...(LATER.instances.built ? ['Instances'] : []), 'Profile', 'Billing'],
   },
-  // 'Go to Affiliate Dashboard' and Affiliate Dashboard/Settings wait for their screens.
-  signedInAffiliate: { home: 'Go to Dashboard', homeTo: '/dashboard', quickLinks: ['Affiliate Terms'] },
+  signedInAffiliate: {
+    home: 'Go to Affiliate Dashboard',
+    homeTo: '/affiliate/dashboard',
+    quickLinks: ['Affiliate Dashboard', 'Affiliate Settings', 'Affiliate Terms'],
+  },
 };
 type NotFoundContext = keyof typeof NOT_FOUND;
 
@@ -128,6 +130,7 @@ interface Row {
 
 const LANDING = 'Deploy applications and databases in a few clicks';
 const SIGN_IN = 'Welcome back';
+const AFFILIATE_LOGIN = 'Affiliate Login';
 const NOT_BUILT = 'not built yet';
 
 const LEGAL: readonly Row[] = [
@@ -175,22 +178,13 @@ const SIGNED_OUT: readonly Row[] = [
   },
   ...LEGAL,
   { path: '/api/docs', expect: { screen: 'Berth API', text: 'Rate Limits' } },
-  { path: '/affiliate', expect: { notFound: 'anonymousAffiliate' }, spec: `affiliate login (${NOT_BUILT})` },
-  {
-    path: '/affiliate/login',
-    expect: { notFound: 'anonymousAffiliate' },
-    spec: `affiliate login (${NOT_BUILT})`,
-  },
-  {
-    path: '/affiliate/dashboard',
-    expect: { notFound: 'anonymousAffiliate' },
-    spec: `affiliate login (${NOT_BUILT})`,
-  },
-  {
-    path: '/affiliate/register',
-    expect: { notFound: 'anonymousAffiliate' },
-    spec: `affiliate registration (${NOT_BUILT})`,
-  },
+  { path: '/affiliate', expect: { screen: AFFILIATE_LOGIN } },
+  { path: '/affiliate/login', expect: { screen: AFFILIATE_LOGIN } },
+  { path: '/affiliate/dashboard', expect: { screen: AFFILIATE_LOGIN } },
+  { path: '/affiliate/register', expect: { screen: 'Join the Affiliate Program' } },
+  { path: '/affiliate/settings', expect: { redirect: '/login', screen: SIGN_IN } },
+  { path: '/affiliate/apply', expect: { redirect: '/login', screen: SIGN_IN } },
+  { path: '/affiliate/no-such-page', expect: { notFound: 'anonymousAffiliate' } },
   { path: '/api-reference', expect: { notFound: 'anonymous' }, spec: `API reference (${NOT_BUILT})` },
   // Protected pages send anonymous visitors to /login.
   { path: '/dashboard', expect: { redirect: '/login', screen: SIGN_IN } },
@@ -200,9 +194,8 @@ const SIGNED_OUT: readonly Row[] = [
   { path: '/no/such/page', expect: { notFound: 'anonymous' } },
 ];
 
-const affiliateDashboard: Outcome = LATER.affiliateDashboard.built
-  ? { redirect: '/affiliate/dashboard', screen: LATER.affiliateDashboard.h1 }
-  : { redirect: '/affiliate/dashboard', notFound: 'signedInAffiliate' };
+/** A customer without an affiliate profile: the affiliate screens send them to apply (404 → apply). */
+const toApply: Outcome = { redirect: '/affiliate/apply', screen: 'Become an Affiliate' };
 
 const SIGNED_IN: readonly Row[] = [
   { path: '/dashboard', expect: { screen: 'Dashboard', text: 'Welcome back, Linus!' } },
@@ -220,16 +213,14 @@ const SIGNED_IN: readonly Row[] = [
         expect: { screen: 'Billing', text: 'Online checkout is being set up.' },
         spec: `redirect to /billing (${NOT_BUILT}; the plans show under the title Billing meanwhile)`,
       },
-  {
-    path: '/affiliate/login',
-    expect: affiliateDashboard,
-    ...(LATER.affiliateDashboard.built ? {} : { spec: `redirect to the affiliate dashboard (${NOT_BUILT})` }),
-  },
-  {
-    path: '/affiliate/register',
-    expect: affiliateDashboard,
-    ...(LATER.affiliateDashboard.built ? {} : { spec: `redirect to the affiliate dashboard (${NOT_BUILT})` }),
-  },
+  // /affiliate/login and /affiliate/register go to /affiliate/dashboard, which sends a customer to apply.
+  { path: '/affiliate/login', expect: toApply },
+  { path: '/affiliate/register', expect: toApply },
+  { path: '/affiliate', expect: toApply },
+  { path: '/affiliate/dashboard', expect: toApply },
+  { path: '/affiliate/settings', expect: toApply },
+  { path: '/affiliate/apply', expect: { screen: 'Become an Affiliate', text: 'Join the Program' } },
+  { path: '/affiliate/no-such-page', expect: { notFound: 'signedInAffiliate' } },
   // The legal pages and /api/docs are open to users too (the footer links to them).
   ...LEGAL,
   { path: '/api/docs', expect: { screen: 'Berth API', text: 'Back to Home' } },

@@ -1,4 +1,11 @@
 import type { Kysely, Transaction } from 'kysely';
+import type {
+  AffiliateClickTable,
+  AffiliateLedgerTable,
+  AffiliatePayoutTable,
+  AffiliateReferralTable,
+  AffiliateTable,
+} from './tables/affiliates.ts';
 import type { ContactMessageTable } from './tables/contact-messages.ts';
 import type { AnnouncementTable, HelpTicketTable, HelpUploadTable } from './tables/help-desk.ts';
 import type { InstanceCredentialsTable, InstanceTable } from './tables/instances.ts';
@@ -30,6 +37,11 @@ export interface Database {
   help_tickets: HelpTicketTable;
   help_uploads: HelpUploadTable;
   announcements: AnnouncementTable;
+  affiliates: AffiliateTable;
+  affiliate_clicks: AffiliateClickTable;
+  affiliate_referrals: AffiliateReferralTable;
+  affiliate_ledger: AffiliateLedgerTable;
+  affiliate_payouts: AffiliatePayoutTable;
 }
 
 export type Db = Kysely<Database>;

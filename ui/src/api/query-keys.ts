@@ -69,6 +69,16 @@ export const adminKeys = {
   metamaskOrderList: (status: string) => [...adminKeys.metamaskOrders(), status] as const,
   users: () => [...adminKeys.all, 'users'] as const,
   userList: (params: AdminUserListParams) => [...adminKeys.users(), params] as const,
+  affiliatePayouts: () => [...adminKeys.all, 'affiliate-payouts'] as const,
+  affiliatePayoutList: (status: string) => [...adminKeys.affiliatePayouts(), status] as const,
+};
+
+export const affiliateKeys = {
+  all: ['affiliates'] as const,
+  dashboard: () => [...affiliateKeys.all, 'dashboard'] as const,
+  me: () => [...affiliateKeys.all, 'me'] as const,
+  stats: (year: number) => [...affiliateKeys.all, 'stats', year] as const,
+  payouts: () => [...affiliateKeys.all, 'payouts'] as const,
 };
 
 /** One page of the admin's ticket list. */

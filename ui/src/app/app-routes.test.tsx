@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { apiError, authResult, makeUser, signedInApi } from '../../test/fixtures.ts';
+import { affiliateApi, apiError, authResult, makeUser, signedInApi } from '../../test/fixtures.ts';
 import { renderApp } from '../../test/render-app.tsx';
 import {
   hasScreen,
@@ -89,6 +89,10 @@ const SIGNED_OUT_HEADINGS: Record<string, string> = {
   '/login': 'Welcome back',
   '/register': 'Create your account',
   '/reset-password': 'Reset link not valid',
+  '/affiliate': 'Affiliate Login',
+  '/affiliate/login': 'Affiliate Login',
+  '/affiliate/dashboard': 'Affiliate Login',
+  '/affiliate/register': 'Join the Affiliate Program',
   ...OPEN_HEADINGS,
 };
 const SIGNED_IN_HEADINGS: Record<string, string> = {
@@ -104,6 +108,10 @@ const SIGNED_IN_HEADINGS: Record<string, string> = {
   '/payment-cancelled': 'Payment Cancelled',
   '/get-help': 'Get Help',
   '/admin-panel': 'Admin Panel',
+  '/affiliate': 'Affiliate Dashboard',
+  '/affiliate/dashboard': 'Affiliate Dashboard',
+  '/affiliate/settings': 'Affiliate Settings',
+  '/affiliate/apply': 'Become an Affiliate',
   ...OPEN_HEADINGS,
 };
 
@@ -139,7 +147,7 @@ describe('signed-out route table (spec §2.1)', () => {
     expect(app.location()).toBe('/login');
   });
 
-  it.each(['/affiliate/login', '/reset-password/x'])(
+  it.each(['/affiliate/nowhere', '/reset-password/x'])(
     'shows Not Found at %s (not built yet, or unknown)',
     async (path) => {
       const app = renderApp({ path });
@@ -157,7 +165,9 @@ describe('signed-in route table (spec §2.1)', () => {
   it.each(screensOf(SIGNED_IN_ROUTES))('shows the screen of %s', async (path) => {
     // Admin-only screens are shown to an admin.
     const user = isAdminOnly(path) ? makeUser({ role: 'admin' }) : makeUser();
-    const app = renderApp({ path, token: 'stored', api: signedInApi(user) });
+    // The affiliate screens answer for an affiliate (apply is for a user who is not one yet).
+    const api = path === '/affiliate/apply' ? signedInApi(user) : { ...signedInApi(user), ...affiliateApi() };
+    const app = renderApp({ path, token: 'stored', api });
     expect(await h1(SIGNED_IN_HEADINGS[path] ?? '')).toBeTruthy();
     expect(app.location()).toBe(path);
   });
@@ -188,11 +198,25 @@ describe('signed-in route table (spec §2.1)', () => {
   });
 
   it.each(redirectsOf(SIGNED_IN_ROUTES))('sends a signed-in user at %s to %s', async (path, to) => {
-    const app = renderApp({ path, token: 'stored', api: signedInApi() });
+    const app = renderApp({ path, token: 'stored', api: { ...signedInApi(), ...affiliateApi() } });
     await waitFor(() => expect(app.location()).toBe(to));
     if (to === '/dashboard') expect(await h1('Dashboard')).toBeTruthy();
     else if (to === '/billing') expect(await h1('Subscription and Billing')).toBeTruthy();
-    else expect(await h1('Page Not Found')).toBeTruthy(); // the affiliate dashboard comes later
+    else expect(await h1('Affiliate Dashboard')).toBeTruthy();
+  });
+
+  it('keeps ref when /affiliate/login sends a signed-in user on; a user who is no affiliate goes to apply', async () => {
+    const app = renderApp({
+      path: '/affiliate/login?ref=FRIEND7',
+      token: 'stored',
+      api: {
+        ...signedInApi(),
+        'POST /api/affiliates/track-click/FRIEND7': { body: { tracked: true, counted: true } },
+      },
+    });
+    expect(await h1('Become an Affiliate')).toBeTruthy();
+    expect(app.location()).toBe('/affiliate/apply');
+    expect(app.api.calls('POST /api/affiliates/track-click/FRIEND7')).toHaveLength(1);
   });
 
   it.each(['/help', '/reset-password', '/nowhere'])(
@@ -251,9 +275,13 @@ describe('Not Found (spec §2.4)', () => {
       'anonymous, affiliate area',
       '/affiliate/nowhere',
       null,
-      'Go Home',
-      '/',
-      ['Affiliate Terms /affiliate/terms'],
+      'Go to Affiliate Program',
+      '/affiliate',
+      [
+        'Affiliate Login /affiliate/login',
+        'Join the Program /affiliate/register',
+        'Affiliate Terms /affiliate/terms',
+      ],
     ],
     [
       'signed in',
@@ -267,9 +295,13 @@ describe('Not Found (spec §2.4)', () => {
       'signed in, affiliate area',
       '/affiliate/nowhere',
       'stored',
-      'Go to Dashboard',
-      '/dashboard',
-      ['Affiliate Terms /affiliate/terms'],
+      'Go to Affiliate Dashboard',
+      '/affiliate/dashboard',
+      [
+        'Affiliate Dashboard /affiliate/dashboard',
+        'Affiliate Settings /affiliate/settings',
+        'Affiliate Terms /affiliate/terms',
+      ],
     ],
   ] as const)(
     '%s: home button and the quick links that exist',
@@ -299,14 +331,19 @@ describe('Not Found (spec §2.4)', () => {
     expect(await h1('Deploy applications and databases in a few clicks')).toBeTruthy();
   });
 
-  it('counts down to /dashboard for users, also in the affiliate area while it is not built', async () => {
+  it('counts down to /affiliate/dashboard for users in the affiliate area', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    const app = renderApp({ path: '/affiliate/nowhere', token: 'stored', api: signedInApi() });
+    const app = renderApp({
+      path: '/affiliate/nowhere',
+      token: 'stored',
+      api: { ...signedInApi(), ...affiliateApi() },
+    });
     await h1('Page Not Found');
+    await act(async () => {});
     await act(async () => {
       vi.advanceTimersByTime(10_000);
     });
-    await waitFor(() => expect(app.location()).toBe('/dashboard'));
+    await waitFor(() => expect(app.location()).toBe('/affiliate/dashboard'));
   });
 
   it('Go Back goes home when there is no history', async () => {

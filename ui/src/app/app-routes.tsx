@@ -22,7 +22,8 @@ import { useHostRouteRequests } from './use-host-route-requests.ts';
 function RouteElement({ entry, table }: { entry: RouteEntry; table: RouteTable }) {
   const route = resolveRoute(entry.path, table);
   if (!route) return null;
-  if (route.kind === 'redirect') return <RedirectTo to={route.to} toOrigin={route.toOrigin} />;
+  if (route.kind === 'redirect')
+    return <RedirectTo to={route.to} toOrigin={route.toOrigin} keepQuery={route.keepQuery} />;
   const { Component } = route;
   return route.adminOnly ? (
     <RequireAdmin>

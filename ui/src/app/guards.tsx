@@ -23,9 +23,18 @@ export function SignInFirst() {
 }
 
 /** A redirect of the route table; `toOrigin` prefers the page remembered before sign-in. */
-export function RedirectTo({ to, toOrigin }: { to: string; toOrigin: boolean }) {
+export function RedirectTo({
+  to,
+  toOrigin,
+  keepQuery = false,
+}: {
+  to: string;
+  toOrigin: boolean;
+  keepQuery?: boolean;
+}) {
   const location = useLocation();
-  return <Navigate to={(toOrigin && safeFrom(location.state)) || to} replace />;
+  const target = (toOrigin && safeFrom(location.state)) || to;
+  return <Navigate to={keepQuery ? `${target}${location.search}` : target} replace />;
 }
 
 /** Admin-only screens send everyone else to /dashboard (spec customer-area §6). */

@@ -15,6 +15,11 @@ import {
 } from './navigation.ts';
 import { useScreenExists } from './screen-exists.ts';
 
+// Only for a visit with ?ref= (an affiliate's link): other visitors never download it.
+const ReferralCapture = lazy(async () => ({
+  default: (await import('../features/affiliate/referral-capture.tsx')).ReferralCapture,
+}));
+
 // Signed in only (bell, account menu, notification stream): visitors never download it.
 const TopBar = lazy(async () => ({ default: (await import('../components/top-bar.tsx')).TopBar }));
 
@@ -62,8 +67,14 @@ export function SessionFrame({ children }: { children: ReactNode }) {
 }
 
 export function SessionLayout() {
+  const { search } = useLocation();
   return (
     <SessionFrame>
+      {/[?&]ref=/.test(search) && (
+        <Suspense fallback={null}>
+          <ReferralCapture />
+        </Suspense>
+      )}
       <Suspense fallback={<PageLoading />}>
         <Outlet />
       </Suspense>

@@ -51,6 +51,8 @@ describe('navigation', () => {
       'Profile /profile',
       'Get Help /get-help',
       'Admin Panel /admin-panel',
+      'Affiliate /affiliate',
+      'Affiliate Settings /affiliate/settings',
     ]);
     expect(topBarLinksFor(makeUser(), signedIn).map((link) => link.label)).not.toContain('Admin Panel');
     expect(existingLinks(NOT_FOUND_LINKS.anonymous.quickLinks, signedOut).map((link) => link.to)).toEqual([
@@ -69,6 +71,9 @@ describe('navigation', () => {
       '/privacy-policy',
       '/cookies',
       '/gdpr',
+      '/affiliate/register',
+      '/affiliate/login',
+      '/affiliate/dashboard',
       '/affiliate/terms',
       '/affiliate/privacy-policy',
     ]);
@@ -86,12 +91,15 @@ describe('navigation', () => {
   });
 
   it('falls back to a home that exists while the affiliate screens are missing', () => {
-    expect(firstExisting(NOT_FOUND_LINKS.signedInAffiliate.home, signedIn).to).toBe('/dashboard');
-    expect(firstExisting(NOT_FOUND_LINKS.anonymousAffiliate.home, signedOut).to).toBe('/');
+    const noAffiliateScreens = (path: string) => !path.startsWith('/affiliate') && signedIn(path);
+    expect(firstExisting(NOT_FOUND_LINKS.signedInAffiliate.home, noAffiliateScreens).to).toBe('/dashboard');
+    expect(firstExisting(NOT_FOUND_LINKS.signedInAffiliate.home, signedIn).to).toBe('/affiliate/dashboard');
+    expect(firstExisting(NOT_FOUND_LINKS.anonymousAffiliate.home, signedOut).to).toBe('/affiliate');
     expect(firstExisting(NOT_FOUND_LINKS.signedInAffiliate.home, everythingExists).to).toBe(
       '/affiliate/dashboard',
     );
-    expect(logoTarget('/affiliate/terms', signedIn)).toBe('/dashboard');
+    expect(logoTarget('/affiliate/terms', noAffiliateScreens)).toBe('/dashboard');
+    expect(logoTarget('/affiliate/terms', signedIn)).toBe('/affiliate/dashboard');
     expect(logoTarget('/affiliate/terms', everythingExists)).toBe('/affiliate/dashboard');
     expect(logoTarget('/profile', everythingExists)).toBe('/dashboard');
   });
@@ -104,17 +112,27 @@ describe('route tables', () => {
       kind: 'redirect',
       to: '/dashboard',
       toOrigin: false,
+      keepQuery: false,
     });
     expect(resolveRoute('/login', SIGNED_IN_ROUTES)).toEqual({
       kind: 'redirect',
       to: '/dashboard',
       toOrigin: true,
+      keepQuery: false,
     });
     // /billing has a screen, so signed-in /pricing leads there (spec §2.13).
     expect(resolveRoute('/pricing', SIGNED_IN_ROUTES)).toEqual({
       kind: 'redirect',
       to: '/billing',
       toOrigin: false,
+      keepQuery: false,
+    });
+    // The affiliate redirects keep `ref` (platform-area §2).
+    expect(resolveRoute('/affiliate/login?ref=X', SIGNED_IN_ROUTES)).toEqual({
+      kind: 'redirect',
+      to: '/affiliate/dashboard',
+      toOrigin: false,
+      keepQuery: true,
     });
     expect(resolveRoute('/nowhere', SIGNED_OUT_ROUTES)).toBeNull();
   });
@@ -132,6 +150,8 @@ describe('route tables', () => {
       '/payment-cancelled',
       '/get-help',
       '/admin-panel',
+      '/affiliate/settings',
+      '/affiliate/apply',
     ]);
   });
 });

@@ -80,6 +80,12 @@ const GetHelpPage = page(
   () => import('../features/get-help/get-help-page.tsx'),
   (m) => m.GetHelpPage,
 );
+const affiliate = () => import('../features/affiliate/affiliate-pages.ts');
+const AffiliateLoginPage = page(affiliate, (m) => m.AffiliateLoginPage);
+const AffiliateRegisterPage = page(affiliate, (m) => m.AffiliateRegisterPage);
+const AffiliateApplyPage = page(affiliate, (m) => m.AffiliateApplyPage);
+const AffiliateDashboardPage = page(affiliate, (m) => m.AffiliateDashboardPage);
+const AffiliateSettingsPage = page(affiliate, (m) => m.AffiliateSettingsPage);
 const AdminPanelPage = page(
   () => import('../features/admin/admin-panel-page.tsx'),
   (m) => m.AdminPanelPage,
@@ -103,6 +109,8 @@ export type RouteEntry = { path: string } & (
       fallback?: ComponentType;
       /** Go back to the page the visitor was headed for before signing in, when there is one. */
       toOrigin?: boolean;
+      /** Keep the query (e.g. the affiliate redirects keep `ref`). */
+      keepQuery?: boolean;
       Component?: never;
     }
 );
@@ -133,6 +141,11 @@ export const SIGNED_OUT_ROUTES: RouteTable = [
   { path: '/login', Component: LoginPage },
   { path: '/register', Component: RegisterPage },
   { path: '/reset-password', Component: ResetPasswordPage },
+  // Signed out, the affiliate area opens on its login (platform-area §2).
+  { path: '/affiliate', Component: AffiliateLoginPage },
+  { path: '/affiliate/login', Component: AffiliateLoginPage },
+  { path: '/affiliate/dashboard', Component: AffiliateLoginPage },
+  { path: '/affiliate/register', Component: AffiliateRegisterPage },
   ...OPEN_PAGES,
 ];
 
@@ -154,6 +167,10 @@ export const SIGNED_IN_ROUTES: RouteTable = [
   { path: '/payment-cancelled', Component: PaymentCancelledPage },
   { path: '/get-help', Component: GetHelpPage },
   { path: '/admin-panel', Component: AdminPanelPage, adminOnly: true },
+  { path: '/affiliate', Component: AffiliateDashboardPage },
+  { path: '/affiliate/dashboard', Component: AffiliateDashboardPage },
+  { path: '/affiliate/settings', Component: AffiliateSettingsPage },
+  { path: '/affiliate/apply', Component: AffiliateApplyPage },
   ...OPEN_PAGES,
   { path: '/', redirectTo: '/dashboard' },
   { path: '/home', redirectTo: '/dashboard' },
@@ -162,13 +179,13 @@ export const SIGNED_IN_ROUTES: RouteTable = [
   // Signed-in users get the Subscription and Billing page (spec §2.13); the fallback only serves a
   // table without /billing.
   { path: '/pricing', redirectTo: '/billing', fallback: PricingPage },
-  { path: '/affiliate/login', redirectTo: '/affiliate/dashboard' },
-  { path: '/affiliate/register', redirectTo: '/affiliate/dashboard' },
+  { path: '/affiliate/login', redirectTo: '/affiliate/dashboard', keepQuery: true },
+  { path: '/affiliate/register', redirectTo: '/affiliate/dashboard', keepQuery: true },
 ];
 
 export type ResolvedRoute =
   | { kind: 'screen'; Component: ComponentType; adminOnly: boolean }
-  | { kind: 'redirect'; to: string; toOrigin: boolean };
+  | { kind: 'redirect'; to: string; toOrigin: boolean; keepQuery: boolean };
 
 const pathnameOf = (path: string) => path.split(/[?#]/)[0] ?? path;
 
@@ -183,7 +200,12 @@ export function resolveRoute(path: string, table: RouteTable): ResolvedRoute | n
     return { kind: 'screen', Component: entry.Component, adminOnly: entry.adminOnly ?? false };
   if (entry.fallback && !hasScreen(entry.redirectTo, table))
     return { kind: 'screen', Component: entry.fallback, adminOnly: false };
-  return { kind: 'redirect', to: entry.redirectTo, toOrigin: entry.toOrigin ?? false };
+  return {
+    kind: 'redirect',
+    to: entry.redirectTo,
+    toOrigin: entry.toOrigin ?? false,
+    keepQuery: entry.keepQuery ?? false,
+  };
 }
 
 /** Whether a screen (not a redirect) answers `path` in `table`. */

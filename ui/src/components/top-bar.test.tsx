@@ -51,7 +51,7 @@ describe('TopBar (spec §2.2)', () => {
     });
     expect(await screen.findByRole('heading', { level: 1, name: 'Affiliate Program Terms' })).toBeTruthy();
     expect(screen.queryByRole('navigation', { name: 'Main' })).toBeNull();
-    expect(screen.getByRole('link', { name: 'Berth' }).getAttribute('href')).toBe('/dashboard');
+    expect(screen.getByRole('link', { name: 'Berth' }).getAttribute('href')).toBe('/affiliate/dashboard');
   });
 
   it("shows 'Free' as the plan of a trial user", async () => {

@@ -2,6 +2,7 @@ import { createRouter } from '../../lib/create-router.ts';
 import type { RateLimiter, RateLimitRule } from '../../lib/rate-limiter.ts';
 import type { TurnstileVerifier } from '../../lib/turnstile.ts';
 import { accountKey, clientIp, isLocalRequest, rateLimit } from '../../middleware/rate-limit.ts';
+import { referralCookie } from '../affiliates/referral-cookie.ts';
 import * as routes from './auth.routes.ts';
 import type { AuthService } from './auth.service.ts';
 
@@ -28,7 +29,8 @@ export function createAuthRouter({ auth, limiter, limits, turnstile }: AuthRoute
     .openapi(routes.register, async (c) => {
       const body = c.req.valid('json');
       await turnstile.verify(body.turnstileToken, clientIp(c));
-      return c.json(await auth.register(body, { local: isLocalRequest(c) }), 201);
+      const origin = { local: isLocalRequest(c), referralClick: referralCookie(c) };
+      return c.json(await auth.register(body, origin), 201);
     })
     .openapi(routes.login, async (c) => {
       const body = c.req.valid('json');

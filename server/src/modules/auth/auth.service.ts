@@ -48,12 +48,23 @@ export interface AuthDeps {
   versions: Pick<TokenVersions, 'forget'>;
   subscriptions: Pick<SubscriptionsService, 'startTrial' | 'get'>;
   notifications: Pick<NotificationsService, 'notify' | 'signalSignedOut'>;
+  /** The affiliate programme: referral attribution at sign-up, the profile's affiliate status. */
+  affiliates?: AffiliateHooks;
+}
+
+/** What registration and profiles need of the affiliate programme (modules/affiliates implements it). */
+export interface AffiliateHooks {
+  /** Inside the registration's transaction: records who referred the new user (cookie click or code). */
+  attributeSignup(trx: DbOrTx, userId: string, referral: { ref?: string; clickId?: string }): Promise<void>;
+  statusOf(userId: string): Promise<'active' | 'suspended' | null>;
 }
 
 /** Where a registration comes from, as the HTTP layer tells it. */
 export interface RegistrationOrigin {
   /** The socket's peer is loopback and no proxy forwarded the request: someone on the server itself. */
   local: boolean;
+  /** The referral cookie (the visitor's last referral click), if any. */
+  referralClick?: string;
 }
 
 /** A refresh token lives this long from its last use (each refresh gives a new one). */
@@ -92,9 +103,20 @@ function isUniqueViolation(err: unknown): err is { code: string; constraint?: st
   return typeof err === 'object' && err !== null && 'code' in err && err.code === '23505';
 }
 
-export function createAuthService({ db, now, tokens, versions, subscriptions, notifications }: AuthDeps) {
+export function createAuthService({
+  db,
+  now,
+  tokens,
+  versions,
+  subscriptions,
+  notifications,
+  affiliates,
+}: AuthDeps) {
   async function toUser(row: UserRow, known?: Subscription): Promise<User> {
-    const subscription = known ?? (await subscriptions.get(row.id));
+    const [subscription, affiliateStatus] = await Promise.all([
+      known ?? subscriptions.get(row.id),
+      affiliates?.statusOf(row.id) ?? null,
+    ]);
     return {
       id: row.id,
       username: row.username,
@@ -106,8 +128,8 @@ export function createAuthService({ db, now, tokens, versions, subscriptions, no
       role: row.role,
       avatarUrl: row.avatar_url,
       createdAt: row.created_at.toISOString(),
-      affiliateStatus: null,
-      isAffiliate: false,
+      affiliateStatus,
+      isAffiliate: affiliateStatus !== null,
       subscription,
       instancesUsed: subscription.instancesUsed,
       instancesCount: subscription.instancesUsed,
@@ -202,6 +224,7 @@ export function createAuthService({ db, now, tokens, versions, subscriptions, no
             referral_code: body.ref ? body.ref.toUpperCase() : null,
           });
           await subscriptions.startTrial(trx, user.id);
+          await affiliates?.attributeSignup(trx, user.id, { ref: body.ref, clickId: origin.referralClick });
           await notifications.notify(user.id, WELCOME, trx);
           return user;
         });

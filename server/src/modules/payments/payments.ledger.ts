@@ -2,6 +2,7 @@ import type { DbOrTx } from '../../db/database.ts';
 import type { InvoiceTable } from '../../db/tables/invoices.ts';
 import type { NewPaymentOrderRow, PaymentOrderRow, PaymentOrderUpdate } from '../../db/tables/payments.ts';
 import { purchaseDescription } from './billing-notices.ts';
+import { noPaymentListener, type PaymentListener, toMinor } from './payment-listener.ts';
 
 /**
  * The payments module's repository: its own rows (attempts to pay, i.e. orders; provider events, stored
@@ -205,6 +206,7 @@ export async function completeOrder(
   db: DbOrTx,
   order: PaymentOrderRow,
   payment: { providerRef: string; amount: number; currency: string; at: Date },
+  listener: PaymentListener = noPaymentListener,
 ): Promise<string> {
   await updateOrder(db, order.id, { status: 'completed', updated_at: payment.at });
   const description = purchaseDescription(order.kind, order.plan, order.billing_cycle);
@@ -219,6 +221,15 @@ export async function completeOrder(
     date: payment.at,
     downloadUrl: null,
     orderId: order.id,
+  });
+  // Listener (affiliate commissions): the payment as recorded; no tax or fee is reported here.
+  await listener.paid(db, {
+    userId: order.user_id,
+    provider: order.provider,
+    providerRef: payment.providerRef,
+    kind: order.kind,
+    netMinor: toMinor(payment.amount),
+    currency: payment.currency.toUpperCase(),
   });
   return description;
 }

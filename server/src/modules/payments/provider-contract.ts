@@ -7,6 +7,7 @@ import type { SubscriptionRow } from '../../db/tables/subscriptions.ts';
 import type { LogLine } from '../../lib/error-reference.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service.ts';
+import type { PaymentListener } from './payment-listener.ts';
 import type { StoredPaymentSettings } from './payment-settings.ts';
 
 export interface ProviderDeps {
@@ -18,6 +19,8 @@ export interface ProviderDeps {
   publicUrl: string;
   /** Where failures that answer no error (a redirect to a result page) are logged; absent: stderr. */
   errorLog?: LogLine;
+  /** Told of every recorded payment and refund (affiliate commissions); absent: nobody. */
+  listener?: PaymentListener;
 }
 
 /** Where the provider sends the browser back to. */

@@ -48,7 +48,7 @@ describe('admin panel access (spec platform-area "Admin (role admin)")', () => {
       within(tabs)
         .getAllByRole('tab')
         .map((tab) => tab.textContent),
-    ).toEqual(['Help Desk', 'Notifications', 'Users', 'Payments']);
+    ).toEqual(['Help Desk', 'Notifications', 'Users', 'Payments', 'Affiliates']);
     expect(screen.getByRole('tab', { name: 'Help Desk' }).getAttribute('aria-selected')).toBe('true');
     expect(screen.getByRole('tabpanel', { name: 'Help Desk' })).toBeTruthy();
     const nav = screen.getByRole('navigation', { name: 'Main' });
@@ -477,5 +477,61 @@ describe('users', () => {
     expect(await toast('Plan revoked for grace')).toBeTruthy();
     expect(app.api.calls(`DELETE /api/admin/users/${user.id}/plan`)).toHaveLength(1);
     expect(await within(section).findByText('Inactive')).toBeTruthy();
+  });
+});
+
+describe('affiliate payouts', () => {
+  const payout = {
+    id: '7d1c2b3a-0000-4000-8000-000000000042',
+    amount: 60,
+    currency: 'USD',
+    status: 'pending' as const,
+    method: 'paypal',
+    transactionId: null,
+    failureReason: null,
+    createdAt: '2026-11-20T10:00:00.000Z',
+    requestedAt: '2026-11-20T10:00:00.000Z',
+    processedAt: null,
+    affiliate: {
+      id: '5a0c2d4e-0000-4000-8000-000000000013',
+      userId: '5a0c2d4e-0000-4000-8000-000000000014',
+      referralCode: 'KATHY123',
+      username: 'katherine',
+      email: 'katherine@example.com',
+    },
+    paymentMethod: 'paypal' as const,
+    paypalEmail: 'payouts@example.com',
+    bankDetails: null,
+    cryptoWallet: null,
+  };
+
+  it('lists pending requests with where to pay; completing records the transaction id', async () => {
+    const app = renderAdmin(
+      {
+        'GET /api/admin/affiliate-payouts': { body: { items: [payout] } },
+        [`POST /api/admin/affiliate-payouts/${payout.id}/complete`]: {
+          body: {
+            ...payout,
+            status: 'completed',
+            transactionId: 'PP-TX-9',
+            processedAt: '2026-11-21T10:00:00.000Z',
+          },
+        },
+      },
+      '/admin-panel?tab=affiliates',
+    );
+    const table = await screen.findByRole('table', { name: 'Affiliate payout requests' });
+    expect(within(table).getByText('PayPal: payouts@example.com')).toBeTruthy();
+    expect(within(table).getByText('$60.00')).toBeTruthy();
+    await app.user.click(within(table).getByRole('button', { name: 'Complete' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Complete payout' });
+    const confirm = within(dialog).getByRole('button', { name: 'Mark Completed' });
+    expect(confirm.hasAttribute('disabled')).toBe(true);
+    await app.user.type(within(dialog).getByLabelText('Transaction ID'), 'PP-TX-9');
+    await app.user.click(confirm);
+    expect(await toast('Payout marked as completed')).toBeTruthy();
+    expect(app.api.calls(`POST /api/admin/affiliate-payouts/${payout.id}/complete`)[0]?.body).toEqual({
+      transactionId: 'PP-TX-9',
+    });
   });
 });

@@ -1,6 +1,7 @@
 import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
 import CampaignIcon from '@mui/icons-material/Campaign';
 import GroupIcon from '@mui/icons-material/Group';
+import HandshakeIcon from '@mui/icons-material/Handshake';
 import PaymentsIcon from '@mui/icons-material/Payments';
 import SupportAgentIcon from '@mui/icons-material/SupportAgent';
 import { Box, Container, Stack, Tab, Tabs, Typography } from '@mui/material';
@@ -8,6 +9,7 @@ import { useSearchParams } from 'react-router';
 import { AdminHelpDesk } from './admin-help-desk.tsx';
 import { AdminNotifications } from './admin-notifications.tsx';
 import { AdminUsers } from './admin-users.tsx';
+import { AffiliatePayouts } from './affiliate-payouts.tsx';
 import { MetaMaskReview } from './metamask-review.tsx';
 import { PaymentSettingsForm } from './payment-settings-form.tsx';
 
@@ -16,6 +18,7 @@ const TABS = [
   { value: 'notifications', label: 'Notifications', Icon: CampaignIcon },
   { value: 'users', label: 'Users', Icon: GroupIcon },
   { value: 'payments', label: 'Payments', Icon: PaymentsIcon },
+  { value: 'affiliates', label: 'Affiliates', Icon: HandshakeIcon },
 ] as const;
 type TabValue = (typeof TABS)[number]['value'];
 const DEFAULT_TAB: TabValue = 'help-desk';
@@ -69,7 +72,7 @@ export function AdminPanelPage() {
             Admin Panel
           </Typography>
           <Typography color="text.secondary" sx={{ mt: 0.5 }}>
-            Answer support tickets, notify users, and manage plans and billing.
+            Answer support tickets, notify users, manage plans and billing, and pay affiliates.
           </Typography>
         </Box>
       </Stack>
@@ -99,6 +102,7 @@ export function AdminPanelPage() {
         {tab === 'notifications' && <AdminNotifications />}
         {tab === 'users' && <AdminUsers />}
         {tab === 'payments' && <PaymentsTab />}
+        {tab === 'affiliates' && <AffiliatePayouts />}
       </Box>
     </Container>
   );

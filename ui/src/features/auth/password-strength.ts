@@ -7,6 +7,7 @@ export {
   type PasswordCheck,
   passwordScore,
 } from '@berth/openapi/rules';
+export { MIN_PASSWORD_SCORE };
 
 export type StrengthLabel = 'Weak' | 'Fair' | 'Good' | 'Strong';
 

@@ -98,6 +98,12 @@ describe('landing page (platform-area: landing)', () => {
       within(affiliate)
         .getAllByRole('link')
         .map((link) => link.getAttribute('href')),
-    ).toEqual(['/affiliate/terms', '/affiliate/privacy-policy']);
+    ).toEqual([
+      '/affiliate/register',
+      '/affiliate/login',
+      '/affiliate/dashboard',
+      '/affiliate/terms',
+      '/affiliate/privacy-policy',
+    ]);
   });
 });

@@ -6,6 +6,7 @@ import { isUuid } from '../../../lib/ids.ts';
 import type { NotificationInput, NotificationsService } from '../../notifications/notifications.service.ts';
 import type { SubscriptionsService } from '../../subscriptions/subscriptions.service.ts';
 import { paymentReceived, purchaseDescription } from '../billing-notices.ts';
+import type { PaymentListener } from '../payment-listener.ts';
 import { methodAvailable, readPaymentSettings } from '../payment-settings.ts';
 import type { EthereumConfig } from '../payments.config.ts';
 import { completeOrder, findOrder, updateOrder } from '../payments.ledger.ts';
@@ -37,6 +38,8 @@ export interface MetaMaskDeps {
     'lockRow' | 'countInstances' | 'activatePlan' | 'addAddonInstance'
   >;
   notifications: Pick<NotificationsService, 'notify'>;
+  /** Told of the approved payment (affiliate commissions). */
+  listener?: PaymentListener;
 }
 
 export type MetaMaskService = ReturnType<typeof createMetaMaskService>;
@@ -301,12 +304,12 @@ export function createMetaMaskService(config: EthereumConfig | undefined, deps: 
             trx,
           );
         }
-        const description = await completeOrder(trx, order, {
-          providerRef: order.provider_ref,
-          amount: Number(order.amount),
-          currency: order.currency,
-          at,
-        });
+        const description = await completeOrder(
+          trx,
+          order,
+          { providerRef: order.provider_ref, amount: Number(order.amount), currency: order.currency, at },
+          deps.listener,
+        );
         await notifications.notify(order.user_id, paymentReceived(description), trx);
       });
       return adminOrder(orderId);

@@ -170,12 +170,12 @@ export function createPayPal(
       )
         replaced.push(row.provider_subscription_id);
     }
-    const description = await completeOrder(trx, order, {
-      providerRef: c.invoiceRef,
-      amount: c.amount,
-      currency: c.currency,
-      at,
-    });
+    const description = await completeOrder(
+      trx,
+      order,
+      { providerRef: c.invoiceRef, amount: c.amount, currency: c.currency, at },
+      deps.listener,
+    );
     await notifications.notify(order.user_id, paymentReceived(description), trx);
     return { replaced };
   }
@@ -497,7 +497,11 @@ export function createPayPal(
         const up = linkOf(resource.links, 'up');
         const captureId =
           resource.supplementary_data?.related_ids?.capture_id ?? up?.split('/').filter(Boolean).pop();
-        if (captureId) await setInvoiceStatus(trx, 'paypal_standard', captureId, 'refunded');
+        if (captureId) {
+          await setInvoiceStatus(trx, 'paypal_standard', captureId, 'refunded');
+          // Listener (affiliate commissions): the payment is refunded.
+          await deps.listener?.refunded(trx, { provider: 'paypal_standard', providerRef: captureId });
+        }
         return [];
       }
       default:

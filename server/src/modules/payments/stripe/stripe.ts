@@ -102,6 +102,29 @@ async function viaStripe<T>(message: string, call: () => Promise<T>): Promise<T>
 
 const idOf = (ref: string | { id: string } | null | undefined) => (typeof ref === 'string' ? ref : ref?.id);
 
+/** For the payment listener: a subscription's own payment (first or renewal) or a change's proration. */
+function invoiceKind(invoice: Stripe.Invoice, plan: PriceFacts | undefined): 'plan' | 'other' {
+  const reason = invoice.billing_reason;
+  return plan && (reason === 'subscription_create' || reason === 'subscription_cycle') ? 'plan' : 'other';
+}
+
+/**
+ * For the payment listener: what the invoice paid for the plan, in minor units: the amount paid less
+ * tax, less the add-on items' share (by their list amounts in the subscription).
+ */
+function planShareMinor(invoice: Stripe.Invoice, sub: Stripe.Subscription | undefined): number {
+  const tax = (invoice.total_taxes ?? []).reduce((sum, t) => sum + t.amount, 0);
+  const net = Math.max(0, invoice.amount_paid - tax);
+  let planAmount = 0;
+  let allAmount = 0;
+  for (const item of sub?.items.data ?? []) {
+    const amount = (item.price.unit_amount ?? 0) * (item.quantity ?? 1);
+    allAmount += amount;
+    if (priceFacts(item.price)?.kind === 'plan') planAmount += amount;
+  }
+  return allAmount > 0 ? Math.round((net * planAmount) / allAmount) : net;
+}
+
 export function createStripe(config: StripeConfig, deps: ProviderDeps): StripeModule {
   const { db, now, subscriptions, notifications } = deps;
   const stripe = createStripeClient(config);
@@ -308,6 +331,18 @@ export function createStripe(config: StripeConfig, deps: ProviderDeps): StripeMo
     return payments.data.map((p) => idOf(p.invoice)).filter((id): id is string => id !== undefined);
   }
 
+  /** Listener (affiliate commissions): the invoices a disputed charge (a chargeback) paid. */
+  async function disputedInvoicesOf(event: Stripe.Event): Promise<string[]> {
+    if (event.type !== 'charge.dispute.created') return [];
+    const intent = idOf(event.data.object.payment_intent);
+    if (!intent) return [];
+    const payments = await stripe.invoicePayments.list({
+      payment: { type: 'payment_intent', payment_intent: intent },
+      limit: 10,
+    });
+    return payments.data.map((p) => idOf(p.invoice)).filter((id): id is string => id !== undefined);
+  }
+
   /** The subscription an event is about (fetched fresh), if any. */
   async function subscriptionOf(event: Stripe.Event): Promise<Stripe.Subscription | undefined> {
     let id: string | undefined;
@@ -358,6 +393,15 @@ export function createStripe(config: StripeConfig, deps: ProviderDeps): StripeMo
       downloadUrl: invoice.hosted_invoice_url ?? invoice.invoice_pdf ?? null,
     });
     if (invoice.amount_paid > 0) await notifications.notify(userId, paymentReceived(description), trx);
+    // Listener (affiliate commissions): the plan's share of the invoice, net of tax.
+    await deps.listener?.paid(trx, {
+      userId,
+      provider: 'stripe',
+      providerRef: invoice.id,
+      kind: invoiceKind(invoice, plan),
+      netMinor: planShareMinor(invoice, sub),
+      currency: invoice.currency.toUpperCase(),
+    });
   }
 
   const webhook: WebhookReceiver = {
@@ -373,8 +417,9 @@ export function createStripe(config: StripeConfig, deps: ProviderDeps): StripeMo
       if (await isEventStored(db, 'stripe', event.id)) return { duplicate: true };
 
       // Stripe unreachable: 502, and Stripe delivers the event again later.
-      const [sub, refunded] = await viaStripe('Stripe did not answer; the event will be retried', () =>
-        Promise.all([subscriptionOf(event), refundedInvoicesOf(event)]),
+      const [sub, refunded, disputed] = await viaStripe(
+        'Stripe did not answer; the event will be retried',
+        () => Promise.all([subscriptionOf(event), refundedInvoicesOf(event), disputedInvoicesOf(event)]),
       );
       return db.transaction().execute(async (trx) => {
         const fresh = await storeEventOnce(trx, {
@@ -409,7 +454,16 @@ export function createStripe(config: StripeConfig, deps: ProviderDeps): StripeMo
             if (userId) await notifications.notify(userId, PAYMENT_FAILED, trx);
             break;
           case 'charge.refunded':
-            for (const invoiceId of refunded) await setInvoiceStatus(trx, 'stripe', invoiceId, 'refunded');
+            for (const invoiceId of refunded) {
+              await setInvoiceStatus(trx, 'stripe', invoiceId, 'refunded');
+              // Listener (affiliate commissions): the payment is refunded.
+              await deps.listener?.refunded(trx, { provider: 'stripe', providerRef: invoiceId });
+            }
+            break;
+          case 'charge.dispute.created':
+            // Listener (affiliate commissions): a chargeback reverses the commission like a refund.
+            for (const invoiceId of disputed)
+              await deps.listener?.refunded(trx, { provider: 'stripe', providerRef: invoiceId });
             break;
           default:
             break;
