@@ -1,5 +1,5 @@
 // `npm test`: everything CI checks, in order, on a machine with nothing but Debian, git and npm.
-// 1 system packages · 2 typecheck · 3 lint · 4 build (web for the browser tests, desktop) · 5 the web
+// 1 system packages and the n8n runtime · 2 typecheck · 3 lint · 4 build (web for the browser tests, desktop) · 5 the web
 // app's first-load budget · 6 tests.
 // Ends with one line "N passed, N failed" counted from vitest's JSON report.
 import { spawnSync } from 'node:child_process';
@@ -21,6 +21,8 @@ function step(title: string, command: string, args: string[]): void {
 }
 
 ensureSystemPackages(TEST_PACKAGES);
+// n8n 2.8.4 once per host into /var/cache/berth/runtimes (about 7 minutes the first time; then reused).
+step('n8n runtime', 'npm', ['run', 'install-n8n']);
 step('typecheck', 'tsc', ['-b']);
 step('lint', 'biome', ['ci', '--error-on-warnings', '.']);
 step('build web', 'npm', ['run', 'build', '-w', '@berth/web']);
