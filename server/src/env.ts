@@ -157,6 +157,8 @@ const EnvSchema = z.object({
 });
 
 export interface ServerConfig {
+  /** The whole environment, for installs the server runs itself (npm: proxy and registry settings). */
+  installEnv: Record<string, string | undefined>;
   port: number;
   host: string;
   /** Proxies whose X-Forwarded-For is believed; none by default. */
@@ -246,6 +248,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     );
   }
   return {
+    installEnv: env,
     port: e.PORT,
     host: e.HOST,
     trustedProxies: trustedProxiesOf(e.TRUSTED_PROXY),

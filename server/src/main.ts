@@ -102,13 +102,13 @@ async function ensureHostPackages(config: ServerConfig): Promise<void> {
  * The n8n runtime (n8n-runtime.ts) when missing: installed in the background (about 7 minutes); until it
  * is there n8n's capability says why, and it becomes available once the install ends.
  */
-function ensureN8nRuntime(): void {
+function ensureN8nRuntime(installEnv: Record<string, string | undefined>): void {
   if (installedN8nRuntime(DEFAULT_RUNTIMES_DIR)) return;
   log(
     `provisioning: installing the n8n runtime into ${DEFAULT_RUNTIMES_DIR} in the background (about 7 minutes)`,
   );
-  // biome-ignore lint/style/noProcessEnv: npm runs with the operator's environment (registry, proxy).
-  installN8nRuntime(DEFAULT_RUNTIMES_DIR, process.env, (line) => log(`n8n runtime: ${line}`)).then(
+  // npm runs with the operator's environment (registry, proxy).
+  installN8nRuntime(DEFAULT_RUNTIMES_DIR, installEnv, (line) => log(`n8n runtime: ${line}`)).then(
     (runtime) => log(`provisioning: the n8n runtime is ready in ${runtime.dir}`),
     (error: Error) =>
       log(
@@ -251,7 +251,7 @@ async function main() {
     );
     try {
       await ensureHostPackages(config);
-      ensureN8nRuntime();
+      ensureN8nRuntime(config.installEnv);
       await driver.start();
     } catch (error) {
       log(`provisioning: the driver did not start: ${(error as Error).message}`);
