@@ -3,7 +3,7 @@ import type { DbOrTx } from '../../db/database.ts';
 /**
  * What the payments module tells others about money it records, inside the transaction that records it
  * (so a listener's rows commit or roll back with the invoice). The affiliate programme listens (its
- * commissions); payments knows nothing of it. Wired in app.ts.
+ * commissions); payments knows nothing of it. Wired in services.ts.
  */
 export interface PaymentListener {
   /** A payment was recorded in the invoice ledger (every provider, every time, even a resent event). */
