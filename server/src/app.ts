@@ -11,13 +11,15 @@ import { createErrorHandler, onNotFound } from './lib/error-handler.ts';
 import type { LogLine } from './lib/error-reference.ts';
 import type { Mailer } from './lib/mailer.ts';
 import { buildOpenApiDocument, publicSubset } from './lib/openapi.ts';
-import { createPgRateLimiter, type RateLimitRule } from './lib/rate-limiter.ts';
+import { createPgRateCounter, createPgRateLimiter, type RateLimitRule } from './lib/rate-limiter.ts';
 import { requestIds } from './lib/request-id.ts';
 import { createTokenService } from './lib/tokens.ts';
 import { type TurnstileVerifier, turnstileOff } from './lib/turnstile.ts';
 import { mountWebApp } from './lib/web-app.ts';
 import { createAdminRouter } from './modules/admin/admin.index.ts';
 import { createAdminService } from './modules/admin/admin.service.ts';
+import { createApiKeysRouter } from './modules/api-keys/api-keys.index.ts';
+import { createApiKeysService } from './modules/api-keys/api-keys.service.ts';
 import { type AuthRateLimits, createAuthRouter } from './modules/auth/auth.index.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createAccessVerifier, createTokenVersions } from './modules/auth/token-versions.ts';
@@ -42,6 +44,8 @@ import type { PaymentsConfig } from './modules/payments/payments.config.ts';
 import { createPaymentsRouter } from './modules/payments/payments.index.ts';
 import { createPaymentsService } from './modules/payments/payments.service.ts';
 import { createPaymentProviders } from './modules/payments/providers.ts';
+import { PUBLIC_API_RATE_LIMIT } from './modules/public-api/public-api.gate.ts';
+import { createPublicApiRouter } from './modules/public-api/public-api.index.ts';
 import { createSubscriptionsRouter } from './modules/subscriptions/subscriptions.index.ts';
 import { createSubscriptionAndInstanceServices } from './platform-services.ts';
 import type { ProvisioningDriver } from './provisioning/driver.ts';
@@ -95,6 +99,8 @@ export interface RateLimits extends AuthRateLimits {
   /** Reset requests per e-mail address, whatever the client address. */
   passwordResetAccount: RateLimitRule;
   contact: RateLimitRule;
+  /** Requests per API key on /api/v1 (the plan card's 150 per minute). */
+  publicApi: RateLimitRule;
 }
 
 export const VERSION: string = pkg.version;
@@ -109,6 +115,7 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   // Per e-mail: 3 reset mails in 15 minutes (no mailbox flooding; the owner waits 15 minutes at most).
   passwordResetAccount: { points: 3, windowSeconds: 15 * 60 },
   contact: { points: 5, windowSeconds: 60 * 60 },
+  publicApi: PUBLIC_API_RATE_LIMIT,
 };
 
 /**
@@ -195,6 +202,16 @@ export function createApp(deps: AppDeps) {
     publicUrl,
   });
   const admin = createAdminService({ db, now, subscriptions, renewals: payments });
+  // API keys and the public /api/v1 (issue 11): keys for Pro users; v1 calls the same instances service.
+  const apiKeys = createApiKeysService({ db, now, hasProAccess: subscriptions.hasProAccess });
+  const publicApi = createPublicApiRouter({
+    db,
+    instances,
+    subscriptions,
+    keys: apiKeys,
+    count: createPgRateCounter(db),
+    rule: limits.publicApi,
+  });
 
   const app = createRouter();
   app.onError(createErrorHandler(errorLog));
@@ -251,7 +268,9 @@ export function createApp(deps: AppDeps) {
       }),
     )
     .route('/', createContactRouter({ contact, limiter, limit: limits.contact, turnstile }))
-    .route('/', createAdminRouter(admin));
+    .route('/', createAdminRouter(admin))
+    .route('/', createApiKeysRouter(apiKeys))
+    .route('/', publicApi);
 
   for (const router of providers.routers) app.route('/', router);
 

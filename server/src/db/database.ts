@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import type { ApiIdempotencyTable, ApiKeyTable } from './tables/api-keys.ts';
 import type { ContactMessageTable } from './tables/contact-messages.ts';
 import type { InstanceCredentialsTable, InstanceTable } from './tables/instances.ts';
 import type { InvoiceTable } from './tables/invoices.ts';
@@ -26,6 +27,8 @@ export interface Database {
   payment_settings: PaymentSettingsTable;
   payment_orders: PaymentOrderTable;
   payment_events: PaymentEventTable;
+  api_keys: ApiKeyTable;
+  api_idempotency: ApiIdempotencyTable;
 }
 
 export type Db = Kysely<Database>;

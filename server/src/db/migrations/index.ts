@@ -10,6 +10,7 @@ import * as createPayments from './20261127T000000-create-payments.ts';
 import * as addSessionRevocation from './20261128T000000-add-session-revocation.ts';
 import * as createSetupTokens from './20261128T000001-create-setup-tokens.ts';
 import * as addDomainVerification from './20261128T000100-add-domain-verification.ts';
+import * as createApiKeys from './20261201T000001-create-api-keys.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit an old one. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '20261128T000000-add-session-revocation': addSessionRevocation,
   '20261128T000001-create-setup-tokens': createSetupTokens,
   '20261128T000100-add-domain-verification': addDomainVerification,
+  '20261201T000001-create-api-keys': createApiKeys,
 };
