@@ -2267,7 +2267,10 @@ export interface components {
             success: true;
             /** @example Credentials not ready yet */
             message: string;
-            data: null;
+            data: {
+                /** Format: uuid */
+                instanceId: string;
+            };
         };
         PublicSslResult: {
             /** @enum {boolean} */

@@ -4,3017 +4,2987 @@
  */
 
 export interface paths {
-  '/api/v1/instances': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/instances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your instances
+         * @description A page of your instances, newest first, with how many there are and how many the plan allows.
+         */
+        get: operations["v1.instances.list"];
+        put?: never;
+        /**
+         * Deploy an instance
+         * @description Answers 201 at once with the instance in status `deploying`; poll GET /api/v1/instances/{instanceId} until it is `running` (or `error`). Database credentials then come from GET …/access. Honours `Idempotency-Key`.
+         */
+        post: operations["v1.instances.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * List your instances
-     * @description A page of your instances, newest first, with how many there are and how many the plan allows.
-     */
-    get: operations['v1.instances.list'];
-    put?: never;
-    /**
-     * Deploy an instance
-     * @description Answers 201 at once with the instance in status `deploying`; poll GET /api/v1/instances/{instanceId} until it is `running` (or `error`). Database credentials then come from GET …/access. Honours `Idempotency-Key`.
-     */
-    post: operations['v1.instances.create'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/instances/{instanceId}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/instances/{instanceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one instance */
+        get: operations["v1.instances.get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an instance and its data
+         * @description Asynchronous: the instance becomes `deleting`, then is gone.
+         */
+        delete: operations["v1.instances.delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Get one instance */
-    get: operations['v1.instances.get'];
-    put?: never;
-    post?: never;
-    /**
-     * Delete an instance and its data
-     * @description Asynchronous: the instance becomes `deleting`, then is gone.
-     */
-    delete: operations['v1.instances.delete'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/instances/{instanceId}/password': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/instances/{instanceId}/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new database password
+         * @description 200 once the new password works and the old one no longer does; 202 if it is still being applied (a few seconds).
+         */
+        post: operations["v1.instances.password"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Set a new database password
-     * @description 200 once the new password works and the old one no longer does; 202 if it is still being applied (a few seconds).
-     */
-    post: operations['v1.instances.password'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/instances/{instanceId}/access': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/instances/{instanceId}/access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Database credentials (and SFTP login for WordPress)
+         * @description 202 "Credentials not ready yet" while the instance is still being deployed: poll again.
+         */
+        get: operations["v1.instances.access"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Database credentials (and SFTP login for WordPress)
-     * @description 202 "Credentials not ready yet" while the instance is still being deployed: poll again.
-     */
-    get: operations['v1.instances.access'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/instances/{instanceId}/domain': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/instances/{instanceId}/domain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a custom domain to a WordPress site
+         * @description Pending until the DNS TXT record in `customDomain.verification.record` proves ownership; then attached.
+         */
+        post: operations["v1.instances.addDomain"];
+        /** Remove the custom domain */
+        delete: operations["v1.instances.removeDomain"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Add a custom domain to a WordPress site
-     * @description Pending until the DNS TXT record in `customDomain.verification.record` proves ownership; then attached.
-     */
-    post: operations['v1.instances.addDomain'];
-    /** Remove the custom domain */
-    delete: operations['v1.instances.removeDomain'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/instances/{instanceId}/ssl/enable': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/instances/{instanceId}/ssl/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Have a new certificate issued for the custom domain */
+        post: operations["v1.instances.enableSsl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /** Have a new certificate issued for the custom domain */
-    post: operations['v1.instances.enableSsl'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/instances/{instanceId}/ssl/status': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/instances/{instanceId}/ssl/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The custom domain’s certificate: Active, Pending or FAILED */
+        get: operations["v1.instances.sslStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** The custom domain’s certificate: Active, Pending or FAILED */
-    get: operations['v1.instances.sslStatus'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/instances/{instanceId}/backups': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/instances/{instanceId}/backups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a WordPress site’s backups */
+        get: operations["v1.instances.backups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** List a WordPress site’s backups */
-    get: operations['v1.instances.backups'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/instances/{instanceId}/backups/new': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/instances/{instanceId}/backups/new": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Back up a WordPress site (database and wp-content)
+         * @description Synchronous: answers once the backup is stored. Honours `Idempotency-Key`.
+         */
+        post: operations["v1.instances.createBackup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Back up a WordPress site (database and wp-content)
-     * @description Synchronous: answers once the backup is stored. Honours `Idempotency-Key`.
-     */
-    post: operations['v1.instances.createBackup'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/instances/{instanceId}/backups/{backupId}/restore': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/instances/{instanceId}/backups/{backupId}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a backup
+         * @description Synchronous: answers once the site runs on the restored content.
+         */
+        post: operations["v1.instances.restoreBackup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Restore a backup
-     * @description Synchronous: answers once the site runs on the restored content.
-     */
-    post: operations['v1.instances.restoreBackup'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/instances/{instanceId}/backups/{backupId}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/instances/{instanceId}/backups/{backupId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a backup */
+        delete: operations["v1.instances.deleteBackup"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    post?: never;
-    /** Delete a backup */
-    delete: operations['v1.instances.deleteBackup'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
-  schemas: {
-    Instance: {
-      /**
-       * Format: uuid
-       * @description The same value as `id`
-       */
-      _id: string;
-      /** Format: uuid */
-      id: string;
-      name: string;
-      description: string;
-      /** @enum {string} */
-      type: 'MySQL' | 'PostgreSQL' | 'MongoDB' | 'WordPress' | 'n8n';
-      /**
-       * @description The type as an id (mysql, postgresql, …)
-       * @enum {string}
-       */
-      product: 'mysql' | 'postgresql' | 'mongodb' | 'wordpress' | 'n8n';
-      /** @enum {string} */
-      category: 'application' | 'database';
-      /** @enum {string} */
-      status: 'deploying' | 'running' | 'suspended' | 'error' | 'deleting';
-      /** @description Why it is in error; null when all is well */
-      statusMessage: string | null;
-      /** @description Null for databases */
-      url: string | null;
-      adminUrl: string | null;
-      /** @example us-east-1 */
-      region: string;
-      /** Format: date-time */
-      createdAt: string;
-      /** Format: date-time */
-      updatedAt: string;
-      deploymentConfig: {
-        region: string;
-        memory: string;
-        cpu: string;
-      };
-      /** @description Logins refused because the subscription is inactive */
-      suspended: boolean;
-      customDomain: components['schemas']['CustomDomain'];
-      /** @description Flags only; credentials come from GET /api/instances/{id}/access */
-      metadata: {
-        database: boolean;
-        mysql?: boolean;
-        postgres?: boolean;
-        mongo?: boolean;
-      };
-    };
-    /** @description WordPress sites only; null without one */
-    CustomDomain: {
-      /** @example shop.example.com */
-      domain: string;
-      /** Format: date-time */
-      addedAt: string | null;
-      /** @description Whether its certificate was Active at the last check */
-      isActive: boolean;
-      ssl: {
-        /** @enum {string} */
-        status: 'Active' | 'Pending' | 'FAILED';
-        message: string;
+    schemas: {
+        Instance: {
+            /**
+             * Format: uuid
+             * @description The same value as `id`
+             */
+            _id: string;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            description: string;
+            /** @enum {string} */
+            type: "MySQL" | "PostgreSQL" | "MongoDB" | "WordPress" | "n8n";
+            /**
+             * @description The type as an id (mysql, postgresql, …)
+             * @enum {string}
+             */
+            product: "mysql" | "postgresql" | "mongodb" | "wordpress" | "n8n";
+            /** @enum {string} */
+            category: "application" | "database";
+            /** @enum {string} */
+            status: "deploying" | "running" | "suspended" | "error" | "deleting";
+            /** @description Why it is in error; null when all is well */
+            statusMessage: string | null;
+            /** @description Null for databases */
+            url: string | null;
+            adminUrl: string | null;
+            /** @example us-east-1 */
+            region: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            deploymentConfig: {
+                region: string;
+                memory: string;
+                cpu: string;
+            };
+            /** @description Logins refused because the subscription is inactive */
+            suspended: boolean;
+            customDomain: components["schemas"]["CustomDomain"];
+            /** @description Flags only; credentials come from GET /api/instances/{id}/access */
+            metadata: {
+                database: boolean;
+                mysql?: boolean;
+                postgres?: boolean;
+                mongo?: boolean;
+            };
+        };
+        /** @description WordPress sites only; null without one */
+        CustomDomain: {
+            /** @example shop.example.com */
+            domain: string;
+            /** Format: date-time */
+            addedAt: string | null;
+            /** @description Whether its certificate was Active at the last check */
+            isActive: boolean;
+            ssl: {
+                /** @enum {string} */
+                status: "Active" | "Pending" | "FAILED";
+                message: string;
+                /**
+                 * Format: date-time
+                 * @description Null before the first check
+                 */
+                lastChecked: string | null;
+            };
+            verification: components["schemas"]["DomainVerification"];
+        } | null;
+        DomainVerification: {
+            /**
+             * @description `pending` until the TXT record proves the account controls the domain, `verified` then, `attached` once the site answers on it (SSL follows); `failed` when it was not proven within 72 hours or another account holds the domain
+             * @enum {string}
+             */
+            status: "pending" | "verified" | "attached" | "failed";
+            /** @description The DNS record to add at the domain’s DNS provider */
+            record: {
+                /** @enum {string} */
+                type: "TXT";
+                /** @example _berth-verify.shop.example.com */
+                name: string;
+                /** @example berth-verify=4f1c0a9e2b7d43c8a1e5f60b9d2c7e31 */
+                value: string;
+            };
+            /**
+             * Format: date-time
+             * @description Null before the first lookup
+             */
+            lastChecked: string | null;
+            /** @description What the last lookup found */
+            message: string | null;
+        };
+        InstanceAccess: {
+            database: {
+                host: string;
+                port: number;
+                name: string;
+                user: string;
+                password: string;
+                /** @example mysql://u_x:secret@127.0.0.1:3306/t_x */
+                connectionString: string;
+            };
+            /** @description WordPress sites: the SFTP login (chrooted to the site); null for databases */
+            sftp: {
+                ipAddress: string;
+                port: number;
+                user: string;
+                password: string;
+            } | null;
+        };
+        ChangeInstancePasswordRequest: {
+            /**
+             * @description Display name or id, in any case
+             * @example MySQL
+             * @enum {string}
+             */
+            type: "MySQL" | "PostgreSQL" | "MongoDB" | "WordPress" | "n8n" | "mysql" | "postgresql" | "mongodb" | "wordpress" | "postgres";
+            password: string;
+        };
+        InstanceDomainRequest: {
+            /** @example shop.example.com */
+            domain: string;
+        };
+        SslResult: {
+            ssl: components["schemas"]["SslStatus"];
+            /**
+             * @description The same as ssl.status; `none` without a custom domain
+             * @enum {string}
+             */
+            status: "Active" | "Pending" | "FAILED" | "none";
+            message?: string;
+        };
+        /** @description Null without a custom domain */
+        SslStatus: {
+            /** @enum {string} */
+            status: "Active" | "Pending" | "FAILED";
+            /** @example HTTPS is enabled */
+            message: string;
+            /** Format: date-time */
+            lastChecked: string;
+            /** Format: date-time */
+            expiresAt: string | null;
+        } | null;
+        Backup: {
+            id: string;
+            name: string;
+            note: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description Bytes of the stored archives */
+            size: number;
+        };
+        CreateBackupRequest: {
+            name: string;
+            note?: string;
+        };
+        PublicInstanceList: {
+            /** @enum {boolean} */
+            success: true;
+            /** @example Instances retrieved */
+            message: string;
+            data: {
+                /** @description Newest first */
+                instances: components["schemas"]["Instance"][];
+                /** @description All the user’s instances matching the search */
+                total: number;
+                /** @description What the plan allows; -1 is unlimited (Pro) */
+                maxInstances: number;
+                page: number;
+                pages: number;
+                limit: number;
+            };
+        };
+        PublicError: {
+            /**
+             * @description A stable machine-readable code
+             * @example unauthorized
+             */
+            error: string;
+            /** @example Invalid or missing API key */
+            message: string;
+            /** @description Per-field messages (`fieldErrors`) for 400; `requestId` for 5xx */
+            details?: {
+                [key: string]: unknown;
+            };
+        };
+        PublicInstanceResult: {
+            /** @enum {boolean} */
+            success: true;
+            /** @example Instance retrieved */
+            message: string;
+            data: {
+                instance: components["schemas"]["Instance"];
+            };
+        };
         /**
-         * Format: date-time
-         * @description Null before the first check
+         * @example {
+         *       "name": "orders-db",
+         *       "type": "MySQL",
+         *       "region": "eu-west-1",
+         *       "memory": "1GB",
+         *       "cpu": "1"
+         *     }
          */
-        lastChecked: string | null;
-      };
-      verification: components['schemas']['DomainVerification'];
-    } | null;
-    DomainVerification: {
-      /**
-       * @description `pending` until the TXT record proves the account controls the domain, `verified` then, `attached` once the site answers on it (SSL follows); `failed` when it was not proven within 72 hours or another account holds the domain
-       * @enum {string}
-       */
-      status: 'pending' | 'verified' | 'attached' | 'failed';
-      /** @description The DNS record to add at the domain’s DNS provider */
-      record: {
-        /** @enum {string} */
-        type: 'TXT';
-        /** @example _berth-verify.shop.example.com */
-        name: string;
-        /** @example berth-verify=4f1c0a9e2b7d43c8a1e5f60b9d2c7e31 */
-        value: string;
-      };
-      /**
-       * Format: date-time
-       * @description Null before the first lookup
-       */
-      lastChecked: string | null;
-      /** @description What the last lookup found */
-      message: string | null;
+        PublicCreateInstanceRequest: {
+            /** @example My Instance */
+            name: string;
+            description?: string;
+            /**
+             * @description Display name or id, in any case
+             * @example MySQL
+             * @enum {string}
+             */
+            type: "MySQL" | "PostgreSQL" | "MongoDB" | "WordPress" | "n8n" | "mysql" | "postgresql" | "mongodb" | "wordpress" | "postgres";
+            /**
+             * @default us-east-1
+             * @enum {string}
+             */
+            region?: "us-east-1" | "us-west-2" | "eu-west-1" | "eu-central-1" | "eu-north-1" | "ap-south-1" | "ap-southeast-1" | "ap-southeast-2" | "ap-northeast-1" | "ap-northeast-2" | "sa-east-1" | "me-central-1" | "af-south-1";
+            /**
+             * @default 4GB
+             * @example 1GB
+             */
+            memory?: string;
+            /**
+             * @default 2
+             * @example 1
+             */
+            cpu?: string;
+            /** @description WordPress only: a temporary address, or a custom domain (`value`) */
+            domain?: {
+                /** @enum {string} */
+                type: "temporary" | "custom";
+                /** @example shop.example.com */
+                value?: string;
+            };
+            /** @description Required for WordPress: siteTitle, adminUsername, adminEmail, adminPassword */
+            wordpress?: {
+                siteTitle?: string;
+                adminUsername?: string;
+                adminEmail?: string;
+                adminPassword?: string;
+                phpVersion?: string;
+            };
+        };
+        PublicInstanceDeleted: {
+            /** @enum {boolean} */
+            success: true;
+            /** @example Instance deletion initiated */
+            message: string;
+            data: {
+                /** Format: uuid */
+                instanceId: string;
+                name: string;
+                /** Format: date-time */
+                deletedAt: string;
+            };
+        };
+        PublicInstanceId: {
+            /** @enum {boolean} */
+            success: true;
+            /** @example MySQL password updated */
+            message: string;
+            data: {
+                /** Format: uuid */
+                instanceId: string;
+            };
+        };
+        PublicInstanceAccess: {
+            /** @enum {boolean} */
+            success: true;
+            /** @example Access credentials */
+            message: string;
+            data: components["schemas"]["InstanceAccess"];
+        };
+        PublicPending: {
+            /** @enum {boolean} */
+            success: true;
+            /** @example Credentials not ready yet */
+            message: string;
+            data: {
+                /** Format: uuid */
+                instanceId: string;
+            };
+        };
+        PublicSslResult: {
+            /** @enum {boolean} */
+            success: true;
+            /** @example SSL status retrieved */
+            message: string;
+            data: components["schemas"]["SslResult"];
+        };
+        PublicBackupList: {
+            /** @enum {boolean} */
+            success: true;
+            /** @example Backups retrieved */
+            message: string;
+            data: {
+                /** @description Newest first */
+                backups: components["schemas"]["Backup"][];
+            };
+        };
+        PublicBackupRef: {
+            /** @enum {boolean} */
+            success: true;
+            /** @example Backup creation started */
+            message: string;
+            data: {
+                /** Format: uuid */
+                instanceId: string;
+                backupId: string;
+            };
+        };
     };
-    InstanceAccess: {
-      database: {
-        host: string;
-        port: number;
-        name: string;
-        user: string;
-        password: string;
-        /** @example mysql://u_x:secret@127.0.0.1:3306/t_x */
-        connectionString: string;
-      };
-      /** @description WordPress sites: the SFTP login (chrooted to the site); null for databases */
-      sftp: {
-        ipAddress: string;
-        port: number;
-        user: string;
-        password: string;
-      } | null;
-    };
-    ChangeInstancePasswordRequest: {
-      /**
-       * @description Display name or id, in any case
-       * @example MySQL
-       * @enum {string}
-       */
-      type:
-        | 'MySQL'
-        | 'PostgreSQL'
-        | 'MongoDB'
-        | 'WordPress'
-        | 'n8n'
-        | 'mysql'
-        | 'postgresql'
-        | 'mongodb'
-        | 'wordpress'
-        | 'postgres';
-      password: string;
-    };
-    InstanceDomainRequest: {
-      /** @example shop.example.com */
-      domain: string;
-    };
-    SslResult: {
-      ssl: components['schemas']['SslStatus'];
-      /**
-       * @description The same as ssl.status; `none` without a custom domain
-       * @enum {string}
-       */
-      status: 'Active' | 'Pending' | 'FAILED' | 'none';
-      message?: string;
-    };
-    /** @description Null without a custom domain */
-    SslStatus: {
-      /** @enum {string} */
-      status: 'Active' | 'Pending' | 'FAILED';
-      /** @example HTTPS is enabled */
-      message: string;
-      /** Format: date-time */
-      lastChecked: string;
-      /** Format: date-time */
-      expiresAt: string | null;
-    } | null;
-    Backup: {
-      id: string;
-      name: string;
-      note: string;
-      /** Format: date-time */
-      createdAt: string;
-      /** @description Bytes of the stored archives */
-      size: number;
-    };
-    CreateBackupRequest: {
-      name: string;
-      note?: string;
-    };
-    PublicInstanceList: {
-      /** @enum {boolean} */
-      success: true;
-      /** @example Instances retrieved */
-      message: string;
-      data: {
-        /** @description Newest first */
-        instances: components['schemas']['Instance'][];
-        /** @description All the user’s instances matching the search */
-        total: number;
-        /** @description What the plan allows; -1 is unlimited (Pro) */
-        maxInstances: number;
-        page: number;
-        pages: number;
-        limit: number;
-      };
-    };
-    PublicError: {
-      /**
-       * @description A stable machine-readable code
-       * @example unauthorized
-       */
-      error: string;
-      /** @example Invalid or missing API key */
-      message: string;
-      /** @description Per-field messages (`fieldErrors`) for 400; `requestId` for 5xx */
-      details?: {
-        [key: string]: unknown;
-      };
-    };
-    PublicInstanceResult: {
-      /** @enum {boolean} */
-      success: true;
-      /** @example Instance retrieved */
-      message: string;
-      data: {
-        instance: components['schemas']['Instance'];
-      };
-    };
-    /**
-     * @example {
-     *       "name": "orders-db",
-     *       "type": "MySQL",
-     *       "region": "eu-west-1",
-     *       "memory": "1GB",
-     *       "cpu": "1"
-     *     }
-     */
-    PublicCreateInstanceRequest: {
-      /** @example My Instance */
-      name: string;
-      description?: string;
-      /**
-       * @description Display name or id, in any case
-       * @example MySQL
-       * @enum {string}
-       */
-      type:
-        | 'MySQL'
-        | 'PostgreSQL'
-        | 'MongoDB'
-        | 'WordPress'
-        | 'n8n'
-        | 'mysql'
-        | 'postgresql'
-        | 'mongodb'
-        | 'wordpress'
-        | 'postgres';
-      /**
-       * @default us-east-1
-       * @enum {string}
-       */
-      region:
-        | 'us-east-1'
-        | 'us-west-2'
-        | 'eu-west-1'
-        | 'eu-central-1'
-        | 'eu-north-1'
-        | 'ap-south-1'
-        | 'ap-southeast-1'
-        | 'ap-southeast-2'
-        | 'ap-northeast-1'
-        | 'ap-northeast-2'
-        | 'sa-east-1'
-        | 'me-central-1'
-        | 'af-south-1';
-      /**
-       * @default 4GB
-       * @example 1GB
-       */
-      memory: string;
-      /**
-       * @default 2
-       * @example 1
-       */
-      cpu: string;
-      /** @description WordPress only: a temporary address, or a custom domain (`value`) */
-      domain?: {
-        /** @enum {string} */
-        type: 'temporary' | 'custom';
-        /** @example shop.example.com */
-        value?: string;
-      };
-      /** @description Required for WordPress: siteTitle, adminUsername, adminEmail, adminPassword */
-      wordpress?: {
-        siteTitle?: string;
-        adminUsername?: string;
-        adminEmail?: string;
-        adminPassword?: string;
-        phpVersion?: string;
-      };
-    };
-    PublicInstanceDeleted: {
-      /** @enum {boolean} */
-      success: true;
-      /** @example Instance deletion initiated */
-      message: string;
-      data: {
-        /** Format: uuid */
-        instanceId: string;
-        name: string;
-        /** Format: date-time */
-        deletedAt: string;
-      };
-    };
-    PublicInstanceId: {
-      /** @enum {boolean} */
-      success: true;
-      /** @example MySQL password updated */
-      message: string;
-      data: {
-        /** Format: uuid */
-        instanceId: string;
-      };
-    };
-    PublicInstanceAccess: {
-      /** @enum {boolean} */
-      success: true;
-      /** @example Access credentials */
-      message: string;
-      data: components['schemas']['InstanceAccess'];
-    };
-    PublicPending: {
-      /** @enum {boolean} */
-      success: true;
-      /** @example Credentials not ready yet */
-      message: string;
-      data: null;
-    };
-    PublicSslResult: {
-      /** @enum {boolean} */
-      success: true;
-      /** @example SSL status retrieved */
-      message: string;
-      data: components['schemas']['SslResult'];
-    };
-    PublicBackupList: {
-      /** @enum {boolean} */
-      success: true;
-      /** @example Backups retrieved */
-      message: string;
-      data: {
-        /** @description Newest first */
-        backups: components['schemas']['Backup'][];
-      };
-    };
-    PublicBackupRef: {
-      /** @enum {boolean} */
-      success: true;
-      /** @example Backup creation started */
-      message: string;
-      data: {
-        /** Format: uuid */
-        instanceId: string;
-        backupId: string;
-      };
-    };
-  };
-  responses: never;
-  parameters: never;
-  requestBodies: never;
-  headers: never;
-  pathItems: never;
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
-  'v1.instances.list': {
-    parameters: {
-      query?: {
-        /** @description Default 1 */
-        page?: string;
-        /** @description Default 24, at most 1000 */
-        limit?: string;
-        /** @description Part of the name (trimmed, any case) */
-        search?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "v1.instances.list": {
+        parameters: {
+            query?: {
+                /** @description Default 1 */
+                page?: string;
+                /** @description Default 24, at most 1000 */
+                limit?: string;
+                /** @description Part of the name (trimmed, any case) */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Instances, `total` and `maxInstances` */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicInstanceList"];
+                };
+            };
+            /** @description page or limit out of range */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_error",
+                     *       "message": "Instance name is required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No key, or not a current key */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "API access requires Pro plan subscription"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description More than 150 requests in the key’s current minute */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "Rate limit exceeded. Please try again later."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description Instances, `total` and `maxInstances` */
-      200: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
+    "v1.instances.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string up to 255 characters. The same key with the same body within 24 hours answers the first success again (header `Idempotent-Replayed: true`) instead of doing it twice; with another body, 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          'application/json': components['schemas']['PublicInstanceList'];
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PublicCreateInstanceRequest"];
+            };
         };
-      };
-      /** @description page or limit out of range */
-      400: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
+        responses: {
+            /** @description "Instance deployment initiated" */
+            201: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicInstanceResult"];
+                };
+            };
+            /** @description A field breaks a rule (`details.fieldErrors`) */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_error",
+                     *       "message": "Instance name is required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No key, or not a current key */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "API access requires Pro plan subscription"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The type cannot be deployed on this server; or the Idempotency-Key was used with another body, or its first request is still running */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "This Idempotency-Key was used with a different request. Use a new key for a new request."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description More than 150 requests in the key’s current minute */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "Rate limit exceeded. Please try again later."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
         };
-        content: {
-          /**
-           * @example {
-           *       "error": "validation_error",
-           *       "message": "Instance name is required"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description No key, or not a current key */
-      401: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "unauthorized",
-           *       "message": "Invalid or missing API key"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
-      403: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "forbidden",
-           *       "message": "API access requires Pro plan subscription"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description More than 150 requests in the key’s current minute */
-      429: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          /** @description Seconds to wait */
-          'Retry-After'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "rate_limited",
-           *       "message": "Rate limit exceeded. Please try again later."
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
     };
-  };
-  'v1.instances.create': {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Any unique string up to 255 characters. The same key with the same body within 24 hours answers the first success again (header `Idempotent-Replayed: true`) instead of doing it twice; with another body, 409. */
-        'Idempotency-Key'?: string;
-      };
-      path?: never;
-      cookie?: never;
+    "v1.instances.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                instanceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The instance */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicInstanceResult"];
+                };
+            };
+            /** @description No key, or not a current key */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "API access requires Pro plan subscription"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No such instance of the key’s owner */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Instance not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description More than 150 requests in the key’s current minute */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "Rate limit exceeded. Please try again later."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+        };
     };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['PublicCreateInstanceRequest'];
-      };
+    "v1.instances.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                instanceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description "Instance deletion initiated" */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicInstanceDeleted"];
+                };
+            };
+            /** @description No key, or not a current key */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "API access requires Pro plan subscription"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No such instance of the key’s owner */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Instance not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description More than 150 requests in the key’s current minute */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "Rate limit exceeded. Please try again later."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+        };
     };
-    responses: {
-      /** @description "Instance deployment initiated" */
-      201: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
+    "v1.instances.password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                instanceId: string;
+            };
+            cookie?: never;
         };
-        content: {
-          'application/json': components['schemas']['PublicInstanceResult'];
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeInstancePasswordRequest"];
+            };
         };
-      };
-      /** @description A field breaks a rule (`details.fieldErrors`) */
-      400: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
+        responses: {
+            /** @description "MySQL password updated" (the type’s name) */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicInstanceId"];
+                };
+            };
+            /** @description "Password change initiated": still being applied */
+            202: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicInstanceId"];
+                };
+            };
+            /** @description Not a database, another type, or the password breaks the rule (8 to 128 characters) */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_error",
+                     *       "message": "Instance name is required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No key, or not a current key */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "API access requires Pro plan subscription"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No such instance of the key’s owner */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Instance not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The instance is not deployed yet or is being deleted */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "The instance is being deleted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description More than 150 requests in the key’s current minute */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "Rate limit exceeded. Please try again later."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The database server refused the change */
+            502: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "operation_failed",
+                     *       "message": "Failed to create backup. Please try again."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
         };
-        content: {
-          /**
-           * @example {
-           *       "error": "validation_error",
-           *       "message": "Instance name is required"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description No key, or not a current key */
-      401: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "unauthorized",
-           *       "message": "Invalid or missing API key"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
-      403: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "forbidden",
-           *       "message": "API access requires Pro plan subscription"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description The type cannot be deployed on this server; or the Idempotency-Key was used with another body, or its first request is still running */
-      409: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "conflict",
-           *       "message": "This Idempotency-Key was used with a different request. Use a new key for a new request."
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description More than 150 requests in the key’s current minute */
-      429: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          /** @description Seconds to wait */
-          'Retry-After'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "rate_limited",
-           *       "message": "Rate limit exceeded. Please try again later."
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
     };
-  };
-  'v1.instances.get': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        instanceId: string;
-      };
-      cookie?: never;
+    "v1.instances.access": {
+        parameters: {
+            query?: {
+                /** @description Accepted for compatibility (MongoDB, MySQL, …) and ignored: the instance knows its type */
+                type?: string;
+            };
+            header?: never;
+            path: {
+                instanceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Host, port, database, user, password, connection string; `sftp` for WordPress */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicInstanceAccess"];
+                };
+            };
+            /** @description "Credentials not ready yet" */
+            202: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicPending"];
+                };
+            };
+            /** @description No key, or not a current key */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "API access requires Pro plan subscription"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No such instance of the key’s owner */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Instance not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description n8n, being deleted, or its deploy failed */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "The instance is being deleted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description More than 150 requests in the key’s current minute */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "Rate limit exceeded. Please try again later."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description The instance */
-      200: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
+    "v1.instances.addDomain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                instanceId: string;
+            };
+            cookie?: never;
         };
-        content: {
-          'application/json': components['schemas']['PublicInstanceResult'];
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InstanceDomainRequest"];
+            };
         };
-      };
-      /** @description No key, or not a current key */
-      401: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
+        responses: {
+            /** @description "Custom domain added successfully" */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicInstanceResult"];
+                };
+            };
+            /** @description "Domain is required", "Please enter a valid domain name", or not WordPress */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_error",
+                     *       "message": "Instance name is required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No key, or not a current key */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "API access requires Pro plan subscription"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No such instance of the key’s owner */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Instance not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The domain belongs to another account, or the instance is not deployed */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "The instance is being deleted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description More than 150 requests in the key’s current minute */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "Rate limit exceeded. Please try again later."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The host failed the change */
+            502: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "operation_failed",
+                     *       "message": "Failed to create backup. Please try again."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
         };
-        content: {
-          /**
-           * @example {
-           *       "error": "unauthorized",
-           *       "message": "Invalid or missing API key"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
-      403: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "forbidden",
-           *       "message": "API access requires Pro plan subscription"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description No such instance of the key’s owner */
-      404: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "not_found",
-           *       "message": "Instance not found"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description More than 150 requests in the key’s current minute */
-      429: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          /** @description Seconds to wait */
-          'Retry-After'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "rate_limited",
-           *       "message": "Rate limit exceeded. Please try again later."
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
     };
-  };
-  'v1.instances.delete': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        instanceId: string;
-      };
-      cookie?: never;
+    "v1.instances.removeDomain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                instanceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description "Custom domain removed successfully" */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicInstanceResult"];
+                };
+            };
+            /** @description Not WordPress, or no custom domain */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_error",
+                     *       "message": "Instance name is required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No key, or not a current key */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "API access requires Pro plan subscription"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No such instance of the key’s owner */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Instance not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The instance is not deployed or is being deleted */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "The instance is being deleted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description More than 150 requests in the key’s current minute */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "Rate limit exceeded. Please try again later."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The host failed the change */
+            502: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "operation_failed",
+                     *       "message": "Failed to create backup. Please try again."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description "Instance deletion initiated" */
-      200: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
+    "v1.instances.enableSsl": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                instanceId: string;
+            };
+            cookie?: never;
         };
-        content: {
-          'application/json': components['schemas']['PublicInstanceDeleted'];
+        requestBody?: never;
+        responses: {
+            /** @description "Requested SSL. It may take a moment to activate." */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicSslResult"];
+                };
+            };
+            /** @description "SSL is only available for custom domains" */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_error",
+                     *       "message": "Instance name is required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No key, or not a current key */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "API access requires Pro plan subscription"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No such instance of the key’s owner */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Instance not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The domain is not verified yet, or the instance is not deployed */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "The instance is being deleted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description More than 150 requests in the key’s current minute */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "Rate limit exceeded. Please try again later."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
         };
-      };
-      /** @description No key, or not a current key */
-      401: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "unauthorized",
-           *       "message": "Invalid or missing API key"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
-      403: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "forbidden",
-           *       "message": "API access requires Pro plan subscription"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description No such instance of the key’s owner */
-      404: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "not_found",
-           *       "message": "Instance not found"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description More than 150 requests in the key’s current minute */
-      429: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          /** @description Seconds to wait */
-          'Retry-After'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "rate_limited",
-           *       "message": "Rate limit exceeded. Please try again later."
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
     };
-  };
-  'v1.instances.password': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        instanceId: string;
-      };
-      cookie?: never;
+    "v1.instances.sslStatus": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                instanceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The status, checked now; `none` without a custom domain */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicSslResult"];
+                };
+            };
+            /** @description "SSL is only available for custom domains" */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_error",
+                     *       "message": "Instance name is required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No key, or not a current key */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "API access requires Pro plan subscription"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No such instance of the key’s owner */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Instance not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The instance is not deployed */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "The instance is being deleted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description More than 150 requests in the key’s current minute */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "Rate limit exceeded. Please try again later."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The check failed on the host */
+            502: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "operation_failed",
+                     *       "message": "Failed to create backup. Please try again."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+        };
     };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['ChangeInstancePasswordRequest'];
-      };
+    "v1.instances.backups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                instanceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Backups, newest first */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicBackupList"];
+                };
+            };
+            /** @description "Backups are only available for WordPress instances" */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_error",
+                     *       "message": "Instance name is required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No key, or not a current key */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "API access requires Pro plan subscription"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No such instance of the key’s owner */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Instance not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The instance is not deployed */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "The instance is being deleted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description More than 150 requests in the key’s current minute */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "Rate limit exceeded. Please try again later."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The host failed to list them */
+            502: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "operation_failed",
+                     *       "message": "Failed to create backup. Please try again."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+        };
     };
-    responses: {
-      /** @description "MySQL password updated" (the type’s name) */
-      200: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
+    "v1.instances.createBackup": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string up to 255 characters. The same key with the same body within 24 hours answers the first success again (header `Idempotent-Replayed: true`) instead of doing it twice; with another body, 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                instanceId: string;
+            };
+            cookie?: never;
         };
-        content: {
-          'application/json': components['schemas']['PublicInstanceId'];
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBackupRequest"];
+            };
         };
-      };
-      /** @description "Password change initiated": still being applied */
-      202: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
+        responses: {
+            /** @description "Backup creation started" */
+            201: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicBackupRef"];
+                };
+            };
+            /** @description "Backup name is required", or not WordPress */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_error",
+                     *       "message": "Instance name is required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No key, or not a current key */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "API access requires Pro plan subscription"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No such instance of the key’s owner */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Instance not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description Not deployed, suspended, or the Idempotency-Key was used with another body */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "The instance is being deleted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description More than 150 requests in the key’s current minute */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "Rate limit exceeded. Please try again later."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The host failed the backup */
+            502: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "operation_failed",
+                     *       "message": "Failed to create backup. Please try again."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
         };
-        content: {
-          'application/json': components['schemas']['PublicInstanceId'];
-        };
-      };
-      /** @description Not a database, another type, or the password breaks the rule (8 to 128 characters) */
-      400: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "validation_error",
-           *       "message": "Instance name is required"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description No key, or not a current key */
-      401: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "unauthorized",
-           *       "message": "Invalid or missing API key"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
-      403: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "forbidden",
-           *       "message": "API access requires Pro plan subscription"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description No such instance of the key’s owner */
-      404: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "not_found",
-           *       "message": "Instance not found"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description The instance is not deployed yet or is being deleted */
-      409: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "conflict",
-           *       "message": "The instance is being deleted"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description More than 150 requests in the key’s current minute */
-      429: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          /** @description Seconds to wait */
-          'Retry-After'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "rate_limited",
-           *       "message": "Rate limit exceeded. Please try again later."
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description The database server refused the change */
-      502: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "operation_failed",
-           *       "message": "Failed to create backup. Please try again."
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
     };
-  };
-  'v1.instances.access': {
-    parameters: {
-      query?: {
-        /** @description Accepted for compatibility (MongoDB, MySQL, …) and ignored: the instance knows its type */
-        type?: string;
-      };
-      header?: never;
-      path: {
-        instanceId: string;
-      };
-      cookie?: never;
+    "v1.instances.restoreBackup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                instanceId: string;
+                backupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description "Restore initiated" */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicBackupRef"];
+                };
+            };
+            /** @description "Backups are only available for WordPress instances" */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_error",
+                     *       "message": "Instance name is required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No key, or not a current key */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "API access requires Pro plan subscription"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No such instance of the key’s owner, or no such backup */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Instance not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The instance is not deployed */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "The instance is being deleted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description More than 150 requests in the key’s current minute */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "Rate limit exceeded. Please try again later."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The host failed the restore */
+            502: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "operation_failed",
+                     *       "message": "Failed to create backup. Please try again."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description Host, port, database, user, password, connection string; `sftp` for WordPress */
-      200: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
+    "v1.instances.deleteBackup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                instanceId: string;
+                backupId: string;
+            };
+            cookie?: never;
         };
-        content: {
-          'application/json': components['schemas']['PublicInstanceAccess'];
+        requestBody?: never;
+        responses: {
+            /** @description "Backup deleted" */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicBackupRef"];
+                };
+            };
+            /** @description "Backups are only available for WordPress instances" */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_error",
+                     *       "message": "Instance name is required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No key, or not a current key */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "API access requires Pro plan subscription"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No such instance of the key’s owner, or no such backup */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Instance not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The instance is not deployed */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "The instance is being deleted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description More than 150 requests in the key’s current minute */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "Rate limit exceeded. Please try again later."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The host failed the deletion */
+            502: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "operation_failed",
+                     *       "message": "Failed to create backup. Please try again."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
         };
-      };
-      /** @description "Credentials not ready yet" */
-      202: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['PublicPending'];
-        };
-      };
-      /** @description No key, or not a current key */
-      401: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "unauthorized",
-           *       "message": "Invalid or missing API key"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
-      403: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "forbidden",
-           *       "message": "API access requires Pro plan subscription"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description No such instance of the key’s owner */
-      404: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "not_found",
-           *       "message": "Instance not found"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description n8n, being deleted, or its deploy failed */
-      409: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "conflict",
-           *       "message": "The instance is being deleted"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description More than 150 requests in the key’s current minute */
-      429: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          /** @description Seconds to wait */
-          'Retry-After'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "rate_limited",
-           *       "message": "Rate limit exceeded. Please try again later."
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
     };
-  };
-  'v1.instances.addDomain': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        instanceId: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['InstanceDomainRequest'];
-      };
-    };
-    responses: {
-      /** @description "Custom domain added successfully" */
-      200: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['PublicInstanceResult'];
-        };
-      };
-      /** @description "Domain is required", "Please enter a valid domain name", or not WordPress */
-      400: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "validation_error",
-           *       "message": "Instance name is required"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description No key, or not a current key */
-      401: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "unauthorized",
-           *       "message": "Invalid or missing API key"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
-      403: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "forbidden",
-           *       "message": "API access requires Pro plan subscription"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description No such instance of the key’s owner */
-      404: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "not_found",
-           *       "message": "Instance not found"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description The domain belongs to another account, or the instance is not deployed */
-      409: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "conflict",
-           *       "message": "The instance is being deleted"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description More than 150 requests in the key’s current minute */
-      429: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          /** @description Seconds to wait */
-          'Retry-After'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "rate_limited",
-           *       "message": "Rate limit exceeded. Please try again later."
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description The host failed the change */
-      502: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "operation_failed",
-           *       "message": "Failed to create backup. Please try again."
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-    };
-  };
-  'v1.instances.removeDomain': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        instanceId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description "Custom domain removed successfully" */
-      200: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['PublicInstanceResult'];
-        };
-      };
-      /** @description Not WordPress, or no custom domain */
-      400: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "validation_error",
-           *       "message": "Instance name is required"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description No key, or not a current key */
-      401: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "unauthorized",
-           *       "message": "Invalid or missing API key"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
-      403: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "forbidden",
-           *       "message": "API access requires Pro plan subscription"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description No such instance of the key’s owner */
-      404: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "not_found",
-           *       "message": "Instance not found"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description The instance is not deployed or is being deleted */
-      409: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "conflict",
-           *       "message": "The instance is being deleted"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description More than 150 requests in the key’s current minute */
-      429: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          /** @description Seconds to wait */
-          'Retry-After'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "rate_limited",
-           *       "message": "Rate limit exceeded. Please try again later."
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description The host failed the change */
-      502: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "operation_failed",
-           *       "message": "Failed to create backup. Please try again."
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-    };
-  };
-  'v1.instances.enableSsl': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        instanceId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description "Requested SSL. It may take a moment to activate." */
-      200: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['PublicSslResult'];
-        };
-      };
-      /** @description "SSL is only available for custom domains" */
-      400: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "validation_error",
-           *       "message": "Instance name is required"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description No key, or not a current key */
-      401: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "unauthorized",
-           *       "message": "Invalid or missing API key"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
-      403: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "forbidden",
-           *       "message": "API access requires Pro plan subscription"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description No such instance of the key’s owner */
-      404: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "not_found",
-           *       "message": "Instance not found"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description The domain is not verified yet, or the instance is not deployed */
-      409: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "conflict",
-           *       "message": "The instance is being deleted"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description More than 150 requests in the key’s current minute */
-      429: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          /** @description Seconds to wait */
-          'Retry-After'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "rate_limited",
-           *       "message": "Rate limit exceeded. Please try again later."
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-    };
-  };
-  'v1.instances.sslStatus': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        instanceId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The status, checked now; `none` without a custom domain */
-      200: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['PublicSslResult'];
-        };
-      };
-      /** @description "SSL is only available for custom domains" */
-      400: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "validation_error",
-           *       "message": "Instance name is required"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description No key, or not a current key */
-      401: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "unauthorized",
-           *       "message": "Invalid or missing API key"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
-      403: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "forbidden",
-           *       "message": "API access requires Pro plan subscription"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description No such instance of the key’s owner */
-      404: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "not_found",
-           *       "message": "Instance not found"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description The instance is not deployed */
-      409: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "conflict",
-           *       "message": "The instance is being deleted"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description More than 150 requests in the key’s current minute */
-      429: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          /** @description Seconds to wait */
-          'Retry-After'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "rate_limited",
-           *       "message": "Rate limit exceeded. Please try again later."
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description The check failed on the host */
-      502: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "operation_failed",
-           *       "message": "Failed to create backup. Please try again."
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-    };
-  };
-  'v1.instances.backups': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        instanceId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Backups, newest first */
-      200: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['PublicBackupList'];
-        };
-      };
-      /** @description "Backups are only available for WordPress instances" */
-      400: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "validation_error",
-           *       "message": "Instance name is required"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description No key, or not a current key */
-      401: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "unauthorized",
-           *       "message": "Invalid or missing API key"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
-      403: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "forbidden",
-           *       "message": "API access requires Pro plan subscription"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description No such instance of the key’s owner */
-      404: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "not_found",
-           *       "message": "Instance not found"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description The instance is not deployed */
-      409: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "conflict",
-           *       "message": "The instance is being deleted"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description More than 150 requests in the key’s current minute */
-      429: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          /** @description Seconds to wait */
-          'Retry-After'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "rate_limited",
-           *       "message": "Rate limit exceeded. Please try again later."
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description The host failed to list them */
-      502: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "operation_failed",
-           *       "message": "Failed to create backup. Please try again."
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-    };
-  };
-  'v1.instances.createBackup': {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Any unique string up to 255 characters. The same key with the same body within 24 hours answers the first success again (header `Idempotent-Replayed: true`) instead of doing it twice; with another body, 409. */
-        'Idempotency-Key'?: string;
-      };
-      path: {
-        instanceId: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['CreateBackupRequest'];
-      };
-    };
-    responses: {
-      /** @description "Backup creation started" */
-      201: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['PublicBackupRef'];
-        };
-      };
-      /** @description "Backup name is required", or not WordPress */
-      400: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "validation_error",
-           *       "message": "Instance name is required"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description No key, or not a current key */
-      401: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "unauthorized",
-           *       "message": "Invalid or missing API key"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
-      403: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "forbidden",
-           *       "message": "API access requires Pro plan subscription"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description No such instance of the key’s owner */
-      404: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "not_found",
-           *       "message": "Instance not found"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description Not deployed, suspended, or the Idempotency-Key was used with another body */
-      409: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "conflict",
-           *       "message": "The instance is being deleted"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description More than 150 requests in the key’s current minute */
-      429: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          /** @description Seconds to wait */
-          'Retry-After'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "rate_limited",
-           *       "message": "Rate limit exceeded. Please try again later."
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description The host failed the backup */
-      502: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "operation_failed",
-           *       "message": "Failed to create backup. Please try again."
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-    };
-  };
-  'v1.instances.restoreBackup': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        instanceId: string;
-        backupId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description "Restore initiated" */
-      200: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['PublicBackupRef'];
-        };
-      };
-      /** @description "Backups are only available for WordPress instances" */
-      400: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "validation_error",
-           *       "message": "Instance name is required"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description No key, or not a current key */
-      401: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "unauthorized",
-           *       "message": "Invalid or missing API key"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
-      403: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "forbidden",
-           *       "message": "API access requires Pro plan subscription"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description No such instance of the key’s owner, or no such backup */
-      404: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "not_found",
-           *       "message": "Instance not found"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description The instance is not deployed */
-      409: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "conflict",
-           *       "message": "The instance is being deleted"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description More than 150 requests in the key’s current minute */
-      429: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          /** @description Seconds to wait */
-          'Retry-After'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "rate_limited",
-           *       "message": "Rate limit exceeded. Please try again later."
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description The host failed the restore */
-      502: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "operation_failed",
-           *       "message": "Failed to create backup. Please try again."
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-    };
-  };
-  'v1.instances.deleteBackup': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        instanceId: string;
-        backupId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description "Backup deleted" */
-      200: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['PublicBackupRef'];
-        };
-      };
-      /** @description "Backups are only available for WordPress instances" */
-      400: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "validation_error",
-           *       "message": "Instance name is required"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description No key, or not a current key */
-      401: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "unauthorized",
-           *       "message": "Invalid or missing API key"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
-      403: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "forbidden",
-           *       "message": "API access requires Pro plan subscription"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description No such instance of the key’s owner, or no such backup */
-      404: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "not_found",
-           *       "message": "Instance not found"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description The instance is not deployed */
-      409: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "conflict",
-           *       "message": "The instance is being deleted"
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description More than 150 requests in the key’s current minute */
-      429: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          /** @description Seconds to wait */
-          'Retry-After'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "rate_limited",
-           *       "message": "Rate limit exceeded. Please try again later."
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-      /** @description The host failed the deletion */
-      502: {
-        headers: {
-          /** @description Requests allowed per window: 150 */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the window starts again */
-          'RateLimit-Reset'?: number;
-          /** @description The rule: `150;w=60` (150 requests per 60 s) */
-          'RateLimit-Policy'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": "operation_failed",
-           *       "message": "Failed to create backup. Please try again."
-           *     }
-           */
-          'application/json': components['schemas']['PublicError'];
-        };
-      };
-    };
-  };
 }

@@ -97,8 +97,9 @@ export function createPublicApiRouter({ db, instances, subscriptions, keys, coun
       return c.json(done(`${TYPE_INFO[body.type].name} password updated`, { instanceId }), 200);
     })
     .openapi(routes.access, async (c) => {
-      const result = await instances.access(user(c), c.req.valid('param').instanceId);
-      if ('preparing' in result) return c.json(done(CREDENTIALS_NOT_READY, null), 202);
+      const { instanceId } = c.req.valid('param');
+      const result = await instances.access(user(c), instanceId);
+      if ('preparing' in result) return c.json(done(CREDENTIALS_NOT_READY, { instanceId }), 202);
       return c.json(done('Access credentials', result), 200);
     })
     .openapi(routes.addDomain, async (c) => {

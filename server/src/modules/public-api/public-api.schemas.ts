@@ -118,13 +118,11 @@ export const PublicAccessSchema = envelope(
   'Access credentials',
 );
 
-export const PublicPendingSchema = z
-  .object({
-    success: z.literal(true),
-    message: z.string().openapi({ example: 'Credentials not ready yet' }),
-    data: z.null(),
-  })
-  .openapi('PublicPending');
+export const PublicPendingSchema = envelope(
+  z.object({ instanceId: z.uuid() }),
+  'PublicPending',
+  'Credentials not ready yet',
+);
 
 export const PublicInstanceIdSchema = envelope(
   z.object({ instanceId: z.uuid() }),

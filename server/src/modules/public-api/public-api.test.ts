@@ -116,7 +116,11 @@ describe('/api/v1 with real database instances', { timeout: 90_000 }, () => {
     // While it deploys, credentials are not ready (202).
     const early = await v1(apiKey, 'GET', `/instances/${id}/access`);
     expect(early.status).toBe(202);
-    expect(early.json).toEqual({ success: true, message: 'Credentials not ready yet', data: null });
+    expect(early.json).toEqual({
+      success: true,
+      message: 'Credentials not ready yet',
+      data: { instanceId: id },
+    });
 
     // The same key and body: the first answer again, no second instance. Key order does not matter.
     const replay = await v1(
