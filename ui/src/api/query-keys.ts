@@ -70,3 +70,8 @@ export const adminKeys = {
   users: () => [...adminKeys.all, 'users'] as const,
   userList: (params: AdminUserListParams) => [...adminKeys.users(), params] as const,
 };
+
+export const apiKeyKeys = {
+  all: ['api-keys'] as const,
+  list: () => [...apiKeyKeys.all, 'list'] as const,
+};

@@ -49,6 +49,7 @@ describe('navigation', () => {
       'Instances /instances',
       'Billing /billing',
       'Profile /profile',
+      'API Access /api-access',
       'Admin Panel /admin-panel',
     ]);
     expect(topBarLinksFor(makeUser(), signedIn).map((link) => link.label)).not.toContain('Admin Panel');
@@ -126,6 +127,7 @@ describe('route tables', () => {
       '/instances/:id',
       '/profile',
       '/billing',
+      '/api-access',
       '/payment-success',
       '/payment-error',
       '/payment-cancelled',

@@ -25,14 +25,20 @@ describe('TopBar (spec §2.2)', () => {
     expect(await screen.findByLabelText('Plan: Pro')).toBeTruthy();
   });
 
-  it('links Instances, Billing and Profile', async () => {
+  it('links Instances, Billing, Profile and API Access', async () => {
     renderSignedIn();
     const nav = await screen.findByRole('navigation', { name: 'Main' });
     expect(
       within(nav)
         .getAllByRole('link')
         .map((link) => `${link.textContent} ${link.getAttribute('href')}`),
-    ).toEqual(['Dashboard /dashboard', 'Instances /instances', 'Billing /billing', 'Profile /profile']);
+    ).toEqual([
+      'Dashboard /dashboard',
+      'Instances /instances',
+      'Billing /billing',
+      'Profile /profile',
+      'API Access /api-access',
+    ]);
     expect(await screen.findByRole('button', { name: /^Notifications/ })).toBeTruthy();
   });
 
