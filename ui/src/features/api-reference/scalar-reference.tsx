@@ -19,6 +19,7 @@ export default function ScalarReference({ theme, serverUrl }: ApiReferenceViewer
       withDefaultFonts: false,
       telemetry: false,
       hideClientButton: true,
+      defaultOpenAllTags: true,
       hideTestRequestButton: true,
       showDeveloperTools: 'never' as const,
       agent: { disabled: true },
