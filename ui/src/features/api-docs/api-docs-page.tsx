@@ -67,7 +67,9 @@ function Code({ children }: { children: ReactNode }) {
         m: 0,
         p: 2,
         borderRadius: 1,
-        overflowX: 'auto',
+        // Wrapped rather than scrolled: a scrolling region would need keyboard focus (axe).
+        whiteSpace: 'pre-wrap',
+        overflowWrap: 'anywhere',
         bgcolor: 'action.hover',
         border: 1,
         borderColor: 'divider',
