@@ -1,5 +1,7 @@
 // `npm run bench`: requests per second of GET /api/auth/profile (token check, two PostgreSQL reads,
-// JSON) against a bare Hono route answering the same JSON with no database, and their ratio. The app is
+// JSON) against a bare Hono route answering the same JSON with no database, and their ratio. Then the
+// public API's list of instances with an API key (GET /api/v1/instances: key lookup, rate-limit UPSERT,
+// Pro check, the list) against the same list with a login token (GET /api/instances), and their ratio. The app is
 // wired as main.ts wires it: a LISTEN connection feeds its hub, so token versions come from the
 // in-process cache (no extra read per request).
 // Uses TEST_DATABASE_URL (a superuser URL) when set, otherwise a throwaway embedded PostgreSQL.
@@ -54,6 +56,8 @@ try {
     jwtSecret: 'bench-secret-bench-secret-bench-secret!!',
     mailer: createMemoryMailer(),
     avatarsDir: path.join(pgDir, 'avatars'),
+    // The counter still runs (one UPSERT per request); only its 150/min ceiling is lifted for the bench.
+    rateLimits: { publicApi: { points: 1_000_000_000, windowSeconds: 60 } },
   });
   const registered = await app.request('/api/auth/register', {
     method: 'POST',
@@ -67,7 +71,7 @@ try {
       password: 'Bench#mark2026',
     }),
   });
-  const { token } = (await registered.json()) as { token: string };
+  const { token, user } = (await registered.json()) as { token: string; user: { id: string } };
   const auth = { authorization: `Bearer ${token}` };
   const profileJson = await (await app.request('/api/auth/profile', { headers: auth })).json();
 
@@ -88,6 +92,28 @@ try {
     seconds: SECONDS,
     concurrency: CONCURRENCY,
   });
+  // The same user on Pro with an API key: the public list against the app's own list.
+  await db
+    .updateTable('subscriptions')
+    .set({ plan: 'pro', status: 'active', current_period_end: null })
+    .where('user_id', '=', user.id)
+    .execute();
+  const generated = await app.request('/api/keys/generate', { method: 'POST', headers: auth });
+  const { apiKey } = (await generated.json()) as { apiKey: string };
+  const keyed = { 'x-api-key': apiKey };
+  await load({ url: `${real.url}/api/v1/instances`, headers: keyed, seconds: 1, concurrency: CONCURRENCY }); // warm-up
+  const v1List = await load({
+    url: `${real.url}/api/v1/instances`,
+    headers: keyed,
+    seconds: SECONDS,
+    concurrency: CONCURRENCY,
+  });
+  const apiList = await load({
+    url: `${real.url}/api/instances`,
+    headers: auth,
+    seconds: SECONDS,
+    concurrency: CONCURRENCY,
+  });
   real.close();
   baseline.close();
 
@@ -98,6 +124,10 @@ try {
   console.log(row('berth (JWT + PostgreSQL + JSON)', profile));
   console.log(row('bare Hono route, same JSON, no database', plain));
   console.log(`ratio berth / bare: ${(rps(profile) / rps(plain)).toFixed(3)}`);
+  console.log(`\nList of instances, ${CONCURRENCY} keep-alive connections, ${SECONDS} s each`);
+  console.log(row('GET /api/v1/instances (API key)', v1List));
+  console.log(row('GET /api/instances (login token)', apiList));
+  console.log(`ratio v1 with key / api with token: ${(rps(v1List) / rps(apiList)).toFixed(3)}`);
 } finally {
   await stopListener();
   await db.destroy();
