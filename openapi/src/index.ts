@@ -9,6 +9,15 @@ export {
   type SessionTokens,
 } from './client.ts';
 export type { components, operations, paths } from './schema.gen.ts';
+export {
+  type BerthClient,
+  type BerthClientOptions,
+  type BerthError,
+  type BerthInstance,
+  type BerthPaths,
+  type BerthSchemas,
+  createBerthClient,
+} from './v1.ts';
 
 import type { components } from './schema.gen.ts';
 

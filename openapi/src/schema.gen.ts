@@ -1261,6 +1261,289 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in user’s API key (at most one): label, notes, last four characters, use */
+        get: operations["apiKeys.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/keys/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create the user’s API key (Pro only). The whole key is in this answer only. */
+        post: operations["apiKeys.generate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/keys/regenerate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace the user’s API key (Pro only): the old key stops working at once */
+        post: operations["apiKeys.regenerate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set the key’s label and notes */
+        put: operations["apiKeys.update"];
+        post?: never;
+        /** Delete the key: it stops working at once */
+        delete: operations["apiKeys.remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/instances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your instances
+         * @description A page of your instances, newest first, with how many there are and how many the plan allows.
+         */
+        get: operations["v1.instances.list"];
+        put?: never;
+        /**
+         * Deploy an instance
+         * @description Answers 201 at once with the instance in status `deploying`; poll GET /api/v1/instances/{instanceId} until it is `running` (or `error`). Database credentials then come from GET …/access. Honours `Idempotency-Key`.
+         */
+        post: operations["v1.instances.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/instances/{instanceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one instance */
+        get: operations["v1.instances.get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an instance and its data
+         * @description Asynchronous: the instance becomes `deleting`, then is gone.
+         */
+        delete: operations["v1.instances.delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/instances/{instanceId}/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new database password
+         * @description 200 once the new password works and the old one no longer does; 202 if it is still being applied (a few seconds).
+         */
+        post: operations["v1.instances.password"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/instances/{instanceId}/access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Database credentials (and SFTP login for WordPress)
+         * @description 202 "Credentials not ready yet" while the instance is still being deployed: poll again.
+         */
+        get: operations["v1.instances.access"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/instances/{instanceId}/domain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a custom domain to a WordPress site
+         * @description Pending until the DNS TXT record in `customDomain.verification.record` proves ownership; then attached.
+         */
+        post: operations["v1.instances.addDomain"];
+        /** Remove the custom domain */
+        delete: operations["v1.instances.removeDomain"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/instances/{instanceId}/ssl/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Have a new certificate issued for the custom domain */
+        post: operations["v1.instances.enableSsl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/instances/{instanceId}/ssl/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The custom domain’s certificate: Active, Pending or FAILED */
+        get: operations["v1.instances.sslStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/instances/{instanceId}/backups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a WordPress site’s backups */
+        get: operations["v1.instances.backups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/instances/{instanceId}/backups/new": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Back up a WordPress site (database and wp-content)
+         * @description Synchronous: answers once the backup is stored. Honours `Idempotency-Key`.
+         */
+        post: operations["v1.instances.createBackup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/instances/{instanceId}/backups/{backupId}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a backup
+         * @description Synchronous: answers once the site runs on the restored content.
+         */
+        post: operations["v1.instances.restoreBackup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/instances/{instanceId}/backups/{backupId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a backup */
+        delete: operations["v1.instances.deleteBackup"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payments/stripe/portal": {
         parameters: {
             query?: never;
@@ -2548,6 +2831,206 @@ export interface components {
         };
         AdminFailAffiliatePayout: {
             reason?: string;
+        };
+        ApiKeyList: {
+            keys: components["schemas"]["ApiKeyInfo"][];
+        };
+        ApiKeyInfo: {
+            /** Format: uuid */
+            id: string;
+            /** @example CI deploys */
+            label: string;
+            /** @example Used by the nightly pipeline */
+            notes: string;
+            /** @example berth_sk_ */
+            prefix: string;
+            /** @example Q3xZ */
+            last4: string;
+            /** @example berth_sk_…Q3xZ */
+            masked: string;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description To the minute; null before first use
+             */
+            lastUsedAt: string | null;
+        };
+        NewApiKey: {
+            /**
+             * @description The whole key. Shown this once: only its hash is stored.
+             * @example berth_sk_4f1c0a9e2b7d43c8a1e5f60b9d2c7e31Q3xZ
+             */
+            apiKey: string;
+            key: components["schemas"]["ApiKeyInfo"];
+            message: string;
+        };
+        ApiKeyChange: {
+            key: components["schemas"]["ApiKeyInfo"];
+            message: string;
+        };
+        ApiKeyMetaRequest: {
+            /** @default  */
+            label: string;
+            /** @default  */
+            notes: string;
+        };
+        PublicInstanceList: {
+            /** @enum {boolean} */
+            success: true;
+            /** @example Instances retrieved */
+            message: string;
+            data: {
+                /** @description Newest first */
+                instances: components["schemas"]["Instance"][];
+                /** @description All the user’s instances matching the search */
+                total: number;
+                /** @description What the plan allows; -1 is unlimited (Pro) */
+                maxInstances: number;
+                page: number;
+                pages: number;
+                limit: number;
+            };
+        };
+        PublicError: {
+            /**
+             * @description A stable machine-readable code
+             * @example unauthorized
+             */
+            error: string;
+            /** @example Invalid or missing API key */
+            message: string;
+            /** @description Per-field messages (`fieldErrors`) for 400; `requestId` for 5xx */
+            details?: {
+                [key: string]: unknown;
+            };
+        };
+        PublicInstanceResult: {
+            /** @enum {boolean} */
+            success: true;
+            /** @example Instance retrieved */
+            message: string;
+            data: {
+                instance: components["schemas"]["Instance"];
+            };
+        };
+        /**
+         * @example {
+         *       "name": "orders-db",
+         *       "type": "MySQL",
+         *       "region": "eu-west-1",
+         *       "memory": "1GB",
+         *       "cpu": "1"
+         *     }
+         */
+        PublicCreateInstanceRequest: {
+            /** @example My Instance */
+            name: string;
+            description?: string;
+            /**
+             * @description Display name or id, in any case
+             * @example MySQL
+             * @enum {string}
+             */
+            type: "MySQL" | "PostgreSQL" | "MongoDB" | "WordPress" | "n8n" | "mysql" | "postgresql" | "mongodb" | "wordpress" | "postgres";
+            /**
+             * @default us-east-1
+             * @enum {string}
+             */
+            region: "us-east-1" | "us-west-2" | "eu-west-1" | "eu-central-1" | "eu-north-1" | "ap-south-1" | "ap-southeast-1" | "ap-southeast-2" | "ap-northeast-1" | "ap-northeast-2" | "sa-east-1" | "me-central-1" | "af-south-1";
+            /**
+             * @default 4GB
+             * @example 1GB
+             */
+            memory: string;
+            /**
+             * @default 2
+             * @example 1
+             */
+            cpu: string;
+            /** @description WordPress only: a temporary address, or a custom domain (`value`) */
+            domain?: {
+                /** @enum {string} */
+                type: "temporary" | "custom";
+                /** @example shop.example.com */
+                value?: string;
+            };
+            /** @description Required for WordPress: siteTitle, adminUsername, adminEmail, adminPassword */
+            wordpress?: {
+                siteTitle?: string;
+                adminUsername?: string;
+                adminEmail?: string;
+                adminPassword?: string;
+                phpVersion?: string;
+            };
+        };
+        PublicInstanceDeleted: {
+            /** @enum {boolean} */
+            success: true;
+            /** @example Instance deletion initiated */
+            message: string;
+            data: {
+                /** Format: uuid */
+                instanceId: string;
+                name: string;
+                /** Format: date-time */
+                deletedAt: string;
+            };
+        };
+        PublicInstanceId: {
+            /** @enum {boolean} */
+            success: true;
+            /** @example MySQL password updated */
+            message: string;
+            data: {
+                /** Format: uuid */
+                instanceId: string;
+            };
+        };
+        PublicInstanceAccess: {
+            /** @enum {boolean} */
+            success: true;
+            /** @example Access credentials */
+            message: string;
+            data: components["schemas"]["InstanceAccess"];
+        };
+        PublicPending: {
+            /** @enum {boolean} */
+            success: true;
+            /** @example Credentials not ready yet */
+            message: string;
+            data: {
+                /** Format: uuid */
+                instanceId: string;
+            };
+        };
+        PublicSslResult: {
+            /** @enum {boolean} */
+            success: true;
+            /** @example SSL status retrieved */
+            message: string;
+            data: components["schemas"]["SslResult"];
+        };
+        PublicBackupList: {
+            /** @enum {boolean} */
+            success: true;
+            /** @example Backups retrieved */
+            message: string;
+            data: {
+                /** @description Newest first */
+                backups: components["schemas"]["Backup"][];
+            };
+        };
+        PublicBackupRef: {
+            /** @enum {boolean} */
+            success: true;
+            /** @example Backup creation started */
+            message: string;
+            data: {
+                /** Format: uuid */
+                instanceId: string;
+                backupId: string;
+            };
         };
         PortalSession: {
             /** Format: uri */
@@ -6588,6 +7071,2658 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "apiKeys.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Keys, without their secret */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyList"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "apiKeys.generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new key (`apiKey`), shown once */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewApiKey"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a Pro subscriber ("API access requires Pro plan subscription") */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user has a key already: regenerate it */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "apiKeys.regenerate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new key (`apiKey`), shown once; label and notes are kept */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewApiKey"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a Pro subscriber ("API access requires Pro plan subscription") */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "apiKeys.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Label (up to 100) and notes (up to 1000) */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiKeyMetaRequest"];
+            };
+        };
+        responses: {
+            /** @description "API key details saved" */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyChange"];
+                };
+            };
+            /** @description "Label too long" or "Notes too long" */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such key of this user ("API key not found") */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "apiKeys.remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description "API key deleted" */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such key of this user ("API key not found") */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "v1.instances.list": {
+        parameters: {
+            query?: {
+                /** @description Default 1 */
+                page?: string;
+                /** @description Default 24, at most 1000 */
+                limit?: string;
+                /** @description Part of the name (trimmed, any case) */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Instances, `total` and `maxInstances` */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicInstanceList"];
+                };
+            };
+            /** @description page or limit out of range */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_error",
+                     *       "message": "Instance name is required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No key, or not a current key */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "API access requires Pro plan subscription"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description More than 150 requests in the key’s current minute */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "Rate limit exceeded. Please try again later."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+        };
+    };
+    "v1.instances.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string up to 255 characters. The same key with the same body within 24 hours answers the first success again (header `Idempotent-Replayed: true`) instead of doing it twice; with another body, 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PublicCreateInstanceRequest"];
+            };
+        };
+        responses: {
+            /** @description "Instance deployment initiated" */
+            201: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicInstanceResult"];
+                };
+            };
+            /** @description A field breaks a rule (`details.fieldErrors`) */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_error",
+                     *       "message": "Instance name is required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No key, or not a current key */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "API access requires Pro plan subscription"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The type cannot be deployed on this server; or the Idempotency-Key was used with another body, or its first request is still running */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "This Idempotency-Key was used with a different request. Use a new key for a new request."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description More than 150 requests in the key’s current minute */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "Rate limit exceeded. Please try again later."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+        };
+    };
+    "v1.instances.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                instanceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The instance */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicInstanceResult"];
+                };
+            };
+            /** @description No key, or not a current key */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "API access requires Pro plan subscription"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No such instance of the key’s owner */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Instance not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description More than 150 requests in the key’s current minute */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "Rate limit exceeded. Please try again later."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+        };
+    };
+    "v1.instances.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                instanceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description "Instance deletion initiated" */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicInstanceDeleted"];
+                };
+            };
+            /** @description No key, or not a current key */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "API access requires Pro plan subscription"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No such instance of the key’s owner */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Instance not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description More than 150 requests in the key’s current minute */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "Rate limit exceeded. Please try again later."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+        };
+    };
+    "v1.instances.password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                instanceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeInstancePasswordRequest"];
+            };
+        };
+        responses: {
+            /** @description "MySQL password updated" (the type’s name) */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicInstanceId"];
+                };
+            };
+            /** @description "Password change initiated": still being applied */
+            202: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicInstanceId"];
+                };
+            };
+            /** @description Not a database, another type, or the password breaks the rule (8 to 128 characters) */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_error",
+                     *       "message": "Instance name is required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No key, or not a current key */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "API access requires Pro plan subscription"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No such instance of the key’s owner */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Instance not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The instance is not deployed yet or is being deleted */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "The instance is being deleted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description More than 150 requests in the key’s current minute */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "Rate limit exceeded. Please try again later."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The database server refused the change */
+            502: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "operation_failed",
+                     *       "message": "Failed to create backup. Please try again."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+        };
+    };
+    "v1.instances.access": {
+        parameters: {
+            query?: {
+                /** @description Accepted for compatibility (MongoDB, MySQL, …) and ignored: the instance knows its type */
+                type?: string;
+            };
+            header?: never;
+            path: {
+                instanceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Host, port, database, user, password, connection string; `sftp` for WordPress */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicInstanceAccess"];
+                };
+            };
+            /** @description "Credentials not ready yet" */
+            202: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicPending"];
+                };
+            };
+            /** @description No key, or not a current key */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "API access requires Pro plan subscription"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No such instance of the key’s owner */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Instance not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description n8n, being deleted, or its deploy failed */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "The instance is being deleted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description More than 150 requests in the key’s current minute */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "Rate limit exceeded. Please try again later."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+        };
+    };
+    "v1.instances.addDomain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                instanceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InstanceDomainRequest"];
+            };
+        };
+        responses: {
+            /** @description "Custom domain added successfully" */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicInstanceResult"];
+                };
+            };
+            /** @description "Domain is required", "Please enter a valid domain name", or not WordPress */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_error",
+                     *       "message": "Instance name is required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No key, or not a current key */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "API access requires Pro plan subscription"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No such instance of the key’s owner */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Instance not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The domain belongs to another account, or the instance is not deployed */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "The instance is being deleted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description More than 150 requests in the key’s current minute */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "Rate limit exceeded. Please try again later."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The host failed the change */
+            502: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "operation_failed",
+                     *       "message": "Failed to create backup. Please try again."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+        };
+    };
+    "v1.instances.removeDomain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                instanceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description "Custom domain removed successfully" */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicInstanceResult"];
+                };
+            };
+            /** @description Not WordPress, or no custom domain */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_error",
+                     *       "message": "Instance name is required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No key, or not a current key */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "API access requires Pro plan subscription"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No such instance of the key’s owner */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Instance not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The instance is not deployed or is being deleted */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "The instance is being deleted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description More than 150 requests in the key’s current minute */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "Rate limit exceeded. Please try again later."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The host failed the change */
+            502: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "operation_failed",
+                     *       "message": "Failed to create backup. Please try again."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+        };
+    };
+    "v1.instances.enableSsl": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                instanceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description "Requested SSL. It may take a moment to activate." */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicSslResult"];
+                };
+            };
+            /** @description "SSL is only available for custom domains" */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_error",
+                     *       "message": "Instance name is required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No key, or not a current key */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "API access requires Pro plan subscription"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No such instance of the key’s owner */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Instance not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The domain is not verified yet, or the instance is not deployed */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "The instance is being deleted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description More than 150 requests in the key’s current minute */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "Rate limit exceeded. Please try again later."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+        };
+    };
+    "v1.instances.sslStatus": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                instanceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The status, checked now; `none` without a custom domain */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicSslResult"];
+                };
+            };
+            /** @description "SSL is only available for custom domains" */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_error",
+                     *       "message": "Instance name is required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No key, or not a current key */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "API access requires Pro plan subscription"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No such instance of the key’s owner */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Instance not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The instance is not deployed */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "The instance is being deleted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description More than 150 requests in the key’s current minute */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "Rate limit exceeded. Please try again later."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The check failed on the host */
+            502: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "operation_failed",
+                     *       "message": "Failed to create backup. Please try again."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+        };
+    };
+    "v1.instances.backups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                instanceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Backups, newest first */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicBackupList"];
+                };
+            };
+            /** @description "Backups are only available for WordPress instances" */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_error",
+                     *       "message": "Instance name is required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No key, or not a current key */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "API access requires Pro plan subscription"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No such instance of the key’s owner */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Instance not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The instance is not deployed */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "The instance is being deleted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description More than 150 requests in the key’s current minute */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "Rate limit exceeded. Please try again later."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The host failed to list them */
+            502: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "operation_failed",
+                     *       "message": "Failed to create backup. Please try again."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+        };
+    };
+    "v1.instances.createBackup": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string up to 255 characters. The same key with the same body within 24 hours answers the first success again (header `Idempotent-Replayed: true`) instead of doing it twice; with another body, 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                instanceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBackupRequest"];
+            };
+        };
+        responses: {
+            /** @description "Backup creation started" */
+            201: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicBackupRef"];
+                };
+            };
+            /** @description "Backup name is required", or not WordPress */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_error",
+                     *       "message": "Instance name is required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No key, or not a current key */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "API access requires Pro plan subscription"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No such instance of the key’s owner */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Instance not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description Not deployed, suspended, or the Idempotency-Key was used with another body */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "The instance is being deleted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description More than 150 requests in the key’s current minute */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "Rate limit exceeded. Please try again later."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The host failed the backup */
+            502: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "operation_failed",
+                     *       "message": "Failed to create backup. Please try again."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+        };
+    };
+    "v1.instances.restoreBackup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                instanceId: string;
+                backupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description "Restore initiated" */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicBackupRef"];
+                };
+            };
+            /** @description "Backups are only available for WordPress instances" */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_error",
+                     *       "message": "Instance name is required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No key, or not a current key */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "API access requires Pro plan subscription"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No such instance of the key’s owner, or no such backup */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Instance not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The instance is not deployed */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "The instance is being deleted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description More than 150 requests in the key’s current minute */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "Rate limit exceeded. Please try again later."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The host failed the restore */
+            502: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "operation_failed",
+                     *       "message": "Failed to create backup. Please try again."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+        };
+    };
+    "v1.instances.deleteBackup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                instanceId: string;
+                backupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description "Backup deleted" */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicBackupRef"];
+                };
+            };
+            /** @description "Backups are only available for WordPress instances" */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "validation_error",
+                     *       "message": "Instance name is required"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No key, or not a current key */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "Invalid or missing API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "forbidden",
+                     *       "message": "API access requires Pro plan subscription"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No such instance of the key’s owner, or no such backup */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Instance not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The instance is not deployed */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "conflict",
+                     *       "message": "The instance is being deleted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description More than 150 requests in the key’s current minute */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "rate_limited",
+                     *       "message": "Rate limit exceeded. Please try again later."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The host failed the deletion */
+            502: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "operation_failed",
+                     *       "message": "Failed to create backup. Please try again."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
                 };
             };
         };

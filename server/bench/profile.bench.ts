@@ -2,7 +2,9 @@
 // Hono + pg + jose server doing the same reads on the same database (bench/baseline-server.ts), and
 // their ratios. The load generator runs in its own process (bench/load.ts). The app is wired as main.ts
 // wires it: one composition root, a LISTEN connection feeding its hub (token versions come from the
-// in-process cache), the pool size of main.ts.
+// in-process cache), the pool size of main.ts. Then the public API's list with an API key
+// (GET /api/v1/instances: key lookup, rate-limit UPSERT, Pro check, the list) against the same list with
+// a login token, and their ratio.
 // Uses TEST_DATABASE_URL (a superuser URL) when set, otherwise a throwaway embedded PostgreSQL.
 import { rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -54,6 +56,8 @@ try {
       avatarsDir: path.join(pgDir, 'avatars'),
       helpUploadsDir: path.join(pgDir, 'help-uploads'),
     }),
+    // The API-key counter still runs (one UPSERT per request); only its 150/min ceiling is lifted.
+    { rateLimits: { publicApi: { points: 1_000_000_000, windowSeconds: 60 } } },
   );
   const registered = await app.request('/api/auth/register', {
     method: 'POST',
@@ -67,12 +71,10 @@ try {
       password: 'Bench#mark2026',
     }),
   });
-  const { token } = (await registered.json()) as { token: string };
+  const { token, user } = (await registered.json()) as { token: string; user: { id: string } };
   const auth = { authorization: `Bearer ${token}` };
+  const userId = user.id;
   // A few instances to list (rows only: nothing is deployed).
-  const userId = (
-    await db.selectFrom('users').select('id').where('username', 'like', 'bench%').executeTakeFirstOrThrow()
-  ).id;
   await insertInstanceRows(db, userId, 5);
 
   const baseline = createBaselineApp(dbUrl, JWT_SECRET, POOL_SIZE);
@@ -111,6 +113,28 @@ try {
       `  ratio berth / bare: ${ratio.toFixed(2)} (target >= 0.80: ${ratio >= 0.8 ? 'met' : 'MISSED'})`,
     );
   }
+
+  // The same user on Pro with an API key: the public list against the app's own list.
+  await db
+    .updateTable('subscriptions')
+    .set({ plan: 'pro', status: 'active', current_period_end: null })
+    .where('user_id', '=', userId)
+    .execute();
+  const generated = await app.request('/api/keys/generate', { method: 'POST', headers: auth });
+  const { apiKey } = (await generated.json()) as { apiKey: string };
+  const listJob = (route: string, headers: Record<string, string>) => ({
+    url: `${servers.berth.url}${route}`,
+    headers,
+    seconds: SECONDS,
+    concurrency: CONCURRENCY,
+  });
+  await load({ ...listJob('/api/v1/instances', { 'x-api-key': apiKey }), seconds: 1 });
+  const v1List = await measured(listJob('/api/v1/instances', { 'x-api-key': apiKey }));
+  const apiList = await measured(listJob('/api/instances', auth));
+  console.log('List of instances: the public API with a key against the app with a login token');
+  console.log(row('GET /api/v1/instances (API key)', v1List));
+  console.log(row('GET /api/instances (login token)', apiList));
+  console.log(`  ratio v1 with key / api with token: ${(rps(v1List) / rps(apiList)).toFixed(2)}`);
   servers.berth.close();
   servers.bare.close();
   await baseline.close();

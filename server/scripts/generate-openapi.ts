@@ -1,4 +1,5 @@
-// Writes openapi/openapi.json from the server's route declarations. No server runs and no database is
+// Writes openapi/openapi.json (every route) and openapi/openapi.v1.json (the public /api/v1 subset) from
+// the server's route declarations. No server runs and no database is
 // reached: the pool behind `db` is lazy and never connects.
 import { writeFile } from 'node:fs/promises';
 import { createApp } from '../src/app.ts';
@@ -6,7 +7,8 @@ import { createDb } from '../src/db/create-db.ts';
 import { createMemoryMailer } from '../src/lib/mailer.ts';
 import { createServices } from '../src/services.ts';
 
-export async function renderOpenApi(): Promise<string> {
+/** The full document (/api/openapi.json), or with `public` the /api/v1 one (/api/v1/openapi.json). */
+export async function renderOpenApi(which: 'full' | 'public' = 'full'): Promise<string> {
   const db = createDb('postgres://unused@127.0.0.1:1/unused');
   try {
     const services = createServices({
@@ -27,7 +29,9 @@ export async function renderOpenApi(): Promise<string> {
         ethereum: { rpcUrl: 'http://127.0.0.1:1', confirmations: 12 },
       },
     });
-    const res = await createApp(services).request('/api/openapi.json');
+    const res = await createApp(services).request(
+      which === 'full' ? '/api/openapi.json' : '/api/v1/openapi.json',
+    );
     return `${JSON.stringify(await res.json(), null, 2)}\n`;
   } finally {
     await db.destroy();
@@ -35,7 +39,12 @@ export async function renderOpenApi(): Promise<string> {
 }
 
 if (import.meta.main) {
-  const target = new URL('../../openapi/openapi.json', import.meta.url);
-  await writeFile(target, await renderOpenApi());
-  console.log(`wrote ${target.pathname}`);
+  for (const [file, which] of [
+    ['openapi.json', 'full'],
+    ['openapi.v1.json', 'public'],
+  ] as const) {
+    const target = new URL(`../../openapi/${file}`, import.meta.url);
+    await writeFile(target, await renderOpenApi(which));
+    console.log(`wrote ${target.pathname}`);
+  }
 }

@@ -13,6 +13,7 @@ import { mountWebApp } from './lib/web-app.ts';
 import { createAdminRouter } from './modules/admin/admin.index.ts';
 import { createAffiliatesRouter } from './modules/affiliates/affiliates.index.ts';
 import { createAnnouncementsRouter } from './modules/announcements/announcements.index.ts';
+import { createApiKeysRouter } from './modules/api-keys/api-keys.index.ts';
 import { type AuthRateLimits, createAuthRouter } from './modules/auth/auth.index.ts';
 import { createAvatarsRouter } from './modules/avatars/avatars.index.ts';
 import * as avatarRoutes from './modules/avatars/avatars.routes.ts';
@@ -26,6 +27,8 @@ import { createInstancesRouter } from './modules/instances/instances.index.ts';
 import { createNotificationsRouter } from './modules/notifications/notifications.index.ts';
 import { createPasswordResetRouter } from './modules/password-reset/password-reset.index.ts';
 import { createPaymentsRouter } from './modules/payments/payments.index.ts';
+import { PUBLIC_API_RATE_LIMIT } from './modules/public-api/public-api.gate.ts';
+import { createPublicApiRouter } from './modules/public-api/public-api.index.ts';
 import { createSubscriptionsRouter } from './modules/subscriptions/subscriptions.index.ts';
 import type { Services } from './services.ts';
 
@@ -53,6 +56,8 @@ export interface RateLimits extends AuthRateLimits {
   helpSubmit: RateLimitRule;
   /** Referral click reports per client address. */
   affiliateClick: RateLimitRule;
+  /** Requests per API key on /api/v1 (the plan card's 150 per minute). */
+  publicApi: RateLimitRule;
 }
 
 export const VERSION: string = pkg.version;
@@ -70,6 +75,7 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   helpUpload: { points: 60, windowSeconds: 60 * 60 },
   helpSubmit: { points: 20, windowSeconds: 60 * 60 },
   affiliateClick: { points: 120, windowSeconds: 60 * 60 },
+  publicApi: PUBLIC_API_RATE_LIMIT,
 };
 
 /**
@@ -89,6 +95,15 @@ export function createApp(services: Services, http: HttpOptions = {}) {
     capabilities: instances.capabilities,
     publicApiAvailable: () => publicApiAvailable,
     clock: () => services.now().getTime(),
+  });
+  // The public /api/v1: keys of Pro users; every route calls the same instances service as /api.
+  const publicApi = createPublicApiRouter({
+    db,
+    instances,
+    subscriptions,
+    keys: services.apiKeys,
+    count: services.rateCounter,
+    rule: limits.publicApi,
   });
 
   const app = createRouter();
@@ -164,7 +179,9 @@ export function createApp(services: Services, http: HttpOptions = {}) {
     .route(
       '/',
       createAffiliatesRouter({ affiliates: services.affiliates, limiter, clickLimit: limits.affiliateClick }),
-    );
+    )
+    .route('/', createApiKeysRouter(services.apiKeys))
+    .route('/', publicApi);
 
   for (const router of providers.routers) app.route('/', router);
 

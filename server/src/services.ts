@@ -8,12 +8,13 @@ import { type Cipher, createEphemeralCipher } from './lib/crypto.ts';
 import type { LogLine } from './lib/error-reference.ts';
 import { startIntervalTask } from './lib/interval-task.ts';
 import type { Mailer } from './lib/mailer.ts';
-import { createPgRateLimiter } from './lib/rate-limiter.ts';
+import { createPgRateCounter, createPgRateLimiter } from './lib/rate-limiter.ts';
 import { createTokenService } from './lib/tokens.ts';
 import { type TurnstileVerifier, turnstileOff } from './lib/turnstile.ts';
 import { createAdminService } from './modules/admin/admin.service.ts';
 import { createAffiliatesService } from './modules/affiliates/affiliates.service.ts';
 import { createAnnouncementsService, FANOUT_TASK } from './modules/announcements/announcements.service.ts';
+import { createApiKeysService } from './modules/api-keys/api-keys.service.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createAccessVerifier, createTokenVersions } from './modules/auth/token-versions.ts';
 import { createAvatarsService } from './modules/avatars/avatars.service.ts';
@@ -177,6 +178,8 @@ export function createServices(config: ServicesConfig) {
     publicUrl,
   });
   const admin = createAdminService({ db, now, subscriptions, renewals: payments });
+  // API keys of Pro users (the public /api/v1 checks them; app.ts mounts it).
+  const apiKeys = createApiKeysService({ db, now, hasProAccess: subscriptions.hasProAccess });
   const trialNotices = createTrialNoticesService({ db, now, notifications, subscriptions });
   const helpDesk = createHelpDeskService({
     db,
@@ -212,6 +215,8 @@ export function createServices(config: ServicesConfig) {
     tokenVersions,
     verifyToken: createAccessVerifier(tokens, tokenVersions),
     limiter: createPgRateLimiter(db),
+    /** Counts requests per key and says how many remain (the public API's RateLimit headers). */
+    rateCounter: createPgRateCounter(db),
     notifications,
     paymentSettings,
     subscriptions,
@@ -227,6 +232,7 @@ export function createServices(config: ServicesConfig) {
     helpDesk,
     announcements,
     affiliates,
+    apiKeys,
     jobTasks,
     platformJobTasks,
     background: {

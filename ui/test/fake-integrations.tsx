@@ -1,5 +1,9 @@
 import { act } from '@testing-library/react';
-import type { BotCheckWidgetProps, LiveEventSource } from '../src/app/integrations.ts';
+import type {
+  ApiReferenceViewerProps,
+  BotCheckWidgetProps,
+  LiveEventSource,
+} from '../src/app/integrations.ts';
 
 type Listener = (event: MessageEvent) => void;
 
@@ -65,4 +69,9 @@ export function FakeBotCheckWidget({ siteKey, onToken, onExpire, onError }: BotC
       </button>
     </div>
   );
+}
+
+/** The API reference viewer without Scalar's bundle: its props, for the page test. */
+export function FakeApiReferenceViewer({ theme, serverUrl }: ApiReferenceViewerProps) {
+  return <div data-testid="api-reference-viewer" data-theme={theme} data-server-url={serverUrl} />;
 }

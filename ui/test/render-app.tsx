@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter, useLocation } from 'react-router';
 import { App } from '../src/app/app.tsx';
 import { type FakeRoutes, fakeApi } from './fake-api.ts';
-import { FakeBotCheckWidget, fakeStreams } from './fake-integrations.tsx';
+import { FakeApiReferenceViewer, FakeBotCheckWidget, fakeStreams } from './fake-integrations.tsx';
 import { type FakePlatformOptions, fakePlatform } from './fake-platform.ts';
 import { capabilities, instanceList, notificationList, paymentSettings, publicConfig } from './fixtures.ts';
 
@@ -60,7 +60,11 @@ export function renderApp({ path = '/', token = null, api: routes = {}, host }: 
     <MemoryRouter initialEntries={[path]}>
       <App
         platform={platform}
-        integrations={{ openEventSource: streams.open, BotCheckWidget: FakeBotCheckWidget }}
+        integrations={{
+          openEventSource: streams.open,
+          BotCheckWidget: FakeBotCheckWidget,
+          ApiReferenceViewer: FakeApiReferenceViewer,
+        }}
       />
       <LocationProbe />
     </MemoryRouter>,

@@ -101,6 +101,12 @@ const PUBLIC: readonly Screen[] = [
   { name: 'affiliate terms', path: '/affiliate/terms', ready: h1('Affiliate Program Terms') },
   { name: 'affiliate privacy', path: '/affiliate/privacy-policy', ready: h1('Affiliate Privacy Policy') },
   { name: 'API docs', path: '/api/docs', ready: h1('Berth API') },
+  // Scalar's rendering of the public OpenAPI document, every operation open.
+  {
+    name: 'API reference',
+    path: '/api-reference',
+    ready: (p) => p.getByText('Delete a backup', { exact: true }).first().waitFor({ timeout: 30_000 }),
+  },
   { name: 'sign-in', path: '/login', ready: h1('Welcome back') },
   {
     name: 'sign-in, forgot-password dialog open',
@@ -127,6 +133,9 @@ const ACCOUNT: readonly Screen[] = [
         .waitFor(),
   },
   { name: 'profile', path: '/profile', ready: h1('Profile Settings') },
+  // Not Pro: the upgrade prompt (the Pro page with a key is checked in api-access.test.ts).
+  { name: 'API access', path: '/api-access', ready: h1('API Access') },
+  { name: 'API docs, signed in', path: '/api/docs', ready: h1('Berth API') },
   { name: 'billing', path: '/billing', ready: h1('Subscription and Billing') },
   // Without a query: `navigate` waits for the pathname. Each redirects after 5 or 10 s, longer than a check.
   { name: 'payment success', path: '/payment-success', ready: h1('Payment Successful') },

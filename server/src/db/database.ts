@@ -6,6 +6,7 @@ import type {
   AffiliateReferralTable,
   AffiliateTable,
 } from './tables/affiliates.ts';
+import type { ApiIdempotencyTable, ApiKeyTable } from './tables/api-keys.ts';
 import type { ContactMessageTable } from './tables/contact-messages.ts';
 import type { AnnouncementTable, HelpTicketTable, HelpUploadTable } from './tables/help-desk.ts';
 import type { InstanceCredentialsTable, InstanceTable } from './tables/instances.ts';
@@ -42,6 +43,8 @@ export interface Database {
   affiliate_referrals: AffiliateReferralTable;
   affiliate_ledger: AffiliateLedgerTable;
   affiliate_payouts: AffiliatePayoutTable;
+  api_keys: ApiKeyTable;
+  api_idempotency: ApiIdempotencyTable;
 }
 
 export type Db = Kysely<Database>;

@@ -1,6 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { TrustedProxies } from './client-address.ts';
 import { validationBody } from './error-handler.ts';
+import type { RateLimitState } from './rate-limiter.ts';
 
 /** The signed-in user, as a verified token tells it. */
 export interface AuthUser {
@@ -22,6 +23,10 @@ export interface AppEnv {
     isAdmin: (userId: string) => Promise<boolean>;
     /** Installed once by createApp: which proxies' X-Forwarded-For is believed (TRUSTED_PROXY). */
     trustedProxies: TrustedProxies;
+    /** Set by the API-key gate on /api/v1 routes (modules/public-api): the key and its owner. */
+    apiKey: { keyId: string; userId: string };
+    /** Set by the API-key gate on /api/v1 routes: where the key's rate-limit window stands. */
+    rateLimit: RateLimitState;
   };
 }
 

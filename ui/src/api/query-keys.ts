@@ -99,3 +99,8 @@ export const helpKeys = {
   users: (search: string) => [...helpKeys.all, 'users', search] as const,
   notificationsConfig: () => [...helpKeys.all, 'notifications-config'] as const,
 };
+
+export const apiKeyKeys = {
+  all: ['api-keys'] as const,
+  list: () => [...apiKeyKeys.all, 'list'] as const,
+};

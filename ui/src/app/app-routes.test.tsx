@@ -80,6 +80,7 @@ const OPEN_HEADINGS: Record<string, string> = {
   '/affiliate/privacy-policy': 'Affiliate Privacy Policy',
   '/affiliate/privacy': 'Affiliate Privacy Policy',
   '/api/docs': 'Berth API',
+  '/api-reference': 'API Reference',
 };
 const SIGNED_OUT_HEADINGS: Record<string, string> = {
   '/': 'Deploy applications and databases in a few clicks',
@@ -103,6 +104,7 @@ const SIGNED_IN_HEADINGS: Record<string, string> = {
   '/instances/:id': 'Instance not found',
   '/profile': 'Profile Settings',
   '/billing': 'Subscription and Billing',
+  '/api-access': 'API Access',
   '/payment-success': 'Payment Successful',
   '/payment-error': 'Payment Failed',
   '/payment-cancelled': 'Payment Cancelled',

@@ -16,6 +16,8 @@ const DEFAULT_INTEGRATIONS: Integrations = {
   BotCheckWidget: lazy(async () => ({
     default: (await import('../components/bot-check/turnstile-widget.tsx')).TurnstileWidget,
   })),
+  // Loaded by /api-reference only: Scalar and the public OpenAPI document are its own chunk.
+  ApiReferenceViewer: lazy(() => import('../features/api-reference/scalar-reference.tsx')),
 };
 
 function createQueryClient() {
@@ -32,7 +34,7 @@ function createQueryClient() {
 
 /**
  * The whole Berth UI. The host shell wraps it in a React Router router (browser or hash).
- * `integrations` replaces the browser's EventSource or the bot-check widget (tests).
+ * `integrations` replaces the browser's EventSource, the bot-check widget or the API reference viewer (tests).
  */
 export function App({
   platform,

@@ -18,13 +18,21 @@ export interface BotCheckWidgetProps {
   onError(): void;
 }
 
+export interface ApiReferenceViewerProps {
+  theme: ColorMode;
+  /** Where the requests of the examples go: this Berth server. */
+  serverUrl: string;
+}
+
 /**
- * What the UI takes from outside the page it renders: the browser's EventSource and the bot-check
- * widget (Cloudflare Turnstile, whose script comes from Cloudflare). Tests put fakes here.
+ * What the UI takes from outside the page it renders: the browser's EventSource, the bot-check
+ * widget (Cloudflare Turnstile, whose script comes from Cloudflare) and the renderer of the public
+ * OpenAPI document (Scalar, a large Vue bundle loaded by /api-reference only). Tests put fakes here.
  */
 export interface Integrations {
   openEventSource: OpenEventSource;
   BotCheckWidget: ComponentType<BotCheckWidgetProps>;
+  ApiReferenceViewer: ComponentType<ApiReferenceViewerProps>;
 }
 
 export const IntegrationsContext = createContext<Integrations | null>(null);

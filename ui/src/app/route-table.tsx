@@ -45,6 +45,14 @@ const ApiDocsPage = page(
   () => import('../features/api-docs/api-docs-page.tsx'),
   (m) => m.ApiDocsPage,
 );
+const ApiReferencePage = page(
+  () => import('../features/api-reference/api-reference-page.tsx'),
+  (m) => m.ApiReferencePage,
+);
+const ApiAccessPage = page(
+  () => import('../features/api-access/api-access-page.tsx'),
+  (m) => m.ApiAccessPage,
+);
 const DashboardPage = page(
   () => import('../features/dashboard/dashboard-page.tsx'),
   (m) => m.DashboardPage,
@@ -127,6 +135,7 @@ const OPEN_PAGES: RouteTable = [
   { path: '/affiliate/privacy-policy', Component: AffiliatePrivacyPage },
   { path: '/affiliate/privacy', Component: AffiliatePrivacyPage },
   { path: '/api/docs', Component: ApiDocsPage },
+  { path: '/api-reference', Component: ApiReferencePage },
 ];
 
 /**
@@ -161,6 +170,7 @@ export const SIGNED_IN_ROUTES: RouteTable = [
   { path: '/instances/:id', Component: InstanceDetailPage },
   { path: '/profile', Component: ProfilePage },
   { path: '/billing', Component: BillingPage },
+  { path: '/api-access', Component: ApiAccessPage },
   // Where the payment providers send the user back (spec §2.13); error and cancelled share a screen.
   { path: '/payment-success', Component: PaymentSuccessPage },
   { path: '/payment-error', Component: PaymentFailedPage },

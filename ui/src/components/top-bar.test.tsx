@@ -26,7 +26,7 @@ describe('TopBar (spec §2.2)', () => {
     expect(await screen.findByLabelText('Plan: Pro')).toBeTruthy();
   });
 
-  it('links Instances, Billing, Profile and Get Help', async () => {
+  it('links Instances, Billing, Profile, API Access and Get Help', async () => {
     renderSignedIn();
     const nav = await screen.findByRole('navigation', { name: 'Main' });
     expect(
@@ -38,6 +38,7 @@ describe('TopBar (spec §2.2)', () => {
       'Instances /instances',
       'Billing /billing',
       'Profile /profile',
+      'API Access /api-access',
       'Get Help /get-help',
     ]);
     expect(await screen.findByRole('button', { name: /^Notifications/ })).toBeTruthy();

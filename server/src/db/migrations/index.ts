@@ -12,6 +12,7 @@ import * as createSetupTokens from './20261128T000001-create-setup-tokens.ts';
 import * as addDomainVerification from './20261128T000100-add-domain-verification.ts';
 import * as createHelpDesk from './20261202T000001-create-help-desk.ts';
 import * as createAffiliates from './20261203T000001-create-affiliates.ts';
+import * as createApiKeys from './20261205T000001-create-api-keys.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit an old one. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '20261128T000100-add-domain-verification': addDomainVerification,
   '20261202T000001-create-help-desk': createHelpDesk,
   '20261203T000001-create-affiliates': createAffiliates,
+  '20261205T000001-create-api-keys': createApiKeys,
 };

@@ -222,6 +222,15 @@ export function createSubscriptionsService({
       return decide(row, trx);
     },
 
+    /**
+     * Whether the user may use the public API now (platform-area §6: Pro subscribers only): a running
+     * Pro period. The trial, Starter and a lapsed Pro plan do not count.
+     */
+    async hasProAccess(userId: string): Promise<boolean> {
+      const row = await findSubscription(db, userId);
+      return row?.plan === 'pro' && standingOf(factsOf(row), now()) === 'active';
+    },
+
     /** Locks every instance of the user out (a lapsed subscription); their data stays. */
     suspendInstancesOf: (userId: string, trx?: DbOrTx) => instances.setSuspended(userId, true, trx),
 

@@ -6,7 +6,9 @@ import { renderApp } from '../../../test/render-app.tsx';
 describe('short API documentation, /api/docs (platform-area)', () => {
   it('has the named sections and four endpoint cards', async () => {
     renderApp({ path: '/api/docs' });
-    expect(await screen.findByRole('heading', { level: 1, name: 'Berth API' })).toBeTruthy();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Berth API' }, { timeout: 5000 }),
+    ).toBeTruthy();
     for (const section of [
       'Pro API access',
       'Authentication',
@@ -19,7 +21,10 @@ describe('short API documentation, /api/docs (platform-area)', () => {
     const endpoints = screen.getByRole('region', { name: 'Endpoints' });
     expect(within(endpoints).getAllByRole('heading', { level: 3 })).toHaveLength(4);
     expect(screen.getByText(/\/api\/v1$/)).toBeTruthy();
-    expect(screen.getByText(/100 requests per 15 minutes/)).toBeTruthy();
+    expect(screen.getByText(/150 requests per minute/)).toBeTruthy();
+    // The cards come from the public OpenAPI document: the calls exist.
+    expect(within(endpoints).getByText('List your instances')).toBeTruthy();
+    expect(within(endpoints).getByText('Deploy an instance')).toBeTruthy();
   });
 
   it('tells visitors that access needs Pro, with an upgrade link, and links home', async () => {
@@ -30,7 +35,7 @@ describe('short API documentation, /api/docs (platform-area)', () => {
     expect(screen.queryByRole('link', { name: 'Dashboard' })).toBeNull();
   });
 
-  it('links Pro users to their key on /profile, and signed-in users to /dashboard', async () => {
+  it('links Pro users to their key on /api-access, and signed-in users to /dashboard', async () => {
     renderApp({
       path: '/api/docs',
       token: 'stored',
@@ -38,7 +43,7 @@ describe('short API documentation, /api/docs (platform-area)', () => {
     });
     const main = await screen.findByRole('main');
     expect(await within(main).findByRole('link', { name: 'Manage key' })).toBeTruthy();
-    expect(within(main).getByRole('link', { name: 'Manage key' }).getAttribute('href')).toBe('/profile');
+    expect(within(main).getByRole('link', { name: 'Manage key' }).getAttribute('href')).toBe('/api-access');
     expect(within(main).getByRole('link', { name: 'Dashboard' }).getAttribute('href')).toBe('/dashboard');
   });
 });

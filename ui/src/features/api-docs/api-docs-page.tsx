@@ -1,3 +1,4 @@
+import publicApi from '@berth/openapi/openapi.v1.json';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import {
   Alert,
@@ -15,38 +16,46 @@ import {
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { usePlatform } from '../../platform/platform-context.ts';
+import { hasApiAccess } from '../api-access/has-api-access.ts';
 import { useSession } from '../session/use-session.ts';
-import { standingOf } from '../subscription/standing.ts';
+
+type Method = 'GET' | 'POST' | 'DELETE';
 
 interface Endpoint {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: Method;
   path: string;
   summary: string;
+  description: string;
 }
 
-/** The four endpoint cards of the short documentation (platform-area §7, documented public API). */
-export const DOC_ENDPOINTS: readonly Endpoint[] = [
-  {
-    method: 'GET',
-    path: '/instances',
-    summary: 'List your instances with their total and your instance limit.',
-  },
-  {
-    method: 'POST',
-    path: '/instances',
-    summary: 'Deploy WordPress, n8n, MongoDB or MySQL in a region; answers 201 with the new instance.',
-  },
-  {
-    method: 'GET',
-    path: '/instances/{instanceId}',
-    summary: 'Read one instance: status, URL, domain and configuration.',
-  },
-  {
-    method: 'DELETE',
-    path: '/instances/{instanceId}',
-    summary: 'Delete an instance; answers its id, name and deletion time.',
-  },
+interface Operation {
+  summary?: string;
+  description?: string;
+}
+
+/** The four operations the short page shows; everything else is in the full reference (/api-reference). */
+const DOC_OPERATIONS: readonly [Method, string][] = [
+  ['GET', '/api/v1/instances'],
+  ['POST', '/api/v1/instances'],
+  ['GET', '/api/v1/instances/{instanceId}'],
+  ['DELETE', '/api/v1/instances/{instanceId}'],
 ];
+
+/**
+ * The four endpoint cards (platform-area §7), read from the public OpenAPI document the server serves, so
+ * the page documents only calls that exist, in the words of the reference.
+ */
+export const DOC_ENDPOINTS: readonly Endpoint[] = DOC_OPERATIONS.map(([method, path]) => {
+  const item = (publicApi.paths as Record<string, Record<string, Operation>>)[path];
+  const operation = item?.[method.toLowerCase()];
+  if (!operation?.summary) throw new Error(`${method} ${path} is not in openapi.v1.json`);
+  return {
+    method,
+    path: path.slice('/api/v1'.length),
+    summary: operation.summary,
+    description: operation.description ?? '',
+  };
+});
 
 const METHOD_COLOR = { GET: 'success', POST: 'primary', DELETE: 'error' } as const;
 
@@ -58,7 +67,9 @@ function Code({ children }: { children: ReactNode }) {
         m: 0,
         p: 2,
         borderRadius: 1,
-        overflowX: 'auto',
+        // Wrapped rather than scrolled: a scrolling region would need keyboard focus (axe).
+        whiteSpace: 'pre-wrap',
+        overflowWrap: 'anywhere',
         bgcolor: 'action.hover',
         border: 1,
         borderColor: 'divider',
@@ -91,10 +102,7 @@ export function ApiDocsPage() {
   const { apiBaseUrl } = usePlatform();
   const origin = apiBaseUrl || window.location.origin;
   const baseUrl = `${origin}/api/v1`;
-  const isPro =
-    user !== null &&
-    user.subscription.plan === 'pro' &&
-    standingOf(user.subscription, new Date()) === 'active';
+  const isPro = hasApiAccess(user);
 
   return (
     <Container maxWidth="md" sx={{ py: { xs: 4, md: 6 } }}>
@@ -131,12 +139,12 @@ export function ApiDocsPage() {
           <Alert
             severity="success"
             action={
-              <Button component={RouterLink} to="/profile" color="inherit" size="small">
+              <Button component={RouterLink} to="/api-access" color="inherit" size="small">
                 Manage key
               </Button>
             }
           >
-            Your Pro plan includes API access. Your API key is managed from your profile.
+            Your Pro plan includes API access. Your API key is managed on the API Access page.
           </Alert>
         ) : (
           <Alert
@@ -154,7 +162,7 @@ export function ApiDocsPage() {
 
       <Section id="api-authentication" title="Authentication">
         <Typography sx={{ mb: 2 }}>
-          Take your API key from the Profile page and send it with every request, either in the X-API-Key
+          Take your API key from the API Access page and send it with every request, either in the X-API-Key
           header or as a bearer token. A missing or wrong key answers 401; a key of an account without Pro
           answers 403.
         </Typography>
@@ -181,31 +189,41 @@ export function ApiDocsPage() {
                       {endpoint.path}
                     </Typography>
                   </Stack>
-                  <Typography variant="body2" color="text.secondary">
-                    {endpoint.summary}
-                  </Typography>
+                  <Typography sx={{ fontWeight: 600, mb: 0.5 }}>{endpoint.summary}</Typography>
+                  {endpoint.description && (
+                    <Typography variant="body2" color="text.secondary">
+                      {endpoint.description}
+                    </Typography>
+                  )}
                 </CardContent>
               </Card>
             </Grid>
           ))}
         </Grid>
+        <Typography sx={{ mt: 2 }}>
+          Passwords, access credentials, custom domains, SSL and backups are in the{' '}
+          <Link component={RouterLink} to="/api-reference">
+            full API reference
+          </Link>
+          .
+        </Typography>
       </Section>
 
       <Section id="api-response-format" title="Response Format">
         <Typography sx={{ mb: 2 }}>Answers are JSON. A success carries the data in an envelope:</Typography>
-        <Code>{`{\n  "success": true,\n  "message": "Instance created",\n  "data": { "instance": { "id": "…", "name": "my-site", "status": "running" } }\n}`}</Code>
+        <Code>{`{\n  "success": true,\n  "message": "Instance deployment initiated",\n  "data": { "instance": { "id": "…", "name": "orders-db", "type": "MySQL", "status": "deploying" } }\n}`}</Code>
         <Typography sx={{ my: 2 }}>An error names what went wrong:</Typography>
-        <Code>{`{\n  "error": "Forbidden",\n  "message": "API access requires Pro plan subscription",\n  "details": {}\n}`}</Code>
+        <Code>{`{\n  "error": "forbidden",\n  "message": "API access requires Pro plan subscription"\n}`}</Code>
       </Section>
 
       <Section id="api-rate-limits" title="Rate Limits">
         <Typography sx={{ mb: 1 }}>
-          Each key may make 100 requests per 15 minutes. On Pro, the plan allows 1000 requests per hour with
-          bursts of up to 150 requests per minute.
+          Each key may make 150 requests per minute. Every answer carries the headers RateLimit-Limit,
+          RateLimit-Remaining and RateLimit-Reset (seconds until the window starts again).
         </Typography>
         <Typography>
           A request over the limit answers 429 Too Many Requests with the message "Rate limit exceeded. Please
-          try again later."
+          try again later." and a Retry-After header.
         </Typography>
       </Section>
     </Container>

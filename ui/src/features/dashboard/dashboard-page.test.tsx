@@ -223,6 +223,7 @@ describe('Quick Actions (spec §2.8)', () => {
       'Instances /instances',
       'Deploy New Instance /instances/new',
       'Billing /billing',
+      'API Access /api-access',
       'Get Help /get-help',
       'Profile /profile',
     ]);

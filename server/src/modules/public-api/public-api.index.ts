@@ -1,0 +1,141 @@
+import type { Db } from '../../db/database.ts';
+import { createRouter } from '../../lib/create-router.ts';
+import type { RateCounter, RateLimitRule } from '../../lib/rate-limiter.ts';
+import type { ApiKeysService } from '../api-keys/api-keys.service.ts';
+import { TYPE_INFO } from '../instances/instance-catalog.ts';
+import type { DeployBody } from '../instances/instances.schemas.ts';
+import type { InstancesService } from '../instances/instances.service.ts';
+import type { SubscriptionsService } from '../subscriptions/subscriptions.service.ts';
+import { apiKeyGate } from './public-api.gate.ts';
+import { idempotent } from './public-api.idempotency.ts';
+import * as routes from './public-api.routes.ts';
+import type { PublicCreateInstance } from './public-api.schemas.ts';
+
+export const CREDENTIALS_NOT_READY = 'Credentials not ready yet';
+
+export interface PublicApiDeps {
+  db: Db;
+  instances: InstancesService;
+  subscriptions: Pick<SubscriptionsService, 'get'>;
+  keys: Pick<ApiKeysService, 'identify' | 'requirePro'>;
+  count: RateCounter;
+  rule: RateLimitRule;
+}
+
+/** The success envelope of /api/v1 (spec platform-area §7). */
+const done = <T>(message: string, data: T) => ({ success: true as const, message, data });
+
+/** The v1 create body in the shape of /api's deploy body: the same service checks it. */
+function toDeployBody(body: PublicCreateInstance): DeployBody {
+  return {
+    name: body.name,
+    description: body.description,
+    type: body.type,
+    region: body.region,
+    memory: body.memory,
+    cpu: body.cpu,
+    domainType: body.domain ? (body.domain.type === 'custom' ? 'Custom Domain' : 'Temporary') : undefined,
+    customDomain: body.domain?.value,
+    title: body.wordpress?.siteTitle,
+    username: body.wordpress?.adminUsername,
+    email: body.wordpress?.adminEmail,
+    password: body.wordpress?.adminPassword,
+    phpversion: body.wordpress?.phpVersion,
+  };
+}
+
+/**
+ * /api/v1: the public API for Pro developers, authenticated by API key. Every route calls the instances
+ * service /api uses, with the key's owner as the user: ownership (another user's instance is 404), plan
+ * limits and suspension hold exactly as there. Only the envelope differs.
+ */
+export function createPublicApiRouter({ db, instances, subscriptions, keys, count, rule }: PublicApiDeps) {
+  const router = createRouter();
+  router.openAPIRegistry.registerComponent('securitySchemes', 'ApiKeyHeader', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-API-Key',
+    description: 'Your API key from /api-access (`berth_sk_…`)',
+  });
+  router.openAPIRegistry.registerComponent('securitySchemes', 'ApiKeyBearer', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'The same API key as `Authorization: Bearer berth_sk_…` (a login token is not accepted)',
+  });
+  // '/api/v1/instances/*' also matches '/api/v1/instances' itself: one registration, one count.
+  router.use('/api/v1/instances/*', ...apiKeyGate({ keys, count, rule }));
+  router.on('POST', ['/api/v1/instances', '/api/v1/instances/:instanceId/backups/new'], idempotent(db));
+
+  const user = (c: { var: { apiKey: { userId: string } } }) => c.var.apiKey.userId;
+
+  return router
+    .openapi(routes.list, async (c) => {
+      const [page, subscription] = await Promise.all([
+        instances.list(user(c), c.req.valid('query')),
+        subscriptions.get(user(c)),
+      ]);
+      return c.json(done('Instances retrieved', { ...page, maxInstances: subscription.maxInstances }), 200);
+    })
+    .openapi(routes.create, async (c) => {
+      const instance = await instances.deploy(user(c), toDeployBody(c.req.valid('json')));
+      return c.json(done('Instance deployment initiated', { instance }), 201);
+    })
+    .openapi(routes.getOne, async (c) => {
+      const instance = await instances.get(user(c), c.req.valid('param').instanceId);
+      return c.json(done('Instance retrieved', { instance }), 200);
+    })
+    .openapi(routes.remove, async (c) => {
+      const instance = await instances.remove(user(c), c.req.valid('param').instanceId);
+      const data = { instanceId: instance.id, name: instance.name, deletedAt: new Date().toISOString() };
+      return c.json(done('Instance deletion initiated', data), 200);
+    })
+    .openapi(routes.password, async (c) => {
+      const { instanceId } = c.req.valid('param');
+      const body = c.req.valid('json');
+      const outcome = await instances.changePassword(user(c), instanceId, body);
+      if (outcome === 'pending') return c.json(done('Password change initiated', { instanceId }), 202);
+      return c.json(done(`${TYPE_INFO[body.type].name} password updated`, { instanceId }), 200);
+    })
+    .openapi(routes.access, async (c) => {
+      const { instanceId } = c.req.valid('param');
+      const result = await instances.access(user(c), instanceId);
+      if ('preparing' in result) return c.json(done(CREDENTIALS_NOT_READY, { instanceId }), 202);
+      return c.json(done('Access credentials', result), 200);
+    })
+    .openapi(routes.addDomain, async (c) => {
+      const { instanceId } = c.req.valid('param');
+      const instance = await instances.addDomain(user(c), instanceId, c.req.valid('json').domain);
+      return c.json(done('Custom domain added successfully', { instance }), 200);
+    })
+    .openapi(routes.removeDomain, async (c) => {
+      const instance = await instances.removeDomain(user(c), c.req.valid('param').instanceId);
+      return c.json(done('Custom domain removed successfully', { instance }), 200);
+    })
+    .openapi(routes.enableSsl, async (c) => {
+      const result = await instances.requestSsl(user(c), c.req.valid('param').instanceId);
+      return c.json(done('Requested SSL. It may take a moment to activate.', result), 200);
+    })
+    .openapi(routes.sslStatus, async (c) => {
+      const result = await instances.sslStatus(user(c), c.req.valid('param').instanceId);
+      return c.json(done('SSL status retrieved', result), 200);
+    })
+    .openapi(routes.listBackups, async (c) => {
+      const backups = await instances.listBackups(user(c), c.req.valid('param').instanceId);
+      return c.json(done('Backups retrieved', { backups }), 200);
+    })
+    .openapi(routes.createBackup, async (c) => {
+      const { instanceId } = c.req.valid('param');
+      const backupId = await instances.createBackup(user(c), instanceId, c.req.valid('json'));
+      return c.json(done('Backup creation started', { instanceId, backupId }), 201);
+    })
+    .openapi(routes.restoreBackup, async (c) => {
+      const { instanceId, backupId } = c.req.valid('param');
+      await instances.restoreBackup(user(c), instanceId, backupId);
+      return c.json(done('Restore initiated', { instanceId, backupId }), 200);
+    })
+    .openapi(routes.deleteBackup, async (c) => {
+      const { instanceId, backupId } = c.req.valid('param');
+      await instances.deleteBackup(user(c), instanceId, backupId);
+      return c.json(done('Backup deleted', { instanceId, backupId }), 200);
+    });
+}

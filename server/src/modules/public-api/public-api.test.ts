@@ -1,0 +1,320 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createTestApp, register, type TestApp } from '../../../test/create-test-app.ts';
+import {
+  startTestProvisioning,
+  startTestRunner,
+  type TestProvisioning,
+  waitFor,
+} from '../../../test/instances-harness.ts';
+import { tenantCli } from '../../../test/provisioning/db-clients.ts';
+import { createTestDatabase } from '../../../test/test-db.ts';
+import type { Db } from '../../db/database.ts';
+import type { JobRunner } from '../../jobs/job-runner.ts';
+import { type Cipher, createEphemeralCipher } from '../../lib/crypto.ts';
+import type { DatabaseCredentials } from '../../provisioning/driver.ts';
+
+/**
+ * The 14 routes of /api/v1 against real MySQL and PostgreSQL instances (the local driver and the job
+ * runner), with only an API key: what a Pro developer's script sees. The WordPress-only routes (domain,
+ * SSL, backups) answer with the same rules /api applies to databases.
+ */
+
+let db: Db;
+let prov: TestProvisioning;
+let runner: JobRunner;
+let app: TestApp;
+let cipher: Cipher;
+
+beforeAll(async () => {
+  const database = await createTestDatabase();
+  db = database.db;
+  prov = await startTestProvisioning();
+  cipher = createEphemeralCipher();
+  app = createTestApp(db, { provisioner: prov.driver, cipher });
+  runner = await startTestRunner({ ...database, driver: prov.driver, cipher });
+}, 300_000);
+
+afterAll(async () => {
+  await runner?.stop();
+  await prov?.stop();
+}, 60_000);
+
+async function proKey() {
+  const account = await register(app);
+  await db
+    .updateTable('subscriptions')
+    .set({ plan: 'pro', status: 'active', current_period_end: null })
+    .where('user_id', '=', String(account.user.id))
+    .execute();
+  const res = await call(app, 'POST', '/api/keys/generate', { token: account.token });
+  return { ...account, apiKey: res.json.apiKey as string };
+}
+
+/** One /api/v1 call with `key` in X-API-Key. */
+async function v1(
+  key: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
+  const res = await app.request(`/api/v1${path}`, {
+    method,
+    headers: {
+      'x-api-key': key,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON answers
+  const json: any = await res.json();
+  return { status: res.status, headers: res.headers, json };
+}
+
+async function waitRunning(key: string, id: string) {
+  return waitFor(
+    async () => {
+      const res = await v1(key, 'GET', `/instances/${id}`);
+      if (res.json.data?.instance.status === 'error') throw new Error(JSON.stringify(res.json));
+      return res.json.data?.instance.status === 'running' ? res.json.data.instance : undefined;
+    },
+    { timeoutMs: 30_000, what: `instance ${id} to run` },
+  );
+}
+
+const credentialsOf = (data: {
+  database: { host: string; port: number; name: string; user: string; password: string };
+}): DatabaseCredentials => ({
+  host: data.database.host,
+  port: data.database.port,
+  database: data.database.name,
+  user: data.database.user,
+  password: data.database.password,
+});
+
+describe('/api/v1 with real database instances', { timeout: 90_000 }, () => {
+  it('deploys MySQL idempotently, hands out working credentials, changes the password, refuses site-only routes, deletes', async () => {
+    const { apiKey } = await proKey();
+    const body = { name: 'orders-db', type: 'MySQL', region: 'eu-west-1', memory: '1GB', cpu: '1' };
+    const created = await v1(apiKey, 'POST', '/instances', body, { 'idempotency-key': 'deploy-orders-1' });
+    expect(created.status, JSON.stringify(created.json)).toBe(201);
+    expect(created.json).toMatchObject({
+      success: true,
+      message: 'Instance deployment initiated',
+      data: {
+        instance: {
+          name: 'orders-db',
+          type: 'MySQL',
+          status: 'deploying',
+          deploymentConfig: { region: 'eu-west-1', memory: '1GB', cpu: '1' },
+        },
+      },
+    });
+    const id = created.json.data.instance.id;
+
+    // While it deploys, credentials are not ready (202).
+    const early = await v1(apiKey, 'GET', `/instances/${id}/access`);
+    expect(early.status).toBe(202);
+    expect(early.json).toEqual({
+      success: true,
+      message: 'Credentials not ready yet',
+      data: { instanceId: id },
+    });
+
+    // The same key and body: the first answer again, no second instance. Key order does not matter.
+    const replay = await v1(
+      apiKey,
+      'POST',
+      '/instances',
+      { cpu: '1', memory: '1GB', region: 'eu-west-1', type: 'MySQL', name: 'orders-db' },
+      {
+        'idempotency-key': 'deploy-orders-1',
+      },
+    );
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.json).toEqual(created.json);
+    // The same key with another body: refused.
+    const other = await v1(
+      apiKey,
+      'POST',
+      '/instances',
+      { ...body, name: 'other' },
+      { 'idempotency-key': 'deploy-orders-1' },
+    );
+    expect(other.status).toBe(409);
+    expect(other.json.message).toBe(
+      'This Idempotency-Key was used with a different request. Use a new key for a new request.',
+    );
+    const listed = await v1(apiKey, 'GET', '/instances');
+    expect(listed.json.data).toMatchObject({ total: 1, maxInstances: -1 });
+    expect(listed.json.data.instances.map((i: { id: string }) => i.id)).toEqual([id]);
+
+    await waitRunning(apiKey, id);
+    const access = await v1(apiKey, 'GET', `/instances/${id}/access?type=MySQL`);
+    expect(access.status).toBe(200);
+    expect(access.json.message).toBe('Access credentials');
+    expect(access.json.data.sftp).toBeNull();
+    expect(access.json.data.database.connectionString).toMatch(/^mysql:\/\//);
+    const credentials = credentialsOf(access.json.data);
+    expect((await tenantCli('mysql', credentials, 'SELECT 1')).stdout).toBe('1');
+
+    const password = 'N3w-secret-for-orders';
+    const changed = await v1(apiKey, 'POST', `/instances/${id}/password`, { type: 'MySQL', password });
+    expect(changed.status, JSON.stringify(changed.json)).toBe(200);
+    expect(changed.json).toEqual({
+      success: true,
+      message: 'MySQL password updated',
+      data: { instanceId: id },
+    });
+    expect((await tenantCli('mysql', credentials, 'SELECT 1')).ok).toBe(false);
+    expect((await tenantCli('mysql', { ...credentials, password }, 'SELECT 1')).stdout).toBe('1');
+    const badPassword = await v1(apiKey, 'POST', `/instances/${id}/password`, {
+      type: 'MySQL',
+      password: 'short',
+    });
+    expect(badPassword.status).toBe(400);
+    expect(badPassword.json.message).toBe(
+      'A database password must be 8 to 128 characters without control characters',
+    );
+
+    // Domain, SSL and backups are WordPress features: the same answers as /api gives for a database.
+    const siteOnly = [
+      [
+        'POST',
+        `/instances/${id}/domain`,
+        { domain: 'shop.example.com' },
+        'Custom domains are only available for WordPress instances',
+      ],
+      [
+        'DELETE',
+        `/instances/${id}/domain`,
+        undefined,
+        'Custom domains are only available for WordPress instances',
+      ],
+      ['POST', `/instances/${id}/ssl/enable`, undefined, 'SSL is only available for custom domains'],
+      ['GET', `/instances/${id}/ssl/status`, undefined, 'SSL is only available for custom domains'],
+      ['GET', `/instances/${id}/backups`, undefined, 'Backups are only available for WordPress instances'],
+      [
+        'POST',
+        `/instances/${id}/backups/new`,
+        { name: 'nightly' },
+        'Backups are only available for WordPress instances',
+      ],
+      [
+        'POST',
+        `/instances/${id}/backups/b-1/restore`,
+        undefined,
+        'Backups are only available for WordPress instances',
+      ],
+      [
+        'DELETE',
+        `/instances/${id}/backups/b-1`,
+        undefined,
+        'Backups are only available for WordPress instances',
+      ],
+    ] as const;
+    for (const [method, path, payload, message] of siteOnly) {
+      const res = await v1(apiKey, method, path, payload);
+      expect([res.status, res.json.message], `${method} ${path}`).toEqual([400, message]);
+    }
+
+    const deleted = await v1(apiKey, 'DELETE', `/instances/${id}`);
+    expect(deleted.status).toBe(200);
+    expect(deleted.json).toMatchObject({
+      success: true,
+      message: 'Instance deletion initiated',
+      data: { instanceId: id, name: 'orders-db' },
+    });
+    expect(Date.parse(deleted.json.data.deletedAt)).toBeGreaterThan(Date.now() - 60_000);
+    await waitFor(
+      async () => ((await v1(apiKey, 'GET', `/instances/${id}`)).status === 404 ? true : undefined),
+      {
+        timeoutMs: 30_000,
+        what: 'the instance to be gone',
+      },
+    );
+    expect((await tenantCli('mysql', { ...credentials, password }, 'SELECT 1')).ok).toBe(false);
+  });
+
+  it('deploys PostgreSQL (the spellings /api accepts), connects with psql, and keeps it from other keys', async () => {
+    const { apiKey } = await proKey();
+    const stranger = await proKey();
+    const created = await v1(apiKey, 'POST', '/instances', { name: 'analytics', type: 'postgres' });
+    expect(created.status, JSON.stringify(created.json)).toBe(201);
+    const id = created.json.data.instance.id;
+    expect(created.json.data.instance).toMatchObject({
+      type: 'PostgreSQL',
+      deploymentConfig: { region: 'us-east-1', memory: '4GB', cpu: '2' },
+    });
+    await waitRunning(apiKey, id);
+    const access = await v1(apiKey, 'GET', `/instances/${id}/access`);
+    expect(access.json.data.database.connectionString).toMatch(/^postgresql:\/\//);
+    expect((await tenantCli('postgresql', credentialsOf(access.json.data), 'SELECT 1')).stdout).toBe('1');
+    for (const [method, path, payload] of [
+      ['GET', `/instances/${id}`, undefined],
+      ['GET', `/instances/${id}/access`, undefined],
+      ['POST', `/instances/${id}/password`, { type: 'PostgreSQL', password: 'Another#secret1' }],
+      ['DELETE', `/instances/${id}`, undefined],
+    ] as const) {
+      const res = await v1(stranger.apiKey, method, path, payload);
+      expect([res.status, res.json], `${method} ${path}`).toEqual([
+        404,
+        { error: 'not_found', message: 'Instance not found' },
+      ]);
+    }
+    expect((await v1(apiKey, 'GET', `/instances/${id}`)).json.data.instance.status).toBe('running');
+    expect((await v1(apiKey, 'DELETE', `/instances/${id}`)).status).toBe(200);
+  });
+
+  it('applies the deploy rules of /api: field messages, unavailable types, and a subscription that lapsed', async () => {
+    const { apiKey, user } = await proKey();
+    const noName = await v1(apiKey, 'POST', '/instances', { type: 'MySQL' });
+    expect([noName.status, noName.json.message]).toEqual([400, 'Instance name is required']);
+    expect(noName.json.details.fieldErrors).toHaveProperty('name');
+    const badType = await v1(apiKey, 'POST', '/instances', { name: 'x', type: 'Oracle' });
+    expect([badType.status, badType.json.message]).toEqual([
+      400,
+      'Please select an application or a database',
+    ]);
+    const custom = await v1(apiKey, 'POST', '/instances', {
+      name: 'x',
+      type: 'WordPress',
+      domain: { type: 'custom' },
+    });
+    expect([custom.status, custom.json.message]).toEqual([400, 'Custom domain is required']);
+    const n8n = await v1(apiKey, 'POST', '/instances', { name: 'flows', type: 'n8n' });
+    expect(n8n.status).toBe(409);
+    // A failed create does not keep its Idempotency-Key: the fixed request may use it.
+    const failed = await v1(
+      apiKey,
+      'POST',
+      '/instances',
+      { type: 'MySQL' },
+      { 'idempotency-key': 'retry-me' },
+    );
+    expect(failed.status).toBe(400);
+    const fixed = await v1(
+      apiKey,
+      'POST',
+      '/instances',
+      { name: 'fixed', type: 'MySQL' },
+      { 'idempotency-key': 'retry-me' },
+    );
+    expect(fixed.status).toBe(201);
+    await waitRunning(apiKey, fixed.json.data.instance.id);
+    // Pro ends: the key stops before any instance rule is asked.
+    await db
+      .updateTable('subscriptions')
+      .set({ status: 'canceled', current_period_end: new Date(Date.now() - 1000), trial_ends_at: null })
+      .where('user_id', '=', String(user.id))
+      .execute();
+    const refused = await v1(apiKey, 'DELETE', `/instances/${fixed.json.data.instance.id}`);
+    expect([refused.status, refused.json.message]).toEqual([
+      403,
+      'API access requires Pro plan subscription',
+    ]);
+    expect((await v1(apiKey, 'GET', `/instances/${fixed.json.data.instance.id}`)).status).toBe(403);
+  });
+});
