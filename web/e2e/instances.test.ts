@@ -116,9 +116,14 @@ describe('a database deployed from the browser', () => {
     await page.getByRole('link', { name: 'Deploy New Instance' }).first().click();
     await page.waitForURL('**/instances/new');
     await page.getByRole('button', { name: 'Databases' }).click();
-    // n8n is not served by this server yet: shown, but disabled with its reason; WordPress is offered.
+    // n8n is offered exactly when the server says it can deploy it (its runtime is installed), else
+    // shown disabled with its reason.
+    const { body } = await apiGet<{ types: { type: string; available: boolean }[] }>(
+      '/api/instances/capabilities',
+    );
+    const n8nAvailable = body.types.find((entry) => entry.type === 'n8n')?.available ?? false;
     await page.getByRole('button', { name: 'Applications' }).click();
-    expect(await page.getByRole('radio', { name: 'n8n' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('radio', { name: 'n8n' }).isDisabled()).toBe(!n8nAvailable);
     await page.getByRole('button', { name: 'Databases' }).click();
 
     await page.getByRole('radio', { name: 'MySQL' }).click();
