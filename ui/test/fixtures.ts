@@ -329,7 +329,7 @@ export function domainVerification(
   };
 }
 
-/** An affiliate's answers of the affiliate calls (platform-area §7), with one referral paid this month. */
+/** An affiliate's answers of the affiliate calls, with one referral paid this month. */
 export function affiliateApi(code = 'KATHY123') {
   const year = new Date().getFullYear();
   const thisMonth = new Date().getMonth() + 1;

@@ -1,4 +1,4 @@
-// The live notification stream (spec customer-area §2.2, §7; platform-area §7): a notification the
+// The live notification stream: a notification the
 // server creates reaches an open page through Server-Sent Events in under a second, and the bell's
 // unread badge and panel show it without a reload.
 import type { Page, Request } from 'playwright-core';

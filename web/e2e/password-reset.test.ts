@@ -1,4 +1,4 @@
-// The forgot-password flow end to end (spec customer-area §2.5, §2.7, §4): the dialog on /login, a real
+// The forgot-password flow end to end: the dialog on /login, a real
 // e-mail through a real SMTP server, the link in it, the new password, the success screen and its
 // redirect, sign-in with the new password, and the link refused the second time.
 import type { BrowserContext, Page } from 'playwright-core';

@@ -1,4 +1,4 @@
-// The profile picture (spec customer-area §2.12, §5, §9): a real PNG uploaded through the page shows
+// The profile picture: a real PNG uploaded through the page shows
 // as the avatar; a text file renamed to .png and a 3 MB image are refused with clear messages, and
 // nothing about the account or the stored files changes.
 

@@ -1,4 +1,4 @@
-// Every route of both route tables (spec customer-area §2.1, platform-area §2 "Route tables"), visited
+// Every route of both route tables, visited
 // signed out and signed in, against the screen or the redirect the spec names, and, for the screens
 // that are not built yet, against what the app does today: its Not Found screen with the countdown.
 //
@@ -11,7 +11,7 @@
 //               Not Found for anonymous visitors until their screen exists.
 // The affiliate area (issue 13) is built: signed out, /affiliate, /affiliate/login and
 // /affiliate/dashboard show the affiliate login; signed in without an affiliate profile, every
-// affiliate screen but apply sends the customer to /affiliate/apply (platform-area §2, §6).
+// affiliate screen but apply sends the customer to /affiliate/apply.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -67,7 +67,7 @@ const laterScreens = <K extends string>(screens: Record<K, LaterScreen>): Record
 const LATER = laterScreens({
   instances: { path: '/instances', area: 'main', built: true, h1: 'Instances' },
   newInstance: { path: '/instances/new', area: 'main', built: true, h1: 'Deploy New Instance' },
-  // An id that does not exist: the detail screen says so (spec §2.11).
+  // An id that does not exist: the detail screen says so.
   instance: {
     path: '/instances/3f2a9c1e-0000-4000-8000-000000000001',
     area: 'main',
@@ -91,7 +91,7 @@ const LATER_SCREENS: readonly LaterScreen[] = Object.values(LATER);
 /** Signed-out screens of their own at these paths (affiliate login, API reference), not protected. */
 const ALSO_SIGNED_OUT = new Set(['/api-reference']);
 
-/** The four contexts of the Not Found screen (spec §2.4), with the links of the screens that exist. */
+/** The four contexts of the Not Found screen, with the links of the screens that exist. */
 const NOT_FOUND = {
   anonymous: { home: 'Go Home', homeTo: '/', quickLinks: ['Pricing', 'Sign In', 'Create Account'] },
   anonymousAffiliate: {
@@ -152,7 +152,7 @@ const signedInRow = (screen: LaterScreen): Row =>
     ? { path: screen.path, expect: { screen: screen.h1 } }
     : { path: screen.path, expect: { notFound: signedInIn(screen.area) }, spec: NOT_BUILT };
 
-/** A protected later screen visited signed out: /login once built (spec §2.1), else Not Found. */
+/** A protected later screen visited signed out: /login once built, else Not Found. */
 const signedOutRow = (screen: LaterScreen): Row =>
   screen.built
     ? { path: screen.path, expect: { redirect: '/login', screen: SIGN_IN } }
@@ -200,7 +200,7 @@ const toApply: Outcome = { redirect: '/affiliate/apply', screen: 'Become an Affi
 const SIGNED_IN: readonly Row[] = [
   { path: '/dashboard', expect: { screen: 'Dashboard', text: 'Welcome back, Linus!' } },
   { path: '/profile', expect: { screen: 'Profile Settings', text: 'Account Information' } },
-  // Admins only (spec platform-area §6): a customer goes to /dashboard.
+  // Admins only: a customer goes to /dashboard.
   { path: '/admin-panel', expect: { redirect: '/dashboard', screen: 'Dashboard' } },
   { path: '/', expect: { redirect: '/dashboard', screen: 'Dashboard' } },
   { path: '/home', expect: { redirect: '/dashboard', screen: 'Dashboard' } },

@@ -1,4 +1,4 @@
-// A WordPress site deployed from the browser (spec customer-area §2.9–2.11, §5): a new customer fills
+// A WordPress site deployed from the browser: a new customer fills
 // the WordPress fields of /instances/new, watches the site turn Running, and the temporary URL really
 // serves it (the server runs MariaDB, php-fpm, Caddy and the SFTP server through the local driver).
 // The detail page's tabs show the SFTP and database logins, make and delete a backup, and list the

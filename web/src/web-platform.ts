@@ -1,6 +1,6 @@
 import type { Platform, TokenStore } from '@berth/ui';
 
-/** localStorage key of the access token (spec customer-area §3). */
+/** localStorage key of the access token. */
 export const TOKEN_STORAGE_KEY = 'token';
 /** localStorage key of the refresh token stored beside it. */
 export const REFRESH_TOKEN_STORAGE_KEY = 'refreshToken';

@@ -60,7 +60,7 @@ export class ConflictError extends AppError {
   }
 }
 
-/** A changing action refused because the subscription is inactive (spec customer-area §4, §8). */
+/** A changing action refused because the subscription is inactive. */
 export class SubscriptionInactiveError extends AppError {
   constructor(message: string) {
     super('subscription_inactive', message);

@@ -5,7 +5,7 @@ import { unwrap } from './api-error.ts';
 import { adminKeys, affiliateKeys, authKeys } from './query-keys.ts';
 import { useApiClient } from './use-api-client.ts';
 
-// The affiliate calls of platform-area §7. A user without an affiliate profile gets 404, a visitor 401
+// The affiliate calls. A user without an affiliate profile gets 404, a visitor 401
 // (the screens redirect on them): no retries for those.
 
 const noRetryOn4xx = (count: number, error: unknown) =>
@@ -125,7 +125,7 @@ export function useRequestPayoutMutation() {
   });
 }
 
-/** Reports a referral click (sets the referral cookie); a failure only warns (customer-area §7). */
+/** Reports a referral click (sets the referral cookie); a failure only warns. */
 export function useTrackClick() {
   const client = useApiClient();
   return useCallback(

@@ -38,7 +38,7 @@ export interface InstanceChange {
 export type InstanceCapability = Schemas['InstanceCapabilities']['types'][number];
 export type DatabaseCredentials = InstanceAccess['database'];
 
-/** Spec customer-area §7, §9: 24 per page, 3 on the dashboard, 1000 while a client-side filter runs. */
+/** 24 per page, 3 on the dashboard, 1000 while a client-side filter runs. */
 export const INSTANCE_PAGE_SIZE = 24;
 export const DASHBOARD_PAGE_SIZE = 3;
 export const FILTER_PAGE_SIZE = 1000;
@@ -126,7 +126,7 @@ function invalidateUsage(queryClient: QueryClient) {
 
 /**
  * POST /instances/deploy: 202 with the new instance (deploying). On a 403 (plan limit, inactive
- * subscription) the subscription is refreshed (spec §4).
+ * subscription) the subscription is refreshed.
  */
 export function useDeployInstanceMutation() {
   const client = useApiClient();

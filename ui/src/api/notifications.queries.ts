@@ -7,10 +7,10 @@ import { useApiClient } from './use-api-client.ts';
 export type Notification = Schemas['Notification'];
 export type NotificationList = Schemas['NotificationList'];
 
-/** Spec customer-area §9: the bell refreshes every 60 s (and on each live-stream message). */
+/** The bell refreshes every 60 s (and on each live-stream message). */
 export const NOTIFICATION_POLL_MS = 60_000;
 
-/** The bell's list. Errors are silently ignored (spec §8): the last good list stays. */
+/** The bell's list. Errors are silently ignored: the last good list stays. */
 export function useNotificationsQuery() {
   const client = useApiClient();
   return useQuery({

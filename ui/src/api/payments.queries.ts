@@ -4,7 +4,7 @@ import { unwrap } from './api-error.ts';
 import { authKeys, paymentKeys, subscriptionKeys } from './query-keys.ts';
 import { useApiClient } from './use-api-client.ts';
 
-/** Currency, monthly prices, yearly discounts and payment methods (spec customer-area §3 Billing settings). */
+/** Currency, monthly prices, yearly discounts and payment methods. */
 export function usePaymentSettingsQuery() {
   const client = useApiClient();
   return useQuery({
@@ -13,7 +13,7 @@ export function usePaymentSettingsQuery() {
   });
 }
 
-/** The user's invoices (spec customer-area §3 Invoice); empty until a payment provider takes money. */
+/** The user's invoices; empty until a payment provider takes money. */
 export function useBillingHistoryQuery() {
   const client = useApiClient();
   return useQuery({
@@ -22,7 +22,7 @@ export function useBillingHistoryQuery() {
   });
 }
 
-/** What is bought: a plan for a billing cycle, or one more instance on an active Starter plan (spec §7). */
+/** What is bought: a plan for a billing cycle, or one more instance on an active Starter plan. */
 export type Purchase =
   | { plan: 'starter' | 'pro'; billingCycle: 'monthly' | 'yearly' }
   | { purchaseType: 'addon_instance' };

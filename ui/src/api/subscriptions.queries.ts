@@ -11,7 +11,7 @@ export function useSubscriptionStatusQuery() {
   });
 }
 
-/** Whether the user may deploy one more instance now (spec customer-area §5, §7), with the reason when not. */
+/** Whether the user may deploy one more instance now, with the reason when not. */
 export function useCanCreateInstanceQuery() {
   const client = useApiClient();
   return useQuery({

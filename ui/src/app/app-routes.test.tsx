@@ -15,7 +15,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('session at start (spec §4)', () => {
+describe('session at start', () => {
   it('shows a spinner with Loading... while the profile loads', async () => {
     let answer: (value: { body: unknown }) => void = () => {};
     const app = renderApp({
@@ -132,7 +132,7 @@ const isAdminOnly = (path: string) => {
 
 const h1 = (name: string) => screen.findByRole('heading', { level: 1, name });
 
-describe('signed-out route table (spec §2.1)', () => {
+describe('signed-out route table', () => {
   it('lists a heading for every screen', () => {
     expect(screensOf(SIGNED_OUT_ROUTES).sort()).toEqual(Object.keys(SIGNED_OUT_HEADINGS).sort());
   });
@@ -159,7 +159,7 @@ describe('signed-out route table (spec §2.1)', () => {
   );
 });
 
-describe('signed-in route table (spec §2.1)', () => {
+describe('signed-in route table', () => {
   it('lists a heading for every screen', () => {
     expect(screensOf(SIGNED_IN_ROUTES).sort()).toEqual(Object.keys(SIGNED_IN_HEADINGS).sort());
   });
@@ -258,7 +258,7 @@ describe('signed-in route table (spec §2.1)', () => {
   });
 });
 
-describe('Not Found (spec §2.4)', () => {
+describe('Not Found', () => {
   const quickLinks = () =>
     within(screen.getByRole('navigation', { name: 'Quick links' }))
       .getAllByRole('link')

@@ -34,7 +34,7 @@ function RouteElement({ entry, table }: { entry: RouteEntry; table: RouteTable }
   );
 }
 
-/** Not Found for the visitor's context: signed in or not, inside the affiliate area or not (§2.4). */
+/** Not Found for the visitor's context: signed in or not, inside the affiliate area or not. */
 function NotFoundRoute() {
   const { user } = useSession();
   const { pathname } = useLocation();

@@ -37,7 +37,7 @@ export function RedirectTo({
   return <Navigate to={keepQuery ? `${target}${location.search}` : target} replace />;
 }
 
-/** Admin-only screens send everyone else to /dashboard (spec customer-area §6). */
+/** Admin-only screens send everyone else to /dashboard. */
 export function RequireAdmin({ children }: { children: ReactNode }) {
   const { user } = useSession();
   if (user?.role !== 'admin') return <Navigate to={SIGNED_IN_HOME} replace />;

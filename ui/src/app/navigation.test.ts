@@ -121,14 +121,14 @@ describe('route tables', () => {
       toOrigin: true,
       keepQuery: false,
     });
-    // /billing has a screen, so signed-in /pricing leads there (spec §2.13).
+    // /billing has a screen, so signed-in /pricing leads there.
     expect(resolveRoute('/pricing', SIGNED_IN_ROUTES)).toEqual({
       kind: 'redirect',
       to: '/billing',
       toOrigin: false,
       keepQuery: false,
     });
-    // The affiliate redirects keep `ref` (platform-area §2).
+    // The affiliate redirects keep `ref`.
     expect(resolveRoute('/affiliate/login?ref=X', SIGNED_IN_ROUTES)).toEqual({
       kind: 'redirect',
       to: '/affiliate/dashboard',

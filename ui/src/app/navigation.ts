@@ -14,7 +14,7 @@ export interface NavEntry extends AppLink {
   fallbackTo?: string;
 }
 
-/** Top bar links (spec customer-area §2.2). */
+/** Top bar links. */
 export const TOP_BAR_LINKS: readonly NavEntry[] = [
   { label: 'Dashboard', to: '/dashboard' },
   { label: 'Instances', to: '/instances' },
@@ -27,13 +27,13 @@ export const TOP_BAR_LINKS: readonly NavEntry[] = [
   { label: 'Affiliate Settings', to: '/affiliate/settings', requires: 'affiliate' },
 ];
 
-/** A Quick Actions tile of the dashboard (spec customer-area §2.8). */
+/** A Quick Actions tile of the dashboard. */
 export interface QuickAction extends NavEntry {
   description: string;
   icon: 'instances' | 'deploy' | 'billing' | 'api' | 'help' | 'profile';
 }
 
-/** Dashboard Quick Actions (spec customer-area §2.8); like every list, only those whose screen exists. */
+/** Dashboard Quick Actions; like every list, only those whose screen exists. */
 export const QUICK_ACTIONS: readonly QuickAction[] = [
   {
     label: 'Instances',
@@ -58,14 +58,14 @@ export const QUICK_ACTIONS: readonly QuickAction[] = [
   { label: 'Profile', to: '/profile', description: 'Your details and password', icon: 'profile' },
 ];
 
-/** Public bar links besides Sign In and Get Started (spec customer-area §2.3): Billing is Pricing here. */
+/** Public bar links besides Sign In and Get Started: Billing is Pricing here. */
 export const PUBLIC_BAR_LINKS: readonly NavEntry[] = [
   { label: 'Home', to: '/' },
   { label: 'Pricing', to: '/pricing' },
   { label: 'Help', to: '/help' },
 ];
 
-/** Footer link groups (spec customer-area §2.3). */
+/** Footer link groups. */
 export const FOOTER_GROUPS: readonly FooterGroup[] = [
   {
     title: 'Resources',
@@ -90,7 +90,7 @@ export const FOOTER_GROUPS: readonly FooterGroup[] = [
   },
 ];
 
-/** The four contexts of the Not Found screen (spec customer-area §2.4). */
+/** The four contexts of the Not Found screen. */
 export type NotFoundContext = 'signedIn' | 'signedInAffiliate' | 'anonymous' | 'anonymousAffiliate';
 
 export interface NotFoundLinks {
@@ -180,7 +180,7 @@ export function topBarLinksFor(
   );
 }
 
-/** Where the top bar's logo leads: the affiliate dashboard inside the affiliate area (spec §2.2). */
+/** Where the top bar's logo leads: the affiliate dashboard inside the affiliate area. */
 export function logoTarget(pathname: string, exists: ScreenExists): string {
   if (isAffiliateArea(pathname) && exists('/affiliate/dashboard')) return '/affiliate/dashboard';
   return '/dashboard';

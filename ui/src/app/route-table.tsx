@@ -107,7 +107,7 @@ const SettingsPage = page(
 export type RouteEntry = { path: string } & (
   | {
       Component: ComponentType;
-      /** Admins only; others are sent to /dashboard (spec customer-area §6). */
+      /** Admins only; others are sent to /dashboard. */
       adminOnly?: boolean;
       redirectTo?: never;
     }
@@ -139,7 +139,7 @@ const OPEN_PAGES: RouteTable = [
 ];
 
 /**
- * The signed-out route table (spec customer-area §2.1, platform-area §2), one line each. Screens of
+ * The signed-out route table, one line each. Screens of
  * later features (affiliate login and registration, /api-reference) join it when they exist.
  */
 export const SIGNED_OUT_ROUTES: RouteTable = [
@@ -150,7 +150,7 @@ export const SIGNED_OUT_ROUTES: RouteTable = [
   { path: '/login', Component: LoginPage },
   { path: '/register', Component: RegisterPage },
   { path: '/reset-password', Component: ResetPasswordPage },
-  // Signed out, the affiliate area opens on its login (platform-area §2).
+  // Signed out, the affiliate area opens on its login.
   { path: '/affiliate', Component: AffiliateLoginPage },
   { path: '/affiliate/login', Component: AffiliateLoginPage },
   { path: '/affiliate/dashboard', Component: AffiliateLoginPage },
@@ -159,7 +159,7 @@ export const SIGNED_OUT_ROUTES: RouteTable = [
 ];
 
 /**
- * The signed-in route table and its redirects (spec customer-area §2.1). Screens of later features
+ * The signed-in route table and its redirects. Screens of later features
  * (API access, help desk, admin panel, affiliate area) join it when they exist.
  */
 export const SIGNED_IN_ROUTES: RouteTable = [
@@ -171,7 +171,7 @@ export const SIGNED_IN_ROUTES: RouteTable = [
   { path: '/profile', Component: ProfilePage },
   { path: '/billing', Component: BillingPage },
   { path: '/api-access', Component: ApiAccessPage },
-  // Where the payment providers send the user back (spec §2.13); error and cancelled share a screen.
+  // Where the payment providers send the user back; error and cancelled share a screen.
   { path: '/payment-success', Component: PaymentSuccessPage },
   { path: '/payment-error', Component: PaymentFailedPage },
   { path: '/payment-cancelled', Component: PaymentCancelledPage },
@@ -186,7 +186,7 @@ export const SIGNED_IN_ROUTES: RouteTable = [
   { path: '/home', redirectTo: '/dashboard' },
   { path: '/login', redirectTo: '/dashboard', toOrigin: true },
   { path: '/register', redirectTo: '/dashboard', toOrigin: true },
-  // Signed-in users get the Subscription and Billing page (spec §2.13); the fallback only serves a
+  // Signed-in users get the Subscription and Billing page; the fallback only serves a
   // table without /billing.
   { path: '/pricing', redirectTo: '/billing', fallback: PricingPage },
   { path: '/affiliate/login', redirectTo: '/affiliate/dashboard', keepQuery: true },

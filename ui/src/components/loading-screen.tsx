@@ -1,6 +1,6 @@
 import { Box, CircularProgress, Typography } from '@mui/material';
 
-/** Centered spinner shown while the session loads (spec customer-area §2.1). */
+/** Centered spinner shown while the session loads. */
 export function LoadingScreen() {
   return (
     <Box

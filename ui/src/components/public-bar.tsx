@@ -4,7 +4,7 @@ import { NavBar } from './nav-bar.tsx';
 import type { AppLink } from './nav-link.ts';
 import { ThemeToggle } from './theme-toggle.tsx';
 
-/** The signed-out bar (spec customer-area §2.3); `links` are the public pages that exist. */
+/** The signed-out bar; `links` are the public pages that exist. */
 export function PublicBar({ links }: { links: readonly AppLink[] }) {
   return (
     <NavBar logoTo="/" links={links} exactLinks>

@@ -12,7 +12,7 @@ async function openAccountMenu(app: ReturnType<typeof renderSignedIn>) {
   return screen.findByRole('presentation');
 }
 
-describe('TopBar (spec §2.2)', () => {
+describe('TopBar', () => {
   it('has the logo to /dashboard, the Dashboard link and the plan badge', async () => {
     renderSignedIn(makeUser({ subscription: proSubscription() }));
     const logo = await screen.findByRole('link', { name: 'Berth' });
@@ -102,7 +102,7 @@ describe('TopBar (spec §2.2)', () => {
   });
 });
 
-describe('theme (spec §4)', () => {
+describe('theme', () => {
   it('is dark by default, toggles, and stores every change', async () => {
     const app = renderApp({ path: '/login' });
     await app.user.click(await screen.findByRole('button', { name: 'Switch to light mode' }));

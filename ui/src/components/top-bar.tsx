@@ -10,7 +10,7 @@ import { ThemeToggle } from './theme-toggle.tsx';
 import { UserMenu } from './user-menu.tsx';
 
 /**
- * The signed-in top bar (spec customer-area §2.2): logo, main links (already filtered for this user),
+ * The signed-in top bar: logo, main links (already filtered for this user),
  * plan badge, theme toggle, notification bell and account menu. On a host with a tray (desktop) it also
  * keeps the tray's instance counts up to date.
  */

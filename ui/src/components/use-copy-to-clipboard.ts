@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import { useToast } from './toasts/use-toast.ts';
 
 /**
- * Copies text with the browser's clipboard and says so in a toast (spec customer-area §8):
+ * Copies text with the browser's clipboard and says so in a toast:
  * '{label} copied to clipboard', or 'Failed to copy to clipboard' (no permission, insecure page).
  */
 export function useCopyToClipboard(): (text: string, label: string) => Promise<void> {

@@ -6,7 +6,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('useDebouncedValue (spec §9: search 300 ms)', () => {
+describe('useDebouncedValue (search 300 ms)', () => {
   it('follows the value once it has not changed for the delay', () => {
     vi.useFakeTimers();
     const { result, rerender } = renderHook(({ value }) => useDebouncedValue(value, 300), {

@@ -4,7 +4,7 @@ import { MemoryRouter, useNavigate } from 'react-router';
 import { expect, it } from 'vitest';
 import { useRouteScopedMenu } from './use-route-scoped-menu.ts';
 
-it('closes the menu on every route change (spec §2.1)', () => {
+it('closes the menu on every route change', () => {
   const wrapper = ({ children }: { children: ReactNode }) => (
     <MemoryRouter initialEntries={['/dashboard']}>{children}</MemoryRouter>
   );

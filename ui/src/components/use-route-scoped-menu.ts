@@ -2,7 +2,7 @@ import { type MouseEvent, useState } from 'react';
 import { useLocation } from 'react-router';
 
 /**
- * Anchor state for a menu or popover that closes on every route change (spec customer-area §2.1):
+ * Anchor state for a menu or popover that closes on every route change:
  * it is only open for the location it was opened at.
  */
 export function useRouteScopedMenu() {

@@ -39,7 +39,7 @@ function Row({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** The avatar button and its account menu (spec customer-area §2.2). */
+/** The avatar button and its account menu. */
 export function UserMenu({ user, onLogout }: { user: User; onLogout(): void }) {
   const menu = useRouteScopedMenu();
   const sub = user.subscription;

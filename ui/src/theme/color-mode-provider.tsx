@@ -2,7 +2,7 @@ import { CssBaseline, ThemeProvider } from '@mui/material';
 import { createContext, type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
 import { type ColorMode, createAppTheme } from './theme.ts';
 
-/** localStorage key of the chosen mode (spec customer-area §3). */
+/** localStorage key of the chosen mode. */
 export const THEME_STORAGE_KEY = 'theme';
 
 export interface ColorModeContextValue {

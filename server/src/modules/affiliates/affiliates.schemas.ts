@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 
-// Shapes and messages of platform-area §3, §5, §7 and §8. Amounts in answers are in currency units
+// Shapes and messages of the affiliate calls. Amounts in answers are in currency units
 // (12.34); the database keeps minor units.
 
 const text = (max: number) => z.string().trim().max(max);

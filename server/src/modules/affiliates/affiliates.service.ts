@@ -17,7 +17,7 @@ import type {
   ReferralBody,
 } from './affiliates.schemas.ts';
 
-// The programme's constants (platform-area §9).
+// The programme's constants.
 /** 20 % one-time commission on the first paid subscription payment. */
 export const COMMISSION_PERCENT = 20;
 /** The commission is held this long before a payout may take it; the referral cookie lives as long. */
@@ -26,7 +26,7 @@ export const ATTRIBUTION_DAYS = 30;
 export const DEFAULT_MINIMUM_PAYOUT_MINOR = 50_00;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-// Messages (platform-area §5 and §8).
+// Messages.
 export const NOT_AN_AFFILIATE = 'Affiliate profile not found';
 export const ALREADY_AFFILIATE = 'You are already an affiliate';
 export const PAYPAL_EMAIL_REQUIRED = 'PayPal email is required';
@@ -210,7 +210,7 @@ export function createAffiliatesService(deps: AffiliatesDeps) {
     /** POST /api/affiliates/register: the signed-in user becomes an affiliate. */
     async register(userId: string, body: AffiliateRegisterBody) {
       if (await repo.findAffiliateByUser(db, userId)) throw new ConflictError(ALREADY_AFFILIATE);
-      // The PayPal e-mail falls back to the account's (platform-area §5).
+      // The PayPal e-mail falls back to the account's.
       const details = detailsFor(body, await repo.emailOfUser(db, userId));
       const at = now();
       try {

@@ -10,7 +10,7 @@ import {
 } from './api-keys.schemas.ts';
 
 const tags = ['API keys'];
-// Key management uses the login token (platform-area §6), never an API key.
+// Key management uses the login token, never an API key.
 const signedIn = { security: [{ bearerAuth: [] }], middleware: requireUser };
 const notSignedIn = errorResponse('Not signed in');
 const notPro = errorResponse('Not a Pro subscriber ("API access requires Pro plan subscription")');

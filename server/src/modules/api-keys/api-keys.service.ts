@@ -16,7 +16,6 @@ import type { ApiKeyInfo, ApiKeyMeta } from './api-keys.schemas.ts';
 
 /** Every key starts with it, so leaked keys are recognisable (secret scanners, logs). */
 export const KEY_PREFIX = 'berth_sk_';
-/** Spec platform-area §8 (Public API). */
 export const PRO_REQUIRED = 'API access requires Pro plan subscription';
 export const INVALID_KEY = 'Invalid or missing API key';
 export const KEY_EXISTS = 'You already have an API key. Regenerate it to get a new one.';

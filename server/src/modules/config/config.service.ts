@@ -4,7 +4,7 @@ import { currencySymbol } from '../subscriptions/billing-rules.ts';
 import { YEARLY_DISCOUNT, yearlyPrice } from '../subscriptions/plan-rules.ts';
 import type { PublicConfig } from './config.schemas.ts';
 
-/** Build flag: OAuth sign-in is switched off (spec customer-area §1). */
+/** Build flag: OAuth sign-in is switched off. */
 export const OAUTH_ENABLED = false;
 
 /** What visitors read for a type the driver cannot deploy for another reason than "Coming soon". */

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 
-// Limits and messages of the help form (platform-area §5, §9).
+// Limits and messages of the help form.
 export const CONTACT_CATEGORIES = ['general', 'technical', 'billing', 'feature', 'bug'] as const;
 
 const text = (label: string, max: number) =>

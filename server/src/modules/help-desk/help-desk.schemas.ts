@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { TICKET_STATUSES } from '../../db/tables/help-desk.ts';
 import { CONTACT_CATEGORIES } from '../contact/contact.schemas.ts';
 
-// Limits and messages of the support form and the admin's answer (platform-area §5).
+// Limits and messages of the support form and the admin's answer.
 export const TICKET_CATEGORIES = CONTACT_CATEGORIES;
 export const MAX_ATTACHMENTS = 5;
 

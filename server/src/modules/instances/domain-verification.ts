@@ -9,7 +9,7 @@ import type { TxtAnswer } from '../../lib/dns-txt.ts';
 export const TXT_PREFIX = '_berth-verify';
 export const VALUE_PREFIX = 'berth-verify=';
 
-/** The spec's wording (customer-area §8) for a domain that is not attached yet. */
+/** The spec's wording for a domain that is not attached yet. */
 export const PENDING_ACTIVATION = 'A custom domain is pending activation until DNS is set up';
 
 /** How long a pending domain is checked in the background before it is marked failed. */

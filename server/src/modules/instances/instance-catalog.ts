@@ -2,7 +2,7 @@ import { DEFAULT_REGION, REGIONS, type RegionId } from '@berth/openapi/rules';
 import { DATABASE_TYPES, type DatabaseType, type InstanceType } from '../../provisioning/driver.ts';
 
 /**
- * What customers can deploy and where (spec customer-area §3): display names, categories and regions.
+ * What customers can deploy and where: display names, categories and regions.
  * Pure data; the API speaks display names ('MySQL'), the database and the driver lower-case ids.
  */
 
@@ -49,7 +49,7 @@ export function isDatabaseType(type: InstanceType): type is DatabaseType {
 export const REGION_IDS = REGIONS.map((region) => region.id) as [RegionId, ...RegionId[]];
 export { DEFAULT_REGION, type RegionId };
 
-/** The spec's defaults for the nominal resources (customer-area §9: quick deploy 4GB, 2 CPU). */
+/** The spec's defaults for the nominal resources (quick deploy 4GB, 2 CPU). */
 export const DEFAULT_MEMORY = '4GB';
 export const DEFAULT_CPU = '2';
 

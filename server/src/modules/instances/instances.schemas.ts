@@ -245,7 +245,7 @@ export const CapabilitiesSchema = z
 
 const PHP_VERSION = /^\d+\.\d+(\.\d+)?$/;
 
-/** The WordPress fields of a deploy (customer-area §5), checked once the type is known to be available. */
+/** The WordPress fields of a deploy, checked once the type is known to be available. */
 /** n8n's own owner password rules (8–64 characters, a number and a capital letter). */
 export const N8N_PASSWORD_RULE =
   'The n8n owner password must be 8 to 64 characters with at least one number and one capital letter';
@@ -296,7 +296,7 @@ export const WordPressFieldsSchema = z.object({
     .optional(),
 });
 
-/** customer-area §5: a label of letters, digits and hyphens, more labels, a TLD of letters; no scheme. */
+/** A label of letters, digits and hyphens, more labels, a TLD of letters; no scheme. */
 const DOMAIN = /^(?=.{4,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
 
 export const DomainSchema = z

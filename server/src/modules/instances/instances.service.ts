@@ -97,7 +97,7 @@ export const SSL_NOT_VERIFIED =
   'The custom domain is not verified yet: add its TXT record and verify it, then the certificate is issued';
 const domainTaken = (domain: string) => `The domain ${domain} is already in use by another account`;
 export const DEFAULT_PHP_VERSION = '8.2';
-/** What a customer reads when the driver fails a synchronous call (spec customer-area §8). */
+/** What a customer reads when the driver fails a synchronous call. */
 export const DRIVER_FAILED = {
   addDomain: 'Failed to add custom domain',
   removeDomain: 'Failed to remove custom domain',
@@ -213,7 +213,7 @@ export function createInstancesService(deps: InstancesDeps) {
   const firstIssue = (error: z.ZodError) => error.issues[0]?.message ?? 'Invalid request';
 
   /**
-   * The WordPress fields of a deploy (§5), the PHP version checked against those the host has. While the
+   * The WordPress fields of a deploy, the PHP version checked against those the host has. While the
    * driver is still starting and the host has none yet (packages being installed), the version asked for
    * (else the default) is taken; the deploy job's driver call checks it once the start has ended.
    */

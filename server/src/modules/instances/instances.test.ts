@@ -359,7 +359,7 @@ describe('plan limits', { timeout: 60_000 }, () => {
   });
 });
 
-describe('validation (spec customer-area §5)', () => {
+describe('validation', () => {
   let token: string;
   let id: string;
   beforeAll(async () => {

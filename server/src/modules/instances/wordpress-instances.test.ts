@@ -121,7 +121,7 @@ const jobsDone = (timeoutMs = 15_000) =>
   });
 
 describe('WordPress instances through the API', { timeout: 60_000 }, () => {
-  it('offers WordPress, and refuses the fields §5 rules out before creating anything', async () => {
+  it('offers WordPress, and refuses invalid WordPress fields before creating anything', async () => {
     const capabilities = await api('GET', '/api/instances/capabilities');
     expect(
       capabilities.json.types.find((t: { type: string }) => t.type === 'wordpress'),

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { newPassword } from '../auth/auth.schemas.ts';
 
-// Messages are the spec's (customer-area §5, §8); the new password follows the registration rules.
+// Messages are the spec's; the new password follows the registration rules.
 export const ResetRequestBodySchema = z
   .object({
     email: z

@@ -135,7 +135,7 @@ export function methodAvailable(
   }
 }
 
-/** The billing settings every signed-in user sees (spec customer-area §3 "Billing settings"). */
+/** The billing settings every signed-in user sees. */
 export function publicPaymentSettings(
   s: StoredPaymentSettings,
   configured: ConfiguredProviders,

@@ -54,7 +54,7 @@ export const ADDON_REMOVAL_BY_SUPPORT =
   'Your additional instance is billed through PayPal. Contact support to remove it.';
 const INVOICE_LINK_TTL_SECONDS = 60 * 60;
 
-/** The result pages of the web app (spec customer-area §2.13). */
+/** The result pages of the web app. */
 export function createPaymentsService(deps: PaymentsDeps) {
   const { db, now, subscriptions, configured } = deps;
   const urls = returnUrls(deps.publicUrl);
@@ -136,7 +136,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
     },
 
     /**
-     * Starts a payment (spec customer-area §7 "Create payment"): checks the method and the plan rules,
+     * Starts a payment: checks the method and the plan rules,
      * records a pending order and answers the provider's page to send the browser to.
      */
     async createPayment(userId: string, request: CreatePaymentRequest): Promise<CreatePaymentResult> {
@@ -196,7 +196,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
     },
 
     /**
-     * Back to plain Starter (spec customer-area §4: the UI confirms first). Refused while more than one
+     * Back to plain Starter (the UI confirms first). Refused while more than one
      * instance is in use, with the downgrade message.
      */
     async removeAddons(userId: string): Promise<void> {

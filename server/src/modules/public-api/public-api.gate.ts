@@ -5,10 +5,9 @@ import type { RateCounter, RateLimitRule, RateLimitState } from '../../lib/rate-
 import { clientIp } from '../../middleware/rate-limit.ts';
 import { type ApiKeysService, INVALID_KEY } from '../api-keys/api-keys.service.ts';
 
-/** Spec platform-area §8 (Public API). */
 export const RATE_LIMITED = 'Rate limit exceeded. Please try again later.';
 
-/** The plan card's figure: 150 requests per minute per key (platform-area §9). */
+/** The plan card's figure: 150 requests per minute per key. */
 export const PUBLIC_API_RATE_LIMIT: RateLimitRule = { points: 150, windowSeconds: 60 };
 
 export interface ApiKeyGateDeps {

@@ -22,7 +22,7 @@ export interface PublicApiDeps {
   rule: RateLimitRule;
 }
 
-/** The success envelope of /api/v1 (spec platform-area §7). */
+/** The success envelope of /api/v1. */
 const done = <T>(message: string, data: T) => ({ success: true as const, message, data });
 
 /** The v1 create body in the shape of /api's deploy body: the same service checks it. */

@@ -7,7 +7,7 @@ import {
   SslResultSchema,
 } from '../instances/instances.schemas.ts';
 
-// The shapes of /api/v1 (spec platform-area §7 "Documented public API"). Field rules are the same
+// The shapes of /api/v1. Field rules are the same
 // zod schemas /api uses (instances.schemas.ts); only the envelope and a few spellings differ.
 
 /** `{ success: true, message, data }`: every successful /api/v1 answer. */

@@ -1,5 +1,5 @@
 /**
- * Pure billing rules (spec customer-area §4, §8, §9): yearly prices, currency symbols, billing-cycle
+ * Pure billing rules: yearly prices, currency symbols, billing-cycle
  * detection, add-on and downgrade rules. No I/O: table-tested in billing-rules.test.ts.
  */
 import { PLANS, type Standing, YEARLY_DISCOUNT, yearlyPrice } from './plan-rules.ts';
@@ -37,7 +37,7 @@ export interface CycleHints {
 }
 
 /**
- * §4: the cycle word wins; else a total of at least 10 × the monthly price, or a next billing 300 or more
+ * The cycle word wins; else a total of at least 10 × the monthly price, or a next billing 300 or more
  * days away, means yearly; 20–45 days means monthly; otherwise unknown (null).
  */
 export function detectBillingCycle(h: CycleHints): BillingCycle | null {

@@ -1,5 +1,5 @@
 /**
- * Pure plan and trial rules (spec customer-area §1, §4, §9). No I/O: table-tested in
+ * Pure plan and trial rules. No I/O: table-tested in
  * plan-rules.test.ts.
  */
 export const TRIAL_MINUTES = 60;

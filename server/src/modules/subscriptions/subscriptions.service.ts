@@ -223,7 +223,7 @@ export function createSubscriptionsService({
     },
 
     /**
-     * Whether the user may use the public API now (platform-area §6: Pro subscribers only): a running
+     * Whether the user may use the public API now (Pro subscribers only): a running
      * Pro period. The trial, Starter and a lapsed Pro plan do not count.
      */
     async hasProAccess(userId: string): Promise<boolean> {

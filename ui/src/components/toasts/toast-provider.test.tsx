@@ -25,7 +25,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('toasts (spec §9)', () => {
+describe('toasts', () => {
   it('keeps at most 20 at once, dropping the oldest', async () => {
     const toast = renderToasts();
     act(() => {

@@ -25,7 +25,7 @@ import { ApiRequestError, errorMessage } from '../../api/api-error.ts';
 import { useToast } from '../../components/toasts/use-toast.ts';
 import { useCurrentUser } from '../session/use-session.ts';
 
-/** The redirect after joining (platform-area §9). */
+/** The redirect after joining. */
 const REDIRECT_MS = 2000;
 
 interface ApplyValues {
@@ -41,7 +41,7 @@ interface ApplyValues {
 
 type ApplyErrors = Partial<Record<keyof ApplyValues, string>>;
 
-/** platform-area §5, Affiliate apply. */
+/** Affiliate apply. */
 export function validateApply(v: ApplyValues): ApplyErrors {
   const e: ApplyErrors = {};
   if (!v.firstName.trim()) e.firstName = 'First name is required';
@@ -70,7 +70,7 @@ function joinFailure(error: unknown): string {
 }
 
 /**
- * Affiliate apply (platform-area §2): a signed-in user joins with a PayPal or bank payout; processing,
+ * Affiliate apply: a signed-in user joins with a PayPal or bank payout; processing,
  * a welcome, then the dashboard after 2 seconds. Affiliates already are sent to the dashboard.
  */
 export function AffiliateApplyPage() {

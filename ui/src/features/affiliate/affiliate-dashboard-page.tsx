@@ -13,7 +13,7 @@ import { StatCards } from './stat-cards.tsx';
 const statusOf = (error: unknown) => (error instanceof ApiRequestError ? error.status : undefined);
 
 /**
- * Affiliate dashboard (platform-area §2): loading, then Overview (stat cards, monthly statement with the
+ * Affiliate dashboard: loading, then Overview (stat cards, monthly statement with the
  * chart, referral links) and Payouts. A 404 sends the user to apply, a 401 to the affiliate login.
  */
 export function AffiliateDashboardPage() {

@@ -14,13 +14,13 @@ import { useSession } from '../session/use-session.ts';
 
 const INITIAL: LoginValues = { emailOrUsername: '', password: '' };
 
-/** `/affiliate/dashboard`, keeping `ref` when the visitor came with one (platform-area §2). */
+/** `/affiliate/dashboard`, keeping `ref` when the visitor came with one. */
 export function dashboardWithRef(ref: string | null): string {
   return ref ? `/affiliate/dashboard?ref=${encodeURIComponent(ref)}` : '/affiliate/dashboard';
 }
 
 /**
- * Affiliate login (platform-area §2): e-mail or username (trimmed), password and the bot check; on
+ * Affiliate login: e-mail or username (trimmed), password and the bot check; on
  * success the affiliate dashboard, keeping `ref`. Signed out, /affiliate and /affiliate/dashboard show it.
  */
 export function AffiliateLoginPage() {

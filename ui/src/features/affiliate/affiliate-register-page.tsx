@@ -24,13 +24,13 @@ import { referralToSend } from '../auth/referral-code.ts';
 import { useSession } from '../session/use-session.ts';
 import { EMPTY_PAYOUT, PayoutFields, type PayoutValues, payoutBody } from './payout-fields.tsx';
 
-/** platform-area §5: the full name's first word is the first name, the rest the last (a dash if none). */
+/** The full name's first word is the first name, the rest the last (a dash if none). */
 export function splitFullName(fullName: string): { firstName: string; lastName: string } {
   const [first = '', ...rest] = fullName.trim().split(/\s+/);
   return { firstName: first, lastName: rest.length > 0 ? rest.join(' ') : '-' };
 }
 
-/** platform-area §5: the first name plus a timestamp, lower-cased (only the characters usernames allow). */
+/** The first name plus a timestamp, lower-cased (only the characters usernames allow). */
 export function generatedUsername(firstName: string, now = Date.now()): string {
   const base =
     firstName
@@ -69,7 +69,7 @@ function validate(v: {
 }
 
 /**
- * Affiliate register (platform-area §2): an account and the affiliate profile in one step; on success
+ * Affiliate register: an account and the affiliate profile in one step; on success
  * the dashboard, keeping `ref`.
  */
 export function AffiliateRegisterPage() {

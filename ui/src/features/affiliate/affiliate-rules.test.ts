@@ -6,7 +6,7 @@ import { statementCsv, yearsOffered } from './monthly-statement.tsx';
 import { payoutAmountError, payoutsCsv } from './payouts-tab.tsx';
 import { changeLabel } from './stat-cards.tsx';
 
-describe('affiliate rules of platform-area §5 and §9', () => {
+describe('affiliate rules (payout request, referral code)', () => {
   it('payout amounts: the three messages in order', () => {
     expect(payoutAmountError(Number(''), 50, 80)).toBe('Please enter a valid payout amount');
     expect(payoutAmountError(-1, 50, 80)).toBe('Please enter a valid payout amount');

@@ -6,7 +6,7 @@ import { renderApp } from '../../../test/render-app.tsx';
 const affiliate = makeUser({ isAffiliate: true, affiliateStatus: 'active' });
 const toast = (text: string) => screen.findByText(text, { selector: '[role="alert"] *' });
 
-describe('affiliate settings (platform-area §2, §5, §8)', () => {
+describe('affiliate settings', () => {
   it('blurs the payout details until the eye reveals them; saves the referral code upper-cased', async () => {
     const app = renderApp({
       path: '/affiliate/settings',

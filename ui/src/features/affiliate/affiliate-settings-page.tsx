@@ -40,7 +40,7 @@ function payoutValuesOf(p: AffiliateProfile): PayoutValues {
   };
 }
 
-/** Toasts each field message of a failed save apart (platform-area §8), else the fallback. */
+/** Toasts each field message of a failed save apart, else the fallback. */
 function useFailureToasts() {
   const toast = useToast();
   return (error: unknown, fallback: string) => {
@@ -61,7 +61,7 @@ function ReferralSettings({ profile }: { profile: AffiliateProfile }) {
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    // Trimmed and upper-cased; blank fields are not sent (platform-area §5).
+    // Trimmed and upper-cased; blank fields are not sent.
     const t = (s: string) => s.trim() || undefined;
     save.mutate(
       {
@@ -171,7 +171,7 @@ function PayoutSettings({ profile }: { profile: AffiliateProfile }) {
   );
 }
 
-/** Affiliate settings (platform-area §2): referral settings and the payout method. */
+/** Affiliate settings: referral settings and the payout method. */
 export function AffiliateSettingsPage() {
   const profile = useAffiliateProfileQuery();
   const toast = useToast();

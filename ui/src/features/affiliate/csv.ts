@@ -1,4 +1,4 @@
-/** CSV export of the affiliate tables (platform-area §9: statement by year, payout history by date). */
+/** CSV export of the affiliate tables (statement by year, payout history by date). */
 
 /** One CSV field: quoted when it holds a comma, quote or line break; formula-leading text is defused. */
 function field(value: string | number | null | undefined): string {

@@ -26,7 +26,7 @@ import { formatMoney, MONTH_NAMES } from './money.ts';
 
 const EarningsChart = lazy(async () => ({ default: (await import('./earnings-chart.tsx')).EarningsChart }));
 
-/** The year selector offers the current year and the 4 before (platform-area §9). */
+/** The year selector offers the current year and the 4 before. */
 export const yearsOffered = (now = new Date()) => Array.from({ length: 5 }, (_, i) => now.getFullYear() - i);
 
 /** The statement as CSV: one row per month and a total row. */
@@ -52,7 +52,7 @@ export function statementCsv(stats: AffiliateMonthlyStats): string {
   );
 }
 
-/** Monthly statement with a year selector, the earnings chart and a CSV export (platform-area §2). */
+/** Monthly statement with a year selector, the earnings chart and a CSV export. */
 export function MonthlyStatement() {
   const years = yearsOffered();
   const [year, setYear] = useState(years[0] ?? new Date().getFullYear());

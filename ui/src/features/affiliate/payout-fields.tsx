@@ -12,7 +12,7 @@ import type { AffiliatePaymentDetailsRequest } from '../../api/affiliates.querie
 
 export type PayoutMethod = 'paypal' | 'bank' | 'crypto';
 
-/** The payout method and its details as a form holds them (platform-area §3). */
+/** The payout method and its details as a form holds them. */
 export interface PayoutValues {
   paymentMethod: PayoutMethod;
   paypalEmail: string;

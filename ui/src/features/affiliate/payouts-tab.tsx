@@ -35,7 +35,7 @@ const STATUS_COLOR = { completed: 'success', pending: 'warning', failed: 'error'
 const METHOD = { paypal: 'PayPal', bank: 'Bank transfer', crypto: 'Crypto' } as Record<string, string>;
 const day = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString() : '—');
 
-/** platform-area §5, Payout request: the first failing rule's message, else none. */
+/** Payout request: the first failing rule's message, else none. */
 export function payoutAmountError(amount: number, minimum: number, available: number): string | undefined {
   if (!Number.isFinite(amount) || amount <= 0) return 'Please enter a valid payout amount';
   if (amount < minimum) return `Minimum payout amount is $${minimum}`;
@@ -58,7 +58,7 @@ export function payoutsCsv(payouts: readonly AffiliatePayout[]): string {
   );
 }
 
-/** Payouts tab (platform-area §2): request form, history with CSV export, 'No Payouts Yet'. */
+/** Payouts tab: request form, history with CSV export, 'No Payouts Yet'. */
 export function PayoutsTab() {
   const payouts = useAffiliatePayoutsQuery();
   const request = useRequestPayoutMutation();

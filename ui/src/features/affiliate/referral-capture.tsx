@@ -7,7 +7,7 @@ import { storeReferral } from '../auth/referral-code.ts';
 const reported = new Set<string>();
 
 /**
- * `?ref=CODE` on any page (customer-area §2.6, platform-area §3): the code is remembered (trimmed,
+ * `?ref=CODE` on any page: the code is remembered (trimmed,
  * upper-cased) and the click reported, which sets the 30-day referral cookie. Renders nothing.
  */
 export function ReferralCapture() {

@@ -5,9 +5,9 @@ import { type AffiliateDashboard, useGenerateCodeMutation } from '../../api/affi
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { useToast } from '../../components/toasts/use-toast.ts';
 
-/** The 'Copied' state of a copy button lasts 2 seconds (platform-area §9). */
+/** The 'Copied' state of a copy button lasts 2 seconds. */
 const COPIED_MS = 2000;
-/** The browser's record of the code and link (platform-area §3). */
+/** The browser's record of the code and link. */
 const LINK_STORAGE_KEY = 'affiliate_referral';
 
 function rememberLink(code: string, link: string) {
@@ -65,7 +65,7 @@ function CopyField({ label, value, copiedMessage }: { label: string; value: stri
   );
 }
 
-/** Register and homepage links with copy buttons, the code, public name and number (platform-area §2). */
+/** Register and homepage links with copy buttons, the code, public name and number. */
 export function ReferralLinks({ data }: { data: AffiliateDashboard }) {
   const generate = useGenerateCodeMutation();
   const toast = useToast();

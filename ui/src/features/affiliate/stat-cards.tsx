@@ -15,7 +15,7 @@ function ChangeBadge({ change, unit }: { change: number | null; unit?: '%' | ' p
 }
 
 /**
- * The five stat cards (platform-area §2): badges compare this month with last month from the server's
+ * The five stat cards: badges compare this month with last month from the server's
  * figures (the spec's random clicks delta is placeholder behaviour, not copied).
  */
 export function StatCards({ data }: { data: AffiliateDashboard }) {

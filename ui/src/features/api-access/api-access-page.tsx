@@ -29,7 +29,7 @@ import { useToast } from '../../components/toasts/use-toast.ts';
 import { useSession } from '../session/use-session.ts';
 import { hasApiAccess } from './has-api-access.ts';
 
-/** Spec platform-area §9: copy feedback 2 s, key-metadata saved message 1.8 s. */
+/** Copy feedback 2 s, key-metadata saved message 1.8 s. */
 export const COPIED_MS = 2000;
 export const SAVED_MS = 1800;
 
@@ -223,7 +223,7 @@ function KeyDetails({ current }: { current: ApiKeyInfo }) {
 }
 
 /**
- * API Access, /api-access (platform-area §2): generate, show/hide, copy and regenerate the key, its
+ * API Access, /api-access: generate, show/hide, copy and regenerate the key, its
  * label and notes; non-Pro users see an upgrade prompt. The key itself is in the page's memory only
  * until it is left (the server keeps only its hash).
  */

@@ -42,7 +42,7 @@ const DOC_OPERATIONS: readonly [Method, string][] = [
 ];
 
 /**
- * The four endpoint cards (platform-area §7), read from the public OpenAPI document the server serves, so
+ * The four endpoint cards, read from the public OpenAPI document the server serves, so
  * the page documents only calls that exist, in the words of the reference.
  */
 export const DOC_ENDPOINTS: readonly Endpoint[] = DOC_OPERATIONS.map(([method, path]) => {

@@ -6,7 +6,7 @@ import { usePlatform } from '../../platform/platform-context.ts';
 import { useColorMode } from '../../theme/use-color-mode.ts';
 
 /**
- * The full API reference, /api-reference (platform-area §2), rendered from the public OpenAPI document:
+ * The full API reference, /api-reference, rendered from the public OpenAPI document:
  * authentication, base URL, the error table and rate limits (the document's introduction), then every
  * operation by section (Instance, Database, Files and Database Access, Domain, SSL, Backup Management).
  */

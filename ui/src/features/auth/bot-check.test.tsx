@@ -18,7 +18,7 @@ async function signIn(app: ReturnType<typeof renderApp>) {
   await app.user.click(screen.getByRole('button', { name: 'Sign In' }));
 }
 
-describe('bot check (spec §1, §4, §5)', () => {
+describe('bot check', () => {
   it('is hidden and not required when the server has no site key', async () => {
     const app = renderApp({
       path: '/login',

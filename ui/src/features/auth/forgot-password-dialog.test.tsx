@@ -13,7 +13,7 @@ async function openDialog(api: FakeRoutes = {}) {
   return { app, dialog };
 }
 
-describe('forgot password dialog (spec §2.5, §5, §8)', () => {
+describe('forgot password dialog', () => {
   it('keeps Send disabled while the e-mail is empty', async () => {
     const { app, dialog } = await openDialog();
     const send = within(dialog).getByRole('button', { name: 'Send Reset Link' });

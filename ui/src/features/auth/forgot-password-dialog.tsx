@@ -25,7 +25,7 @@ interface ForgotValues {
 
 const INITIAL: ForgotValues = { email: '' };
 
-/** Spec customer-area §5, forgot password (the server wants something@something). */
+/** Forgot password (the server wants something@something). */
 export function validateForgot({ email }: ForgotValues): FieldErrors<ForgotValues> {
   const value = email.trim();
   if (value.length === 0) return { email: 'Email is required' };
@@ -115,7 +115,7 @@ function CheckYourEmail({ email, onClose }: { email: string; onClose(): void }) 
 }
 
 /**
- * The 'forgot password' dialog of the sign-in page (spec customer-area §2.5): an e-mail address and the
+ * The 'forgot password' dialog of the sign-in page: an e-mail address and the
  * bot check, then a 'Check Your Email' confirmation. The server answers the same whether or not the
  * address has an account.
  */

@@ -92,7 +92,7 @@ describe('LoginPage', () => {
     expect(await screen.findByText('Login failed')).toBeTruthy();
   });
 
-  it('shows no OAuth sign-in (switched off, spec §1)', async () => {
+  it('shows no OAuth sign-in (switched off)', async () => {
     renderLogin();
     await screen.findByRole('button', { name: 'Sign In' });
     expect(screen.getAllByRole('button').map((button) => button.textContent)).not.toContainEqual(

@@ -17,7 +17,7 @@ import { type LoginValues, validateLogin } from './login-validation.ts';
 const INITIAL: LoginValues = { emailOrUsername: '', password: '' };
 
 /**
- * Sign-in (spec customer-area §2.5): e-mail or username, password and the bot check; a 'forgot
+ * Sign-in: e-mail or username, password and the bot check; a 'forgot
  * password' dialog. On success the session holds the user and the route table sends them on (to the
  * page they came from, else /dashboard).
  */

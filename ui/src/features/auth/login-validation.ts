@@ -5,7 +5,7 @@ export interface LoginValues {
   password: string;
 }
 
-/** Spec customer-area §5, sign-in (the bot check is the form's, see useBotCheck). */
+/** Sign-in (the bot check is the form's, see useBotCheck). */
 export function validateLogin(values: LoginValues): FieldErrors<LoginValues> {
   const errors: FieldErrors<LoginValues> = {};
   const login = values.emailOrUsername.trim();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PASSWORD_CHECKS, passwordScore, strengthLabel } from './password-strength.ts';
 
-describe('password strength (spec §5)', () => {
+describe('password strength', () => {
   it.each([
     ['', 0, 'Weak'],
     ['abc', 1, 'Weak'],

@@ -1,7 +1,7 @@
-/** localStorage key of the affiliate code a visitor arrived with (spec customer-area §3). */
+/** localStorage key of the affiliate code a visitor arrived with. */
 export const REFERRAL_STORAGE_KEY = 'referral_code';
 
-/** When the code was stored: like the referral cookie, it counts for 30 days (platform-area §9). */
+/** When the code was stored: like the referral cookie, it counts for 30 days. */
 const STORED_AT_KEY = 'referral_code_at';
 const ATTRIBUTION_MS = 30 * 24 * 60 * 60 * 1000;
 

@@ -27,7 +27,7 @@ import { referralToSend, storeReferral } from './referral-code.ts';
 import { EMPTY_REGISTER_VALUES, type RegisterValues, validateRegister } from './register-validation.ts';
 
 /**
- * Registration (spec customer-area §2.6). A `ref` query parameter is remembered (upper-cased) and sent;
+ * Registration. A `ref` query parameter is remembered (upper-cased) and sent;
  * on success the route table sends the new user to /dashboard.
  */
 export function RegisterPage() {

@@ -16,7 +16,7 @@ function renderRegister() {
   });
 }
 
-describe('RegisterPage validation (spec §5)', () => {
+describe('RegisterPage validation', () => {
   const long = (n: number) => 'x'.repeat(n);
   it.each<[string, Partial<RegisterValues>]>([
     ['Please select an account type', { accountType: '' }],

@@ -61,7 +61,7 @@ function emailError(value: string): string | undefined {
   return undefined;
 }
 
-/** Spec customer-area §5, registration, as the server checks it (the bot check: useBotCheck). */
+/** Registration, as the server checks it (the bot check: useBotCheck). */
 export function validateRegister(values: RegisterValues): FieldErrors<RegisterValues> {
   const errors: FieldErrors<RegisterValues> = {
     accountType: values.accountType === '' ? 'Please select an account type' : undefined,

@@ -25,7 +25,7 @@ async function choose(app: ReturnType<typeof renderReset>, password: string, con
   await app.user.click(screen.getByRole('button', { name: 'Reset Password' }));
 }
 
-describe('reset password (spec §2.7, §4, §5, §8)', () => {
+describe('reset password', () => {
   it('without a token: the invalid-link page, and no request', async () => {
     const app = renderReset({}, '/reset-password');
     expect(await screen.findByText('Invalid reset link. Please request a new password reset.')).toBeTruthy();

@@ -12,7 +12,7 @@ import { AuthCard } from './auth-card.tsx';
 import { PasswordStrengthMeter } from './password-strength-meter.tsx';
 import { type ResetPasswordValues, validateResetPassword } from './reset-password-validation.ts';
 
-/** Spec customer-area §9: the success screen leads to /login after 3 s. */
+/** The success screen leads to /login after 3 s. */
 export const RESET_SUCCESS_REDIRECT_MS = 3_000;
 
 export const NO_TOKEN_MESSAGE = 'Invalid reset link. Please request a new password reset.';
@@ -134,7 +134,7 @@ function NewPasswordForm({ token, onDone }: { token: string; onDone(): void }) {
 }
 
 /**
- * The page of the e-mailed reset link, /reset-password?token=… (spec customer-area §2.7, §4, §8):
+ * The page of the e-mailed reset link, /reset-password?token=…:
  * verifying, then the new-password form or the invalid-link page; after the reset, a success screen
  * that leads to /login after 3 s.
  */

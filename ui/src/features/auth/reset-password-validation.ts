@@ -6,7 +6,7 @@ export interface ResetPasswordValues {
   confirmPassword: string;
 }
 
-/** Spec customer-area §5, reset password, with the registration strength rules (as the server). */
+/** Reset password, with the registration strength rules (as the server). */
 export function validateResetPassword(values: ResetPasswordValues): FieldErrors<ResetPasswordValues> {
   return {
     password: newPasswordError(values.password, 'Password is required'),

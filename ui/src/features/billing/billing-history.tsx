@@ -32,7 +32,7 @@ const DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
 const CURRENCY_SYMBOLS: Record<string, string> = { USD: '$', EUR: '€', GBP: '£' };
 
-/** '$19.99' for the currencies of spec §9, else '19.99 CHF'. */
+/** '$19.99' for the currencies with a symbol, else '19.99 CHF'. */
 export function formatInvoiceAmount(amount: number, currency: string): string {
   const symbol = CURRENCY_SYMBOLS[currency.toUpperCase()];
   return symbol ? `${symbol}${amount.toFixed(2)}` : `${amount.toFixed(2)} ${currency}`;
@@ -66,7 +66,7 @@ function InvoiceRow({ invoice }: { invoice: Invoice }) {
   );
 }
 
-/** The invoices of the user (spec customer-area §3 Invoice, §8 empty state). */
+/** The invoices of the user. */
 export function BillingHistory() {
   const history = useBillingHistoryQuery();
   const invoices = history.data?.invoices ?? [];

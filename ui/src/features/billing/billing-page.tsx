@@ -163,7 +163,7 @@ function SubscriptionActions({ subscription }: { subscription: Subscription }) {
   );
 }
 
-/** Plan label, badge, standing text, next billing date and the plan's actions (spec customer-area §4). */
+/** Plan label, badge, standing text, next billing date and the plan's actions. */
 function CurrentPlanCard({
   subscription,
   standing,
@@ -299,7 +299,7 @@ function PlanAction({
   );
 }
 
-/** One more instance on an active Starter plan; with add-ons, their removal (spec customer-area §4). */
+/** One more instance on an active Starter plan; with add-ons, their removal. */
 function AddInstanceCard({
   plans,
   subscription,
@@ -410,7 +410,7 @@ function focusSection(ref: RefObject<HTMLElement | null>) {
 }
 
 /**
- * The Subscription and Billing page (spec customer-area §2.13): current plan with its actions, usage,
+ * The Subscription and Billing page: current plan with its actions, usage,
  * plans with a monthly/yearly toggle, the Additional Instance offer, billing history and the payment
  * method modal that starts the payment.
  */

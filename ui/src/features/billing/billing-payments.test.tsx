@@ -63,7 +63,7 @@ const paymentDialog = () => screen.findByRole('dialog', { name: 'Choose a paymen
 const toastTexts = (text: string) =>
   screen.queryAllByText(text).filter((element) => element.closest('[role="dialog"]') === null);
 
-describe('payment method modal (spec §2.13, §4 Payment, §7 Create payment)', () => {
+describe('payment method modal', () => {
   it('lists the enabled methods as buttons with descriptions', async () => {
     const app = renderBilling(trialSubscription(), {
       'GET /api/payments/settings': {
@@ -256,7 +256,7 @@ function metaMaskOrder(status: 'pending' | 'submitted' = 'pending') {
   };
 }
 
-describe('MetaMask payment (spec §4 Payment, §8)', () => {
+describe('MetaMask payment', () => {
   const metaMaskRoutes: FakeRoutes = {
     'POST /api/payments/metamask/orders': {
       status: 201,
@@ -311,7 +311,7 @@ describe('MetaMask payment (spec §4 Payment, §8)', () => {
   });
 });
 
-describe('plan actions (spec §2.13, §4)', () => {
+describe('plan actions', () => {
   it('offers Switch to yearly billing on the current plan when Yearly is selected, and back', async () => {
     const app = renderBilling(proSubscription({ billingCycle: 'monthly' }));
     const pro = await region('Pro');
@@ -350,7 +350,7 @@ describe('plan actions (spec §2.13, §4)', () => {
   });
 });
 
-describe('subscription actions (spec §3 Subscription, §4)', () => {
+describe('subscription actions', () => {
   it('cancels at period end after a confirmation naming the end date, then refreshes', async () => {
     const nextBillingDate = '2026-12-24T10:00:00.000Z';
     const subscription = proSubscription({ nextBillingDate });
@@ -440,7 +440,7 @@ describe('subscription actions (spec §3 Subscription, §4)', () => {
   });
 });
 
-describe('additional instance removal (spec §4)', () => {
+describe('additional instance removal', () => {
   it('is offered only with an add-on', async () => {
     renderBilling(starterSubscription());
     const card = await region('Add Instance');
@@ -484,7 +484,7 @@ describe('additional instance removal (spec §4)', () => {
   });
 });
 
-describe('billing history download (spec §3 Invoice)', () => {
+describe('billing history download', () => {
   it('opens the invoice outside the app', async () => {
     const url = 'https://billing.example.com/invoice/1.pdf';
     const app = renderBilling(proSubscription(), {

@@ -5,7 +5,7 @@ import type { Standing } from '../subscription/standing.ts';
 
 type PaymentMethods = Schemas['PaymentSettings']['methods'];
 
-/** Spec customer-area §8 billing texts. */
+/** Billing texts. */
 export const NO_PAYMENT_METHODS_TEXT =
   'No payment methods are currently available. Please contact support or enable a method in Admin settings.';
 export const NO_BILLING_HISTORY_TEXT = 'No billing history available';
@@ -74,7 +74,7 @@ export function inAppResultPath(redirectUrl: string, origins: readonly string[])
   return `${url.pathname}${url.search}`;
 }
 
-/** Spec customer-area §4: the add-on removal warning. */
+/** The add-on removal warning. */
 export const removeAddonText = (starterPrice: string) =>
   `Your plan goes back to plain Starter: the cost returns to ${starterPrice}/month and only 1 instance is allowed. Delete your extra instances first if you use more than one.`;
 
@@ -88,14 +88,14 @@ export const cancelSubscriptionText = (periodEnd: string | null) =>
 export const usedInstances = (sub: Pick<Subscription, 'usedInstances' | 'instancesUsed'>) =>
   Math.max(sub.usedInstances, sub.instancesUsed);
 
-/** Domains used: the instances that have a custom domain (spec customer-area §2.13). */
+/** Domains used: the instances that have a custom domain. */
 export const domainsUsed = (instances: readonly Pick<Instance, 'customDomain'>[]) =>
   instances.filter((instance) => Boolean(instance.customDomain?.domain)).length;
 
-/** Pro → Starter is blocked while more than 1 instance is used (spec customer-area §4). */
+/** Pro → Starter is blocked while more than 1 instance is used. */
 export const downgradeBlocked = (used: number) => used > 1;
 
-/** An additional instance is offered only on an active Starter plan (spec customer-area §4). */
+/** An additional instance is offered only on an active Starter plan. */
 export const offersAddonInstance = (sub: Pick<Subscription, 'plan'>, standing: Standing) =>
   standing === 'active' && sub.plan === 'starter';
 

@@ -18,7 +18,7 @@ export const METAMASK_SUBMITTED_TEXT =
   'Transaction sent. Support validates MetaMask payments by hand; your plan becomes active once it is approved.';
 
 /**
- * The MetaMask payment (spec customer-area §4 Payment, §8): the server opens an order and names the
+ * The MetaMask payment: the server opens an order and names the
  * receiver, network and order reference; the wallet sends the zero-value transaction; its hash goes back
  * to the order, which support approves. Throws with the text to show.
  */

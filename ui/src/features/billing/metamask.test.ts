@@ -169,7 +169,7 @@ describe('payWithMetaMask: the happy paths', () => {
 });
 
 describe('METAMASK_CHAINS', () => {
-  it('holds Sepolia and Polygon Mainnet (spec §9)', () => {
+  it('holds Sepolia and Polygon Mainnet', () => {
     expect(METAMASK_CHAINS).toEqual({
       '0xaa36a7': {
         chainId: '0xaa36a7',
@@ -200,7 +200,7 @@ describe('payWithMetaMask: the data field', () => {
   });
 });
 
-describe('payWithMetaMask: failures and their texts (spec §8)', () => {
+describe('payWithMetaMask: failures and their texts', () => {
   it('without a provider: not detected', async () => {
     const error = await failure(pay(undefined));
     expect(error.code).toBe('not_detected');

@@ -1,5 +1,5 @@
 /**
- * The MetaMask browser flow (spec customer-area §4 "Payment", §8 MetaMask texts, §9 auto-add chains):
+ * The MetaMask browser flow:
  * a zero-value transaction to the receiver address whose data carries the order reference; support
  * validates it by hand afterwards. No React here: the caller passes the provider (`window.ethereum`
  * or one found through EIP-6963) and calls this only from a user's click.
@@ -39,7 +39,7 @@ export const METAMASK_CHAINS: Record<MetaMaskChainId, AddEthereumChainParameter>
   },
 };
 
-/** Spec customer-area §8 MetaMask texts. */
+/** MetaMask texts. */
 export const METAMASK_NOT_DETECTED_TEXT =
   'MetaMask not detected. Please install MetaMask to pay with crypto.';
 export const METAMASK_INVALID_RECEIVER_TEXT = 'Invalid receiver address. Please contact support.';

@@ -58,7 +58,7 @@ interface Failure {
 
 /**
  * Why creating the payment failed: a 4xx carries the server's message (method unavailable, add-on not
- * allowed, downgrade blocked); network failures and 5xx are 'Failed to create payment URL' (§8).
+ * allowed, downgrade blocked); network failures and 5xx are 'Failed to create payment URL'.
  */
 function failureOf(error: unknown): Failure & { serverSide: boolean } {
   if (error instanceof ApiRequestError && error.status < 500)
@@ -121,7 +121,7 @@ function MethodButton({
 }
 
 /**
- * The payment method choice (spec customer-area §2.13, §4 Payment, §7 Create payment): one button per
+ * The payment method choice: one button per
  * enabled method. A redirect method creates the payment and sends the user to the provider's page
  * (platform.openPaymentPage); an answer pointing at our own /payment-success page (a Stripe plan changed
  * in place) is followed inside the app. MetaMask continues in this dialog (metamask-payment.tsx).

@@ -36,7 +36,7 @@ import {
   verificationColor,
 } from '../instances/instance-catalog.ts';
 
-/** Connection Details of a database (spec §2.8): each 'Not available' until the credentials exist. */
+/** Connection Details of a database: each 'Not available' until the credentials exist. */
 function ConnectionDetails({ instance }: { instance: Instance }) {
   const toast = useToast();
   const deployed = isDeployed(instance);
@@ -73,7 +73,7 @@ function ConnectionDetails({ instance }: { instance: Instance }) {
 }
 
 /**
- * Domain Management of a site (spec §2.8): the SSL badge, the current domain (a 'Custom' tag for a
+ * Domain Management of a site: the SSL badge, the current domain (a 'Custom' tag for a
  * custom one) and 'Add Custom Domain' / 'Update Custom Domain', which opens the Add Custom Domain form.
  */
 function DomainManagement({ instance, inactive }: { instance: Instance; inactive: boolean }) {
@@ -166,7 +166,7 @@ function NoInstance({ onDeploy }: { onDeploy(): void }) {
 }
 
 /**
- * Current Instance (spec §2.8): the user's first instance with its status, type, region and URL;
+ * Current Instance: the user's first instance with its status, type, region and URL;
  * Open (with a URL), Manage (not for databases) and View All; databases show their connection details.
  */
 export function CurrentInstancePanel({ inactive, onDeploy }: { inactive: boolean; onDeploy(): void }) {

@@ -26,7 +26,7 @@ function renderDashboard(user = makeUser(), api: FakeRoutes = {}) {
 const card = () => screen.findByRole('region', { name: /Free|Pro|Starter/ });
 const fact = (region: HTMLElement, label: string) => within(region).getByText(label).nextSibling?.textContent;
 
-describe('DashboardPage (spec §2.8)', () => {
+describe('DashboardPage', () => {
   it('welcomes the user by name', async () => {
     renderDashboard(makeUser({ firstName: 'Grace' }));
     expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeTruthy();
@@ -84,7 +84,7 @@ describe('DashboardPage (spec §2.8)', () => {
   });
 });
 
-describe('plan buttons (spec §2.8)', () => {
+describe('plan buttons', () => {
   it.each([
     ['a trial', trialSubscription(42), ['View All Plans']],
     [
@@ -107,7 +107,7 @@ describe('plan buttons (spec §2.8)', () => {
   });
 });
 
-describe('Current Instance (spec §2.8)', () => {
+describe('Current Instance', () => {
   const panel = () => screen.findByRole('region', { name: 'Current Instance' });
   const details = () => screen.findByRole('region', { name: 'Connection Details' });
   const value = (region: HTMLElement, label: string) =>
@@ -211,7 +211,7 @@ describe('Current Instance (spec §2.8)', () => {
   });
 });
 
-describe('Quick Actions (spec §2.8)', () => {
+describe('Quick Actions', () => {
   it('leads to the screens that exist', async () => {
     renderDashboard();
     const nav = await screen.findByRole('navigation', { name: 'Quick actions' });
@@ -230,7 +230,7 @@ describe('Quick Actions (spec §2.8)', () => {
   });
 });
 
-describe('deploy modal (spec §2.8)', () => {
+describe('deploy modal', () => {
   async function openModal(app: ReturnType<typeof renderDashboard>) {
     await app.user.click(await screen.findByRole('button', { name: 'Quick Deploy' }));
     return screen.findByRole('dialog', { name: 'Deploy Instance' });

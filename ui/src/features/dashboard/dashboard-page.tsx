@@ -14,7 +14,7 @@ import { useNow } from './use-now.ts';
 const CLOCK_TICK_MS = 15_000;
 
 /**
- * Dashboard (spec customer-area §2.8): the subscription card, the Current Instance panel with the
+ * Dashboard: the subscription card, the Current Instance panel with the
  * connection details of a database, Quick Actions and the quick deploy modal.
  */
 export function DashboardPage() {

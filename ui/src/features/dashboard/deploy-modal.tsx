@@ -104,7 +104,7 @@ function DeployForm({ deploy, onDone }: { deploy: Deploy; onDone(): void }) {
 }
 
 /**
- * The dashboard's deploy modal (spec §2.8): name ('My Instance'), one of six regions, and the first
+ * The dashboard's deploy modal: name ('My Instance'), one of six regions, and the first
  * database type the server can deploy (MySQL first), with the quick-deploy resources (4GB, 2 CPU).
  * Deploy is disabled while the plan allows no more instances.
  */

@@ -40,7 +40,7 @@ function renderDashboard(instance: Instance, api: FakeRoutes = {}, user = makeUs
 
 const panel = () => screen.findByRole('region', { name: 'Domain Management' });
 
-describe('Domain Management on the dashboard (spec §2.8)', () => {
+describe('Domain Management on the dashboard', () => {
   it.each([
     ['Active', 'SSL Active'],
     ['Pending', 'SSL Pending'],

@@ -19,7 +19,7 @@ const ICONS: Record<QuickAction['icon'], ReactNode> = {
   profile: <PersonOutlineIcon />,
 };
 
-/** Quick Actions (spec §2.8): a tile per screen that exists for this user. */
+/** Quick Actions: a tile per screen that exists for this user. */
 export function QuickActions() {
   const exists = useScreenExists();
   const actions = existingLinks(QUICK_ACTIONS, exists);

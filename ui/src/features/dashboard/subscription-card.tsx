@@ -33,11 +33,11 @@ const BADGE_COLOR: Record<Standing, 'info' | 'success' | 'error'> = {
 
 const TRIAL_MS = 60 * 60_000;
 
-/** Where the plan buttons lead (spec §2.8): /pricing, which shows the plans to signed-in users. */
+/** Where the plan buttons lead: /pricing, which shows the plans to signed-in users. */
 const PLANS_PATH = '/pricing';
 
 /**
- * The dashboard's subscription card (spec customer-area §2.8, §4); `now` drives the live countdown.
+ * The dashboard's subscription card; `now` drives the live countdown.
  * Upgrade to Pro (Starter, not expired), Renew Subscription (expired) and View All Plans lead to /pricing.
  */
 export function SubscriptionCard({ subscription, now }: { subscription: Subscription; now: Date }) {

@@ -32,7 +32,7 @@ import { AttachmentPicker } from './attachment-picker.tsx';
 export const TICKET_FAILURE = 'Failed to send your message. Please try again.';
 
 /**
- * The support form of /get-help (spec platform-area §5 "Support form"): name and e-mail from the
+ * The support form of /get-help: name and e-mail from the
  * account (blurred until shown), category, subject, message with a counter, up to 5 images, and the
  * consent to attach a snapshot of the account for support.
  */

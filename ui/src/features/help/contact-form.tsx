@@ -37,7 +37,7 @@ function Sent({ onAnother }: { onAnother(): void }) {
   );
 }
 
-/** The help page's contact form (platform-area §5, §7, §8): unsent, then sent. */
+/** The help page's contact form: unsent, then sent. */
 export function ContactForm() {
   const contact = useContactMutation();
   const botCheck = useBotCheck();

@@ -39,7 +39,7 @@ const required = (value: string, label: string, max: number, tooLong: string) =>
 export const isContactCategory = (value: string): value is ContactCategory =>
   CONTACT_CATEGORIES.some((category) => category.value === value);
 
-/** Platform-area §5 (contact form and support form): required fields, limits, a known category. */
+/** The contact form and the support form: required fields, limits, a known category. */
 export function validateContact(values: ContactValues): FieldErrors<ContactValues> {
   const email = values.email.trim();
   return {

@@ -69,7 +69,7 @@ export const HELP_FAQ: readonly FaqCategory[] = [
   },
 ];
 
-/** Support response times (spec §9). */
+/** Support response times. */
 export const RESPONSE_TIMES = [
   { plan: 'Starter', time: '24 hours', note: 'E-mail support on business days' },
   { plan: 'Pro', time: '4 hours', note: 'Priority support' },

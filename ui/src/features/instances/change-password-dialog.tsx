@@ -177,7 +177,7 @@ function ChangePasswordForm({
   );
 }
 
-/** Change Database Password (spec §2.9, §5): new password twice, with an 18-character generator. */
+/** Change Database Password: new password twice, with an 18-character generator. */
 export function ChangePasswordDialog({
   instance,
   open,

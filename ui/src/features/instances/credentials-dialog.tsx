@@ -68,7 +68,7 @@ function CredentialsBody({ instance, onRetry }: { instance: Instance; onRetry():
 }
 
 /**
- * Database Credentials (spec §2.9, §4): polls GET /instances/{id}/access while the server prepares
+ * Database Credentials: polls GET /instances/{id}/access while the server prepares
  * them, then shows each detail with a copy button; the password and connection string are masked.
  */
 export function CredentialsDialog({

@@ -9,7 +9,7 @@ export const deleteConfirmText = (name: string) =>
   `Are you sure you want to delete "${name}"? This action cannot be undone.`;
 
 /**
- * 'Delete instance?' (spec §2.9, §8). It cannot be closed while the deletion runs; afterwards the
+ * 'Delete instance?'. It cannot be closed while the deletion runs; afterwards the
  * user lands on /instances.
  */
 export function DeleteInstanceDialog({

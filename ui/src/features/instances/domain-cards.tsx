@@ -91,9 +91,9 @@ function DomainVerificationPanel({ instanceId, custom }: { instanceId: string; c
 }
 
 /**
- * Custom Domain (spec §2.11, non-database instances): the domain with its SSL badge, added date and
+ * Custom Domain: the domain with its SSL badge, added date and
  * last check; Add/Update Custom Domain, Check SSL Status, Remove (after the remove modal). An inactive
- * subscription disables adding and removing (spec §4).
+ * subscription disables adding and removing.
  */
 export function CustomDomainCard({
   instance,
@@ -217,7 +217,7 @@ export function CustomDomainCard({
 }
 
 /**
- * SSL Certificate (spec §2.11), only while the certificate FAILED: the server's message, Request SSL,
+ * SSL Certificate, only while the certificate FAILED: the server's message, Request SSL,
  * and Re-issue Certificate after the re-issue modal. Inactive subscriptions cannot request SSL.
  */
 export function SslCertificateCard({ instance, inactive }: { instance: Instance; inactive: boolean }) {

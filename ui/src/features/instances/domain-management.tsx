@@ -23,7 +23,7 @@ export function SslBadge({ instance }: { instance: Pick<Instance, 'customDomain'
   );
 }
 
-/** The host of a URL ('' when it is not one), the placeholder of the domain field (spec §2.8). */
+/** The host of a URL ('' when it is not one), the placeholder of the domain field. */
 export function hostOf(url: string | null | undefined): string {
   try {
     return url ? new URL(url).host : '';
@@ -36,7 +36,7 @@ const INITIAL_DOMAIN = { domain: '' };
 const validateDomain = (values: { domain: string }) => ({ domain: domainError(values.domain) });
 
 /**
- * The Add Custom Domain form (spec §2.8, §2.11): 'Domain Name' with the site's host as placeholder,
+ * The Add Custom Domain form: 'Domain Name' with the site's host as placeholder,
  * Add Domain and Cancel. 'Custom domain added successfully' or 'Failed to add custom domain' (with
  * the server's reason).
  */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DATABASE_PASSWORD_LENGTH, generatePassword } from './generate-password.ts';
 
-describe('generatePassword (spec §5)', () => {
+describe('generatePassword', () => {
   it('makes 18 characters by default with an upper, a lower, a digit and a symbol', () => {
     for (let i = 0; i < 200; i++) {
       const password = generatePassword();

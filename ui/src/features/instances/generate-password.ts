@@ -1,4 +1,4 @@
-/** Spec customer-area §5: generated passwords hold an upper-case letter, a lower-case one, a digit and a symbol. */
+/** Generated passwords hold an upper-case letter, a lower-case one, a digit and a symbol. */
 export const DATABASE_PASSWORD_LENGTH = 18;
 
 const UPPER = 'ABCDEFGHJKLMNPQRSTUVWXYZ';

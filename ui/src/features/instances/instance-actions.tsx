@@ -52,9 +52,9 @@ export function OpenExternalButton({
 }
 
 /**
- * The buttons of an instance card (spec §2.9): Change Password and the credentials (eye) button for
+ * The buttons of an instance card: Change Password and the credentials (eye) button for
  * databases, Manage for the others; Open when it has a URL, Admin for WordPress; Delete. An inactive
- * subscription disables Change Password, Open, Admin and Delete (spec §4).
+ * subscription disables Change Password, Open, Admin and Delete.
  */
 export function InstanceActions({
   instance,

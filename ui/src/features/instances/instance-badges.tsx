@@ -2,7 +2,7 @@ import { Chip } from '@mui/material';
 import type { Instance } from '../../api/instances.queries.ts';
 import { STATUS_LABELS, statusColor, typeBadge } from './instance-catalog.ts';
 
-/** The status in its colour (spec §4): running is filled (emphasised), the others outlined. */
+/** The status in its colour: running is filled (emphasised), the others outlined. */
 export function StatusChip({ status }: { status: Instance['status'] }) {
   return (
     <Chip

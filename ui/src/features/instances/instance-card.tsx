@@ -78,7 +78,7 @@ function DomainBlock({ instance }: { instance: Instance }) {
 }
 
 /**
- * One instance of the list (spec §2.9): name (to its page), type badge, status, 'Suspended', URL or
+ * One instance of the list: name (to its page), type badge, status, 'Suspended', URL or
  * engine, custom domain for applications, created date, region, and the buttons.
  */
 export function InstanceCard({

@@ -22,7 +22,7 @@ function choice(name: string): TypeChoice {
   return found;
 }
 
-describe('regions (spec §3, §2.8)', () => {
+describe('regions', () => {
   it('has the thirteen regions with their labels, six of them in the deploy modal', () => {
     expect(REGIONS).toHaveLength(13);
     expect(regionLabel('eu-central-1')).toBe('EU Central (Frankfurt)');
@@ -39,7 +39,7 @@ describe('regions (spec §3, §2.8)', () => {
   });
 });
 
-describe('what can be deployed (spec §2.10)', () => {
+describe('what can be deployed', () => {
   it("follows the server's capabilities, with its reason; announced types are 'Soon'", () => {
     expect(availabilityOf(choice('MySQL'), types)).toEqual({ available: true });
     expect(availabilityOf(choice('MongoDB'), types)).toEqual({
@@ -73,7 +73,7 @@ describe('what can be deployed (spec §2.10)', () => {
   });
 });
 
-describe('instances (spec §3, §4)', () => {
+describe('instances', () => {
   it('recognises databases by category, type or metadata', () => {
     expect(isDatabase(makeInstance())).toBe(true);
     const site = makeInstance({ type: 'WordPress', category: 'application', metadata: { database: false } });

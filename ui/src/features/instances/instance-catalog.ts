@@ -2,14 +2,14 @@ import { REGIONS, type RegionId } from '@berth/openapi/rules';
 import type { Instance, InstanceCapability } from '../../api/instances.queries.ts';
 
 /**
- * What customers deploy and where, as the screens show it (spec customer-area §2.9–2.11, §3, §9).
+ * What customers deploy and where, as the screens show it.
  * Pure data and small pure functions, tested in instance-catalog.test.ts.
  */
 
 // Every region with its label: the server's own list (@berth/openapi/rules).
 export { REGIONS, type RegionId } from '@berth/openapi/rules';
 
-/** The six regions of the dashboard's deploy modal (spec §2.8). */
+/** The six regions of the dashboard's deploy modal. */
 export const DASHBOARD_REGIONS: readonly RegionId[] = [
   'us-east-1',
   'us-west-2',
@@ -23,7 +23,7 @@ export { DEFAULT_REGION } from '@berth/openapi/rules';
 
 export const regionLabel = (id: string): string => REGIONS.find((region) => region.id === id)?.label ?? id;
 
-/** Spec §9 defaults. */
+/** Defaults. */
 export const DEFAULT_INSTANCE_NAME = 'My Instance';
 export const DEFAULT_DATABASE_PORT = 3306;
 export const QUICK_DEPLOY_RESOURCES = { memory: '4GB', cpu: '2' } as const;
@@ -37,14 +37,14 @@ export interface TypeChoice {
   name: string;
   category: Category;
   description: string;
-  /** What the Deployment Information box says about this type (spec §2.10). */
+  /** What the Deployment Information box says about this type. */
   deploymentInfo?: string;
 }
 
 const DATABASE_INFO =
   'Your database is ready within a minute. You then get its connection details: host, port, database name, username and password.';
 
-/** The choices of the Deploy New Instance page, per category, in the order shown (spec §2.10). */
+/** The choices of the Deploy New Instance page, per category, in the order shown. */
 export const TYPE_CHOICES: Readonly<Record<Category, readonly TypeChoice[]>> = {
   application: [
     {
@@ -151,7 +151,7 @@ export function quickDeployChoice(
 const DATABASE_WORDS = /mysql|mongo|postgres|mariadb|redis|database/i;
 
 /**
- * A database instance (spec §3): its category, a type naming a database engine, or a database flag in
+ * A database instance: its category, a type naming a database engine, or a database flag in
  * its metadata.
  */
 export function isDatabase(instance: Pick<Instance, 'type' | 'category' | 'metadata'>): boolean {
@@ -163,13 +163,13 @@ export function isDatabase(instance: Pick<Instance, 'type' | 'category' | 'metad
   );
 }
 
-/** The type badge of cards and headers: WordPress, n8n or Database (spec §2.9). */
+/** The type badge of cards and headers: WordPress, n8n or Database. */
 export function typeBadge(instance: Pick<Instance, 'type' | 'category' | 'metadata'>): string {
   if (isDatabase(instance)) return 'Database';
   return instance.type;
 }
 
-/** Database types whose password the user can change here (spec §5; PostgreSQL too on this server). */
+/** Database types whose password the user can change here. */
 export const PASSWORD_CHANGE_TYPES: readonly string[] = ['MySQL', 'MongoDB', 'PostgreSQL'];
 
 export const canChangePassword = (type: string): boolean => PASSWORD_CHANGE_TYPES.includes(type);
@@ -182,7 +182,7 @@ export const STATUS_LABELS: Record<Instance['status'], string> = {
   deleting: 'Deleting',
 };
 
-/** Spec §4: running green (emphasised), deploying yellow, error red, anything else neutral. */
+/** Running green (emphasised), deploying yellow, error red, anything else neutral. */
 export function statusColor(status: Instance['status']): 'success' | 'warning' | 'error' | 'default' {
   if (status === 'running') return 'success';
   if (status === 'deploying') return 'warning';
@@ -194,25 +194,25 @@ export function statusColor(status: Instance['status']): 'success' | 'warning' |
 export const hasCustomDomain = (instance: Pick<Instance, 'customDomain'>): boolean =>
   Boolean(instance.customDomain);
 
-/** The suspended messages of spec §8. */
+/** What a suspended instance's screens say. */
 export const DELETE_DISABLED = 'Your subscription is inactive. Deleting instances is disabled.';
 export const PASSWORD_CHANGE_DISABLED = 'Subscription inactive — changing passwords is disabled.';
 export const CANNOT_CREATE = 'Cannot create instance. Please check your subscription status.';
-/** Why Open and Admin are disabled while the subscription is inactive (spec §4). */
+/** Why Open and Admin are disabled while the subscription is inactive. */
 export const LINKS_DISABLED = 'Your subscription is inactive.';
 
 const DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
 export const formatDate = (iso: string): string => DATE.format(new Date(iso));
 
-/** More suspended messages of spec §8, for backups, domains and SSL. */
+/** What suspended backups, domains and SSL say. */
 export const BACKUP_CREATE_DISABLED = 'Your subscription is inactive. Creating backups is disabled.';
 export const BACKUP_RESTORE_DISABLED = 'Restoring backups is disabled.';
 export const BACKUP_DELETE_DISABLED = 'Deleting backups is disabled.';
 export const DOMAIN_ADD_DISABLED = 'Adding domains is disabled.';
 export const SSL_REQUEST_DISABLED = 'Your subscription is inactive. Requesting SSL is disabled.';
 
-/** Spec §2.8, §4: the SSL badge of a custom domain; none without one ('Not Configured'). */
+/** The SSL badge of a custom domain; none without one ('Not Configured'). */
 export const SSL_LABELS = { Active: 'SSL Active', Pending: 'SSL Pending', FAILED: 'SSL Failed' } as const;
 
 export function sslColor(status: keyof typeof SSL_LABELS): 'success' | 'warning' | 'error' {
@@ -221,7 +221,7 @@ export function sslColor(status: keyof typeof SSL_LABELS): 'success' | 'warning'
 }
 export const DOMAIN_REMOVE_DISABLED = 'Your subscription is inactive. Removing domains is disabled.';
 
-/** The spec's wording (§4) for a custom domain that is not attached yet. */
+/** The spec's wording for a custom domain that is not attached yet. */
 export const PENDING_ACTIVATION = 'A custom domain is pending activation until DNS is set up';
 
 /** The ownership state of a custom domain, as a chip: attached domains need none. */

@@ -108,7 +108,7 @@ function Tile({ label, value, caption }: { label: string; value: string; caption
   );
 }
 
-/** Instance Settings (spec §2.11, §5): name and description. */
+/** Instance Settings: name and description. */
 function SettingsCard({ instance }: { instance: Instance }) {
   const update = useUpdateInstanceMutation(instance.id);
   const toast = useToast();
@@ -379,7 +379,7 @@ function InstanceView({ instance }: { instance: Instance }) {
 }
 
 /**
- * Instance detail, /instances/{id} (spec customer-area §2.11, databases): header, tiles, buttons,
+ * Instance detail, /instances/{id}: header, tiles, buttons,
  * settings, information and configuration. 'Instance not found' for a missing one; any other load
  * failure toasts and goes back to /instances. The status follows the live stream.
  */

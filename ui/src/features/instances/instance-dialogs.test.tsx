@@ -39,7 +39,7 @@ const elapse = (ms: number) =>
     vi.advanceTimersByTime(ms);
   });
 
-describe('Database Credentials: polling (spec §4, §9)', () => {
+describe('Database Credentials: polling', () => {
   it("polls every 2 s while preparing, then shows 'Credentials retrieved' and the details", async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     let answers = 0;
@@ -114,7 +114,7 @@ describe('Database Credentials: polling (spec §4, §9)', () => {
   });
 });
 
-describe('copy to clipboard (spec §2.8, §8)', () => {
+describe('copy to clipboard', () => {
   it("copies a detail: '{label} copied to clipboard'", async () => {
     const write = vi.spyOn(navigator.clipboard, 'writeText');
     const app = renderOrders({ [ACCESS]: { body: databaseAccess() } });
@@ -139,7 +139,7 @@ describe('copy to clipboard (spec §2.8, §8)', () => {
   });
 });
 
-describe('Change Database Password (spec §2.9, §5, §8)', () => {
+describe('Change Database Password', () => {
   it("refuses different passwords with 'Passwords do not match', and short ones with the server's rule", async () => {
     const app = renderOrders();
     const dialog = await openPassword(app);
@@ -201,7 +201,7 @@ describe('Change Database Password (spec §2.9, §5, §8)', () => {
   });
 });
 
-describe("'Delete instance?' (spec §2.9, §8)", () => {
+describe("'Delete instance?'", () => {
   it('asks, cannot be closed while deleting, then says so and stays on /instances', async () => {
     let answer: (value: { status: number; body: unknown }) => void = () => {};
     const app = renderOrders({

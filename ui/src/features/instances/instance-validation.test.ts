@@ -8,7 +8,7 @@ import {
 
 const deploy = { type: 'mysql', name: 'Orders', description: '', region: 'us-east-1' };
 
-describe('deploy form (spec §5)', () => {
+describe('deploy form', () => {
   it.each([
     [{ type: '' }, 'database', { type: 'Please select a database' }],
     [{ type: '' }, 'application', { type: 'Please select an application' }],
@@ -33,7 +33,7 @@ describe('deploy form (spec §5)', () => {
   });
 });
 
-describe('change database password (spec §5)', () => {
+describe('change database password', () => {
   it.each([
     ['Abcdefgh1!', 'Abcdefgh1!', {}],
     ['Abcdefgh1!', 'Abcdefgh2!', { confirmPassword: 'Passwords do not match' }],

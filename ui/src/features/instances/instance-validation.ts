@@ -2,7 +2,7 @@ import { FIELD_LIMITS } from '@berth/openapi/rules';
 import type { FieldErrors } from '../../components/form/use-form.ts';
 import type { Category } from './instance-catalog.ts';
 
-/** Spec customer-area §5, §9: name 1–100 characters, description up to 500. */
+/** Name 1–100 characters, description up to 500. */
 export const NAME_MAX = FIELD_LIMITS.instanceName;
 export const DESCRIPTION_MAX = FIELD_LIMITS.instanceDescription;
 
@@ -24,7 +24,7 @@ export interface DeployValues {
   region: string;
 }
 
-/** The Deploy New Instance form (spec §5): a choice, a name and an optional description. */
+/** The Deploy New Instance form: a choice, a name and an optional description. */
 export function validateDeploy(values: DeployValues, category: Category): FieldErrors<DeployValues> {
   return {
     type: values.type
@@ -42,7 +42,7 @@ export interface InstanceSettingsValues {
   description: string;
 }
 
-/** Instance update (spec §5): the name is required, at most 100; the description at most 500. */
+/** Instance update: the name is required, at most 100; the description at most 500. */
 export function validateInstanceSettings(
   values: InstanceSettingsValues,
 ): FieldErrors<InstanceSettingsValues> {
@@ -72,7 +72,7 @@ export const DATABASE_PASSWORD_RULE =
 // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point.
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
-/** Change database password (spec §5): both fields equal; the server's length rule checked first. */
+/** Change database password: both fields equal; the server's length rule checked first. */
 export function validateDatabasePassword(
   values: DatabasePasswordValues,
 ): FieldErrors<DatabasePasswordValues> {
@@ -87,13 +87,13 @@ export function validateDatabasePassword(
   };
 }
 
-/** Spec §2.10: PHP 8.2 by default, 8.1, 8.0, or a custom version. */
+/** PHP 8.2 by default, 8.1, 8.0, or a custom version. */
 export const PHP_VERSIONS = ['8.2', '8.1', '8.0'] as const;
 export const CUSTOM_PHP = 'custom';
 export const DEFAULT_PHP = '8.2';
 const PHP_VERSION = /^\d+\.\d+(\.\d+)?$/;
 
-/** Spec §5: a custom PHP version is digits.digits with an optional .digits. */
+/** A custom PHP version is digits.digits with an optional .digits. */
 export function phpVersionError(choice: string, custom: string): string | undefined {
   if (choice !== CUSTOM_PHP) return undefined;
   const version = custom.trim();
@@ -101,7 +101,7 @@ export function phpVersionError(choice: string, custom: string): string | undefi
   return PHP_VERSION.test(version) ? undefined : 'Please enter a valid PHP version (e.g., 8.2, 7.4, 8.1.5)';
 }
 
-/** Spec §5, the server's rule: labels of letters, digits and hyphens, a dot, a TLD of two letters or more. */
+/** The server's rule: labels of letters, digits and hyphens, a dot, a TLD of two letters or more. */
 const DOMAIN = /^(?=.{4,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
 
 /** The domain as the server wants it: trimmed, without http(s):// and a trailing slash. */
@@ -111,7 +111,7 @@ export const normaliseDomain = (domain: string): string =>
     .replace(/^https?:\/\//i, '')
     .replace(/\/+$/, '');
 
-/** Spec §5 with the server's words; a pasted http(s):// and trailing slash are dropped, not refused. */
+/** With the server's words; a pasted http(s):// and trailing slash are dropped, not refused. */
 export function domainError(domain: string): string | undefined {
   const value = normaliseDomain(domain);
   if (!value) return 'Domain is required';
@@ -144,7 +144,7 @@ export const INITIAL_WORDPRESS: WordPressValues = {
 
 const EMAIL = /^\S+@\S+\.\S+$/;
 
-/** The WordPress part of the deploy form (spec §5); `wordpress` false checks only the domain type. */
+/** The WordPress part of the deploy form; `wordpress` false checks only the domain type. */
 export function validateWordPress(values: WordPressValues, wordpress: boolean): FieldErrors<WordPressValues> {
   const customDomain =
     values.domainType === 'Custom Domain'
@@ -200,7 +200,7 @@ export interface BackupValues {
 export const BACKUP_NAME_MAX = 100;
 export const BACKUP_NOTE_MAX = 500;
 
-/** Spec §5: a backup name is required (at most 100), a note optional (at most 500). */
+/** A backup name is required (at most 100), a note optional (at most 500). */
 export const validateBackup = (values: BackupValues): FieldErrors<BackupValues> => ({
   name: !values.name.trim()
     ? 'Backup name is required'

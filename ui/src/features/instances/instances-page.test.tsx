@@ -19,7 +19,7 @@ const many = (count: number) =>
 
 const card = (name: string) => screen.findByRole('article', { name });
 
-describe('instance list (spec §2.9)', () => {
+describe('instance list', () => {
   it('shows a card per instance: name, type badge, status, engine, region and created date', async () => {
     const orders = makeInstance({ name: 'Orders DB', region: 'eu-central-1' });
     const app = renderInstances({ 'GET /api/instances': { body: instanceList([orders]) } });
@@ -82,7 +82,7 @@ describe('instance list (spec §2.9)', () => {
   });
 });
 
-describe('search (spec §2.9, §9)', () => {
+describe('search', () => {
   it('appears only above 9 instances', async () => {
     const nine = renderInstances({ 'GET /api/instances': serveInstances(many(9)) });
     expect(await card('Database 09')).toBeTruthy();
@@ -113,7 +113,7 @@ describe('search (spec §2.9, §9)', () => {
   });
 });
 
-describe('filters (spec §2.9)', () => {
+describe('filters', () => {
   const apps = [
     makeInstance({ name: 'Shop', type: 'WordPress', product: 'wordpress', category: 'application' }),
     makeInstance({ name: 'Flows', type: 'n8n', product: 'n8n', category: 'application' }),
@@ -159,7 +159,7 @@ describe('filters (spec §2.9)', () => {
   });
 });
 
-describe('List/Grid (spec §2.9, §3)', () => {
+describe('List/Grid', () => {
   it('starts as a grid and remembers the choice in this browser', async () => {
     const first = renderInstances({ 'GET /api/instances': serveInstances(many(2)) });
     await card('Database 01');
@@ -175,7 +175,7 @@ describe('List/Grid (spec §2.9, §3)', () => {
   });
 });
 
-describe('pagination (spec §2.9, §9)', () => {
+describe('pagination', () => {
   it('pages by 24: Showing a–b of n, Previous, Page x of y, Next', async () => {
     const app = renderInstances({ 'GET /api/instances': serveInstances(many(30)) });
     await card('Database 01');
@@ -202,7 +202,7 @@ describe('pagination (spec §2.9, §9)', () => {
   });
 });
 
-describe('inactive subscription (spec §2.9, §4, §8)', () => {
+describe('inactive subscription', () => {
   it("shows the red banner with 'View plans' and disables the changing actions", async () => {
     const orders = makeInstance({ name: 'Orders DB', status: 'suspended', suspended: true });
     const db = makeInstance({ name: 'Analytics', suspended: true });
@@ -243,7 +243,7 @@ describe('inactive subscription (spec §2.9, §4, §8)', () => {
   });
 });
 
-describe('live status (spec §2.9; the notification stream)', () => {
+describe('live status', () => {
   it('follows `event: instance` from deploying to running, then removes a deleted one', async () => {
     const orders = makeInstance({ name: 'Orders DB', status: 'deploying' });
     const app = renderInstances({ 'GET /api/instances': { body: instanceList([orders]) } });

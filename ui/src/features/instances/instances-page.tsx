@@ -35,7 +35,7 @@ import { hasCustomDomain } from './instance-catalog.ts';
 import { InstanceDialogs, useInstanceDialogs } from './instance-dialogs.tsx';
 import { useStoredLayout } from './use-stored-layout.ts';
 
-/** Spec customer-area §9: the search box shows above 9 instances; the term is debounced 300 ms. */
+/** The search box shows above 9 instances; the term is debounced 300 ms. */
 export const SEARCH_THRESHOLD = 9;
 export const SEARCH_DEBOUNCE_MS = 300;
 
@@ -128,7 +128,7 @@ function Pagination({
 }
 
 /**
- * The instance list, /instances (spec customer-area §2.9): search above 9 instances, filters (done in
+ * The instance list, /instances: search above 9 instances, filters (done in
  * the browser on up to 1000 instances), List/Grid, pages of 24, the cards and their dialogs. Statuses
  * change live through the notification stream.
  */

@@ -20,7 +20,7 @@ async function choose(app: ReturnType<typeof renderNew>, name: string) {
 
 const deployButton = () => screen.getByRole('button', { name: 'Deploy Instance' });
 
-describe('Deploy New Instance (spec §2.10)', () => {
+describe('Deploy New Instance', () => {
   it('opens on Databases when no application can be deployed here, with Back to Instances', async () => {
     renderNew();
     expect(await screen.findByRole('heading', { level: 1, name: 'Deploy New Instance' })).toBeTruthy();

@@ -164,7 +164,7 @@ function Section({ id, title, children }: { id: string; title: string; children:
 }
 
 /**
- * Deploy New Instance, /instances/new (spec customer-area §2.10): a category, a type the server can
+ * Deploy New Instance, /instances/new: a category, a type the server can
  * deploy (the others disabled with its reason), name, description and region. A 202 says 'Instance
  * deployment initiated' and leads to /instances; a 403 refreshes the subscription and shows why.
  */

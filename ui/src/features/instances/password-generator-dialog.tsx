@@ -14,11 +14,11 @@ import { useToast } from '../../components/toasts/use-toast.ts';
 import { useCopyToClipboard } from '../../components/use-copy-to-clipboard.ts';
 import { generatePassword } from './generate-password.ts';
 
-/** Spec §2.10: the WordPress admin password the generator proposes. */
+/** The WordPress admin password the generator proposes. */
 export const GENERATED_PASSWORD_LENGTH = 16;
 
 /**
- * 'Generate Strong Password' (spec §2.10): a fresh 16-character password (upper, lower, digit,
+ * 'Generate Strong Password': a fresh 16-character password (upper, lower, digit,
  * symbol) with Copy, Regenerate and Use Password ('Password inserted'). Mount it when opening: each
  * opening proposes a new password ('Generated a strong password').
  */

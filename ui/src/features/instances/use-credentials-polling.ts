@@ -8,7 +8,7 @@ import {
 import { instanceKeys } from '../../api/query-keys.ts';
 import { useApiClient } from '../../api/use-api-client.ts';
 
-/** Spec customer-area §4, §9: up to 10 attempts, 2 s apart. */
+/** Up to 10 attempts, 2 s apart. */
 export const CREDENTIAL_ATTEMPTS = 10;
 export const CREDENTIAL_RETRY_MS = 2_000;
 
@@ -32,7 +32,7 @@ export interface CredentialsState {
 }
 
 /**
- * Fetches a database instance's credentials, polling while the server prepares them (spec §4). Runs
+ * Fetches a database instance's credentials, polling while the server prepares them. Runs
  * once per mount: remount (a new `key`) to try again. Ready credentials also fill the cache that the
  * dashboard's Connection Details read.
  */

@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import type { InstanceLayout } from './instance-card.tsx';
 
-/** localStorage key of the instance list's List/Grid choice (spec customer-area §2.9, §3). */
+/** localStorage key of the instance list's List/Grid choice. */
 export const LAYOUT_STORAGE_KEY = 'instances_view';
 
 function readStoredLayout(): InstanceLayout {

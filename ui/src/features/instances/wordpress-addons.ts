@@ -1,4 +1,4 @@
-/** One add-on of the static list the web app serves at /wp-addons.json (spec §2.11). */
+/** One add-on of the static list the web app serves at /wp-addons.json. */
 export interface WordPressAddon {
   slug: string;
   name: string;
@@ -8,7 +8,7 @@ export interface WordPressAddon {
   category: string;
 }
 
-/** Spec §2.11: the list loads within 7 s, never from a cache. */
+/** The list loads within 7 s, never from a cache. */
 export const ADDONS_TIMEOUT_MS = 7000;
 export const ADDONS_FAILED = 'Unable to load add-ons from JSON.';
 

@@ -25,11 +25,11 @@ interface FormAccess {
   setValue<K extends keyof WordPressValues>(name: K, value: WordPressValues[K]): void;
 }
 
-/** The DNS hint of a custom domain (spec §2.10). */
+/** The DNS hint of a custom domain. */
 export const CNAME_HINT =
   'Point a CNAME record for your domain at this platform before you publish the site, so that it can bind the domain and issue its SSL certificate.';
 
-/** Domain Type of applications (spec §2.10): Temporary, or Custom domain with the CNAME hint. */
+/** Domain Type of applications: Temporary, or Custom domain with the CNAME hint. */
 export function DomainTypeFields({ form }: { form: FormAccess }) {
   const custom = form.values.domainType === 'Custom Domain';
   return (
@@ -64,7 +64,7 @@ export function DomainTypeFields({ form }: { form: FormAccess }) {
 }
 
 /**
- * The WordPress fields of the deploy form (spec §2.10): site title, admin account with a password
+ * The WordPress fields of the deploy form: site title, admin account with a password
  * generator, PHP version. This server does not list its PHP versions, so the choices are the spec's;
  * a version the host lacks is refused by the server with its message (shown under the field).
  */

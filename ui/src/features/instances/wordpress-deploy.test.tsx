@@ -38,7 +38,7 @@ async function fill(
   await app.user.paste(text);
 }
 
-describe('WordPress in Deploy New Instance (spec §2.10, §5)', () => {
+describe('WordPress in Deploy New Instance', () => {
   it('opens on Applications with WordPress offered and the Deployment Information', async () => {
     const app = renderNew();
     const form = await chooseWordPress(app);
@@ -157,7 +157,7 @@ describe('WordPress in Deploy New Instance (spec §2.10, §5)', () => {
   });
 });
 
-describe('WordPress rules (spec §5)', () => {
+describe('WordPress rules', () => {
   it('checks a custom PHP version', () => {
     expect(phpVersionError('8.2', '')).toBeUndefined();
     expect(phpVersionError('custom', ' ')).toBe('Please enter a PHP version');

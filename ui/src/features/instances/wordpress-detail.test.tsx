@@ -99,7 +99,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('WordPress detail (spec §2.11)', () => {
+describe('WordPress detail', () => {
   it('has Open Instance, Admin and Manage Domain, and the Files & Database credentials', async () => {
     const app = renderBlog();
     expect(await screen.findByRole('heading', { level: 1, name: 'Blog' })).toBeTruthy();
@@ -273,7 +273,7 @@ describe('WordPress detail (spec §2.11)', () => {
   });
 });
 
-describe('custom domain and SSL on the detail page (spec §2.11, §4, §8)', () => {
+describe('custom domain and SSL on the detail page', () => {
   it('adds a custom domain from Manage Domain, with the rules and the toast', async () => {
     const added = {
       ...blog,
@@ -475,7 +475,7 @@ describe('custom domain and SSL on the detail page (spec §2.11, §4, §8)', () 
   });
 });
 
-describe('WordPress in the instance list (spec §2.9)', () => {
+describe('WordPress in the instance list', () => {
   it('shows the custom domain with its SSL state, and Manage, Open and Admin', async () => {
     renderInstances({
       'GET /api/instances': {

@@ -58,7 +58,7 @@ import {
 } from './instance-validation.ts';
 import { ADDONS_FAILED, fetchAddons, groupAddons, type WordPressAddon } from './wordpress-addons.ts';
 
-/** Spec §9: the SFTP port when the server names none. */
+/** The SFTP port when the server names none. */
 export const DEFAULT_SFTP_PORT = 22;
 
 /** From this share of its storage on, the site is warned that writes will soon fail. */
@@ -92,7 +92,7 @@ function StorageMeter({ instance }: { instance: Instance }) {
   );
 }
 
-/** Files & Database (spec §2.11): the SFTP login and the site's database user and password. */
+/** Files & Database: the SFTP login and the site's database user and password. */
 function FilesAndDatabaseTab({ instance }: { instance: Instance }) {
   const toast = useToast();
   const deployed = isDeployed(instance);
@@ -153,8 +153,8 @@ const formatSize = (bytes: number) =>
 type BackupAction = { kind: 'restore' | 'delete'; backup: Backup };
 
 /**
- * Backups (spec §2.11): the list, a create form (name, note), restore and delete, each after a
- * confirmation. An inactive subscription disables all three with its message (spec §4, §8).
+ * Backups: the list, a create form (name, note), restore and delete, each after a
+ * confirmation. An inactive subscription disables all three with its message.
  */
 function BackupsTab({ instance, inactive }: { instance: Instance; inactive: boolean }) {
   const toast = useToast();
@@ -356,7 +356,7 @@ function AddonLogo({ addon }: { addon: WordPressAddon }) {
 }
 
 /**
- * Add-ons (spec §2.11): the static list of the web app, grouped by category, loaded without a cache
+ * Add-ons: the static list of the web app, grouped by category, loaded without a cache
  * within 7 s; a failure offers Retry and Reload.
  */
 function AddonsTab() {
@@ -451,7 +451,7 @@ function AddonsTab() {
 
 const TABS = ['Files & Database', 'Backups', 'Add-ons'] as const;
 
-/** The WordPress card of the detail page (spec §2.11): Files & Database, Backups, Add-ons. */
+/** The WordPress card of the detail page: Files & Database, Backups, Add-ons. */
 export function WordPressCard({ instance, inactive }: { instance: Instance; inactive: boolean }) {
   const [tab, setTab] = useState(0);
   return (

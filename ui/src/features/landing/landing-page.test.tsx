@@ -77,7 +77,7 @@ describe('landing page (platform-area: landing)', () => {
     expect(app.location()).toBe('/register');
   });
 
-  it('has the public bar and footer links (customer-area §2.3)', async () => {
+  it('has the public bar and footer links', async () => {
     renderApp({ path: '/' });
     const bar = await screen.findByRole('navigation', { name: 'Main' });
     expect(

@@ -12,7 +12,7 @@ export interface LegalDocument {
   updated: string;
   intro: string;
   sections: readonly LegalSection[];
-  /** The affiliate documents link back to the affiliate programme too (platform-area §2). */
+  /** The affiliate documents link back to the affiliate programme too. */
   affiliate?: boolean;
 }
 

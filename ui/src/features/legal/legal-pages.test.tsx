@@ -32,7 +32,7 @@ describe('legal pages (platform-area: legal pages)', () => {
     expect(screen.getAllByRole('button', { name: 'Switch to light mode' }).length).toBeGreaterThan(0);
   });
 
-  it('the affiliate terms state the rules of platform-area §9', async () => {
+  it('the affiliate terms state the programme rules', async () => {
     page('/affiliate/terms');
     expect(await screen.findByRole('heading', { level: 1, name: 'Affiliate Program Terms' })).toBeTruthy();
     for (const rule of [

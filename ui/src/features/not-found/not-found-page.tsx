@@ -14,7 +14,6 @@ export interface NotFoundPageProps {
   quickLinks: readonly AppLink[];
 }
 
-/** Spec customer-area §2.4. */
 export function NotFoundPage({ home, quickLinks }: NotFoundPageProps) {
   const navigate = useNavigate();
   const location = useLocation();

@@ -22,7 +22,7 @@ async function openPanel(app: ReturnType<typeof renderBell>) {
   return screen.findByRole('dialog', { name: 'Notifications' });
 }
 
-describe('badge (spec §2.2, §9)', () => {
+describe('badge', () => {
   it.each([
     [1, '1'],
     [9, '9'],
@@ -130,7 +130,7 @@ describe('panel', () => {
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Notifications' })).toBeNull());
   });
 
-  it('ignores failures silently (spec §8)', async () => {
+  it('ignores failures silently', async () => {
     const app = renderBell({
       'GET /api/notifications': { body: notificationList([makeNotification({ title: 'Still here' })]) },
       'DELETE /api/notifications': { status: 500, body: { error: 'internal_error', message: 'Boom' } },
@@ -144,7 +144,7 @@ describe('panel', () => {
   });
 });
 
-describe('refresh (spec §4, §9)', () => {
+describe('refresh', () => {
   it('reloads every 60 s', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const app = renderBell();

@@ -35,7 +35,7 @@ import { useNotificationStream } from './use-notification-stream.ts';
 
 export { HELPDESK_TARGET };
 
-/** The unread count as the badge shows it: 9+ above 9 (spec §2.2, §9). */
+/** The unread count as the badge shows it: 9+ above 9. */
 export const badgeText = (unread: number) => (unread > 9 ? '9+' : String(unread));
 
 function NotificationItem({
@@ -102,10 +102,10 @@ function NotificationItem({
 }
 
 /**
- * The bell of the top bar (spec customer-area §2.2): unread count, and a panel to read, mark and
+ * The bell of the top bar: unread count, and a panel to read, mark and
  * delete. The list reloads every 60 s and on each live-stream message; new ones also go to the host's
  * system notifications (a click there opens the screen of their kind); instance status changes on the same stream update the instance queries. Errors
- * of these calls are silently ignored (spec §8).
+ * of these calls are silently ignored.
  */
 export function NotificationBell() {
   const panel = useRouteScopedMenu();

@@ -1,9 +1,9 @@
 /**
  * Where a system notification leads when clicked (desktop, and browsers that were granted notifications):
- * the screen that deals with its kind. The bell's own panel opens only help-desk ones (spec §2.2).
+ * the screen that deals with its kind. The bell's own panel opens only help-desk ones.
  */
 
-/** Where a click on a help-desk notification leads: the 'my' tab of Get Help (spec §2.2). */
+/** Where a click on a help-desk notification leads: the 'my' tab of Get Help. */
 export const HELPDESK_TARGET = '/get-help?tab=my';
 
 const TARGETS: Record<string, string> = {

@@ -48,7 +48,7 @@ function parseInstanceEvent(data: unknown): InstanceStreamEvent | null {
  * The live notification stream (Server-Sent Events). An EventSource cannot send the bearer token, so
  * each connection first asks for a short-lived stream token. On any error the connection is closed
  * and reopened with a fresh token, after a growing pause; the last event id is passed on so that the
- * server replays what was missed. Failures are silent (spec §8).
+ * server replays what was missed. Failures are silent.
  */
 export function useNotificationStream({ onMessage, onInstance }: StreamHandlers): void {
   const client = useApiClient();

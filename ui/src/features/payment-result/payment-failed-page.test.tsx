@@ -12,7 +12,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('payment failed page (spec customer-area §2.13, §8)', () => {
+describe('payment failed page', () => {
   it.each([
     [
       '/payment-error?reason=incomplete',

@@ -17,7 +17,7 @@ export const PAYMENT_FAILED_TITLE = 'Payment Failed';
 export const PAYMENT_CANCELLED_TITLE = 'Payment Cancelled';
 
 /**
- * /payment-error?reason=… and /payment-cancelled (spec customer-area §2.13, §8): the reason's text,
+ * /payment-error?reason=… and /payment-cancelled: the reason's text,
  * then /pricing after 10 s. `defaultReason` applies when the URL names no reason.
  */
 export function PaymentFailedPage({ defaultReason = 'other' }: { defaultReason?: PaymentFailureReason }) {

@@ -14,7 +14,7 @@ export interface PaymentResultLayoutProps {
   actions: ReactNode;
 }
 
-/** The card both payment result screens share (spec customer-area §2.13). */
+/** The card both payment result screens share. */
 export function PaymentResultLayout({
   icon,
   title,

@@ -1,11 +1,10 @@
-/** Spec customer-area §9 "Redirects": payment success 5 s, payment failed 10 s. */
+/** Payment success 5 s, payment failed 10 s. */
 export const PAYMENT_SUCCESS_REDIRECT_SECONDS = 5;
 export const PAYMENT_FAILED_REDIRECT_SECONDS = 10;
 
-/** The `reason` values the payment providers' return URLs carry (spec customer-area §2.13). */
+/** The `reason` values the payment providers' return URLs carry. */
 export type PaymentFailureReason = 'incomplete' | 'server_error' | 'cancelled' | 'other';
 
-/** Spec customer-area §8 "Payment failed page texts". */
 export const PAYMENT_FAILURE_TEXTS: Record<PaymentFailureReason, string> = {
   incomplete: 'Payment was not completed. Please try again.',
   server_error: 'A server error occurred while processing your payment.',

@@ -12,7 +12,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('payment success page (spec customer-area §2.13)', () => {
+describe('payment success page', () => {
   it('shows the transaction id from the query', async () => {
     renderSuccess('/payment-success?tx=pi_3Nabc123');
     expect(await h1(PAYMENT_SUCCESS_TITLE)).toBeTruthy();

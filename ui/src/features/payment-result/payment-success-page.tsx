@@ -63,7 +63,7 @@ function TransactionId({ tx }: { tx: string | null }) {
   );
 }
 
-/** /payment-success?tx=… (spec customer-area §2.13): the transaction id, then /dashboard after 5 s. */
+/** /payment-success?tx=…: the transaction id, then /dashboard after 5 s. */
 export function PaymentSuccessPage() {
   const [params] = useSearchParams();
   const tx = params.get('tx')?.trim() || null;

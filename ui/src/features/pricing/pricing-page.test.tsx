@@ -17,7 +17,7 @@ const CONFIG = publicConfig({
 
 const card = (name: string) => screen.findByRole('region', { name });
 
-describe('pricing page (spec §2.13)', () => {
+describe('pricing page', () => {
   it('shows Starter and Pro with the server’s monthly prices and the spec’s features', async () => {
     renderApp({ path: '/pricing', api: { 'GET /api/config': { body: CONFIG } } });
     expect(await screen.findByRole('heading', { level: 1, name: 'Pricing' })).toBeTruthy();

@@ -122,7 +122,7 @@ export function PlanCard({
 }
 
 /**
- * The plans and prices for visitors (spec customer-area §2.13; signed-in users are sent to /billing):
+ * The plans and prices for visitors:
  * a monthly/yearly toggle; prices come from the server's plan configuration (GET /api/config).
  */
 /** Monthly / Yearly, shared by the pricing and billing pages. */

@@ -4,7 +4,7 @@ import { bestYearlyDiscount, formatMoney, shownPrice } from './pricing.ts';
 const STARTER = { monthly: 3.99, yearlyDiscount: 0.1, yearly: 43.09 };
 const PRO = { monthly: 19.99, yearlyDiscount: 0.3, yearly: 167.92 };
 
-describe('shown prices (spec §2.13, §9)', () => {
+describe('shown prices', () => {
   it('shows the monthly price as it is', () => {
     expect(shownPrice(STARTER, 'monthly')).toEqual({
       perMonth: 3.99,

@@ -15,7 +15,7 @@ export interface PlanOffer {
   features(addonPrice: string, apiAccess: boolean): string[];
 }
 
-/** The two plans and what they include (spec customer-area §2.13, §9; platform-area §9). */
+/** The two plans and what they include. */
 export const PLAN_OFFERS: readonly PlanOffer[] = [
   {
     id: 'starter',

@@ -20,7 +20,7 @@ import { UserAvatar } from '../../components/user-avatar.tsx';
 import { ProfileSection } from './profile-section.tsx';
 import { AVATAR_HINT, AVATAR_TYPES, avatarFileError } from './profile-validation.ts';
 
-/** Profile Picture (spec customer-area §2.12): upload or remove, with a confirmation for removal. */
+/** Profile Picture: upload or remove, with a confirmation for removal. */
 export function AvatarCard({ user }: { user: User }) {
   const upload = useUploadAvatarMutation();
   const remove = useRemoveAvatarMutation();

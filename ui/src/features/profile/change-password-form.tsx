@@ -8,7 +8,7 @@ import { PasswordStrengthMeter } from '../auth/password-strength-meter.tsx';
 import { ProfileSection } from './profile-section.tsx';
 import { EMPTY_PASSWORD_CHANGE, validatePasswordChange } from './profile-validation.ts';
 
-/** Change Password (spec customer-area §2.12, §5): current, new and confirmation. */
+/** Change Password: current, new and confirmation. */
 export function ChangePasswordForm() {
   const change = useChangePasswordMutation();
   const toast = useToast();

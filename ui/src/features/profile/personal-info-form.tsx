@@ -8,7 +8,7 @@ import { useToast } from '../../components/toasts/use-toast.ts';
 import { ProfileSection } from './profile-section.tsx';
 import { type PersonalValues, validatePersonal } from './profile-validation.ts';
 
-/** Personal Information (spec customer-area §2.12, §5): first name, last name, username. */
+/** Personal Information: first name, last name, username. */
 export function PersonalInfoForm({ user }: { user: User }) {
   const update = useUpdateProfileMutation();
   const toast = useToast();

@@ -15,7 +15,7 @@ const section = (name: string) => screen.findByRole('region', { name });
 const png = (bytes = 64, name = 'me.png', type = 'image/png') =>
   new File([new Uint8Array(bytes)], name, { type });
 
-describe('profile page (spec §2.12)', () => {
+describe('profile page', () => {
   it('has the four sections and the account information', async () => {
     renderProfile(
       makeUser({
@@ -45,7 +45,7 @@ describe('profile page (spec §2.12)', () => {
   });
 });
 
-describe('personal information (spec §5, §8)', () => {
+describe('personal information', () => {
   it.each([
     ['First Name', '', 'First name is required'],
     ['Last Name', '', 'Last name is required'],
@@ -100,7 +100,7 @@ describe('personal information (spec §5, §8)', () => {
   });
 });
 
-describe('change password (spec §5, §8)', () => {
+describe('change password', () => {
   async function change(
     app: ReturnType<typeof renderProfile>,
     current: string,
@@ -164,7 +164,7 @@ describe('change password (spec §5, §8)', () => {
   });
 });
 
-describe('profile picture (spec §2.12, §5, §8)', () => {
+describe('profile picture', () => {
   const upload = async (app: ReturnType<typeof renderProfile>, file: File) => {
     await screen.findByRole('button', { name: 'Upload Picture' });
     await app.user.upload(screen.getByTestId('avatar-input'), file);

@@ -42,7 +42,7 @@ function AccountInformation({ user }: { user: User }) {
   );
 }
 
-/** Profile Settings, /profile (spec customer-area §2.12). */
+/** Profile Settings, /profile. */
 export function ProfilePage() {
   const user = useCurrentUser();
   return (

@@ -20,7 +20,7 @@ export const EMPTY_PASSWORD_CHANGE: PasswordChangeValues = {
   confirmPassword: '',
 };
 
-/** Spec customer-area §5 (profile): the registration's own checks and messages. */
+/** The registration's own checks and messages. */
 export function validatePersonal(values: PersonalValues): FieldErrors<PersonalValues> {
   return {
     firstName: nameError(values.firstName, 'First name'),
@@ -29,7 +29,7 @@ export function validatePersonal(values: PersonalValues): FieldErrors<PersonalVa
   };
 }
 
-/** Spec customer-area §5, password change, with the registration strength rules (as the server). */
+/** Password change, with the registration strength rules (as the server). */
 export function validatePasswordChange(values: PasswordChangeValues): FieldErrors<PasswordChangeValues> {
   return {
     currentPassword: values.currentPassword ? undefined : 'Current password is required',
@@ -42,7 +42,7 @@ export function validatePasswordChange(values: PasswordChangeValues): FieldError
   };
 }
 
-/** Spec customer-area §5, §9: PNG, JPG, GIF or WEBP, up to 2 MB. */
+/** PNG, JPG, GIF or WEBP, up to 2 MB. */
 export const AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
 export const AVATAR_HINT = 'PNG, JPG, GIF or WEBP up to 2 MB';

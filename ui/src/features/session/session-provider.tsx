@@ -27,7 +27,6 @@ export interface SessionContextValue {
 
 export const SessionContext = createContext<SessionContextValue | null>(null);
 
-/** Spec customer-area §4 (session) and §8 (a 401 on profile load clears the session silently). */
 export function SessionProvider({ tokenStore, children }: { tokenStore: TokenStore; children: ReactNode }) {
   const client = useApiClient();
   const queryClient = useQueryClient();

@@ -27,7 +27,7 @@ const facts = (overrides: Partial<StandingFacts>): StandingFacts => ({
   ...overrides,
 });
 
-describe('standingOf (spec §4)', () => {
+describe('standingOf', () => {
   it.each([
     ['isTrialActive', facts({ isTrialActive: true }), 'trial'],
     ['trial end in the future', facts({ trialEndsAt: at(1) }), 'trial'],
@@ -45,7 +45,7 @@ describe('standingOf (spec §4)', () => {
   });
 });
 
-describe('planLabel (spec §4)', () => {
+describe('planLabel', () => {
   it.each([
     ['pro', -1, 'Pro'],
     ['pro', 5, 'Pro'],
@@ -72,7 +72,7 @@ describe('plan names', () => {
   });
 });
 
-describe('standingText (spec §4)', () => {
+describe('standingText', () => {
   const formatDate = (date: Date) => date.toISOString();
 
   it('shows the plan label when active', () => {
@@ -127,7 +127,7 @@ describe('remaining trial time', () => {
   });
 });
 
-describe('instances (spec §2.2)', () => {
+describe('instances', () => {
   it.each([
     [1, '1'],
     [3, '3'],

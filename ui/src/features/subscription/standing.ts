@@ -1,7 +1,7 @@
 import type { Subscription } from '@berth/openapi';
 
 /**
- * Subscription standing and its display texts (spec customer-area §2.2, §2.8, §4, §9). Pure: every
+ * Subscription standing and its display texts. Pure: every
  * function takes the clock as an argument and is table-tested in standing.test.ts.
  */
 export type Standing = 'trial' | 'active' | 'inactive';

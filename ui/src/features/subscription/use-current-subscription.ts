@@ -8,7 +8,7 @@ export interface CurrentSubscription {
   /** The fresh subscription status when loaded, else the one that came with the profile. */
   subscription: Subscription;
   standing: Standing;
-  /** Neither trial nor active: instances are suspended and changing actions are disabled (spec §4). */
+  /** Neither trial nor active: instances are suspended and changing actions are disabled. */
   inactive: boolean;
   status: ReturnType<typeof useSubscriptionStatusQuery>;
 }
