@@ -290,7 +290,7 @@ describe('the admin panel', () => {
   beforeAll(() => openSignedIn(page, server.baseUrl, admin.token));
 
   it('/admin-panel "Admin Panel" for the admin', () =>
-    visit({ path: '/admin-panel', expect: { screen: 'Admin Panel', text: 'Payment settings' } }));
+    visit({ path: '/admin-panel', expect: { screen: 'Admin Panel', text: 'Help Desk' } }));
 });
 
 describe('the Not Found countdown', () => {
