@@ -3,9 +3,8 @@ import { chmodSync, existsSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { type OsUser, ownedDir } from './host.ts';
-import { BWRAP, SandboxCommandError } from './sandbox.ts';
+import { BWRAP, settleSandboxed } from './sandbox.ts';
 
 /**
  * The sandbox of an n8n instance. n8n runs customer code (Code node, Execute Command node, HTTP calls to
@@ -220,33 +219,5 @@ export async function runInN8nSandbox(
     env: N8N_BASE_ENV,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
-  let stdout = '';
-  let stderr = '';
-  const keep = (text: string, chunk: Buffer) => (text + chunk.toString()).slice(-65_536);
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr = keep(stderr, chunk);
-  });
-  const timer = setTimeout(() => child.kill('SIGKILL'), run.timeoutMs ?? 600_000);
-  const exited = new Promise<number | null>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve(code));
-  });
-  const streams: Promise<void>[] = [];
-  if (run.input === undefined) child.stdin.end();
-  else if (typeof run.input === 'string') child.stdin.end(run.input);
-  else streams.push(pipeline(run.input, child.stdin));
-  if (run.output) streams.push(pipeline(child.stdout, run.output));
-  else
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout = keep(stdout, chunk);
-    });
-  try {
-    const [code, ...piped] = await Promise.allSettled([exited, ...streams]);
-    if (code.status === 'rejected') throw code.reason;
-    if (code.value !== 0) throw new SandboxCommandError(command.join(' '), code.value, stderr);
-    for (const result of piped) if (result.status === 'rejected') throw result.reason;
-    return { stdout };
-  } finally {
-    clearTimeout(timer);
-  }
+  return settleSandboxed(child, command, run);
 }

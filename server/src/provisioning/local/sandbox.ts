@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -190,6 +190,19 @@ export async function runInSandbox(
       stdio: ['pipe', 'pipe', 'pipe'],
     },
   );
+  return settleSandboxed(child, command, run);
+}
+
+/**
+ * Feeds a sandboxed child its input, collects or pipes its output, kills it after `run.timeoutMs` and
+ * settles when it ended: its stdout, or SandboxCommandError with its stderr when it failed. Shared by
+ * the site sandboxes and the n8n ones (n8n-sandbox.ts).
+ */
+export async function settleSandboxed(
+  child: ChildProcessWithoutNullStreams,
+  command: string[],
+  run: Pick<SandboxRun, 'input' | 'output' | 'timeoutMs'>,
+): Promise<SandboxResult> {
   let stdout = '';
   let stderr = '';
   const keep = (text: string, chunk: Buffer) => (text + chunk.toString()).slice(-65_536);
