@@ -196,7 +196,8 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
     setSiteDomain: async (id, domain) =>
       (await isN8n(id)) ? n8nRuntime().setDomain(id, domain) : siteRuntime().setDomain(id, domain),
     sslStatus: async (id) => ((await isN8n(id)) ? n8nRuntime().sslStatus(id) : siteRuntime().sslStatus(id)),
-    requestSsl: (id) => siteRuntime().requestSsl(id),
+    requestSsl: async (id) =>
+      (await isN8n(id)) ? n8nRuntime().requestSsl(id) : siteRuntime().requestSsl(id),
     createBackup: async (id, input) =>
       (await isN8n(id)) ? n8nRuntime().createBackup(id, input) : siteRuntime().createBackup(id, input),
     listBackups: async (id) =>

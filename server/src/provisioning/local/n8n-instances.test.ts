@@ -314,6 +314,17 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
       `${urls.url}/`,
     ]);
     expect(page.status, page.stderr).toBe(200);
+    // A new certificate on request, and the domain is still served over HTTPS with it.
+    const ssl = await driver.requestSsl(specA.id);
+    expect(ssl).toBeTruthy();
+    const reissued = await curl([
+      '--resolve',
+      `${domain}:${httpsPort}:127.0.0.1`,
+      '--cacert',
+      caddyPaths(root).rootCertificate,
+      `${urls.url}/`,
+    ]);
+    expect(reissued.status, reissued.stderr).toBe(200);
     // n8n was restarted with the new address: the webhook URLs the editor shows follow it.
     // (the full settings, with the URLs, are for a signed-in user)
     const session = await n8nSession(a.url, specA.ownerEmail, specA.ownerPassword);

@@ -82,6 +82,8 @@ export interface LocalN8n {
   resume(id: string): Promise<void>;
   setDomain(id: string, domain: string | null): Promise<SiteUrls>;
   sslStatus(id: string): Promise<SslStatus | null>;
+  /** Issues the custom domain's certificate again (as for WordPress sites). */
+  requestSsl(id: string): Promise<SslStatus>;
   createBackup(id: string, input: BackupInput): Promise<BackupInfo>;
   listBackups(id: string): Promise<BackupInfo[]>;
   restoreBackup(id: string, backupId: string): Promise<void>;
@@ -524,6 +526,24 @@ export function localN8n(
       const state = await requireState(id);
       if (!state.domain) return null;
       return front().frontDoor().sslStatus(state.domain);
+    },
+
+    async requestSsl(id) {
+      await withInstance(id, async () => {
+        const state = await requireState(id);
+        await stillRunning(state);
+        const domain = state.domain;
+        if (!domain) throw new ValidationError('SSL is only available for custom domains');
+        // Caddy keeps a managed certificate in memory across reloads: stop managing the name, drop the
+        // stored certificate, then manage it again so a new one is issued.
+        const door = front();
+        await door.reloadFront((sites) => sites.map((s) => (s.id === id ? { ...s, domain: null } : s)));
+        await door.frontDoor().removeCertificates(domain);
+        await door.reloadFront();
+      });
+      const status = await api.sslStatus(id);
+      if (!status) throw new ValidationError('SSL is only available for custom domains');
+      return status;
     },
 
     createBackup(id, input) {
