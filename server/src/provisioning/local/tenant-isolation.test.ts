@@ -97,13 +97,26 @@ interface Fingerprint {
   mode: number;
   sha256: string;
 }
+/** Every line a passwd entry: name:password:uid:gid:gecos:home:shell. */
+const PASSWD_LINE = /^[^:\n]*:[^:\n]*:\d+:\d+:[^:\n]*:[^:\n]*:[^:\n]*$/;
+
 function fingerprint(file: string): Fingerprint {
   const stats = statSync(file);
+  const content = readFileSync(file);
+  // Other test files add and remove site users meanwhile: /etc/passwd may gain or lose entries, but
+  // a write through a planted link would leave text in it that is no passwd entry.
+  const passwdIntact =
+    file === '/etc/passwd' &&
+    content
+      .toString('utf8')
+      .split('\n')
+      .filter((line) => line !== '')
+      .every((line) => PASSWD_LINE.test(line));
   return {
     uid: stats.uid,
     gid: stats.gid,
     mode: stats.mode,
-    sha256: createHash('sha256').update(readFileSync(file)).digest('hex'),
+    sha256: passwdIntact ? 'only passwd entries' : createHash('sha256').update(content).digest('hex'),
   };
 }
 
