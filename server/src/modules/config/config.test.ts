@@ -48,7 +48,7 @@ describe('GET /api/config', () => {
     expect(billing.json.prices).toEqual({ starter: 5.49, pro: 24, addonInstance: 2.5 });
   });
 
-  it('says which instance types this install deploys, without the driver internals, and that the API is not offered', async () => {
+  it('says which instance types this install deploys, without the driver internals, and that the public API is offered', async () => {
     const capabilities = async () => ({
       mysql: { available: true as const },
       postgresql: { available: false as const, reason: 'The PostgreSQL server is not running: socket /x' },
@@ -65,7 +65,7 @@ describe('GET /api/config', () => {
       { type: 'wordpress', name: 'WordPress', category: 'application', available: true, reason: null },
       { type: 'n8n', name: 'n8n', category: 'application', available: false, reason: 'Coming soon' },
     ]);
-    // No /api/v1 route exists yet.
-    expect(json.offer.publicApi).toEqual({ available: false, reason: 'Coming soon' });
+    // The /api/v1 routes exist (Pro subscribers use them with a key).
+    expect(json.offer.publicApi).toEqual({ available: true, reason: null });
   });
 });
