@@ -429,7 +429,9 @@ export function localN8n(
         const paths = n8nPaths(root, spec.id);
         await ownedDir(paths.dataDir, user, 0o700);
         const fresh = !existsSync(path.join(paths.dataDir, '.n8n'));
-        await ownedDir(path.join(paths.dataDir, 'tmp'), user, 0o700);
+        // Only on the first deploy, before any process of the instance exists: afterwards the folder is
+        // the customer's, and root never opens or chowns a name in it (a planted link would be followed).
+        if (!previous) await ownedDir(path.join(paths.dataDir, 'tmp'), user, 0o700);
         if (fresh && !previous) await seedDatabase(paths.dataDir, user);
         await writeN8nSandboxFiles(paths.etcDir, user);
         const state: N8nState = {
