@@ -1,7 +1,7 @@
 /**
  * Runs tasks one at a time per key (in the order they were asked for), tasks of different keys side by
  * side. A failed task does not stop the next one of its key. One process only: it orders work within
- * this server (a site's operations, Caddy reloads, useradd), not across servers.
+ * this server (a site's operations, Caddy reloads, useradd, SFTP login checks), not across servers.
  */
 export type KeyedLock = <T>(key: string, task: () => Promise<T>) => Promise<T>;
 

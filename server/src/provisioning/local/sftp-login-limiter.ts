@@ -1,4 +1,5 @@
 import { isIPv6 } from 'node:net';
+import { createKeyedLock } from '../../lib/keyed-lock.ts';
 
 export interface LoginLimiterOptions {
   /**
@@ -73,8 +74,8 @@ export function createLoginLimiter(options: LoginLimiterOptions): LoginLimiter {
   const now = options.now ?? Date.now;
   const { log } = options;
   const entries = new Map<string, Entry>();
-  /** The end of the last queued check per key, to run the checks of one key one at a time. */
-  const queues = new Map<string, Promise<void>>();
+  /** Runs the checks of one key (a user name from an address, or an address) one at a time. */
+  const oneAtATime = createKeyedLock();
   let lastSweep = Number.NEGATIVE_INFINITY;
 
   /** The entry of a key with what has aged out dropped, or undefined when nothing is left. */
@@ -122,45 +123,27 @@ export function createLoginLimiter(options: LoginLimiterOptions): LoginLimiter {
     }
   }
 
-  /** Runs `task` after the earlier tasks of every key in `keys`, in the order given. */
-  async function serialized<R>(keys: string[], task: () => Promise<R>): Promise<R> {
-    const [key, ...rest] = keys;
-    if (key === undefined) return task();
-    const before = queues.get(key) ?? Promise.resolve();
-    let release = () => {};
-    const mine = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const tail = before.then(() => mine);
-    queues.set(key, tail);
-    await before;
-    try {
-      return await serialized(rest, task);
-    } finally {
-      release();
-      if (queues.get(key) === tail) queues.delete(key);
-    }
-  }
-
   return {
     attempt(user, address, check) {
       const addressKeyed = addressKey(address);
       const userKey = `user:${addressKeyed}:${user.slice(0, 256)}`;
       const fromKey = `address:${addressKeyed}`;
       // Always the user name first, then the address: no two attempts wait on each other in a circle.
-      return serialized([userKey, fromKey], async () => {
-        if (locked(userKey, now()) || locked(fromKey, now())) return undefined;
-        const found = await check();
-        const at = now();
-        if (found === undefined) {
-          fail(userKey, `${user} from ${addressKeyed}`, maxPerUser, at);
-          fail(fromKey, addressKeyed, maxPerAddress, at);
-        } else {
-          entries.delete(userKey);
-        }
-        prune(at);
-        return found;
-      });
+      return oneAtATime(userKey, () =>
+        oneAtATime(fromKey, async () => {
+          if (locked(userKey, now()) || locked(fromKey, now())) return undefined;
+          const found = await check();
+          const at = now();
+          if (found === undefined) {
+            fail(userKey, `${user} from ${addressKeyed}`, maxPerUser, at);
+            fail(fromKey, addressKeyed, maxPerAddress, at);
+          } else {
+            entries.delete(userKey);
+          }
+          prune(at);
+          return found;
+        }),
+      );
     },
     size: () => entries.size,
   };

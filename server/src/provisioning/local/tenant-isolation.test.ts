@@ -24,7 +24,7 @@ import { mariadbPaths } from './mariadb-server.ts';
 import { runInSandbox } from './sandbox.ts';
 import { sitePaths } from './site-names.ts';
 import { descendants } from './supervisor.ts';
-import { BACKUP_BUSY, backupLimitMessage } from './wordpress-sites.ts';
+import { BACKUP_BUSY, backupLimitMessage } from './wordpress-backups.ts';
 
 /**
  * The tenant isolation attack suite: each finding of the security review replayed as a customer with an
