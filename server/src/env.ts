@@ -8,7 +8,7 @@ import type { PaymentsConfig } from './modules/payments/payments.config.ts';
 
 /** The provisioning drivers this build has (`kubernetes` comes later). */
 /** `none` runs the platform without deploying anything: every instance type is unavailable, with that reason. */
-export const PROVISIONERS = ['local', 'none'] as const;
+const PROVISIONERS = ['local', 'none'] as const;
 
 /**
  * The only reader of process.env. Every setting the server takes is listed, validated and documented
@@ -35,7 +35,7 @@ function dnsServer(entry: string): string | undefined {
   return isIP(host) === 6 ? `[${host}]:${port}` : `${host}:${port}`;
 }
 
-export function parseDnsServers(value: string): string[] | undefined {
+function parseDnsServers(value: string): string[] | undefined {
   const entries = value
     .split(',')
     .map((entry) => entry.trim())

@@ -14,7 +14,7 @@ import Stripe from 'stripe';
 type Obj = Record<string, unknown>;
 
 /** Stripe's form encoding (`a[b][0][c]=1`) back into objects and arrays. */
-export function parseStripeForm(body: string): Obj {
+function parseStripeForm(body: string): Obj {
   const root: Obj = {};
   for (const [key, value] of new URLSearchParams(body)) {
     const parts = key.replace(/\]/g, '').split('[');

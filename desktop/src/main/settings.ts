@@ -16,7 +16,7 @@ export interface SettingsStore {
 }
 
 /** Returns the normalised URL ('https://berth.example.com/' → 'https://berth.example.com'), or null if invalid. */
-export function normalizeServerUrl(url: string): string | null {
+function normalizeServerUrl(url: string): string | null {
   let parsed: URL;
   try {
     parsed = new URL(url);

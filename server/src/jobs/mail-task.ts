@@ -10,7 +10,7 @@ import { addJob } from './job-queue.ts';
  */
 export const SEND_MAIL_TASK = 'send-mail';
 /** Tries per message (the 5th failure is the last; the backoff is about e^attempt seconds). */
-export const MAIL_MAX_ATTEMPTS = 5;
+const MAIL_MAX_ATTEMPTS = 5;
 
 export async function enqueueMail(db: DbOrTx, message: MailMessage): Promise<void> {
   await addJob(db, {

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 
 /** The error body every route may answer with. */
-export const ErrorSchema = z
+const ErrorSchema = z
   .object({
     error: z.string().openapi({ example: 'validation_error' }),
     message: z.string().openapi({ example: 'Username must be at least 3 characters' }),

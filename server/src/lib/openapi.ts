@@ -58,7 +58,7 @@ function referencedSchemas(value: unknown, schemas: Record<string, unknown>): Se
 }
 
 /** What a Pro developer reads first in the public document (and /api-reference renders). */
-export const PUBLIC_API_DESCRIPTION = `The public API of Berth for Pro subscribers: deploy and manage instances from your own code.
+const PUBLIC_API_DESCRIPTION = `The public API of Berth for Pro subscribers: deploy and manage instances from your own code.
 
 ## Authentication
 Create a key on the API Access page (/api-access) and send it in the \`X-API-Key\` header, or as \`Authorization: Bearer <key>\`. Keys start with \`berth_sk_\`; a login token is not an API key. Only Pro subscribers may use keys: a key stops working while its owner has no running Pro plan and works again when Pro returns.

@@ -81,7 +81,7 @@ export const DATABASE_TYPES = ['mysql', 'postgresql', 'mongodb'] as const;
 export type DatabaseType = (typeof DATABASE_TYPES)[number];
 
 /** Instance types served by a site runtime (wordpress by the local driver's sites; n8n 'Coming soon'). */
-export const SITE_TYPES = ['wordpress', 'n8n'] as const;
+const SITE_TYPES = ['wordpress', 'n8n'] as const;
 export type SiteType = (typeof SITE_TYPES)[number];
 
 export const INSTANCE_TYPES = [...DATABASE_TYPES, ...SITE_TYPES] as const;
@@ -163,7 +163,7 @@ export interface SiteAccess extends SiteUrls {
   database: DatabaseCredentials;
 }
 
-export const SSL_STATES = ['Active', 'Pending', 'FAILED'] as const;
+const SSL_STATES = ['Active', 'Pending', 'FAILED'] as const;
 export type SslState = (typeof SSL_STATES)[number];
 
 export interface SslStatus {

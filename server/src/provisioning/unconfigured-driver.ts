@@ -6,7 +6,7 @@ import {
   ProvisioningUnavailableError,
 } from './driver.ts';
 
-export const NOT_CONFIGURED = 'No provisioning driver is configured on this server';
+const NOT_CONFIGURED = 'No provisioning driver is configured on this server';
 
 /**
  * A driver that provides nothing: every type is unavailable with `reason`. The app uses it when none is

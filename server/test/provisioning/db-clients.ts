@@ -7,8 +7,8 @@ import { mariadbPaths } from '../../src/provisioning/local/mariadb-server.ts';
 import { postgresPaths } from '../../src/provisioning/local/postgres-server.ts';
 
 /** Servers for the driver plus the real command-line clients the tests log in with. */
-export const TEST_PACKAGES = ['mariadb-server', 'mariadb-client', 'postgresql', 'postgresql-client'];
-export const TEST_APT_LINE = `apt-get update && apt-get install -y --no-install-recommends ${TEST_PACKAGES.join(' ')}`;
+const TEST_PACKAGES = ['mariadb-server', 'mariadb-client', 'postgresql', 'postgresql-client'];
+const TEST_APT_LINE = `apt-get update && apt-get install -y --no-install-recommends ${TEST_PACKAGES.join(' ')}`;
 
 const MARIADB_CLIENT = '/usr/bin/mariadb';
 const PSQL = '/usr/bin/psql';
@@ -76,7 +76,7 @@ export function mariadbCli(credentials: DatabaseCredentials, sql: string, databa
 }
 
 /** Runs SQL with the real `psql` client over TCP, as the tenant. */
-export function psqlCli(credentials: DatabaseCredentials, sql: string, database = credentials.database) {
+function psqlCli(credentials: DatabaseCredentials, sql: string, database = credentials.database) {
   return run(
     PSQL,
     [

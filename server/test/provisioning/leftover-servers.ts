@@ -29,7 +29,7 @@ export function killLeftoverServers(dataRoot: string): number[] {
 }
 
 /** Lazily unmounts every mount point below `dir` (site disks), deepest first. */
-export function unmountUnder(dir: string): void {
+function unmountUnder(dir: string): void {
   const prefix = `${path.resolve(dir)}/`;
   const points = readFileSync('/proc/self/mountinfo', 'utf8')
     .split('\n')

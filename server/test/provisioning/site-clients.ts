@@ -16,13 +16,13 @@ import {
  * What the WordPress site tests need on the host: the site packages, MariaDB (the tenants), and the
  * real clients the tests use (`curl`, OpenSSH's `sftp`).
  */
-export const SITE_TEST_PACKAGES = [
+const SITE_TEST_PACKAGES = [
   'mariadb-server',
   ...SITE_PACKAGES.map((entry) => entry.package),
   'openssh-client',
   'curl',
 ];
-export const SITE_TEST_APT_LINE = `apt-get update && ${aptInstallLine(SITE_TEST_PACKAGES)}`;
+const SITE_TEST_APT_LINE = `apt-get update && ${aptInstallLine(SITE_TEST_PACKAGES)}`;
 
 const CLIENTS: Record<string, string> = { 'openssh-client': '/usr/bin/sftp', curl: '/usr/bin/curl' };
 

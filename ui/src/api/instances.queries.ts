@@ -189,7 +189,7 @@ export function useChangeInstancePasswordMutation() {
  * detail), then reloads them to pick up the rest of the change; `deleted` removes the instance.
  * `null` means changes may have been missed (resync, reconnect): everything is reloaded.
  */
-export function applyInstanceEvent(queryClient: QueryClient, event: InstanceStreamEvent | null): void {
+function applyInstanceEvent(queryClient: QueryClient, event: InstanceStreamEvent | null): void {
   if (event === null) {
     void queryClient.invalidateQueries({ queryKey: instanceKeys.all });
     return;

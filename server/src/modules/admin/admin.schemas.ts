@@ -26,7 +26,7 @@ export const AdminUserIdParamsSchema = z.object({
     .openapi({ param: { name: 'id', in: 'path' }, example: '3f0c1f5e-8a1b-4c1e-9a3e-2d4b5c6d7e8f' }),
 });
 
-export const AdminUserSchema = z
+const AdminUserSchema = z
   .object({
     id: z.uuid(),
     username: z.string(),
@@ -49,7 +49,7 @@ export const AdminUserListSchema = z
   })
   .openapi('AdminUserList');
 
-export const UserSummarySchema = z
+const UserSummarySchema = z
   .object({
     _id: z.uuid().openapi({ description: 'The same value as `id`' }),
     id: z.uuid(),

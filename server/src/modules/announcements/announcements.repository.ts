@@ -57,10 +57,6 @@ export async function lockAnnouncement(db: DbOrTx, id: string): Promise<Announce
   return db.selectFrom('announcements').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
 }
 
-export async function findAnnouncement(db: DbOrTx, id: string): Promise<AnnouncementRow | undefined> {
-  return db.selectFrom('announcements').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
 export async function recordBatch(
   db: DbOrTx,
   id: string,

@@ -24,7 +24,7 @@ import type { SendAnnouncementBody } from './announcements.schemas.ts';
  * second copy to anyone.
  */
 export const FANOUT_TASK = 'announcement-fanout';
-export const FANOUT_BATCH_SIZE = 500;
+const FANOUT_BATCH_SIZE = 500;
 
 export interface AnnouncementsDeps {
   db: Db;

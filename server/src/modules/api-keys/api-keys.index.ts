@@ -2,7 +2,7 @@ import { createRouter } from '../../lib/create-router.ts';
 import * as routes from './api-keys.routes.ts';
 import type { ApiKeysService } from './api-keys.service.ts';
 
-export const KEY_SHOWN_ONCE = 'API key generated. Copy it now: it is not shown again.';
+const KEY_SHOWN_ONCE = 'API key generated. Copy it now: it is not shown again.';
 
 export function createApiKeysRouter(keys: ApiKeysService) {
   return createRouter()

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 
-export const ApiKeyInfoSchema = z
+const ApiKeyInfoSchema = z
   .object({
     id: z.uuid(),
     label: z.string().openapi({ example: 'CI deploys' }),

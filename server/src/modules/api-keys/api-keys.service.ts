@@ -15,11 +15,11 @@ import {
 import type { ApiKeyInfo, ApiKeyMeta } from './api-keys.schemas.ts';
 
 /** Every key starts with it, so leaked keys are recognisable (secret scanners, logs). */
-export const KEY_PREFIX = 'berth_sk_';
-export const PRO_REQUIRED = 'API access requires Pro plan subscription';
+const KEY_PREFIX = 'berth_sk_';
+const PRO_REQUIRED = 'API access requires Pro plan subscription';
 export const INVALID_KEY = 'Invalid or missing API key';
-export const KEY_EXISTS = 'You already have an API key. Regenerate it to get a new one.';
-export const KEY_NOT_FOUND = 'API key not found';
+const KEY_EXISTS = 'You already have an API key. Regenerate it to get a new one.';
+const KEY_NOT_FOUND = 'API key not found';
 /** How stale `last_used_at` may get before a request refreshes it (one write a minute, not per request). */
 const TOUCH_EVERY_MS = 60_000;
 
@@ -30,7 +30,7 @@ function newKey() {
 }
 
 /** SHA-256 is enough for a 256-bit random secret (nothing to brute-force); no slow hash needed. */
-export const hashKey = (key: string): string => createHash('sha256').update(key).digest('hex');
+const hashKey = (key: string): string => createHash('sha256').update(key).digest('hex');
 
 function toInfo(row: ApiKeyRow): ApiKeyInfo {
   return {

@@ -102,7 +102,7 @@ export const SessionTokensSchema = z
   })
   .openapi('SessionTokens');
 
-export const UserSchema = z
+const UserSchema = z
   .object({
     id: z.uuid(),
     username: z.string(),

@@ -68,7 +68,7 @@ export interface RegistrationOrigin {
 }
 
 /** A refresh token lives this long from its last use (each refresh gives a new one). */
-export const REFRESH_TOKEN_TTL_DAYS = 30;
+const REFRESH_TOKEN_TTL_DAYS = 30;
 const INVALID_REFRESH = 'Invalid or expired refresh token';
 const INVALID_SETUP_TOKEN = 'Invalid or used setup token';
 
@@ -79,13 +79,13 @@ export type AuthService = ReturnType<typeof createAuthService>;
 
 const INVALID_LOGIN = 'Invalid email/username or password';
 
-export const WELCOME: NotificationInput = {
+const WELCOME: NotificationInput = {
   type: 'welcome',
   title: 'Welcome to Berth!',
   message: 'Your 60-minute free trial has started. Deploy your first instance from the dashboard.',
 };
 
-export const PASSWORD_CHANGED: NotificationInput = {
+const PASSWORD_CHANGED: NotificationInput = {
   type: 'security',
   title: 'Password changed',
   message:

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { INSTANCE_TYPES } from '../../provisioning/driver.ts';
 import { TYPE_NAMES } from '../instances/instance-catalog.ts';
 
-export const PlanPriceSchema = z
+const PlanPriceSchema = z
   .object({
     monthly: z.number().openapi({ example: 3.99 }),
     yearlyDiscount: z
@@ -22,7 +22,7 @@ const Availability = {
     .openapi({ description: 'Why it is unavailable, for visitors ("Coming soon"); null when available' }),
 };
 
-export const PublicOfferSchema = z
+const PublicOfferSchema = z
   .object({
     instanceTypes: z.array(
       z.object({

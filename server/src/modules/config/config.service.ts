@@ -5,15 +5,15 @@ import { YEARLY_DISCOUNT, yearlyPrice } from '../subscriptions/plan-rules.ts';
 import type { PublicConfig } from './config.schemas.ts';
 
 /** Build flag: OAuth sign-in is switched off. */
-export const OAUTH_ENABLED = false;
+const OAUTH_ENABLED = false;
 
 /** What visitors read for a type the driver cannot deploy for another reason than "Coming soon". */
 export const NOT_OFFERED = 'Not available on this server yet';
 /** Why the public API shows as unavailable while no /api/v1 route exists. */
-export const PUBLIC_API_COMING = 'Coming soon';
+const PUBLIC_API_COMING = 'Coming soon';
 
 /** How long the instance types' availability is reused (it asks the database servers). */
-export const CAPABILITIES_TTL_MS = 10_000;
+const CAPABILITIES_TTL_MS = 10_000;
 
 export interface ConfigDeps {
   /** Site key of the bot-check widget; null when the check is off. */

@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { json } from '../../lib/openapi-schemas.ts';
 
-export const HealthSchema = z
+const HealthSchema = z
   .object({
     status: z.enum(['ok', 'error']),
     database: z.enum(['ok', 'error']),

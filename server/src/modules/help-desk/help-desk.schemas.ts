@@ -3,8 +3,8 @@ import { TICKET_STATUSES } from '../../db/tables/help-desk.ts';
 import { CONTACT_CATEGORIES } from '../contact/contact.schemas.ts';
 
 // Limits and messages of the support form and the admin's answer.
-export const TICKET_CATEGORIES = CONTACT_CATEGORIES;
-export const MAX_ATTACHMENTS = 5;
+const TICKET_CATEGORIES = CONTACT_CATEGORIES;
+const MAX_ATTACHMENTS = 5;
 
 const text = (label: string, max: number) =>
   z
@@ -13,7 +13,7 @@ const text = (label: string, max: number) =>
     .min(1, `${label} is required`)
     .max(max, `${label} is too long`);
 
-export const AttachmentSchema = z
+const AttachmentSchema = z
   .object({
     url: z.string().openapi({
       example: '/uploads/help/3f0c1f5e8a1b4c1e9a3e2d4b5c6d7e8f.png',
@@ -62,7 +62,7 @@ export const SubmitTicketBodySchema = z
   })
   .openapi('SubmitTicketRequest');
 
-export const TicketContextSchema = z
+const TicketContextSchema = z
   .object({
     plan: z.string(),
     standing: z.string(),
@@ -78,7 +78,7 @@ export const TicketContextSchema = z
   })
   .openapi('TicketContext');
 
-export const TicketSchema = z
+const TicketSchema = z
   .object({
     _id: z.uuid().openapi({ description: 'The same value as `id`' }),
     id: z.uuid(),

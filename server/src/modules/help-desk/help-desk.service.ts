@@ -38,7 +38,7 @@ import type {
 
 export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
 export const UPLOAD_TOO_LARGE = 'Image must be 5 MB or smaller';
-export const NOT_AN_IMAGE = 'Only PNG, JPEG, GIF or WebP images can be attached';
+const NOT_AN_IMAGE = 'Only PNG, JPEG, GIF or WebP images can be attached';
 /** Uploads never attached to a ticket are deleted after this long. */
 export const ORPHAN_AGE_MS = 24 * 60 * 60_000;
 const TICKET_NOT_FOUND = 'Ticket not found';

@@ -6,8 +6,8 @@ import type { TxtAnswer } from '../../lib/dns-txt.ts';
  * the value `berth-verify=<token>`; the token is random per account and domain (an account's instances
  * share it, so moving a domain between them needs no new record).
  */
-export const TXT_PREFIX = '_berth-verify';
-export const VALUE_PREFIX = 'berth-verify=';
+const TXT_PREFIX = '_berth-verify';
+const VALUE_PREFIX = 'berth-verify=';
 
 /** The spec's wording for a domain that is not attached yet. */
 export const PENDING_ACTIVATION = 'A custom domain is pending activation until DNS is set up';

@@ -9,7 +9,7 @@ import { findInstancesToReconcile } from './instances.repository.ts';
  * when it runs (so running it twice does no harm), and has a deadline: past it the instance ends in
  * `error` with a message instead of waiting forever.
  */
-export const INSTANCE_OPERATIONS = ['deploy', 'delete', 'suspension', 'password'] as const;
+const INSTANCE_OPERATIONS = ['deploy', 'delete', 'suspension', 'password'] as const;
 export type InstanceOperation = (typeof INSTANCE_OPERATIONS)[number];
 
 export const TASK_OF: Record<InstanceOperation, string> = {

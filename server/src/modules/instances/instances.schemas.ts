@@ -5,7 +5,9 @@ import { INSTANCE_TYPES, type InstanceType } from '../../provisioning/driver.ts'
 import {
   DEFAULT_CPU,
   DEFAULT_MEMORY,
+  DEFAULT_PAGE_SIZE,
   DEFAULT_REGION,
+  MAX_PAGE_SIZE,
   REGION_IDS,
   TYPE_NAMES,
   typeFromInput,
@@ -100,9 +102,12 @@ const positiveInt = (label: string, max: number) =>
 
 export const ListQuerySchema = z.object({
   page: positiveInt('page', 1_000_000).optional().openapi({ description: 'Default 1', example: '1' }),
-  limit: positiveInt('limit', 1000)
+  limit: positiveInt('limit', MAX_PAGE_SIZE)
     .optional()
-    .openapi({ description: 'Default 24, at most 1000', example: '24' }),
+    .openapi({
+      description: `Default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE}`,
+      example: String(DEFAULT_PAGE_SIZE),
+    }),
   search: z.string().max(200).optional().openapi({ description: 'Part of the name (trimmed, any case)' }),
 });
 
@@ -118,9 +123,9 @@ export const TypeQuerySchema = z.object({
   }),
 });
 
-export const SSL_STATUSES = ['Active', 'Pending', 'FAILED'] as const;
+const SSL_STATUSES = ['Active', 'Pending', 'FAILED'] as const;
 
-export const DomainVerificationSchema = z
+const DomainVerificationSchema = z
   .object({
     status: z.enum(DOMAIN_STATUSES).openapi({
       description:
@@ -310,7 +315,7 @@ export const DomainBodySchema = z
   .object({ domain: DomainSchema.openapi({ type: 'string', example: 'shop.example.com' }) })
   .openapi('InstanceDomainRequest');
 
-export const SslSchema = z
+const SslSchema = z
   .object({
     status: z.enum(SSL_STATUSES),
     message: z.string().openapi({ example: 'HTTPS is enabled' }),

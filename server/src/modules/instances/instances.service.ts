@@ -77,26 +77,26 @@ import {
   WordPressFieldsSchema,
 } from './instances.schemas.ts';
 
-export const CANNOT_CREATE = 'Cannot create instance. Please check your subscription status.';
-export const DELETE_WHEN_INACTIVE = 'Your subscription is inactive. Deleting instances is disabled.';
-export const PASSWORD_WHEN_INACTIVE = 'Subscription inactive — changing passwords is disabled.';
-export const PASSWORD_TYPES_ONLY = 'Only MongoDB or MySQL password changes are supported';
+const CANNOT_CREATE = 'Cannot create instance. Please check your subscription status.';
+const DELETE_WHEN_INACTIVE = 'Your subscription is inactive. Deleting instances is disabled.';
+const PASSWORD_WHEN_INACTIVE = 'Subscription inactive — changing passwords is disabled.';
+const PASSWORD_TYPES_ONLY = 'Only MongoDB or MySQL password changes are supported';
 export const PREPARING = 'Preparing credentials... This may take a moment.';
-export const DOMAINS_WHEN_INACTIVE = 'Adding domains is disabled.';
-export const REMOVE_DOMAIN_WHEN_INACTIVE = 'Your subscription is inactive. Removing domains is disabled.';
-export const SSL_WHEN_INACTIVE = 'Your subscription is inactive. Requesting SSL is disabled.';
-export const BACKUP_WHEN_INACTIVE = 'Your subscription is inactive. Creating backups is disabled.';
-export const RESTORE_WHEN_INACTIVE = 'Restoring backups is disabled.';
-export const DELETE_BACKUP_WHEN_INACTIVE = 'Deleting backups is disabled.';
-export const SSL_CUSTOM_ONLY = 'SSL is only available for custom domains';
-export const DOMAINS_SITES_ONLY = 'Custom domains are only available for WordPress instances';
-export const BACKUPS_SITES_ONLY = 'Backups are only available for WordPress instances';
-export const STORAGE_SITES_ONLY = 'Storage use is shown for WordPress instances';
-export const NO_CUSTOM_DOMAIN = 'The instance has no custom domain';
-export const SSL_NOT_VERIFIED =
+const DOMAINS_WHEN_INACTIVE = 'Adding domains is disabled.';
+const REMOVE_DOMAIN_WHEN_INACTIVE = 'Your subscription is inactive. Removing domains is disabled.';
+const SSL_WHEN_INACTIVE = 'Your subscription is inactive. Requesting SSL is disabled.';
+const BACKUP_WHEN_INACTIVE = 'Your subscription is inactive. Creating backups is disabled.';
+const RESTORE_WHEN_INACTIVE = 'Restoring backups is disabled.';
+const DELETE_BACKUP_WHEN_INACTIVE = 'Deleting backups is disabled.';
+const SSL_CUSTOM_ONLY = 'SSL is only available for custom domains';
+const DOMAINS_SITES_ONLY = 'Custom domains are only available for WordPress instances';
+const BACKUPS_SITES_ONLY = 'Backups are only available for WordPress instances';
+const STORAGE_SITES_ONLY = 'Storage use is shown for WordPress instances';
+const NO_CUSTOM_DOMAIN = 'The instance has no custom domain';
+const SSL_NOT_VERIFIED =
   'The custom domain is not verified yet: add its TXT record and verify it, then the certificate is issued';
 const domainTaken = (domain: string) => `The domain ${domain} is already in use by another account`;
-export const DEFAULT_PHP_VERSION = '8.2';
+const DEFAULT_PHP_VERSION = '8.2';
 /** What a customer reads when the driver fails a synchronous call. */
 export const DRIVER_FAILED = {
   addDomain: 'Failed to add custom domain',
@@ -128,7 +128,7 @@ export interface InstancesDeps {
 
 export type InstancesService = ReturnType<typeof createInstancesService>;
 
-export function toInstance(row: InstanceRow): Instance {
+function toInstance(row: InstanceRow): Instance {
   const info = TYPE_INFO[row.type];
   return {
     _id: row.id,

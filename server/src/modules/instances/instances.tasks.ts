@@ -43,7 +43,7 @@ class DeadlineError extends Error {}
  * already shows the error). Meanwhile the instance's queue stays blocked, so a delete asked for after the
  * error cannot race a create that is still under way; a call that never settles is let go after this.
  */
-export const LINGER_MS = 60_000;
+const LINGER_MS = 60_000;
 
 type Outcome<T> =
   | { ok: true; value: T }

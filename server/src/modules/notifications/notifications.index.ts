@@ -6,7 +6,7 @@ import * as routes from './notifications.routes.ts';
 import type { NotificationsService } from './notifications.service.ts';
 import { streamNotifications } from './notifications.stream.ts';
 
-export const NOTIFICATION_POLL_INTERVAL_MS = 60_000;
+const NOTIFICATION_POLL_INTERVAL_MS = 60_000;
 
 export interface NotificationsRouterDeps {
   notifications: NotificationsService;

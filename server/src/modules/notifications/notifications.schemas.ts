@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 
-export const NotificationSchema = z
+const NotificationSchema = z
   .object({
     _id: z.uuid().openapi({ description: 'The same value as `id`' }),
     id: z.uuid(),

@@ -22,7 +22,7 @@ export interface PasswordResetDeps {
 
 export type PasswordResetService = ReturnType<typeof createPasswordResetService>;
 
-export const RESET_TOKEN_TTL_MINUTES = 60;
+const RESET_TOKEN_TTL_MINUTES = 60;
 const INVALID_TOKEN = 'Invalid or expired reset token';
 const REQUEST_ANSWER = 'If an account exists for that email, a password reset link has been sent to it.';
 

@@ -5,7 +5,7 @@ import type { RateCounter, RateLimitRule, RateLimitState } from '../../lib/rate-
 import { clientIp } from '../../middleware/rate-limit.ts';
 import { type ApiKeysService, INVALID_KEY } from '../api-keys/api-keys.service.ts';
 
-export const RATE_LIMITED = 'Rate limit exceeded. Please try again later.';
+const RATE_LIMITED = 'Rate limit exceeded. Please try again later.';
 
 /** The plan card's figure: 150 requests per minute per key. */
 export const PUBLIC_API_RATE_LIMIT: RateLimitRule = { points: 150, windowSeconds: 60 };
@@ -17,14 +17,14 @@ export interface ApiKeyGateDeps {
 }
 
 /** The key a request presents: `X-API-Key: <key>`, else `Authorization: Bearer <key>`. */
-export function presentedKey(c: Context<AppEnv>): string | undefined {
+function presentedKey(c: Context<AppEnv>): string | undefined {
   const header = c.req.header('x-api-key')?.trim();
   if (header) return header;
   return /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
 }
 
 /** The draft-standard rate-limit headers (and `Retry-After` on 429, set by the error handler). */
-export function rateLimitHeaders(state: RateLimitState, rule: RateLimitRule): Record<string, string> {
+function rateLimitHeaders(state: RateLimitState, rule: RateLimitRule): Record<string, string> {
   return {
     'RateLimit-Limit': String(state.limit),
     'RateLimit-Remaining': String(state.remaining),

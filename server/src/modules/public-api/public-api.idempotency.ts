@@ -10,11 +10,11 @@ import {
   storeIdempotentAnswer,
 } from './public-api.repository.ts';
 
-export const IDEMPOTENCY_MISMATCH =
+const IDEMPOTENCY_MISMATCH =
   'This Idempotency-Key was used with a different request. Use a new key for a new request.';
-export const IDEMPOTENCY_IN_PROGRESS =
+const IDEMPOTENCY_IN_PROGRESS =
   'A request with this Idempotency-Key is still being processed. Retry in a moment.';
-export const IDEMPOTENCY_KEY_INVALID = 'Idempotency-Key must be 1 to 255 visible ASCII characters';
+const IDEMPOTENCY_KEY_INVALID = 'Idempotency-Key must be 1 to 255 visible ASCII characters';
 
 /** JSON with its object keys sorted, so the same body sent with another key order is the same request. */
 function canonical(text: string): string {

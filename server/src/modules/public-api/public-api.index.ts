@@ -11,7 +11,7 @@ import { idempotent } from './public-api.idempotency.ts';
 import * as routes from './public-api.routes.ts';
 import type { PublicCreateInstance } from './public-api.schemas.ts';
 
-export const CREDENTIALS_NOT_READY = 'Credentials not ready yet';
+const CREDENTIALS_NOT_READY = 'Credentials not ready yet';
 
 export interface PublicApiDeps {
   db: Db;

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/database.ts';
 
 /** How long a first answer is replayed. */
-export const IDEMPOTENCY_HOURS = 24;
+const IDEMPOTENCY_HOURS = 24;
 /** A claim whose request never finished (the process died) is given up after this long. */
 const ABANDONED_MINUTES = 5;
 

@@ -11,7 +11,7 @@ import {
 // zod schemas /api uses (instances.schemas.ts); only the envelope and a few spellings differ.
 
 /** `{ success: true, message, data }`: every successful /api/v1 answer. */
-export function envelope<T extends z.ZodType>(data: T, name: string, message: string) {
+function envelope<T extends z.ZodType>(data: T, name: string, message: string) {
   return z
     .object({
       success: z.literal(true),

@@ -16,9 +16,6 @@ export const PLANS: Record<PlanId, { name: string; monthlyPrice: number; maxInst
 
 export const ADDON_INSTANCE_MONTHLY_PRICE = 3.99;
 
-export const CURRENCY = 'USD';
-export const CURRENCY_SYMBOL = '$';
-
 /** Share taken off twelve monthly payments when paying yearly: Starter 10 %, Pro 30 %. */
 export const YEARLY_DISCOUNT: Record<'starter' | 'pro', number> = { starter: 0.1, pro: 0.3 };
 

@@ -13,20 +13,20 @@ export interface TrialNoticesDeps {
 
 export type TrialNoticesService = ReturnType<typeof createTrialNoticesService>;
 
-export const TRIAL_ENDING: NotificationInput = {
+const TRIAL_ENDING: NotificationInput = {
   type: 'trial',
   title: `Your trial ends in ${TRIAL_WARNING_MINUTES} minutes`,
   message: 'Choose Starter or Pro on the Billing page to keep your instances running after the free trial.',
 };
 
-export const TRIAL_ENDED: NotificationInput = {
+const TRIAL_ENDED: NotificationInput = {
   type: 'trial',
   title: 'Your free trial has ended',
   message:
     'Your instances are suspended. Subscribe to Starter or Pro on the Billing page to reactivate them.',
 };
 
-export const SUBSCRIPTION_ENDED: NotificationInput = {
+const SUBSCRIPTION_ENDED: NotificationInput = {
   type: 'billing',
   title: 'Your subscription has ended',
   message: 'Your instances are suspended. Renew your plan on the Billing page to reactivate them.',

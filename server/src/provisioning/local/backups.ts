@@ -55,7 +55,7 @@ export interface BackupSite {
 }
 
 /** The site's files do not fit in a backup (a sparse file, or more than the site's disk holds). */
-export class BackupTooLargeError extends ValidationError {}
+class BackupTooLargeError extends ValidationError {}
 
 /** Passes bytes through, failing once more than `max` went by. */
 function capped(max: number): Transform {

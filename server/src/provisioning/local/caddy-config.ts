@@ -40,7 +40,7 @@ export interface CaddySettings {
 
 type Json = Record<string, unknown>;
 
-export const OFFLINE_PAGE = `<!doctype html>
+const OFFLINE_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Site offline</title>
 <style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:15vh auto;padding:0 1.5rem;color:#222}
@@ -59,10 +59,10 @@ import { pageCacheRoute } from './page-cache.ts';
  * browser could treat as PHP): refused with 403, checked on the path as requested and again on the file
  * the request was rewritten to (the path actually handed to PHP or served).
  */
-export const UPLOADS_CODE = '(?i)^/+wp-content/+uploads/.*\\.(php[0-9]*|phar|phtml|pht|phps)(/.*)?$';
+const UPLOADS_CODE = '(?i)^/+wp-content/+uploads/.*\\.(php[0-9]*|phar|phtml|pht|phps)(/.*)?$';
 
 /** Paths the driver uses inside public/ while it works (restore): never served. */
-export const WORK_PATHS = '^/+\\.berth-';
+const WORK_PATHS = '^/+\\.berth-';
 
 const refused = (status: number) => [{ handler: 'static_response', status_code: status }];
 
@@ -71,7 +71,7 @@ const refused = (status: number) => [{ handler: 'static_response', status_code: 
  * uploads rule. Static files are read from the site disk (mounted nosymfollow: a link there is never
  * followed, so no file outside the site is ever served); PHP gets paths as its sandbox sees them.
  */
-export function wordpressHandler(site: CaddySite): Json {
+function wordpressHandler(site: CaddySite): Json {
   return {
     handler: 'subroute',
     routes: [
@@ -119,7 +119,7 @@ export function wordpressHandler(site: CaddySite): Json {
 }
 
 /** An application with its own HTTP server (n8n): everything proxied, websockets (`/rest/push`) too. */
-export function proxyHandler(upstream: string): Json {
+function proxyHandler(upstream: string): Json {
   return {
     handler: 'reverse_proxy',
     upstreams: [{ dial: upstream }],

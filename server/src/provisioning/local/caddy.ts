@@ -119,7 +119,7 @@ export interface LocalCaddy {
  * `user` keeping only CAP_NET_BIND_SERVICE (ambient, so it survives the exec of caddy): the front door
  * never runs as root.
  */
-export function caddyLaunch(user: OsUser | undefined, lowPorts: boolean, configFile: string) {
+function caddyLaunch(user: OsUser | undefined, lowPorts: boolean, configFile: string) {
   const caddy = ['/usr/bin/caddy', 'run', '--config', configFile];
   if (!user || !lowPorts)
     return { command: caddy[0] as string, args: caddy.slice(1), user, title: undefined };

@@ -119,11 +119,8 @@ export function missingSitePackages(): string[] {
   return SITE_PACKAGES.filter((entry) => !entry.present()).map((entry) => entry.package);
 }
 
-/** The whole apt line for WordPress sites, as an operator should run it. */
-export const SITE_APT_LINE = `apt-get update && ${aptInstallLine(SITE_PACKAGES.map((entry) => entry.package))}`;
-
 /** n8n instances: pasta (Debian package passt) gives each its own network namespace (n8n-sandbox.ts). */
-export const N8N_PACKAGES: readonly { package: string; present: () => boolean }[] = [
+const N8N_PACKAGES: readonly { package: string; present: () => boolean }[] = [
   { package: 'passt', present: () => existsSync('/usr/bin/pasta') },
 ];
 

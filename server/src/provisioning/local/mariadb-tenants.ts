@@ -10,14 +10,14 @@ import type { TenantOps } from './engine-server.ts';
  * escapeId anyway; user names and passwords travel as escaped values.
  */
 
-export const MAX_USER_CONNECTIONS = 20;
+const MAX_USER_CONNECTIONS = 20;
 
 /** MariaDB's "Operation ... failed for 'u'@'%'": the user does not exist. */
 const ER_CANNOT_USER = 1396;
 /** KILL of a session that ended meanwhile. */
 const ER_NO_SUCH_THREAD = 1094;
 
-export async function createMariaDbTenant(pool: Pool, names: TenantNames, password: string): Promise<void> {
+async function createMariaDbTenant(pool: Pool, names: TenantNames, password: string): Promise<void> {
   const db = pool.escapeId(names.database);
   await pool.query(`CREATE DATABASE IF NOT EXISTS ${db} CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
   const [created] = await pool.query<ResultSetHeader>(
@@ -54,23 +54,23 @@ async function alterUser(pool: Pool, sql: string, values: string[]): Promise<voi
   }
 }
 
-export async function deleteMariaDbTenant(pool: Pool, names: TenantNames): Promise<void> {
+async function deleteMariaDbTenant(pool: Pool, names: TenantNames): Promise<void> {
   // Drop the user first (no new logins), then close what is still open, then the data.
   await pool.query(`DROP USER IF EXISTS ?@'%'`, [names.user]);
   await killSessions(pool, names.user);
   await pool.query(`DROP DATABASE IF EXISTS ${pool.escapeId(names.database)}`);
 }
 
-export async function suspendMariaDbTenant(pool: Pool, names: TenantNames): Promise<void> {
+async function suspendMariaDbTenant(pool: Pool, names: TenantNames): Promise<void> {
   await alterUser(pool, `ALTER USER ?@'%' ACCOUNT LOCK`, [names.user]);
   await killSessions(pool, names.user);
 }
 
-export async function resumeMariaDbTenant(pool: Pool, names: TenantNames): Promise<void> {
+async function resumeMariaDbTenant(pool: Pool, names: TenantNames): Promise<void> {
   await alterUser(pool, `ALTER USER ?@'%' ACCOUNT UNLOCK`, [names.user]);
 }
 
-export async function setMariaDbPassword(pool: Pool, names: TenantNames, password: string): Promise<void> {
+async function setMariaDbPassword(pool: Pool, names: TenantNames, password: string): Promise<void> {
   await alterUser(pool, `ALTER USER ?@'%' IDENTIFIED BY ?`, [names.user, password]);
   await killSessions(pool, names.user);
 }

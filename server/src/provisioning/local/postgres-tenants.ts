@@ -10,7 +10,7 @@ import type { TenantOps } from './engine-server.ts';
  * Role and database names are visible cluster-wide in pg_roles / pg_database (names only, no data).
  */
 
-export const CONNECTION_LIMIT = 20;
+const CONNECTION_LIMIT = 20;
 
 /** SQLSTATE undefined_object: ALTER ROLE of a role that does not exist. */
 const UNDEFINED_OBJECT = '42704';
@@ -29,7 +29,7 @@ async function exists(pool: Pool, sql: string, name: string): Promise<boolean> {
   return ((await pool.query(sql, [name])).rowCount ?? 0) > 0;
 }
 
-export async function createPostgresTenant(pool: Pool, names: TenantNames, password: string): Promise<void> {
+async function createPostgresTenant(pool: Pool, names: TenantNames, password: string): Promise<void> {
   const role = escapeIdentifier(names.user);
   const db = escapeIdentifier(names.database);
   if (await exists(pool, 'SELECT 1 FROM pg_roles WHERE rolname = $1', names.user)) {
@@ -64,7 +64,7 @@ async function alterRole(pool: Pool, sql: string): Promise<void> {
   }
 }
 
-export async function deletePostgresTenant(pool: Pool, names: TenantNames): Promise<void> {
+async function deletePostgresTenant(pool: Pool, names: TenantNames): Promise<void> {
   const role = escapeIdentifier(names.user);
   if (await exists(pool, 'SELECT 1 FROM pg_roles WHERE rolname = $1', names.user)) {
     await pool.query(`ALTER ROLE ${role} NOLOGIN`);
@@ -75,16 +75,16 @@ export async function deletePostgresTenant(pool: Pool, names: TenantNames): Prom
   await pool.query(`DROP ROLE IF EXISTS ${role}`);
 }
 
-export async function suspendPostgresTenant(pool: Pool, names: TenantNames): Promise<void> {
+async function suspendPostgresTenant(pool: Pool, names: TenantNames): Promise<void> {
   await alterRole(pool, `ALTER ROLE ${escapeIdentifier(names.user)} NOLOGIN`);
   await terminateSessions(pool, names.user);
 }
 
-export async function resumePostgresTenant(pool: Pool, names: TenantNames): Promise<void> {
+async function resumePostgresTenant(pool: Pool, names: TenantNames): Promise<void> {
   await alterRole(pool, `ALTER ROLE ${escapeIdentifier(names.user)} LOGIN`);
 }
 
-export async function setPostgresPassword(pool: Pool, names: TenantNames, password: string): Promise<void> {
+async function setPostgresPassword(pool: Pool, names: TenantNames, password: string): Promise<void> {
   await alterRole(pool, `ALTER ROLE ${escapeIdentifier(names.user)} PASSWORD ${escapeLiteral(password)}`);
   await terminateSessions(pool, names.user);
 }

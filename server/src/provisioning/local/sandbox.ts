@@ -139,7 +139,7 @@ export const SANDBOX_ENV = {
 };
 
 /** The spawn options that make bwrap start as the site user (only root can do this). */
-export function asSiteUser(user: OsUser) {
+function asSiteUser(user: OsUser) {
   if (!isRoot()) throw new Error('Site sandboxes need root (each site runs as its own user)');
   return { uid: user.uid, gid: user.gid };
 }

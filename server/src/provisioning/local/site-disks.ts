@@ -27,7 +27,7 @@ import { copyWordPressCore } from './wordpress-core.ts';
 
 const run = promisify(execFile);
 
-export const MOUNT_OPTIONS = 'loop,nosymfollow,nosuid,nodev,noexec';
+const MOUNT_OPTIONS = 'loop,nosymfollow,nosuid,nodev,noexec';
 
 export interface SiteDisksOptions {
   /** Size of each site's disk in MiB. */

@@ -12,7 +12,7 @@ import { sitePaths } from './site-names.ts';
  * `<root>/site-state/`. The front door's configuration and the SFTP logins are rebuilt from these files;
  * the platform database stays the source of truth for what customers asked for.
  */
-export const SiteStateSchema = z.object({
+const SiteStateSchema = z.object({
   id: z.string(),
   type: z.literal('wordpress'),
   phpVersion: z.string(),

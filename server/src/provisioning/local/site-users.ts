@@ -37,7 +37,7 @@ export function ensureSiteUser(name: string, home: string): Promise<OsUser> {
 }
 
 /** Pids of the live processes running as `uid` (from /proc; zombies, already dead, are not counted). */
-export function processesOf(uid: number): number[] {
+function processesOf(uid: number): number[] {
   const pids: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;

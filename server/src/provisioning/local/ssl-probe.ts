@@ -21,7 +21,7 @@ export interface ProbeTarget {
 
 export type ProbeResult = { ok: true; expiresAt: string; serial: string } | { ok: false; reason: string };
 
-export function probeCertificate(target: ProbeTarget, timeoutMs = 5000): Promise<ProbeResult> {
+function probeCertificate(target: ProbeTarget, timeoutMs = 5000): Promise<ProbeResult> {
   return new Promise((resolve) => {
     const socket = tls.connect({
       host: target.host,
@@ -48,7 +48,7 @@ export function probeCertificate(target: ProbeTarget, timeoutMs = 5000): Promise
 }
 
 /** The certificate Caddy stored for the domain (under any issuer), if any. */
-export async function storedCertificate(
+async function storedCertificate(
   certificatesDir: string,
   domain: string,
 ): Promise<{ expiresAt: string; serial: string } | undefined> {
@@ -65,7 +65,7 @@ export async function storedCertificate(
 }
 
 /** The error of Caddy's latest issuance attempt for the domain, unless it later succeeded. */
-export async function lastIssuanceError(logFile: string, domain: string): Promise<string | undefined> {
+async function lastIssuanceError(logFile: string, domain: string): Promise<string | undefined> {
   if (!existsSync(logFile)) return undefined;
   const handle = await open(logFile, 'r');
   let text: string;

@@ -1,7 +1,7 @@
 import { cp } from 'node:fs/promises';
 
 /** Debian's WordPress; copied per site minus its /etc dispatcher config and translations. */
-export const WORDPRESS_CORE = '/usr/share/wordpress';
+const WORDPRESS_CORE = '/usr/share/wordpress';
 const NOT_COPIED = new Set(
   ['wp-config.php', '.htaccess', 'wp-content/languages'].map((file) => `${WORDPRESS_CORE}/${file}`),
 );

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
 /** The eight WordPress keys and salts. */
-export const SALT_NAMES = [
+const SALT_NAMES = [
   'AUTH_KEY',
   'SECURE_AUTH_KEY',
   'LOGGED_IN_KEY',
@@ -17,7 +17,7 @@ export function generateSalts(): Record<string, string> {
 }
 
 /** A PHP single-quoted string literal. */
-export function phpString(value: string): string {
+function phpString(value: string): string {
   return `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
 }
 

@@ -22,7 +22,7 @@ import { LoadState } from '../../components/load-state.tsx';
 import { CATEGORY_LABELS, formatTime, TicketStatusBadge } from '../get-help/ticket-status.tsx';
 import { AdminTicketDetail } from './admin-ticket-detail.tsx';
 
-export const TICKET_PAGE_SIZE = 20;
+const TICKET_PAGE_SIZE = 20;
 const STATUS_OPTIONS = ['', 'open', 'answered', 'closed'] as const;
 const CATEGORY_OPTIONS = ['', 'general', 'technical', 'billing', 'feature', 'bug'] as const;
 

@@ -40,7 +40,7 @@ import { useDebouncedValue } from '../../components/use-debounced-value.ts';
 import { canRevoke, PLAN_LABEL, USER_STANDING_COLOR, USER_STANDING_LABEL } from './admin.ts';
 import { AdminSection } from './admin-section.tsx';
 
-export const USER_SEARCH_DEBOUNCE_MS = 300;
+const USER_SEARCH_DEBOUNCE_MS = 300;
 
 type Dialog = { kind: 'grant' | 'revoke'; user: AdminUser; open: boolean };
 

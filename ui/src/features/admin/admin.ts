@@ -81,8 +81,8 @@ export function explorerTxUrl(chainId: string, txHash: string): string | null {
 export const shortHash = (hash: string) =>
   hash.length > 14 ? `${hash.slice(0, 8)}…${hash.slice(-6)}` : hash;
 
-export const RECEIVER_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-export const RECEIVER_ADDRESS_ERROR = 'Receiver address must be 0x followed by 40 hex characters';
+const RECEIVER_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const RECEIVER_ADDRESS_ERROR = 'Receiver address must be 0x followed by 40 hex characters';
 
 /** The message of a receiver address field: empty is allowed (no receiver), anything else must be an address. */
 export function receiverAddressError(value: string): string | null {

@@ -15,7 +15,7 @@ import { useSession } from '../session/use-session.ts';
 const INITIAL: LoginValues = { emailOrUsername: '', password: '' };
 
 /** `/affiliate/dashboard`, keeping `ref` when the visitor came with one. */
-export function dashboardWithRef(ref: string | null): string {
+function dashboardWithRef(ref: string | null): string {
   return ref ? `/affiliate/dashboard?ref=${encodeURIComponent(ref)}` : '/affiliate/dashboard';
 }
 

@@ -26,7 +26,7 @@ interface ForgotValues {
 const INITIAL: ForgotValues = { email: '' };
 
 /** Forgot password (the server wants something@something). */
-export function validateForgot({ email }: ForgotValues): FieldErrors<ForgotValues> {
+function validateForgot({ email }: ForgotValues): FieldErrors<ForgotValues> {
   const value = email.trim();
   if (value.length === 0) return { email: 'Email is required' };
   if (!/^\S+@\S+$/.test(value)) return { email: 'Invalid email address' };

@@ -3,7 +3,6 @@ import { MIN_PASSWORD_SCORE, PASSWORD_RULES_MESSAGE, passwordScore } from '@bert
 
 export {
   PASSWORD_CHECKS,
-  PASSWORD_RULES_MESSAGE,
   type PasswordCheck,
   passwordScore,
 } from '@berth/openapi/rules';

@@ -1,11 +1,11 @@
 /** localStorage key of the affiliate code a visitor arrived with. */
-export const REFERRAL_STORAGE_KEY = 'referral_code';
+const REFERRAL_STORAGE_KEY = 'referral_code';
 
 /** When the code was stored: like the referral cookie, it counts for 30 days. */
 const STORED_AT_KEY = 'referral_code_at';
 const ATTRIBUTION_MS = 30 * 24 * 60 * 60 * 1000;
 
-export function readStoredReferral(): string | null {
+function readStoredReferral(): string | null {
   try {
     const at = Number(localStorage.getItem(STORED_AT_KEY));
     if (Number.isFinite(at) && at > 0 && Date.now() - at > ATTRIBUTION_MS) return null;

@@ -33,7 +33,7 @@ const DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const CURRENCY_SYMBOLS: Record<string, string> = { USD: '$', EUR: '€', GBP: '£' };
 
 /** '$19.99' for the currencies with a symbol, else '19.99 CHF'. */
-export function formatInvoiceAmount(amount: number, currency: string): string {
+function formatInvoiceAmount(amount: number, currency: string): string {
   const symbol = CURRENCY_SYMBOLS[currency.toUpperCase()];
   return symbol ? `${symbol}${amount.toFixed(2)}` : `${amount.toFixed(2)} ${currency}`;
 }

@@ -26,7 +26,7 @@ export interface PaymentMethodInfo {
 }
 
 /** The payment methods in the order the modal lists them. */
-export const PAYMENT_METHODS: readonly PaymentMethodInfo[] = [
+const PAYMENT_METHODS: readonly PaymentMethodInfo[] = [
   {
     key: 'stripe',
     name: 'Card (Stripe)',

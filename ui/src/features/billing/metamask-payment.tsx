@@ -22,7 +22,7 @@ export const METAMASK_SUBMITTED_TEXT =
  * receiver, network and order reference; the wallet sends the zero-value transaction; its hash goes back
  * to the order, which support approves. Throws with the text to show.
  */
-export async function startMetaMaskPayment({
+async function startMetaMaskPayment({
   client,
   purchase,
   ethereum = injectedEthereum(),

@@ -51,8 +51,8 @@ export const METAMASK_INSUFFICIENT_FUNDS_TEXT =
 export const metaMaskFailedText = (message: string) => `MetaMask payment failed: ${message}`;
 
 /** EIP-1193 / MetaMask error codes the flow reacts to. */
-export const USER_REJECTED_CODE = 4001;
-export const UNRECOGNIZED_CHAIN_CODE = 4902;
+const USER_REJECTED_CODE = 4001;
+const UNRECOGNIZED_CHAIN_CODE = 4902;
 
 export type MetaMaskErrorCode =
   | 'not_detected'
@@ -93,7 +93,7 @@ export interface MetaMaskPayment {
 
 const RECEIVER_PATTERN = /^0x[0-9a-fA-F]{40}$/;
 
-export const isReceiverAddress = (address: string) => RECEIVER_PATTERN.test(address);
+const isReceiverAddress = (address: string) => RECEIVER_PATTERN.test(address);
 
 /** `0x` and the hex of the UTF-8 bytes of `text`. */
 export function encodeOrderRef(text: string): string {

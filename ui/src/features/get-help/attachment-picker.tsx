@@ -10,7 +10,7 @@ import {
 } from '../../api/help.queries.ts';
 import { HelpImage } from './help-image.tsx';
 
-export const MAX_IMAGES = 5;
+const MAX_IMAGES = 5;
 
 /**
  * Images for a ticket or an answer: each chosen file is uploaded at once (one per call) and shown as a

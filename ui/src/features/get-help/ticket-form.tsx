@@ -29,7 +29,7 @@ import {
 import { useCurrentUser } from '../session/use-session.ts';
 import { AttachmentPicker } from './attachment-picker.tsx';
 
-export const TICKET_FAILURE = 'Failed to send your message. Please try again.';
+const TICKET_FAILURE = 'Failed to send your message. Please try again.';
 
 /**
  * The support form of /get-help: name and e-mail from the

@@ -17,8 +17,8 @@ import {
   validateContact,
 } from './contact-validation.ts';
 
-export const CONTACT_SUCCESS = "Message sent successfully! We'll get back to you within 24 hours.";
-export const CONTACT_FAILURE = 'Failed to send message. Please try again.';
+const CONTACT_SUCCESS = "Message sent successfully! We'll get back to you within 24 hours.";
+const CONTACT_FAILURE = 'Failed to send message. Please try again.';
 
 function Sent({ onAnother }: { onAnother(): void }) {
   return (

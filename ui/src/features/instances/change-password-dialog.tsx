@@ -23,7 +23,7 @@ import { DATABASE_PASSWORD_LENGTH, generatePassword } from './generate-password.
 import { canChangePassword, PASSWORD_CHANGE_DISABLED } from './instance-catalog.ts';
 import { EMPTY_DATABASE_PASSWORD, validateDatabasePassword } from './instance-validation.ts';
 
-export const PASSWORD_TYPES_ONLY = 'Only MongoDB or MySQL password changes are supported';
+const PASSWORD_TYPES_ONLY = 'Only MongoDB or MySQL password changes are supported';
 
 type ChangeInstancePassword = ReturnType<typeof useChangeInstancePasswordMutation>;
 

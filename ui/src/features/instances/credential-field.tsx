@@ -5,7 +5,7 @@ import { Box, IconButton, Stack, Tooltip, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useCopyToClipboard } from '../../components/use-copy-to-clipboard.ts';
 
-export const NOT_AVAILABLE = 'Not available';
+const NOT_AVAILABLE = 'Not available';
 const MASK = '••••••••••••';
 
 /**

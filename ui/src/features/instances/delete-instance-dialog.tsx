@@ -5,7 +5,7 @@ import { type Instance, useDeleteInstanceMutation } from '../../api/instances.qu
 import { useToast } from '../../components/toasts/use-toast.ts';
 import { DELETE_DISABLED } from './instance-catalog.ts';
 
-export const deleteConfirmText = (name: string) =>
+const deleteConfirmText = (name: string) =>
   `Are you sure you want to delete "${name}"? This action cannot be undone.`;
 
 /**

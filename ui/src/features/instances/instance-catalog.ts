@@ -106,13 +106,7 @@ export const CATEGORY_LABELS: Record<Category, string> = {
 export type ChoiceAvailability = { available: true } | { available: false; reason: string };
 
 /** The types whose whole deploy form this app has (all five). */
-export const FORM_READY_TYPES: readonly InstanceTypeId[] = [
-  'mysql',
-  'postgresql',
-  'mongodb',
-  'wordpress',
-  'n8n',
-];
+const FORM_READY_TYPES: readonly InstanceTypeId[] = ['mysql', 'postgresql', 'mongodb', 'wordpress', 'n8n'];
 
 /**
  * Whether a choice can be deployed here: announced types say 'Soon'; the others follow the server's
@@ -170,7 +164,7 @@ export function typeBadge(instance: Pick<Instance, 'type' | 'category' | 'metada
 }
 
 /** Database types whose password the user can change here. */
-export const PASSWORD_CHANGE_TYPES: readonly string[] = ['MySQL', 'MongoDB', 'PostgreSQL'];
+const PASSWORD_CHANGE_TYPES: readonly string[] = ['MySQL', 'MongoDB', 'PostgreSQL'];
 
 export const canChangePassword = (type: string): boolean => PASSWORD_CHANGE_TYPES.includes(type);
 

@@ -6,14 +6,14 @@ import type { Category } from './instance-catalog.ts';
 export const NAME_MAX = FIELD_LIMITS.instanceName;
 export const DESCRIPTION_MAX = FIELD_LIMITS.instanceDescription;
 
-export function nameError(name: string): string | undefined {
+function nameError(name: string): string | undefined {
   if (name === '') return 'Instance name is required';
   const trimmed = name.trim();
   if (trimmed.length < 1) return 'Name is required';
   return trimmed.length > NAME_MAX ? 'Name too long' : undefined;
 }
 
-export const descriptionError = (description: string): string | undefined =>
+const descriptionError = (description: string): string | undefined =>
   description.trim().length > DESCRIPTION_MAX ? 'Description too long' : undefined;
 
 export interface DeployValues {
@@ -90,7 +90,7 @@ export function validateDatabasePassword(
 /** PHP 8.2 by default, 8.1, 8.0, or a custom version. */
 export const PHP_VERSIONS = ['8.2', '8.1', '8.0'] as const;
 export const CUSTOM_PHP = 'custom';
-export const DEFAULT_PHP = '8.2';
+const DEFAULT_PHP = '8.2';
 const PHP_VERSION = /^\d+\.\d+(\.\d+)?$/;
 
 /** A custom PHP version is digits.digits with an optional .digits. */

@@ -15,7 +15,7 @@ import { useCopyToClipboard } from '../../components/use-copy-to-clipboard.ts';
 import { generatePassword } from './generate-password.ts';
 
 /** The WordPress admin password the generator proposes. */
-export const GENERATED_PASSWORD_LENGTH = 16;
+const GENERATED_PASSWORD_LENGTH = 16;
 
 /**
  * 'Generate Strong Password': a fresh 16-character password (upper, lower, digit,

@@ -9,7 +9,7 @@ export interface WordPressAddon {
 }
 
 /** The list loads within 7 s, never from a cache. */
-export const ADDONS_TIMEOUT_MS = 7000;
+const ADDONS_TIMEOUT_MS = 7000;
 export const ADDONS_FAILED = 'Unable to load add-ons from JSON.';
 
 const isAddon = (value: unknown): value is WordPressAddon => {

@@ -26,7 +26,7 @@ interface FormAccess {
 }
 
 /** The DNS hint of a custom domain. */
-export const CNAME_HINT =
+const CNAME_HINT =
   'Point a CNAME record for your domain at this platform before you publish the site, so that it can bind the domain and issue its SSL certificate.';
 
 /** Domain Type of applications: Temporary, or Custom domain with the CNAME hint. */

@@ -59,10 +59,10 @@ import {
 import { ADDONS_FAILED, fetchAddons, groupAddons, type WordPressAddon } from './wordpress-addons.ts';
 
 /** The SFTP port when the server names none. */
-export const DEFAULT_SFTP_PORT = 22;
+const DEFAULT_SFTP_PORT = 22;
 
 /** From this share of its storage on, the site is warned that writes will soon fail. */
-export const STORAGE_WARNING_SHARE = 0.9;
+const STORAGE_WARNING_SHARE = 0.9;
 export const STORAGE_FULL_HINT =
   'Storage almost full: once it is full, uploads and SFTP writes fail. Delete files you no longer need over SFTP, or unused media in WordPress.';
 

@@ -6,7 +6,7 @@ import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import type { AppLink } from '../../components/nav-link.ts';
 import { useCountdown } from './use-countdown.ts';
 
-export const NOT_FOUND_REDIRECT_SECONDS = 10;
+const NOT_FOUND_REDIRECT_SECONDS = 10;
 
 export interface NotFoundPageProps {
   /** Where the countdown and the home button lead. */

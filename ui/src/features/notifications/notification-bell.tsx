@@ -33,8 +33,6 @@ import { formatDateTime } from '../subscription/standing.ts';
 import { HELPDESK_TARGET, notificationTarget } from './notification-target.ts';
 import { useNotificationStream } from './use-notification-stream.ts';
 
-export { HELPDESK_TARGET };
-
 /** The unread count as the badge shows it: 9+ above 9. */
 export const badgeText = (unread: number) => (unread > 9 ? '9+' : String(unread));
 

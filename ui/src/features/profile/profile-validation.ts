@@ -44,7 +44,7 @@ export function validatePasswordChange(values: PasswordChangeValues): FieldError
 
 /** PNG, JPG, GIF or WEBP, up to 2 MB. */
 export const AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
-export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
+const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
 export const AVATAR_HINT = 'PNG, JPG, GIF or WEBP up to 2 MB';
 
 /** Why a picture cannot be uploaded, checked before sending (the server checks the content again). */

@@ -6,7 +6,7 @@ import type { Subscription } from '@berth/openapi';
  */
 export type Standing = 'trial' | 'active' | 'inactive';
 
-export const TRIAL_WARNING_MS = 5 * 60_000;
+const TRIAL_WARNING_MS = 5 * 60_000;
 export const INACTIVE_TEXT = 'Trial expired — no active subscription';
 
 export type StandingFacts = Pick<
