@@ -3,7 +3,8 @@ import { z } from '@hono/zod-openapi';
 // Limits and messages of the help form.
 export const CONTACT_CATEGORIES = ['general', 'technical', 'billing', 'feature', 'bug'] as const;
 
-const text = (label: string, max: number) =>
+/** A required text field: trimmed, not empty, at most `max` characters (also for help-desk tickets). */
+export const requiredText = (label: string, max: number) =>
   z
     .string({ error: `${label} is required` })
     .trim()
@@ -12,10 +13,10 @@ const text = (label: string, max: number) =>
 
 export const ContactBodySchema = z
   .object({
-    name: text('Name', 120),
-    email: text('Email', 200).regex(/^\S+@\S+\.\S+$/, 'Invalid email'),
-    subject: text('Subject', 200),
-    message: text('Message', 5000),
+    name: requiredText('Name', 120),
+    email: requiredText('Email', 200).regex(/^\S+@\S+\.\S+$/, 'Invalid email'),
+    subject: requiredText('Subject', 200),
+    message: requiredText('Message', 5000),
     category: z.enum(CONTACT_CATEGORIES, { error: 'Please select a valid category' }),
     path: z
       .string()

@@ -1,17 +1,10 @@
 import { z } from '@hono/zod-openapi';
 import { TICKET_STATUSES } from '../../db/tables/help-desk.ts';
-import { CONTACT_CATEGORIES } from '../contact/contact.schemas.ts';
+import { CONTACT_CATEGORIES, requiredText } from '../contact/contact.schemas.ts';
 
 // Limits and messages of the support form and the admin's answer.
 const TICKET_CATEGORIES = CONTACT_CATEGORIES;
 const MAX_ATTACHMENTS = 5;
-
-const text = (label: string, max: number) =>
-  z
-    .string({ error: `${label} is required` })
-    .trim()
-    .min(1, `${label} is required`)
-    .max(max, `${label} is too long`);
 
 const AttachmentSchema = z
   .object({
@@ -43,11 +36,11 @@ export const UploadFileParamsSchema = z.object({
 
 export const SubmitTicketBodySchema = z
   .object({
-    name: text('Name', 120),
-    email: text('Email', 200).regex(/^\S+@\S+\.\S+$/, 'Invalid email'),
+    name: requiredText('Name', 120),
+    email: requiredText('Email', 200).regex(/^\S+@\S+\.\S+$/, 'Invalid email'),
     category: z.enum(TICKET_CATEGORIES, { error: 'Please select a valid category' }),
-    subject: text('Subject', 200),
-    message: text('Message', 5000),
+    subject: requiredText('Subject', 200),
+    message: requiredText('Message', 5000),
     path: z
       .string()
       .trim()

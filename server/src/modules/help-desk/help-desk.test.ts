@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, createTestApp, register, registerAdmin, type TestApp } from '../../../test/create-test-app.ts';
+import { GIF, JPG, MB, PNG, WEBP } from '../../../test/sample-images.ts';
 import { type ServerProcess, startServerProcess } from '../../../test/server-process.ts';
 import { startSmtpPeer } from '../../../test/smtp-peer.ts';
 import { openEventStream } from '../../../test/sse-client.ts';
@@ -14,20 +15,6 @@ import { createSmtpMailer } from '../../lib/mailer.ts';
 import { createNotificationsService } from '../notifications/notifications.service.ts';
 import { createHelpFiles } from './help-desk.files.ts';
 import { createHelpDeskService, ORPHAN_AGE_MS } from './help-desk.service.ts';
-
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-  'base64',
-);
-const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
-const JPG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(60)]);
-const WEBP = Buffer.concat([
-  Buffer.from('RIFF'),
-  Buffer.from([36, 0, 0, 0]),
-  Buffer.from('WEBPVP8 '),
-  Buffer.alloc(28),
-]);
-const MB = 1024 * 1024;
 
 let db: Db;
 let dbUrl: string;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from '@hono/zod-openapi';
 import type { Db, DbOrTx } from '../../db/database.ts';
-import type { InstanceRow, StoredSsl } from '../../db/tables/instances.ts';
+import type { InstanceRow, InstanceRowUpdate, StoredSsl } from '../../db/tables/instances.ts';
 import type { Cipher } from '../../lib/crypto.ts';
 import type { TxtLookup } from '../../lib/dns-txt.ts';
 import {
@@ -191,6 +191,15 @@ export function createInstancesService(deps: InstancesDeps) {
       { id: row.id, status: row.status, statusMessage: row.status_message },
       trx,
     );
+
+  /** Changes the row and announces it, in one transaction; a ConflictError once it is being deleted. */
+  const changeUnlessDeleting = (id: string, patch: InstanceRowUpdate) =>
+    db.transaction().execute(async (trx) => {
+      const row = await updateInstance(trx, id, patch, { statusNot: 'deleting' });
+      if (!row) throw new ConflictError('The instance is being deleted');
+      await publish(trx, row);
+      return row;
+    });
 
   /**
    * A synchronous driver call: the driver's own errors (unavailable, invalid input) answer as they are;
@@ -573,17 +582,12 @@ export function createInstancesService(deps: InstancesDeps) {
     async update(userId: string, id: string, body: UpdateBody): Promise<Instance> {
       const current = await own(userId, id);
       if (current.status === 'deleting') throw new ConflictError('The instance is being deleted');
-      return db.transaction().execute(async (trx) => {
-        const row = await updateInstance(
-          trx,
-          current.id,
-          { name: body.name, description: body.description ?? current.description },
-          { statusNot: 'deleting' },
-        );
-        if (!row) throw new ConflictError('The instance is being deleted');
-        await publish(trx, row);
-        return toInstance(row);
-      });
+      return toInstance(
+        await changeUnlessDeleting(current.id, {
+          name: body.name,
+          description: body.description ?? current.description,
+        }),
+      );
     },
 
     /** Marks the instance deleting and adds its delete job; asking again while it is deleting is fine. */
@@ -706,16 +710,9 @@ export function createInstancesService(deps: InstancesDeps) {
           ? await viaDriver(DRIVER_FAILED.addDomain, () => driver.setSiteDomain(row.id, null))
           : undefined;
       const pending = await pendingDomain(userId, domain);
-      const updated = await db.transaction().execute(async (trx) => {
-        const changed = await updateInstance(
-          trx,
-          row.id,
-          { ...pending, ...(urls && { url: urls.url, admin_url: urls.adminUrl }) },
-          { statusNot: 'deleting' },
-        );
-        if (!changed) throw new ConflictError('The instance is being deleted');
-        await publish(trx, changed);
-        return changed;
+      const updated = await changeUnlessDeleting(row.id, {
+        ...pending,
+        ...(urls && { url: urls.url, admin_url: urls.adminUrl }),
       });
       return toInstance(await checkDomain(updated, { throwConflict: true }));
     },
@@ -757,17 +754,12 @@ export function createInstancesService(deps: InstancesDeps) {
         if (row.deployed_at !== null)
           urls = await viaDriver(DRIVER_FAILED.removeDomain, () => driver.setSiteDomain(row.id, null));
       }
-      return db.transaction().execute(async (trx) => {
-        const updated = await updateInstance(
-          trx,
-          row.id,
-          { ...noDomain, ...(urls && { url: urls.url, admin_url: urls.adminUrl }) },
-          { statusNot: 'deleting' },
-        );
-        if (!updated) throw new ConflictError('The instance is being deleted');
-        await publish(trx, updated);
-        return toInstance(updated);
-      });
+      return toInstance(
+        await changeUnlessDeleting(row.id, {
+          ...noDomain,
+          ...(urls && { url: urls.url, admin_url: urls.adminUrl }),
+        }),
+      );
     },
 
     /** Probes the custom domain's certificate now and stores the result (shown in customDomain.ssl). */

@@ -6,6 +6,7 @@ import PaymentsIcon from '@mui/icons-material/Payments';
 import SupportAgentIcon from '@mui/icons-material/SupportAgent';
 import { Box, Container, Stack, Tab, Tabs, Typography } from '@mui/material';
 import { useSearchParams } from 'react-router';
+import { IconHeading } from '../../components/icon-heading.tsx';
 import { AdminHelpDesk } from './admin-help-desk.tsx';
 import { AdminNotifications } from './admin-notifications.tsx';
 import { AdminUsers } from './admin-users.tsx';
@@ -51,31 +52,11 @@ export function AdminPanelPage() {
   const tab = tabOf(params.get('tab'));
   return (
     <Container maxWidth="lg" sx={{ py: { xs: 3, sm: 5 } }}>
-      <Stack direction="row" sx={{ gap: 2, alignItems: 'center', mb: 3 }}>
-        <Box
-          aria-hidden
-          sx={{
-            display: { xs: 'none', sm: 'flex' },
-            alignItems: 'center',
-            justifyContent: 'center',
-            width: 48,
-            height: 48,
-            borderRadius: 2,
-            bgcolor: 'primary.main',
-            color: 'primary.contrastText',
-          }}
-        >
-          <AdminPanelSettingsIcon />
-        </Box>
-        <Box>
-          <Typography variant="h4" component="h1">
-            Admin Panel
-          </Typography>
-          <Typography color="text.secondary" sx={{ mt: 0.5 }}>
-            Answer support tickets, notify users, manage plans and billing, and pay affiliates.
-          </Typography>
-        </Box>
-      </Stack>
+      <IconHeading
+        icon={<AdminPanelSettingsIcon />}
+        title="Admin Panel"
+        subtitle="Answer support tickets, notify users, manage plans and billing, and pay affiliates."
+      />
       <Tabs
         value={tab}
         onChange={(_event, value: TabValue) =>

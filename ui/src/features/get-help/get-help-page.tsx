@@ -7,6 +7,7 @@ import { useLocation, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/api-error.ts';
 import { type Ticket, useDeleteTicketMutation, useMyTicketsQuery } from '../../api/help.queries.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
+import { IconHeading } from '../../components/icon-heading.tsx';
 import { LoadState } from '../../components/load-state.tsx';
 import { useToast } from '../../components/toasts/use-toast.ts';
 import { TicketCard } from './ticket-card.tsx';
@@ -108,31 +109,11 @@ export function GetHelpPage() {
 
   return (
     <Container maxWidth="md" sx={{ py: { xs: 3, sm: 5 } }}>
-      <Stack direction="row" sx={{ gap: 2, alignItems: 'center', mb: 3 }}>
-        <Box
-          aria-hidden
-          sx={{
-            display: { xs: 'none', sm: 'flex' },
-            alignItems: 'center',
-            justifyContent: 'center',
-            width: 48,
-            height: 48,
-            borderRadius: 2,
-            bgcolor: 'primary.main',
-            color: 'primary.contrastText',
-          }}
-        >
-          <SupportAgentIcon />
-        </Box>
-        <Box>
-          <Typography variant="h4" component="h1">
-            Get Help
-          </Typography>
-          <Typography color="text.secondary" sx={{ mt: 0.5 }}>
-            Send a message to support and follow the answers to your tickets.
-          </Typography>
-        </Box>
-      </Stack>
+      <IconHeading
+        icon={<SupportAgentIcon />}
+        title="Get Help"
+        subtitle="Send a message to support and follow the answers to your tickets."
+      />
       <Tabs
         value={tab}
         onChange={(_event, value: TabValue) => setTab(value)}

@@ -8,7 +8,6 @@ import {
   Grid,
   IconButton,
   InputAdornment,
-  MenuItem,
   Stack,
   TextField,
   Typography,
@@ -19,13 +18,8 @@ import { errorMessage, fieldErrorsOf } from '../../api/api-error.ts';
 import { type HelpAttachment, useSubmitTicketMutation } from '../../api/help.queries.ts';
 import { useForm } from '../../components/form/use-form.ts';
 import { useToast } from '../../components/toasts/use-toast.ts';
-import {
-  CONTACT_CATEGORIES,
-  CONTACT_LIMITS,
-  type ContactValues,
-  isContactCategory,
-  validateContact,
-} from '../help/contact-validation.ts';
+import { type ContactValues, isContactCategory, validateContact } from '../help/contact-validation.ts';
+import { MessageFields } from '../help/message-fields.tsx';
 import { useCurrentUser } from '../session/use-session.ts';
 import { AttachmentPicker } from './attachment-picker.tsx';
 
@@ -97,8 +91,6 @@ export function TicketForm({ onSent }: { onSent: () => void }) {
       </IconButton>
     </InputAdornment>
   );
-  const messageField = form.field('message');
-  const messageLength = form.values.message.trim().length;
 
   return (
     <Stack component="form" noValidate onSubmit={send} spacing={2.5} aria-label="Send a support message">
@@ -121,21 +113,7 @@ export function TicketForm({ onSent }: { onSent: () => void }) {
           />
         </Grid>
       </Grid>
-      <TextField {...form.field('category')} select label="Category">
-        {CONTACT_CATEGORIES.map((category) => (
-          <MenuItem key={category.value} value={category.value}>
-            {category.label}
-          </MenuItem>
-        ))}
-      </TextField>
-      <TextField {...form.field('subject')} label="Subject" />
-      <TextField
-        {...messageField}
-        label="Message"
-        multiline
-        minRows={5}
-        helperText={messageField.helperText ?? `${messageLength} / ${CONTACT_LIMITS.message}`}
-      />
+      <MessageFields form={form} />
       <AttachmentPicker value={attachments} onChange={setAttachments} disabled={submit.isPending} />
       <Box>
         <FormControlLabel

@@ -1,5 +1,5 @@
 import MarkEmailReadIcon from '@mui/icons-material/MarkEmailRead';
-import { Box, Button, Grid, MenuItem, Stack, TextField, Typography } from '@mui/material';
+import { Box, Button, Grid, Stack, TextField, Typography } from '@mui/material';
 import { type FormEvent, useState } from 'react';
 import { useLocation } from 'react-router';
 import { errorMessage, fieldErrorsOf } from '../../api/api-error.ts';
@@ -9,13 +9,12 @@ import { useBotCheck } from '../../components/bot-check/use-bot-check.ts';
 import { useForm } from '../../components/form/use-form.ts';
 import { useToast } from '../../components/toasts/use-toast.ts';
 import {
-  CONTACT_CATEGORIES,
-  CONTACT_LIMITS,
   type ContactValues,
   EMPTY_CONTACT,
   isContactCategory,
   validateContact,
 } from './contact-validation.ts';
+import { MessageFields } from './message-fields.tsx';
 
 const CONTACT_SUCCESS = "Message sent successfully! We'll get back to you within 24 hours.";
 const CONTACT_FAILURE = 'Failed to send message. Please try again.';
@@ -79,9 +78,6 @@ export function ContactForm() {
 
   if (sent) return <Sent onAnother={() => setSent(false)} />;
 
-  const messageLength = form.values.message.trim().length;
-  const messageField = form.field('message');
-
   return (
     <Stack component="form" noValidate onSubmit={submit} spacing={2.5} aria-label="Contact support">
       <Grid container spacing={2}>
@@ -92,21 +88,7 @@ export function ContactForm() {
           <TextField {...form.field('email')} label="Email" type="email" autoComplete="email" />
         </Grid>
       </Grid>
-      <TextField {...form.field('category')} select label="Category">
-        {CONTACT_CATEGORIES.map((category) => (
-          <MenuItem key={category.value} value={category.value}>
-            {category.label}
-          </MenuItem>
-        ))}
-      </TextField>
-      <TextField {...form.field('subject')} label="Subject" />
-      <TextField
-        {...messageField}
-        label="Message"
-        multiline
-        minRows={5}
-        helperText={messageField.helperText ?? `${messageLength} / ${CONTACT_LIMITS.message}`}
-      />
+      <MessageFields form={form} />
       <BotCheckField check={botCheck} />
       <Box>
         <Button type="submit" variant="contained" size="large" loading={contact.isPending}>
