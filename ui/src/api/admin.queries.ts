@@ -1,7 +1,7 @@
 import type { Schemas, Subscription } from '@berth/openapi';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { unwrap } from './api-error.ts';
-import { type AdminUserListParams, adminKeys, paymentKeys } from './query-keys.ts';
+import { type AdminUserListParams, adminKeys, pageQuery, paymentKeys } from './query-keys.ts';
 import { useApiClient } from './use-api-client.ts';
 
 export type AdminPaymentSettings = Schemas['AdminPaymentSettings'];
@@ -88,13 +88,7 @@ export function useAdminUsersQuery(params: AdminUserListParams) {
     queryFn: () =>
       unwrap(
         client.GET('/api/admin/users', {
-          params: {
-            query: {
-              page: String(params.page),
-              limit: String(params.limit),
-              ...(params.search ? { search: params.search } : {}),
-            },
-          },
+          params: { query: pageQuery(params) },
         }),
       ),
     placeholderData: keepPreviousData,

@@ -15,7 +15,13 @@ import {
 } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { ApiRequestError, unwrap } from './api-error.ts';
-import { authKeys, type InstanceListParams, instanceKeys, subscriptionKeys } from './query-keys.ts';
+import {
+  authKeys,
+  type InstanceListParams,
+  instanceKeys,
+  pageQuery,
+  subscriptionKeys,
+} from './query-keys.ts';
 import { useApiClient } from './use-api-client.ts';
 
 export type { InstanceStreamEvent };
@@ -50,13 +56,7 @@ export function useInstancesQuery(params: InstanceListParams) {
     queryFn: () =>
       unwrap(
         client.GET('/api/instances', {
-          params: {
-            query: {
-              page: String(params.page),
-              limit: String(params.limit),
-              ...(params.search ? { search: params.search } : {}),
-            },
-          },
+          params: { query: pageQuery(params) },
         }),
       ),
     // A new page or search term keeps the previous list on screen until its answer arrives.

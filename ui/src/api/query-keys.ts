@@ -32,11 +32,21 @@ export const passwordResetKeys = {
 };
 
 /** One page of the instance list: `search` is the trimmed term ('' for none). */
-export interface InstanceListParams {
+/** One page of a searchable list (instances, the admin's users). */
+export interface PageParams {
   page: number;
   limit: number;
   search: string;
 }
+
+/** PageParams as the list routes read them from the query string (no `search` when empty). */
+export const pageQuery = (params: PageParams) => ({
+  page: String(params.page),
+  limit: String(params.limit),
+  ...(params.search ? { search: params.search } : {}),
+});
+
+export type InstanceListParams = PageParams;
 
 /** The static WordPress add-on list of the web app (never cached). */
 export const addonKeys = { all: ['wp-addons'] as const };
@@ -56,11 +66,7 @@ export const instanceKeys = {
 };
 
 /** One page of the admin user list: `search` is the trimmed term ('' for none). */
-export interface AdminUserListParams {
-  page: number;
-  limit: number;
-  search: string;
-}
+export type AdminUserListParams = PageParams;
 
 export const adminKeys = {
   all: ['admin'] as const,
