@@ -122,7 +122,16 @@ export function localSites(
   const helpers = siteHelpers(root, front, deps);
   const phps = sitePhps(root, helpers.sandboxOf, log);
   const runtime = sitesRuntime(
-    { root, log, front, disks, phps, ...helpers, mariadb: deps.mariadb },
+    {
+      root,
+      log,
+      front,
+      disks,
+      phps,
+      sandboxOf: helpers.sandboxOf,
+      caddySites: helpers.caddySites,
+      mariadb: deps.mariadb, // undefined while MySQL is unavailable: capability() says so
+    },
     {
       listenHost,
       sftpPort: options.sftpPort,
