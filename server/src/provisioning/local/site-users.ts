@@ -70,7 +70,10 @@ export function removeSiteUser(name: string, graceMs = 10_000): Promise<void> {
         // already gone
       }
     }
-    await sleep(processesOf(user.uid).length > 0 ? 200 : 0);
+    // A killed process lingers until its parent reaps it, longer on a loaded machine; userdel refuses
+    // a user with a process ("currently used by process"), so wait for the last one to go.
+    const killedBy = Date.now() + 5_000;
+    while (processesOf(user.uid).length > 0 && Date.now() < killedBy) await sleep(50);
     await run('/usr/sbin/userdel', [name]);
   });
 }

@@ -124,7 +124,9 @@ describe('payment settings', () => {
     await app.user.clear(starter);
     await app.user.type(starter, '4.5');
     await app.user.click(within(form).getByRole('switch', { name: 'MetaMask' }));
-    await app.user.type(within(form).getByLabelText(/Receiver address/), RECEIVER);
+    // Pasted, as an admin copies an address from their wallet (typing 42 keys re-renders the form 42 times).
+    await app.user.click(within(form).getByLabelText(/Receiver address/));
+    await app.user.paste(RECEIVER);
     await app.user.click(within(form).getByRole('combobox', { name: 'Network' }));
     await app.user.click(screen.getByRole('option', { name: 'Polygon · 0x89' }));
     await app.user.click(within(form).getByRole('button', { name: 'Save' }));
