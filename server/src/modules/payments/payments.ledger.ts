@@ -6,7 +6,8 @@ import { noPaymentListener, type PaymentListener, toMinor } from './payment-list
 
 /**
  * The payments module's repository: its own rows (attempts to pay, i.e. orders; provider events, stored
- * once; invoices). Every SQL statement of the module outside metamask/ lives here.
+ * once; invoices). Every provider records its payments through these; SQL of one provider's own rows lives in its
+ * folder (stripe/, paypal/, metamask/ *.repository.ts).
  */
 export async function insertOrder(db: DbOrTx, order: NewPaymentOrderRow): Promise<PaymentOrderRow> {
   return db.insertInto('payment_orders').values(order).returningAll().executeTakeFirstOrThrow();
@@ -23,37 +24,6 @@ export async function findOrder(db: DbOrTx, id: string): Promise<PaymentOrderRow
 /** The order, locked until the transaction ends. */
 export async function lockOrder(db: DbOrTx, id: string): Promise<PaymentOrderRow | undefined> {
   return db.selectFrom('payment_orders').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
-}
-
-/** The provider ids of a user's completed add-on subscriptions with one provider. */
-export async function findAddonSubscriptionRefs(
-  db: DbOrTx,
-  userId: string,
-  provider: PaymentOrderRow['provider'],
-): Promise<string[]> {
-  const rows = await db
-    .selectFrom('payment_orders')
-    .select('provider_ref')
-    .where('user_id', '=', userId)
-    .where('provider', '=', provider)
-    .where('kind', '=', 'addon_instance')
-    .where('status', '=', 'completed')
-    .where('provider_ref', 'is not', null)
-    .execute();
-  return rows.flatMap((r) => (r.provider_ref ? [r.provider_ref] : []));
-}
-
-export async function findOrderByRef(
-  db: DbOrTx,
-  provider: PaymentOrderRow['provider'],
-  providerRef: string,
-): Promise<PaymentOrderRow | undefined> {
-  return db
-    .selectFrom('payment_orders')
-    .selectAll()
-    .where('provider', '=', provider)
-    .where('provider_ref', '=', providerRef)
-    .executeTakeFirst();
 }
 
 /**
@@ -85,30 +55,6 @@ export async function isEventStored(db: DbOrTx, provider: string, eventId: strin
     .select('event_id')
     .where('provider', '=', provider)
     .where('event_id', '=', eventId)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-/** The provider's payment id on the invoice of an order, if one was recorded. */
-export async function findInvoiceRefOfOrder(db: DbOrTx, orderId: string): Promise<string | null | undefined> {
-  const row = await db
-    .selectFrom('invoices')
-    .select('provider_ref')
-    .where('order_id', '=', orderId)
-    .executeTakeFirst();
-  return row?.provider_ref;
-}
-
-export async function isInvoiceRecorded(
-  db: DbOrTx,
-  provider: InvoiceTable['provider'],
-  providerRef: string,
-): Promise<boolean> {
-  const row = await db
-    .selectFrom('invoices')
-    .select('id')
-    .where('provider', '=', provider)
-    .where('provider_ref', '=', providerRef)
     .executeTakeFirst();
   return row !== undefined;
 }

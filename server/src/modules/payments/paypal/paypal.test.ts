@@ -6,7 +6,8 @@ import { insertInstanceRows } from '../../../../test/instance-rows.ts';
 import { createTestDatabase, truncateAll } from '../../../../test/test-db.ts';
 import type { Db } from '../../../db/database.ts';
 import { ConflictError } from '../../../lib/errors.ts';
-import { createPayPal, PAYPAL_CANNOT_RESUME } from './paypal.ts';
+import { PAYPAL_CANNOT_RESUME } from './paypal.service.ts';
+import { createPayPal } from './paypal.ts';
 import { createPayPalClient } from './paypal-client.ts';
 
 const PUBLIC_URL = 'http://berth.test';
