@@ -22,6 +22,22 @@ export interface PayPalCapture {
   status: string;
   amount?: PayPalMoney;
   custom_id?: string;
+  /** What the merchant receives: the gross amount, PayPal's fee and the net. */
+  seller_receivable_breakdown?: {
+    gross_amount?: PayPalMoney;
+    paypal_fee?: PayPalMoney;
+    net_amount?: PayPalMoney;
+  };
+}
+
+/** PayPal's fee on a capture in minor units, when it is reported in the capture's own currency. */
+export function captureFeeMinor(capture: {
+  amount?: { currency_code?: string };
+  seller_receivable_breakdown?: PayPalCapture['seller_receivable_breakdown'];
+}): number {
+  const fee = capture.seller_receivable_breakdown?.paypal_fee;
+  if (!fee?.value || (capture.amount && fee.currency_code !== capture.amount.currency_code)) return 0;
+  return Math.round(Number(fee.value) * 100) || 0;
 }
 
 export interface PayPalOrder {

@@ -21,6 +21,7 @@ import {
   type PayPalOrderRow,
 } from './paypal.repository.ts';
 import {
+  captureFeeMinor,
   createPayPalCatalog,
   type createPayPalClient,
   linkOf,
@@ -43,6 +44,10 @@ export interface Completion {
   /** PayPal Business plan purchases: the subscription that renews the plan. */
   providerSubscriptionId?: string;
   periodEnd?: Date;
+  /** PayPal's fee on the payment (minor units), where the source reports it. */
+  feeMinor?: number;
+  /** The sale id of a subscription's first payment (its invoice is `<subscription>:1`). */
+  saleId?: string;
 }
 
 /** The billing cycles PayPal has charged on a subscription (1 for the first payment). */
@@ -125,7 +130,14 @@ export function createPayPalService(client: PayPalClient, urls: ReturnUrls, deps
     const description = await completeOrder(
       trx,
       order,
-      { providerRef: c.invoiceRef, amount: c.amount, currency: c.currency, at },
+      {
+        providerRef: c.invoiceRef,
+        amount: c.amount,
+        currency: c.currency,
+        at,
+        feeMinor: c.feeMinor,
+        paymentRef: c.saleId && c.saleId !== c.invoiceRef ? c.saleId : undefined,
+      },
       deps.listener,
     );
     await notifications.notify(order.user_id, paymentReceived(description), trx);
@@ -252,6 +264,7 @@ export function createPayPalService(client: PayPalClient, urls: ReturnUrls, deps
       invoiceRef: capture.id,
       amount: Number(capture.amount?.value ?? order.amount),
       currency: capture.amount?.currency_code ?? order.currency,
+      feeMinor: captureFeeMinor(capture),
     });
     return urls.success(capture.id);
   }

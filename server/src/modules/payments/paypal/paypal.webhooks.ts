@@ -10,7 +10,7 @@ import {
 import {
   isEventStored,
   recordInvoice,
-  setInvoiceStatus,
+  recordRefund,
   storeEventOnce,
   updateOrder,
 } from '../payments.ledger.ts';
@@ -23,8 +23,10 @@ import {
   subscriptionInvoiceRef,
 } from './paypal.service.ts';
 import {
+  captureFeeMinor,
   linkOf,
   PayPalApiError,
+  type PayPalCapture,
   type PayPalSubscription,
   WEBHOOK_HEADERS,
   type WebhookSignature,
@@ -42,8 +44,26 @@ export interface PayPalEvent {
     amount?: { value?: string; currency_code?: string; total?: string; currency?: string };
     supplementary_data?: { related_ids?: { capture_id?: string } };
     links?: { href: string; rel: string }[];
+    /** A capture: PayPal's fee in what the merchant receives. */
+    seller_receivable_breakdown?: PayPalCapture['seller_receivable_breakdown'];
+    /** A sale (v1, subscriptions): PayPal's fee. */
+    transaction_fee?: { value?: string; currency?: string };
+    /** A sale's refund (v1): the refunded sale. */
+    sale_id?: string;
   };
 }
+
+/** PayPal's fee on a sale (PAYMENT.SALE.COMPLETED) in minor units, when it is in the sale's currency. */
+function saleFeeMinor(resource: NonNullable<PayPalEvent['resource']>): number {
+  const fee = resource.transaction_fee;
+  if (!fee?.value || (fee.currency && resource.amount?.currency && fee.currency !== resource.amount.currency))
+    return 0;
+  return Math.round(Number(fee.value) * 100) || 0;
+}
+
+/** A refund's amount in currency units: v2 `amount.value`, v1 `amount.total` (older events sign it). */
+const refundAmount = (resource: NonNullable<PayPalEvent['resource']>) =>
+  Math.abs(Number(resource.amount?.value ?? resource.amount?.total ?? Number.NaN));
 
 /**
  * PayPal's webhook: verifies the event with PayPal, stores it once, then (in one transaction) applies it
@@ -80,7 +100,10 @@ export function createPayPalWebhook(
     if (!state) return [];
     const { order, row, current } = state;
     if (order.status !== 'completed') {
-      const done = await complete(trx, order.id, service.subscriptionCompletion(order, sub));
+      // Completed by its first sale: PayPal's fee is known (from the return or ACTIVATED it is not).
+      const completion = service.subscriptionCompletion(order, sub);
+      const sale = saleId && event.resource ? { saleId, feeMinor: saleFeeMinor(event.resource) } : {};
+      const done = await complete(trx, order.id, { ...completion, ...sale });
       return done?.replaced ?? [];
     }
     if (order.kind === 'plan' && current && nextBilling(sub)) {
@@ -114,6 +137,8 @@ export function createPayPalWebhook(
         date: now(),
         downloadUrl: null,
         orderId: order.id,
+        // The first payment's invoice is `<subscription>:1`: its sale id lets a refund of it find it.
+        paymentRef: ref !== saleId ? saleId : null,
       });
       if (!known) await notifications.notify(order.user_id, paymentReceived(description), trx);
     }
@@ -189,6 +214,7 @@ export function createPayPalWebhook(
           invoiceRef: resource.id,
           amount: Number(resource.amount?.value ?? order.amount),
           currency: resource.amount?.currency_code ?? order.currency,
+          feeMinor: captureFeeMinor(resource),
         });
         return done?.replaced ?? [];
       }
@@ -199,14 +225,29 @@ export function createPayPalWebhook(
         return [];
       }
       case 'PAYMENT.CAPTURE.REFUNDED': {
+        // A v2 refund of a one-off payment: its `up` link names the capture (the invoice's id).
         const up = linkOf(resource.links, 'up');
         const captureId =
           resource.supplementary_data?.related_ids?.capture_id ?? up?.split('/').filter(Boolean).pop();
-        if (captureId) {
-          await setInvoiceStatus(trx, 'paypal_standard', captureId, 'refunded');
-          // Listener (affiliate commissions): the payment is refunded.
-          await deps.listener?.refunded(trx, { provider: 'paypal_standard', providerRef: captureId });
-        }
+        const amount = refundAmount(resource);
+        if (captureId && resource.id && Number.isFinite(amount))
+          await recordRefund(
+            trx,
+            { provider: 'paypal_standard', paymentRef: captureId, refundRef: resource.id, amount },
+            deps.listener,
+          );
+        return [];
+      }
+      case 'PAYMENT.SALE.REFUNDED': {
+        // A v1 refund of a subscription's sale (PayPal Business): `sale_id` names the sale; the first
+        // payment's invoice keeps it as payment_ref.
+        const amount = refundAmount(resource);
+        if (resource.sale_id && resource.id && Number.isFinite(amount))
+          await recordRefund(
+            trx,
+            { provider: 'paypal_business', paymentRef: resource.sale_id, refundRef: resource.id, amount },
+            deps.listener,
+          );
         return [];
       }
       default:

@@ -54,11 +54,16 @@ export function invoiceKind(invoice: Stripe.Invoice, plan: PriceFacts | undefine
 
 /**
  * For the payment listener: what the invoice paid for the plan, in minor units: the amount paid less
- * tax, less the add-on items' share (by their list amounts in the subscription).
+ * tax and less Stripe's fee (`feeMinor`, from the charge's balance transaction), less the add-on items'
+ * share (by their list amounts in the subscription).
  */
-export function planShareMinor(invoice: Stripe.Invoice, sub: Stripe.Subscription | undefined): number {
+export function planShareMinor(
+  invoice: Stripe.Invoice,
+  sub: Stripe.Subscription | undefined,
+  feeMinor = 0,
+): number {
   const tax = (invoice.total_taxes ?? []).reduce((sum, t) => sum + t.amount, 0);
-  const net = Math.max(0, invoice.amount_paid - tax);
+  const net = Math.max(0, invoice.amount_paid - tax - feeMinor);
   let planAmount = 0;
   let allAmount = 0;
   for (const item of sub?.items.data ?? []) {

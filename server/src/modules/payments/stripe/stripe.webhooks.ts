@@ -3,7 +3,7 @@ import type Stripe from 'stripe';
 import type { Database } from '../../../db/database.ts';
 import { ValidationError } from '../../../lib/errors.ts';
 import { PAYMENT_FAILED, paymentReceived, purchaseDescription } from '../billing-notices.ts';
-import { isEventStored, recordInvoice, setInvoiceStatus, storeEventOnce } from '../payments.ledger.ts';
+import { isEventStored, recordInvoice, recordRefund, storeEventOnce } from '../payments.ledger.ts';
 import type { ProviderDeps, WebhookReceiver } from '../provider-contract.ts';
 import { findStripeOrder, updateStripeOrder } from './stripe.repository.ts';
 import type { StripeClient, StripeService } from './stripe.service.ts';
@@ -32,10 +32,40 @@ export function createStripeWebhook(
     return payments.data.map((p) => idOf(p.invoice)).filter((id): id is string => id !== undefined);
   }
 
-  /** The invoices a fully refunded charge paid. */
+  /** The invoices a refunded charge (in full or in part) paid. */
   async function refundedInvoicesOf(event: Stripe.Event): Promise<string[]> {
-    if (event.type !== 'charge.refunded' || !event.data.object.refunded) return [];
+    if (event.type !== 'charge.refunded') return [];
     return invoicesOfCharge(idOf(event.data.object.payment_intent));
+  }
+
+  /**
+   * Stripe's fee on a paid invoice (minor units): the `fee` of the balance transaction of the charge that
+   * paid it, found through the invoice's payments. 0 when Stripe reports none yet, or reports it in
+   * another (settlement) currency than the invoice's.
+   */
+  async function feeOf(event: Stripe.Event): Promise<number> {
+    if (event.type !== 'invoice.paid') return 0;
+    const invoice = event.data.object;
+    if (!invoice.id || invoice.amount_paid <= 0) return 0;
+    const payments = await stripe.invoicePayments.list({ invoice: invoice.id, limit: 10 });
+    let charge: Stripe.Charge | undefined;
+    for (const { payment, status } of payments.data) {
+      if (status !== 'paid') continue;
+      const intentId = idOf(payment.payment_intent);
+      const chargeId = idOf(payment.charge);
+      if (intentId) {
+        const intent = await stripe.paymentIntents.retrieve(intentId, {
+          expand: ['latest_charge.balance_transaction'],
+        });
+        if (intent.latest_charge && typeof intent.latest_charge !== 'string') charge = intent.latest_charge;
+      } else if (chargeId) {
+        charge = await stripe.charges.retrieve(chargeId, { expand: ['balance_transaction'] });
+      }
+      if (charge) break;
+    }
+    const txn = charge?.balance_transaction;
+    if (!txn || typeof txn === 'string' || txn.currency !== invoice.currency) return 0;
+    return txn.fee;
   }
 
   /** Listener (affiliate commissions): the invoices a disputed charge (a chargeback) paid. */
@@ -71,6 +101,7 @@ export function createStripeWebhook(
   async function recordPaidInvoice(
     invoice: Stripe.Invoice,
     sub: Stripe.Subscription | undefined,
+    feeMinor: number,
     userId: string,
     trx: Transaction<Database>,
   ) {
@@ -94,13 +125,13 @@ export function createStripeWebhook(
       downloadUrl: invoice.hosted_invoice_url ?? invoice.invoice_pdf ?? null,
     });
     if (invoice.amount_paid > 0) await notifications.notify(userId, paymentReceived(description), trx);
-    // Listener (affiliate commissions): the plan's share of the invoice, net of tax.
+    // Listener (affiliate commissions): the plan's share of the invoice, net of tax and Stripe's fee.
     await deps.listener?.paid(trx, {
       userId,
       provider: 'stripe',
       providerRef: invoice.id,
       kind: invoiceKind(invoice, plan),
-      netMinor: planShareMinor(invoice, sub),
+      netMinor: planShareMinor(invoice, sub, feeMinor),
       currency: invoice.currency.toUpperCase(),
     });
   }
@@ -118,9 +149,15 @@ export function createStripeWebhook(
       if (await isEventStored(db, 'stripe', event.id)) return { duplicate: true };
 
       // Stripe unreachable: 502, and Stripe delivers the event again later.
-      const [sub, refunded, disputed] = await viaStripe(
+      const [sub, refunded, disputed, feeMinor] = await viaStripe(
         'Stripe did not answer; the event will be retried',
-        () => Promise.all([subscriptionOf(event), refundedInvoicesOf(event), disputedInvoicesOf(event)]),
+        () =>
+          Promise.all([
+            subscriptionOf(event),
+            refundedInvoicesOf(event),
+            disputedInvoicesOf(event),
+            feeOf(event),
+          ]),
       );
       return db.transaction().execute(async (trx) => {
         const fresh = await storeEventOnce(trx, {
@@ -148,23 +185,40 @@ export function createStripeWebhook(
             break;
           }
           case 'invoice.paid':
-            if (userId) await recordPaidInvoice(event.data.object, sub, userId, trx);
+            if (userId) await recordPaidInvoice(event.data.object, sub, feeMinor, userId, trx);
             break;
           case 'invoice.payment_failed':
             if (userId) await notifications.notify(userId, PAYMENT_FAILED, trx);
             break;
-          case 'charge.refunded':
-            for (const invoiceId of refunded) {
-              await setInvoiceStatus(trx, 'stripe', invoiceId, 'refunded');
-              // Listener (affiliate commissions): the payment is refunded.
-              await deps.listener?.refunded(trx, { provider: 'stripe', providerRef: invoiceId });
-            }
+          case 'charge.refunded': {
+            // The charge tells the total refunded so far (each further refund raises it): kept under the
+            // charge, so a resent or out-of-order event never counts a refund twice.
+            const charge = event.data.object;
+            for (const invoiceId of refunded)
+              await recordRefund(
+                trx,
+                {
+                  provider: 'stripe',
+                  paymentRef: invoiceId,
+                  refundRef: `charge:${charge.id}`,
+                  amount: charge.amount_refunded / 100,
+                },
+                deps.listener,
+              );
             break;
-          case 'charge.dispute.created':
-            // Listener (affiliate commissions): a chargeback reverses the commission like a refund.
+          }
+          case 'charge.dispute.created': {
+            // Listener (affiliate commissions): a chargeback reverses the commission like a full refund.
+            const amount = event.data.object.amount;
             for (const invoiceId of disputed)
-              await deps.listener?.refunded(trx, { provider: 'stripe', providerRef: invoiceId });
+              await deps.listener?.refunded(trx, {
+                provider: 'stripe',
+                providerRef: invoiceId,
+                refundedMinor: amount,
+                paidMinor: amount,
+              });
             break;
+          }
           default:
             break;
         }
