@@ -40,6 +40,37 @@ export async function startFakePayPal() {
   const captures = new Map<string, Obj>();
   const sales = new Map<string, Obj>();
   const money = (value: number, currency: string) => ({ currency_code: currency, value: value.toFixed(2) });
+  /** Sales PayPal made but no PAYMENT.SALE.COMPLETED announced yet (by subscription). */
+  const unannounced = new Map<string, string[]>();
+
+  /** PayPal charges a subscription's billing cycle: a v1 sale with its `transaction_fee`. */
+  function charge(subscriptionId: string): Obj {
+    const sub = subscriptions.get(subscriptionId);
+    if (!sub) throw new Error(`no subscription ${subscriptionId}`);
+    const price = plans.get(sub.plan_id)?.billing_cycles[0].pricing_scheme.fixed_price;
+    const total = Number(price?.value ?? 0);
+    const currency = String(price?.currency_code ?? 'USD');
+    const fee = state.feeOf(total.toFixed(2));
+    const id = next('SALE');
+    const sale = {
+      id,
+      state: 'completed',
+      amount: { total: total.toFixed(2), currency, details: { subtotal: total.toFixed(2) } },
+      payment_mode: 'INSTANT_TRANSFER',
+      protection_eligibility: 'ELIGIBLE',
+      transaction_fee: { value: fee.toFixed(2), currency },
+      billing_agreement_id: subscriptionId,
+      create_time: new Date().toISOString(),
+      update_time: new Date().toISOString(),
+      links: [
+        { href: `${url}/v1/payments/sale/${id}`, rel: 'self', method: 'GET' },
+        { href: `${url}/v1/payments/sale/${id}/refund`, rel: 'refund', method: 'POST' },
+      ],
+    };
+    sales.set(id, { ...sale, refunded: 0 });
+    unannounced.set(subscriptionId, [...(unannounced.get(subscriptionId) ?? []), id]);
+    return sale;
+  }
   const error = (name: string, message: string, issue?: string): Obj => ({
     name,
     message,
@@ -55,6 +86,7 @@ export async function startFakePayPal() {
     const captureOf = path.match(/^\/v2\/checkout\/orders\/([^/]+)\/capture$/);
     const productOf = path.match(/^\/v1\/catalogs\/products\/([^/]+)$/);
     const subscriptionOf = path.match(/^\/v1\/billing\/subscriptions\/([^/]+)(\/cancel)?$/);
+    const transactionsOf = path.match(/^\/v1\/billing\/subscriptions\/([^/]+)\/transactions$/);
     if (method === 'POST' && path === '/v2/checkout/orders') {
       const id = next('ORDER');
       const order = {
@@ -140,6 +172,28 @@ export async function startFakePayPal() {
       subscriptions.set(id, sub);
       return [201, sub];
     }
+    if (method === 'GET' && transactionsOf) {
+      const sub = subscriptions.get(transactionsOf[1] ?? '');
+      if (!sub) return [404, error('RESOURCE_NOT_FOUND', 'No such subscription')];
+      if (!query.get('start_time') || !query.get('end_time'))
+        return [400, error('INVALID_REQUEST', 'start_time and end_time are required')];
+      const transactions = [...sales.values()]
+        .filter((sale) => sale.billing_agreement_id === sub.id)
+        .map((sale) => ({
+          id: sale.id,
+          status: 'COMPLETED',
+          time: sale.create_time,
+          amount_with_breakdown: {
+            gross_amount: { currency_code: sale.amount.currency, value: sale.amount.total },
+            fee_amount: { currency_code: sale.amount.currency, value: sale.transaction_fee.value },
+            net_amount: {
+              currency_code: sale.amount.currency,
+              value: (Number(sale.amount.total) - Number(sale.transaction_fee.value)).toFixed(2),
+            },
+          },
+        }));
+      return [200, { transactions, total_items: transactions.length, total_pages: 1, links: [] }];
+    }
     if (subscriptionOf) {
       const sub = subscriptions.get(subscriptionOf[1] ?? '');
       if (!sub) return [404, error('RESOURCE_NOT_FOUND', 'No such subscription')];
@@ -215,12 +269,13 @@ export async function startFakePayPal() {
       if (!order) throw new Error(`no order ${id}`);
       order.status = 'APPROVED';
     },
-    /** The buyer approves a subscription; ACTIVE once PayPal has charged the first cycle. */
+    /** The buyer approves a subscription; ACTIVE once PayPal has charged the first cycle (a sale). */
     approveSubscription(id: string, status: 'ACTIVE' | 'APPROVED' = 'ACTIVE', nextBilling?: Date) {
       const sub = subscriptions.get(id);
       if (!sub) throw new Error(`no subscription ${id}`);
       const plan = plans.get(sub.plan_id);
       sub.status = status;
+      if (status === 'ACTIVE') charge(id);
       if (status === 'ACTIVE')
         sub.billing_info = {
           outstanding_balance: { currency_code: 'USD', value: '0.00' },
@@ -234,34 +289,24 @@ export async function startFakePayPal() {
     },
     /**
      * PayPal charged a subscription's billing cycle: the PAYMENT.SALE.COMPLETED event (a v1 sale, with
-     * PayPal's `transaction_fee`) for the test to deliver.
+     * PayPal's `transaction_fee`) for the test to deliver. Its subscription transactions list the sale.
      */
     saleCompleted(subscriptionId: string) {
-      const sub = subscriptions.get(subscriptionId);
-      if (!sub) throw new Error(`no subscription ${subscriptionId}`);
-      const price = plans.get(sub.plan_id)?.billing_cycles[0].pricing_scheme.fixed_price;
-      const total = Number(price?.value ?? 0);
-      const currency = String(price?.currency_code ?? 'USD');
-      const fee = state.feeOf(total.toFixed(2));
-      const sale = {
-        id: next('SALE'),
-        state: 'completed',
-        amount: { total: total.toFixed(2), currency, details: { subtotal: total.toFixed(2) } },
-        payment_mode: 'INSTANT_TRANSFER',
-        protection_eligibility: 'ELIGIBLE',
-        transaction_fee: { value: fee.toFixed(2), currency },
-        billing_agreement_id: subscriptionId,
-        create_time: new Date().toISOString(),
-        update_time: new Date().toISOString(),
-        links: [
-          { href: `${url}/v1/payments/sale/SALE`, rel: 'self', method: 'GET' },
-          { href: `${url}/v1/payments/sale/SALE/refund`, rel: 'refund', method: 'POST' },
-        ],
-      };
-      sale.links = sale.links.map((l) => ({ ...l, href: l.href.replace('/SALE', `/${sale.id}`) }));
-      sales.set(sale.id, { ...sale, refunded: 0 });
+      // The sale PayPal made at approval (first cycle) if not announced yet, else a new cycle's.
+      const pending = unannounced.get(subscriptionId) ?? [];
+      const saleId = pending.shift() ?? String(charge(subscriptionId).id);
+      unannounced.set(
+        subscriptionId,
+        pending.filter((id) => id !== saleId),
+      );
+      const { refunded: _refunded, ...sale } = sales.get(saleId) ?? {};
       return { event_type: 'PAYMENT.SALE.COMPLETED', resource_type: 'sale', resource: sale };
     },
+    /** The ids of a subscription's sales, first first. */
+    salesOf: (subscriptionId: string) =>
+      [...sales.values()]
+        .filter((sale) => sale.billing_agreement_id === subscriptionId)
+        .map((sale) => sale.id),
     /**
      * The merchant refunds a sale (all of it, or `amount`): the PAYMENT.SALE.REFUNDED event, a v1 refund
      * naming its sale (`sale_id`) with this refund's amount and the total refunded so far.

@@ -157,33 +157,36 @@ const history = async (token: string) =>
 describe('PayPal refunds and fees', () => {
   it('a PayPal Business sale refunded (PAYMENT.SALE.REFUNDED) claws the commission back; the invoice shows it', async () => {
     const { affiliate, customer } = await referredCustomer();
+    // PayPal keeps 3.49 % + 0.49 of 19.99 = 1.19 of the first cycle's sale.
+    paypal.state.feeOf = (value) => Math.round((Number(value) * 0.0349 + 0.49) * 100) / 100;
     const subId = await paypalSubscription(customer, 'pro', 'monthly');
-    // The first cycle's sale (with PayPal's fee) arrives after the return had completed the order.
-    paypal.state.feeOf = () => 1;
-    const sale = paypal.saleCompleted(subId);
-    expect((await paypalWebhook(sale)).status).toBe(200);
-    // 19.99 × 20 % = 4.00: the return knew no fee, and the sale does not earn a second time.
+    // The return read the first sale (and its fee) from the subscription's transactions:
+    // (19.99 − 1.19) × 20 % = 3.76.
     expect(await ledger()).toEqual([
-      { kind: 'commission', amount_minor: 400, source_provider: 'paypal_business' },
+      { kind: 'commission', amount_minor: 376, source_provider: 'paypal_business' },
     ]);
+    const [saleId] = paypal.salesOf(subId);
 
-    // Half refunded inside the hold: half the commission is clawed back, once.
-    const half = paypal.saleRefunded(sale.resource.id, 9.99);
+    // Half refunded inside the hold (no PAYMENT.SALE.COMPLETED came): half the commission is clawed
+    // back, once even when the event is delivered again. 376 × 9.99 / 19.99 = 187.9 → 1.88.
+    const half = paypal.saleRefunded(String(saleId), 9.99);
     expect((await paypalWebhook(half)).status).toBe(200);
     expect((await paypalWebhook(half)).status).toBe(200);
     expect((await ledger()).map((e) => [e.kind, e.amount_minor])).toEqual([
-      ['commission', 400],
-      ['clawback', -200],
+      ['commission', 376],
+      ['clawback', -188],
     ]);
     expect(await history(customer)).toEqual([
       expect.objectContaining({ amount: 19.99, refundedAmount: 9.99, status: 'paid' }),
     ]);
+    // The sale's completion arrives late: nothing more is earned.
+    expect((await paypalWebhook(paypal.saleCompleted(subId))).status).toBe(200);
     // The rest refunded: the commission is gone and the invoice refunded.
-    expect((await paypalWebhook(paypal.saleRefunded(sale.resource.id))).status).toBe(200);
+    expect((await paypalWebhook(paypal.saleRefunded(String(saleId)))).status).toBe(200);
     expect((await ledger()).map((e) => [e.kind, e.amount_minor])).toEqual([
-      ['commission', 400],
-      ['clawback', -200],
-      ['clawback', -200],
+      ['commission', 376],
+      ['clawback', -188],
+      ['clawback', -188],
     ]);
     expect(await history(customer)).toEqual([
       expect.objectContaining({ amount: 19.99, refundedAmount: 19.99, status: 'refunded' }),
@@ -201,15 +204,37 @@ describe('PayPal refunds and fees', () => {
     const sub = [...paypal.subscriptions.values()].find((s) =>
       s.links.some((l: { href: string }) => l.href === res.json.redirectUrl),
     );
-    paypal.approveSubscription(sub?.id);
     // PayPal keeps 3.49 % + 0.49 of 19.99 = 1.19; the webhook completes the order (no return).
     paypal.state.feeOf = (value) => Math.round((Number(value) * 0.0349 + 0.49) * 100) / 100;
+    paypal.approveSubscription(sub?.id);
     expect((await paypalWebhook(paypal.saleCompleted(String(sub?.id)))).status).toBe(200);
     // (19.99 − 1.19) × 20 % = 3.76.
     expect(await ledger()).toEqual([
       { kind: 'commission', amount_minor: 376, source_provider: 'paypal_business' },
     ]);
     expect(await dashboard(affiliate)).toMatchObject({ pendingEarnings: 3.76 });
+  });
+
+  it("BILLING.SUBSCRIPTION.ACTIVATED completing the order earns 20 % less the first sale's fee", async () => {
+    const { customer } = await referredCustomer();
+    const res = await call(app, 'POST', '/api/payments/create-paypal-payment', {
+      token: customer,
+      body: { provider: 'paypal_business', plan: 'pro', billingCycle: 'monthly' },
+    });
+    expect(res.status).toBe(200);
+    const sub = [...paypal.subscriptions.values()].find((s) =>
+      s.links.some((l: { href: string }) => l.href === res.json.redirectUrl),
+    );
+    paypal.state.feeOf = (value) => Math.round((Number(value) * 0.0349 + 0.49) * 100) / 100;
+    paypal.approveSubscription(sub?.id);
+    const activated = {
+      event_type: 'BILLING.SUBSCRIPTION.ACTIVATED',
+      resource: { id: sub?.id, status: 'ACTIVE' },
+    };
+    expect((await paypalWebhook(activated)).status).toBe(200);
+    expect(await ledger()).toEqual([
+      { kind: 'commission', amount_minor: 376, source_provider: 'paypal_business' },
+    ]);
   });
 
   it("a one-off capture earns 20 % less PayPal's fee; a partial capture refund claws back its share", async () => {

@@ -21,6 +21,16 @@ export const findAffiliateByCode = (db: DbOrTx, code: string): Promise<Affiliate
     .where('status', '=', 'active')
     .executeTakeFirst();
 
+/** The user an affiliate profile belongs to. */
+export async function userOfAffiliate(db: DbOrTx, affiliateId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('affiliates')
+    .select('user_id')
+    .where('id', '=', affiliateId)
+    .executeTakeFirst();
+  return row?.user_id;
+}
+
 /** The affiliate row, locked until the transaction ends (payout requests are serialised per affiliate). */
 export const lockAffiliate = (db: DbOrTx, id: string): Promise<AffiliateRow | undefined> =>
   db.selectFrom('affiliates').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();

@@ -412,14 +412,7 @@ export function createAffiliatesService(deps: AffiliatesDeps) {
         affiliateUser = a?.user_id;
       }
       if (affiliateId === undefined) return;
-      if (affiliateUser === undefined) {
-        const row = await trx
-          .selectFrom('affiliates')
-          .select('user_id')
-          .where('id', '=', affiliateId)
-          .executeTakeFirst();
-        affiliateUser = row?.user_id;
-      }
+      affiliateUser ??= await repo.userOfAffiliate(trx, affiliateId);
       if (!affiliateUser || affiliateUser === userId) return;
       await repo.insertReferral(trx, { affiliateId, userId, clickId, at });
     },
@@ -639,11 +632,8 @@ export function createAffiliatesService(deps: AffiliatesDeps) {
   }
 
   async function ownerOf(trx: DbOrTx, affiliateId: string): Promise<string> {
-    const row = await trx
-      .selectFrom('affiliates')
-      .select('user_id')
-      .where('id', '=', affiliateId)
-      .executeTakeFirstOrThrow();
-    return row.user_id;
+    const userId = await repo.userOfAffiliate(trx, affiliateId);
+    if (!userId) throw new Error(`affiliate ${affiliateId} has no row`);
+    return userId;
   }
 }

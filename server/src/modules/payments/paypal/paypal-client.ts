@@ -60,6 +60,15 @@ export interface PayPalSubscription {
   };
 }
 
+/** One payment of a subscription (GET /v1/billing/subscriptions/{id}/transactions): its sale. */
+export interface PayPalSubscriptionTransaction {
+  /** The sale id (what PAYMENT.SALE.* events and refunds name). */
+  id: string;
+  status: string;
+  time?: string;
+  amount_with_breakdown?: { gross_amount?: PayPalMoney; fee_amount?: PayPalMoney; net_amount?: PayPalMoney };
+}
+
 export interface PayPalPlan {
   id: string;
   name: string;
@@ -216,6 +225,20 @@ export function createPayPalClient(config: PayPalConfig, now: () => Date = () =>
 
     getSubscription: (id: string) =>
       call<PayPalSubscription>('GET', `/v1/billing/subscriptions/${encodeURIComponent(id)}`),
+
+    /** A subscription's payments between two moments (PayPal asks for both). */
+    async subscriptionTransactions(
+      id: string,
+      from: Date,
+      to: Date,
+    ): Promise<PayPalSubscriptionTransaction[]> {
+      const query = new URLSearchParams({ start_time: from.toISOString(), end_time: to.toISOString() });
+      const answer = await call<{ transactions?: PayPalSubscriptionTransaction[] }>(
+        'GET',
+        `/v1/billing/subscriptions/${encodeURIComponent(id)}/transactions?${query}`,
+      );
+      return answer.transactions ?? [];
+    },
 
     async cancelSubscription(id: string, reason: string): Promise<void> {
       await call<undefined>('POST', `/v1/billing/subscriptions/${encodeURIComponent(id)}/cancel`, {

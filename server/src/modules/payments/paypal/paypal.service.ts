@@ -50,8 +50,11 @@ export interface Completion {
   saleId?: string;
 }
 
+/** How far back a subscription's first sale is looked for (it was made when the buyer approved). */
+const FIRST_SALE_LOOKBACK_MS = 3 * 24 * 60 * 60 * 1000;
+
 /** The billing cycles PayPal has charged on a subscription (1 for the first payment). */
-const cyclesOf = (sub: PayPalSubscription) =>
+export const cyclesOf = (sub: PayPalSubscription) =>
   Math.max(1, ...(sub.billing_info?.cycle_executions ?? []).map((c) => c.cycles_completed));
 
 /**
@@ -151,6 +154,33 @@ export function createPayPalService(client: PayPalClient, urls: ReturnUrls, deps
     providerSubscriptionId: order.kind === 'plan' ? sub.id : undefined,
     periodEnd: nextBilling(sub),
   });
+
+  /**
+   * The sale of a subscription's first payment and PayPal's fee on it, from the subscription's
+   * transactions (the return and BILLING.SUBSCRIPTION.ACTIVATED do not carry them). Best effort: when
+   * PayPal does not answer, the commission is on the gross amount and a later PAYMENT.SALE.COMPLETED
+   * still links the sale to the invoice.
+   */
+  async function firstSale(sub: PayPalSubscription): Promise<Pick<Completion, 'saleId' | 'feeMinor'>> {
+    if (cyclesOf(sub) > 1) return {};
+    try {
+      const to = new Date();
+      const from = new Date(to.getTime() - FIRST_SALE_LOOKBACK_MS);
+      const sales = await client.subscriptionTransactions(sub.id, from, to);
+      const sale = sales.find((t) => t.status === 'COMPLETED');
+      if (!sale) return {};
+      const gross = sale.amount_with_breakdown?.gross_amount;
+      const fee = sale.amount_with_breakdown?.fee_amount;
+      const sameCurrency = !gross || !fee || fee.currency_code === gross.currency_code;
+      return {
+        saleId: sale.id,
+        feeMinor: fee?.value && sameCurrency ? Math.round(Number(fee.value) * 100) || 0 : undefined,
+      };
+    } catch (err) {
+      errorLog(`PayPal transactions of subscription ${sub.id} unreadable: ${describeError(err)}`);
+      return {};
+    }
+  }
 
   async function completeNow(orderId: string, c: Completion) {
     const done = await db.transaction().execute((trx) => complete(trx, orderId, c));
@@ -273,7 +303,7 @@ export function createPayPalService(client: PayPalClient, urls: ReturnUrls, deps
     const sub = await client.getSubscription(subscriptionId);
     if (sub.custom_id !== undefined && sub.custom_id !== order.id) return urls.failed('other');
     if (sub.status === 'ACTIVE') {
-      await completeNow(order.id, subscriptionCompletion(order, sub));
+      await completeNow(order.id, { ...subscriptionCompletion(order, sub), ...(await firstSale(sub)) });
       return urls.success(sub.id);
     }
     if (sub.status === 'APPROVED') {
@@ -323,6 +353,7 @@ export function createPayPalService(client: PayPalClient, urls: ReturnUrls, deps
     complete,
     subscriptionCompletion,
     cancelQuietly,
+    firstSale,
     handleReturn,
     handleCancel,
   };

@@ -17,6 +17,8 @@ import {
 import type { ProviderDeps, WebhookReceiver } from '../provider-contract.ts';
 import { isSubscriptionInvoiceRecorded } from './paypal.repository.ts';
 import {
+  type Completion,
+  cyclesOf,
   nextBilling,
   type PayPalClient,
   type PayPalService,
@@ -95,14 +97,16 @@ export function createPayPalWebhook(
     saleId: string | undefined,
     event: PayPalEvent,
     trx: Transaction<Database>,
+    first: Pick<Completion, 'saleId' | 'feeMinor'> = {},
   ): Promise<string[]> {
     const state = await subscriptionState(sub, trx);
     if (!state) return [];
     const { order, row, current } = state;
     if (order.status !== 'completed') {
-      // Completed by its first sale: PayPal's fee is known (from the return or ACTIVATED it is not).
+      // Completed by its first sale (its fee is in the event) or by ACTIVATED (the fee and the sale
+      // come from the subscription's transactions, read before the transaction).
       const completion = service.subscriptionCompletion(order, sub);
-      const sale = saleId && event.resource ? { saleId, feeMinor: saleFeeMinor(event.resource) } : {};
+      const sale = saleId && event.resource ? { saleId, feeMinor: saleFeeMinor(event.resource) } : first;
       const done = await complete(trx, order.id, { ...completion, ...sale });
       return done?.replaced ?? [];
     }
@@ -187,13 +191,18 @@ export function createPayPalWebhook(
   }
 
   /** Applies one event; answers PayPal subscriptions it replaced (cancelled after commit). */
-  async function apply(event: PayPalEvent, sub: PayPalSubscription | undefined, trx: Transaction<Database>) {
+  async function apply(
+    event: PayPalEvent,
+    sub: PayPalSubscription | undefined,
+    first: Pick<Completion, 'saleId' | 'feeMinor'>,
+    trx: Transaction<Database>,
+  ) {
     const resource = event.resource ?? {};
     switch (event.event_type) {
       case 'BILLING.SUBSCRIPTION.ACTIVATED':
       case 'BILLING.SUBSCRIPTION.UPDATED':
       case 'BILLING.SUBSCRIPTION.RE-ACTIVATED':
-        return sub?.status === 'ACTIVE' ? applyActive(sub, undefined, event, trx) : [];
+        return sub?.status === 'ACTIVE' ? applyActive(sub, undefined, event, trx, first) : [];
       case 'PAYMENT.SALE.COMPLETED':
         return sub?.status === 'ACTIVE' && resource.id ? applyActive(sub, resource.id, event, trx) : [];
       case 'BILLING.SUBSCRIPTION.CANCELLED':
@@ -282,10 +291,15 @@ export function createPayPalWebhook(
       if (await isEventStored(db, 'paypal', id)) return { duplicate: true };
 
       const sub = await subscriptionOf(event);
+      // An activation may complete the order: its first sale and fee, read outside the transaction.
+      const first =
+        sub?.status === 'ACTIVE' && type.startsWith('BILLING.SUBSCRIPTION.') && cyclesOf(sub) <= 1
+          ? await service.firstSale(sub)
+          : {};
       const result = await db.transaction().execute(async (trx) => {
         const fresh = await storeEventOnce(trx, { provider: 'paypal', id, type, payload: event });
         if (!fresh) return { duplicate: true, replaced: [] as string[] };
-        return { duplicate: false, replaced: await apply(event, sub, trx) };
+        return { duplicate: false, replaced: await apply(event, sub, first, trx) };
       });
       if (result.replaced.length)
         await service.cancelQuietly(result.replaced, 'Replaced by a new Berth plan');
