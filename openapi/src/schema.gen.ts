@@ -2053,6 +2053,8 @@ export interface components {
             date: string;
             /** @enum {string} */
             status: "paid" | "open" | "void" | "uncollectible" | "refunded";
+            /** @description Refunded so far (partial refunds add up); equal to amount once the status is 'refunded' */
+            refundedAmount: number;
             /** @enum {string} */
             provider: "stripe" | "paypal_business" | "paypal_standard" | "metamask";
             /** @description The provider's hosted invoice, or a signed link (1 hour) to Berth's own */

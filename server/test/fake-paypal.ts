@@ -30,7 +30,47 @@ export async function startFakePayPal() {
   let seq = 0;
   const next = (prefix: string) => `${prefix}-${String(++seq).padStart(6, '0')}`;
   let url = '';
-  const state = { verification: 'SUCCESS' as 'SUCCESS' | 'FAILURE', tokensIssued: 0 };
+  const state = {
+    verification: 'SUCCESS' as 'SUCCESS' | 'FAILURE',
+    tokensIssued: 0,
+    /** PayPal's fee on a payment of `value` (a decimal string); tests set it, 0.00 until then. */
+    feeOf: (_value: string): number => 0,
+  };
+  /** Captures and sales (with what was refunded of them so far), for refund events. */
+  const captures = new Map<string, Obj>();
+  const sales = new Map<string, Obj>();
+  const money = (value: number, currency: string) => ({ currency_code: currency, value: value.toFixed(2) });
+  /** Sales PayPal made but no PAYMENT.SALE.COMPLETED announced yet (by subscription). */
+  const unannounced = new Map<string, string[]>();
+
+  /** PayPal charges a subscription's billing cycle: a v1 sale with its `transaction_fee`. */
+  function charge(subscriptionId: string): Obj {
+    const sub = subscriptions.get(subscriptionId);
+    if (!sub) throw new Error(`no subscription ${subscriptionId}`);
+    const price = plans.get(sub.plan_id)?.billing_cycles[0].pricing_scheme.fixed_price;
+    const total = Number(price?.value ?? 0);
+    const currency = String(price?.currency_code ?? 'USD');
+    const fee = state.feeOf(total.toFixed(2));
+    const id = next('SALE');
+    const sale = {
+      id,
+      state: 'completed',
+      amount: { total: total.toFixed(2), currency, details: { subtotal: total.toFixed(2) } },
+      payment_mode: 'INSTANT_TRANSFER',
+      protection_eligibility: 'ELIGIBLE',
+      transaction_fee: { value: fee.toFixed(2), currency },
+      billing_agreement_id: subscriptionId,
+      create_time: new Date().toISOString(),
+      update_time: new Date().toISOString(),
+      links: [
+        { href: `${url}/v1/payments/sale/${id}`, rel: 'self', method: 'GET' },
+        { href: `${url}/v1/payments/sale/${id}/refund`, rel: 'refund', method: 'POST' },
+      ],
+    };
+    sales.set(id, { ...sale, refunded: 0 });
+    unannounced.set(subscriptionId, [...(unannounced.get(subscriptionId) ?? []), id]);
+    return sale;
+  }
   const error = (name: string, message: string, issue?: string): Obj => ({
     name,
     message,
@@ -46,6 +86,7 @@ export async function startFakePayPal() {
     const captureOf = path.match(/^\/v2\/checkout\/orders\/([^/]+)\/capture$/);
     const productOf = path.match(/^\/v1\/catalogs\/products\/([^/]+)$/);
     const subscriptionOf = path.match(/^\/v1\/billing\/subscriptions\/([^/]+)(\/cancel)?$/);
+    const transactionsOf = path.match(/^\/v1\/billing\/subscriptions\/([^/]+)\/transactions$/);
     if (method === 'POST' && path === '/v2/checkout/orders') {
       const id = next('ORDER');
       const order = {
@@ -69,12 +110,30 @@ export async function startFakePayPal() {
       if (order.status !== 'APPROVED')
         return [422, error('UNPROCESSABLE_ENTITY', 'Payer has not approved', 'ORDER_NOT_APPROVED')];
       order.status = 'COMPLETED';
-      for (const unit of order.purchase_units)
-        unit.payments = {
-          captures: [
-            { id: next('CAPTURE'), status: 'COMPLETED', amount: unit.amount, custom_id: unit.custom_id },
+      for (const unit of order.purchase_units) {
+        const gross = Number(unit.amount.value);
+        const fee = state.feeOf(unit.amount.value);
+        const capture = {
+          id: next('CAPTURE'),
+          status: 'COMPLETED',
+          amount: unit.amount,
+          custom_id: unit.custom_id,
+          final_capture: true,
+          // What the merchant receives: PayPal's fee comes off the gross amount.
+          seller_receivable_breakdown: {
+            gross_amount: money(gross, unit.amount.currency_code),
+            paypal_fee: money(fee, unit.amount.currency_code),
+            net_amount: money(gross - fee, unit.amount.currency_code),
+          },
+          links: [
+            { href: `${url}/v2/payments/captures/CAPTURE`, rel: 'self', method: 'GET' },
+            { href: `${url}/v2/checkout/orders/${order.id}`, rel: 'up', method: 'GET' },
           ],
         };
+        capture.links[0] = { href: `${url}/v2/payments/captures/${capture.id}`, rel: 'self', method: 'GET' };
+        captures.set(capture.id, { ...capture, refunded: 0 });
+        unit.payments = { captures: [capture] };
+      }
       return [201, order];
     }
     if (method === 'GET' && productOf) {
@@ -112,6 +171,28 @@ export async function startFakePayPal() {
       };
       subscriptions.set(id, sub);
       return [201, sub];
+    }
+    if (method === 'GET' && transactionsOf) {
+      const sub = subscriptions.get(transactionsOf[1] ?? '');
+      if (!sub) return [404, error('RESOURCE_NOT_FOUND', 'No such subscription')];
+      if (!query.get('start_time') || !query.get('end_time'))
+        return [400, error('INVALID_REQUEST', 'start_time and end_time are required')];
+      const transactions = [...sales.values()]
+        .filter((sale) => sale.billing_agreement_id === sub.id)
+        .map((sale) => ({
+          id: sale.id,
+          status: 'COMPLETED',
+          time: sale.create_time,
+          amount_with_breakdown: {
+            gross_amount: { currency_code: sale.amount.currency, value: sale.amount.total },
+            fee_amount: { currency_code: sale.amount.currency, value: sale.transaction_fee.value },
+            net_amount: {
+              currency_code: sale.amount.currency,
+              value: (Number(sale.amount.total) - Number(sale.transaction_fee.value)).toFixed(2),
+            },
+          },
+        }));
+      return [200, { transactions, total_items: transactions.length, total_pages: 1, links: [] }];
     }
     if (subscriptionOf) {
       const sub = subscriptions.get(subscriptionOf[1] ?? '');
@@ -188,12 +269,13 @@ export async function startFakePayPal() {
       if (!order) throw new Error(`no order ${id}`);
       order.status = 'APPROVED';
     },
-    /** The buyer approves a subscription; ACTIVE once PayPal has charged the first cycle. */
+    /** The buyer approves a subscription; ACTIVE once PayPal has charged the first cycle (a sale). */
     approveSubscription(id: string, status: 'ACTIVE' | 'APPROVED' = 'ACTIVE', nextBilling?: Date) {
       const sub = subscriptions.get(id);
       if (!sub) throw new Error(`no subscription ${id}`);
       const plan = plans.get(sub.plan_id);
       sub.status = status;
+      if (status === 'ACTIVE') charge(id);
       if (status === 'ACTIVE')
         sub.billing_info = {
           outstanding_balance: { currency_code: 'USD', value: '0.00' },
@@ -204,6 +286,91 @@ export async function startFakePayPal() {
           },
           next_billing_time: (nextBilling ?? new Date(Date.now() + 30 * 86_400_000)).toISOString(),
         };
+    },
+    /**
+     * PayPal charged a subscription's billing cycle: the PAYMENT.SALE.COMPLETED event (a v1 sale, with
+     * PayPal's `transaction_fee`) for the test to deliver. Its subscription transactions list the sale.
+     */
+    saleCompleted(subscriptionId: string) {
+      // The sale PayPal made at approval (first cycle) if not announced yet, else a new cycle's.
+      const pending = unannounced.get(subscriptionId) ?? [];
+      const saleId = pending.shift() ?? String(charge(subscriptionId).id);
+      unannounced.set(
+        subscriptionId,
+        pending.filter((id) => id !== saleId),
+      );
+      const { refunded: _refunded, ...sale } = sales.get(saleId) ?? {};
+      return { event_type: 'PAYMENT.SALE.COMPLETED', resource_type: 'sale', resource: sale };
+    },
+    /** The ids of a subscription's sales, first first. */
+    salesOf: (subscriptionId: string) =>
+      [...sales.values()]
+        .filter((sale) => sale.billing_agreement_id === subscriptionId)
+        .map((sale) => sale.id),
+    /**
+     * The merchant refunds a sale (all of it, or `amount`): the PAYMENT.SALE.REFUNDED event, a v1 refund
+     * naming its sale (`sale_id`) with this refund's amount and the total refunded so far.
+     */
+    saleRefunded(saleId: string, amount?: number) {
+      const sale = sales.get(saleId);
+      if (!sale) throw new Error(`no sale ${saleId}`);
+      const total = Number(sale.amount.total);
+      const value = Math.min(amount ?? total, total - sale.refunded);
+      sale.refunded += value;
+      const refundId = next('REFUND');
+      const currency = sale.amount.currency;
+      return {
+        event_type: 'PAYMENT.SALE.REFUNDED',
+        resource_type: 'refund',
+        resource: {
+          id: refundId,
+          state: 'completed',
+          sale_id: saleId,
+          amount: { total: value.toFixed(2), currency },
+          total_refunded_amount: { value: sale.refunded.toFixed(2), currency },
+          create_time: new Date().toISOString(),
+          update_time: new Date().toISOString(),
+          links: [
+            { href: `${url}/v1/payments/refund/${refundId}`, rel: 'self', method: 'GET' },
+            { href: `${url}/v1/payments/sale/${saleId}`, rel: 'sale', method: 'GET' },
+          ],
+        },
+      };
+    },
+    /**
+     * The merchant refunds a capture (all of it, or `amount`): the PAYMENT.CAPTURE.REFUNDED event, a v2
+     * refund whose `up` link names the capture, with the total refunded so far in its breakdown.
+     */
+    captureRefunded(captureId: string, amount?: number) {
+      const capture = captures.get(captureId);
+      if (!capture) throw new Error(`no capture ${captureId}`);
+      const gross = Number(capture.amount.value);
+      const value = Math.min(amount ?? gross, gross - capture.refunded);
+      capture.refunded += value;
+      const currency = capture.amount.currency_code;
+      const refundId = next('REFUND');
+      return {
+        event_type: 'PAYMENT.CAPTURE.REFUNDED',
+        resource_type: 'refund',
+        resource: {
+          id: refundId,
+          status: 'COMPLETED',
+          amount: money(value, currency),
+          custom_id: capture.custom_id,
+          seller_payable_breakdown: {
+            gross_amount: money(value, currency),
+            paypal_fee: money(0, currency),
+            net_amount: money(value, currency),
+            total_refunded_amount: money(capture.refunded, currency),
+          },
+          create_time: new Date().toISOString(),
+          update_time: new Date().toISOString(),
+          links: [
+            { href: `${url}/v2/payments/refunds/${refundId}`, rel: 'self', method: 'GET' },
+            { href: `${url}/v2/payments/captures/${captureId}`, rel: 'up', method: 'GET' },
+          ],
+        },
+      };
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -68,6 +68,12 @@ export async function startFakeStripe(options: FakeStripeOptions) {
   const replay = new Map<string, { status: number; body: Obj }>();
   /** The PaymentIntent that paid each invoice (as Stripe's invoice payments tell it). */
   const paymentIntents = new Map<string, string>();
+  /** PaymentIntents, their charges and the charges' balance transactions (what Stripe kept as its fee). */
+  const intents = new Map<string, Obj>();
+  const charges = new Map<string, Obj>();
+  const balanceTransactions = new Map<string, Obj>();
+  /** Stripe's fee on a charge, in minor units (tests set it; 0 until then). */
+  let feeOf: (amount: number, currency: string) => number = () => 0;
   let base = '';
   let webhookUrl = options.webhookUrl;
   let deliverTo: ((body: string, signature: string) => Promise<number>) | undefined;
@@ -110,13 +116,77 @@ export async function startFakeStripe(options: FakeStripeOptions) {
   }
   const itemsOf = (sub: Obj) => (sub.items as { data: Obj[] }).data;
 
+  /** A succeeded PaymentIntent with its charge and the charge's balance transaction; answers its id. */
+  function pay(amount: number, currency: string, customer: unknown): string {
+    const intentId = id('pi');
+    const chargeId = id('ch');
+    const txnId = id('txn');
+    const fee = amount > 0 ? feeOf(amount, currency) : 0;
+    balanceTransactions.set(txnId, {
+      id: txnId,
+      object: 'balance_transaction',
+      amount,
+      currency,
+      fee,
+      fee_details: fee
+        ? [{ amount: fee, currency, description: 'Stripe processing fees', type: 'stripe_fee' }]
+        : [],
+      net: amount - fee,
+      exchange_rate: null,
+      source: chargeId,
+      status: 'pending',
+      type: 'charge',
+      created: nowSeconds(),
+    });
+    charges.set(chargeId, {
+      id: chargeId,
+      object: 'charge',
+      amount,
+      amount_captured: amount,
+      amount_refunded: 0,
+      refunded: false,
+      paid: true,
+      status: 'succeeded',
+      currency,
+      customer,
+      payment_intent: intentId,
+      balance_transaction: txnId,
+    });
+    intents.set(intentId, {
+      id: intentId,
+      object: 'payment_intent',
+      amount,
+      amount_received: amount,
+      currency,
+      customer,
+      status: 'succeeded',
+      latest_charge: chargeId,
+    });
+    return intentId;
+  }
+
+  /** Stripe's `expand[]` parameters of a GET request. */
+  const expansions = (query: URLSearchParams) =>
+    [...query.entries()].filter(([k]) => /^expand\[\d*\]$/.test(k)).map(([, v]) => v);
+
+  /** A charge as answered, its balance transaction expanded when asked. */
+  function chargeView(charge: Obj, expand: string[]): Obj {
+    return expand.includes('balance_transaction')
+      ? {
+          ...charge,
+          balance_transaction: balanceTransactions.get(String(charge.balance_transaction)) ?? null,
+        }
+      : { ...charge };
+  }
+
   function newInvoice(sub: Obj, reason: string): Obj {
     const amount = itemsOf(sub).reduce(
       (sum, i) => sum + Number((i.price as Obj).unit_amount) * Number(i.quantity ?? 1),
       0,
     );
     const invoiceId = id('in');
-    paymentIntents.set(invoiceId, id('pi'));
+    const currency = ((itemsOf(sub)[0] as Obj).price as Obj).currency as string;
+    paymentIntents.set(invoiceId, pay(amount, currency, sub.customer));
     const invoice = {
       id: invoiceId,
       object: 'invoice',
@@ -249,10 +319,33 @@ export async function startFakeStripe(options: FakeStripeOptions) {
       }
       return ok(s);
     }
+    if (resource === 'payment_intents' && key && method === 'GET') {
+      const intent = intents.get(key);
+      if (!intent) return notFound('payment_intent', key);
+      const expand = expansions(query);
+      const inner = expand
+        .filter((e) => e.startsWith('latest_charge.'))
+        .map((e) => e.slice('latest_charge.'.length));
+      const charge = charges.get(String(intent.latest_charge));
+      return ok(
+        charge && (expand.includes('latest_charge') || inner.length > 0)
+          ? { ...intent, latest_charge: chargeView(charge, inner) }
+          : intent,
+      );
+    }
+    if (resource === 'charges' && key && method === 'GET') {
+      const charge = charges.get(key);
+      return charge ? ok(chargeView(charge, expansions(query))) : notFound('charge', key);
+    }
+    if (resource === 'balance_transactions' && key && method === 'GET') {
+      const txn = balanceTransactions.get(key);
+      return txn ? ok(txn) : notFound('balance_transaction', key);
+    }
     if (resource === 'invoice_payments' && method === 'GET') {
       const pi = query.get('payment[payment_intent]');
+      const invoiceFilter = query.get('invoice');
       const data = [...paymentIntents.entries()]
-        .filter(([, intent]) => intent === pi)
+        .filter(([invoice, intent]) => (invoiceFilter ? invoice === invoiceFilter : intent === pi))
         .map(([invoice, intent]) => ({
           id: id('inpay'),
           object: 'invoice_payment',
@@ -445,22 +538,27 @@ export async function startFakeStripe(options: FakeStripeOptions) {
       const invoice = { ...newInvoice(s, 'subscription_cycle'), status: 'open', amount_paid: 0 };
       return [eventOf('invoice.payment_failed', invoice), eventOf('customer.subscription.updated', s)];
     },
-    /** The payment of an invoice is refunded in full (from the Stripe dashboard). */
-    refund(invoiceId: string) {
-      const invoice = invoices.get(invoiceId);
-      if (!invoice) throw new Error(`fake Stripe: no invoice ${invoiceId}`);
-      const charge = {
-        id: id('ch'),
-        object: 'charge',
-        amount: invoice.amount_paid,
-        amount_refunded: invoice.amount_paid,
-        refunded: true,
-        currency: invoice.currency,
-        customer: invoice.customer,
-        payment_intent: paymentIntents.get(invoiceId),
-      };
+    /**
+     * The payment of an invoice is refunded (from the Stripe dashboard): in full, or `amount` minor units
+     * of it. Like Stripe, the charge's `amount_refunded` is the total refunded so far and `refunded` is
+     * true once all of it is.
+     */
+    refund(invoiceId: string, amount?: number) {
+      const intent = intents.get(String(paymentIntents.get(invoiceId)));
+      const charge = intent && charges.get(String(intent.latest_charge));
+      if (!charge) throw new Error(`fake Stripe: no paid invoice ${invoiceId}`);
+      const total = Number(charge.amount);
+      const refunded = Math.min(total, Number(charge.amount_refunded) + (amount ?? total));
+      charge.amount_refunded = refunded;
+      charge.refunded = refunded === total;
       return [eventOf('charge.refunded', charge)];
     },
+    /** Stripe's fee on the charges made from now on (minor units), e.g. 2.9 % + 30 cents. */
+    set feeOf(fn: (amount: number, currency: string) => number) {
+      feeOf = fn;
+    },
+    charges,
+    balanceTransactions,
     /** The customer's bank disputes the payment of an invoice (a chargeback). */
     dispute(invoiceId: string) {
       const invoice = invoices.get(invoiceId);

@@ -147,6 +147,7 @@ export function makeInvoice(overrides: Partial<Schemas['Invoice']> = {}): Schema
     description: 'Pro plan, monthly',
     date: '2026-11-01T10:00:00.000Z',
     status: 'paid',
+    refundedAmount: 0,
     provider: 'stripe',
     downloadUrl: null,
     ...overrides,

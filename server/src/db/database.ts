@@ -10,7 +10,7 @@ import type { ApiIdempotencyTable, ApiKeyTable } from './tables/api-keys.ts';
 import type { ContactMessageTable } from './tables/contact-messages.ts';
 import type { AnnouncementTable, HelpTicketTable, HelpUploadTable } from './tables/help-desk.ts';
 import type { InstanceCredentialsTable, InstanceTable } from './tables/instances.ts';
-import type { InvoiceTable } from './tables/invoices.ts';
+import type { InvoiceTable, PaymentRefundTable } from './tables/invoices.ts';
 import type { NotificationTable } from './tables/notifications.ts';
 import type { PasswordResetTokenTable } from './tables/password-reset-tokens.ts';
 import type { PaymentEventTable, PaymentOrderTable, PaymentSettingsTable } from './tables/payments.ts';
@@ -35,6 +35,7 @@ export interface Database {
   payment_settings: PaymentSettingsTable;
   payment_orders: PaymentOrderTable;
   payment_events: PaymentEventTable;
+  payment_refunds: PaymentRefundTable;
   help_tickets: HelpTicketTable;
   help_uploads: HelpUploadTable;
   announcements: AnnouncementTable;

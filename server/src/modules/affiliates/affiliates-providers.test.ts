@@ -22,6 +22,7 @@ afterAll(() => paypal?.close());
 beforeEach(async () => {
   await truncateAll(db);
   paypal.state.verification = 'SUCCESS';
+  paypal.state.feeOf = () => 0;
   app = createTestApp(db, {
     publicUrl: 'http://app.test',
     payments: { paypal: { ...FAKE_PAYPAL, apiBase: paypal.url } },
@@ -107,9 +108,15 @@ describe('PayPal', () => {
 
     const refund = {
       event_type: 'PAYMENT.CAPTURE.REFUNDED',
+      resource_type: 'refund',
       resource: {
         id: 'REFUND-1',
         status: 'COMPLETED',
+        amount: { currency_code: 'USD', value: '167.92' },
+        seller_payable_breakdown: {
+          gross_amount: { currency_code: 'USD', value: '167.92' },
+          total_refunded_amount: { currency_code: 'USD', value: '167.92' },
+        },
         links: [{ rel: 'up', href: `${paypal.url}/v2/payments/captures/CAPTURE-1`, method: 'GET' }],
       },
     };
@@ -119,6 +126,139 @@ describe('PayPal', () => {
       ['clawback', -3358],
     ]);
     expect(await dashboard(affiliate)).toMatchObject({ pendingEarnings: 0, totalEarnings: 0 });
+  });
+});
+
+/** The customer subscribes with PayPal Business and comes back: ACTIVE, the order completes. */
+async function paypalSubscription(
+  token: string,
+  plan: 'starter' | 'pro',
+  billingCycle: 'monthly' | 'yearly',
+) {
+  const res = await call(app, 'POST', '/api/payments/create-paypal-payment', {
+    token,
+    body: { provider: 'paypal_business', plan, billingCycle },
+  });
+  expect(res.status, JSON.stringify(res.json)).toBe(200);
+  const sub = [...paypal.subscriptions.values()].find((s) =>
+    s.links.some((l: { href: string }) => l.href === res.json.redirectUrl),
+  );
+  paypal.approveSubscription(sub?.id);
+  const back = await app.request(
+    `/api/payments/paypal/return?order=${sub?.custom_id}&subscription_id=${sub?.id}`,
+  );
+  expect(back.headers.get('location')).toContain('/payment-success');
+  return String(sub?.id);
+}
+
+const history = async (token: string) =>
+  (await call(app, 'GET', '/api/payments/billing-history', { token })).json.invoices;
+
+describe('PayPal refunds and fees', () => {
+  it('a PayPal Business sale refunded (PAYMENT.SALE.REFUNDED) claws the commission back; the invoice shows it', async () => {
+    const { affiliate, customer } = await referredCustomer();
+    // PayPal keeps 3.49 % + 0.49 of 19.99 = 1.19 of the first cycle's sale.
+    paypal.state.feeOf = (value) => Math.round((Number(value) * 0.0349 + 0.49) * 100) / 100;
+    const subId = await paypalSubscription(customer, 'pro', 'monthly');
+    // The return read the first sale (and its fee) from the subscription's transactions:
+    // (19.99 − 1.19) × 20 % = 3.76.
+    expect(await ledger()).toEqual([
+      { kind: 'commission', amount_minor: 376, source_provider: 'paypal_business' },
+    ]);
+    const [saleId] = paypal.salesOf(subId);
+
+    // Half refunded inside the hold (no PAYMENT.SALE.COMPLETED came): half the commission is clawed
+    // back, once even when the event is delivered again. 376 × 9.99 / 19.99 = 187.9 → 1.88.
+    const half = paypal.saleRefunded(String(saleId), 9.99);
+    expect((await paypalWebhook(half)).status).toBe(200);
+    expect((await paypalWebhook(half)).status).toBe(200);
+    expect((await ledger()).map((e) => [e.kind, e.amount_minor])).toEqual([
+      ['commission', 376],
+      ['clawback', -188],
+    ]);
+    expect(await history(customer)).toEqual([
+      expect.objectContaining({ amount: 19.99, refundedAmount: 9.99, status: 'paid' }),
+    ]);
+    // The sale's completion arrives late: nothing more is earned.
+    expect((await paypalWebhook(paypal.saleCompleted(subId))).status).toBe(200);
+    // The rest refunded: the commission is gone and the invoice refunded.
+    expect((await paypalWebhook(paypal.saleRefunded(String(saleId)))).status).toBe(200);
+    expect((await ledger()).map((e) => [e.kind, e.amount_minor])).toEqual([
+      ['commission', 376],
+      ['clawback', -188],
+      ['clawback', -188],
+    ]);
+    expect(await history(customer)).toEqual([
+      expect.objectContaining({ amount: 19.99, refundedAmount: 19.99, status: 'refunded' }),
+    ]);
+    expect(await dashboard(affiliate)).toMatchObject({ pendingEarnings: 0, totalEarnings: 0 });
+  });
+
+  it("a first subscription payment completed by its sale earns 20 % of it less PayPal's transaction fee", async () => {
+    const { affiliate, customer } = await referredCustomer();
+    const res = await call(app, 'POST', '/api/payments/create-paypal-payment', {
+      token: customer,
+      body: { provider: 'paypal_business', plan: 'pro', billingCycle: 'monthly' },
+    });
+    expect(res.status).toBe(200);
+    const sub = [...paypal.subscriptions.values()].find((s) =>
+      s.links.some((l: { href: string }) => l.href === res.json.redirectUrl),
+    );
+    // PayPal keeps 3.49 % + 0.49 of 19.99 = 1.19; the webhook completes the order (no return).
+    paypal.state.feeOf = (value) => Math.round((Number(value) * 0.0349 + 0.49) * 100) / 100;
+    paypal.approveSubscription(sub?.id);
+    expect((await paypalWebhook(paypal.saleCompleted(String(sub?.id)))).status).toBe(200);
+    // (19.99 − 1.19) × 20 % = 3.76.
+    expect(await ledger()).toEqual([
+      { kind: 'commission', amount_minor: 376, source_provider: 'paypal_business' },
+    ]);
+    expect(await dashboard(affiliate)).toMatchObject({ pendingEarnings: 3.76 });
+  });
+
+  it("BILLING.SUBSCRIPTION.ACTIVATED completing the order earns 20 % less the first sale's fee", async () => {
+    const { customer } = await referredCustomer();
+    const res = await call(app, 'POST', '/api/payments/create-paypal-payment', {
+      token: customer,
+      body: { provider: 'paypal_business', plan: 'pro', billingCycle: 'monthly' },
+    });
+    expect(res.status).toBe(200);
+    const sub = [...paypal.subscriptions.values()].find((s) =>
+      s.links.some((l: { href: string }) => l.href === res.json.redirectUrl),
+    );
+    paypal.state.feeOf = (value) => Math.round((Number(value) * 0.0349 + 0.49) * 100) / 100;
+    paypal.approveSubscription(sub?.id);
+    const activated = {
+      event_type: 'BILLING.SUBSCRIPTION.ACTIVATED',
+      resource: { id: sub?.id, status: 'ACTIVE' },
+    };
+    expect((await paypalWebhook(activated)).status).toBe(200);
+    expect(await ledger()).toEqual([
+      { kind: 'commission', amount_minor: 376, source_provider: 'paypal_business' },
+    ]);
+  });
+
+  it("a one-off capture earns 20 % less PayPal's fee; a partial capture refund claws back its share", async () => {
+    const { affiliate, customer } = await referredCustomer();
+    const orderId = await paypalOrder(customer, 'pro', 'yearly');
+    const paypalId = [...paypal.orders.values()].find((o) => o.purchase_units[0].custom_id === orderId)?.id;
+    paypal.approveOrder(paypalId);
+    paypal.state.feeOf = (value) => Math.round((Number(value) * 0.0349 + 0.49) * 100) / 100;
+    const back = await app.request(`/api/payments/paypal/return?order=${orderId}&token=${paypalId}`);
+    expect(back.headers.get('location')).toContain('/payment-success');
+    // 167.92 less a 6.35 fee = 161.57; × 20 % = 32.31.
+    expect(await ledger()).toEqual([
+      { kind: 'commission', amount_minor: 3231, source_provider: 'paypal_standard' },
+    ]);
+    const captureId = String(paypal.orders.get(paypalId)?.purchase_units[0].payments.captures[0].id);
+    // A quarter refunded: a quarter of the commission (8.08) comes back, even when the event is resent.
+    const quarter = paypal.captureRefunded(captureId, 41.98);
+    expect((await paypalWebhook(quarter)).status).toBe(200);
+    expect((await paypalWebhook(quarter)).status).toBe(200);
+    expect((await ledger()).map((e) => [e.kind, e.amount_minor])).toEqual([
+      ['commission', 3231],
+      ['clawback', -808],
+    ]);
+    expect(await dashboard(affiliate)).toMatchObject({ pendingEarnings: 24.23 });
   });
 });
 

@@ -21,6 +21,16 @@ export const findAffiliateByCode = (db: DbOrTx, code: string): Promise<Affiliate
     .where('status', '=', 'active')
     .executeTakeFirst();
 
+/** The user an affiliate profile belongs to. */
+export async function userOfAffiliate(db: DbOrTx, affiliateId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('affiliates')
+    .select('user_id')
+    .where('id', '=', affiliateId)
+    .executeTakeFirst();
+  return row?.user_id;
+}
+
 /** The affiliate row, locked until the transaction ends (payout requests are serialised per affiliate). */
 export const lockAffiliate = (db: DbOrTx, id: string): Promise<AffiliateRow | undefined> =>
   db.selectFrom('affiliates').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
@@ -73,6 +83,12 @@ export async function recordClick(
   return { id: existing.id, counted: false };
 }
 
+/** Deletes the clicks made before a moment (the retention sweep); answers how many. */
+export async function deleteClicksBefore(db: DbOrTx, before: Date): Promise<number> {
+  const result = await db.deleteFrom('affiliate_clicks').where('created_at', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 export const findClick = (db: DbOrTx, id: string) =>
   db
     .selectFrom('affiliate_clicks')
@@ -119,7 +135,10 @@ export interface LedgerEntry {
   payoutId?: string;
 }
 
-/** Adds a ledger entry; answers false when the same entry (kind and source or payout) already exists. */
+/**
+ * Adds a ledger entry; answers false when it exists already (a payment's commission, a referral's
+ * commission, a payout's entry of a kind: unique indexes).
+ */
 export async function insertLedgerEntry(db: DbOrTx, e: LedgerEntry): Promise<boolean> {
   const row = await db
     .insertInto('affiliate_ledger')
@@ -141,15 +160,35 @@ export async function insertLedgerEntry(db: DbOrTx, e: LedgerEntry): Promise<boo
   return row !== undefined;
 }
 
-/** The ledger entries of one source payment (its commission and any reversal). */
-export const ledgerOfSource = (db: DbOrTx, provider: string, ref: string) =>
+/**
+ * The commission earned from one source payment, locked until the transaction ends (its refunds are
+ * then taken back one after the other).
+ */
+export const lockCommissionOfSource = (db: DbOrTx, provider: string, ref: string) =>
   db
     .selectFrom('affiliate_ledger')
     .selectAll()
+    .where('kind', '=', 'commission')
     .where('source_provider', '=', provider)
     .where('source_ref', '=', ref)
     .forUpdate()
-    .execute();
+    .executeTakeFirst();
+
+/**
+ * What refunds of one source payment took back so far (clawbacks and adjustments, as a positive
+ * amount). Read after lockCommissionOfSource, in its own statement, so it sees every reversal committed
+ * by a transaction that held the lock before.
+ */
+export async function reversedOfSource(db: DbOrTx, provider: string, ref: string): Promise<number> {
+  const row = await db
+    .selectFrom('affiliate_ledger')
+    .select(sql<string>`coalesce(-sum(amount_minor), 0)`.as('taken'))
+    .where('kind', 'in', ['clawback', 'adjustment'])
+    .where('source_provider', '=', provider)
+    .where('source_ref', '=', ref)
+    .executeTakeFirstOrThrow();
+  return Number(row.taken);
+}
 
 export interface Balances {
   /** Every entry: what is owed to the affiliate and not yet paid out or requested. */

@@ -4,7 +4,7 @@ import type { AffiliatePayoutRow, AffiliateRow } from '../../db/tables/affiliate
 import type { Cipher } from '../../lib/crypto.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
-import type { PaymentListener, RecordedPayment } from '../payments/payment-listener.ts';
+import type { PaymentListener, RecordedPayment, RecordedRefund } from '../payments/payment-listener.ts';
 import * as repo from './affiliates.repository.ts';
 import type {
   AdminPayout,
@@ -24,6 +24,12 @@ export const COMMISSION_PERCENT = 20;
 export const HOLD_DAYS = 30;
 export const ATTRIBUTION_DAYS = 30;
 export const DEFAULT_MINIMUM_PAYOUT_MINOR = 50_00;
+/**
+ * Click rows (each keeps a hash of a visitor's address and browser) are deleted this many months after
+ * the click: long enough for this month's figures against the same month last year and last month's
+ * statement; older months then show no clicks. Attribution needs a click for 30 days only.
+ */
+export const CLICK_RETENTION_MONTHS = 13;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 // Messages.
@@ -406,16 +412,28 @@ export function createAffiliatesService(deps: AffiliatesDeps) {
         affiliateUser = a?.user_id;
       }
       if (affiliateId === undefined) return;
-      if (affiliateUser === undefined) {
-        const row = await trx
-          .selectFrom('affiliates')
-          .select('user_id')
-          .where('id', '=', affiliateId)
-          .executeTakeFirst();
-        affiliateUser = row?.user_id;
-      }
+      affiliateUser ??= await repo.userOfAffiliate(trx, affiliateId);
       if (!affiliateUser || affiliateUser === userId) return;
       await repo.insertReferral(trx, { affiliateId, userId, clickId, at });
+    },
+
+    /**
+     * Deletes the clicks older than CLICK_RETENTION_MONTHS (a background sweep in services.ts runs it).
+     * Answers how many went. Referrals keep their affiliate; their link to the click is cleared.
+     */
+    async purgeOldClicks(): Promise<number> {
+      const at = now();
+      const before = new Date(
+        Date.UTC(
+          at.getUTCFullYear(),
+          at.getUTCMonth() - CLICK_RETENTION_MONTHS,
+          at.getUTCDate(),
+          at.getUTCHours(),
+          at.getUTCMinutes(),
+          at.getUTCSeconds(),
+        ),
+      );
+      return repo.deleteClicksBefore(db, before);
     },
 
     /** The payments module's listener: commissions from recorded payments, reversals from refunds. */
@@ -444,19 +462,27 @@ export function createAffiliatesService(deps: AffiliatesDeps) {
         });
       },
 
-      /** A refund inside the hold claws the commission back; after it, a negative adjustment. Once. */
-      async refunded(trx: DbOrTx, r: { provider: string; providerRef: string }): Promise<void> {
-        const entries = await repo.ledgerOfSource(trx, r.provider, r.providerRef);
-        const commission = entries.find((e) => e.kind === 'commission');
-        if (!commission || entries.some((e) => e.kind === 'clawback' || e.kind === 'adjustment')) return;
+      /**
+       * A refund takes back the same share of the commission: inside the hold a clawback (the pending
+       * commission shrinks), after it a negative adjustment. The refund is told as the total refunded so
+       * far, so only the part not yet taken back is taken (a resent event takes nothing more).
+       */
+      async refunded(trx: DbOrTx, r: RecordedRefund): Promise<void> {
+        if (r.paidMinor <= 0 || r.refundedMinor <= 0) return;
+        const commission = await repo.lockCommissionOfSource(trx, r.provider, r.providerRef);
+        if (!commission) return;
+        const share = Math.min(1, r.refundedMinor / r.paidMinor);
+        const due = Math.round(Number(commission.amount_minor) * share);
+        const taken = await repo.reversedOfSource(trx, r.provider, r.providerRef);
+        if (due <= taken) return;
         const at = now();
         const inHold = at < commission.available_at;
         await repo.insertLedgerEntry(trx, {
           affiliateId: commission.affiliate_id,
           kind: inHold ? 'clawback' : 'adjustment',
-          amountMinor: -Number(commission.amount_minor),
+          amountMinor: -(due - taken),
           currency: commission.currency,
-          // A clawback cancels the held commission at the moment it would have become available.
+          // A clawback reduces the held commission at the moment it would have become available.
           availableAt: inHold ? commission.available_at : at,
           at,
           referralId: commission.referral_id,
@@ -606,11 +632,8 @@ export function createAffiliatesService(deps: AffiliatesDeps) {
   }
 
   async function ownerOf(trx: DbOrTx, affiliateId: string): Promise<string> {
-    const row = await trx
-      .selectFrom('affiliates')
-      .select('user_id')
-      .where('id', '=', affiliateId)
-      .executeTakeFirstOrThrow();
-    return row.user_id;
+    const userId = await repo.userOfAffiliate(trx, affiliateId);
+    if (!userId) throw new Error(`affiliate ${affiliateId} has no row`);
+    return userId;
   }
 }

@@ -4,7 +4,7 @@ import { NotFoundError } from '../../lib/errors.ts';
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service.ts';
 import * as routes from './payments.routes.ts';
 import type { PaymentsService } from './payments.service.ts';
-import type { WebhookReceiver } from './webhook-receiver.ts';
+import type { WebhookReceiver } from './provider-contract.ts';
 
 export interface PaymentsRouterDeps {
   payments: PaymentsService;

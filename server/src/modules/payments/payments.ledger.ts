@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/database.ts';
 import type { InvoiceTable } from '../../db/tables/invoices.ts';
 import type { NewPaymentOrderRow, PaymentOrderRow, PaymentOrderUpdate } from '../../db/tables/payments.ts';
@@ -6,7 +7,8 @@ import { noPaymentListener, type PaymentListener, toMinor } from './payment-list
 
 /**
  * The payments module's repository: its own rows (attempts to pay, i.e. orders; provider events, stored
- * once; invoices). Every SQL statement of the module outside metamask/ lives here.
+ * once; invoices). Every provider records its payments through these; SQL of one provider's own rows lives in its
+ * folder (stripe/, paypal/, metamask/ *.repository.ts).
  */
 export async function insertOrder(db: DbOrTx, order: NewPaymentOrderRow): Promise<PaymentOrderRow> {
   return db.insertInto('payment_orders').values(order).returningAll().executeTakeFirstOrThrow();
@@ -23,37 +25,6 @@ export async function findOrder(db: DbOrTx, id: string): Promise<PaymentOrderRow
 /** The order, locked until the transaction ends. */
 export async function lockOrder(db: DbOrTx, id: string): Promise<PaymentOrderRow | undefined> {
   return db.selectFrom('payment_orders').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
-}
-
-/** The provider ids of a user's completed add-on subscriptions with one provider. */
-export async function findAddonSubscriptionRefs(
-  db: DbOrTx,
-  userId: string,
-  provider: PaymentOrderRow['provider'],
-): Promise<string[]> {
-  const rows = await db
-    .selectFrom('payment_orders')
-    .select('provider_ref')
-    .where('user_id', '=', userId)
-    .where('provider', '=', provider)
-    .where('kind', '=', 'addon_instance')
-    .where('status', '=', 'completed')
-    .where('provider_ref', 'is not', null)
-    .execute();
-  return rows.flatMap((r) => (r.provider_ref ? [r.provider_ref] : []));
-}
-
-export async function findOrderByRef(
-  db: DbOrTx,
-  provider: PaymentOrderRow['provider'],
-  providerRef: string,
-): Promise<PaymentOrderRow | undefined> {
-  return db
-    .selectFrom('payment_orders')
-    .selectAll()
-    .where('provider', '=', provider)
-    .where('provider_ref', '=', providerRef)
-    .executeTakeFirst();
 }
 
 /**
@@ -85,30 +56,6 @@ export async function isEventStored(db: DbOrTx, provider: string, eventId: strin
     .select('event_id')
     .where('provider', '=', provider)
     .where('event_id', '=', eventId)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-/** The provider's payment id on the invoice of an order, if one was recorded. */
-export async function findInvoiceRefOfOrder(db: DbOrTx, orderId: string): Promise<string | null | undefined> {
-  const row = await db
-    .selectFrom('invoices')
-    .select('provider_ref')
-    .where('order_id', '=', orderId)
-    .executeTakeFirst();
-  return row?.provider_ref;
-}
-
-export async function isInvoiceRecorded(
-  db: DbOrTx,
-  provider: InvoiceTable['provider'],
-  providerRef: string,
-): Promise<boolean> {
-  const row = await db
-    .selectFrom('invoices')
-    .select('id')
-    .where('provider', '=', provider)
-    .where('provider_ref', '=', providerRef)
     .executeTakeFirst();
   return row !== undefined;
 }
@@ -169,6 +116,8 @@ export interface InvoiceRecord {
   /** The provider's hosted invoice; null: Berth renders one. */
   downloadUrl: string | null;
   orderId?: string | null;
+  /** The provider's id of the money movement when providerRef names something else (a PayPal sale). */
+  paymentRef?: string | null;
 }
 
 /** Records (or updates, by provider id) an invoice. */
@@ -186,11 +135,16 @@ export async function recordInvoice(db: DbOrTx, r: InvoiceRecord): Promise<strin
       date: r.date,
       download_url: r.downloadUrl,
       order_id: r.orderId ?? null,
+      payment_ref: r.paymentRef ?? null,
     })
     .onConflict((oc) =>
       oc.columns(['provider', 'provider_ref']).doUpdateSet((eb) => ({
-        status: eb.ref('excluded.status'),
+        // A refunded invoice stays refunded when its payment is told again.
+        status: sql<
+          InvoiceTable['status']
+        >`case when invoices.status = 'refunded' then invoices.status else excluded.status end`,
         download_url: eb.fn.coalesce('excluded.download_url', 'invoices.download_url'),
+        payment_ref: eb.fn.coalesce('excluded.payment_ref', 'invoices.payment_ref'),
       })),
     )
     .returning('id')
@@ -205,7 +159,16 @@ export async function recordInvoice(db: DbOrTx, r: InvoiceRecord): Promise<strin
 export async function completeOrder(
   db: DbOrTx,
   order: PaymentOrderRow,
-  payment: { providerRef: string; amount: number; currency: string; at: Date },
+  payment: {
+    providerRef: string;
+    amount: number;
+    currency: string;
+    at: Date;
+    /** The provider's fee on this payment (minor units), where it reports one. */
+    feeMinor?: number;
+    /** The provider's id of the money movement when providerRef names something else. */
+    paymentRef?: string;
+  },
   listener: PaymentListener = noPaymentListener,
 ): Promise<string> {
   await updateOrder(db, order.id, { status: 'completed', updated_at: payment.at });
@@ -221,30 +184,85 @@ export async function completeOrder(
     date: payment.at,
     downloadUrl: null,
     orderId: order.id,
+    paymentRef: payment.paymentRef,
   });
-  // Listener (affiliate commissions): the payment as recorded; no tax or fee is reported here.
+  // Listener (affiliate commissions): the payment less the provider's fee (no tax is charged here).
   await listener.paid(db, {
     userId: order.user_id,
     provider: order.provider,
     providerRef: payment.providerRef,
     kind: order.kind,
-    netMinor: toMinor(payment.amount),
+    netMinor: Math.max(0, toMinor(payment.amount) - (payment.feeMinor ?? 0)),
     currency: payment.currency.toUpperCase(),
   });
   return description;
 }
 
-/** Marks an invoice of a provider payment (e.g. refunded). */
-export async function setInvoiceStatus(
+/** The invoice of a provider's payment, by its invoice id or by the money movement's id (payment_ref). */
+export async function findInvoiceOfPayment(db: DbOrTx, provider: InvoiceTable['provider'], ref: string) {
+  return db
+    .selectFrom('invoices')
+    .select(['id', 'provider_ref', 'amount'])
+    .where('provider', '=', provider)
+    .where((eb) => eb.or([eb('provider_ref', '=', ref), eb('payment_ref', '=', ref)]))
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export interface RefundReport {
+  provider: InvoiceTable['provider'];
+  /** The refunded payment: the invoice's provider_ref, or the money movement's id (payment_ref). */
+  paymentRef: string;
+  /** The provider's refund id; `charge:<id>` where the provider reports a running total instead. */
+  refundRef: string;
+  /** This refund's amount (currency units); for a running total, the total so far. */
+  amount: number;
+}
+
+/**
+ * Records a refund once (a resent report changes nothing; a running total only ever grows): the invoice's
+ * refunded amount is the sum of its refunds, and it is 'refunded' once all of it is. The listener is told
+ * the total refunded of the payment. Answers false when no invoice of the payment is recorded.
+ */
+export async function recordRefund(
   db: DbOrTx,
-  provider: InvoiceTable['provider'],
-  providerRef: string,
-  status: InvoiceTable['status'],
-): Promise<void> {
+  r: RefundReport,
+  listener: PaymentListener = noPaymentListener,
+): Promise<boolean> {
+  const invoice = await findInvoiceOfPayment(db, r.provider, r.paymentRef);
+  if (!invoice?.provider_ref) return false;
+  const paid = Number(invoice.amount);
+  await db
+    .insertInto('payment_refunds')
+    .values({
+      provider: r.provider,
+      refund_ref: r.refundRef,
+      invoice_id: invoice.id,
+      amount: Math.min(Math.abs(r.amount), paid).toFixed(2),
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(['provider', 'refund_ref'])
+        .doUpdateSet({ amount: sql`greatest(payment_refunds.amount, excluded.amount)` }),
+    )
+    .execute();
+  const { total } = await db
+    .selectFrom('payment_refunds')
+    .select(sql<string>`coalesce(sum(amount), 0)`.as('total'))
+    .where('invoice_id', '=', invoice.id)
+    .executeTakeFirstOrThrow();
+  const refunded = Math.min(Number(total), paid);
   await db
     .updateTable('invoices')
-    .set({ status })
-    .where('provider', '=', provider)
-    .where('provider_ref', '=', providerRef)
+    .set({ refunded_amount: refunded.toFixed(2), ...(refunded >= paid && { status: 'refunded' as const }) })
+    .where('id', '=', invoice.id)
     .execute();
+  // Listener (affiliate commissions): the share of the payment refunded so far.
+  await listener.refunded(db, {
+    provider: r.provider,
+    providerRef: invoice.provider_ref,
+    refundedMinor: toMinor(refunded),
+    paidMinor: toMinor(paid),
+  });
+  return true;
 }

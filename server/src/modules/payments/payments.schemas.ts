@@ -8,6 +8,9 @@ export const InvoiceSchema = z
     description: z.string(),
     date: z.iso.datetime(),
     status: z.enum(['paid', 'open', 'void', 'uncollectible', 'refunded']),
+    refundedAmount: z.number().openapi({
+      description: "Refunded so far (partial refunds add up); equal to amount once the status is 'refunded'",
+    }),
     provider: z.enum(['stripe', 'paypal_business', 'paypal_standard', 'metamask']),
     downloadUrl: z
       .string()

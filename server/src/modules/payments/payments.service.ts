@@ -254,6 +254,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
           description: r.description,
           date: r.date.toISOString(),
           status: r.status,
+          refundedAmount: Number(r.refunded_amount),
           provider: r.provider,
           downloadUrl:
             r.download_url ??

@@ -100,6 +100,7 @@ describe('GET /api/payments/billing-history', () => {
         description: 'Pro (yearly)',
         date: '2026-02-01T00:00:00.000Z',
         status: 'paid',
+        refundedAmount: 0,
         provider: 'paypal_business',
         downloadUrl: expect.stringMatching(
           /^http:\/\/localhost:8080\/api\/payments\/invoices\/[0-9a-f-]{36}\/download\?token=/,
@@ -112,6 +113,7 @@ describe('GET /api/payments/billing-history', () => {
         description: 'Starter (monthly)',
         date: '2026-01-01T00:00:00.000Z',
         status: 'paid',
+        refundedAmount: 0,
         provider: 'stripe',
         downloadUrl: 'https://invoices.example/1',
       },

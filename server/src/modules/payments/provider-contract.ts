@@ -78,3 +78,12 @@ export function returnUrls(publicUrl: string): ReturnUrls {
     failed: (reason) => `${origin}/payment-error?reason=${reason}`,
   };
 }
+
+/** Takes a provider's webhook delivery: verifies it, stores the event once and applies it. */
+export interface WebhookReceiver {
+  /**
+   * `rawBody` is the body exactly as received (signatures cover its bytes). Throws ValidationError when
+   * the signature is missing or wrong; answers `duplicate` when the event had been stored before.
+   */
+  receive(rawBody: string, headers: Headers): Promise<{ duplicate: boolean }>;
+}

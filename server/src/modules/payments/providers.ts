@@ -8,9 +8,9 @@ import type {
   CheckoutProviderId,
   ProviderDeps,
   RenewingProvider,
+  WebhookReceiver,
 } from './provider-contract.ts';
 import { createStripe } from './stripe/stripe.ts';
-import type { WebhookReceiver } from './webhook-receiver.ts';
 
 export interface PaymentProviders {
   configured: ConfiguredProviders;

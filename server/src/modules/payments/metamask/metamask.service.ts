@@ -304,6 +304,8 @@ export function createMetaMaskService(config: EthereumConfig | undefined, deps: 
             trx,
           );
         }
+        // No provider fee: the customer's wallet pays the network's gas on top, and the whole amount
+        // reaches the receiver address, so the commission is on the full amount (no tax is charged).
         const description = await completeOrder(
           trx,
           order,

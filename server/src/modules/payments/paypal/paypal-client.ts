@@ -22,6 +22,22 @@ export interface PayPalCapture {
   status: string;
   amount?: PayPalMoney;
   custom_id?: string;
+  /** What the merchant receives: the gross amount, PayPal's fee and the net. */
+  seller_receivable_breakdown?: {
+    gross_amount?: PayPalMoney;
+    paypal_fee?: PayPalMoney;
+    net_amount?: PayPalMoney;
+  };
+}
+
+/** PayPal's fee on a capture in minor units, when it is reported in the capture's own currency. */
+export function captureFeeMinor(capture: {
+  amount?: { currency_code?: string };
+  seller_receivable_breakdown?: PayPalCapture['seller_receivable_breakdown'];
+}): number {
+  const fee = capture.seller_receivable_breakdown?.paypal_fee;
+  if (!fee?.value || (capture.amount && fee.currency_code !== capture.amount.currency_code)) return 0;
+  return Math.round(Number(fee.value) * 100) || 0;
 }
 
 export interface PayPalOrder {
@@ -42,6 +58,15 @@ export interface PayPalSubscription {
     cycle_executions?: { tenure_type: string; cycles_completed: number }[];
     last_payment?: { amount?: PayPalMoney; time?: string };
   };
+}
+
+/** One payment of a subscription (GET /v1/billing/subscriptions/{id}/transactions): its sale. */
+export interface PayPalSubscriptionTransaction {
+  /** The sale id (what PAYMENT.SALE.* events and refunds name). */
+  id: string;
+  status: string;
+  time?: string;
+  amount_with_breakdown?: { gross_amount?: PayPalMoney; fee_amount?: PayPalMoney; net_amount?: PayPalMoney };
 }
 
 export interface PayPalPlan {
@@ -200,6 +225,20 @@ export function createPayPalClient(config: PayPalConfig, now: () => Date = () =>
 
     getSubscription: (id: string) =>
       call<PayPalSubscription>('GET', `/v1/billing/subscriptions/${encodeURIComponent(id)}`),
+
+    /** A subscription's payments between two moments (PayPal asks for both). */
+    async subscriptionTransactions(
+      id: string,
+      from: Date,
+      to: Date,
+    ): Promise<PayPalSubscriptionTransaction[]> {
+      const query = new URLSearchParams({ start_time: from.toISOString(), end_time: to.toISOString() });
+      const answer = await call<{ transactions?: PayPalSubscriptionTransaction[] }>(
+        'GET',
+        `/v1/billing/subscriptions/${encodeURIComponent(id)}/transactions?${query}`,
+      );
+      return answer.transactions ?? [];
+    },
 
     async cancelSubscription(id: string, reason: string): Promise<void> {
       await call<undefined>('POST', `/v1/billing/subscriptions/${encodeURIComponent(id)}/cancel`, {

@@ -1,5 +1,4 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { createRouter } from '../../../lib/create-router.ts';
 
 const redirect = (description: string) => ({
   description,
@@ -51,20 +50,3 @@ export const paypalCancel = createRoute({
     ),
   },
 });
-
-export interface PayPalReturnHandlers {
-  /** Answers the result page to redirect to; a failure is logged under `requestId`. */
-  handleReturn(
-    query: { order?: string; token?: string; subscription_id?: string },
-    requestId: string,
-  ): Promise<string>;
-  handleCancel(query: { order?: string }): Promise<string>;
-}
-
-export function createPayPalRouter({ handleReturn, handleCancel }: PayPalReturnHandlers) {
-  return createRouter()
-    .openapi(paypalReturn, async (c) =>
-      c.redirect(await handleReturn(c.req.valid('query'), c.var.requestId), 302),
-    )
-    .openapi(paypalCancel, async (c) => c.redirect(await handleCancel(c.req.valid('query')), 302));
-}

@@ -6,7 +6,8 @@ import { insertInstanceRows } from '../../../../test/instance-rows.ts';
 import { createTestDatabase, truncateAll } from '../../../../test/test-db.ts';
 import type { Db } from '../../../db/database.ts';
 import { ConflictError } from '../../../lib/errors.ts';
-import { createPayPal, PAYPAL_CANNOT_RESUME } from './paypal.ts';
+import { PAYPAL_CANNOT_RESUME } from './paypal.service.ts';
+import { createPayPal } from './paypal.ts';
 import { createPayPalClient } from './paypal-client.ts';
 
 const PUBLIC_URL = 'http://berth.test';
@@ -192,14 +193,29 @@ describe('PayPal (standard): one-off Orders v2 payment', () => {
     });
     expect(requestsTo('POST', /\/capture$/)).toHaveLength(0);
 
-    const refund = {
-      id: 'REFUND-1',
+    // PayPal's v2 refund: this refund's amount, and its `up` link names the capture. A partial refund
+    // first (the invoice shows what was refunded), then the rest.
+    const refund = (id: string, value: string) => ({
+      id,
       status: 'COMPLETED',
+      amount: { currency_code: 'USD', value },
       links: [{ rel: 'up', href: `${fake.url}/v2/payments/captures/CAPTURE-HOOK`, method: 'GET' }],
-    };
-    expect((await webhook({ event_type: 'PAYMENT.CAPTURE.REFUNDED', resource: refund })).status).toBe(200);
+    });
+    const part = { event_type: 'PAYMENT.CAPTURE.REFUNDED', resource: refund('REFUND-1', '67.92') };
+    expect((await webhook(part)).status).toBe(200);
+    expect((await webhook(part)).status).toBe(200);
     expect(await history(token)).toEqual([
-      expect.objectContaining({ amount: 167.92, description: 'Pro (yearly)', status: 'refunded' }),
+      expect.objectContaining({ amount: 167.92, refundedAmount: 67.92, status: 'paid' }),
+    ]);
+    const rest = { event_type: 'PAYMENT.CAPTURE.REFUNDED', resource: refund('REFUND-2', '100.00') };
+    expect((await webhook(rest)).status).toBe(200);
+    expect(await history(token)).toEqual([
+      expect.objectContaining({
+        amount: 167.92,
+        description: 'Pro (yearly)',
+        refundedAmount: 167.92,
+        status: 'refunded',
+      }),
     ]);
   });
 

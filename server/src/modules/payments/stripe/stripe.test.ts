@@ -5,7 +5,7 @@ import { insertInstanceRows } from '../../../../test/instance-rows.ts';
 import { createTestDatabase, truncateAll } from '../../../../test/test-db.ts';
 import type { Db } from '../../../db/database.ts';
 import { DOWNGRADE_BLOCKED_MESSAGE } from '../../subscriptions/billing-rules.ts';
-import { ADDON_NEEDS_STRIPE_PLAN, NO_STRIPE_CUSTOMER } from './stripe.ts';
+import { ADDON_NEEDS_STRIPE_PLAN, NO_STRIPE_CUSTOMER } from './stripe.service.ts';
 
 /**
  * The real `stripe` SDK against a local server that speaks Stripe's API; webhooks are signed with the

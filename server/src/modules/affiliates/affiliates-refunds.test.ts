@@ -1,0 +1,210 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { call, createTestServices, register, type TestApp } from '../../../test/create-test-app.ts';
+import { type FakeStripe, startFakeStripe, toAppWebhook } from '../../../test/fake-stripe.ts';
+import { createTestDatabase, truncateAll } from '../../../test/test-db.ts';
+import { createApp } from '../../app.ts';
+import type { Db } from '../../db/database.ts';
+import type { Services } from '../../services.ts';
+import { CLICK_RETENTION_MONTHS } from './affiliates.service.ts';
+
+/**
+ * Partial refunds, Stripe's fee and the clicks' retention, over HTTP on the real test database with the
+ * local Stripe: a refund takes back its share of the commission once (inside the hold from the pending
+ * commission, after it as a negative adjustment); the commission is 20 % of what is left after tax and
+ * Stripe's fee; clicks older than the retention period are deleted by the background sweep.
+ */
+
+const WEBHOOK_SECRET = 'whsec_test_affiliate_refunds';
+const DAY = 86_400_000;
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/140.0 Safari/537.36';
+let db: Db;
+let app: TestApp;
+let services: Services;
+let fake: FakeStripe;
+/** The app's clock (the 30-day hold and the retention are measured against it). */
+let clock: Date;
+
+beforeAll(async () => {
+  ({ db } = await createTestDatabase());
+  fake = await startFakeStripe({ webhookSecret: WEBHOOK_SECRET });
+});
+afterAll(() => fake?.close());
+beforeEach(async () => {
+  await truncateAll(db);
+  clock = new Date();
+  fake.feeOf = () => 0;
+  services = createTestServices(db, {
+    now: () => clock,
+    publicUrl: 'http://app.test',
+    payments: { stripe: { secretKey: 'sk_test_berth', webhookSecret: WEBHOOK_SECRET, apiBase: fake.url } },
+  });
+  app = createApp(services, {});
+  fake.deliverTo = toAppWebhook(app);
+});
+
+/** An affiliate and a customer they referred (by the ref parameter); answers both tokens. */
+async function referredCustomer() {
+  const a = await register(app);
+  const joined = await call(app, 'POST', '/api/affiliates/register', {
+    token: a.token,
+    body: { paymentMethod: 'paypal' },
+  });
+  expect(joined.status, JSON.stringify(joined.json)).toBe(201);
+  const customer = await register(app, { ref: joined.json.affiliate.referralCode });
+  return { affiliate: a.token, customer: customer.token, code: String(joined.json.affiliate.referralCode) };
+}
+
+/** The customer subscribes to Pro monthly (19.99) through Stripe Checkout; answers the paid invoice. */
+async function payStripe(token: string) {
+  const res = await call(app, 'POST', '/api/payments/create-paypal-payment', {
+    token,
+    body: { provider: 'stripe', plan: 'pro', billingCycle: 'monthly' },
+  });
+  expect(res.status, JSON.stringify(res.json)).toBe(200);
+  const { invoice, events } = fake.completeCheckout(String(res.json.redirectUrl).split('/').pop() ?? '');
+  for (const event of events) expect(await fake.deliver(event)).toBe(200);
+  return String(invoice.id);
+}
+
+/** Refunds `amount` minor units of the invoice's charge at Stripe and delivers the event (answered). */
+async function refund(invoiceId: string, amount?: number) {
+  const [event] = fake.refund(invoiceId, amount);
+  if (!event) throw new Error('no charge.refunded event');
+  expect(await fake.deliver(event)).toBe(200);
+  return event;
+}
+
+const ledger = async () =>
+  (
+    await db.selectFrom('affiliate_ledger').select(['kind', 'amount_minor']).orderBy('created_at').execute()
+  ).map((e) => [e.kind, e.amount_minor]);
+const dashboard = async (token: string) =>
+  (await call(app, 'GET', '/api/affiliates/dashboard', { token })).json;
+const history = async (token: string) =>
+  (await call(app, 'GET', '/api/payments/billing-history', { token })).json.invoices;
+
+describe('partial refunds (Stripe)', () => {
+  it('inside the hold: the pending commission shrinks by the refunded share, once per refund', async () => {
+    const { affiliate, customer } = await referredCustomer();
+    const invoiceId = await payStripe(customer);
+    expect(await dashboard(affiliate)).toMatchObject({ pendingEarnings: 4, heldEarnings: 4 });
+
+    // 9.99 of 19.99 refunded: 400 × 9.99 / 19.99 = 199.9 → 2.00 clawed back.
+    const first = await refund(invoiceId, 999);
+    expect(await ledger()).toEqual([
+      ['commission', 400],
+      ['clawback', -200],
+    ]);
+    expect(await dashboard(affiliate)).toMatchObject({
+      pendingEarnings: 2,
+      heldEarnings: 2,
+      availableBalance: 0,
+      totalEarnings: 2,
+    });
+    expect(await history(customer)).toEqual([
+      expect.objectContaining({ amount: 19.99, refundedAmount: 9.99, status: 'paid' }),
+    ]);
+
+    // The same event again, and again under a new event id (a provider resend): nothing more.
+    expect(await fake.deliver(first)).toBe(200);
+    expect(await fake.deliver({ ...first, id: `${String(first.id)}_again` })).toBe(200);
+    expect(await ledger()).toHaveLength(2);
+    expect((await dashboard(affiliate)).pendingEarnings).toBe(2);
+
+    // The rest refunded (Stripe's charge now says 19.99 refunded): the commission is gone.
+    await refund(invoiceId);
+    expect(await ledger()).toEqual([
+      ['commission', 400],
+      ['clawback', -200],
+      ['clawback', -200],
+    ]);
+    expect(await dashboard(affiliate)).toMatchObject({ pendingEarnings: 0, totalEarnings: 0 });
+    expect(await history(customer)).toEqual([
+      expect.objectContaining({ refundedAmount: 19.99, status: 'refunded' }),
+    ]);
+    // Past the hold nothing of it becomes available.
+    clock = new Date(clock.getTime() + 31 * DAY);
+    expect((await dashboard(affiliate)).availableBalance).toBe(0);
+  });
+
+  it('after the hold: one negative adjustment of the refunded share, even when the event is resent', async () => {
+    const { affiliate, customer } = await referredCustomer();
+    const invoiceId = await payStripe(customer);
+    clock = new Date(clock.getTime() + 31 * DAY);
+    expect(await dashboard(affiliate)).toMatchObject({ availableBalance: 4, pendingEarnings: 4 });
+
+    // 5.00 of 19.99: 400 × 500 / 1999 = 100.05 → 1.00.
+    const event = await refund(invoiceId, 500);
+    expect(await fake.deliver({ ...event, id: `${String(event.id)}_again` })).toBe(200);
+    expect(await ledger()).toEqual([
+      ['commission', 400],
+      ['adjustment', -100],
+    ]);
+    expect(await dashboard(affiliate)).toMatchObject({
+      availableBalance: 3,
+      pendingEarnings: 3,
+      totalEarnings: 3,
+    });
+  });
+});
+
+describe("Stripe's fee", () => {
+  it("the commission is 20 % of the amount less tax and Stripe's fee (its balance transaction)", async () => {
+    // Stripe's card pricing: 2.9 % + 30 cents of 19.99 = 0.88.
+    fake.feeOf = (amount) => Math.round(amount * 0.029) + 30;
+    const { affiliate, customer } = await referredCustomer();
+    const invoiceId = await payStripe(customer);
+    // The newest balance transaction: this payment's charge.
+    const txn = [...fake.balanceTransactions.values()].pop();
+    expect(txn?.fee).toBe(88);
+    // (19.99 − 0 tax − 0.88) × 20 % = 3.822 → 3.82.
+    expect(await ledger()).toEqual([['commission', 382]]);
+    expect(await dashboard(affiliate)).toMatchObject({ pendingEarnings: 3.82, totalEarnings: 3.82 });
+    // The customer's invoice is the full amount: the fee is Berth's cost, not the customer's.
+    expect(await history(customer)).toEqual([
+      expect.objectContaining({ id: expect.any(String), amount: 19.99 }),
+    ]);
+    // A full refund takes back all of the (fee-reduced) commission.
+    await refund(invoiceId);
+    expect(await ledger()).toEqual([
+      ['commission', 382],
+      ['clawback', -382],
+    ]);
+  });
+});
+
+describe('click retention', () => {
+  it(`deletes clicks older than ${CLICK_RETENTION_MONTHS} months; newer ones and the referral stay`, async () => {
+    const { affiliate, code } = await referredCustomer();
+    const start = clock;
+    const clickAt = async (at: Date, agent: string) => {
+      clock = at;
+      const res = await app.request(`/api/affiliates/track-click/${code}`, {
+        method: 'POST',
+        headers: { 'user-agent': agent },
+      });
+      expect(res.status).toBe(200);
+    };
+    const monthsAgo = (n: number) =>
+      new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() - n, start.getUTCDate(), 12));
+    await clickAt(monthsAgo(CLICK_RETENTION_MONTHS + 1), `${BROWSER} old`);
+    await clickAt(monthsAgo(CLICK_RETENTION_MONTHS - 1), `${BROWSER} recent`);
+    await clickAt(start, `${BROWSER} today`);
+    clock = start;
+    expect((await dashboard(affiliate)).totalClicks).toBe(3);
+
+    // The background sweep (services.background.affiliateClickPurge runs this on a timer).
+    expect(await services.affiliates.purgeOldClicks()).toBe(1);
+    expect(await services.affiliates.purgeOldClicks()).toBe(0);
+    expect(await dashboard(affiliate)).toMatchObject({ totalClicks: 2, totalReferrals: 1 });
+    const keys = await db.selectFrom('affiliate_clicks').select('created_at').execute();
+    expect(keys.every((k) => k.created_at.getTime() >= monthsAgo(CLICK_RETENTION_MONTHS).getTime())).toBe(
+      true,
+    );
+
+    // A year later the click that was recent is past the retention too.
+    clock = new Date(Date.UTC(start.getUTCFullYear() + 1, start.getUTCMonth(), start.getUTCDate(), 12));
+    expect(await services.affiliates.purgeOldClicks()).toBe(1);
+    expect((await dashboard(affiliate)).totalClicks).toBe(1);
+  });
+});
