@@ -27,7 +27,12 @@ beforeAll(async () => {
   }
   await insertInstanceRows(db, users[0] ?? '', 5);
   await insertInstanceRows(db, users[1] ?? '', 2);
-  await db.updateTable('instances').set({ status: 'deleting' }).where('name', '=', 'db 0').execute();
+  await db
+    .updateTable('instances')
+    .set({ status: 'deleting' })
+    .where('user_id', '=', users[0] ?? '')
+    .where('name', '=', 'db 0')
+    .execute();
 });
 
 // A constant ('deleting') between the arguments, and arguments in limit and offset.
