@@ -10,8 +10,13 @@ export async function insertTrialSubscription(db: DbOrTx, userId: string, trialE
     .execute();
 }
 
+// Read on every /api/v1 request (the Pro check) and deploy decision: built and compiled once.
+const subscriptionOf = preparedQuery((db, userId: string) =>
+  db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId),
+);
+
 export async function findSubscription(db: DbOrTx, userId: string): Promise<SubscriptionRow | undefined> {
-  return db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).executeTakeFirst();
+  return (await subscriptionOf(db, userId))[0];
 }
 
 /**
