@@ -1,5 +1,3 @@
-import { cors } from 'hono/cors';
-import { secureHeaders } from 'hono/secure-headers';
 import pkg from '../package.json' with { type: 'json' };
 import { limitBody, MAX_JSON_BODY_BYTES } from './lib/body-limit.ts';
 import { NO_TRUSTED_PROXIES, type TrustedProxies } from './lib/client-address.ts';
@@ -8,7 +6,7 @@ import { createErrorHandler, onNotFound } from './lib/error-handler.ts';
 import type { LogLine } from './lib/error-reference.ts';
 import { buildOpenApiDocument, publicSubset } from './lib/openapi.ts';
 import type { RateLimitRule } from './lib/rate-limiter.ts';
-import { requestIds } from './lib/request-id.ts';
+import { responseHeaders } from './lib/response-headers.ts';
 import { mountWebApp } from './lib/web-app.ts';
 import { createAdminRouter } from './modules/admin/admin.index.ts';
 import { createAffiliatesRouter } from './modules/affiliates/affiliates.index.ts';
@@ -109,9 +107,8 @@ export function createApp(services: Services, http: HttpOptions = {}) {
   const app = createRouter();
   app.onError(createErrorHandler(services.errorLog));
   app.notFound(onNotFound);
-  app.use('*', requestIds(http.accessLog));
-  app.use('*', secureHeaders({ crossOriginResourcePolicy: false }));
-  app.use('/api/*', cors());
+  // Request ids, security headers, CORS on /api/* and the access log, in one pass (lib/response-headers.ts).
+  app.use('*', responseHeaders(http.accessLog));
   // Every body is limited; the avatar and help desk image uploads have their own, larger limits.
   const jsonLimit = limitBody(MAX_JSON_BODY_BYTES);
   app.use('/api/*', (c, next) => {

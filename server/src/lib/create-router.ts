@@ -13,7 +13,7 @@ export interface AuthUser {
 
 export interface AppEnv {
   Variables: {
-    /** Set first for every request by `requestIds` (lib/request-id.ts): the reference of its errors. */
+    /** Set first for every request by `responseHeaders` (lib/response-headers.ts): the reference of its errors. */
     requestId: string;
     /** Set by `requireUser` on authenticated routes. */
     user: AuthUser;

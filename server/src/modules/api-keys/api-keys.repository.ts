@@ -1,4 +1,5 @@
 import type { DbOrTx } from '../../db/database.ts';
+import { preparedQuery } from '../../db/prepared-query.ts';
 import type { ApiKeyRow } from '../../db/tables/api-keys.ts';
 
 export interface StoredKey {
@@ -66,15 +67,16 @@ export async function deleteKey(db: DbOrTx, userId: string, id: string): Promise
 }
 
 /** The key with this hash: its id and owner. */
-export function findKeyByHash(
+// The key lookup of every /api/v1 request: built and compiled once (db/prepared-query.ts).
+const keyByHash = preparedQuery((db, hash: string) =>
+  db.selectFrom('api_keys').select(['id', 'user_id', 'last_used_at']).where('key_hash', '=', hash),
+);
+
+export async function findKeyByHash(
   db: DbOrTx,
   hash: string,
 ): Promise<Pick<ApiKeyRow, 'id' | 'user_id' | 'last_used_at'> | undefined> {
-  return db
-    .selectFrom('api_keys')
-    .select(['id', 'user_id', 'last_used_at'])
-    .where('key_hash', '=', hash)
-    .executeTakeFirst();
+  return (await keyByHash(db, hash))[0];
 }
 
 export async function touchKey(db: DbOrTx, id: string, now: Date): Promise<void> {

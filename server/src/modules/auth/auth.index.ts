@@ -44,13 +44,13 @@ export function createAuthRouter({ auth, limiter, limits, turnstile }: AuthRoute
       await auth.logout(c.req.valid('json').refreshToken);
       return c.json({ message: 'Logged out successfully' }, 200);
     })
-    .openapi(routes.profile, async (c) => c.json({ user: await auth.profile(c.var.user.id) }, 200))
+    .openapi(routes.profile, async (c) => c.json({ user: await auth.profile(c.get('user').id) }, 200))
     .openapi(routes.updateProfile, async (c) => {
-      const user = await auth.updateProfile(c.var.user.id, c.req.valid('json'));
+      const user = await auth.updateProfile(c.get('user').id, c.req.valid('json'));
       return c.json({ user, message: 'Profile updated successfully!' }, 200);
     })
     .openapi(routes.changePassword, async (c) => {
-      const tokens = await auth.changePassword(c.var.user.id, c.req.valid('json'));
+      const tokens = await auth.changePassword(c.get('user').id, c.req.valid('json'));
       return c.json({ ...tokens, message: 'Password changed successfully!' }, 200);
     });
 }

@@ -1,10 +1,40 @@
 import type { Transaction } from 'kysely';
 import { sql } from 'kysely';
 import type { Database, DbOrTx } from '../../db/database.ts';
+import { preparedQuery } from '../../db/prepared-query.ts';
 import type { NewUserRow, UserRow, UserRowUpdate } from '../../db/tables/users.ts';
 
+// Read on every profile answer: built and compiled once (db/prepared-query.ts).
+const userById = preparedQuery((db, id: string) => db.selectFrom('users').selectAll().where('id', '=', id));
+
 export async function findUserById(db: DbOrTx, id: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  return (await userById(db, id))[0];
+}
+
+/** A user row with the user's affiliate status: the affiliate profile's status, or null without one. */
+export type UserWithAffiliateStatus = UserRow & { affiliate_status: 'active' | 'suspended' | null };
+
+// The profile answer's read: the user and the affiliate status (affiliates.service's statusOf: the
+// status of the user's one affiliate profile) in one round trip, built and compiled once.
+const userWithAffiliateStatus = preparedQuery((db, id: string) =>
+  db
+    .selectFrom('users')
+    .selectAll('users')
+    .select((eb) =>
+      eb
+        .selectFrom('affiliates')
+        .select('affiliates.status')
+        .whereRef('affiliates.user_id', '=', 'users.id')
+        .as('affiliate_status'),
+    )
+    .where('users.id', '=', id),
+);
+
+export async function findUserWithAffiliateStatus(
+  db: DbOrTx,
+  id: string,
+): Promise<UserWithAffiliateStatus | undefined> {
+  return (await userWithAffiliateStatus(db, id))[0];
 }
 
 /** Locks the user's row until the transaction ends (read-then-write without races). */
@@ -84,9 +114,13 @@ export async function setRoleByLogin(db: DbOrTx, emailOrUsername: string, role: 
 }
 
 /** The user's token version (primary-key read); undefined when the user is gone. */
+// Read on every signed-in request while the token-version cache is off (modules/auth/token-versions.ts).
+const tokenVersionById = preparedQuery((db, id: string) =>
+  db.selectFrom('users').select('token_version').where('id', '=', id),
+);
+
 export async function findTokenVersion(db: DbOrTx, id: string): Promise<number | undefined> {
-  const row = await db.selectFrom('users').select('token_version').where('id', '=', id).executeTakeFirst();
-  return row?.token_version;
+  return (await tokenVersionById(db, id))[0]?.token_version;
 }
 
 /** Bumps the user's token version (every earlier access token dies) and answers the new one. */

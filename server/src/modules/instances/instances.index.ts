@@ -8,43 +8,47 @@ export function createInstancesRouter(instances: InstancesService) {
   return (
     createRouter()
       .openapi(routes.list, async (c) =>
-        c.json(await instances.list(c.var.user.id, c.req.valid('query')), 200),
+        c.json(await instances.list(c.get('user').id, c.req.valid('query')), 200),
       )
       // Before /{id}, which would otherwise take "capabilities" for an id.
       .openapi(routes.capabilities, async (c) => c.json(await instances.capabilities(), 200))
       .openapi(routes.deploy, async (c) => {
-        const instance = await instances.deploy(c.var.user.id, c.req.valid('json'));
+        const instance = await instances.deploy(c.get('user').id, c.req.valid('json'));
         return c.json({ instance, message: 'Instance deployment initiated' }, 202);
       })
       .openapi(routes.getOne, async (c) =>
-        c.json({ instance: await instances.get(c.var.user.id, c.req.valid('param').id) }, 200),
+        c.json({ instance: await instances.get(c.get('user').id, c.req.valid('param').id) }, 200),
       )
       .openapi(routes.update, async (c) => {
-        const instance = await instances.update(c.var.user.id, c.req.valid('param').id, c.req.valid('json'));
+        const instance = await instances.update(
+          c.get('user').id,
+          c.req.valid('param').id,
+          c.req.valid('json'),
+        );
         return c.json({ instance, message: 'Instance updated successfully' }, 200);
       })
       .openapi(routes.remove, async (c) => {
-        const instance = await instances.remove(c.var.user.id, c.req.valid('param').id);
+        const instance = await instances.remove(c.get('user').id, c.req.valid('param').id);
         return c.json({ instance, message: 'Instance deletion initiated' }, 202);
       })
       .openapi(routes.access, async (c) => {
-        const result = await instances.access(c.var.user.id, c.req.valid('param').id);
+        const result = await instances.access(c.get('user').id, c.req.valid('param').id);
         if ('preparing' in result) return c.json({ message: PREPARING }, 202);
         return c.json(result, 200);
       })
       .openapi(routes.changePassword, async (c) => {
         const body = c.req.valid('json');
-        const outcome = await instances.changePassword(c.var.user.id, c.req.valid('param').id, body);
+        const outcome = await instances.changePassword(c.get('user').id, c.req.valid('param').id, body);
         if (outcome === 'pending') return c.json({ message: 'Password change initiated' }, 202);
         return c.json({ message: `${TYPE_INFO[body.type].name} password updated` }, 200);
       })
       .openapi(routes.addDomain, async (c) => {
         const { id } = c.req.valid('param');
-        const instance = await instances.addDomain(c.var.user.id, id, c.req.valid('json').domain);
+        const instance = await instances.addDomain(c.get('user').id, id, c.req.valid('json').domain);
         return c.json({ instance, message: 'Custom domain added successfully' }, 200);
       })
       .openapi(routes.verifyDomain, async (c) => {
-        const instance = await instances.verifyDomain(c.var.user.id, c.req.valid('param').id);
+        const instance = await instances.verifyDomain(c.get('user').id, c.req.valid('param').id);
         const verification = instance.customDomain?.verification;
         const message =
           verification?.status === 'attached'
@@ -53,34 +57,38 @@ export function createInstancesRouter(instances: InstancesService) {
         return c.json({ instance, message }, 200);
       })
       .openapi(routes.removeDomain, async (c) => {
-        const instance = await instances.removeDomain(c.var.user.id, c.req.valid('param').id);
+        const instance = await instances.removeDomain(c.get('user').id, c.req.valid('param').id);
         return c.json({ instance, message: 'Custom domain removed successfully' }, 200);
       })
       .openapi(routes.getSsl, async (c) =>
-        c.json(await instances.sslStatus(c.var.user.id, c.req.valid('param').id), 200),
+        c.json(await instances.sslStatus(c.get('user').id, c.req.valid('param').id), 200),
       )
       .openapi(routes.requestSsl, async (c) => {
-        const result = await instances.requestSsl(c.var.user.id, c.req.valid('param').id);
+        const result = await instances.requestSsl(c.get('user').id, c.req.valid('param').id);
         return c.json({ ...result, message: 'Requested SSL. It may take a moment to activate.' }, 200);
       })
       .openapi(routes.storage, async (c) =>
-        c.json(await instances.storage(c.var.user.id, c.req.valid('param').id), 200),
+        c.json(await instances.storage(c.get('user').id, c.req.valid('param').id), 200),
       )
       .openapi(routes.listBackups, async (c) =>
-        c.json(await instances.listBackups(c.var.user.id, c.req.valid('param').id), 200),
+        c.json(await instances.listBackups(c.get('user').id, c.req.valid('param').id), 200),
       )
       .openapi(routes.createBackup, async (c) => {
-        const id = await instances.createBackup(c.var.user.id, c.req.valid('param').id, c.req.valid('json'));
+        const id = await instances.createBackup(
+          c.get('user').id,
+          c.req.valid('param').id,
+          c.req.valid('json'),
+        );
         return c.json({ id, backupId: id, 'backup-id': id, message: 'Backup creation started' }, 201);
       })
       .openapi(routes.restoreBackup, async (c) => {
         const { id, backupId } = c.req.valid('param');
-        await instances.restoreBackup(c.var.user.id, id, backupId);
+        await instances.restoreBackup(c.get('user').id, id, backupId);
         return c.json({ message: 'Restore initiated' }, 200);
       })
       .openapi(routes.deleteBackup, async (c) => {
         const { id, backupId } = c.req.valid('param');
-        await instances.deleteBackup(c.var.user.id, id, backupId);
+        await instances.deleteBackup(c.get('user').id, id, backupId);
         return c.json({ message: 'Backup deleted' }, 200);
       })
   );

@@ -1,5 +1,6 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database, DbOrTx } from '../../db/database.ts';
+import { preparedQuery } from '../../db/prepared-query.ts';
 import type {
   InstanceCredentialsRow,
   InstanceRow,
@@ -143,13 +144,40 @@ export async function lockInstanceForUpdate(
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** A page of the user's instances, newest first, whose name contains `search` (any case). */
+// The list without a search, on every dashboard load: built and compiled once (db/prepared-query.ts).
+const instancesPage = preparedQuery((db, userId: string, limit: number, offset: number) =>
+  db
+    .selectFrom('instances')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .offset(offset),
+);
+const instancesCount = preparedQuery((db, userId: string) =>
+  db
+    .selectFrom('instances')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId),
+);
+
 export async function findInstancesPage(
   db: DbOrTx,
   userId: string,
   options: { search: string; limit: number; offset: number },
 ): Promise<{ rows: InstanceRow[]; total: number }> {
-  let query = db.selectFrom('instances').where('user_id', '=', userId);
-  if (options.search) query = query.where('name', 'ilike', `%${escapeLike(options.search)}%`);
+  if (!options.search) {
+    const [rows, count] = await Promise.all([
+      instancesPage(db, userId, options.limit, options.offset),
+      instancesCount(db, userId),
+    ]);
+    return { rows, total: Number(count[0]?.n ?? 0) };
+  }
+  const query = db
+    .selectFrom('instances')
+    .where('user_id', '=', userId)
+    .where('name', 'ilike', `%${escapeLike(options.search)}%`);
   const [rows, count] = await Promise.all([
     query
       .selectAll()

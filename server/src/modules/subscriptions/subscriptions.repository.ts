@@ -1,5 +1,6 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database, DbOrTx } from '../../db/database.ts';
+import { preparedQuery } from '../../db/prepared-query.ts';
 import type { SubscriptionRow, SubscriptionRowUpdate } from '../../db/tables/subscriptions.ts';
 
 export async function insertTrialSubscription(db: DbOrTx, userId: string, trialEndsAt: Date): Promise<void> {
@@ -9,8 +10,13 @@ export async function insertTrialSubscription(db: DbOrTx, userId: string, trialE
     .execute();
 }
 
+// Read on every /api/v1 request (the Pro check) and deploy decision: built and compiled once.
+const subscriptionOf = preparedQuery((db, userId: string) =>
+  db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId),
+);
+
 export async function findSubscription(db: DbOrTx, userId: string): Promise<SubscriptionRow | undefined> {
-  return db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).executeTakeFirst();
+  return (await subscriptionOf(db, userId))[0];
 }
 
 /**
@@ -18,11 +24,9 @@ export async function findSubscription(db: DbOrTx, userId: string): Promise<Subs
  * profile and status answer). The rule is instances.repository's countActiveInstances: all but those
  * being deleted; subscriptions.test.ts checks both agree.
  */
-export async function findSubscriptionWithUsage(
-  db: DbOrTx,
-  userId: string,
-): Promise<(SubscriptionRow & { used: number }) | undefined> {
-  const row = await db
+// Built and compiled once (db/prepared-query.ts): it is read on every profile and status answer.
+const subscriptionWithUsage = preparedQuery((db, userId: string) =>
+  db
     .selectFrom('subscriptions')
     .selectAll('subscriptions')
     .select((eb) =>
@@ -33,8 +37,14 @@ export async function findSubscriptionWithUsage(
         .where('instances.status', '<>', 'deleting')
         .as('used'),
     )
-    .where('subscriptions.user_id', '=', userId)
-    .executeTakeFirst();
+    .where('subscriptions.user_id', '=', userId),
+);
+
+export async function findSubscriptionWithUsage(
+  db: DbOrTx,
+  userId: string,
+): Promise<(SubscriptionRow & { used: number }) | undefined> {
+  const row = (await subscriptionWithUsage(db, userId))[0];
   return row && { ...row, used: Number(row.used ?? 0) };
 }
 
