@@ -40,6 +40,8 @@ export const N8N_INSIDE = {
   tmp: '/tmp',
   runtime: '/opt/n8n',
   node: '/opt/node/bin/node',
+  /** Node's compile cache (NODE_COMPILE_CACHE), read-only. */
+  compileCache: '/opt/node-cache',
 } as const;
 
 export interface N8nSandbox {
@@ -54,6 +56,11 @@ export interface N8nSandbox {
   runtimeDir: string;
   /** The Node binary n8n runs on (ours: process.execPath). */
   nodeBin: string;
+  /**
+   * The runtime's compile cache folder (root's, read-only; n8n-runtime.ts), when made: bound read-only
+   * under the name Node looks for as this user.
+   */
+  compileCache?: { dir: string; name: string };
 }
 
 /** Writes passwd, group and hosts naming only the instance. */
@@ -153,6 +160,9 @@ export function n8nBwrapArgs(sandbox: N8nSandbox): string[] {
     '--ro-bind',
     sandbox.nodeBin,
     N8N_INSIDE.node,
+    ...(sandbox.compileCache
+      ? ['--ro-bind', sandbox.compileCache.dir, `${N8N_INSIDE.compileCache}/${sandbox.compileCache.name}`]
+      : []),
     '--bind',
     sandbox.dataDir,
     N8N_INSIDE.data,
