@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -29,6 +29,7 @@ import { BWRAP, settleSandboxed } from './sandbox.ts';
  *   same port on the namespace's loopback, where n8n listens; `-u none`: no inbound UDP. `-4`: IPv4
  *   only (pasta would otherwise also bind the port on every IPv6 address of the host).
  * - n8n's task broker (5679) and anything the customer binds stay inside the namespace.
+ * - link-local addresses (cloud metadata at 169.254.169.254) are blackholed inside it (blockLinkLocal).
  */
 
 export const PASTA = '/usr/bin/pasta';
@@ -180,7 +181,40 @@ export function n8nBwrapArgs(sandbox: N8nSandbox): string[] {
   ];
 }
 
-/** The whole command line: prlimit → pasta → bwrap → `command`, started as the instance user. */
+export const IP = '/usr/bin/ip';
+
+/** Link-local nameservers of the host (e.g. a cloud's DNS at 169.254.169.253): still reachable. */
+function linkLocalNameservers(): string[] {
+  try {
+    return [...readFileSync('/etc/resolv.conf', 'utf8').matchAll(/^nameserver\s+(169\.254\.\d+\.\d+)\s*$/gm)]
+      .map((match) => match[1] ?? '')
+      .filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The step between pasta and bwrap: in the instance's own network namespace (where this shell, pasta's
+ * child, still holds CAP_NET_ADMIN over it), link-local addresses (169.254.0.0/16: cloud metadata
+ * services at 169.254.169.254, which hand out the host's credentials) get a blackhole route, then the
+ * shell execs bwrap. bwrap's nested user namespace leaves n8n without any capability over this network
+ * namespace, so nothing inside can remove the route. Fails closed: no route, no n8n. IPv6 is off (-4).
+ */
+function blockLinkLocal(): string[] {
+  const allowed = linkLocalNameservers().map((ns) => `${IP} route add ${ns}/32 via 10.0.2.2 && `);
+  return [
+    '/bin/sh',
+    '-c',
+    `${IP} route add blackhole 169.254.0.0/16 && ${allowed.join('')}exec "$@"`,
+    'n8n-network',
+  ];
+}
+
+/**
+ * The whole command line: prlimit → pasta → sh (link-local blocked) → bwrap → `command`, started as
+ * the instance user.
+ */
 export function n8nSandboxCommand(
   sandbox: N8nSandbox,
   port: number | undefined,
@@ -188,7 +222,17 @@ export function n8nSandboxCommand(
 ): { command: string; args: string[] } {
   return {
     command: PRLIMIT,
-    args: [...N8N_LIMITS, '--', PASTA, ...pastaArgs(port), BWRAP, ...n8nBwrapArgs(sandbox), '--', ...command],
+    args: [
+      ...N8N_LIMITS,
+      '--',
+      PASTA,
+      ...pastaArgs(port),
+      ...blockLinkLocal(),
+      BWRAP,
+      ...n8nBwrapArgs(sandbox),
+      '--',
+      ...command,
+    ],
   };
 }
 
