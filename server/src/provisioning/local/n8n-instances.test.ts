@@ -64,6 +64,10 @@ const hostAddress = Object.values(networkInterfaces())
 /** Root's folder and file outside every instance that customers' links point at. */
 const outsideDir = `/tmp/berth-n8n-outside-${suffix}`;
 const outsideFile = path.join(outsideDir, 'secret');
+/** The outside file's content (not a substring of any path: the archive holds the links' targets). */
+const outsideSecret = `root-only-${randomBytes(8).toString('hex')}`;
+/** The outside as it was when B planted its links (the delete test checks it again). */
+let planted: ReturnType<typeof outsideSnapshot> | undefined;
 const outsideSnapshot = () => {
   const dir = statSync(outsideDir);
   const file = statSync(outsideFile);
@@ -392,10 +396,10 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
     timeout: 300_000,
   }, async () => {
     // Outside the instance: a root-only folder and file the links point at.
-    const secret = `outside-${suffix}`;
     await mkdir(outsideDir, { mode: 0o700 });
-    await writeFile(outsideFile, secret, { mode: 0o600 });
+    await writeFile(outsideFile, outsideSecret, { mode: 0o600 });
     const before = outsideSnapshot();
+    planted = before;
     // Planted from inside, as the customer would (Execute Command node): links in /tmp (the folder root
     // made on the first deploy and bound at /tmp) and in /data itself, to the outside file and folder.
     const plant = [
@@ -424,7 +428,7 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
     // Nothing outside was chowned, chmodded, written, added to or read into the archive.
     expect(outsideSnapshot()).toEqual(before);
     const archive = gunzipSync(readFileSync(path.join(root, 'backups', specB.id, backup.id, 'data.tar.gz')));
-    expect(archive.includes(secret)).toBe(false);
+    expect(archive.includes(outsideSecret)).toBe(false);
     // The links themselves are still the customer's (root did not chown through or replace them).
     const uid = systemUser(n8nNames(specB.id).unixUser)?.uid;
     expect(lstatSync(tmpLink).uid).toBe(uid);
@@ -457,7 +461,7 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
       expect(existsSync(gone), gone).toBe(false);
     expect((await frontDoorRequest(b.url, 'GET', '/')).status).toBe(404);
     // The links B planted (test above) were not followed by the delete.
-    if (existsSync(outsideFile)) expect(outsideSnapshot()).toMatchObject({ content: `outside-${suffix}` });
+    if (planted) expect(outsideSnapshot()).toEqual(planted);
     // Deleting again is a no-op; A is untouched.
     await driver.deleteSite(specB.id);
     expect((await frontDoorRequest(a.url, 'GET', '/')).status).toBe(200);
