@@ -85,6 +85,7 @@ export async function writeN8nSandboxFiles(etcDir: string, user: OsUser): Promis
 export function prepareTun(): string | undefined {
   if (!existsSync(PASTA)) return 'n8n needs the host package passt (pasta gives each instance its network)';
   if (!existsSync('/dev/net/tun')) return 'n8n needs /dev/net/tun (pasta gives each instance its network)';
+  if (!existsSync(IP)) return 'n8n needs the host package iproute2 (it blocks cloud metadata addresses)';
   const mode = statSync('/dev/net/tun').mode & 0o777;
   if ((mode & 0o006) !== 0o006) {
     try {
