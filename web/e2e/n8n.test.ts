@@ -141,12 +141,13 @@ describe('an n8n instance deployed from the browser', () => {
     try {
       await editor.goto(editorUrl, { timeout: 60_000 });
       await editor.waitForURL('**/signin**', { timeout: 60_000 });
-      const email = editor.getByLabel('Email', { exact: false }).first();
-      await email.waitFor({ timeout: 60_000 });
+      // n8n's own sign-in form (its editor marks it with data-test-id="signin-form").
+      const form = editor.locator('[data-test-id="signin-form"]');
+      await form.waitFor({ timeout: 60_000 });
       await shot(editor, 'n8n-signin');
-      await email.fill(FLOWS.email);
-      await editor.getByLabel('Password', { exact: false }).first().fill(FLOWS.password);
-      await editor.getByRole('button', { name: 'Sign in' }).click();
+      await form.locator('input:not([type="password"])').first().fill(FLOWS.email);
+      await form.locator('input[type="password"]').fill(FLOWS.password);
+      await editor.getByRole('button', { name: /^Sign in$/i }).click();
       // Signed in: the editor leaves the sign-in page for the owner's workflows.
       await editor.waitForURL((url) => !url.pathname.includes('signin'), { timeout: 60_000 });
       await shot(editor, 'n8n-signed-in');
