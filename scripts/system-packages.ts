@@ -51,6 +51,11 @@ export const TEST_PACKAGES: SystemPackage[] = [
   },
   { probe: '/usr/sbin/mkfs.ext4', apt: 'e2fsprogs', why: "each WordPress site's disk" },
   { probe: '/usr/bin/pasta', apt: 'passt', why: "each n8n instance's own network (pasta)" },
+  {
+    probe: '/usr/bin/ip',
+    apt: 'iproute2',
+    why: "blocks link-local (cloud metadata) addresses in each n8n instance's network",
+  },
   { probe: '/usr/bin/g++', apt: 'g++ make', why: "the n8n runtime's sqlite3 addon (built from source)" },
   { probe: '/usr/bin/sftp', apt: 'openssh-client', why: 'tests reach sites over SFTP' },
   { probe: '/usr/bin/curl', apt: 'curl', why: 'tests fetch sites over HTTP(S)' },

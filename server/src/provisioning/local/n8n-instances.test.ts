@@ -1,10 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { killLeftoverServers } from '../../../test/provisioning/leftover-servers.ts';
 import { frontDoorRequest, n8nSession, webhookWorkflow } from '../../../test/provisioning/n8n-client.ts';
@@ -17,6 +18,7 @@ import { createLocalDriver } from './local-driver.ts';
 import { generateN8nKey, localN8n } from './n8n-instances.ts';
 import {
   DEFAULT_RUNTIMES_DIR,
+  ensureN8nCompileCache,
   ensureN8nTemplate,
   installedN8nRuntime,
   missingRuntimeReason,
@@ -59,6 +61,24 @@ const hostAddress = Object.values(networkInterfaces())
   .flat()
   .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
 
+/** Root's folder and file outside every instance that customers' links point at. */
+const outsideDir = `/tmp/berth-n8n-outside-${suffix}`;
+const outsideFile = path.join(outsideDir, 'secret');
+/** The outside file's content (not a substring of any path: the archive holds the links' targets). */
+const outsideSecret = `root-only-${randomBytes(8).toString('hex')}`;
+/** The outside as it was when B planted its links (the delete test checks it again). */
+let planted: ReturnType<typeof outsideSnapshot> | undefined;
+const outsideSnapshot = () => {
+  const dir = statSync(outsideDir);
+  const file = statSync(outsideFile);
+  return {
+    dir: { uid: dir.uid, gid: dir.gid, mode: dir.mode },
+    file: { uid: file.uid, gid: file.gid, mode: file.mode, size: file.size },
+    entries: readdirSync(outsideDir),
+    content: readFileSync(outsideFile, 'utf8'),
+  };
+};
+
 const listen = (server: http.Server, host: string) =>
   new Promise<number>((resolve) =>
     server.listen(0, host, () => resolve((server.address() as AddressInfo).port)),
@@ -79,7 +99,11 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
     }
     // The migrated template database new instances start from (made once per runtime, reused after).
     const nobody = systemUser('nobody');
-    if (nobody) await ensureN8nTemplate(runtimesDir, nobody, (line) => logs.push(line));
+    // and the compile cache their n8n reads (made once per runtime by a warm-up run, root's after).
+    if (nobody) {
+      await ensureN8nTemplate(runtimesDir, nobody, (line) => logs.push(line));
+      await ensureN8nCompileCache(runtimesDir, nobody, (line) => logs.push(line));
+    }
     driver = createLocalDriver({ dataRoot: root, sites: {}, runtimesDir, log: (line) => logs.push(line) });
     await driver.start();
     expect((await driver.capabilities()).n8n).toEqual({ available: true });
@@ -98,6 +122,7 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
       await removeSiteUsersUnder(root);
       await rm(root, { recursive: true, force: true });
     }
+    await rm(outsideDir, { recursive: true, force: true });
   }, 120_000);
 
   it('serves the editor on the temporary URL and the deploy credentials log in as the owner', async () => {
@@ -178,6 +203,14 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
       () => {},
     );
     const sandbox = n8n.sandboxOf(specA.id);
+    // The compile cache every instance's n8n reads is root's and read-only, and bound read-only inside.
+    const cache = sandbox.compileCache;
+    expect(cache).toBeDefined();
+    const cacheDir = `/opt/node-cache/${cache?.name}`;
+    const cached = readdirSync(cache?.dir ?? '');
+    expect(cached.length).toBeGreaterThan(100);
+    expect(statSync(cache?.dir ?? '')).toMatchObject({ uid: 0, mode: 0o40755 });
+    expect(statSync(path.join(cache?.dir ?? '', cached[0] ?? ''))).toMatchObject({ uid: 0, mode: 0o100644 });
     const pgPort = Number(new URL(inject('pgAdminUrl')).port || 5432);
     const portOfB = JSON.parse(
       (await import('node:fs')).readFileSync(n8nPaths(root, specB.id).stateFile, 'utf8'),
@@ -195,6 +228,7 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
         s.on('close', () => resolve(got ? 'answered: ' + got.slice(-100) : 'closed'));
       });
       const exists = (p) => { try { fs.statSync(p); return true; } catch { return false; } };
+      const attempt = (f) => { try { f(); return 'done'; } catch (e) { return e.code || 'error'; } };
       (async () => {
         const out = {
           canary: await tcp('127.0.0.1', ${canaryPort}),
@@ -203,6 +237,10 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
           caddyHttp: await tcp('127.0.0.1', ${Number(new URL(a.url).port)}),
           caddyAdminPort: await tcp('127.0.0.1', 2019),
           gateway: await tcp('10.0.2.2', ${canaryPort}),
+          metadata: await tcp('169.254.169.254', 80),
+          linkLocal: await tcp('169.254.1.1', 80),
+          unblock: attempt(() => require('node:child_process').execFileSync('/usr/bin/ip', ['route', 'del', 'blackhole', '169.254.0.0/16'], { stdio: 'pipe' })),
+          metadataAfter: await tcp('169.254.169.254', 80),
           outside: ${hostAddress ? `await tcp('${hostAddress}', ${outsidePort})` : "'no host address'"},
           seesOwnData: exists('/data/.n8n'),
           seesRoot: exists(${JSON.stringify(root)}),
@@ -212,6 +250,10 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
           uid: process.getuid(),
           users: fs.readFileSync('/etc/passwd', 'utf8').trim().split('\\n').length,
           processes: fs.readdirSync('/proc').filter((e) => /^\\d+$/.test(e)).length,
+          cacheEntries: fs.readdirSync(${JSON.stringify(cacheDir)}).length,
+          cacheNewFile: attempt(() => fs.writeFileSync(${JSON.stringify(`${cacheDir}/planted`)}, 'x')),
+          cacheOverwrite: attempt(() => fs.writeFileSync(${JSON.stringify(`${cacheDir}/${cached[0]}`)}, 'x')),
+          cacheChmod: attempt(() => fs.chmodSync(${JSON.stringify(`${cacheDir}/${cached[0]}`)}, 0o666)),
         };
         console.log(JSON.stringify(out));
       })();
@@ -236,6 +278,15 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
       shadow: false,
       uid: systemUser(n8nNames(specA.id).unixUser)?.uid,
       users: 1,
+      // Cloud metadata and all link-local addresses are blackholed, and the instance cannot lift that.
+      metadata: 'EINVAL',
+      linkLocal: 'EINVAL',
+      unblock: 'error',
+      metadataAfter: 'EINVAL',
+      cacheEntries: cached.length,
+      cacheNewFile: 'EROFS',
+      cacheOverwrite: 'EROFS',
+      cacheChmod: 'EROFS',
     });
     // The gateway is not mapped to the host: the host's loopback canary never answers there.
     expect(seen.gateway).not.toContain('host loopback service');
@@ -341,6 +392,49 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
     expect(again.json().data).toMatchObject({ urlBaseWebhook: `${a.url}/` });
   });
 
+  it("links a customer plants in their data folder never make root's redeploy, restart, backup or restore touch a path outside", {
+    timeout: 300_000,
+  }, async () => {
+    // Outside the instance: a root-only folder and file the links point at.
+    await mkdir(outsideDir, { mode: 0o700 });
+    await writeFile(outsideFile, outsideSecret, { mode: 0o600 });
+    const before = outsideSnapshot();
+    planted = before;
+    // Planted from inside, as the customer would (Execute Command node): links in /tmp (the folder root
+    // made on the first deploy and bound at /tmp) and in /data itself, to the outside file and folder.
+    const plant = [
+      `ln -s ${outsideFile} /tmp/file-link`,
+      `ln -s ${outsideDir} /tmp/dir-link`,
+      `ln -s ${outsideFile} /data/file-link`,
+      `ln -s ${outsideDir} /data/.n8n/dir-link`,
+      'ls -la /tmp /data',
+    ].join(' && ');
+    const sandbox = localN8n(
+      root,
+      { runtimesDir, baseDomain: 'localhost' },
+      () => undefined,
+      () => {},
+    ).sandboxOf(specB.id);
+    await runInN8nSandbox(sandbox, ['/bin/sh', '-c', plant]);
+    const tmpLink = path.join(n8nPaths(root, specB.id).dataDir, 'tmp', 'file-link');
+    expect(lstatSync(tmpLink).isSymbolicLink()).toBe(true);
+
+    // Redeploy, then a backup and a restore (each stops and starts n8n: the restart path).
+    await driver.deployN8n(specB);
+    const backup = await driver.createBackup(specB.id, { name: 'with links' });
+    await driver.restoreBackup(specB.id, backup.id);
+    expect((await frontDoorRequest(b.url, 'GET', '/')).status).toBe(200);
+
+    // Nothing outside was chowned, chmodded, written, added to or read into the archive.
+    expect(outsideSnapshot()).toEqual(before);
+    const archive = gunzipSync(readFileSync(path.join(root, 'backups', specB.id, backup.id, 'data.tar.gz')));
+    expect(archive.includes(outsideSecret)).toBe(false);
+    // The links themselves are still the customer's (root did not chown through or replace them).
+    const uid = systemUser(n8nNames(specB.id).unixUser)?.uid;
+    expect(lstatSync(tmpLink).uid).toBe(uid);
+    expect(lstatSync(path.join(n8nPaths(root, specB.id).dataDir, 'file-link')).isSymbolicLink()).toBe(true);
+  });
+
   it('suspend shows the offline page; resume brings the editor back', async () => {
     await driver.suspendSite(specB.id);
     const offline = await frontDoorRequest(b.url, 'GET', '/');
@@ -366,6 +460,8 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
     ])
       expect(existsSync(gone), gone).toBe(false);
     expect((await frontDoorRequest(b.url, 'GET', '/')).status).toBe(404);
+    // The links B planted (test above) were not followed by the delete.
+    if (planted) expect(outsideSnapshot()).toEqual(planted);
     // Deleting again is a no-op; A is untouched.
     await driver.deleteSite(specB.id);
     expect((await frontDoorRequest(a.url, 'GET', '/')).status).toBe(200);

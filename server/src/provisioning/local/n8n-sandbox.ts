@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -29,6 +29,7 @@ import { BWRAP, settleSandboxed } from './sandbox.ts';
  *   same port on the namespace's loopback, where n8n listens; `-u none`: no inbound UDP. `-4`: IPv4
  *   only (pasta would otherwise also bind the port on every IPv6 address of the host).
  * - n8n's task broker (5679) and anything the customer binds stay inside the namespace.
+ * - link-local addresses (cloud metadata at 169.254.169.254) are blackholed inside it (blockLinkLocal).
  */
 
 export const PASTA = '/usr/bin/pasta';
@@ -40,6 +41,8 @@ export const N8N_INSIDE = {
   tmp: '/tmp',
   runtime: '/opt/n8n',
   node: '/opt/node/bin/node',
+  /** Node's compile cache (NODE_COMPILE_CACHE), read-only. */
+  compileCache: '/opt/node-cache',
 } as const;
 
 export interface N8nSandbox {
@@ -54,6 +57,11 @@ export interface N8nSandbox {
   runtimeDir: string;
   /** The Node binary n8n runs on (ours: process.execPath). */
   nodeBin: string;
+  /**
+   * The runtime's compile cache folder (root's, read-only; n8n-runtime.ts), when made: bound read-only
+   * under the name Node looks for as this user.
+   */
+  compileCache?: { dir: string; name: string };
 }
 
 /** Writes passwd, group and hosts naming only the instance. */
@@ -77,6 +85,7 @@ export async function writeN8nSandboxFiles(etcDir: string, user: OsUser): Promis
 export function prepareTun(): string | undefined {
   if (!existsSync(PASTA)) return 'n8n needs the host package passt (pasta gives each instance its network)';
   if (!existsSync('/dev/net/tun')) return 'n8n needs /dev/net/tun (pasta gives each instance its network)';
+  if (!existsSync(IP)) return 'n8n needs the host package iproute2 (it blocks cloud metadata addresses)';
   const mode = statSync('/dev/net/tun').mode & 0o777;
   if ((mode & 0o006) !== 0o006) {
     try {
@@ -153,6 +162,9 @@ export function n8nBwrapArgs(sandbox: N8nSandbox): string[] {
     '--ro-bind',
     sandbox.nodeBin,
     N8N_INSIDE.node,
+    ...(sandbox.compileCache
+      ? ['--ro-bind', sandbox.compileCache.dir, `${N8N_INSIDE.compileCache}/${sandbox.compileCache.name}`]
+      : []),
     '--bind',
     sandbox.dataDir,
     N8N_INSIDE.data,
@@ -170,7 +182,40 @@ export function n8nBwrapArgs(sandbox: N8nSandbox): string[] {
   ];
 }
 
-/** The whole command line: prlimit → pasta → bwrap → `command`, started as the instance user. */
+export const IP = '/usr/bin/ip';
+
+/** Link-local nameservers of the host (e.g. a cloud's DNS at 169.254.169.253): still reachable. */
+function linkLocalNameservers(): string[] {
+  try {
+    return [...readFileSync('/etc/resolv.conf', 'utf8').matchAll(/^nameserver\s+(169\.254\.\d+\.\d+)\s*$/gm)]
+      .map((match) => match[1] ?? '')
+      .filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The step between pasta and bwrap: in the instance's own network namespace (where this shell, pasta's
+ * child, still holds CAP_NET_ADMIN over it), link-local addresses (169.254.0.0/16: cloud metadata
+ * services at 169.254.169.254, which hand out the host's credentials) get a blackhole route, then the
+ * shell execs bwrap. bwrap's nested user namespace leaves n8n without any capability over this network
+ * namespace, so nothing inside can remove the route. Fails closed: no route, no n8n. IPv6 is off (-4).
+ */
+function blockLinkLocal(): string[] {
+  const allowed = linkLocalNameservers().map((ns) => `${IP} route add ${ns}/32 via 10.0.2.2 && `);
+  return [
+    '/bin/sh',
+    '-c',
+    `${IP} route add blackhole 169.254.0.0/16 && ${allowed.join('')}exec "$@"`,
+    'n8n-network',
+  ];
+}
+
+/**
+ * The whole command line: prlimit → pasta → sh (link-local blocked) → bwrap → `command`, started as
+ * the instance user.
+ */
 export function n8nSandboxCommand(
   sandbox: N8nSandbox,
   port: number | undefined,
@@ -178,7 +223,17 @@ export function n8nSandboxCommand(
 ): { command: string; args: string[] } {
   return {
     command: PRLIMIT,
-    args: [...N8N_LIMITS, '--', PASTA, ...pastaArgs(port), BWRAP, ...n8nBwrapArgs(sandbox), '--', ...command],
+    args: [
+      ...N8N_LIMITS,
+      '--',
+      PASTA,
+      ...pastaArgs(port),
+      ...blockLinkLocal(),
+      BWRAP,
+      ...n8nBwrapArgs(sandbox),
+      '--',
+      ...command,
+    ],
   };
 }
 
