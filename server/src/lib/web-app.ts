@@ -126,7 +126,7 @@ export function mountWebApp<E extends Env>(app: Hono<E>, distDir: string): void 
   const page = async (c: Context) => {
     const prerendered = prerenderedFileIn(prerenderedRoot, c.req.path);
     return (
-      (prerendered && (await sendFile(c, prerendered, HTML_CACHE))) ??
+      (prerendered === undefined ? undefined : await sendFile(c, prerendered, HTML_CACHE)) ??
       (await sendFile(c, indexFile, HTML_CACHE)) ??
       new Response(NOT_BUILT, {
         headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': HTML_CACHE },
