@@ -10,8 +10,11 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 const BUDGET_KB = 150;
-/** What a build may not exceed until BUDGET_KB is reached (162.2 KB + 2 KB when it was set). */
-const CEILING_KB = 164.2;
+/**
+ * What a build may not exceed until BUDGET_KB is reached: the size reached now (164.1 KB, the app with
+ * the hydration of the prerendered public pages).
+ */
+const CEILING_KB = 164.1;
 
 /** The module of the page `/` shows to visitors, as the manifest names it (relative to web/). */
 export const LANDING_MODULE = '../ui/src/features/landing/landing-page.tsx';

@@ -2,13 +2,14 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { muiWithoutCssVariables } from './mui-without-css-variables.ts';
 import { precompress } from './precompress.ts';
+import { prerenderPages } from './prerender.ts';
 
 /** The Berth server in development (`npm run dev -w @berth/server`). */
 const API_PROXY = { '/api': { target: 'http://localhost:8080', changeOrigin: true } };
 
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [muiWithoutCssVariables(), react(), precompress()],
+  plugins: [muiWithoutCssVariables(), react(), prerenderPages(), precompress()],
   server: { proxy: API_PROXY },
   preview: { proxy: API_PROXY },
   build: {

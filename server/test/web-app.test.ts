@@ -14,6 +14,10 @@ import { listen } from './listen.ts';
 import { createTestDatabase } from './test-db.ts';
 
 const INDEX = `<!doctype html><html><head><title>Berth UI</title></head><body>${'<div></div>'.repeat(200)}</body></html>`;
+/** Pages the build prerendered (web/prerender.ts): their markup is in the HTML. */
+const LANDING = `<!doctype html><html><body><div id="root"><h1>Deploy</h1>${'<p>landing</p>'.repeat(100)}</div></body></html>`;
+const PRICING = `<!doctype html><html><body><div id="root"><h1>Pricing</h1>${'<p>plans</p>'.repeat(100)}</div></body></html>`;
+const TERMS = '<!doctype html><html><body><div id="root"><h1>Affiliate terms</h1></div></body></html>';
 const SCRIPT = `export const greeting = ${JSON.stringify('hello '.repeat(500))};`;
 
 interface Answer {
@@ -68,6 +72,10 @@ beforeAll(async () => {
   await withCopies(path.join(dist, 'assets', 'index-abc123.js'), SCRIPT);
   await writeFile(path.join(dist, 'assets', 'logo-abc123.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
   await writeFile(path.join(dist, '.vite', 'manifest.json'), '{"secret":"build layout"}');
+  await mkdir(path.join(dist, 'prerendered', 'affiliate'), { recursive: true });
+  await withCopies(path.join(dist, 'prerendered', 'index.html'), LANDING);
+  await withCopies(path.join(dist, 'prerendered', 'pricing.html'), PRICING);
+  await writeFile(path.join(dist, 'prerendered', 'affiliate', 'terms.html'), TERMS);
   server = await listen(createTestApp(db, { webDistDir: dist }));
 });
 
@@ -105,8 +113,27 @@ describe('serving the built web app', () => {
     }
   });
 
-  it('answers every page with index.html, compressed and never cached', async () => {
-    for (const route of ['/', '/pricing', '/dashboard', '/api/docs', '/index.html']) {
+  it('answers a prerendered public page with its own HTML, compressed and never cached', async () => {
+    for (const [route, html] of [
+      ['/', LANDING],
+      ['/pricing', PRICING],
+      ['/affiliate/terms', TERMS],
+    ] as const) {
+      const answer = await get(route, 'gzip, deflate, br');
+      expect(answer.status, route).toBe(200);
+      expect(answer.headers['content-type'], route).toContain('text/html');
+      expect(answer.headers['cache-control'], route).toBe('no-cache');
+      expect(decoded(answer), route).toBe(html);
+    }
+    expect((await get('/', 'gzip')).headers['content-encoding']).toBe('gzip');
+    // Only the exact path: below it, with a trailing slash or in other letters, the app shell decides.
+    for (const route of ['/pricing/', '/pricing/x', '/Pricing', '/affiliate', '/prerendered']) {
+      expect(decoded(await get(route, 'br')), route).toBe(INDEX);
+    }
+  });
+
+  it('answers every other page with index.html, compressed and never cached', async () => {
+    for (const route of ['/dashboard', '/login', '/api/docs', '/index.html']) {
       const answer = await get(route, 'gzip, deflate, br');
       expect(answer.status, route).toBe(200);
       expect(answer.headers['content-type'], route).toContain('text/html');

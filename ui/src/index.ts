@@ -7,3 +7,4 @@ export type {
   SecretStore,
   TokenStore,
 } from './platform/platform.ts';
+export { THEME_STORAGE_KEY } from './theme/color-mode-provider.tsx';

@@ -9,6 +9,14 @@ const tokenStore: TokenStore = {
   async get() {
     return localStorage.getItem(TOKEN_STORAGE_KEY);
   },
+  peek() {
+    try {
+      return localStorage.getItem(TOKEN_STORAGE_KEY);
+    } catch {
+      // Storage can be unavailable (a privacy setting): nobody can be signed in then.
+      return null;
+    }
+  },
   async getRefreshToken() {
     return localStorage.getItem(REFRESH_TOKEN_STORAGE_KEY);
   },

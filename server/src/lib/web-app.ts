@@ -99,20 +99,40 @@ async function sendFile(c: Context, file: string, cacheControl: string): Promise
   return new Response(c.req.method === 'HEAD' ? null : body, { status: 200, headers });
 }
 
+/** Where the web build writes the public pages it prerendered (web/prerender.ts). */
+export const PRERENDERED_DIR = 'prerendered';
+
+/**
+ * The prerendered page of `urlPath` inside `prerenderedRoot` ('/' → index.html, '/pricing' →
+ * pricing.html), or undefined for a path that cannot name one (a trailing slash, a file name).
+ */
+function prerenderedFileIn(prerenderedRoot: string, urlPath: string): string | undefined {
+  if (urlPath === '/') return path.join(prerenderedRoot, 'index.html');
+  if (!/^(\/[a-z0-9-]+)+$/.test(urlPath)) return undefined;
+  return fileIn(prerenderedRoot, `${urlPath}.html`);
+}
+
 /**
  * Serves the built web app: files from `distDir` (hashed assets cached for a year, the rest revalidated),
- * in the best precompressed encoding the browser accepts, and index.html (never cached) for every other
- * GET that is not an API call, so the UI's router (and its Not Found screen) decides what to show.
- * `/api/docs` is a UI page too (spec), so it also gets the app.
+ * in the best precompressed encoding the browser accepts; for every other GET that is not an API call,
+ * the page the build prerendered for that path (the public pages, which paint before any script runs)
+ * or else index.html, so the UI's router (and its Not Found screen) decides what to show. Pages are
+ * never cached. `/api/docs` is a UI page too (spec), so it also gets the app.
  */
 export function mountWebApp<E extends Env>(app: Hono<E>, distDir: string): void {
   const root = path.resolve(distDir);
   const indexFile = path.join(root, 'index.html');
-  const page = async (c: Context) =>
-    (await sendFile(c, indexFile, HTML_CACHE)) ??
-    new Response(NOT_BUILT, {
-      headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': HTML_CACHE },
-    });
+  const prerenderedRoot = path.join(root, PRERENDERED_DIR);
+  const page = async (c: Context) => {
+    const prerendered = prerenderedFileIn(prerenderedRoot, c.req.path);
+    return (
+      (prerendered === undefined ? undefined : await sendFile(c, prerendered, HTML_CACHE)) ??
+      (await sendFile(c, indexFile, HTML_CACHE)) ??
+      new Response(NOT_BUILT, {
+        headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': HTML_CACHE },
+      })
+    );
+  };
 
   app.get('/api/docs', page);
   app.get('*', async (c, next) => {

@@ -1,5 +1,5 @@
 import { Box, CircularProgress } from '@mui/material';
-import { lazy, type ReactNode, Suspense } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { AppFooter } from '../components/app-footer.tsx';
 import { NavBar } from '../components/nav-bar.tsx';
@@ -66,15 +66,28 @@ export function SessionFrame({ children }: { children: ReactNode }) {
   return <Frame bar={bar}>{children}</Frame>;
 }
 
-export function SessionLayout() {
+/**
+ * The referral capture for a visit with ?ref=, mounted once the page is on screen: a prerendered page
+ * was rendered without a query, and the first render in the browser must match that HTML to hydrate.
+ * Its own component, so that mounting it re-renders nothing else (an update above the page before the
+ * page has hydrated would make React throw the prerendered markup away and render it again).
+ */
+function ReferralCaptureAfterMount() {
   const { search } = useLocation();
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => setMounted(true), []);
+  if (!mounted || !/[?&]ref=/.test(search)) return null;
+  return (
+    <Suspense fallback={null}>
+      <ReferralCapture />
+    </Suspense>
+  );
+}
+
+export function SessionLayout() {
   return (
     <SessionFrame>
-      {/[?&]ref=/.test(search) && (
-        <Suspense fallback={null}>
-          <ReferralCapture />
-        </Suspense>
-      )}
+      <ReferralCaptureAfterMount />
       <Suspense fallback={<PageLoading />}>
         <Outlet />
       </Suspense>

@@ -5,6 +5,12 @@
 export interface TokenStore {
   /** The stored access token, or null when signed out. */
   get(): Promise<string | null>;
+  /**
+   * The stored access token read at once, for hosts that can (the browser's localStorage): the first
+   * render then knows whether someone is signed in, so a prerendered public page hydrates without a
+   * loading screen in between. Hosts whose store is asynchronous (the desktop keychain) leave it out.
+   */
+  peek?(): string | null;
   /** The refresh token stored beside it, or null. */
   getRefreshToken(): Promise<string | null>;
   /** Stores a new pair (sign-in, a transparent refresh, a password change). */

@@ -32,10 +32,11 @@ export function SessionProvider({ tokenStore, children }: { tokenStore: TokenSto
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const toast = useToast();
-  // undefined until the store has been read.
-  const [token, setToken] = useState<string | null | undefined>(undefined);
+  // undefined until the store has been read (at once when the host can peek into it).
+  const [token, setToken] = useState<string | null | undefined>(() => tokenStore.peek?.());
 
   useEffect(() => {
+    if (tokenStore.peek) return;
     let active = true;
     tokenStore.get().then(
       (stored) => active && setToken(stored),

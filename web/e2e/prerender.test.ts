@@ -1,0 +1,198 @@
+// The public pages the build prerenders (web/prerender.ts): the server answers them with their markup
+// and styles, so they paint before any script runs; the app then hydrates that markup without a
+// mismatch. A visitor the prerendered page does not fit (the light theme chosen, or signed in) never
+// sees it: the <head> script hides it before the first paint and the app renders from scratch.
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { browserSuite, type CreatedAccount, createAccount } from './helpers.ts';
+import type { RunningServer } from './server.ts';
+
+let server: RunningServer;
+let page: Page;
+let user: CreatedAccount;
+
+browserSuite('prerender', (suite) => {
+  ({ server, page } = suite);
+});
+
+beforeAll(async () => {
+  user = await createAccount(server.baseUrl, {
+    firstName: 'Grace',
+    lastName: 'Hopper',
+    username: 'ghopper',
+    email: 'grace@example.com',
+    password: 'Cobol#Compiler1959',
+  });
+});
+
+const PAGES = [
+  { path: '/', h1: 'Deploy applications and databases in a few clicks' },
+  { path: '/pricing', h1: 'Pricing' },
+  { path: '/login', h1: 'Welcome back' },
+] as const;
+
+/** The colour scheme the page shows (MUI's CssBaseline sets it on the root element). */
+const shownScheme = () => page.evaluate(() => getComputedStyle(document.documentElement).colorScheme);
+
+/** Sets (or removes, with null) the stored token and theme for this origin, then leaves the page. */
+async function store(values: { token: string | null; theme: string | null }) {
+  await page.goto(`${server.baseUrl}/favicon.svg`);
+  await page.evaluate(({ token, theme }) => {
+    if (token === null) localStorage.removeItem('token');
+    else localStorage.setItem('token', token);
+    if (theme === null) localStorage.removeItem('theme');
+    else localStorage.setItem('theme', theme);
+  }, values);
+}
+
+/** Opens `path` with every script of the app refused: what the browser paints from the HTML alone. */
+async function withoutScripts<T>(path: string, look: () => Promise<T>): Promise<T> {
+  await page.route('**/assets/*.js', (route) => route.abort());
+  try {
+    await page.goto(`${server.baseUrl}${path}`);
+    return await look();
+  } finally {
+    await page.unroute('**/assets/*.js');
+  }
+}
+
+/**
+ * Opens `path` noting the prerendered <h1> element as the HTML parser made it (before the app's code
+ * could replace anything); `sameH1()` then tells whether the page still shows that very element, which
+ * it does only when React hydrated the markup instead of rendering the page again.
+ */
+async function openNotingH1(path: string): Promise<{ sameH1(): Promise<boolean> }> {
+  await page.addInitScript(() => {
+    document.addEventListener(
+      'readystatechange',
+      () => {
+        const w = window as unknown as { prerenderedH1?: Element | null };
+        if (document.readyState === 'interactive') w.prerenderedH1 = document.querySelector('h1');
+      },
+      { once: true },
+    );
+  });
+  await page.goto(`${server.baseUrl}${path}`);
+  return {
+    sameH1: () =>
+      page.evaluate(() => {
+        const noted = (window as unknown as { prerenderedH1?: Element | null }).prerenderedH1;
+        return noted !== null && noted !== undefined && noted === document.querySelector('h1');
+      }),
+  };
+}
+
+/** Errors the page reports (React reports a hydration mismatch as an uncaught or console error). */
+function collectErrors(): { errors: string[]; stop(): void } {
+  const errors: string[] = [];
+  const onConsole = (message: { type(): string; text(): string }) => {
+    if (message.type() === 'error') errors.push(message.text());
+  };
+  const onPageError = (error: Error) => errors.push(error.message);
+  page.on('console', onConsole);
+  page.on('pageerror', onPageError);
+  return {
+    errors,
+    stop() {
+      page.off('console', onConsole);
+      page.off('pageerror', onPageError);
+    },
+  };
+}
+
+describe('prerendered public pages', () => {
+  it('are answered with their markup, never cached; other pages get the empty app shell', async () => {
+    for (const { path, h1 } of PAGES) {
+      const response = await fetch(`${server.baseUrl}${path}`);
+      expect(response.headers.get('cache-control'), path).toBe('no-cache');
+      const html = await response.text();
+      expect(html, path).toContain('data-prerendered="dark"');
+      expect(html, path).toContain(`${h1}</h1>`);
+    }
+    const shell = await (await fetch(`${server.baseUrl}/dashboard`)).text();
+    expect(shell).toContain('<div id="root"></div>');
+    expect(shell).not.toContain('data-prerendered');
+  });
+
+  it('paint their content, styled in the dark theme, before any script runs', async () => {
+    await store({ token: null, theme: null });
+    for (const { path, h1 } of PAGES) {
+      await withoutScripts(path, async () => {
+        await expect(page.getByRole('heading', { level: 1, name: h1 }).isVisible(), path).resolves.toBe(true);
+        expect(await shownScheme(), path).toBe('dark');
+      });
+    }
+  });
+
+  it('hydrate without a mismatch, and the page then works (the theme toggle)', async () => {
+    await store({ token: null, theme: null });
+    for (const { path, h1 } of PAGES) {
+      const report = collectErrors();
+      try {
+        const opened = await openNotingH1(path);
+        await page.getByRole('heading', { level: 1, name: h1 }).waitFor();
+        // Hydrated: the toggle's click handler is attached.
+        await page.getByRole('button', { name: 'Switch to light mode' }).click();
+        await page.getByRole('button', { name: 'Switch to dark mode' }).waitFor();
+        expect(await shownScheme(), path).toBe('light');
+        expect(await opened.sameH1(), `${path}: the prerendered <h1> was replaced`).toBe(true);
+        await page.getByRole('button', { name: 'Switch to dark mode' }).click();
+        await page.getByRole('button', { name: 'Switch to light mode' }).waitFor();
+        expect(report.errors, path).toEqual([]);
+      } finally {
+        report.stop();
+      }
+    }
+  });
+
+  it('the check itself works: markup that differs from what the app renders is replaced', async () => {
+    await store({ token: null, theme: null });
+    await page.route(`${server.baseUrl}/pricing`, async (route) => {
+      const response = await route.fetch();
+      // The subtitle under the heading as a <div> where the app renders a <p>.
+      const body = (await response.text()).replace(/<p( class="[^"]*">Start with[^<]*)<\/p>/, '<div$1</div>');
+      await route.fulfill({ response, body });
+    });
+    try {
+      const opened = await openNotingH1('/pricing');
+      await page.getByRole('button', { name: 'Switch to light mode' }).click();
+      await page.getByRole('button', { name: 'Switch to dark mode' }).waitFor();
+      expect(await opened.sameH1()).toBe(false);
+    } finally {
+      await page.unroute(`${server.baseUrl}/pricing`);
+      await store({ token: null, theme: null });
+    }
+  });
+
+  it('stay hidden for a visitor who chose the light theme, who gets the page rendered in light', async () => {
+    await store({ token: null, theme: 'light' });
+    await withoutScripts('/', async () => {
+      expect(await page.evaluate(() => document.documentElement.getAttribute('data-render'))).toBe('client');
+      expect(await page.getByRole('heading', { level: 1 }).isVisible()).toBe(false);
+      // The dark page-wide styles were removed before the first paint.
+      expect(await page.locator('style[data-emotion^="css-global "]').count()).toBe(0);
+    });
+    const report = collectErrors();
+    try {
+      await page.goto(`${server.baseUrl}/`);
+      await page.getByRole('heading', { level: 1, name: PAGES[0].h1 }).waitFor();
+      await page.getByRole('button', { name: 'Switch to dark mode' }).waitFor();
+      expect(await shownScheme()).toBe('light');
+      expect(await page.getByRole('heading', { level: 1 }).count()).toBe(1);
+      expect(report.errors).toEqual([]);
+    } finally {
+      report.stop();
+    }
+  });
+
+  it('stay hidden for a signed-in visitor, who goes on to the dashboard as before', async () => {
+    await store({ token: user.token, theme: null });
+    await withoutScripts('/', async () => {
+      expect(await page.getByRole('heading', { level: 1 }).isVisible()).toBe(false);
+    });
+    await page.goto(`${server.baseUrl}/`);
+    await page.waitForURL((url) => url.pathname === '/dashboard');
+    await page.getByRole('button', { name: /^Account menu/ }).waitFor();
+    await store({ token: null, theme: null });
+  });
+});
