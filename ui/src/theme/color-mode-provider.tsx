@@ -3,7 +3,7 @@ import { createContext, type ReactNode, useCallback, useEffect, useMemo, useStat
 import { type ColorMode, createAppTheme } from './theme.ts';
 
 /** localStorage key of the chosen mode. */
-const THEME_STORAGE_KEY = 'theme';
+export const THEME_STORAGE_KEY = 'theme';
 
 export interface ColorModeContextValue {
   mode: ColorMode;
