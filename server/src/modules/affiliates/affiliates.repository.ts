@@ -83,10 +83,18 @@ export async function recordClick(
   return { id: existing.id, counted: false };
 }
 
-/** Deletes the clicks made before a moment (the retention sweep); answers how many. */
-export async function deleteClicksBefore(db: DbOrTx, before: Date): Promise<number> {
-  const result = await db.deleteFrom('affiliate_clicks').where('created_at', '<', before).executeTakeFirst();
-  return Number(result.numDeletedRows);
+/**
+ * Clears the visitor hash of the clicks made before a moment (the row, its affiliate and time stay:
+ * they are the statement's click counts); answers how many clicks lost theirs.
+ */
+export async function clearVisitorKeysBefore(db: DbOrTx, before: Date): Promise<number> {
+  const result = await db
+    .updateTable('affiliate_clicks')
+    .set({ visitor_key: null })
+    .where('created_at', '<', before)
+    .where('visitor_key', 'is not', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
 export const findClick = (db: DbOrTx, id: string) =>

@@ -25,11 +25,11 @@ export const HOLD_DAYS = 30;
 export const ATTRIBUTION_DAYS = 30;
 export const DEFAULT_MINIMUM_PAYOUT_MINOR = 50_00;
 /**
- * Click rows (each keeps a hash of a visitor's address and browser) are deleted this many months after
- * the click: long enough for this month's figures against the same month last year and last month's
- * statement; older months then show no clicks. Attribution needs a click for 30 days only.
+ * A click's visitor hash (of the visitor's address and browser: the only per-visitor data a click
+ * keeps) is cleared this many days after the click. It is needed only to count a visitor once a day;
+ * the row itself (affiliate, time) stays, so every year's statement keeps its clicks.
  */
-export const CLICK_RETENTION_MONTHS = 13;
+export const CLICK_VISITOR_DATA_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 // Messages.
@@ -418,22 +418,11 @@ export function createAffiliatesService(deps: AffiliatesDeps) {
     },
 
     /**
-     * Deletes the clicks older than CLICK_RETENTION_MONTHS (a background sweep in services.ts runs it).
-     * Answers how many went. Referrals keep their affiliate; their link to the click is cleared.
+     * Clears the visitor hash of clicks older than CLICK_VISITOR_DATA_DAYS (a background sweep in
+     * services.ts runs it); the clicks themselves stay counted. Answers how many were cleared.
      */
-    async purgeOldClicks(): Promise<number> {
-      const at = now();
-      const before = new Date(
-        Date.UTC(
-          at.getUTCFullYear(),
-          at.getUTCMonth() - CLICK_RETENTION_MONTHS,
-          at.getUTCDate(),
-          at.getUTCHours(),
-          at.getUTCMinutes(),
-          at.getUTCSeconds(),
-        ),
-      );
-      return repo.deleteClicksBefore(db, before);
+    async clearOldVisitorData(): Promise<number> {
+      return repo.clearVisitorKeysBefore(db, new Date(now().getTime() - CLICK_VISITOR_DATA_DAYS * DAY_MS));
     },
 
     /** The payments module's listener: commissions from recorded payments, reversals from refunds. */
