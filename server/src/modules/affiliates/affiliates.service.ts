@@ -19,11 +19,11 @@ import type {
 
 // The programme's constants.
 /** 20 % one-time commission on the first paid subscription payment. */
-export const COMMISSION_PERCENT = 20;
+const COMMISSION_PERCENT = 20;
 /** The commission is held this long before a payout may take it; the referral cookie lives as long. */
-export const HOLD_DAYS = 30;
+const HOLD_DAYS = 30;
 export const ATTRIBUTION_DAYS = 30;
-export const DEFAULT_MINIMUM_PAYOUT_MINOR = 50_00;
+const DEFAULT_MINIMUM_PAYOUT_MINOR = 50_00;
 /**
  * A click's visitor hash (of the visitor's address and browser: the only per-visitor data a click
  * keeps) is cleared this many days after the click. It is needed only to count a visitor once a day;
@@ -34,18 +34,18 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 // Messages.
 export const NOT_AN_AFFILIATE = 'Affiliate profile not found';
-export const ALREADY_AFFILIATE = 'You are already an affiliate';
+const ALREADY_AFFILIATE = 'You are already an affiliate';
 export const PAYPAL_EMAIL_REQUIRED = 'PayPal email is required';
 export const BANK_REQUIRED = 'Bank account information is required';
-export const CRYPTO_REQUIRED = 'Crypto wallet address is required';
-export const INVALID_PAYPAL_EMAIL = 'Invalid PayPal email';
+const CRYPTO_REQUIRED = 'Crypto wallet address is required';
+const INVALID_PAYPAL_EMAIL = 'Invalid PayPal email';
 export const CODE_TAKEN = 'This referral code is already taken';
-export const CODE_NOT_FOUND = 'Referral code not found';
+const CODE_NOT_FOUND = 'Referral code not found';
 export const INVALID_PAYOUT_AMOUNT = 'Please enter a valid payout amount';
-export const minimumPayoutMessage = (min: string) => `Minimum payout amount is $${min}`;
+const minimumPayoutMessage = (min: string) => `Minimum payout amount is $${min}`;
 export const PAYOUT_EXCEEDS_BALANCE = 'Payout amount cannot exceed pending payout balance';
-export const PAYOUT_NOT_FOUND = 'Payout not found';
-export const PAYOUT_PROCESSED = 'This payout was already processed';
+const PAYOUT_NOT_FOUND = 'Payout not found';
+const PAYOUT_PROCESSED = 'This payout was already processed';
 
 export interface AffiliatesDeps {
   db: Db;
@@ -79,7 +79,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const BOT_AGENT =
   /bot\b|bot\/|crawl|spider|slurp|facebookexternalhit|embedly|preview|curl\/|wget\/|python-requests|httpclient|go-http-client|okhttp|java\/|libwww|scrapy|^$/i;
 
-export const isBotAgent = (userAgent: string | undefined): boolean => BOT_AGENT.test(userAgent ?? '');
+const isBotAgent = (userAgent: string | undefined): boolean => BOT_AGENT.test(userAgent ?? '');
 /** Minor units as currency units (1234 → 12.34). */
 const units = (minor: number | string): number => Number(minor) / 100;
 const iso = (d: Date) => d.toISOString();
