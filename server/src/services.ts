@@ -253,9 +253,9 @@ export function createServices(config: ServicesConfig) {
         instances.checkDueDomains(),
       ),
       affiliateVisitorDataPurge: everyInterval(
-        'affiliate click visitor data purge',
+        'affiliate click retention',
         AFFILIATE_VISITOR_DATA_PURGE_INTERVAL_MS,
-        affiliates.clearOldVisitorData,
+        affiliates.applyClickRetention,
       ),
     } satisfies Record<string, BackgroundTask>,
   };

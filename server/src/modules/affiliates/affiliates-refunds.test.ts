@@ -5,7 +5,7 @@ import { createTestDatabase, truncateAll } from '../../../test/test-db.ts';
 import { createApp } from '../../app.ts';
 import type { Db } from '../../db/database.ts';
 import type { Services } from '../../services.ts';
-import { CLICK_VISITOR_DATA_DAYS } from './affiliates.service.ts';
+import { CLICK_RETENTION_MONTHS, CLICK_VISITOR_DATA_DAYS } from './affiliates.service.ts';
 
 /**
  * Partial refunds, Stripe's fee and the clicks' retention, over HTTP on the real test database with the
@@ -174,7 +174,7 @@ describe("Stripe's fee", () => {
 });
 
 describe('click visitor data retention', () => {
-  it(`clears the visitor hash of clicks older than ${CLICK_VISITOR_DATA_DAYS} days; the clicks still count in their month`, async () => {
+  it(`clears the visitor hash of clicks older than ${CLICK_VISITOR_DATA_DAYS} days (they still count in their month) and deletes clicks older than ${CLICK_RETENTION_MONTHS} months`, async () => {
     const { affiliate, code } = await referredCustomer();
     const start = clock;
     const clickAt = async (at: Date, agent: string) => {
@@ -186,9 +186,14 @@ describe('click visitor data retention', () => {
       expect(res.status).toBe(200);
       return (await res.json()) as { counted: boolean };
     };
-    // A click two years ago (mid-June, so its statement month is clear), one inside the period, one today.
-    const oldAt = new Date(Date.UTC(start.getUTCFullYear() - 2, 5, 15, 12));
+    // A click past the retention (deleted), one 20 months ago (mid-month, so its statement month is
+    // clear), one inside the visitor-data period, one today.
+    const expiredAt = new Date(
+      Date.UTC(start.getUTCFullYear(), start.getUTCMonth() - CLICK_RETENTION_MONTHS - 1, 15),
+    );
+    const oldAt = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() - 20, 15, 12));
     const recentAt = new Date(start.getTime() - (CLICK_VISITOR_DATA_DAYS - 1) * DAY);
+    await clickAt(expiredAt, `${BROWSER} expired`);
     await clickAt(oldAt, `${BROWSER} old`);
     await clickAt(recentAt, `${BROWSER} recent`);
     await clickAt(start, `${BROWSER} today`);
@@ -200,12 +205,13 @@ describe('click visitor data retention', () => {
           c.visitor_key,
         ]),
       );
-    const before = await keys();
+    const { [expiredAt.toISOString()]: expiredKey, ...before } = await keys();
+    expect(expiredKey).toHaveLength(64);
     expect(Object.values(before).every((k) => typeof k === 'string' && k.length === 64)).toBe(true);
 
     // The background sweep (services.background.affiliateVisitorDataPurge runs this on a timer).
-    expect(await services.affiliates.clearOldVisitorData()).toBe(1);
-    expect(await services.affiliates.clearOldVisitorData()).toBe(0);
+    expect(await services.affiliates.applyClickRetention()).toEqual({ deleted: 1, cleared: 1 });
+    expect(await services.affiliates.applyClickRetention()).toEqual({ deleted: 0, cleared: 0 });
     expect(await keys()).toEqual({
       ...before,
       [oldAt.toISOString()]: null,
@@ -216,8 +222,10 @@ describe('click visitor data retention', () => {
       token: affiliate,
     });
     expect(oldYear.status).toBe(200);
-    expect(oldYear.json.months[5]).toMatchObject({ month: 6, clicks: 1 });
-    expect(oldYear.json.totals.clicks).toBe(1);
+    expect(oldYear.json.months[oldAt.getUTCMonth()]).toMatchObject({
+      month: oldAt.getUTCMonth() + 1,
+      clicks: 1,
+    });
     // Today's dedupe still works: the same visitor again today counts nothing; another visitor counts.
     expect(await clickAt(start, `${BROWSER} today`)).toMatchObject({ counted: false });
     expect(await clickAt(new Date(start.getTime() + 1000), `${BROWSER} other`)).toMatchObject({
@@ -226,7 +234,7 @@ describe('click visitor data retention', () => {
 
     // Two days later the click that was recent is past the period too; today's keep their hash.
     clock = new Date(start.getTime() + 2 * DAY);
-    expect(await services.affiliates.clearOldVisitorData()).toBe(1);
+    expect(await services.affiliates.applyClickRetention()).toEqual({ deleted: 0, cleared: 1 });
     const after = await keys();
     expect(after[recentAt.toISOString()]).toBeNull();
     expect(after[start.toISOString()]).toBe(before[start.toISOString()]);

@@ -87,6 +87,11 @@ export async function recordClick(
  * Clears the visitor hash of the clicks made before a moment (the row, its affiliate and time stay:
  * they are the statement's click counts); answers how many clicks lost theirs.
  */
+export async function deleteClicksBefore(db: DbOrTx, before: Date): Promise<number> {
+  const result = await db.deleteFrom('affiliate_clicks').where('created_at', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 export async function clearVisitorKeysBefore(db: DbOrTx, before: Date): Promise<number> {
   const result = await db
     .updateTable('affiliate_clicks')

@@ -27,9 +27,11 @@ const DEFAULT_MINIMUM_PAYOUT_MINOR = 50_00;
 /**
  * A click's visitor hash (of the visitor's address and browser: the only per-visitor data a click
  * keeps) is cleared this many days after the click. It is needed only to count a visitor once a day;
- * the row itself (affiliate, time) stays, so every year's statement keeps its clicks.
+ * the row itself (affiliate, time) stays for the statements until CLICK_RETENTION_MONTHS.
  */
 export const CLICK_VISITOR_DATA_DAYS = 30;
+/** Clicks are deleted this many months after the click, as the Affiliate Privacy Policy says ("up to 24 months"). */
+export const CLICK_RETENTION_MONTHS = 24;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 // Messages.
@@ -418,11 +420,17 @@ export function createAffiliatesService(deps: AffiliatesDeps) {
     },
 
     /**
-     * Clears the visitor hash of clicks older than CLICK_VISITOR_DATA_DAYS (a background sweep in
-     * services.ts runs it); the clicks themselves stay counted. Answers how many were cleared.
+     * Click retention (a background sweep in services.ts runs it): deletes clicks older than
+     * CLICK_RETENTION_MONTHS and clears the visitor hash of those older than CLICK_VISITOR_DATA_DAYS;
+     * the others stay counted. Answers how many were deleted and cleared.
      */
-    async clearOldVisitorData(): Promise<number> {
-      return repo.clearVisitorKeysBefore(db, new Date(now().getTime() - CLICK_VISITOR_DATA_DAYS * DAY_MS));
+    async applyClickRetention(): Promise<{ deleted: number; cleared: number }> {
+      const at = now().getTime();
+      const expired = new Date(at);
+      expired.setUTCMonth(expired.getUTCMonth() - CLICK_RETENTION_MONTHS);
+      const deleted = await repo.deleteClicksBefore(db, expired);
+      const cleared = await repo.clearVisitorKeysBefore(db, new Date(at - CLICK_VISITOR_DATA_DAYS * DAY_MS));
+      return { deleted, cleared };
     },
 
     /** The payments module's listener: commissions from recorded payments, reversals from refunds. */
