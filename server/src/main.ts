@@ -219,7 +219,7 @@ async function main() {
   background.trialNotices.start(log);
   background.metamaskChecks.start(log);
   background.helpUploadSweep.start(log);
-  background.affiliateClickPurge.start(log);
+  background.affiliateClickRetention.start(log);
 
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     log(`Berth ${VERSION} listening on ${config.publicUrl} (port ${info.port})`);
@@ -313,7 +313,7 @@ async function main() {
     await background.trialNotices.stop();
     await background.metamaskChecks.stop();
     await background.helpUploadSweep.stop();
-    await background.affiliateClickPurge.stop();
+    await background.affiliateClickRetention.stop();
     await stopListener();
     await driver.stop().catch((error: unknown) => log(`provisioning: stop failed: ${String(error)}`));
     await db.destroy();

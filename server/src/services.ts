@@ -103,8 +103,8 @@ const METAMASK_CHECK_INTERVAL_MS = 60_000;
 const HELP_UPLOAD_SWEEP_INTERVAL_MS = 60 * 60_000;
 /** How often pending custom domains are looked at (each on its own slowing schedule, see findDomainsDue). */
 const DOMAIN_CHECK_INTERVAL_MS = 60_000;
-/** How often affiliate clicks past their retention (CLICK_RETENTION_MONTHS) are deleted. */
-const AFFILIATE_CLICK_PURGE_INTERVAL_MS = 6 * 60 * 60_000;
+/** How often the visitor hash of affiliate clicks older than CLICK_VISITOR_DATA_DAYS is cleared. */
+const AFFILIATE_CLICK_RETENTION_INTERVAL_MS = 6 * 60 * 60_000;
 
 export function createServices(config: ServicesConfig) {
   const { db, mailer } = config;
@@ -252,10 +252,10 @@ export function createServices(config: ServicesConfig) {
       domainChecks: everyInterval('custom domain checks', DOMAIN_CHECK_INTERVAL_MS, () =>
         instances.checkDueDomains(),
       ),
-      affiliateClickPurge: everyInterval(
-        'affiliate click purge',
-        AFFILIATE_CLICK_PURGE_INTERVAL_MS,
-        affiliates.purgeOldClicks,
+      affiliateClickRetention: everyInterval(
+        'affiliate click retention',
+        AFFILIATE_CLICK_RETENTION_INTERVAL_MS,
+        affiliates.applyClickRetention,
       ),
     } satisfies Record<string, BackgroundTask>,
   };

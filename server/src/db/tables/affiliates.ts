@@ -24,7 +24,8 @@ export interface AffiliateTable {
 export interface AffiliateClickTable {
   id: Generated<string>;
   affiliate_id: string;
-  visitor_key: string;
+  /** Hash of the visitor's address and browser (the once-a-day count); null once the click is old. */
+  visitor_key: string | null;
   /** date: answered as a Date at midnight UTC; written as 'YYYY-MM-DD'. */
   day: ColumnType<Date, string, never>;
   created_at: Date;

@@ -5,13 +5,13 @@ import { createTestDatabase, truncateAll } from '../../../test/test-db.ts';
 import { createApp } from '../../app.ts';
 import type { Db } from '../../db/database.ts';
 import type { Services } from '../../services.ts';
-import { CLICK_RETENTION_MONTHS } from './affiliates.service.ts';
+import { CLICK_RETENTION_MONTHS, CLICK_VISITOR_DATA_DAYS } from './affiliates.service.ts';
 
 /**
  * Partial refunds, Stripe's fee and the clicks' retention, over HTTP on the real test database with the
  * local Stripe: a refund takes back its share of the commission once (inside the hold from the pending
  * commission, after it as a negative adjustment); the commission is 20 % of what is left after tax and
- * Stripe's fee; clicks older than the retention period are deleted by the background sweep.
+ * Stripe's fee; the background sweep clears old clicks' visitor hash and keeps the clicks counted.
  */
 
 const WEBHOOK_SECRET = 'whsec_test_affiliate_refunds';
@@ -173,8 +173,8 @@ describe("Stripe's fee", () => {
   });
 });
 
-describe('click retention', () => {
-  it(`deletes clicks older than ${CLICK_RETENTION_MONTHS} months; newer ones and the referral stay`, async () => {
+describe('click visitor data retention', () => {
+  it(`clears the visitor hash of clicks older than ${CLICK_VISITOR_DATA_DAYS} days (they still count in their month) and deletes clicks older than ${CLICK_RETENTION_MONTHS} months`, async () => {
     const { affiliate, code } = await referredCustomer();
     const start = clock;
     const clickAt = async (at: Date, agent: string) => {
@@ -184,27 +184,60 @@ describe('click retention', () => {
         headers: { 'user-agent': agent },
       });
       expect(res.status).toBe(200);
+      return (await res.json()) as { counted: boolean };
     };
-    const monthsAgo = (n: number) =>
-      new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() - n, start.getUTCDate(), 12));
-    await clickAt(monthsAgo(CLICK_RETENTION_MONTHS + 1), `${BROWSER} old`);
-    await clickAt(monthsAgo(CLICK_RETENTION_MONTHS - 1), `${BROWSER} recent`);
+    // A click past the retention (deleted), one 20 months ago (mid-month, so its statement month is
+    // clear), one inside the visitor-data period, one today.
+    const expiredAt = new Date(
+      Date.UTC(start.getUTCFullYear(), start.getUTCMonth() - CLICK_RETENTION_MONTHS - 1, 15),
+    );
+    const oldAt = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() - 20, 15, 12));
+    const recentAt = new Date(start.getTime() - (CLICK_VISITOR_DATA_DAYS - 1) * DAY);
+    await clickAt(expiredAt, `${BROWSER} expired`);
+    await clickAt(oldAt, `${BROWSER} old`);
+    await clickAt(recentAt, `${BROWSER} recent`);
     await clickAt(start, `${BROWSER} today`);
     clock = start;
-    expect((await dashboard(affiliate)).totalClicks).toBe(3);
+    const keys = async () =>
+      Object.fromEntries(
+        (await db.selectFrom('affiliate_clicks').select(['created_at', 'visitor_key']).execute()).map((c) => [
+          c.created_at.toISOString(),
+          c.visitor_key,
+        ]),
+      );
+    const { [expiredAt.toISOString()]: expiredKey, ...before } = await keys();
+    expect(expiredKey).toHaveLength(64);
+    expect(Object.values(before).every((k) => typeof k === 'string' && k.length === 64)).toBe(true);
 
-    // The background sweep (services.background.affiliateClickPurge runs this on a timer).
-    expect(await services.affiliates.purgeOldClicks()).toBe(1);
-    expect(await services.affiliates.purgeOldClicks()).toBe(0);
-    expect(await dashboard(affiliate)).toMatchObject({ totalClicks: 2, totalReferrals: 1 });
-    const keys = await db.selectFrom('affiliate_clicks').select('created_at').execute();
-    expect(keys.every((k) => k.created_at.getTime() >= monthsAgo(CLICK_RETENTION_MONTHS).getTime())).toBe(
-      true,
-    );
+    // The background sweep (services.background.affiliateClickRetention runs this on a timer).
+    expect(await services.affiliates.applyClickRetention()).toEqual({ deleted: 1, cleared: 1 });
+    expect(await services.affiliates.applyClickRetention()).toEqual({ deleted: 0, cleared: 0 });
+    expect(await keys()).toEqual({
+      ...before,
+      [oldAt.toISOString()]: null,
+    });
+    // Every click still counts: in the totals and in the old year's statement, in its month.
+    expect(await dashboard(affiliate)).toMatchObject({ totalClicks: 3, totalReferrals: 1 });
+    const oldYear = await call(app, 'GET', `/api/affiliates/stats?year=${oldAt.getUTCFullYear()}`, {
+      token: affiliate,
+    });
+    expect(oldYear.status).toBe(200);
+    expect(oldYear.json.months[oldAt.getUTCMonth()]).toMatchObject({
+      month: oldAt.getUTCMonth() + 1,
+      clicks: 1,
+    });
+    // Today's dedupe still works: the same visitor again today counts nothing; another visitor counts.
+    expect(await clickAt(start, `${BROWSER} today`)).toMatchObject({ counted: false });
+    expect(await clickAt(new Date(start.getTime() + 1000), `${BROWSER} other`)).toMatchObject({
+      counted: true,
+    });
 
-    // A year later the click that was recent is past the retention too.
-    clock = new Date(Date.UTC(start.getUTCFullYear() + 1, start.getUTCMonth(), start.getUTCDate(), 12));
-    expect(await services.affiliates.purgeOldClicks()).toBe(1);
-    expect((await dashboard(affiliate)).totalClicks).toBe(1);
+    // Two days later the click that was recent is past the period too; today's keep their hash.
+    clock = new Date(start.getTime() + 2 * DAY);
+    expect(await services.affiliates.applyClickRetention()).toEqual({ deleted: 0, cleared: 1 });
+    const after = await keys();
+    expect(after[recentAt.toISOString()]).toBeNull();
+    expect(after[start.toISOString()]).toBe(before[start.toISOString()]);
+    expect((await dashboard(affiliate)).totalClicks).toBe(4);
   });
 });

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { DbOrTx } from '../../db/database.ts';
 import type {
   AffiliateLedgerKind,
@@ -83,10 +83,23 @@ export async function recordClick(
   return { id: existing.id, counted: false };
 }
 
-/** Deletes the clicks made before a moment (the retention sweep); answers how many. */
+/**
+ * Clears the visitor hash of the clicks made before a moment (the row, its affiliate and time stay:
+ * they are the statement's click counts); answers how many clicks lost theirs.
+ */
 export async function deleteClicksBefore(db: DbOrTx, before: Date): Promise<number> {
   const result = await db.deleteFrom('affiliate_clicks').where('created_at', '<', before).executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+export async function clearVisitorKeysBefore(db: DbOrTx, before: Date): Promise<number> {
+  const result = await db
+    .updateTable('affiliate_clicks')
+    .set({ visitor_key: null })
+    .where('created_at', '<', before)
+    .where('visitor_key', 'is not', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
 export const findClick = (db: DbOrTx, id: string) =>
@@ -254,6 +267,37 @@ export interface MonthFigures {
   earnings: number;
 }
 
+/**
+ * Where one monthly figure comes from: the table, the moment that places a row in its month, the
+ * aggregate, and (ledger only) which kinds of entry count.
+ */
+type MonthlySource =
+  | { table: 'affiliate_clicks'; at: 'created_at'; total: RawBuilder<string> }
+  | { table: 'affiliate_referrals'; at: 'created_at' | 'first_payment_at'; total: RawBuilder<string> }
+  | {
+      table: 'affiliate_ledger';
+      at: 'created_at';
+      total: RawBuilder<string>;
+      kinds: readonly AffiliateLedgerKind[];
+    };
+
+/** One figure of an affiliate per calendar month (UTC, 'YYYY-MM') for rows with `at` in [from, to). */
+function perMonth(db: DbOrTx, affiliateId: string, from: Date, to: Date, source: MonthlySource) {
+  let q = db
+    .selectFrom(source.table)
+    .select([
+      sql<string>`to_char(${sql.ref(source.at)} at time zone 'UTC', 'YYYY-MM')`.as('m'),
+      source.total.as('n'),
+    ])
+    .where('affiliate_id', '=', affiliateId)
+    .where(source.at, '>=', from)
+    .where(source.at, '<', to);
+  if ('kinds' in source) q = q.where('kind', 'in', source.kinds);
+  return q.groupBy('m').execute();
+}
+
+const COUNT = sql<string>`count(*)`;
+
 /** Figures per calendar month (UTC) between `from` (inclusive) and `to` (exclusive), keyed 'YYYY-MM'. */
 export async function monthlyFigures(
   db: DbOrTx,
@@ -261,41 +305,18 @@ export async function monthlyFigures(
   from: Date,
   to: Date,
 ): Promise<Map<string, MonthFigures>> {
-  const month = (col: string) => sql<string>`to_char(${sql.ref(col)} at time zone 'UTC', 'YYYY-MM')`;
+  const figure = (source: MonthlySource) => perMonth(db, affiliateId, from, to, source);
   const [clicks, referrals, active, earnings] = await Promise.all([
-    db
-      .selectFrom('affiliate_clicks')
-      .select([month('created_at').as('m'), sql<string>`count(*)`.as('n')])
-      .where('affiliate_id', '=', affiliateId)
-      .where('created_at', '>=', from)
-      .where('created_at', '<', to)
-      .groupBy('m')
-      .execute(),
-    db
-      .selectFrom('affiliate_referrals')
-      .select([month('created_at').as('m'), sql<string>`count(*)`.as('n')])
-      .where('affiliate_id', '=', affiliateId)
-      .where('created_at', '>=', from)
-      .where('created_at', '<', to)
-      .groupBy('m')
-      .execute(),
-    db
-      .selectFrom('affiliate_referrals')
-      .select([month('first_payment_at').as('m'), sql<string>`count(*)`.as('n')])
-      .where('affiliate_id', '=', affiliateId)
-      .where('first_payment_at', '>=', from)
-      .where('first_payment_at', '<', to)
-      .groupBy('m')
-      .execute(),
-    db
-      .selectFrom('affiliate_ledger')
-      .select([month('created_at').as('m'), sql<string>`sum(amount_minor)`.as('n')])
-      .where('affiliate_id', '=', affiliateId)
-      .where('kind', 'in', ['commission', 'clawback', 'adjustment'])
-      .where('created_at', '>=', from)
-      .where('created_at', '<', to)
-      .groupBy('m')
-      .execute(),
+    figure({ table: 'affiliate_clicks', at: 'created_at', total: COUNT }),
+    figure({ table: 'affiliate_referrals', at: 'created_at', total: COUNT }),
+    // An active referral counts in the month of its first payment.
+    figure({ table: 'affiliate_referrals', at: 'first_payment_at', total: COUNT }),
+    figure({
+      table: 'affiliate_ledger',
+      at: 'created_at',
+      total: sql<string>`sum(amount_minor)`,
+      kinds: ['commission', 'clawback', 'adjustment'],
+    }),
   ]);
   const out = new Map<string, MonthFigures>();
   const at = (m: string) => {

@@ -6,7 +6,7 @@ import { z } from '@hono/zod-openapi';
 const text = (max: number) => z.string().trim().max(max);
 const optionalText = (max: number) => text(max).optional();
 
-export const BankDetailsSchema = z
+const BankDetailsSchema = z
   .object({
     accountName: optionalText(120),
     accountNumber: optionalText(64),
@@ -18,7 +18,7 @@ export const BankDetailsSchema = z
   })
   .openapi('AffiliateBankDetails');
 
-export const CryptoWalletSchema = z
+const CryptoWalletSchema = z
   .object({
     address: optionalText(200),
     network: optionalText(60),
@@ -242,7 +242,7 @@ export const AdminPayoutIdParamsSchema = z.object({
   id: z.uuid('Payout not found').openapi({ param: { name: 'id', in: 'path' } }),
 });
 
-export const AdminPayoutSchema = PayoutSchema.extend({
+const AdminPayoutSchema = PayoutSchema.extend({
   affiliate: z.object({
     id: z.string(),
     userId: z.string(),

@@ -19,33 +19,35 @@ import type {
 
 // The programme's constants.
 /** 20 % one-time commission on the first paid subscription payment. */
-export const COMMISSION_PERCENT = 20;
+const COMMISSION_PERCENT = 20;
 /** The commission is held this long before a payout may take it; the referral cookie lives as long. */
-export const HOLD_DAYS = 30;
+const HOLD_DAYS = 30;
 export const ATTRIBUTION_DAYS = 30;
-export const DEFAULT_MINIMUM_PAYOUT_MINOR = 50_00;
+const DEFAULT_MINIMUM_PAYOUT_MINOR = 50_00;
 /**
- * Click rows (each keeps a hash of a visitor's address and browser) are deleted this many months after
- * the click: long enough for this month's figures against the same month last year and last month's
- * statement; older months then show no clicks. Attribution needs a click for 30 days only.
+ * A click's visitor hash (of the visitor's address and browser: the only per-visitor data a click
+ * keeps) is cleared this many days after the click. It is needed only to count a visitor once a day;
+ * the row itself (affiliate, time) stays for the statements until CLICK_RETENTION_MONTHS.
  */
-export const CLICK_RETENTION_MONTHS = 13;
+export const CLICK_VISITOR_DATA_DAYS = 30;
+/** Clicks are deleted this many months after the click, as the Affiliate Privacy Policy says ("up to 24 months"). */
+export const CLICK_RETENTION_MONTHS = 24;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 // Messages.
 export const NOT_AN_AFFILIATE = 'Affiliate profile not found';
-export const ALREADY_AFFILIATE = 'You are already an affiliate';
+const ALREADY_AFFILIATE = 'You are already an affiliate';
 export const PAYPAL_EMAIL_REQUIRED = 'PayPal email is required';
 export const BANK_REQUIRED = 'Bank account information is required';
-export const CRYPTO_REQUIRED = 'Crypto wallet address is required';
-export const INVALID_PAYPAL_EMAIL = 'Invalid PayPal email';
+const CRYPTO_REQUIRED = 'Crypto wallet address is required';
+const INVALID_PAYPAL_EMAIL = 'Invalid PayPal email';
 export const CODE_TAKEN = 'This referral code is already taken';
-export const CODE_NOT_FOUND = 'Referral code not found';
+const CODE_NOT_FOUND = 'Referral code not found';
 export const INVALID_PAYOUT_AMOUNT = 'Please enter a valid payout amount';
-export const minimumPayoutMessage = (min: string) => `Minimum payout amount is $${min}`;
+const minimumPayoutMessage = (min: string) => `Minimum payout amount is $${min}`;
 export const PAYOUT_EXCEEDS_BALANCE = 'Payout amount cannot exceed pending payout balance';
-export const PAYOUT_NOT_FOUND = 'Payout not found';
-export const PAYOUT_PROCESSED = 'This payout was already processed';
+const PAYOUT_NOT_FOUND = 'Payout not found';
+const PAYOUT_PROCESSED = 'This payout was already processed';
 
 export interface AffiliatesDeps {
   db: Db;
@@ -79,7 +81,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const BOT_AGENT =
   /bot\b|bot\/|crawl|spider|slurp|facebookexternalhit|embedly|preview|curl\/|wget\/|python-requests|httpclient|go-http-client|okhttp|java\/|libwww|scrapy|^$/i;
 
-export const isBotAgent = (userAgent: string | undefined): boolean => BOT_AGENT.test(userAgent ?? '');
+const isBotAgent = (userAgent: string | undefined): boolean => BOT_AGENT.test(userAgent ?? '');
 /** Minor units as currency units (1234 → 12.34). */
 const units = (minor: number | string): number => Number(minor) / 100;
 const iso = (d: Date) => d.toISOString();
@@ -418,22 +420,17 @@ export function createAffiliatesService(deps: AffiliatesDeps) {
     },
 
     /**
-     * Deletes the clicks older than CLICK_RETENTION_MONTHS (a background sweep in services.ts runs it).
-     * Answers how many went. Referrals keep their affiliate; their link to the click is cleared.
+     * Click retention (a background sweep in services.ts runs it): deletes clicks older than
+     * CLICK_RETENTION_MONTHS and clears the visitor hash of those older than CLICK_VISITOR_DATA_DAYS;
+     * the others stay counted. Answers how many were deleted and cleared.
      */
-    async purgeOldClicks(): Promise<number> {
-      const at = now();
-      const before = new Date(
-        Date.UTC(
-          at.getUTCFullYear(),
-          at.getUTCMonth() - CLICK_RETENTION_MONTHS,
-          at.getUTCDate(),
-          at.getUTCHours(),
-          at.getUTCMinutes(),
-          at.getUTCSeconds(),
-        ),
-      );
-      return repo.deleteClicksBefore(db, before);
+    async applyClickRetention(): Promise<{ deleted: number; cleared: number }> {
+      const at = now().getTime();
+      const expired = new Date(at);
+      expired.setUTCMonth(expired.getUTCMonth() - CLICK_RETENTION_MONTHS);
+      const deleted = await repo.deleteClicksBefore(db, expired);
+      const cleared = await repo.clearVisitorKeysBefore(db, new Date(at - CLICK_VISITOR_DATA_DAYS * DAY_MS));
+      return { deleted, cleared };
     },
 
     /** The payments module's listener: commissions from recorded payments, reversals from refunds. */

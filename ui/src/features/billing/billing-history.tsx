@@ -41,9 +41,18 @@ function formatInvoiceAmount(amount: number, currency: string): string {
 function InvoiceRow({ invoice }: { invoice: Invoice }) {
   const platform = usePlatform();
   const { downloadUrl } = invoice;
+  // A partial refund shows under the amount; a full one shows as the 'refunded' status.
+  const partlyRefunded = invoice.refundedAmount > 0 && invoice.status !== 'refunded';
   return (
     <TableRow hover>
-      <TableCell>{formatInvoiceAmount(invoice.amount, invoice.currency)}</TableCell>
+      <TableCell>
+        {formatInvoiceAmount(invoice.amount, invoice.currency)}
+        {partlyRefunded && (
+          <Typography component="span" variant="caption" color="text.secondary" sx={{ display: 'block' }}>
+            Refunded {formatInvoiceAmount(invoice.refundedAmount, invoice.currency)}
+          </Typography>
+        )}
+      </TableCell>
       <TableCell>{invoice.currency}</TableCell>
       <TableCell>{invoice.description}</TableCell>
       <TableCell>{DATE.format(new Date(invoice.date))}</TableCell>

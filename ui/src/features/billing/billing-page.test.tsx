@@ -262,6 +262,40 @@ describe('billing page: history', () => {
     expect(within(second).getByText('PayPal')).toBeTruthy();
     expect(screen.queryByText('No billing history available')).toBeNull();
   });
+
+  it('shows what a partial refund gave back under the amount; a full refund shows as the status', async () => {
+    renderBilling(proSubscription(), {
+      'GET /api/payments/billing-history': {
+        body: {
+          invoices: [
+            makeInvoice({ refundedAmount: 5 }),
+            makeInvoice({
+              id: '20000000-0000-4000-8000-000000000002',
+              description: 'Starter plan, yearly',
+              amount: 43.09,
+              currency: 'EUR',
+              status: 'refunded',
+              refundedAmount: 43.09,
+            }),
+            makeInvoice({ id: '20000000-0000-4000-8000-000000000003', description: 'Pro plan, yearly' }),
+          ],
+        },
+      },
+    });
+    const table = await screen.findByRole('table', { name: 'Billing history' });
+    const [partly, fully, none] = within(table).getAllByRole('row').slice(1) as [
+      HTMLElement,
+      HTMLElement,
+      HTMLElement,
+    ];
+    expect(within(partly).getByText('$19.99')).toBeTruthy();
+    expect(within(partly).getByText('Refunded $5.00')).toBeTruthy();
+    expect(within(partly).getByText('paid')).toBeTruthy();
+    expect(within(fully).getByText('€43.09')).toBeTruthy();
+    expect(within(fully).getByText('refunded')).toBeTruthy();
+    expect(within(fully).queryByText(/^Refunded /)).toBeNull();
+    expect(within(none).queryByText(/^Refunded /)).toBeNull();
+  });
 });
 
 describe('billing routes', () => {
