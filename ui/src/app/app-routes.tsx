@@ -1,8 +1,6 @@
-import { useMemo } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
 import { LoadingScreen } from '../components/loading-screen.tsx';
-import { NotFoundPage } from '../features/not-found/not-found-page.tsx';
-import { SessionErrorScreen } from '../features/session/session-error-screen.tsx';
 import { useSession } from '../features/session/use-session.ts';
 import { usePlatform } from '../platform/platform-context.ts';
 import { RedirectTo, RequireAdmin, SignInFirst } from './guards.tsx';
@@ -18,6 +16,15 @@ import {
 } from './route-table.tsx';
 import { ScreenExistsContext, useScreenExists } from './screen-exists.ts';
 import { useHostRouteRequests } from './use-host-route-requests.ts';
+
+// Screens no page starts with: loaded when shown, so the first load of every page is lighter. Not
+// Found shows inside the layout's Suspense (its spinner), the session error screen in its own.
+const NotFoundPage = lazy(async () => ({
+  default: (await import('../features/not-found/not-found-page.tsx')).NotFoundPage,
+}));
+const SessionErrorScreen = lazy(async () => ({
+  default: (await import('../features/session/session-error-screen.tsx')).SessionErrorScreen,
+}));
 
 function RouteElement({ entry, table }: { entry: RouteEntry; table: RouteTable }) {
   const route = resolveRoute(entry.path, table);
@@ -63,7 +70,12 @@ export function AppRoutes() {
   const exists = useMemo(() => (path: string) => resolveRoute(path, table)?.kind === 'screen', [table]);
 
   if (status === 'loading') return <LoadingScreen />;
-  if (status === 'error') return <SessionErrorScreen />;
+  if (status === 'error')
+    return (
+      <Suspense fallback={<LoadingScreen />}>
+        <SessionErrorScreen />
+      </Suspense>
+    );
   return (
     <ScreenExistsContext.Provider value={exists}>
       <Routes>
