@@ -49,8 +49,8 @@ export function deferredApiClient(options: ApiClientOptions): ApiClient & { load
  */
 export function ApiClientProvider({ platform, children }: { platform: Platform; children: ReactNode }) {
   const queryClient = useQueryClient();
-  const [client] = useState(() =>
-    deferredApiClient({
+  const [client] = useState(() => {
+    const deferred = deferredApiClient({
       baseUrl: platform.apiBaseUrl,
       getToken: () => platform.tokenStore.get(),
       getRefreshToken: () => platform.tokenStore.getRefreshToken(),
@@ -60,9 +60,13 @@ export function ApiClientProvider({ platform, children }: { platform: Platform; 
           .clear()
           .then(() => queryClient.invalidateQueries({ queryKey: authKeys.profile() }));
       },
-    }),
-  );
-  // Once the page is on screen, fetch the client's code before the first call needs it.
+    });
+    // A stored session means the profile is the first thing to load (no prerendered page is shown): get
+    // the client's code at once, beside the app's own. A visitor's page is on screen already, so its
+    // download waits for the first commit (below), before the page's first request needs it.
+    if (platform.tokenStore.peek?.()) void deferred.load();
+    return deferred;
+  });
   useEffect(() => {
     void client.load();
   }, [client]);
