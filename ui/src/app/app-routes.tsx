@@ -1,4 +1,4 @@
-import { lazy, Suspense, useMemo } from 'react';
+import { lazy, Suspense, useEffect, useMemo } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
 import { LoadingScreen } from '../components/loading-screen.tsx';
 import { useSession } from '../features/session/use-session.ts';
@@ -8,9 +8,11 @@ import { SessionLayout } from './layouts.tsx';
 import { existingLinks, firstExisting, NOT_FOUND_LINKS, notFoundContext } from './navigation.ts';
 import {
   PROTECTED_PATHS,
+  preloadScreen,
   type RouteEntry,
   type RouteTable,
   resolveRoute,
+  SIGNED_IN_ROUTES,
   tableFor,
   withHostScreens,
 } from './route-table.tsx';
@@ -67,6 +69,13 @@ export function AppRoutes() {
   const signedIn = status === 'authenticated';
   const table = useMemo(() => withHostScreens(tableFor(signedIn), platform), [signedIn, platform]);
   useHostRouteRequests();
+  // A stored session's profile is loading: fetch the code of the signed-in screen of this address
+  // meanwhile, instead of after the profile (a visitor's session is never 'loading' on the web).
+  const { pathname } = useLocation();
+  const loading = status === 'loading';
+  useEffect(() => {
+    if (loading) preloadScreen(pathname, SIGNED_IN_ROUTES);
+  }, [loading, pathname]);
   const exists = useMemo(() => (path: string) => resolveRoute(path, table)?.kind === 'screen', [table]);
 
   if (status === 'loading') return <LoadingScreen />;

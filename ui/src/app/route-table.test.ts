@@ -1,0 +1,22 @@
+import { describe, expect, it, vi } from 'vitest';
+import { preloadScreen, type RouteTable, SIGNED_IN_ROUTES } from './route-table.tsx';
+
+describe('preloadScreen', () => {
+  it("fetches the code of the path's screen, and nothing for a redirect or an unknown path", () => {
+    const preload = vi.fn();
+    const Dashboard = Object.assign(() => null, { preload });
+    const table: RouteTable = [
+      { path: '/dashboard', Component: Dashboard },
+      { path: '/', redirectTo: '/dashboard' },
+    ];
+    preloadScreen('/', table);
+    preloadScreen('/nowhere', table);
+    expect(preload).not.toHaveBeenCalled();
+    preloadScreen('/dashboard', table);
+    expect(preload).toHaveBeenCalledTimes(1);
+  });
+
+  it('works for the lazy screens of the signed-in table', () => {
+    expect(() => preloadScreen('/instances/abc', SIGNED_IN_ROUTES)).not.toThrow();
+  });
+});
