@@ -11,10 +11,11 @@ import { gzipSync } from 'node:zlib';
 
 const BUDGET_KB = 150;
 /**
- * What a build may not exceed until BUDGET_KB is reached: the size reached now (164.1 KB, the app with
- * the hydration of the prerendered public pages), rounded up to the next tenth.
+ * What a build may not exceed until BUDGET_KB is reached: the size reached now (159.2 KB, rounded up: the app with
+ * the hydration of the prerendered public pages; the API client's code, the Not Found and session error
+ * screens and MUI's Grid load after the first paint).
  */
-const CEILING_KB = 164.2;
+const CEILING_KB = 159.2;
 
 /** The module of the page `/` shows to visitors, as the manifest names it (relative to web/). */
 export const LANDING_MODULE = '../ui/src/features/landing/landing-page.tsx';

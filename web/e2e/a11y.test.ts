@@ -313,6 +313,10 @@ describe('axe-core: no serious or critical violation', () => {
   it('the check itself works: it flags an image without a text alternative', async () => {
     await page.goto(`${server.baseUrl}/terms`);
     await h1('Terms of Service')(page);
+    // The page is prerendered: wait until React has hydrated <main>, which removes nodes it did not render.
+    await page.waitForFunction(() =>
+      Object.keys(document.querySelector('main') ?? {}).some((key) => key.startsWith('__reactFiber')),
+    );
     await page.evaluate(() => {
       const img = document.createElement('img');
       img.src = 'data:image/gif;base64,R0lGODlhAQABAAAAACw=';

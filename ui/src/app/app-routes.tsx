@@ -1,8 +1,6 @@
-import { useMemo } from 'react';
+import { lazy, Suspense, useEffect, useMemo } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
 import { LoadingScreen } from '../components/loading-screen.tsx';
-import { NotFoundPage } from '../features/not-found/not-found-page.tsx';
-import { SessionErrorScreen } from '../features/session/session-error-screen.tsx';
 import { useSession } from '../features/session/use-session.ts';
 import { usePlatform } from '../platform/platform-context.ts';
 import { RedirectTo, RequireAdmin, SignInFirst } from './guards.tsx';
@@ -10,14 +8,25 @@ import { SessionLayout } from './layouts.tsx';
 import { existingLinks, firstExisting, NOT_FOUND_LINKS, notFoundContext } from './navigation.ts';
 import {
   PROTECTED_PATHS,
+  preloadScreen,
   type RouteEntry,
   type RouteTable,
   resolveRoute,
+  SIGNED_IN_ROUTES,
   tableFor,
   withHostScreens,
 } from './route-table.tsx';
 import { ScreenExistsContext, useScreenExists } from './screen-exists.ts';
 import { useHostRouteRequests } from './use-host-route-requests.ts';
+
+// Screens no page starts with: loaded when shown, so the first load of every page is lighter. Not
+// Found shows inside the layout's Suspense (its spinner), the session error screen in its own.
+const NotFoundPage = lazy(async () => ({
+  default: (await import('../features/not-found/not-found-page.tsx')).NotFoundPage,
+}));
+const SessionErrorScreen = lazy(async () => ({
+  default: (await import('../features/session/session-error-screen.tsx')).SessionErrorScreen,
+}));
 
 function RouteElement({ entry, table }: { entry: RouteEntry; table: RouteTable }) {
   const route = resolveRoute(entry.path, table);
@@ -60,10 +69,22 @@ export function AppRoutes() {
   const signedIn = status === 'authenticated';
   const table = useMemo(() => withHostScreens(tableFor(signedIn), platform), [signedIn, platform]);
   useHostRouteRequests();
+  // A stored session's profile is loading: fetch the code of the signed-in screen of this address
+  // meanwhile, instead of after the profile (a visitor's session is never 'loading' on the web).
+  const { pathname } = useLocation();
+  const loading = status === 'loading';
+  useEffect(() => {
+    if (loading) preloadScreen(pathname, SIGNED_IN_ROUTES);
+  }, [loading, pathname]);
   const exists = useMemo(() => (path: string) => resolveRoute(path, table)?.kind === 'screen', [table]);
 
   if (status === 'loading') return <LoadingScreen />;
-  if (status === 'error') return <SessionErrorScreen />;
+  if (status === 'error')
+    return (
+      <Suspense fallback={<LoadingScreen />}>
+        <SessionErrorScreen />
+      </Suspense>
+    );
   return (
     <ScreenExistsContext.Provider value={exists}>
       <Routes>

@@ -7,7 +7,25 @@ import type { Platform } from '../platform/platform.ts';
  * dashboard, billing or admin code. `pick` names the export of the page module.
  */
 function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): ComponentType {
-  return lazy(async () => ({ default: pick(await load()) }));
+  return Object.assign(
+    lazy(async () => ({ default: pick(await load()) })),
+    { preload: () => void load() } satisfies Preloadable,
+  );
+}
+
+/** A lazy screen whose code can be fetched before it renders. */
+interface Preloadable {
+  preload(): void;
+}
+
+/**
+ * Starts the download of the screen `path` shows in `table` (nothing for a redirect or an unknown path),
+ * e.g. the signed-in screen of the address while a stored session's profile loads.
+ */
+export function preloadScreen(path: string, table: RouteTable): void {
+  const route = resolveRoute(path, table);
+  if (route?.kind === 'screen' && 'preload' in route.Component)
+    (route.Component as ComponentType & Preloadable).preload();
 }
 
 const LandingPage = page(

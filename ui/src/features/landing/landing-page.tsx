@@ -5,7 +5,7 @@ import LanguageIcon from '@mui/icons-material/Language';
 import NotificationsActiveIcon from '@mui/icons-material/NotificationsActive';
 import StorageIcon from '@mui/icons-material/Storage';
 import WebIcon from '@mui/icons-material/Web';
-import { Box, Button, Card, CardContent, Container, Grid, Stack, Typography } from '@mui/material';
+import { Box, Button, Card, CardContent, Container, Stack, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { usePublicConfigQuery } from '../../api/config.queries.ts';
@@ -31,6 +31,18 @@ const TRIAL_POINTS = [
   'No credit card required',
   'Keep it running with Starter or Pro',
 ] as const;
+
+// The two grids of the page as CSS grids (MUI's Grid is a chunk of its own in the first load): one,
+// two or three feature cards a row, and the trial card's 7/12 + 5/12 split with MUI Grid's widths.
+const FEATURE_COLUMNS = {
+  xs: 'minmax(0, 1fr)',
+  sm: 'repeat(2, minmax(0, 1fr))',
+  md: 'repeat(3, minmax(0, 1fr))',
+};
+const TRIAL_COLUMNS = {
+  xs: 'minmax(0, 1fr)',
+  md: 'calc(100% * 7 / 12 - 5 / 12 * 32px) calc(100% * 5 / 12 - 7 / 12 * 32px)',
+};
 
 function StartTrialButton() {
   return (
@@ -127,9 +139,9 @@ export function LandingPage() {
         <Typography color="text.secondary" sx={{ textAlign: 'center', mb: 5 }}>
           Applications, databases, domains and backups in one place.
         </Typography>
-        <Grid container spacing={3}>
+        <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: FEATURE_COLUMNS }}>
           {FEATURES.map((feature, index) => (
-            <Grid key={feature.title} size={{ xs: 12, sm: 6, md: 4 }}>
+            <Box key={feature.title}>
               <Card sx={{ height: '100%' }}>
                 <CardContent sx={{ p: 3 }}>
                   <Box
@@ -154,9 +166,9 @@ export function LandingPage() {
                   <FeatureStatusLine index={index} offer={offer} />
                 </CardContent>
               </Card>
-            </Grid>
+            </Box>
           ))}
-        </Grid>
+        </Box>
       </Container>
 
       <Container
@@ -167,8 +179,8 @@ export function LandingPage() {
       >
         <Card sx={{ borderColor: 'primary.main', borderWidth: 2 }}>
           <CardContent sx={{ p: { xs: 3, md: 5 } }}>
-            <Grid container spacing={4} sx={{ alignItems: 'center' }}>
-              <Grid size={{ xs: 12, md: 7 }}>
+            <Box sx={{ display: 'grid', gap: 4, alignItems: 'center', gridTemplateColumns: TRIAL_COLUMNS }}>
+              <Box sx={{ minWidth: 0 }}>
                 <Typography id="trial-title" variant="h4" component="h2" gutterBottom>
                   Try Berth free for 1 hour
                 </Typography>
@@ -187,8 +199,8 @@ export function LandingPage() {
                     </Box>
                   ))}
                 </Box>
-              </Grid>
-              <Grid size={{ xs: 12, md: 5 }} sx={{ textAlign: { xs: 'left', md: 'center' } }}>
+              </Box>
+              <Box sx={{ minWidth: 0, textAlign: { xs: 'left', md: 'center' } }}>
                 <Typography variant="h3" component="p" sx={{ fontWeight: 700 }}>
                   Free
                 </Typography>
@@ -196,8 +208,8 @@ export function LandingPage() {
                   for your first hour
                 </Typography>
                 <StartTrialButton />
-              </Grid>
-            </Grid>
+              </Box>
+            </Box>
           </CardContent>
         </Card>
       </Container>

@@ -17,7 +17,7 @@ import {
   ToggleButtonGroup,
   Typography,
 } from '@mui/material';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useDeferredValue, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { usePublicConfigQuery } from '../../api/config.queries.ts';
 import { LoadState } from '../../components/load-state.tsx';
@@ -154,7 +154,10 @@ export function CycleToggle({
 }
 
 export function PricingPage() {
-  const config = usePublicConfigQuery();
+  // The prices' arrival shows the plans: their first render (cards, lists, chips, toggle, each with new
+  // styles) is the heaviest work of the page. As a deferred value it renders in a transition, which
+  // React cuts into short tasks; "Loading prices..." stays until the plans are ready to show.
+  const config = useDeferredValue(usePublicConfigQuery());
   const [cycle, setCycle] = useState<BillingCycle>('monthly');
   const plans = config.data?.plans;
 
