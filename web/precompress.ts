@@ -25,6 +25,14 @@ async function filesUnder(dir: string): Promise<string[]> {
 export async function precompressDir(dir: string): Promise<{ files: number }> {
   let files = 0;
   for (const file of await filesUnder(dir)) {
+    // Hidden folders (the build's manifest, the pages' renderer) are never served.
+    if (
+      path
+        .relative(dir, file)
+        .split(path.sep)
+        .some((part) => part.startsWith('.'))
+    )
+      continue;
     if (!COMPRESSIBLE.test(file)) continue;
     if ((await stat(file)).size < MIN_BYTES) continue;
     const content = await readFile(file);

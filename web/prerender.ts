@@ -1,24 +1,18 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { build, type Plugin } from 'vite';
-import {
-  CLIENT_RENDER_STYLE,
-  PRERENDERED_ATTRIBUTE,
-  PRERENDERED_PAGES,
-  PRERENDERED_SCHEME,
-  prerenderedFile,
-} from './src/prerender-contract.ts';
-
-/** What the server-side bundle's renderPage returns (src/prerender-entry.tsx). */
-interface RenderedPage {
-  html: string;
-  styles: string;
-}
+import { type PageTemplate, pageTemplate } from './src/page-document.ts';
+import { PRERENDERED_PAGES, prerenderedFile } from './src/prerender-contract.ts';
 
 /** Where the pages go inside the build's output; the server looks there first (server/src/lib/web-app.ts). */
 export const PRERENDERED_DIR = 'prerendered';
+/**
+ * The renderer bundle and the pages' templates (`render.mjs`, `pages.json`), for the server to render the
+ * pages with its current settings (server/src/lib/public-pages.ts). A hidden folder: never served.
+ */
+export const RENDERER_DIR = '.ssr';
 
 interface ManifestChunk {
   file: string;
@@ -43,29 +37,12 @@ function pageChunks(manifest: Record<string, ManifestChunk>, pageModule: string)
   return [...files].filter((file) => !entryFiles.has(file));
 }
 
-/** index.html with the page's markup in #root and its styles, boot script and chunks in the <head>. */
-function pageHtml(shell: string, page: RenderedPage, bootScript: string, chunks: readonly string[]): string {
-  const head = [
-    page.styles,
-    `<style>${CLIENT_RENDER_STYLE}</style>`,
-    `<script>${bootScript}</script>`,
-    ...chunks.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
-  ].join('');
-  const withScheme = shell.replace(
-    '<html lang="en">',
-    `<html lang="en" ${PRERENDERED_ATTRIBUTE}="${PRERENDERED_SCHEME}">`,
-  );
-  const withHead = withScheme.replace('</head>', `${head}</head>`);
-  const html = withHead.replace('<div id="root"></div>', `<div id="root">${page.html}</div>`);
-  if (html === withHead || withScheme === shell)
-    throw new Error('index.html lost its <html lang="en"> or #root');
-  return html;
-}
-
 /**
- * Vite plugin: after the browser build is written, renders the public pages of PRERENDERED_PAGES with
- * the same React components (bundled once more for Node) into `dist/prerendered/`, so they paint before
- * any script runs and then hydrate (main.tsx). Runs in writeBundle, before the precompress plugin's
+ * Vite plugin: after the browser build is written, bundles the public pages' renderer for Node (the same
+ * React components) into `dist/.ssr/` with each page's template, and renders the pages of
+ * PRERENDERED_PAGES into `dist/prerendered/` with no server settings: what the server answers when it
+ * cannot render them with its own. They paint before any script runs; the app starts when someone uses
+ * the page and hydrates them (main.tsx). Runs in writeBundle, before the precompress plugin's
  * closeBundle compresses every file.
  */
 export function prerenderPages(): Plugin {
@@ -79,37 +56,46 @@ export function prerenderPages(): Plugin {
       outDir = path.resolve(config.root, config.build.outDir);
     },
     async writeBundle() {
-      const serverDir = path.join(root, 'node_modules/.berth-prerender');
+      const serverDir = path.join(outDir, RENDERER_DIR);
       await build({
         configFile: false,
         root,
         logLevel: 'warn',
         plugins: [react()],
         define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-        // One self-contained file: the packages load the way the browser build loads them.
+        publicDir: false,
+        // Self-contained (the packages load the way the browser build loads them), and split where the
+        // app loads lazily, so the server loads only what the public pages need.
         ssr: { noExternal: true },
         build: {
           ssr: path.join(root, 'src/prerender-entry.tsx'),
           outDir: serverDir,
           emptyOutDir: true,
-          rolldownOptions: { output: { entryFileNames: 'prerender-entry.mjs', codeSplitting: false } },
+          rolldownOptions: {
+            output: { entryFileNames: 'render.mjs', chunkFileNames: 'chunks/[name]-[hash].mjs' },
+          },
         },
       });
-      const { renderPage, BOOT_SCRIPT } = (await import(
-        pathToFileURL(path.join(serverDir, 'prerender-entry.mjs')).href
-      )) as { renderPage(url: string): Promise<RenderedPage>; BOOT_SCRIPT: string };
+      const { renderDocument } = (await import(pathToFileURL(path.join(serverDir, 'render.mjs')).href)) as {
+        renderDocument(template: PageTemplate, url: string, config: null): Promise<string>;
+      };
       const shell = await readFile(path.join(outDir, 'index.html'), 'utf8');
       const manifest = JSON.parse(await readFile(path.join(outDir, '.vite/manifest.json'), 'utf8')) as Record<
         string,
         ManifestChunk
       >;
+      const templates: Record<string, PageTemplate> = {};
       for (const { path: pagePath, module } of PRERENDERED_PAGES) {
-        const page = await renderPage(pagePath);
+        const template = pageTemplate(
+          shell,
+          pageChunks(manifest, module).map((file) => `/${file}`),
+        );
+        templates[pagePath] = template;
         const file = path.join(outDir, PRERENDERED_DIR, prerenderedFile(pagePath));
         await mkdir(path.dirname(file), { recursive: true });
-        await writeFile(file, pageHtml(shell, page, BOOT_SCRIPT, pageChunks(manifest, module)));
+        await writeFile(file, await renderDocument(template, pagePath, null));
       }
-      await rm(serverDir, { recursive: true, force: true });
+      await writeFile(path.join(serverDir, 'pages.json'), JSON.stringify(templates));
       this.info(`prerendered ${PRERENDERED_PAGES.length} public pages`);
     },
   };

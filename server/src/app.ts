@@ -5,6 +5,7 @@ import { createRouter } from './lib/create-router.ts';
 import { createErrorHandler, onNotFound } from './lib/error-handler.ts';
 import type { LogLine } from './lib/error-reference.ts';
 import { buildOpenApiDocument, publicSubset } from './lib/openapi.ts';
+import { createPublicPages } from './lib/public-pages.ts';
 import type { RateLimitRule } from './lib/rate-limiter.ts';
 import { responseHeaders } from './lib/response-headers.ts';
 import { mountWebApp } from './lib/web-app.ts';
@@ -188,7 +189,10 @@ export function createApp(services: Services, http: HttpOptions = {}) {
   app.get('/api/openapi.json', (c) => c.json(doc));
   app.get('/api/v1/openapi.json', (c) => c.json(publicDoc));
 
-  if (http.webDistDir) mountWebApp(app, http.webDistDir);
+  if (http.webDistDir) {
+    const publicPages = createPublicPages({ distDir: http.webDistDir, publicConfig: () => config.get() });
+    mountWebApp(app, http.webDistDir, publicPages);
+  }
   return api;
 }
 

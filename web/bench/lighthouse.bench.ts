@@ -4,6 +4,8 @@
 // pages and of /dashboard signed in, next to the targets of issue 15; the median of `RUNS` runs each.
 //   node web/bench/lighthouse.bench.ts [RUNS]
 
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Result } from 'lighthouse';
 import { chromium } from 'playwright-core';
@@ -11,6 +13,8 @@ import { CHROMIUM, CHROMIUM_OFFLINE_FLAGS } from '../e2e/browser.ts';
 import { startServer } from '../e2e/server.ts';
 
 const RUNS = Math.max(1, Number(process.argv[2] ?? 1));
+/** Set LIGHTHOUSE_REPORTS to a folder to keep each run's full report there (JSON, for the long tasks). */
+const REPORTS = process.env.LIGHTHOUSE_REPORTS;
 
 interface Target {
   path: string;
@@ -125,6 +129,11 @@ try {
         throw new Error(`${target.path}: ${result.lhr.runtimeError.code} ${result.lhr.runtimeError.message}`);
       const finalUrl = new URL(result.lhr.finalDisplayedUrl).pathname;
       if (finalUrl !== target.path) throw new Error(`${target.path} ended on ${finalUrl}`);
+      if (REPORTS) {
+        await mkdir(REPORTS, { recursive: true });
+        const name = `${target.path.replace(/\W+/g, '_') || 'root'}-${run + 1}.json`;
+        await writeFile(path.join(REPORTS, name), JSON.stringify(result.lhr));
+      }
       runs.push(measureOf(result.lhr));
     }
     results.push({ target, measure: median(runs) });

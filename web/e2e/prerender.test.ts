@@ -1,10 +1,12 @@
-// The public pages the build prerenders (web/prerender.ts): the server answers them with their markup
-// and styles, so they paint before any script runs; the app then hydrates that markup without a
-// mismatch. A visitor the prerendered page does not fit (the light theme chosen, or signed in) never
-// sees it: the <head> script hides it before the first paint and the app renders from scratch.
+// The public pages (web/prerender.ts): the server answers them with their markup and styles, rendered
+// with its current settings (the admin's prices), so they are complete before any script runs. The
+// app's code loads when someone uses the page, and then hydrates that markup without a mismatch; what
+// the visitor did before (typing, a click, a submit) is carried out. A visitor the page does not fit
+// (the light theme chosen, or signed in) never sees it: the <head> script hides it before the first
+// paint and the app renders from scratch.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { browserSuite, type CreatedAccount, createAccount } from './helpers.ts';
+import { api, browserSuite, type CreatedAccount, createAccount } from './helpers.ts';
 import type { RunningServer } from './server.ts';
 
 let server: RunningServer;
@@ -100,6 +102,33 @@ function collectErrors(): { errors: string[]; stop(): void } {
   };
 }
 
+/** The app's scripts the page asked for so far (from now on). */
+function scriptRequests(): { urls: string[]; stop(): void } {
+  const urls: string[] = [];
+  const onRequest = (request: { url(): string }) => {
+    if (/\/assets\/.*\.js$/.test(request.url())) urls.push(request.url());
+  };
+  page.on('request', onRequest);
+  return { urls, stop: () => page.off('request', onRequest) };
+}
+
+/**
+ * Holds back the app's entry script until `release()`: the app cannot start meanwhile, whatever the
+ * visitor does (a slow network, drawn out).
+ */
+async function holdAppStart(): Promise<{ release(): void; done(): Promise<void> }> {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const pattern = '**/assets/index-*.js';
+  await page.route(pattern, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return { release, done: () => page.unroute(pattern) };
+}
+
 describe('prerendered public pages', () => {
   it('are answered with their markup, never cached; other pages get the empty app shell', async () => {
     for (const { path, h1 } of PAGES) {
@@ -112,6 +141,73 @@ describe('prerendered public pages', () => {
     const shell = await (await fetch(`${server.baseUrl}/dashboard`)).text();
     expect(shell).toContain('<div id="root"></div>');
     expect(shell).not.toContain('data-prerendered');
+  });
+
+  it("show the admin's current prices and offer from the HTML alone; a price change shows at the next visit", async () => {
+    await store({ token: null, theme: null });
+    const cardPrice = (plan: string) =>
+      page
+        .getByRole('region', { name: plan })
+        .getByText(/^[$€£]\d+\.\d\d$/)
+        .first()
+        .textContent();
+    await withoutScripts('/pricing', async () => {
+      expect(await page.getByText('Loading prices...').count()).toBe(0);
+      expect(await cardPrice('Starter')).toBe('$3.99');
+      expect(await cardPrice('Pro')).toBe('$19.99');
+    });
+    await api(server.baseUrl, 'PUT', '/api/admin/payment-settings', {
+      token: user.token,
+      body: { currency: 'EUR', prices: { starter: 5.49, pro: 24, addonInstance: 2.5 } },
+    });
+    try {
+      await withoutScripts('/pricing', async () => {
+        expect(await cardPrice('Starter')).toBe('€5.49');
+        expect(await cardPrice('Pro')).toBe('€24.00');
+      });
+    } finally {
+      await api(server.baseUrl, 'PUT', '/api/admin/payment-settings', {
+        token: user.token,
+        body: { currency: 'USD', prices: { starter: 3.99, pro: 19.99, addonInstance: 3.99 } },
+      });
+    }
+  });
+
+  it('load no script until someone uses the page; the first sign of a person starts the app', async () => {
+    await store({ token: null, theme: null });
+    const scripts = scriptRequests();
+    try {
+      await page.goto(`${server.baseUrl}/`, { waitUntil: 'load' });
+      await page.waitForTimeout(1000);
+      expect(scripts.urls).toEqual([]);
+      await page.mouse.move(200, 200);
+      await page.getByRole('button', { name: 'Switch to light mode' }).waitFor();
+      await expect.poll(() => scripts.urls.some((url) => /\/assets\/index-/.test(url))).toBe(true);
+    } finally {
+      scripts.stop();
+    }
+  });
+
+  it('carry out what the visitor did before the app started: the typed sign-in is submitted, never as a GET', async () => {
+    await store({ token: null, theme: null });
+    const held = await holdAppStart();
+    try {
+      await page.goto(`${server.baseUrl}/login`);
+      await page.getByLabel('Email or Username').fill(user.email);
+      await page.getByLabel('Password', { exact: true }).fill(user.password);
+      await page.getByLabel('Password', { exact: true }).press('Enter');
+      await page.waitForTimeout(300);
+      // The browser did not send the form itself (it would put the password in the address).
+      expect(new URL(page.url()).search).toBe('');
+      expect(await page.getByLabel('Password', { exact: true }).inputValue()).toBe(user.password);
+      held.release();
+      await page.waitForURL((url) => url.pathname === '/dashboard');
+      await page.getByRole('button', { name: /^Account menu/ }).waitFor();
+    } finally {
+      held.release();
+      await held.done();
+      await store({ token: null, theme: null });
+    }
   });
 
   it('paint their content, styled in the dark theme, before any script runs', async () => {

@@ -57,5 +57,63 @@ export function bootScript(keys: { token: string; theme: string }): string {
   ].join('');
 }
 
+/** The <script type="application/json"> holding GET /api/config's answer the page was rendered with. */
+export const PUBLIC_CONFIG_ELEMENT_ID = 'berth-public-config';
+
+/**
+ * On `window`, set by startScript: what the visitor did on the page that the app could not take yet,
+ * for main.tsx to carry out once it can. Until main.tsx sets `isLive`, every button click and form
+ * submit is held; from then on only those on elements React has not hydrated yet.
+ */
+export const BEFORE_START_GLOBAL = '__berthBeforeStart';
+export interface BeforeStart {
+  /** Buttons clicked (links are followed by the browser itself). */
+  clicked: Element[];
+  /** Forms submitted: held, so a form never goes to the server as a plain GET with its fields. */
+  submitted: HTMLFormElement[];
+  /** Whether the app handles this element's events now. */
+  isLive?: (element: Element) => boolean;
+  /** Called after each held click or submit. */
+  changed?: () => void;
+}
+
+/** The first signs of a person on the page: any of them starts the app (startScript). */
+export const START_EVENTS = [
+  'pointerdown',
+  'pointermove',
+  'touchstart',
+  'keydown',
+  'focusin',
+  'wheel',
+  'scroll',
+];
+
+/**
+ * The script that starts the app on a prerendered page, in place of Vite's `<script type="module">` and
+ * `<link rel="modulepreload">` tags. The page is complete without the app (its markup, styles and the
+ * server's settings are in the HTML), so the app's code is fetched and run when a person first shows up
+ * (START_EVENTS), and at once when the page is not shown as prerendered (signed in, the other colour
+ * scheme: CLIENT_RENDER_ATTRIBUTE) or the address carries a query (`?ref=` is counted by the app).
+ * It holds button clicks and form submits the app cannot take yet (BEFORE_START_GLOBAL).
+ */
+export function startScript(entry: string, preloads: readonly string[]): string {
+  const events = JSON.stringify(START_EVENTS);
+  return [
+    '(function(){var d=document,w=window,started=false,b={clicked:[],submitted:[]};',
+    `w[${JSON.stringify(BEFORE_START_GLOBAL)}]=b;`,
+    'function hold(e,t,list){if(b.isLive&&b.isLive(t))return;e.preventDefault();e.stopPropagation();list.push(t);if(b.changed)b.changed();start()}',
+    'function onClick(e){var t=e.target instanceof Element?e.target.closest("button,[role=button],input[type=submit]"):null;',
+    'if(t&&!t.closest("a[href]"))hold(e,t,b.clicked)}',
+    'd.addEventListener("click",onClick,true);d.addEventListener("submit",function(e){hold(e,e.target,b.submitted)},true);',
+    // The browser's own focus of an `autofocus` field is not a person: their typing (keydown) is.
+    'function onEvent(e){if(!(e.type==="focusin"&&e.target instanceof Element&&e.target.hasAttribute("autofocus")))start()}',
+    `function start(){if(started)return;started=true;${events}.forEach(function(n){w.removeEventListener(n,onEvent,true)});var h=d.head;`,
+    `${JSON.stringify(preloads)}.forEach(function(f){var l=d.createElement("link");l.rel="modulepreload";l.crossOrigin="";l.href=f;h.appendChild(l)});`,
+    `var s=d.createElement("script");s.type="module";s.crossOrigin="";s.src=${JSON.stringify(entry)};h.appendChild(s)}`,
+    `if(d.documentElement.hasAttribute(${JSON.stringify(CLIENT_RENDER_ATTRIBUTE)})||location.search)start();`,
+    `else ${events}.forEach(function(n){w.addEventListener(n,onEvent,{capture:true,passive:true})})})()`,
+  ].join('');
+}
+
 /** Hides the prerendered markup of a page marked for a client render (see bootScript). */
 export const CLIENT_RENDER_STYLE = `[${CLIENT_RENDER_ATTRIBUTE}=client] #root{display:none}`;

@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Context, Env, Hono } from 'hono';
 import { getMimeType } from 'hono/utils/mime';
+import type { PublicPages, RenderedDocument } from './public-pages.ts';
 
 const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Berth</title>
 <p>The web app is not built yet. Run <code>npm run build</code> (or <code>npm start</code>, which builds it).</p>`;
@@ -99,6 +100,20 @@ async function sendFile(c: Context, file: string, cacheControl: string): Promise
   return new Response(c.req.method === 'HEAD' ? null : body, { status: 200, headers });
 }
 
+/** Answers with a page the server rendered (public-pages.ts), compressed as the request accepts. */
+function sendDocument(c: Context, document: RenderedDocument): Response {
+  const headers = new Headers({
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': HTML_CACHE,
+    vary: 'Accept-Encoding',
+  });
+  const encoding = acceptedEncodings(c.req.header('accept-encoding'))[0];
+  const body = encoding === undefined ? document.identity : document.encoded[encoding];
+  if (encoding !== undefined) headers.set('content-encoding', encoding);
+  headers.set('content-length', String(body.length));
+  return new Response(c.req.method === 'HEAD' ? null : new Uint8Array(body), { status: 200, headers });
+}
+
 /** Where the web build writes the public pages it prerendered (web/prerender.ts). */
 export const PRERENDERED_DIR = 'prerendered';
 
@@ -115,15 +130,18 @@ function prerenderedFileIn(prerenderedRoot: string, urlPath: string): string | u
 /**
  * Serves the built web app: files from `distDir` (hashed assets cached for a year, the rest revalidated),
  * in the best precompressed encoding the browser accepts; for every other GET that is not an API call,
- * the page the build prerendered for that path (the public pages, which paint before any script runs)
- * or else index.html, so the UI's router (and its Not Found screen) decides what to show. Pages are
- * never cached. `/api/docs` is a UI page too (spec), so it also gets the app.
+ * the public page of that path (which paints before any script runs) as `publicPages` renders it with
+ * the server's settings, else as the build prerendered it, or else index.html, so the UI's router (and
+ * its Not Found screen) decides what to show. Pages are never cached. `/api/docs` is a UI page too
+ * (spec), so it also gets the app.
  */
-export function mountWebApp<E extends Env>(app: Hono<E>, distDir: string): void {
+export function mountWebApp<E extends Env>(app: Hono<E>, distDir: string, publicPages?: PublicPages): void {
   const root = path.resolve(distDir);
   const indexFile = path.join(root, 'index.html');
   const prerenderedRoot = path.join(root, PRERENDERED_DIR);
   const page = async (c: Context) => {
+    const rendered = await publicPages?.page(c.req.path);
+    if (rendered) return sendDocument(c, rendered);
     const prerendered = prerenderedFileIn(prerenderedRoot, c.req.path);
     return (
       (prerendered === undefined ? undefined : await sendFile(c, prerendered, HTML_CACHE)) ??

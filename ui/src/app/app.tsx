@@ -1,7 +1,9 @@
+import type { Schemas } from '@berth/openapi';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, useState } from 'react';
 import { ApiClientProvider } from '../api/api-client-provider.tsx';
 import { ApiRequestError } from '../api/api-error.ts';
+import { configKeys } from '../api/query-keys.ts';
 import { ToastProvider } from '../components/toasts/toast-provider.tsx';
 import { SessionProvider } from '../features/session/session-provider.tsx';
 import type { Platform } from '../platform/platform.ts';
@@ -20,8 +22,8 @@ const DEFAULT_INTEGRATIONS: Integrations = {
   ApiReferenceViewer: lazy(() => import('../features/api-reference/scalar-reference.tsx')),
 };
 
-function createQueryClient() {
-  return new QueryClient({
+function createQueryClient(publicConfig: Schemas['PublicConfig'] | undefined) {
+  const client = new QueryClient({
     defaultOptions: {
       queries: {
         staleTime: 30_000,
@@ -30,20 +32,27 @@ function createQueryClient() {
       },
     },
   });
+  // The server's public settings as the page was rendered with them: the first render shows the same.
+  if (publicConfig) client.setQueryData(configKeys.public(), publicConfig);
+  return client;
 }
 
 /**
  * The whole Berth UI. The host shell wraps it in a React Router router (browser or hash).
  * `integrations` replaces the browser's EventSource, the bot-check widget or the API reference viewer (tests).
+ * `publicConfig` is GET /api/config's answer when the host has it already (a page the server rendered
+ * with it), so the first render needs no request.
  */
 export function App({
   platform,
   integrations,
+  publicConfig,
 }: {
   platform: Platform;
   integrations?: Partial<Integrations>;
+  publicConfig?: Schemas['PublicConfig'];
 }) {
-  const [queryClient] = useState(createQueryClient);
+  const [queryClient] = useState(() => createQueryClient(publicConfig));
   const [seams] = useState<Integrations>(() => ({ ...DEFAULT_INTEGRATIONS, ...integrations }));
   return (
     <PlatformContext.Provider value={platform}>

@@ -1,0 +1,72 @@
+// A prerendered public page as one HTML document: index.html as Vite built it, with the page's markup in
+// #root and, in the <head>, its styles, the boot script, the settings it was rendered with and the
+// script that starts the app. The build writes the pages with no settings (web/prerender.ts); the server
+// writes them with its current ones (server/src/lib/public-pages.ts), through the same function.
+// Plain values only: the Vite config loads this file in Node.
+
+import {
+  CLIENT_RENDER_STYLE,
+  PRERENDERED_ATTRIBUTE,
+  PRERENDERED_SCHEME,
+  PUBLIC_CONFIG_ELEMENT_ID,
+  startScript,
+} from './prerender-contract.ts';
+
+/** What renderPage returns (prerender-entry.tsx). */
+export interface RenderedPage {
+  /** The markup of #root. */
+  html: string;
+  /** <style> tags for the <head>, in the form Emotion in the browser picks up instead of inserting again. */
+  styles: string;
+}
+
+/** index.html without Vite's script tags, and the files they named: one per prerendered page. */
+export interface PageTemplate {
+  shell: string;
+  /** The app's entry module. */
+  entry: string;
+  /** The modules to preload with it: the entry's imports and the page's own chunks. */
+  preloads: string[];
+}
+
+const ENTRY_SCRIPT = /<script type="module" crossorigin src="([^"]+)"><\/script>\s*/;
+const PRELOAD_LINK = /<link rel="modulepreload" crossorigin href="([^"]+)">\s*/g;
+
+/** The template of a page from the built index.html and the page's own chunks (paths from the site root). */
+export function pageTemplate(indexHtml: string, pageChunks: readonly string[]): PageTemplate {
+  const entry = ENTRY_SCRIPT.exec(indexHtml)?.[1];
+  if (!entry) throw new Error('index.html has no <script type="module"> to start the app');
+  const preloads = Array.from(indexHtml.matchAll(PRELOAD_LINK), (match) => match[1] ?? '');
+  const shell = indexHtml.replace(ENTRY_SCRIPT, '').replace(PRELOAD_LINK, '');
+  return { shell, entry, preloads: [...preloads, ...pageChunks] };
+}
+
+/** JSON inside <script>: `<` escaped, so no value can close the element. */
+const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+
+/** The whole document of a page; `config` is GET /api/config's answer it was rendered with, if any. */
+export function pageDocument(
+  template: PageTemplate,
+  page: RenderedPage,
+  bootScript: string,
+  config: unknown | null,
+): string {
+  const head = [
+    page.styles,
+    `<style>${CLIENT_RENDER_STYLE}</style>`,
+    `<script>${bootScript}</script>`,
+    config === null
+      ? ''
+      : `<script type="application/json" id="${PUBLIC_CONFIG_ELEMENT_ID}">${scriptJson(config)}</script>`,
+    `<script>${startScript(template.entry, template.preloads)}</script>`,
+  ].join('');
+  const withScheme = template.shell.replace(
+    '<html lang="en">',
+    `<html lang="en" ${PRERENDERED_ATTRIBUTE}="${PRERENDERED_SCHEME}">`,
+  );
+  const withHead = withScheme.replace('</head>', `${head}</head>`);
+  const html = withHead.replace('<div id="root"></div>', `<div id="root">${page.html}</div>`);
+  if (html === withHead || withScheme === template.shell)
+    throw new Error('index.html lost its <html lang="en"> or #root');
+  return html;
+}
