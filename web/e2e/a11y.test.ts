@@ -313,7 +313,9 @@ describe('axe-core: no serious or critical violation', () => {
   it('the check itself works: it flags an image without a text alternative', async () => {
     await page.goto(`${server.baseUrl}/terms`);
     await h1('Terms of Service')(page);
-    // The page is prerendered: wait until React has hydrated <main>, which removes nodes it did not render.
+    // The page is prerendered and the app starts when someone uses it: a pointer shows up, then wait until
+    // React has hydrated <main>, which removes nodes it did not render.
+    await page.mouse.move(10, 10);
     await page.waitForFunction(() =>
       Object.keys(document.querySelector('main') ?? {}).some((key) => key.startsWith('__reactFiber')),
     );

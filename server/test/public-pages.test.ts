@@ -1,0 +1,119 @@
+// The public pages the server renders with its current settings (src/lib/public-pages.ts), through the
+// renderer the web build leaves in dist/.ssr/. Here the renderer is a small module written by the test
+// in the same place and with the same export as the build's (web/src/prerender-entry.tsx): it shows
+// the settings it was given and counts its renders. The browser test web/e2e/prerender.test.ts runs the
+// real one.
+
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, registerAdmin, type TestApp } from './create-test-app.ts';
+import { listen } from './listen.ts';
+import { createTestDatabase } from './test-db.ts';
+
+/** Renders `<url> <starter price> render #<n>`; fails for /broken, as a page with a bug would. */
+const RENDERER = `
+let renders = 0;
+export async function renderDocument(template, url, config) {
+  if (url === '/broken') throw new Error('this page cannot render');
+  renders += 1;
+  return '<!doctype html><title>' + template.title + '</title><p>' + url + ' ' +
+    config.plans.currencySymbol + config.plans.starter.monthly + ' render #' + renders + '</p>';
+}
+`;
+const TEMPLATES = {
+  '/pricing': { title: 'Pricing' },
+  '/': { title: 'Home' },
+  '/broken': { title: 'Broken' },
+};
+const BUILT_BROKEN = '<!doctype html><title>Broken</title><p>as built</p>';
+const INDEX = '<!doctype html><title>Berth UI</title><div id="root"></div>';
+
+let app: TestApp;
+let db: Awaited<ReturnType<typeof createTestDatabase>>['db'];
+let server: { url: string; close(): Promise<void> };
+let errors: string[];
+const originalError = console.error;
+
+beforeAll(async () => {
+  ({ db } = await createTestDatabase());
+  const dist = await mkdtemp(path.join(tmpdir(), 'berth-dist-'));
+  await mkdir(path.join(dist, '.ssr'));
+  await mkdir(path.join(dist, 'prerendered'));
+  await writeFile(path.join(dist, '.ssr', 'render.mjs'), RENDERER);
+  await writeFile(path.join(dist, '.ssr', 'pages.json'), JSON.stringify(TEMPLATES));
+  await writeFile(path.join(dist, 'prerendered', 'broken.html'), BUILT_BROKEN);
+  await writeFile(path.join(dist, 'index.html'), INDEX);
+  errors = [];
+  console.error = (...args: unknown[]) => errors.push(args.map(String).join(' '));
+  app = createTestApp(db, { webDistDir: dist });
+  server = await listen(app);
+});
+
+afterAll(async () => {
+  console.error = originalError;
+  await server?.close();
+});
+
+const page = async (route: string, headers: Record<string, string> = {}) => {
+  const response = await fetch(`${server.url}${route}`, { headers });
+  return { response, text: await response.text() };
+};
+
+describe('public pages rendered by the server', () => {
+  it("show the admin's prices, rendered once per version of the settings; a change shows at the next visit", async () => {
+    const first = await page('/pricing');
+    expect(first.response.status).toBe(200);
+    expect(first.response.headers.get('cache-control')).toBe('no-cache');
+    expect(first.response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(first.text).toContain('/pricing $3.99 render #1');
+    // The same settings: the page kept from the first visit.
+    expect((await page('/pricing')).text).toContain('render #1');
+
+    const admin = await registerAdmin(app, db);
+    const saved = await app.request('/api/admin/payment-settings', {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ currency: 'EUR', prices: { starter: 5.49, pro: 24, addonInstance: 2.5 } }),
+    });
+    expect(saved.status).toBe(200);
+    expect((await page('/pricing')).text).toContain('/pricing €5.49 render #2');
+    expect((await page('/')).text).toContain('/ €5.49 render #3');
+  });
+
+  it('are compressed as the browser accepts, and vary by it', async () => {
+    const response = await fetch(`${server.url}/`, { headers: { 'accept-encoding': 'br' } });
+    expect(response.headers.get('content-encoding')).toBe('br');
+    expect(response.headers.get('vary')).toBe('Accept-Encoding');
+    // fetch decoded it: the same page as the plain answer.
+    expect(await response.text()).toContain('/ €5.49');
+    const raw = await new Promise<Buffer>((resolve, reject) => {
+      import('node:http').then(({ get }) =>
+        get(`${server.url}/`, { headers: { 'accept-encoding': 'br' } }, (answer) => {
+          const chunks: Buffer[] = [];
+          answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+          answer.on('end', () => resolve(Buffer.concat(chunks)));
+        }).on('error', reject),
+      );
+    });
+    expect(brotliDecompressSync(raw).toString()).toContain('/ €5.49');
+  });
+
+  it('fall back to the page as the build wrote it when rendering fails, and say so once', async () => {
+    const broken = await page('/broken');
+    expect(broken.response.status).toBe(200);
+    expect(broken.text).toBe(BUILT_BROKEN);
+    await page('/broken');
+    expect(errors.filter((line) => line.includes('cannot render'))).toHaveLength(1);
+    // Other pages still render.
+    expect((await page('/pricing')).text).toContain('/pricing €5.49');
+  });
+
+  it('leave every other path to the app, and never serve the renderer itself', async () => {
+    expect((await page('/dashboard')).text).toBe(INDEX);
+    expect((await page('/.ssr/render.mjs')).text).toBe(INDEX);
+    expect((await page('/.ssr/pages.json')).text).toBe(INDEX);
+  });
+});
