@@ -3,45 +3,26 @@
 // shows the click, the referral, the pending commission and the chart, and the statement exports as CSV.
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
-import { afterAll, describe, expect, it } from 'vitest';
-import { type FakeStripe, startFakeStripe } from '../../server/test/fake-stripe.ts';
+import { describe, expect, it } from 'vitest';
 import {
   api,
-  type BrowserSuite,
-  browserSuite,
   createAccount,
   forgetSession,
   openSignedIn,
+  type StripeBrowserSuite,
   shot,
+  stripeBrowserSuite,
   toast,
 } from './helpers.ts';
-import { freePort } from './server.ts';
 
 const WEBHOOK_SECRET = 'whsec_e2e_affiliates';
-let suite: BrowserSuite;
-let fake: FakeStripe;
+let suite: StripeBrowserSuite;
 let page: Page;
 
-browserSuite(
-  'affiliates',
-  (ready) => {
-    suite = ready;
-    page = ready.page;
-    fake.webhookUrl = `${ready.server.baseUrl}/api/payments/webhooks/stripe`;
-  },
-  async () => {
-    fake = await startFakeStripe({ webhookSecret: WEBHOOK_SECRET });
-    const port = await freePort();
-    return {
-      PORT: String(port),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      STRIPE_SECRET_KEY: 'sk_test_e2e',
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      STRIPE_API_BASE: fake.url,
-    };
-  },
-);
-afterAll(() => fake?.close());
+stripeBrowserSuite('affiliates', WEBHOOK_SECRET, (ready) => {
+  suite = ready;
+  page = ready.page;
+});
 
 describe('a referral from click to commission', () => {
   it('/?ref=CODE → register → pay Pro → the affiliate sees the click, the referral, $4.00 pending and the chart', async () => {
@@ -98,7 +79,7 @@ describe('a referral from click to commission', () => {
       .getByRole('dialog')
       .getByRole('button', { name: /Card \(Stripe\)/ })
       .click();
-    await page.waitForURL(`${fake.url}/checkout/**`);
+    await page.waitForURL(`${suite.stripe.url}/checkout/**`);
     await page.getByRole('button', { name: 'Pay' }).click();
     await page.waitForURL('**/payment-success?tx=cs_test_*');
 

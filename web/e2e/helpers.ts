@@ -4,8 +4,9 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+import { type FakeStripe, startFakeStripe } from '../../server/test/fake-stripe.ts';
 import { launchBrowser, SHOTS } from './browser.ts';
-import { type RunningServer, startServer } from './server.ts';
+import { freePort, type RunningServer, startServer } from './server.ts';
 
 export interface Account {
   firstName: string;
@@ -170,4 +171,44 @@ export function browserSuite(
     await suite?.server.stop();
   });
   reportFailures(file, () => suite ?? {});
+}
+
+export interface StripeBrowserSuite extends BrowserSuite {
+  /** The local stand-in for Stripe the server pays through (its checkout pages, its webhooks). */
+  stripe: FakeStripe;
+}
+
+/**
+ * A browserSuite whose server takes payments through a local fake Stripe: the fake starts first and
+ * sends its webhooks to the server, signed with `webhookSecret`; the server's port is chosen beforehand
+ * (Stripe sends the browser back to PUBLIC_URL). `env` adds server settings. The fake closes after the file.
+ */
+export function stripeBrowserSuite(
+  file: string,
+  webhookSecret: string,
+  ready: (suite: StripeBrowserSuite) => void,
+  env: Record<string, string> = {},
+): void {
+  let stripe: FakeStripe | undefined;
+  browserSuite(
+    file,
+    (suite) => {
+      if (!stripe) throw new Error('the fake Stripe did not start');
+      stripe.webhookUrl = `${suite.server.baseUrl}/api/payments/webhooks/stripe`;
+      ready({ ...suite, stripe });
+    },
+    async () => {
+      stripe = await startFakeStripe({ webhookSecret });
+      const port = await freePort();
+      return {
+        PORT: String(port),
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+        STRIPE_SECRET_KEY: 'sk_test_e2e',
+        STRIPE_WEBHOOK_SECRET: webhookSecret,
+        STRIPE_API_BASE: stripe.url,
+        ...env,
+      };
+    },
+  );
+  afterAll(() => stripe?.close());
 }

@@ -4,24 +4,24 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { systemUser } from './host.ts';
 import {
+  compileCacheWarmUp,
   DEFAULT_RUNTIMES_DIR,
   ensureN8nCompileCache,
   ensureN8nTemplate,
   missingRuntimeReason,
-  N8N_LEAN_ENV,
   n8nCompileCache,
   n8nCompileCacheDir,
   n8nRuntimeDir,
   n8nTemplate,
   n8nTemplateDir,
-  offlineWarmUp,
   TEMPLATE_FILES,
+  templateWarmUp,
 } from './n8n-runtime.ts';
 
 /**
  * The one-time warm-ups (template database, compile cache) run n8n as `nobody` in a bwrap sandbox
  * without network. The expected lists below are what the code produced for these inputs before both
- * warm-ups shared `offlineWarmUp`: a change that drops a flag, a read-only bind or the user fails here.
+ * warm-ups shared one sandbox builder: a change that drops a flag, a read-only bind or the user fails.
  */
 
 const runtimeDir = '/runtimes/n8n-2.8.4';
@@ -56,50 +56,26 @@ const sandboxStart = [
 const sandboxEnd = ['--proc', '/proc', '--dev', '/dev', '--chdir', '/data', '--'];
 const n8n = ['/opt/node/bin/node', '/opt/n8n/node_modules/n8n/bin/n8n'];
 
-const templateWarmUp = () =>
-  offlineWarmUp({
-    runtimeDir,
-    node,
-    nobody,
-    writable: [
-      [template, '/data'],
-      [`${template}/tmp`, '/tmp'],
-    ],
-    n8nCommand: 'list:workflow',
-    env: { N8N_ENCRYPTION_KEY: 'berth-template' },
-  });
+const templateRun = () => templateWarmUp(runtimeDir, node, nobody, template);
+const cacheRun = () => compileCacheWarmUp(runtimeDir, node, nobody, cache);
 
-const cacheWarmUp = () =>
-  offlineWarmUp({
-    runtimeDir,
-    node,
-    nobody,
-    writable: [
-      [`${cache}/cache`, '/opt/node-cache'],
-      [`${cache}/data`, '/data'],
-      [`${cache}/data/tmp`, '/tmp'],
-    ],
-    n8nCommand: 'start',
-    env: {
-      TMPDIR: '/tmp',
-      N8N_ENCRYPTION_KEY: 'berth-warm-up',
-      N8N_LISTEN_ADDRESS: '127.0.0.1',
-      NODE_COMPILE_CACHE: '/opt/node-cache',
-      N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-      N8N_TEMPLATES_ENABLED: 'false',
-      N8N_PERSONALIZATION_ENABLED: 'false',
-      N8N_COMMUNITY_PACKAGES_ENABLED: 'false',
-      ...N8N_LEAN_ENV,
-    },
-  });
+/** The environment both warm-ups had in common. */
+const commonEnv = {
+  PATH: '/usr/bin:/bin',
+  HOME: '/data',
+  N8N_USER_FOLDER: '/data',
+  DB_TYPE: 'sqlite',
+  NODE_ENV: 'production',
+  N8N_DIAGNOSTICS_ENABLED: 'false',
+};
 
 /** The host paths a sandbox's argument list binds writable (`--bind host inside`). */
 const writableBinds = (args: string[]) =>
   args.flatMap((arg, i) => (arg === '--bind' ? [`${args[i + 1]} -> ${args[i + 2]}`] : []));
 
-describe('the warm-ups sandbox (offlineWarmUp)', () => {
+describe('the warm-ups sandbox (templateWarmUp, compileCacheWarmUp)', () => {
   it('runs the template migrations with the same bwrap arguments, user and environment as before', () => {
-    const warmUp = templateWarmUp();
+    const warmUp = templateRun();
     expect(warmUp.command).toBe('/usr/bin/bwrap');
     expect(warmUp.args).toEqual([
       ...sandboxStart,
@@ -112,20 +88,12 @@ describe('the warm-ups sandbox (offlineWarmUp)', () => {
     expect(warmUp.options).toEqual({
       uid: nobody.uid,
       gid: nobody.gid,
-      env: {
-        PATH: '/usr/bin:/bin',
-        HOME: '/data',
-        N8N_USER_FOLDER: '/data',
-        N8N_ENCRYPTION_KEY: 'berth-template',
-        DB_TYPE: 'sqlite',
-        NODE_ENV: 'production',
-        N8N_DIAGNOSTICS_ENABLED: 'false',
-      },
+      env: { ...commonEnv, N8N_ENCRYPTION_KEY: 'berth-template' },
     });
   });
 
   it('runs the compile-cache warm-up with the same bwrap arguments, user and environment as before', () => {
-    const warmUp = cacheWarmUp();
+    const warmUp = cacheRun();
     expect(warmUp.command).toBe('/usr/bin/bwrap');
     expect(warmUp.args).toEqual([
       ...sandboxStart,
@@ -140,16 +108,11 @@ describe('the warm-ups sandbox (offlineWarmUp)', () => {
       uid: nobody.uid,
       gid: nobody.gid,
       env: {
-        PATH: '/usr/bin:/bin',
-        HOME: '/data',
+        ...commonEnv,
         TMPDIR: '/tmp',
-        N8N_USER_FOLDER: '/data',
         N8N_ENCRYPTION_KEY: 'berth-warm-up',
         N8N_LISTEN_ADDRESS: '127.0.0.1',
-        DB_TYPE: 'sqlite',
-        NODE_ENV: 'production',
         NODE_COMPILE_CACHE: '/opt/node-cache',
-        N8N_DIAGNOSTICS_ENABLED: 'false',
         N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
         N8N_TEMPLATES_ENABLED: 'false',
         N8N_PERSONALIZATION_ENABLED: 'false',
@@ -161,8 +124,8 @@ describe('the warm-ups sandbox (offlineWarmUp)', () => {
 
   it('keeps each warm-up isolated: no network, read-only host, only its own folder writable, as nobody', () => {
     for (const [warmUp, own] of [
-      [templateWarmUp(), template],
-      [cacheWarmUp(), cache],
+      [templateRun(), template],
+      [cacheRun(), cache],
     ] as const) {
       const args = warmUp.args;
       const options = args.slice(0, args.indexOf('--'));

@@ -176,7 +176,7 @@ const WARM_UP_NODE = '/opt/node/bin/node';
 const WARM_UP_N8N = '/opt/n8n/node_modules/n8n/bin/n8n';
 
 /** How a warm-up is started: `spawn(command, args, { ...options, stdio })`. */
-export interface OfflineWarmUp {
+interface OfflineWarmUp {
   command: string;
   args: string[];
   options: { uid: number; gid: number; env: Record<string, string> };
@@ -190,7 +190,7 @@ export interface OfflineWarmUp {
  * the environment given here. What differs between the warm-ups is a parameter: their writable folders,
  * the n8n command, and the environment beyond the common part.
  */
-export function offlineWarmUp(input: {
+function offlineWarmUp(input: {
   runtimeDir: string;
   node: string;
   nobody: { uid: number; gid: number };
@@ -241,6 +241,25 @@ export function offlineWarmUp(input: {
   };
 }
 
+/** The template warm-up: `n8n list:workflow` migrates a new database in `partial` (its /data). */
+export const templateWarmUp = (
+  runtimeDir: string,
+  node: string,
+  nobody: { uid: number; gid: number },
+  partial: string,
+): OfflineWarmUp =>
+  offlineWarmUp({
+    runtimeDir,
+    node,
+    nobody,
+    writable: [
+      [partial, '/data'],
+      [path.join(partial, 'tmp'), '/tmp'],
+    ],
+    n8nCommand: 'list:workflow',
+    env: { N8N_ENCRYPTION_KEY: 'berth-template' },
+  });
+
 /**
  * A new instance would spend most of its first start on n8n's ~100 SQLite migrations. They are run once
  * per runtime instead: n8n (`list:workflow`, which migrates like every n8n command) as `nobody` in a
@@ -265,17 +284,7 @@ export async function ensureN8nTemplate(
   await chown(path.join(partial, 'tmp'), nobody.uid, nobody.gid);
   const started = performance.now();
   await new Promise<void>((resolve, reject) => {
-    const warmUp = offlineWarmUp({
-      runtimeDir: runtime.dir,
-      node,
-      nobody,
-      writable: [
-        [partial, '/data'],
-        [path.join(partial, 'tmp'), '/tmp'],
-      ],
-      n8nCommand: 'list:workflow',
-      env: { N8N_ENCRYPTION_KEY: 'berth-template' },
-    });
+    const warmUp = templateWarmUp(runtime.dir, node, nobody, partial);
     const child = spawn(warmUp.command, warmUp.args, {
       ...warmUp.options,
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -374,6 +383,39 @@ function descendants(pid: number): number[] {
   return found;
 }
 
+/**
+ * The compile-cache warm-up: `n8n start` on a copy of the template database (`partial`/data), writing
+ * Node's compile cache into `partial`/cache; stopped once it serves.
+ */
+export const compileCacheWarmUp = (
+  runtimeDir: string,
+  node: string,
+  nobody: { uid: number; gid: number },
+  partial: string,
+): OfflineWarmUp =>
+  offlineWarmUp({
+    runtimeDir,
+    node,
+    nobody,
+    writable: [
+      [path.join(partial, 'cache'), '/opt/node-cache'],
+      [path.join(partial, 'data'), '/data'],
+      [path.join(partial, 'data', 'tmp'), '/tmp'],
+    ],
+    n8nCommand: 'start',
+    env: {
+      TMPDIR: '/tmp',
+      N8N_ENCRYPTION_KEY: 'berth-warm-up',
+      N8N_LISTEN_ADDRESS: '127.0.0.1',
+      NODE_COMPILE_CACHE: '/opt/node-cache',
+      N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+      N8N_TEMPLATES_ENABLED: 'false',
+      N8N_PERSONALIZATION_ENABLED: 'false',
+      N8N_COMMUNITY_PACKAGES_ENABLED: 'false',
+      ...N8N_LEAN_ENV,
+    },
+  });
+
 export async function ensureN8nCompileCache(
   runtimesDir: string,
   nobody: { uid: number; gid: number },
@@ -399,28 +441,7 @@ export async function ensureN8nCompileCache(
   }
   const started = performance.now();
   await new Promise<void>((resolve, reject) => {
-    const warmUp = offlineWarmUp({
-      runtimeDir: runtime.dir,
-      node,
-      nobody,
-      writable: [
-        [path.join(partial, 'cache'), '/opt/node-cache'],
-        [path.join(partial, 'data'), '/data'],
-        [path.join(partial, 'data', 'tmp'), '/tmp'],
-      ],
-      n8nCommand: 'start',
-      env: {
-        TMPDIR: '/tmp',
-        N8N_ENCRYPTION_KEY: 'berth-warm-up',
-        N8N_LISTEN_ADDRESS: '127.0.0.1',
-        NODE_COMPILE_CACHE: '/opt/node-cache',
-        N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-        N8N_TEMPLATES_ENABLED: 'false',
-        N8N_PERSONALIZATION_ENABLED: 'false',
-        N8N_COMMUNITY_PACKAGES_ENABLED: 'false',
-        ...N8N_LEAN_ENV,
-      },
-    });
+    const warmUp = compileCacheWarmUp(runtime.dir, node, nobody, partial);
     const child = spawn(warmUp.command, warmUp.args, {
       ...warmUp.options,
       stdio: ['ignore', 'pipe', 'pipe'],
