@@ -1,4 +1,5 @@
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { call, type TestApp } from './create-test-app.ts';
 import { type FakeStripe, startFakeStripe, toAppWebhook } from './fake-stripe.ts';
 
 export interface StripeFixture {
@@ -8,6 +9,21 @@ export interface StripeFixture {
   payments(): { stripe: { secretKey: string; webhookSecret: string; apiBase: string } };
   /** Sends the fake's webhooks (signed with the file's secret) to this app's webhook route. */
   connect(app: Parameters<typeof toAppWebhook>[0]): void;
+  /**
+   * `token`'s user pays for a plan through Stripe Checkout: the app answers the checkout's URL, the fake
+   * completes it and delivers Stripe's events to the app (each answered 200). Answers the Stripe
+   * subscription and invoice ids and the events (to resend).
+   */
+  subscribe(
+    app: TestApp,
+    token: string,
+    plan?: 'starter' | 'pro',
+    billingCycle?: 'monthly' | 'yearly',
+  ): Promise<{
+    subId: string;
+    invoiceId: string;
+    events: ReturnType<FakeStripe['completeCheckout']>['events'];
+  }>;
 }
 
 /**
@@ -31,6 +47,19 @@ export function fakeStripeForFile(webhookSecret: string, secretKey = 'sk_test_be
     payments: () => ({ stripe: { secretKey, webhookSecret, apiBase: started().url } }),
     connect: (app) => {
       started().deliverTo = toAppWebhook(app);
+    },
+    subscribe: async (app, token, plan = 'pro', billingCycle = 'monthly') => {
+      const res = await call(app, 'POST', '/api/payments/create-paypal-payment', {
+        token,
+        body: { provider: 'stripe', plan, billingCycle },
+      });
+      expect(res.status, JSON.stringify(res.json)).toBe(200);
+      const fake = started();
+      const { subscription, invoice, events } = fake.completeCheckout(
+        String(res.json.redirectUrl).split('/').pop() ?? '',
+      );
+      for (const event of events) expect(await fake.deliver(event)).toBe(200);
+      return { subId: String(subscription.id), invoiceId: String(invoice.id), events };
     },
   };
 }

@@ -11,6 +11,8 @@ import { createDb, createPool } from '../../server/src/db/create-db.ts';
 import {
   api,
   createAccount,
+  createAffiliate,
+  KATHERINE,
   openSignedIn,
   type StripeBrowserSuite,
   shot,
@@ -72,19 +74,10 @@ describe('an affiliate payout from request to completed', () => {
       email: 'grace@example.com',
       password: 'Cobol#Compiler1959',
     });
-    const affiliate = await createAccount(baseUrl, {
-      firstName: 'Katherine',
-      lastName: 'Johnson',
-      username: 'katherine',
-      email: 'katherine@example.com',
-      password: 'Orbit#Math1962',
+    const affiliate = await createAffiliate(baseUrl, KATHERINE, {
+      paymentMethod: 'paypal',
+      paypalEmail: 'katherine@paypal.example',
     });
-    const joined = await api<{ affiliate: { referralCode: string } }>(
-      baseUrl,
-      'POST',
-      '/api/affiliates/register',
-      { token: affiliate.token, body: { paymentMethod: 'paypal', paypalEmail: 'katherine@paypal.example' } },
-    );
 
     // A customer the affiliate referred (the ref parameter) pays Pro monthly ($19.99) on Stripe's checkout
     // (the local stand-in; the browser walk-through of that is in affiliates.test.ts).
@@ -96,7 +89,7 @@ describe('an affiliate payout from request to completed', () => {
         username: 'dorothy',
         email: 'dorothy@example.com',
         password: 'Fortran#Lead1961',
-        ref: joined.affiliate.referralCode,
+        ref: affiliate.referralCode,
       },
     });
     const checkout = await api<{ redirectUrl: string }>(

@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
 import {
   api,
   createAccount,
+  createAffiliate,
   forgetSession,
+  KATHERINE,
   openSignedIn,
   type StripeBrowserSuite,
   shot,
@@ -35,23 +37,8 @@ describe('a referral from click to commission', () => {
       email: 'admin@example.com',
       password: 'Admin#Berth2026',
     });
-    const affiliate = await createAccount(baseUrl, {
-      firstName: 'Katherine',
-      lastName: 'Johnson',
-      username: 'katherine',
-      email: 'katherine@example.com',
-      password: 'Orbit#Math1962',
-    });
-    const joined = await api<{ affiliate: { referralCode: string } }>(
-      baseUrl,
-      'POST',
-      '/api/affiliates/register',
-      {
-        token: affiliate.token,
-        body: { paymentMethod: 'paypal' },
-      },
-    );
-    const code = joined.affiliate.referralCode;
+    const affiliate = await createAffiliate(baseUrl, KATHERINE, { paymentMethod: 'paypal' });
+    const code = affiliate.referralCode;
 
     // The visitor follows the homepage link: the click is reported and the referral cookie set.
     await forgetSession(page, baseUrl);
@@ -145,26 +132,18 @@ describe('a referral from click to commission', () => {
 
   it('/affiliate/register?ref=CODE: account and affiliate profile in one step, on to the dashboard keeping ref', async () => {
     const { baseUrl } = suite.server;
-    const referrer = await createAccount(baseUrl, {
-      firstName: 'Annie',
-      lastName: 'Easley',
-      username: 'annie',
-      email: 'annie@example.com',
-      password: 'Centaur#Rocket1977',
-    });
-    const joined = await api<{ affiliate: { referralCode: string } }>(
+    const referrer = await createAffiliate(
       baseUrl,
-      'POST',
-      '/api/affiliates/register',
       {
-        token: referrer.token,
-        body: {
-          paymentMethod: 'bank',
-          bankDetails: { accountName: 'Annie Easley', iban: 'DE89370400440532013000' },
-        },
+        firstName: 'Annie',
+        lastName: 'Easley',
+        username: 'annie',
+        email: 'annie@example.com',
+        password: 'Centaur#Rocket1977',
       },
+      { paymentMethod: 'bank', bankDetails: { accountName: 'Annie Easley', iban: 'DE89370400440532013000' } },
     );
-    const code = joined.affiliate.referralCode;
+    const code = referrer.referralCode;
     await forgetSession(page, baseUrl);
     await page.goto(`${baseUrl}/affiliate/register?ref=${code}`);
     await page.getByRole('heading', { level: 1, name: 'Join the Affiliate Program' }).waitFor();

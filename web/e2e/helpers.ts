@@ -52,6 +52,37 @@ export async function createAccount(baseUrl: string, account: Account): Promise<
   return { ...account, token: result.token, userId: result.user.id };
 }
 
+/** The affiliate of the affiliate programme's browser tests. */
+export const KATHERINE: Account = {
+  firstName: 'Katherine',
+  lastName: 'Johnson',
+  username: 'katherine',
+  email: 'katherine@example.com',
+  password: 'Orbit#Math1962',
+};
+
+/**
+ * Registers `account` through the API and joins the affiliate programme with `payout` (the payout
+ * details of /api/affiliates/register); answers the account and its referral code.
+ */
+export async function createAffiliate(
+  baseUrl: string,
+  account: Account,
+  payout: Record<string, unknown>,
+): Promise<CreatedAccount & { referralCode: string }> {
+  const created = await createAccount(baseUrl, account);
+  const joined = await api<{ affiliate: { referralCode: string } }>(
+    baseUrl,
+    'POST',
+    '/api/affiliates/register',
+    {
+      token: created.token,
+      body: payout,
+    },
+  );
+  return { ...created, referralCode: joined.affiliate.referralCode };
+}
+
 /** Opens `route` signed in with `token` (the web app keeps its token in localStorage 'token'). */
 export async function openSignedIn(page: Page, baseUrl: string, token: string, route = '/dashboard') {
   if (!page.url().startsWith(baseUrl)) await page.goto(`${baseUrl}/terms`);

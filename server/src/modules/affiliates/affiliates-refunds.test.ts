@@ -1,5 +1,6 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, createTestServices, register, type TestApp } from '../../../test/create-test-app.ts';
+import { referredCustomer } from '../../../test/affiliate-fixtures.ts';
+import { call, createTestServices, type TestApp } from '../../../test/create-test-app.ts';
 import { fakeStripeForFile } from '../../../test/stripe-fixture.ts';
 import { createTestDatabase, truncateAll } from '../../../test/test-db.ts';
 import { createApp } from '../../app.ts';
@@ -41,31 +42,8 @@ beforeEach(async () => {
   stripe.connect(app);
 });
 
-/** An affiliate and a customer they referred (by the ref parameter); answers both tokens. */
-async function referredCustomer() {
-  const a = await register(app);
-  const joined = await call(app, 'POST', '/api/affiliates/register', {
-    token: a.token,
-    body: { paymentMethod: 'paypal' },
-  });
-  expect(joined.status, JSON.stringify(joined.json)).toBe(201);
-  const customer = await register(app, { ref: joined.json.affiliate.referralCode });
-  return { affiliate: a.token, customer: customer.token, code: String(joined.json.affiliate.referralCode) };
-}
-
 /** The customer subscribes to Pro monthly (19.99) through Stripe Checkout; answers the paid invoice. */
-async function payStripe(token: string) {
-  const res = await call(app, 'POST', '/api/payments/create-paypal-payment', {
-    token,
-    body: { provider: 'stripe', plan: 'pro', billingCycle: 'monthly' },
-  });
-  expect(res.status, JSON.stringify(res.json)).toBe(200);
-  const { invoice, events } = stripe.fake.completeCheckout(
-    String(res.json.redirectUrl).split('/').pop() ?? '',
-  );
-  for (const event of events) expect(await stripe.fake.deliver(event)).toBe(200);
-  return String(invoice.id);
-}
+const payStripe = async (token: string) => (await stripe.subscribe(app, token)).invoiceId;
 
 /** Refunds `amount` minor units of the invoice's charge at Stripe and delivers the event (answered). */
 async function refund(invoiceId: string, amount?: number) {
@@ -86,7 +64,7 @@ const history = async (token: string) =>
 
 describe('partial refunds (Stripe)', () => {
   it('inside the hold: the pending commission shrinks by the refunded share, once per refund', async () => {
-    const { affiliate, customer } = await referredCustomer();
+    const { affiliate, customer } = await referredCustomer(app);
     const invoiceId = await payStripe(customer);
     expect(await dashboard(affiliate)).toMatchObject({ pendingEarnings: 4, heldEarnings: 4 });
 
@@ -129,7 +107,7 @@ describe('partial refunds (Stripe)', () => {
   });
 
   it('after the hold: one negative adjustment of the refunded share, even when the event is resent', async () => {
-    const { affiliate, customer } = await referredCustomer();
+    const { affiliate, customer } = await referredCustomer(app);
     const invoiceId = await payStripe(customer);
     clock = new Date(clock.getTime() + 31 * DAY);
     expect(await dashboard(affiliate)).toMatchObject({ availableBalance: 4, pendingEarnings: 4 });
@@ -153,7 +131,7 @@ describe("Stripe's fee", () => {
   it("the commission is 20 % of the amount less tax and Stripe's fee (its balance transaction)", async () => {
     // Stripe's card pricing: 2.9 % + 30 cents of 19.99 = 0.88.
     stripe.fake.feeOf = (amount) => Math.round(amount * 0.029) + 30;
-    const { affiliate, customer } = await referredCustomer();
+    const { affiliate, customer } = await referredCustomer(app);
     const invoiceId = await payStripe(customer);
     // The newest balance transaction: this payment's charge.
     const txn = [...stripe.fake.balanceTransactions.values()].pop();
@@ -176,7 +154,7 @@ describe("Stripe's fee", () => {
 
 describe('click visitor data retention', () => {
   it(`clears the visitor hash of clicks older than ${CLICK_VISITOR_DATA_DAYS} days (they still count in their month) and deletes clicks older than ${CLICK_RETENTION_MONTHS} months`, async () => {
-    const { affiliate, code } = await referredCustomer();
+    const { affiliate, code } = await referredCustomer(app);
     const start = clock;
     const clickAt = async (at: Date, agent: string) => {
       clock = at;

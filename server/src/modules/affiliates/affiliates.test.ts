@@ -1,4 +1,5 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { newAffiliate } from '../../../test/affiliate-fixtures.ts';
 import {
   call,
   createTestApp,
@@ -79,24 +80,13 @@ function cookieOf(headers: Headers) {
   return { cookie: value ? `${REFERRAL_COOKIE}=${value}` : undefined, maxAge, set };
 }
 
-/** A new user who joins as an affiliate (PayPal); answers the token and the referral code. */
-async function affiliate() {
-  const account = await register(app);
-  const res = await call(app, 'POST', '/api/affiliates/register', {
-    token: account.token,
-    body: {
-      paymentMethod: 'paypal',
-      paypalEmail: 'payouts@example.com',
-      website: 'https://blog.example.com',
-    },
+/** A new user who joins as an affiliate (PayPal); answers the token, user id and referral code. */
+const affiliate = () =>
+  newAffiliate(app, {
+    paymentMethod: 'paypal',
+    paypalEmail: 'payouts@example.com',
+    website: 'https://blog.example.com',
   });
-  expect(res.status, JSON.stringify(res.json)).toBe(201);
-  return {
-    token: account.token,
-    userId: String(account.user.id),
-    code: String(res.json.affiliate.referralCode),
-  };
-}
 
 const dashboard = async (token: string) =>
   (await call(app, 'GET', '/api/affiliates/dashboard', { token })).json;
@@ -118,22 +108,8 @@ const referralOf = (userId: string) =>
 const ledger = () => db.selectFrom('affiliate_ledger').selectAll().orderBy('created_at').execute();
 
 /** The referred user subscribes through Stripe Checkout; answers the events (to resend) and the invoice. */
-async function payStripe(
-  token: string,
-  plan: 'starter' | 'pro' = 'pro',
-  billingCycle: 'monthly' | 'yearly' = 'monthly',
-) {
-  const res = await call(app, 'POST', '/api/payments/create-paypal-payment', {
-    token,
-    body: { provider: 'stripe', plan, billingCycle },
-  });
-  expect(res.status, JSON.stringify(res.json)).toBe(200);
-  const { subscription, invoice, events } = stripe.fake.completeCheckout(
-    String(res.json.redirectUrl).split('/').pop() ?? '',
-  );
-  for (const event of events) expect(await stripe.fake.deliver(event)).toBe(200);
-  return { subId: String(subscription.id), invoiceId: String(invoice.id), events };
-}
+const payStripe = (token: string, plan?: 'starter' | 'pro', billingCycle?: 'monthly' | 'yearly') =>
+  stripe.subscribe(app, token, plan, billingCycle);
 
 describe('affiliate profile', () => {
   it('a visitor gets 401, a user without a profile 404; joining needs the payout details (spec messages)', async () => {

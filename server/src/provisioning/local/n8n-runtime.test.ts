@@ -56,8 +56,8 @@ const sandboxStart = [
 const sandboxEnd = ['--proc', '/proc', '--dev', '/dev', '--chdir', '/data', '--'];
 const n8n = ['/opt/node/bin/node', '/opt/n8n/node_modules/n8n/bin/n8n'];
 
-const templateRun = () => templateWarmUp(runtimeDir, node, nobody, template);
-const cacheRun = () => compileCacheWarmUp(runtimeDir, node, nobody, cache);
+const templateRun = () => templateWarmUp({ runtimeDir, node, nobody }, template);
+const cacheRun = () => compileCacheWarmUp({ runtimeDir, node, nobody }, cache);
 
 /** The environment both warm-ups had in common. */
 const commonEnv = {

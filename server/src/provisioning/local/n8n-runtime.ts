@@ -175,6 +175,13 @@ export function n8nTemplate(runtimesDir: string): string | undefined {
 const WARM_UP_NODE = '/opt/node/bin/node';
 const WARM_UP_N8N = '/opt/n8n/node_modules/n8n/bin/n8n';
 
+/** What both warm-ups run with: the runtime folder, our Node's copy (n8nNodeBinary), and `nobody`. */
+interface WarmUpHost {
+  runtimeDir: string;
+  node: string;
+  nobody: { uid: number; gid: number };
+}
+
 /** How a warm-up is started: `spawn(command, args, { ...options, stdio })`. */
 interface OfflineWarmUp {
   command: string;
@@ -190,14 +197,14 @@ interface OfflineWarmUp {
  * the environment given here. What differs between the warm-ups is a parameter: their writable folders,
  * the n8n command, and the environment beyond the common part.
  */
-function offlineWarmUp(input: {
-  runtimeDir: string;
-  node: string;
-  nobody: { uid: number; gid: number };
-  writable: ReadonlyArray<readonly [host: string, inside: string]>;
-  n8nCommand: 'list:workflow' | 'start';
-  env: Record<string, string>;
-}): OfflineWarmUp {
+function offlineWarmUp(
+  host: WarmUpHost,
+  input: {
+    writable: ReadonlyArray<readonly [outside: string, inside: string]>;
+    n8nCommand: 'list:workflow' | 'start';
+    env: Record<string, string>;
+  },
+): OfflineWarmUp {
   return {
     command: '/usr/bin/bwrap',
     args: [
@@ -208,12 +215,12 @@ function offlineWarmUp(input: {
       '/usr',
       ...['bin', 'lib', 'lib64'].flatMap((dir) => ['--symlink', `usr/${dir}`, `/${dir}`]),
       '--ro-bind',
-      input.runtimeDir,
+      host.runtimeDir,
       '/opt/n8n',
       '--ro-bind',
-      input.node,
+      host.node,
       WARM_UP_NODE,
-      ...input.writable.flatMap(([host, inside]) => ['--bind', host, inside]),
+      ...input.writable.flatMap(([outside, inside]) => ['--bind', outside, inside]),
       '--proc',
       '/proc',
       '--dev',
@@ -226,8 +233,8 @@ function offlineWarmUp(input: {
       input.n8nCommand,
     ],
     options: {
-      uid: input.nobody.uid,
-      gid: input.nobody.gid,
+      uid: host.nobody.uid,
+      gid: host.nobody.gid,
       env: {
         PATH: '/usr/bin:/bin',
         HOME: '/data',
@@ -242,16 +249,8 @@ function offlineWarmUp(input: {
 }
 
 /** The template warm-up: `n8n list:workflow` migrates a new database in `partial` (its /data). */
-export const templateWarmUp = (
-  runtimeDir: string,
-  node: string,
-  nobody: { uid: number; gid: number },
-  partial: string,
-): OfflineWarmUp =>
-  offlineWarmUp({
-    runtimeDir,
-    node,
-    nobody,
+export const templateWarmUp = (host: WarmUpHost, partial: string): OfflineWarmUp =>
+  offlineWarmUp(host, {
     writable: [
       [partial, '/data'],
       [path.join(partial, 'tmp'), '/tmp'],
@@ -284,7 +283,7 @@ export async function ensureN8nTemplate(
   await chown(path.join(partial, 'tmp'), nobody.uid, nobody.gid);
   const started = performance.now();
   await new Promise<void>((resolve, reject) => {
-    const warmUp = templateWarmUp(runtime.dir, node, nobody, partial);
+    const warmUp = templateWarmUp({ runtimeDir: runtime.dir, node, nobody }, partial);
     const child = spawn(warmUp.command, warmUp.args, {
       ...warmUp.options,
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -387,16 +386,8 @@ function descendants(pid: number): number[] {
  * The compile-cache warm-up: `n8n start` on a copy of the template database (`partial`/data), writing
  * Node's compile cache into `partial`/cache; stopped once it serves.
  */
-export const compileCacheWarmUp = (
-  runtimeDir: string,
-  node: string,
-  nobody: { uid: number; gid: number },
-  partial: string,
-): OfflineWarmUp =>
-  offlineWarmUp({
-    runtimeDir,
-    node,
-    nobody,
+export const compileCacheWarmUp = (host: WarmUpHost, partial: string): OfflineWarmUp =>
+  offlineWarmUp(host, {
     writable: [
       [path.join(partial, 'cache'), '/opt/node-cache'],
       [path.join(partial, 'data'), '/data'],
@@ -441,7 +432,7 @@ export async function ensureN8nCompileCache(
   }
   const started = performance.now();
   await new Promise<void>((resolve, reject) => {
-    const warmUp = compileCacheWarmUp(runtime.dir, node, nobody, partial);
+    const warmUp = compileCacheWarmUp({ runtimeDir: runtime.dir, node, nobody }, partial);
     const child = spawn(warmUp.command, warmUp.args, {
       ...warmUp.options,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -46,14 +46,8 @@ async function checkout(token: string, body: Record<string, unknown>) {
 }
 
 /** Subscribes through Checkout and delivers Stripe's events; answers the Stripe subscription id. */
-async function subscribe(token: string, plan: 'starter' | 'pro', billingCycle: 'monthly' | 'yearly') {
-  const res = await checkout(token, { plan, billingCycle });
-  expect(res.status).toBe(200);
-  const sessionId = sessionIdOf(res.json.redirectUrl);
-  const { subscription, events } = stripe.fake.completeCheckout(sessionId);
-  for (const event of events) expect(await stripe.fake.deliver(event)).toBe(200);
-  return String(subscription.id);
-}
+const subscribe = async (token: string, plan: 'starter' | 'pro', billingCycle: 'monthly' | 'yearly') =>
+  (await stripe.subscribe(app, token, plan, billingCycle)).subId;
 
 describe('Stripe Checkout and webhooks', () => {
   it('trial → checkout URL → webhook → active Pro with unlimited instances and an invoice', async () => {
