@@ -1,6 +1,9 @@
 import { expect } from 'vitest';
 import { call, register, type TestApp } from './create-test-app.ts';
 
+/** A browser's user agent: click tracking counts browsers (bots' clicks are not counted). */
+export const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/140.0 Safari/537.36';
+
 /**
  * A new user who joins the affiliate programme (PayPal payouts unless `profile` says otherwise); answers
  * their token, user id and referral code.

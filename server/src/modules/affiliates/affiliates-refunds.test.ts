@@ -1,5 +1,5 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { referredCustomer } from '../../../test/affiliate-fixtures.ts';
+import { BROWSER, referredCustomer } from '../../../test/affiliate-fixtures.ts';
 import { call, createTestServices, type TestApp } from '../../../test/create-test-app.ts';
 import { fakeStripeForFile } from '../../../test/stripe-fixture.ts';
 import { createTestDatabase, truncateAll } from '../../../test/test-db.ts';
@@ -17,7 +17,6 @@ import { CLICK_RETENTION_MONTHS, CLICK_VISITOR_DATA_DAYS } from './affiliates.se
 
 const WEBHOOK_SECRET = 'whsec_test_affiliate_refunds';
 const DAY = 86_400_000;
-const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/140.0 Safari/537.36';
 let db: Db;
 let app: TestApp;
 let services: Services;

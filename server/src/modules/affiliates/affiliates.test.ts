@@ -1,5 +1,5 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { newAffiliate } from '../../../test/affiliate-fixtures.ts';
+import { BROWSER, newAffiliate } from '../../../test/affiliate-fixtures.ts';
 import {
   call,
   createTestApp,
@@ -29,7 +29,6 @@ import { REFERRAL_COOKIE } from './referral-cookie.ts';
 
 const WEBHOOK_SECRET = 'whsec_test_affiliates';
 const DAY = 86_400_000;
-const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/140.0 Safari/537.36';
 let db: Db;
 let app: TestApp;
 /** The app's clock (the 30-day hold and cookie window are checked against it). */
