@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { killLeftoverServers } from './provisioning/leftover-servers.ts';
+import { watchServerOutput } from './server-output.ts';
 
 // `npm start` as a newcomer runs it: no DATABASE_URL, so the server creates and starts its own
 // PostgreSQL in the data directory, and keeps everything across restarts.
@@ -19,17 +20,7 @@ async function start(env: Record<string, string>): Promise<{ child: ChildProcess
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
-  let output = '';
-  const port = await new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on .* \(port (\d+)\)/.exec(output);
-      if (match?.[1]) resolve(match[1]);
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
-  });
+  const port = await watchServerOutput(child).port;
   return { child, base: `http://127.0.0.1:${port}` };
 }
 

@@ -5,40 +5,37 @@
 import { readFile } from 'node:fs/promises';
 import { sql } from 'kysely';
 import type { Page } from 'playwright-core';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { connectDatabase } from '../../server/src/db/connect.ts';
 import { createDb, createPool } from '../../server/src/db/create-db.ts';
-import { type FakeStripe, startFakeStripe } from '../../server/test/fake-stripe.ts';
-import { api, type BrowserSuite, browserSuite, createAccount, openSignedIn, shot, toast } from './helpers.ts';
-import { freePort } from './server.ts';
+import {
+  api,
+  createAccount,
+  createAffiliate,
+  KATHERINE,
+  openSignedIn,
+  type StripeBrowserSuite,
+  shot,
+  stripeBrowserSuite,
+  toast,
+} from './helpers.ts';
 
 const WEBHOOK_SECRET = 'whsec_e2e_affiliate_payouts';
-let suite: BrowserSuite;
-let fake: FakeStripe;
+let suite: StripeBrowserSuite;
 let page: Page;
 
-browserSuite(
+stripeBrowserSuite(
   'affiliates-payouts',
+  WEBHOOK_SECRET,
   (ready) => {
     suite = ready;
     page = ready.page;
-    fake.webhookUrl = `${ready.server.baseUrl}/api/payments/webhooks/stripe`;
   },
-  async () => {
-    fake = await startFakeStripe({ webhookSecret: WEBHOOK_SECRET });
-    const port = await freePort();
-    return {
-      PORT: String(port),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      STRIPE_SECRET_KEY: 'sk_test_e2e',
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      STRIPE_API_BASE: fake.url,
-      // The server's minimum payout (default $50), lowered so that one Pro payment's $4.00 can be paid out.
-      AFFILIATE_MIN_PAYOUT: '4',
-    };
+  {
+    // The server's minimum payout (default $50), lowered so that one Pro payment's $4.00 can be paid out.
+    AFFILIATE_MIN_PAYOUT: '4',
   },
 );
-afterAll(() => fake?.close());
 
 /**
  * Stands for 30 days passing: moves the affiliate's commission (its ledger row) 31 days into the past,
@@ -77,19 +74,10 @@ describe('an affiliate payout from request to completed', () => {
       email: 'grace@example.com',
       password: 'Cobol#Compiler1959',
     });
-    const affiliate = await createAccount(baseUrl, {
-      firstName: 'Katherine',
-      lastName: 'Johnson',
-      username: 'katherine',
-      email: 'katherine@example.com',
-      password: 'Orbit#Math1962',
+    const affiliate = await createAffiliate(baseUrl, KATHERINE, {
+      paymentMethod: 'paypal',
+      paypalEmail: 'katherine@paypal.example',
     });
-    const joined = await api<{ affiliate: { referralCode: string } }>(
-      baseUrl,
-      'POST',
-      '/api/affiliates/register',
-      { token: affiliate.token, body: { paymentMethod: 'paypal', paypalEmail: 'katherine@paypal.example' } },
-    );
 
     // A customer the affiliate referred (the ref parameter) pays Pro monthly ($19.99) on Stripe's checkout
     // (the local stand-in; the browser walk-through of that is in affiliates.test.ts).
@@ -101,7 +89,7 @@ describe('an affiliate payout from request to completed', () => {
         username: 'dorothy',
         email: 'dorothy@example.com',
         password: 'Fortran#Lead1961',
-        ref: joined.affiliate.referralCode,
+        ref: affiliate.referralCode,
       },
     });
     const checkout = await api<{ redirectUrl: string }>(
@@ -113,8 +101,8 @@ describe('an affiliate payout from request to completed', () => {
         body: { provider: 'stripe', plan: 'pro', billingCycle: 'monthly' },
       },
     );
-    const { events } = fake.completeCheckout(checkout.redirectUrl.split('/').pop() ?? '');
-    for (const event of events) expect(await fake.deliver(event)).toBe(200);
+    const { events } = suite.stripe.completeCheckout(checkout.redirectUrl.split('/').pop() ?? '');
+    for (const event of events) expect(await suite.stripe.deliver(event)).toBe(200);
     const dashboard = () =>
       api<{ pendingEarnings: number; availableBalance: number }>(
         baseUrl,

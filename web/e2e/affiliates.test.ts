@@ -3,45 +3,28 @@
 // shows the click, the referral, the pending commission and the chart, and the statement exports as CSV.
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
-import { afterAll, describe, expect, it } from 'vitest';
-import { type FakeStripe, startFakeStripe } from '../../server/test/fake-stripe.ts';
+import { describe, expect, it } from 'vitest';
 import {
   api,
-  type BrowserSuite,
-  browserSuite,
   createAccount,
+  createAffiliate,
   forgetSession,
+  KATHERINE,
   openSignedIn,
+  type StripeBrowserSuite,
   shot,
+  stripeBrowserSuite,
   toast,
 } from './helpers.ts';
-import { freePort } from './server.ts';
 
 const WEBHOOK_SECRET = 'whsec_e2e_affiliates';
-let suite: BrowserSuite;
-let fake: FakeStripe;
+let suite: StripeBrowserSuite;
 let page: Page;
 
-browserSuite(
-  'affiliates',
-  (ready) => {
-    suite = ready;
-    page = ready.page;
-    fake.webhookUrl = `${ready.server.baseUrl}/api/payments/webhooks/stripe`;
-  },
-  async () => {
-    fake = await startFakeStripe({ webhookSecret: WEBHOOK_SECRET });
-    const port = await freePort();
-    return {
-      PORT: String(port),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      STRIPE_SECRET_KEY: 'sk_test_e2e',
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      STRIPE_API_BASE: fake.url,
-    };
-  },
-);
-afterAll(() => fake?.close());
+stripeBrowserSuite('affiliates', WEBHOOK_SECRET, (ready) => {
+  suite = ready;
+  page = ready.page;
+});
 
 describe('a referral from click to commission', () => {
   it('/?ref=CODE → register → pay Pro → the affiliate sees the click, the referral, $4.00 pending and the chart', async () => {
@@ -54,23 +37,8 @@ describe('a referral from click to commission', () => {
       email: 'admin@example.com',
       password: 'Admin#Berth2026',
     });
-    const affiliate = await createAccount(baseUrl, {
-      firstName: 'Katherine',
-      lastName: 'Johnson',
-      username: 'katherine',
-      email: 'katherine@example.com',
-      password: 'Orbit#Math1962',
-    });
-    const joined = await api<{ affiliate: { referralCode: string } }>(
-      baseUrl,
-      'POST',
-      '/api/affiliates/register',
-      {
-        token: affiliate.token,
-        body: { paymentMethod: 'paypal' },
-      },
-    );
-    const code = joined.affiliate.referralCode;
+    const affiliate = await createAffiliate(baseUrl, KATHERINE, { paymentMethod: 'paypal' });
+    const code = affiliate.referralCode;
 
     // The visitor follows the homepage link: the click is reported and the referral cookie set.
     await forgetSession(page, baseUrl);
@@ -98,7 +66,7 @@ describe('a referral from click to commission', () => {
       .getByRole('dialog')
       .getByRole('button', { name: /Card \(Stripe\)/ })
       .click();
-    await page.waitForURL(`${fake.url}/checkout/**`);
+    await page.waitForURL(`${suite.stripe.url}/checkout/**`);
     await page.getByRole('button', { name: 'Pay' }).click();
     await page.waitForURL('**/payment-success?tx=cs_test_*');
 
@@ -164,26 +132,18 @@ describe('a referral from click to commission', () => {
 
   it('/affiliate/register?ref=CODE: account and affiliate profile in one step, on to the dashboard keeping ref', async () => {
     const { baseUrl } = suite.server;
-    const referrer = await createAccount(baseUrl, {
-      firstName: 'Annie',
-      lastName: 'Easley',
-      username: 'annie',
-      email: 'annie@example.com',
-      password: 'Centaur#Rocket1977',
-    });
-    const joined = await api<{ affiliate: { referralCode: string } }>(
+    const referrer = await createAffiliate(
       baseUrl,
-      'POST',
-      '/api/affiliates/register',
       {
-        token: referrer.token,
-        body: {
-          paymentMethod: 'bank',
-          bankDetails: { accountName: 'Annie Easley', iban: 'DE89370400440532013000' },
-        },
+        firstName: 'Annie',
+        lastName: 'Easley',
+        username: 'annie',
+        email: 'annie@example.com',
+        password: 'Centaur#Rocket1977',
       },
+      { paymentMethod: 'bank', bankDetails: { accountName: 'Annie Easley', iban: 'DE89370400440532013000' } },
     );
-    const code = joined.affiliate.referralCode;
+    const code = referrer.referralCode;
     await forgetSession(page, baseUrl);
     await page.goto(`${baseUrl}/affiliate/register?ref=${code}`);
     await page.getByRole('heading', { level: 1, name: 'Join the Affiliate Program' }).waitFor();

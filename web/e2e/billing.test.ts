@@ -2,37 +2,24 @@
 // stand-in for) Stripe's hosted checkout, comes back to /payment-success, and the webhook that the
 // checkout sent has made the plan active. Also the payment result pages' texts and redirects.
 import type { Page } from 'playwright-core';
-import { afterAll, describe, expect, it } from 'vitest';
-import { type FakeStripe, startFakeStripe } from '../../server/test/fake-stripe.ts';
-import { type BrowserSuite, browserSuite, createAccount, openSignedIn, pathOf, shot } from './helpers.ts';
-import { freePort } from './server.ts';
+import { describe, expect, it } from 'vitest';
+import {
+  createAccount,
+  openSignedIn,
+  pathOf,
+  type StripeBrowserSuite,
+  shot,
+  stripeBrowserSuite,
+} from './helpers.ts';
 
 const WEBHOOK_SECRET = 'whsec_e2e_billing';
-let suite: BrowserSuite;
-let fake: FakeStripe;
+let suite: StripeBrowserSuite;
 let page: Page;
 
-browserSuite(
-  'billing',
-  (ready) => {
-    suite = ready;
-    page = ready.page;
-    fake.webhookUrl = `${ready.server.baseUrl}/api/payments/webhooks/stripe`;
-  },
-  async () => {
-    fake = await startFakeStripe({ webhookSecret: WEBHOOK_SECRET });
-    // Stripe sends the browser back to PUBLIC_URL, so the port is chosen here.
-    const port = await freePort();
-    return {
-      PORT: String(port),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      STRIPE_SECRET_KEY: 'sk_test_e2e',
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      STRIPE_API_BASE: fake.url,
-    };
-  },
-);
-afterAll(() => fake?.close());
+stripeBrowserSuite('billing', WEBHOOK_SECRET, (ready) => {
+  suite = ready;
+  page = ready.page;
+});
 
 let counter = 0;
 const account = () => {
@@ -61,7 +48,7 @@ describe('paying for a plan', () => {
     await dialog.getByRole('button', { name: /Card \(Stripe\)/ }).click();
 
     // The provider's page (here: the local Stripe stand-in).
-    await page.waitForURL(`${fake.url}/checkout/**`);
+    await page.waitForURL(`${suite.stripe.url}/checkout/**`);
     await page.getByRole('heading', { name: 'Fake Stripe Checkout' }).waitFor();
     await page.getByRole('button', { name: 'Pay' }).click();
 
@@ -90,7 +77,7 @@ describe('paying for a plan', () => {
       .getByRole('dialog')
       .getByRole('button', { name: /Card \(Stripe\)/ })
       .click();
-    await page.waitForURL(`${fake.url}/checkout/**`);
+    await page.waitForURL(`${suite.stripe.url}/checkout/**`);
     await page.getByRole('link', { name: 'Cancel' }).click();
     await page.waitForURL('**/payment-cancelled?reason=cancelled');
     await page.getByText('Payment was cancelled by user.').waitFor();

@@ -4,8 +4,9 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+import { type FakeStripe, startFakeStripe } from '../../server/test/fake-stripe.ts';
 import { launchBrowser, SHOTS } from './browser.ts';
-import { type RunningServer, startServer } from './server.ts';
+import { freePort, type RunningServer, startServer } from './server.ts';
 
 export interface Account {
   firstName: string;
@@ -49,6 +50,37 @@ export async function createAccount(baseUrl: string, account: Account): Promise<
     body: { accountType: 'individual', ...account },
   });
   return { ...account, token: result.token, userId: result.user.id };
+}
+
+/** The affiliate of the affiliate programme's browser tests. */
+export const KATHERINE: Account = {
+  firstName: 'Katherine',
+  lastName: 'Johnson',
+  username: 'katherine',
+  email: 'katherine@example.com',
+  password: 'Orbit#Math1962',
+};
+
+/**
+ * Registers `account` through the API and joins the affiliate programme with `payout` (the payout
+ * details of /api/affiliates/register); answers the account and its referral code.
+ */
+export async function createAffiliate(
+  baseUrl: string,
+  account: Account,
+  payout: Record<string, unknown>,
+): Promise<CreatedAccount & { referralCode: string }> {
+  const created = await createAccount(baseUrl, account);
+  const joined = await api<{ affiliate: { referralCode: string } }>(
+    baseUrl,
+    'POST',
+    '/api/affiliates/register',
+    {
+      token: created.token,
+      body: payout,
+    },
+  );
+  return { ...created, referralCode: joined.affiliate.referralCode };
 }
 
 /** Opens `route` signed in with `token` (the web app keeps its token in localStorage 'token'). */
@@ -170,4 +202,44 @@ export function browserSuite(
     await suite?.server.stop();
   });
   reportFailures(file, () => suite ?? {});
+}
+
+export interface StripeBrowserSuite extends BrowserSuite {
+  /** The local stand-in for Stripe the server pays through (its checkout pages, its webhooks). */
+  stripe: FakeStripe;
+}
+
+/**
+ * A browserSuite whose server takes payments through a local fake Stripe: the fake starts first and
+ * sends its webhooks to the server, signed with `webhookSecret`; the server's port is chosen beforehand
+ * (Stripe sends the browser back to PUBLIC_URL). `env` adds server settings. The fake closes after the file.
+ */
+export function stripeBrowserSuite(
+  file: string,
+  webhookSecret: string,
+  ready: (suite: StripeBrowserSuite) => void,
+  env: Record<string, string> = {},
+): void {
+  let stripe: FakeStripe | undefined;
+  browserSuite(
+    file,
+    (suite) => {
+      if (!stripe) throw new Error('the fake Stripe did not start');
+      stripe.webhookUrl = `${suite.server.baseUrl}/api/payments/webhooks/stripe`;
+      ready({ ...suite, stripe });
+    },
+    async () => {
+      stripe = await startFakeStripe({ webhookSecret });
+      const port = await freePort();
+      return {
+        PORT: String(port),
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+        STRIPE_SECRET_KEY: 'sk_test_e2e',
+        STRIPE_WEBHOOK_SECRET: webhookSecret,
+        STRIPE_API_BASE: stripe.url,
+        ...env,
+      };
+    },
+  );
+  afterAll(() => stripe?.close());
 }

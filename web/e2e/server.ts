@@ -6,6 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { watchServerOutput } from '../../server/test/server-output.ts';
 
 const repo = new URL('../../', import.meta.url).pathname;
 
@@ -86,24 +87,15 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let output = '';
-  const port = await new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on .* \(port (\d+)\)/.exec(output);
-      if (match?.[1]) resolve(match[1]);
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
-  }).catch(async (err: unknown) => {
+  const { port: listening, output } = watchServerOutput(child);
+  const port = await listening.catch(async (err: unknown) => {
     await rm(dataDir, { recursive: true, force: true });
     throw err;
   });
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     dataDir,
-    output: () => output,
+    output,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, createTestApp, register, registerAdmin, type TestApp } from '../../../test/create-test-app.ts';
+import { referredCustomer } from '../../../test/affiliate-fixtures.ts';
+import { call, createTestApp, registerAdmin, type TestApp } from '../../../test/create-test-app.ts';
 import { FAKE_PAYPAL, type FakePayPal, startFakePayPal } from '../../../test/fake-paypal.ts';
 import { createTestDatabase, truncateAll } from '../../../test/test-db.ts';
 import type { Db } from '../../db/database.ts';
@@ -28,18 +29,6 @@ beforeEach(async () => {
     payments: { paypal: { ...FAKE_PAYPAL, apiBase: paypal.url } },
   });
 });
-
-/** An affiliate and a customer they referred (by the ref parameter). */
-async function referredCustomer() {
-  const a = await register(app);
-  const joined = await call(app, 'POST', '/api/affiliates/register', {
-    token: a.token,
-    body: { paymentMethod: 'paypal' },
-  });
-  expect(joined.status).toBe(201);
-  const customer = await register(app, { ref: joined.json.affiliate.referralCode });
-  return { affiliate: a.token, customer: customer.token };
-}
 
 const ledger = () =>
   db
@@ -75,7 +64,7 @@ async function paypalOrder(token: string, plan: 'starter' | 'pro', billingCycle:
 
 describe('PayPal', () => {
   it('the first capture earns 20 % once; a second payment nothing; a refund in the hold claws it back', async () => {
-    const { affiliate, customer } = await referredCustomer();
+    const { affiliate, customer } = await referredCustomer(app);
     const orderId = await paypalOrder(customer, 'pro', 'yearly');
     const capture = {
       event_type: 'PAYMENT.CAPTURE.COMPLETED',
@@ -156,7 +145,7 @@ const history = async (token: string) =>
 
 describe('PayPal refunds and fees', () => {
   it('a PayPal Business sale refunded (PAYMENT.SALE.REFUNDED) claws the commission back; the invoice shows it', async () => {
-    const { affiliate, customer } = await referredCustomer();
+    const { affiliate, customer } = await referredCustomer(app);
     // PayPal keeps 3.49 % + 0.49 of 19.99 = 1.19 of the first cycle's sale.
     paypal.state.feeOf = (value) => Math.round((Number(value) * 0.0349 + 0.49) * 100) / 100;
     const subId = await paypalSubscription(customer, 'pro', 'monthly');
@@ -195,7 +184,7 @@ describe('PayPal refunds and fees', () => {
   });
 
   it("a first subscription payment completed by its sale earns 20 % of it less PayPal's transaction fee", async () => {
-    const { affiliate, customer } = await referredCustomer();
+    const { affiliate, customer } = await referredCustomer(app);
     const res = await call(app, 'POST', '/api/payments/create-paypal-payment', {
       token: customer,
       body: { provider: 'paypal_business', plan: 'pro', billingCycle: 'monthly' },
@@ -216,7 +205,7 @@ describe('PayPal refunds and fees', () => {
   });
 
   it("BILLING.SUBSCRIPTION.ACTIVATED completing the order earns 20 % less the first sale's fee", async () => {
-    const { customer } = await referredCustomer();
+    const { customer } = await referredCustomer(app);
     const res = await call(app, 'POST', '/api/payments/create-paypal-payment', {
       token: customer,
       body: { provider: 'paypal_business', plan: 'pro', billingCycle: 'monthly' },
@@ -238,7 +227,7 @@ describe('PayPal refunds and fees', () => {
   });
 
   it("a one-off capture earns 20 % less PayPal's fee; a partial capture refund claws back its share", async () => {
-    const { affiliate, customer } = await referredCustomer();
+    const { affiliate, customer } = await referredCustomer(app);
     const orderId = await paypalOrder(customer, 'pro', 'yearly');
     const paypalId = [...paypal.orders.values()].find((o) => o.purchase_units[0].custom_id === orderId)?.id;
     paypal.approveOrder(paypalId);
@@ -274,7 +263,7 @@ describe('MetaMask', () => {
       },
     });
     expect(settings.status).toBe(200);
-    const { affiliate, customer } = await referredCustomer();
+    const { affiliate, customer } = await referredCustomer(app);
     let hash = 0;
     async function payAndApprove(body: Record<string, unknown>) {
       const order = await call(app, 'POST', '/api/payments/metamask/orders', { token: customer, body });

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, createTestServices, register, type TestApp } from '../../../test/create-test-app.ts';
-import { type FakeStripe, startFakeStripe, toAppWebhook } from '../../../test/fake-stripe.ts';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BROWSER, referredCustomer } from '../../../test/affiliate-fixtures.ts';
+import { call, createTestServices, type TestApp } from '../../../test/create-test-app.ts';
+import { fakeStripeForFile } from '../../../test/stripe-fixture.ts';
 import { createTestDatabase, truncateAll } from '../../../test/test-db.ts';
 import { createApp } from '../../app.ts';
 import type { Db } from '../../db/database.ts';
@@ -16,61 +17,38 @@ import { CLICK_RETENTION_MONTHS, CLICK_VISITOR_DATA_DAYS } from './affiliates.se
 
 const WEBHOOK_SECRET = 'whsec_test_affiliate_refunds';
 const DAY = 86_400_000;
-const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/140.0 Safari/537.36';
 let db: Db;
 let app: TestApp;
 let services: Services;
-let fake: FakeStripe;
 /** The app's clock (the 30-day hold and the retention are measured against it). */
 let clock: Date;
 
+const stripe = fakeStripeForFile(WEBHOOK_SECRET);
+
 beforeAll(async () => {
   ({ db } = await createTestDatabase());
-  fake = await startFakeStripe({ webhookSecret: WEBHOOK_SECRET });
 });
-afterAll(() => fake?.close());
 beforeEach(async () => {
   await truncateAll(db);
   clock = new Date();
-  fake.feeOf = () => 0;
+  stripe.fake.feeOf = () => 0;
   services = createTestServices(db, {
     now: () => clock,
     publicUrl: 'http://app.test',
-    payments: { stripe: { secretKey: 'sk_test_berth', webhookSecret: WEBHOOK_SECRET, apiBase: fake.url } },
+    payments: stripe.payments(),
   });
   app = createApp(services, {});
-  fake.deliverTo = toAppWebhook(app);
+  stripe.connect(app);
 });
 
-/** An affiliate and a customer they referred (by the ref parameter); answers both tokens. */
-async function referredCustomer() {
-  const a = await register(app);
-  const joined = await call(app, 'POST', '/api/affiliates/register', {
-    token: a.token,
-    body: { paymentMethod: 'paypal' },
-  });
-  expect(joined.status, JSON.stringify(joined.json)).toBe(201);
-  const customer = await register(app, { ref: joined.json.affiliate.referralCode });
-  return { affiliate: a.token, customer: customer.token, code: String(joined.json.affiliate.referralCode) };
-}
-
 /** The customer subscribes to Pro monthly (19.99) through Stripe Checkout; answers the paid invoice. */
-async function payStripe(token: string) {
-  const res = await call(app, 'POST', '/api/payments/create-paypal-payment', {
-    token,
-    body: { provider: 'stripe', plan: 'pro', billingCycle: 'monthly' },
-  });
-  expect(res.status, JSON.stringify(res.json)).toBe(200);
-  const { invoice, events } = fake.completeCheckout(String(res.json.redirectUrl).split('/').pop() ?? '');
-  for (const event of events) expect(await fake.deliver(event)).toBe(200);
-  return String(invoice.id);
-}
+const payStripe = async (token: string) => (await stripe.subscribe(app, token)).invoiceId;
 
 /** Refunds `amount` minor units of the invoice's charge at Stripe and delivers the event (answered). */
 async function refund(invoiceId: string, amount?: number) {
-  const [event] = fake.refund(invoiceId, amount);
+  const [event] = stripe.fake.refund(invoiceId, amount);
   if (!event) throw new Error('no charge.refunded event');
-  expect(await fake.deliver(event)).toBe(200);
+  expect(await stripe.fake.deliver(event)).toBe(200);
   return event;
 }
 
@@ -85,7 +63,7 @@ const history = async (token: string) =>
 
 describe('partial refunds (Stripe)', () => {
   it('inside the hold: the pending commission shrinks by the refunded share, once per refund', async () => {
-    const { affiliate, customer } = await referredCustomer();
+    const { affiliate, customer } = await referredCustomer(app);
     const invoiceId = await payStripe(customer);
     expect(await dashboard(affiliate)).toMatchObject({ pendingEarnings: 4, heldEarnings: 4 });
 
@@ -106,8 +84,8 @@ describe('partial refunds (Stripe)', () => {
     ]);
 
     // The same event again, and again under a new event id (a provider resend): nothing more.
-    expect(await fake.deliver(first)).toBe(200);
-    expect(await fake.deliver({ ...first, id: `${String(first.id)}_again` })).toBe(200);
+    expect(await stripe.fake.deliver(first)).toBe(200);
+    expect(await stripe.fake.deliver({ ...first, id: `${String(first.id)}_again` })).toBe(200);
     expect(await ledger()).toHaveLength(2);
     expect((await dashboard(affiliate)).pendingEarnings).toBe(2);
 
@@ -128,14 +106,14 @@ describe('partial refunds (Stripe)', () => {
   });
 
   it('after the hold: one negative adjustment of the refunded share, even when the event is resent', async () => {
-    const { affiliate, customer } = await referredCustomer();
+    const { affiliate, customer } = await referredCustomer(app);
     const invoiceId = await payStripe(customer);
     clock = new Date(clock.getTime() + 31 * DAY);
     expect(await dashboard(affiliate)).toMatchObject({ availableBalance: 4, pendingEarnings: 4 });
 
     // 5.00 of 19.99: 400 × 500 / 1999 = 100.05 → 1.00.
     const event = await refund(invoiceId, 500);
-    expect(await fake.deliver({ ...event, id: `${String(event.id)}_again` })).toBe(200);
+    expect(await stripe.fake.deliver({ ...event, id: `${String(event.id)}_again` })).toBe(200);
     expect(await ledger()).toEqual([
       ['commission', 400],
       ['adjustment', -100],
@@ -151,11 +129,11 @@ describe('partial refunds (Stripe)', () => {
 describe("Stripe's fee", () => {
   it("the commission is 20 % of the amount less tax and Stripe's fee (its balance transaction)", async () => {
     // Stripe's card pricing: 2.9 % + 30 cents of 19.99 = 0.88.
-    fake.feeOf = (amount) => Math.round(amount * 0.029) + 30;
-    const { affiliate, customer } = await referredCustomer();
+    stripe.fake.feeOf = (amount) => Math.round(amount * 0.029) + 30;
+    const { affiliate, customer } = await referredCustomer(app);
     const invoiceId = await payStripe(customer);
     // The newest balance transaction: this payment's charge.
-    const txn = [...fake.balanceTransactions.values()].pop();
+    const txn = [...stripe.fake.balanceTransactions.values()].pop();
     expect(txn?.fee).toBe(88);
     // (19.99 − 0 tax − 0.88) × 20 % = 3.822 → 3.82.
     expect(await ledger()).toEqual([['commission', 382]]);
@@ -175,7 +153,7 @@ describe("Stripe's fee", () => {
 
 describe('click visitor data retention', () => {
   it(`clears the visitor hash of clicks older than ${CLICK_VISITOR_DATA_DAYS} days (they still count in their month) and deletes clicks older than ${CLICK_RETENTION_MONTHS} months`, async () => {
-    const { affiliate, code } = await referredCustomer();
+    const { affiliate, code } = await referredCustomer(app);
     const start = clock;
     const clickAt = async (at: Date, agent: string) => {
       clock = at;

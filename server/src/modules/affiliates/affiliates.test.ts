@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BROWSER, newAffiliate } from '../../../test/affiliate-fixtures.ts';
 import {
   call,
   createTestApp,
@@ -7,7 +8,7 @@ import {
   registerAdmin,
   type TestApp,
 } from '../../../test/create-test-app.ts';
-import { type FakeStripe, startFakeStripe, toAppWebhook } from '../../../test/fake-stripe.ts';
+import { fakeStripeForFile } from '../../../test/stripe-fixture.ts';
 import { createTestDatabase, truncateAll } from '../../../test/test-db.ts';
 import type { Db } from '../../db/database.ts';
 import {
@@ -28,27 +29,25 @@ import { REFERRAL_COOKIE } from './referral-cookie.ts';
 
 const WEBHOOK_SECRET = 'whsec_test_affiliates';
 const DAY = 86_400_000;
-const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/140.0 Safari/537.36';
 let db: Db;
 let app: TestApp;
-let fake: FakeStripe;
 /** The app's clock (the 30-day hold and cookie window are checked against it). */
 let clock: Date;
 
+const stripe = fakeStripeForFile(WEBHOOK_SECRET);
+
 beforeAll(async () => {
   ({ db } = await createTestDatabase());
-  fake = await startFakeStripe({ webhookSecret: WEBHOOK_SECRET });
 });
-afterAll(() => fake?.close());
 beforeEach(async () => {
   await truncateAll(db);
   clock = new Date();
   app = createTestApp(db, {
     now: () => clock,
     publicUrl: 'http://app.test',
-    payments: { stripe: { secretKey: 'sk_test_berth', webhookSecret: WEBHOOK_SECRET, apiBase: fake.url } },
+    payments: stripe.payments(),
   });
-  fake.deliverTo = toAppWebhook(app);
+  stripe.connect(app);
 });
 
 /** A request with the browser's headers: user agent, cookie, token. */
@@ -80,24 +79,13 @@ function cookieOf(headers: Headers) {
   return { cookie: value ? `${REFERRAL_COOKIE}=${value}` : undefined, maxAge, set };
 }
 
-/** A new user who joins as an affiliate (PayPal); answers the token and the referral code. */
-async function affiliate() {
-  const account = await register(app);
-  const res = await call(app, 'POST', '/api/affiliates/register', {
-    token: account.token,
-    body: {
-      paymentMethod: 'paypal',
-      paypalEmail: 'payouts@example.com',
-      website: 'https://blog.example.com',
-    },
+/** A new user who joins as an affiliate (PayPal); answers the token, user id and referral code. */
+const affiliate = () =>
+  newAffiliate(app, {
+    paymentMethod: 'paypal',
+    paypalEmail: 'payouts@example.com',
+    website: 'https://blog.example.com',
   });
-  expect(res.status, JSON.stringify(res.json)).toBe(201);
-  return {
-    token: account.token,
-    userId: String(account.user.id),
-    code: String(res.json.affiliate.referralCode),
-  };
-}
 
 const dashboard = async (token: string) =>
   (await call(app, 'GET', '/api/affiliates/dashboard', { token })).json;
@@ -119,22 +107,8 @@ const referralOf = (userId: string) =>
 const ledger = () => db.selectFrom('affiliate_ledger').selectAll().orderBy('created_at').execute();
 
 /** The referred user subscribes through Stripe Checkout; answers the events (to resend) and the invoice. */
-async function payStripe(
-  token: string,
-  plan: 'starter' | 'pro' = 'pro',
-  billingCycle: 'monthly' | 'yearly' = 'monthly',
-) {
-  const res = await call(app, 'POST', '/api/payments/create-paypal-payment', {
-    token,
-    body: { provider: 'stripe', plan, billingCycle },
-  });
-  expect(res.status, JSON.stringify(res.json)).toBe(200);
-  const { subscription, invoice, events } = fake.completeCheckout(
-    String(res.json.redirectUrl).split('/').pop() ?? '',
-  );
-  for (const event of events) expect(await fake.deliver(event)).toBe(200);
-  return { subId: String(subscription.id), invoiceId: String(invoice.id), events };
-}
+const payStripe = (token: string, plan?: 'starter' | 'pro', billingCycle?: 'monthly' | 'yearly') =>
+  stripe.subscribe(app, token, plan, billingCycle);
 
 describe('affiliate profile', () => {
   it('a visitor gets 401, a user without a profile 404; joining needs the payout details (spec messages)', async () => {
@@ -292,10 +266,10 @@ describe('commissions from Stripe payments', () => {
     const customer = await registerWith({ cookie: visitor });
     const { subId, events } = await payStripe(customer.token, 'pro', 'monthly');
     // The same events again, and the paid invoice under a new event id (a provider resend).
-    for (const event of events) await fake.deliver(event);
+    for (const event of events) await stripe.fake.deliver(event);
     const paid = events.find((e) => e.type === 'invoice.paid');
-    expect(await fake.deliver({ ...paid, id: `${String(paid?.id)}_again` })).toBe(200);
-    for (const event of fake.renew(subId)) expect(await fake.deliver(event)).toBe(200);
+    expect(await stripe.fake.deliver({ ...paid, id: `${String(paid?.id)}_again` })).toBe(200);
+    for (const event of stripe.fake.renew(subId)) expect(await stripe.fake.deliver(event)).toBe(200);
 
     const entries = await ledger();
     expect(entries).toHaveLength(1);
@@ -335,7 +309,8 @@ describe('commissions from Stripe payments', () => {
     const a = await affiliate();
     const c1 = await registerWith({ ref: a.code });
     const first = await payStripe(c1.token);
-    for (const event of fake.refund(first.invoiceId)) expect(await fake.deliver(event)).toBe(200);
+    for (const event of stripe.fake.refund(first.invoiceId))
+      expect(await stripe.fake.deliver(event)).toBe(200);
     let d = await dashboard(a.token);
     expect(d).toMatchObject({ totalEarnings: 0, pendingEarnings: 0, availableBalance: 0 });
     // Past the hold the clawed-back commission stays at zero.
@@ -352,9 +327,10 @@ describe('commissions from Stripe payments', () => {
       activeReferrals: 2,
       totalReferrals: 2,
     });
-    for (const event of fake.refund(second.invoiceId)) expect(await fake.deliver(event)).toBe(200);
+    for (const event of stripe.fake.refund(second.invoiceId))
+      expect(await stripe.fake.deliver(event)).toBe(200);
     // Resent: still one adjustment.
-    for (const event of fake.refund(second.invoiceId)) await fake.deliver(event);
+    for (const event of stripe.fake.refund(second.invoiceId)) await stripe.fake.deliver(event);
     expect((await ledger()).map((e) => [e.kind, e.amount_minor])).toEqual([
       ['commission', 400],
       ['clawback', -400],
@@ -368,7 +344,7 @@ describe('commissions from Stripe payments', () => {
     const a = await affiliate();
     const customer = await registerWith({ ref: a.code });
     const { invoiceId } = await payStripe(customer.token);
-    for (const event of fake.dispute(invoiceId)) expect(await fake.deliver(event)).toBe(200);
+    for (const event of stripe.fake.dispute(invoiceId)) expect(await stripe.fake.deliver(event)).toBe(200);
     expect((await ledger()).map((e) => [e.kind, e.amount_minor])).toEqual([
       ['commission', 400],
       ['clawback', -400],
@@ -410,9 +386,9 @@ describe('payouts', () => {
       now: () => clock,
       publicUrl: 'http://app.test',
       affiliateMinimumPayoutMinor: 500,
-      payments: { stripe: { secretKey: 'sk_test_berth', webhookSecret: WEBHOOK_SECRET, apiBase: fake.url } },
+      payments: stripe.payments(),
     });
-    fake.deliverTo = toAppWebhook(app);
+    stripe.connect(app);
     const admin = await registerAdmin(app, db);
     const a = await earning(3);
     const ask = (amount: number) =>

@@ -171,6 +171,94 @@ export function n8nTemplate(runtimesDir: string): string | undefined {
   return existsSync(path.join(dir, 'database.sqlite')) ? dir : undefined;
 }
 
+/** Where a warm-up's sandbox shows our Node and n8n's start script (the same paths as an instance's). */
+const WARM_UP_NODE = '/opt/node/bin/node';
+const WARM_UP_N8N = '/opt/n8n/node_modules/n8n/bin/n8n';
+
+/** What both warm-ups run with: the runtime folder, our Node's copy (n8nNodeBinary), and `nobody`. */
+interface WarmUpHost {
+  runtimeDir: string;
+  node: string;
+  nobody: { uid: number; gid: number };
+}
+
+/** How a warm-up is started: `spawn(command, args, { ...options, stdio })`. */
+interface OfflineWarmUp {
+  command: string;
+  args: string[];
+  options: { uid: number; gid: number; env: Record<string, string> };
+}
+
+/**
+ * The sandbox both one-time warm-ups (the template database, the compile cache) run n8n in: bwrap with
+ * every namespace unshared (no network), killed with its parent, /usr, the runtime (/opt/n8n) and our Node
+ * read-only, nothing else of the host but the warm-up's own `writable` folders (host folder → place inside,
+ * bound in this order; /data is the working directory), a fresh /proc and /dev, run as `nobody` with only
+ * the environment given here. What differs between the warm-ups is a parameter: their writable folders,
+ * the n8n command, and the environment beyond the common part.
+ */
+function offlineWarmUp(
+  host: WarmUpHost,
+  input: {
+    writable: ReadonlyArray<readonly [outside: string, inside: string]>;
+    n8nCommand: 'list:workflow' | 'start';
+    env: Record<string, string>;
+  },
+): OfflineWarmUp {
+  return {
+    command: '/usr/bin/bwrap',
+    args: [
+      '--unshare-all',
+      '--die-with-parent',
+      '--ro-bind',
+      '/usr',
+      '/usr',
+      ...['bin', 'lib', 'lib64'].flatMap((dir) => ['--symlink', `usr/${dir}`, `/${dir}`]),
+      '--ro-bind',
+      host.runtimeDir,
+      '/opt/n8n',
+      '--ro-bind',
+      host.node,
+      WARM_UP_NODE,
+      ...input.writable.flatMap(([outside, inside]) => ['--bind', outside, inside]),
+      '--proc',
+      '/proc',
+      '--dev',
+      '/dev',
+      '--chdir',
+      '/data',
+      '--',
+      WARM_UP_NODE,
+      WARM_UP_N8N,
+      input.n8nCommand,
+    ],
+    options: {
+      uid: host.nobody.uid,
+      gid: host.nobody.gid,
+      env: {
+        PATH: '/usr/bin:/bin',
+        HOME: '/data',
+        N8N_USER_FOLDER: '/data',
+        DB_TYPE: 'sqlite',
+        NODE_ENV: 'production',
+        N8N_DIAGNOSTICS_ENABLED: 'false',
+        ...input.env,
+      },
+    },
+  };
+}
+
+/** The template warm-up: `n8n list:workflow` migrates a new database in `partial` (its /data). */
+export const templateWarmUp = (host: WarmUpHost, partial: string): OfflineWarmUp =>
+  offlineWarmUp(host, {
+    writable: [
+      [partial, '/data'],
+      [path.join(partial, 'tmp'), '/tmp'],
+    ],
+    n8nCommand: 'list:workflow',
+    env: { N8N_ENCRYPTION_KEY: 'berth-template' },
+  });
+
 /**
  * A new instance would spend most of its first start on n8n's ~100 SQLite migrations. They are run once
  * per runtime instead: n8n (`list:workflow`, which migrates like every n8n command) as `nobody` in a
@@ -195,48 +283,9 @@ export async function ensureN8nTemplate(
   await chown(path.join(partial, 'tmp'), nobody.uid, nobody.gid);
   const started = performance.now();
   await new Promise<void>((resolve, reject) => {
-    const args = [
-      '--unshare-all',
-      '--die-with-parent',
-      '--ro-bind',
-      '/usr',
-      '/usr',
-      ...['bin', 'lib', 'lib64'].flatMap((dir) => ['--symlink', `usr/${dir}`, `/${dir}`]),
-      '--ro-bind',
-      runtime.dir,
-      '/opt/n8n',
-      '--ro-bind',
-      node,
-      '/opt/node/bin/node',
-      '--bind',
-      partial,
-      '/data',
-      '--bind',
-      path.join(partial, 'tmp'),
-      '/tmp',
-      '--proc',
-      '/proc',
-      '--dev',
-      '/dev',
-      '--chdir',
-      '/data',
-      '--',
-      '/opt/node/bin/node',
-      '/opt/n8n/node_modules/n8n/bin/n8n',
-      'list:workflow',
-    ];
-    const child = spawn('/usr/bin/bwrap', args, {
-      uid: nobody.uid,
-      gid: nobody.gid,
-      env: {
-        PATH: '/usr/bin:/bin',
-        HOME: '/data',
-        N8N_USER_FOLDER: '/data',
-        N8N_ENCRYPTION_KEY: 'berth-template',
-        DB_TYPE: 'sqlite',
-        NODE_ENV: 'production',
-        N8N_DIAGNOSTICS_ENABLED: 'false',
-      },
+    const warmUp = templateWarmUp({ runtimeDir: runtime.dir, node, nobody }, partial);
+    const child = spawn(warmUp.command, warmUp.args, {
+      ...warmUp.options,
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
@@ -333,6 +382,31 @@ function descendants(pid: number): number[] {
   return found;
 }
 
+/**
+ * The compile-cache warm-up: `n8n start` on a copy of the template database (`partial`/data), writing
+ * Node's compile cache into `partial`/cache; stopped once it serves.
+ */
+export const compileCacheWarmUp = (host: WarmUpHost, partial: string): OfflineWarmUp =>
+  offlineWarmUp(host, {
+    writable: [
+      [path.join(partial, 'cache'), '/opt/node-cache'],
+      [path.join(partial, 'data'), '/data'],
+      [path.join(partial, 'data', 'tmp'), '/tmp'],
+    ],
+    n8nCommand: 'start',
+    env: {
+      TMPDIR: '/tmp',
+      N8N_ENCRYPTION_KEY: 'berth-warm-up',
+      N8N_LISTEN_ADDRESS: '127.0.0.1',
+      NODE_COMPILE_CACHE: '/opt/node-cache',
+      N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+      N8N_TEMPLATES_ENABLED: 'false',
+      N8N_PERSONALIZATION_ENABLED: 'false',
+      N8N_COMMUNITY_PACKAGES_ENABLED: 'false',
+      ...N8N_LEAN_ENV,
+    },
+  });
+
 export async function ensureN8nCompileCache(
   runtimesDir: string,
   nobody: { uid: number; gid: number },
@@ -358,59 +432,9 @@ export async function ensureN8nCompileCache(
   }
   const started = performance.now();
   await new Promise<void>((resolve, reject) => {
-    const args = [
-      '--unshare-all',
-      '--die-with-parent',
-      '--ro-bind',
-      '/usr',
-      '/usr',
-      ...['bin', 'lib', 'lib64'].flatMap((dir) => ['--symlink', `usr/${dir}`, `/${dir}`]),
-      '--ro-bind',
-      runtime.dir,
-      '/opt/n8n',
-      '--ro-bind',
-      node,
-      '/opt/node/bin/node',
-      '--bind',
-      path.join(partial, 'cache'),
-      '/opt/node-cache',
-      '--bind',
-      path.join(partial, 'data'),
-      '/data',
-      '--bind',
-      path.join(partial, 'data', 'tmp'),
-      '/tmp',
-      '--proc',
-      '/proc',
-      '--dev',
-      '/dev',
-      '--chdir',
-      '/data',
-      '--',
-      '/opt/node/bin/node',
-      '/opt/n8n/node_modules/n8n/bin/n8n',
-      'start',
-    ];
-    const child = spawn('/usr/bin/bwrap', args, {
-      uid: nobody.uid,
-      gid: nobody.gid,
-      env: {
-        PATH: '/usr/bin:/bin',
-        HOME: '/data',
-        TMPDIR: '/tmp',
-        N8N_USER_FOLDER: '/data',
-        N8N_ENCRYPTION_KEY: 'berth-warm-up',
-        N8N_LISTEN_ADDRESS: '127.0.0.1',
-        DB_TYPE: 'sqlite',
-        NODE_ENV: 'production',
-        NODE_COMPILE_CACHE: '/opt/node-cache',
-        N8N_DIAGNOSTICS_ENABLED: 'false',
-        N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-        N8N_TEMPLATES_ENABLED: 'false',
-        N8N_PERSONALIZATION_ENABLED: 'false',
-        N8N_COMMUNITY_PACKAGES_ENABLED: 'false',
-        ...N8N_LEAN_ENV,
-      },
+    const warmUp = compileCacheWarmUp({ runtimeDir: runtime.dir, node, nobody }, partial);
+    const child = spawn(warmUp.command, warmUp.args, {
+      ...warmUp.options,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -423,7 +447,7 @@ export async function ensureN8nCompileCache(
       if (!ready && output.includes('Editor is now accessible')) {
         ready = true;
         const n8n = descendants(child.pid ?? 0).find((pid) =>
-          cmdlineOf(pid).startsWith('/opt/node/bin/node\0/opt/n8n/node_modules/n8n/bin/n8n\0'),
+          cmdlineOf(pid).startsWith(`${WARM_UP_NODE}\0${WARM_UP_N8N}\0`),
         );
         if (n8n) process.kill(n8n, 'SIGTERM');
         else child.kill('SIGTERM');

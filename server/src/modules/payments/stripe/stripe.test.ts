@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, createTestApp, register, type TestApp } from '../../../../test/create-test-app.ts';
-import { type FakeStripe, startFakeStripe, toAppWebhook } from '../../../../test/fake-stripe.ts';
 import { insertInstanceRows } from '../../../../test/instance-rows.ts';
+import { fakeStripeForFile } from '../../../../test/stripe-fixture.ts';
 import { createTestDatabase, truncateAll } from '../../../../test/test-db.ts';
 import type { Db } from '../../../db/database.ts';
 import { DOWNGRADE_BLOCKED_MESSAGE } from '../../subscriptions/billing-rules.ts';
@@ -15,21 +15,20 @@ import { ADDON_NEEDS_STRIPE_PLAN, NO_STRIPE_CUSTOMER } from './stripe.service.ts
 const WEBHOOK_SECRET = 'whsec_test_berth';
 let db: Db;
 let app: TestApp;
-let fake: FakeStripe;
+
+const stripe = fakeStripeForFile(WEBHOOK_SECRET);
 
 beforeAll(async () => {
   ({ db } = await createTestDatabase());
-  fake = await startFakeStripe({ webhookSecret: WEBHOOK_SECRET });
 });
-afterAll(() => fake?.close());
 beforeEach(async () => {
   await truncateAll(db);
   app = createTestApp(db, {
     publicUrl: 'http://app.test',
-    payments: { stripe: { secretKey: 'sk_test_berth', webhookSecret: WEBHOOK_SECRET, apiBase: fake.url } },
+    payments: stripe.payments(),
   });
-  fake.deliverTo = toAppWebhook(app);
-  fake.requests.length = 0;
+  stripe.connect(app);
+  stripe.fake.requests.length = 0;
 });
 
 /** The Checkout Session id at the end of its URL. */
@@ -47,14 +46,8 @@ async function checkout(token: string, body: Record<string, unknown>) {
 }
 
 /** Subscribes through Checkout and delivers Stripe's events; answers the Stripe subscription id. */
-async function subscribe(token: string, plan: 'starter' | 'pro', billingCycle: 'monthly' | 'yearly') {
-  const res = await checkout(token, { plan, billingCycle });
-  expect(res.status).toBe(200);
-  const sessionId = sessionIdOf(res.json.redirectUrl);
-  const { subscription, events } = fake.completeCheckout(sessionId);
-  for (const event of events) expect(await fake.deliver(event)).toBe(200);
-  return String(subscription.id);
-}
+const subscribe = async (token: string, plan: 'starter' | 'pro', billingCycle: 'monthly' | 'yearly') =>
+  (await stripe.subscribe(app, token, plan, billingCycle)).subId;
 
 describe('Stripe Checkout and webhooks', () => {
   it('trial → checkout URL → webhook → active Pro with unlimited instances and an invoice', async () => {
@@ -63,8 +56,8 @@ describe('Stripe Checkout and webhooks', () => {
 
     const res = await checkout(token, { plan: 'pro', billingCycle: 'monthly' });
     expect(res.status).toBe(200);
-    expect(res.json.redirectUrl).toMatch(new RegExp(`^${fake.url}/checkout/cs_test_`));
-    const created = fake.requests.find((r) => r.path === '/v1/checkout/sessions');
+    expect(res.json.redirectUrl).toMatch(new RegExp(`^${stripe.fake.url}/checkout/cs_test_`));
+    const created = stripe.fake.requests.find((r) => r.path === '/v1/checkout/sessions');
     expect(created?.body).toMatchObject({
       mode: 'subscription',
       success_url: 'http://app.test/payment-success?tx={CHECKOUT_SESSION_ID}',
@@ -74,17 +67,17 @@ describe('Stripe Checkout and webhooks', () => {
     expect(created?.idempotencyKey).toMatch(/^checkout:[0-9a-f-]{36}$/);
     expect(created?.stripeVersion).toBe('2026-10-28.endive');
     // One customer, one Pro price at 19.99 a month.
-    const price = fake.prices.get(
+    const price = stripe.fake.prices.get(
       String((created?.body.line_items as { price: string }[] | undefined)?.[0]?.price),
     );
     expect(price).toMatchObject({ unit_amount: 1999, currency: 'usd', recurring: { interval: 'month' } });
-    expect(fake.customers.size).toBe(1);
+    expect(stripe.fake.customers.size).toBe(1);
     // The redirect alone grants nothing.
     expect(await status(token)).toMatchObject({ standing: 'trial' });
 
     const sessionId = sessionIdOf(res.json.redirectUrl);
-    const { events } = fake.completeCheckout(sessionId);
-    for (const event of events) expect(await fake.deliver(event)).toBe(200);
+    const { events } = stripe.fake.completeCheckout(sessionId);
+    for (const event of events) expect(await stripe.fake.deliver(event)).toBe(200);
 
     const sub = await status(token);
     expect(sub).toMatchObject({ plan: 'pro', standing: 'active', maxInstances: -1, billingCycle: 'monthly' });
@@ -100,7 +93,7 @@ describe('Stripe Checkout and webhooks', () => {
         description: 'Pro (monthly)',
         status: 'paid',
         provider: 'stripe',
-        downloadUrl: expect.stringMatching(new RegExp(`^${fake.url}/invoices/in_test_`)),
+        downloadUrl: expect.stringMatching(new RegExp(`^${stripe.fake.url}/invoices/in_test_`)),
       }),
     ]);
     const notes = await call(app, 'GET', '/api/notifications', { token });
@@ -115,7 +108,7 @@ describe('Stripe Checkout and webhooks', () => {
       billingCycle: 'yearly',
       standing: 'active',
     });
-    const yearly = [...fake.prices.values()].find(
+    const yearly = [...stripe.fake.prices.values()].find(
       (p) => (p.recurring as { interval: string }).interval === 'year',
     );
     expect(yearly?.unit_amount).toBe(4309);
@@ -124,11 +117,11 @@ describe('Stripe Checkout and webhooks', () => {
   it('refuses a tampered or unsigned webhook and changes nothing', async () => {
     const { token } = await register(app);
     const res = await checkout(token, { plan: 'pro', billingCycle: 'monthly' });
-    const { events } = fake.completeCheckout(sessionIdOf(res.json.redirectUrl));
+    const { events } = stripe.fake.completeCheckout(sessionIdOf(res.json.redirectUrl));
     const event = events[1] ?? {};
     const payload = JSON.stringify(event);
-    expect(await fake.deliver(event, { tamper: (p) => p.replace('"active"', '"activf"') })).toBe(400);
-    expect(await fake.deliver(event, { secret: 'whsec_wrong' })).toBe(400);
+    expect(await stripe.fake.deliver(event, { tamper: (p) => p.replace('"active"', '"activf"') })).toBe(400);
+    expect(await stripe.fake.deliver(event, { secret: 'whsec_wrong' })).toBe(400);
     const unsigned = await call(app, 'POST', '/api/payments/webhooks/stripe', { rawBody: payload });
     expect(unsigned.status).toBe(400);
     expect(unsigned.json).toMatchObject({
@@ -146,8 +139,8 @@ describe('Stripe Checkout and webhooks', () => {
   it('the same event twice changes nothing', async () => {
     const { token } = await register(app);
     const res = await checkout(token, { plan: 'starter', billingCycle: 'monthly' });
-    const { events } = fake.completeCheckout(sessionIdOf(res.json.redirectUrl));
-    for (const event of events) expect(await fake.deliver(event)).toBe(200);
+    const { events } = stripe.fake.completeCheckout(sessionIdOf(res.json.redirectUrl));
+    for (const event of events) expect(await stripe.fake.deliver(event)).toBe(200);
     const paid = events[2] ?? {};
     const again = await app.request('/api/payments/webhooks/stripe', {
       method: 'POST',
@@ -169,9 +162,10 @@ describe('Stripe Checkout and webhooks', () => {
   it('marks the invoice refunded when its payment is refunded', async () => {
     const { token } = await register(app);
     const res = await checkout(token, { plan: 'starter', billingCycle: 'monthly' });
-    const { invoice, events } = fake.completeCheckout(sessionIdOf(res.json.redirectUrl));
-    for (const event of events) expect(await fake.deliver(event)).toBe(200);
-    for (const event of fake.refund(String(invoice.id))) expect(await fake.deliver(event)).toBe(200);
+    const { invoice, events } = stripe.fake.completeCheckout(sessionIdOf(res.json.redirectUrl));
+    for (const event of events) expect(await stripe.fake.deliver(event)).toBe(200);
+    for (const event of stripe.fake.refund(String(invoice.id)))
+      expect(await stripe.fake.deliver(event)).toBe(200);
     const history = await call(app, 'GET', '/api/payments/billing-history', { token });
     expect(history.json.invoices).toEqual([expect.objectContaining({ status: 'refunded', amount: 3.99 })]);
   });
@@ -179,11 +173,14 @@ describe('Stripe Checkout and webhooks', () => {
   it('re-fetches the subscription: a stale event cannot revive a canceled one', async () => {
     const { token } = await register(app);
     const subId = await subscribe(token, 'pro', 'monthly');
-    const stale = fake.event('customer.subscription.updated', fake.subscriptions.get(subId) ?? {});
-    for (const event of fake.cancel(subId)) expect(await fake.deliver(event)).toBe(200);
+    const stale = stripe.fake.event(
+      'customer.subscription.updated',
+      stripe.fake.subscriptions.get(subId) ?? {},
+    );
+    for (const event of stripe.fake.cancel(subId)) expect(await stripe.fake.deliver(event)).toBe(200);
     expect(await status(token)).toMatchObject({ standing: 'inactive', status: 'canceled' });
     // Delivered late, the old snapshot says "active"; Stripe now says canceled.
-    expect(await fake.deliver(stale)).toBe(200);
+    expect(await stripe.fake.deliver(stale)).toBe(200);
     expect(await status(token)).toMatchObject({ standing: 'inactive' });
   });
 
@@ -191,13 +188,13 @@ describe('Stripe Checkout and webhooks', () => {
     const { token } = await register(app);
     const subId = await subscribe(token, 'starter', 'monthly');
     const first = Date.parse((await status(token)).nextBillingDate);
-    for (const event of fake.renew(subId)) expect(await fake.deliver(event)).toBe(200);
+    for (const event of stripe.fake.renew(subId)) expect(await stripe.fake.deliver(event)).toBe(200);
     const second = Date.parse((await status(token)).nextBillingDate);
     expect((second - first) / 86_400_000).toBeGreaterThan(27);
     expect((await call(app, 'GET', '/api/payments/billing-history', { token })).json.invoices).toHaveLength(
       2,
     );
-    for (const event of fake.failRenewal(subId)) expect(await fake.deliver(event)).toBe(200);
+    for (const event of stripe.fake.failRenewal(subId)) expect(await stripe.fake.deliver(event)).toBe(200);
     expect(JSON.stringify((await call(app, 'GET', '/api/notifications', { token })).json)).toContain(
       'Payment failed',
     );
@@ -209,11 +206,11 @@ describe('plan rules with Stripe', () => {
     const { token, user } = await register(app);
     await subscribe(token, 'pro', 'monthly');
     await insertInstanceRows(db, String(user.id), 2);
-    fake.requests.length = 0;
+    stripe.fake.requests.length = 0;
     const res = await checkout(token, { plan: 'starter', billingCycle: 'monthly' });
     expect(res.status).toBe(409);
     expect(res.json).toMatchObject({ error: 'conflict', message: DOWNGRADE_BLOCKED_MESSAGE });
-    expect(fake.requests).toHaveLength(0);
+    expect(stripe.fake.requests).toHaveLength(0);
     expect(await status(token)).toMatchObject({ plan: 'pro', standing: 'active' });
   });
 
@@ -229,15 +226,17 @@ describe('plan rules with Stripe', () => {
       planLabel: 'Starter + Additional Instance',
       amount: 7.98,
     });
-    const update = fake.requests.find((r) => r.method === 'POST' && r.path === `/v1/subscriptions/${subId}`);
+    const update = stripe.fake.requests.find(
+      (r) => r.method === 'POST' && r.path === `/v1/subscriptions/${subId}`,
+    );
     expect(update?.body).toMatchObject({ proration_behavior: 'create_prorations' });
     expect(update?.idempotencyKey).toMatch(/^order:/);
 
     const pro = await checkout(token, { plan: 'pro', billingCycle: 'monthly' });
     expect(pro.json.redirectUrl).toBe(`http://app.test/payment-success?tx=${subId}`);
     expect(await status(token)).toMatchObject({ plan: 'pro', maxInstances: -1 });
-    expect(fake.subscriptions.get(subId)?.items).toMatchObject({ data: [expect.anything()] });
-    expect(fake.requests.filter((r) => r.path === '/v1/checkout/sessions')).toHaveLength(1);
+    expect(stripe.fake.subscriptions.get(subId)?.items).toMatchObject({ data: [expect.anything()] });
+    expect(stripe.fake.requests.filter((r) => r.path === '/v1/checkout/sessions')).toHaveLength(1);
   });
 
   it('removes the add-on (back to plain Starter) only while at most one instance is used', async () => {
@@ -252,7 +251,7 @@ describe('plan rules with Stripe', () => {
     const removed = await call(app, 'DELETE', '/api/payments/addon-instance', { token });
     expect(removed.status).toBe(200);
     expect(removed.json).toMatchObject({ planLabel: 'Starter', maxInstances: 1, addonInstances: 0 });
-    expect(fake.subscriptions.get(subId)?.items).toMatchObject({ data: [expect.anything()] });
+    expect(stripe.fake.subscriptions.get(subId)?.items).toMatchObject({ data: [expect.anything()] });
     expect((await call(app, 'DELETE', '/api/payments/addon-instance', { token })).status).toBe(409);
   });
 
@@ -284,14 +283,14 @@ describe('cancellation and the portal', () => {
     });
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ cancelAtPeriodEnd: true, standing: 'active' });
-    expect(fake.subscriptions.get(subId)?.cancel_at_period_end).toBe(true);
+    expect(stripe.fake.subscriptions.get(subId)?.cancel_at_period_end).toBe(true);
     const undo = await call(app, 'PUT', '/api/subscriptions/cancel-at-period-end', {
       token,
       body: { cancelAtPeriodEnd: false },
     });
     expect(undo.json.cancelAtPeriodEnd).toBe(false);
-    expect(fake.subscriptions.get(subId)?.cancel_at_period_end).toBe(false);
-    for (const event of fake.cancel(subId)) expect(await fake.deliver(event)).toBe(200);
+    expect(stripe.fake.subscriptions.get(subId)?.cancel_at_period_end).toBe(false);
+    for (const event of stripe.fake.cancel(subId)) expect(await stripe.fake.deliver(event)).toBe(200);
     expect(await status(token)).toMatchObject({ standing: 'inactive', isInactive: true });
   });
 
@@ -303,9 +302,9 @@ describe('cancellation and the portal', () => {
     const revoked = await call(app, 'DELETE', `/api/admin/users/${user.id}/plan`, { token: boss.token });
     expect(revoked.status).toBe(200);
     expect(revoked.json).toMatchObject({ standing: 'inactive' });
-    expect(fake.subscriptions.get(subId)?.status).toBe('canceled');
+    expect(stripe.fake.subscriptions.get(subId)?.status).toBe('canceled');
     // Stripe's own event about it changes nothing more.
-    for (const event of fake.cancel(subId)) expect(await fake.deliver(event)).toBe(200);
+    for (const event of stripe.fake.cancel(subId)) expect(await stripe.fake.deliver(event)).toBe(200);
     expect(await status(token)).toMatchObject({ standing: 'inactive', status: 'canceled' });
   });
 
@@ -326,8 +325,8 @@ describe('cancellation and the portal', () => {
     await subscribe(token, 'starter', 'monthly');
     const portal = await call(app, 'POST', '/api/payments/stripe/portal', { token });
     expect(portal.status).toBe(200);
-    expect(portal.json.url).toMatch(new RegExp(`^${fake.url}/portal/`));
-    const request = fake.requests.find((r) => r.path === '/v1/billing_portal/sessions');
+    expect(portal.json.url).toMatch(new RegExp(`^${stripe.fake.url}/portal/`));
+    const request = stripe.fake.requests.find((r) => r.path === '/v1/billing_portal/sessions');
     expect(request?.body).toMatchObject({ return_url: 'http://app.test/billing' });
   });
 });
