@@ -116,14 +116,20 @@ try {
     for (let run = 0; run < RUNS; run++) {
       // Public pages: Lighthouse empties storage and cache first (a first visit). Signed in: the token
       // must survive, so the cache is emptied here instead.
-      if (target.signedIn) await signIn(chrome.port, server.baseUrl, token);
-      const result = await lighthouse(`${server.baseUrl}${target.path}`, {
-        port: chrome.port,
-        output: 'json',
-        logLevel: 'error',
-        onlyCategories: ['performance', 'accessibility'],
-        disableStorageReset: target.signedIn,
-      });
+      let result: Awaited<ReturnType<typeof lighthouse>>;
+      for (let attempt = 1; ; attempt++) {
+        if (target.signedIn) await signIn(chrome.port, server.baseUrl, token);
+        result = await lighthouse(`${server.baseUrl}${target.path}`, {
+          port: chrome.port,
+          output: 'json',
+          logLevel: 'error',
+          onlyCategories: ['performance', 'accessibility'],
+          disableStorageReset: target.signedIn,
+        });
+        // Chromium's trace sometimes misses the navigation's start on a busy machine: measure again.
+        if (result?.lhr.runtimeError?.code !== 'NO_NAVSTART' || attempt === 3) break;
+        console.log(`${target.path}: NO_NAVSTART, measuring again`);
+      }
       if (!result) throw new Error(`Lighthouse returned nothing for ${target.path}`);
       if (result.lhr.runtimeError)
         throw new Error(`${target.path}: ${result.lhr.runtimeError.code} ${result.lhr.runtimeError.message}`);

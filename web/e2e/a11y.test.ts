@@ -11,6 +11,7 @@ import {
   forgetSession,
   openSignedIn,
   settled,
+  startApp,
 } from './helpers.ts';
 import type { RunningServer } from './server.ts';
 
@@ -299,6 +300,8 @@ async function check(screen: Screen, theme: Theme) {
 async function useTheme(theme: Theme) {
   await page.goto(`${server.baseUrl}/terms`);
   await h1('Terms of Service')(page);
+  // navigate() goes through the app's router.
+  await startApp(page);
   const other = theme === 'dark' ? 'Switch to dark mode' : 'Switch to light mode';
   if ((await shownTheme()) !== theme) await page.getByRole('button', { name: other }).first().click();
   await page
@@ -313,12 +316,9 @@ describe('axe-core: no serious or critical violation', () => {
   it('the check itself works: it flags an image without a text alternative', async () => {
     await page.goto(`${server.baseUrl}/terms`);
     await h1('Terms of Service')(page);
-    // The page is prerendered and the app starts when someone uses it: a pointer shows up, then wait until
-    // React has hydrated <main>, which removes nodes it did not render.
-    await page.mouse.move(10, 10);
-    await page.waitForFunction(() =>
-      Object.keys(document.querySelector('main') ?? {}).some((key) => key.startsWith('__reactFiber')),
-    );
+    // The page is prerendered: wait until the app has started and React has hydrated <main>, which
+    // removes nodes it did not render.
+    await startApp(page);
     await page.evaluate(() => {
       const img = document.createElement('img');
       img.src = 'data:image/gif;base64,R0lGODlhAQABAAAAACw=';

@@ -117,6 +117,18 @@ export async function signIn(page: Page, login: string, password: string) {
   await page.getByRole('button', { name: 'Sign In' }).click();
 }
 
+/**
+ * A prerendered public page loads the app when a person shows up (web/src/prerender-contract.ts): a
+ * pointer moves in, then React has taken over <main>. For tests that drive the app from the page's
+ * own scripts (history.pushState) rather than as a person would.
+ */
+export async function startApp(page: Page): Promise<void> {
+  await page.mouse.move(1, 1);
+  await page.waitForFunction(() =>
+    Object.keys(document.querySelector('main') ?? {}).some((key) => key.startsWith('__reactFiber')),
+  );
+}
+
 /** The path of the page's current URL. */
 export const pathOf = (page: Page) => new URL(page.url()).pathname;
 

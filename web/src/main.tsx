@@ -42,5 +42,6 @@ if (root.hasChildNodes() && html.getAttribute(CLIENT_RENDER_ATTRIBUTE) !== 'clie
   if (beforeStart) beforeStart.isLive = () => true;
   root.replaceChildren();
   html.removeAttribute(CLIENT_RENDER_ATTRIBUTE);
-  createRoot(root).render(app);
+  // As a transition too: the first screen is rendered in short tasks.
+  startTransition(() => createRoot(root).render(app));
 }

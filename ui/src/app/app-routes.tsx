@@ -4,7 +4,7 @@ import { LoadingScreen } from '../components/loading-screen.tsx';
 import { useSession } from '../features/session/use-session.ts';
 import { usePlatform } from '../platform/platform-context.ts';
 import { RedirectTo, RequireAdmin, SignInFirst } from './guards.tsx';
-import { SessionLayout } from './layouts.tsx';
+import { preloadTopBar, SessionLayout } from './layouts.tsx';
 import { existingLinks, firstExisting, NOT_FOUND_LINKS, notFoundContext } from './navigation.ts';
 import {
   PROTECTED_PATHS,
@@ -69,12 +69,15 @@ export function AppRoutes() {
   const signedIn = status === 'authenticated';
   const table = useMemo(() => withHostScreens(tableFor(signedIn), platform), [signedIn, platform]);
   useHostRouteRequests();
-  // A stored session's profile is loading: fetch the code of the signed-in screen of this address
-  // meanwhile, instead of after the profile (a visitor's session is never 'loading' on the web).
+  // A stored session's profile is loading: fetch the code of the signed-in screen of this address and
+  // of the top bar meanwhile, instead of after the profile (a visitor's session is never 'loading' on
+  // the web).
   const { pathname } = useLocation();
   const loading = status === 'loading';
   useEffect(() => {
-    if (loading) preloadScreen(pathname, SIGNED_IN_ROUTES);
+    if (!loading) return;
+    preloadScreen(pathname, SIGNED_IN_ROUTES);
+    preloadTopBar();
   }, [loading, pathname]);
   const exists = useMemo(() => (path: string) => resolveRoute(path, table)?.kind === 'screen', [table]);
 

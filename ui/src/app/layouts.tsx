@@ -21,7 +21,13 @@ const ReferralCapture = lazy(async () => ({
 }));
 
 // Signed in only (bell, account menu, notification stream): visitors never download it.
-const TopBar = lazy(async () => ({ default: (await import('../components/top-bar.tsx')).TopBar }));
+const loadTopBar = () => import('../components/top-bar.tsx');
+const TopBar = lazy(async () => ({ default: (await loadTopBar()).TopBar }));
+
+/** Starts the download of the signed-in top bar's code (while a stored session's profile loads). */
+export function preloadTopBar(): void {
+  void loadTopBar();
+}
 
 /** Where a page shows while its code loads: the footer stays below the fold meanwhile. */
 function PageLoading() {
