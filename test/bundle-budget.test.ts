@@ -2,7 +2,13 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkBudget, firstLoadFiles, LANDING_MODULE, type Manifest } from '../scripts/bundle-budget.ts';
+import {
+  checkBudget,
+  firstLoadFiles,
+  LANDING_MODULE,
+  type Manifest,
+  scriptsLoadedWithPage,
+} from '../scripts/bundle-budget.ts';
 
 const MANIFEST: Manifest = {
   'index.html': { file: 'assets/index.js', isEntry: true, imports: ['_react.js'] },
@@ -52,5 +58,19 @@ describe('first-load budget of /', () => {
     expect(report.totalKb).toBeLessThan(60);
     expect(report.withinBudget).toBe(true);
     expect(checkBudget(built, 40).withinBudget).toBe(false);
+  });
+});
+
+describe('scripts the prerendered / loads by itself', () => {
+  it('finds script and module preload tags, and none in a page whose app starts on interaction', () => {
+    expect(
+      scriptsLoadedWithPage(
+        '<head><script type="module" crossorigin src="/assets/index-1.js"></script>' +
+          '<link rel="modulepreload" crossorigin href="/assets/react-2.js"><link rel="icon" href="/favicon.svg"></head>',
+      ),
+    ).toEqual(['/assets/index-1.js', '/assets/react-2.js']);
+    expect(
+      scriptsLoadedWithPage('<head><script>requestAnimationFrame(function(){})</script></head><body></body>'),
+    ).toEqual([]);
   });
 });
