@@ -1,6 +1,6 @@
 // `npm test`: everything CI checks, in order, on a machine with nothing but Debian, git and npm.
 // 1 system packages and the n8n runtime · 2 typecheck · 3 lint · 4 build (web for the browser tests, desktop) · 5 the web
-// app's first-load budget · 6 tests.
+// app's JavaScript budget · 6 tests.
 // Ends with one line "N passed, N failed" counted from vitest's JSON report.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -26,7 +26,8 @@ step('n8n runtime', 'npm', ['run', 'install-n8n']);
 step('typecheck', 'tsc', ['-b']);
 step('lint', 'biome', ['ci', '--error-on-warnings', '.']);
 step('build web', 'npm', ['run', 'build', '-w', '@berth/web']);
-// Prints the first-load JavaScript of / against its goal, and fails the run above its ceiling.
+// Fails when the prerendered / loads a script by itself; prints the JavaScript of the app that takes it
+// over against its goal, and fails the run above its ceiling.
 step('bundle budget', process.execPath, ['scripts/bundle-budget.ts', 'web/dist']);
 step('build desktop', 'npm', ['run', 'build', '-w', '@berth/desktop']);
 
