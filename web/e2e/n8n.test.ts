@@ -5,7 +5,7 @@
 // Skipped, with the reason printed, only when that runtime is not installed on this host.
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   api,
   browserSuite,
@@ -72,6 +72,8 @@ async function n8nMissingReason(): Promise<string | undefined> {
 
 let missing: string | undefined;
 let instance: InstanceBody | undefined;
+/** The deployed instance's id, known from its card on (deleted after the tests). */
+let deployedId: string | undefined;
 
 describe('an n8n instance deployed from the browser', () => {
   beforeAll(async () => {
@@ -84,6 +86,21 @@ describe('an n8n instance deployed from the browser', () => {
     });
     missing = await n8nMissingReason();
     if (missing) console.warn(`[n8n browser test skipped] ${missing}`);
+  }, 120_000);
+
+  // Deleted as its customer would delete it: the server then removes the instance's system user and
+  // processes, which would otherwise outlive this server and its data directory on the host.
+  afterAll(async () => {
+    if (!deployedId) return;
+    const route = `/api/instances/${deployedId}`;
+    await api(server.baseUrl, 'DELETE', route, { token: account.token });
+    const headers = { authorization: `Bearer ${account.token}` };
+    const deadline = Date.now() + 90_000;
+    while ((await fetch(`${server.baseUrl}${route}`, { headers })).status !== 404) {
+      if (Date.now() > deadline)
+        throw new Error(`instance ${deployedId} was not gone 90 s after its deletion`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
   }, 120_000);
 
   it('deploys n8n from /instances/new and shows it Running with its editor login', {
@@ -108,6 +125,7 @@ describe('an n8n instance deployed from the browser', () => {
     const href = await card.getByRole('link', { name: FLOWS.name, exact: true }).getAttribute('href');
     const id = href?.split('/').at(-1) ?? '';
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    deployedId = id;
     // n8n's first start is CPU-bound: on a busy 2-core host it can take a minute or more.
     await card.getByText('Running', { exact: true }).waitFor({ timeout: 200_000 });
     console.log(`n8n deployed from the browser in ${(performance.now() - started).toFixed(0)} ms`);
