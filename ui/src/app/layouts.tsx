@@ -72,20 +72,30 @@ export function SessionFrame({ children }: { children: ReactNode }) {
   return <Frame bar={bar}>{children}</Frame>;
 }
 
+/** The affiliate code in `?ref=`, trimmed and upper-cased, if there is one. */
+function referralCodeIn(search: string): string | undefined {
+  return new URLSearchParams(search).get('ref')?.trim().toUpperCase() || undefined;
+}
+
 /**
  * The referral capture for a visit with ?ref=, mounted once the page is on screen: a prerendered page
  * was rendered without a query, and the first render in the browser must match that HTML to hydrate.
+ * The code is noted as soon as it is seen, so a redirect that drops the query before the capture's
+ * code has loaded (a signed-in user sent on from /affiliate/login) does not lose it.
  * Its own component, so that mounting it re-renders nothing else (an update above the page before the
  * page has hydrated would make React throw the prerendered markup away and render it again).
  */
 function ReferralCaptureAfterMount() {
   const { search } = useLocation();
-  const [mounted, setMounted] = useState(false);
-  useEffect(() => setMounted(true), []);
-  if (!mounted || !/[?&]ref=/.test(search)) return null;
+  const [code, setCode] = useState<string>();
+  useEffect(() => {
+    const seen = referralCodeIn(search);
+    if (seen) setCode(seen);
+  }, [search]);
+  if (!code) return null;
   return (
     <Suspense fallback={null}>
-      <ReferralCapture />
+      <ReferralCapture code={code} />
     </Suspense>
   );
 }

@@ -1,5 +1,4 @@
 import { useEffect } from 'react';
-import { useLocation } from 'react-router';
 import { useTrackClick } from '../../api/affiliates.queries.ts';
 import { storeReferral } from '../auth/referral-code.ts';
 
@@ -7,18 +6,16 @@ import { storeReferral } from '../auth/referral-code.ts';
 const reported = new Set<string>();
 
 /**
- * `?ref=CODE` on any page: the code is remembered (trimmed,
- * upper-cased) and the click reported, which sets the 30-day referral cookie. Renders nothing.
+ * Remembers an affiliate's code seen in `?ref=` (already trimmed and upper-cased) and reports the
+ * click, which sets the 30-day referral cookie. Renders nothing.
  */
-export function ReferralCapture() {
-  const { search } = useLocation();
+export function ReferralCapture({ code }: { code: string }) {
   const track = useTrackClick();
   useEffect(() => {
-    const code = new URLSearchParams(search).get('ref')?.trim().toUpperCase();
-    if (!code || reported.has(code)) return;
+    if (reported.has(code)) return;
     reported.add(code);
     storeReferral(code);
     void track(code);
-  }, [search, track]);
+  }, [code, track]);
   return null;
 }
