@@ -12,12 +12,12 @@ import { gzipSync } from 'node:zlib';
 
 const BUDGET_KB = 150;
 /**
- * What a build may not exceed until BUDGET_KB is reached: the size reached now (159.92 KB, rounded up: the app with
+ * What a build may not exceed until BUDGET_KB is reached: the size reached now (154.6 KB, rounded up: the app with
  * the hydration of the prerendered public pages and the carrying out of what a visitor did before it
  * started, web/src/before-start.ts; the API client's code, the Not Found and session error screens and
- * MUI's Grid load after the first paint).
+ * MUI's Grid load after the first paint; the FAQ is a plain disclosure, not MUI's Accordion).
  */
-const CEILING_KB = 160;
+const CEILING_KB = 155;
 
 /** The module of the page `/` shows to visitors, as the manifest names it (relative to web/). */
 export const LANDING_MODULE = '../ui/src/features/landing/landing-page.tsx';

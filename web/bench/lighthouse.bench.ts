@@ -15,6 +15,8 @@ import { startServer } from '../e2e/server.ts';
 const RUNS = Math.max(1, Number(process.argv[2] ?? 1));
 /** Set LIGHTHOUSE_REPORTS to a folder to keep each run's full report there (JSON, for the long tasks). */
 const REPORTS = process.env.LIGHTHOUSE_REPORTS;
+/** Set LIGHTHOUSE_PAGES to a comma-separated list of paths to measure only those (default: all four). */
+const PAGES = process.env.LIGHTHOUSE_PAGES?.split(',').map((page) => page.trim());
 
 interface Target {
   path: string;
@@ -111,7 +113,7 @@ const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: 
 const results: { target: Target; measure: Measure }[] = [];
 try {
   const token = await register(server.baseUrl);
-  for (const target of TARGETS) {
+  for (const target of TARGETS.filter((t) => !PAGES || PAGES.includes(t.path))) {
     const runs: Measure[] = [];
     for (let run = 0; run < RUNS; run++) {
       // Public pages: Lighthouse empties storage and cache first (a first visit). Signed in: the token

@@ -61,11 +61,19 @@ describe('landing page (platform-area: landing)', () => {
       landingFaq(undefined).map((item) => item.question),
     );
     const first = within(faq).getByRole('button', { name: 'How does the free trial work?' });
+    expect(first.getAttribute('aria-expanded')).toBe('false');
+    expect(within(faq).queryByRole('region', { name: 'How does the free trial work?' })).toBeNull();
     await app.user.click(first);
     expect(first.getAttribute('aria-expanded')).toBe('true');
     expect(within(faq).getByRole('region', { name: 'How does the free trial work?' }).textContent).toContain(
       'free 1-hour trial (60 minutes)',
     );
+    // A second question opens beside the first; a second click closes the first again.
+    await app.user.click(within(faq).getByRole('button', { name: 'What can I deploy?' }));
+    await app.user.click(first);
+    expect(first.getAttribute('aria-expanded')).toBe('false');
+    expect(within(faq).queryByRole('region', { name: 'How does the free trial work?' })).toBeNull();
+    expect(within(faq).getByRole('region', { name: 'What can I deploy?' })).toBeTruthy();
   });
 
   it('Start Free Trial goes to /register', async () => {
