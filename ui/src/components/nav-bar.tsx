@@ -1,9 +1,10 @@
 import MenuIcon from '@mui/icons-material/Menu';
 import { AppBar, Box, Button, IconButton, Stack, Toolbar } from '@mui/material';
-import { lazy, type ReactNode, Suspense, useState } from 'react';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { NavLink } from 'react-router';
 import { BrandLogo } from './brand-logo.tsx';
 import type { AppLink } from './nav-link.ts';
+import { useOpenedOnce } from './use-opened-once.ts';
 import { useRouteScopedMenu } from './use-route-scoped-menu.ts';
 
 const NavMenu = lazy(async () => ({ default: (await import('./nav-menu.tsx')).NavMenu }));
@@ -24,9 +25,8 @@ export function NavBar({
   children?: ReactNode;
 }) {
   const mobileNav = useRouteScopedMenu();
-  // The menu's code loads when it is first opened, then it stays mounted (its closing animation).
-  const [menuUsed, setMenuUsed] = useState(false);
-  if (mobileNav.open && !menuUsed) setMenuUsed(true);
+  // The menu's code loads when it is first opened.
+  const menuUsed = useOpenedOnce(mobileNav.open);
   return (
     <AppBar position="sticky">
       <Toolbar sx={{ gap: 1 }}>

@@ -5,6 +5,7 @@ import SettingsIcon from '@mui/icons-material/Settings';
 import {
   Box,
   Button,
+  type ButtonProps,
   Card,
   CardContent,
   Chip,
@@ -13,7 +14,7 @@ import {
   Stack,
   Typography,
 } from '@mui/material';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import {
   DASHBOARD_PAGE_SIZE,
@@ -23,7 +24,7 @@ import {
 } from '../../api/instances.queries.ts';
 import { useToast } from '../../components/toasts/use-toast.ts';
 import { CredentialField } from '../instances/credential-field.tsx';
-import { DomainForm, hostOf, SslBadge } from '../instances/domain-management.tsx';
+import { hostOf, SslBadge } from '../instances/domain-status.tsx';
 import { isDeployed, OpenExternalButton, WithReason } from '../instances/instance-actions.tsx';
 import { StatusChip, SuspendedBadge, TypeBadge } from '../instances/instance-badges.tsx';
 import {
@@ -35,6 +36,11 @@ import {
   VERIFICATION_LABELS,
   verificationColor,
 } from '../instances/instance-catalog.ts';
+
+// The domain form (its field and validation) loads when a user opens it.
+const DomainForm = lazy(async () => ({
+  default: (await import('../instances/domain-management.tsx')).DomainForm,
+}));
 
 /** Connection Details of a database: each 'Not available' until the credentials exist. */
 function ConnectionDetails({ instance }: { instance: Instance }) {
@@ -124,7 +130,9 @@ function DomainManagement({ instance, inactive }: { instance: Instance; inactive
       </Stack>
       {adding && (
         <Box sx={{ mt: 1.5 }}>
-          <DomainForm instance={instance} onDone={() => setAdding(false)} disabled={inactive} />
+          <Suspense fallback={<CircularProgress size={24} aria-label="Loading the domain form" />}>
+            <DomainForm instance={instance} onDone={() => setAdding(false)} disabled={inactive} />
+          </Suspense>
         </Box>
       )}
     </Box>
@@ -144,7 +152,16 @@ function Fact({ label, value }: { label: string; value: string }) {
   );
 }
 
-function NoInstance({ onDeploy }: { onDeploy(): void }) {
+/** Props of the Quick Deploy button besides its click (the dashboard preloads the form with them). */
+export type DeployButtonProps = Pick<ButtonProps, 'onPointerEnter' | 'onFocus'>;
+
+function NoInstance({
+  onDeploy,
+  deployButtonProps,
+}: {
+  onDeploy(): void;
+  deployButtonProps?: DeployButtonProps;
+}) {
   return (
     <Box sx={{ textAlign: 'center', py: 3 }}>
       <Typography variant="h6" component="p">
@@ -154,7 +171,7 @@ function NoInstance({ onDeploy }: { onDeploy(): void }) {
         Deploy a database in seconds; its connection details show up here.
       </Typography>
       <Stack direction="row" sx={{ justifyContent: 'center', gap: 1.5, flexWrap: 'wrap' }}>
-        <Button variant="contained" startIcon={<BoltIcon />} onClick={onDeploy}>
+        <Button variant="contained" startIcon={<BoltIcon />} onClick={onDeploy} {...deployButtonProps}>
           Quick Deploy
         </Button>
         <Button component={RouterLink} to="/instances/new" variant="outlined" startIcon={<AddIcon />}>
@@ -169,7 +186,15 @@ function NoInstance({ onDeploy }: { onDeploy(): void }) {
  * Current Instance: the user's first instance with its status, type, region and URL;
  * Open (with a URL), Manage (not for databases) and View All; databases show their connection details.
  */
-export function CurrentInstancePanel({ inactive, onDeploy }: { inactive: boolean; onDeploy(): void }) {
+export function CurrentInstancePanel({
+  inactive,
+  onDeploy,
+  deployButtonProps,
+}: {
+  inactive: boolean;
+  onDeploy(): void;
+  deployButtonProps?: DeployButtonProps;
+}) {
   const toast = useToast();
   const query = useInstancesQuery({ page: 1, limit: DASHBOARD_PAGE_SIZE, search: '' });
   const instance = query.data?.instances[0];
@@ -190,7 +215,7 @@ export function CurrentInstancePanel({ inactive, onDeploy }: { inactive: boolean
             <CircularProgress aria-label="Loading instances" />
           </Stack>
         ) : !instance ? (
-          <NoInstance onDeploy={onDeploy} />
+          <NoInstance onDeploy={onDeploy} deployButtonProps={deployButtonProps} />
         ) : (
           <>
             <Stack direction="row" sx={{ alignItems: 'center', gap: 1.25, flexWrap: 'wrap', mb: 2 }}>

@@ -1,14 +1,22 @@
 import BoltIcon from '@mui/icons-material/Bolt';
 import { Box, Button, Container, Grid, Stack, Typography } from '@mui/material';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useToast } from '../../components/toasts/use-toast.ts';
+import { useOpenedOnce } from '../../components/use-opened-once.ts';
 import { useCurrentUser } from '../session/use-session.ts';
 import { useCurrentSubscription } from '../subscription/use-current-subscription.ts';
 import { CurrentInstancePanel } from './current-instance-panel.tsx';
-import { DeployModal } from './deploy-modal.tsx';
 import { QuickActions } from './quick-actions.tsx';
 import { SubscriptionCard } from './subscription-card.tsx';
 import { useNow } from './use-now.ts';
+
+// The deploy form (fields, validation, the dialog) loads when a pointer or focus reaches a deploy
+// button, so the dashboard's first load carries none of it.
+const loadDeployModal = () => import('./deploy-modal.tsx');
+const DeployModal = lazy(async () => ({ default: (await loadDeployModal()).DeployModal }));
+const preloadDeployModal = () => void loadDeployModal();
+/** Props that start loading the deploy form when a user is about to open it. */
+const PRELOAD_DEPLOY = { onPointerEnter: preloadDeployModal, onFocus: preloadDeployModal };
 
 /** Live countdowns refresh at least every 30 s (brief); 15 s keeps the minutes honest. */
 const CLOCK_TICK_MS = 15_000;
@@ -23,6 +31,7 @@ export function DashboardPage() {
   const now = useNow(CLOCK_TICK_MS);
   const { subscription, status, inactive } = useCurrentSubscription(now);
   const [deploying, setDeploying] = useState(false);
+  const deployUsed = useOpenedOnce(deploying);
 
   const failed = status.isError;
   useEffect(() => {
@@ -45,7 +54,12 @@ export function DashboardPage() {
             Welcome back, {name}!
           </Typography>
         </Box>
-        <Button variant="contained" startIcon={<BoltIcon />} onClick={() => setDeploying(true)}>
+        <Button
+          variant="contained"
+          startIcon={<BoltIcon />}
+          onClick={() => setDeploying(true)}
+          {...PRELOAD_DEPLOY}
+        >
           Quick Deploy
         </Button>
       </Stack>
@@ -54,13 +68,21 @@ export function DashboardPage() {
           <SubscriptionCard subscription={subscription} now={now} />
         </Grid>
         <Grid size={{ xs: 12, md: 7 }}>
-          <CurrentInstancePanel inactive={inactive} onDeploy={() => setDeploying(true)} />
+          <CurrentInstancePanel
+            inactive={inactive}
+            onDeploy={() => setDeploying(true)}
+            deployButtonProps={PRELOAD_DEPLOY}
+          />
         </Grid>
         <Grid size={12}>
           <QuickActions />
         </Grid>
       </Grid>
-      <DeployModal open={deploying} onClose={() => setDeploying(false)} />
+      {deployUsed && (
+        <Suspense fallback={null}>
+          <DeployModal open={deploying} onClose={() => setDeploying(false)} />
+        </Suspense>
+      )}
     </Container>
   );
 }

@@ -16,7 +16,8 @@ import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { useToast } from '../../components/toasts/use-toast.ts';
 import { formatDateTime } from '../subscription/standing.ts';
 import { CredentialField } from './credential-field.tsx';
-import { DomainForm, SslBadge } from './domain-management.tsx';
+import { DomainForm } from './domain-management.tsx';
+import { SslBadge } from './domain-status.tsx';
 import { isDeployed, WithReason } from './instance-actions.tsx';
 import {
   DOMAIN_ADD_DISABLED,

@@ -1,36 +1,10 @@
-import LockIcon from '@mui/icons-material/Lock';
-import LockOpenIcon from '@mui/icons-material/LockOpen';
-import { Button, Chip, Stack, TextField } from '@mui/material';
+import { Button, Stack, TextField } from '@mui/material';
 import { errorMessage, fieldErrorsOf } from '../../api/api-error.ts';
 import { type Instance, useAddDomainMutation } from '../../api/instances.queries.ts';
 import { useForm } from '../../components/form/use-form.ts';
 import { useToast } from '../../components/toasts/use-toast.ts';
-import { SSL_LABELS, sslColor } from './instance-catalog.ts';
+import { hostOf } from './domain-status.tsx';
 import { domainError, normaliseDomain } from './instance-validation.ts';
-
-/** 'SSL Active' / 'SSL Pending' / 'SSL Failed' of a custom domain; 'Not Configured' without one. */
-export function SslBadge({ instance }: { instance: Pick<Instance, 'customDomain'> }) {
-  const status = instance.customDomain?.ssl.status;
-  if (!status) return <Chip size="small" variant="outlined" icon={<LockOpenIcon />} label="Not Configured" />;
-  return (
-    <Chip
-      size="small"
-      color={sslColor(status)}
-      variant={status === 'Active' ? 'filled' : 'outlined'}
-      icon={status === 'Active' ? <LockIcon /> : <LockOpenIcon />}
-      label={SSL_LABELS[status]}
-    />
-  );
-}
-
-/** The host of a URL ('' when it is not one), the placeholder of the domain field. */
-export function hostOf(url: string | null | undefined): string {
-  try {
-    return url ? new URL(url).host : '';
-  } catch {
-    return '';
-  }
-}
 
 const INITIAL_DOMAIN = { domain: '' };
 const validateDomain = (values: { domain: string }) => ({ domain: domainError(values.domain) });
