@@ -1,6 +1,14 @@
 import type { AuthResult, User } from '@berth/openapi';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { createContext, type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useMemo,
+  useState,
+} from 'react';
 import { useNavigate } from 'react-router';
 import { isUnauthorized, unwrap } from '../../api/api-error.ts';
 import { authKeys } from '../../api/query-keys.ts';
@@ -84,6 +92,11 @@ export function SessionProvider({ tokenStore, children }: { tokenStore: TokenSto
     toast.success('Logged out successfully');
   }, [clearSession, navigate, toast, client, tokenStore]);
 
+  // The profile's arrival signs the user in, and the whole signed-in screen renders. As a deferred
+  // value that render is a transition, which React cuts into short tasks (the query's own update is
+  // synchronous), so the page answers input meanwhile.
+  const user = useDeferredValue(profile.data);
+
   const { refetch } = profile;
   const refresh = useCallback(async () => {
     await refetch();
@@ -94,7 +107,7 @@ export function SessionProvider({ tokenStore, children }: { tokenStore: TokenSto
       ? 'loading'
       : token === null
         ? 'anonymous'
-        : profile.data
+        : user
           ? 'authenticated'
           : profile.isError && !profileUnauthorized
             ? 'error'
@@ -103,13 +116,13 @@ export function SessionProvider({ tokenStore, children }: { tokenStore: TokenSto
   const value = useMemo<SessionContextValue>(
     () => ({
       status,
-      user: status === 'authenticated' ? (profile.data ?? null) : null,
+      user: status === 'authenticated' ? (user ?? null) : null,
       isFetching: profile.isFetching,
       signIn,
       logout,
       refresh,
     }),
-    [status, profile.data, profile.isFetching, signIn, logout, refresh],
+    [status, user, profile.isFetching, signIn, logout, refresh],
   );
 
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
