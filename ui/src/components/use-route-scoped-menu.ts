@@ -17,3 +17,9 @@ export function useRouteScopedMenu() {
     closeMenu: () => setOpened(null),
   };
 }
+
+/** Where the top bar's popovers open: below their button, right edges aligned. */
+export const BELOW_BUTTON = {
+  anchorOrigin: { vertical: 'bottom', horizontal: 'right' },
+  transformOrigin: { vertical: 'top', horizontal: 'right' },
+} as const;

@@ -22,6 +22,7 @@ import {
   instancesUsage,
   standingOf,
 } from '../features/subscription/standing.ts';
+import { BELOW_BUTTON } from './use-route-scoped-menu.ts';
 import { UserAvatar } from './user-avatar.tsx';
 
 function Row({ label, value }: { label: string; value: string }) {
@@ -63,8 +64,7 @@ export function UserMenuPanel({
       open={open}
       anchorEl={anchorEl}
       onClose={onClose}
-      anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-      transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+      {...BELOW_BUTTON}
       slotProps={{ paper: { sx: { mt: 1, width: 280 } } }}
     >
       <Box sx={{ p: 2, display: 'flex', gap: 1.5, alignItems: 'center' }}>

@@ -20,6 +20,7 @@ import {
   useMarkAllReadMutation,
   useMarkReadMutation,
 } from '../../api/notifications.queries.ts';
+import { BELOW_BUTTON } from '../../components/use-route-scoped-menu.ts';
 import { formatDateTime } from '../subscription/standing.ts';
 import { HELPDESK_TARGET } from './notification-target.ts';
 
@@ -122,8 +123,7 @@ export function NotificationPanel({
       open={open}
       anchorEl={anchorEl}
       onClose={onClose}
-      anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-      transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+      {...BELOW_BUTTON}
       slotProps={{
         paper: {
           role: 'dialog',

@@ -67,9 +67,12 @@ describe('payment failed page', () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const app = renderFailed('/payment-error?reason=server_error');
     await h1(PAYMENT_FAILED_TITLE);
-    expect(screen.getByRole('timer').textContent).toBe('Redirecting to pricing in 10 seconds...');
+    const timer = screen.getByRole('timer');
+    expect(timer.textContent).toBe('Redirecting to pricing in 10 seconds...');
+    // The countdown starts with the page's effects, which run after the signed-in screen's commit.
+    await waitFor(() => expect(timer.textContent).toBe('Redirecting to pricing in 9 seconds...'));
     await act(async () => {
-      vi.advanceTimersByTime((PAYMENT_FAILED_REDIRECT_SECONDS - 1) * 1_000);
+      vi.advanceTimersByTime((PAYMENT_FAILED_REDIRECT_SECONDS - 2) * 1_000);
     });
     expect(screen.getByRole('timer').textContent).toBe('Redirecting to pricing in 1 second...');
     expect(app.location()).toBe('/payment-error?reason=server_error');
