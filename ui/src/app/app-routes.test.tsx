@@ -231,6 +231,26 @@ describe('signed-in route table', () => {
     },
   );
 
+  it('goes from the sign-in form straight to the dashboard, with no loading screen between', async () => {
+    const app = renderApp({
+      path: '/login',
+      api: { ...signedInApi(), 'POST /api/auth/login': { body: authResult() } },
+    });
+    expect(await h1('Welcome back')).toBeTruthy();
+    await app.user.type(screen.getByLabelText('Email or Username'), 'ada');
+    await app.user.type(screen.getByLabelText('Password'), 'Secret-123');
+    // Every screen rendered from here on, noted as it is added to the page.
+    let sawLoadingScreen = false;
+    const watch = new MutationObserver(() => {
+      if (screen.queryByText('Loading...')) sawLoadingScreen = true;
+    });
+    watch.observe(document.body, { childList: true, subtree: true });
+    await app.user.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(await h1('Dashboard')).toBeTruthy();
+    watch.disconnect();
+    expect(sawLoadingScreen).toBe(false);
+  });
+
   it('sends an anonymous visitor of /profile to /login, and back after sign-in', async () => {
     const app = renderApp({
       path: '/profile?tab=1',

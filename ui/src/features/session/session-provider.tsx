@@ -42,6 +42,8 @@ export function SessionProvider({ tokenStore, children }: { tokenStore: TokenSto
   const toast = useToast();
   // undefined until the store has been read (at once when the host can peek into it).
   const [token, setToken] = useState<string | null | undefined>(() => tokenStore.peek?.());
+  // The user the last sign-in in this page answered with.
+  const [signedInUser, setSignedInUser] = useState<User | null>(null);
 
   useEffect(() => {
     if (tokenStore.peek) return;
@@ -65,6 +67,7 @@ export function SessionProvider({ tokenStore, children }: { tokenStore: TokenSto
 
   const clearSession = useCallback(async () => {
     await tokenStore.clear();
+    setSignedInUser(null);
     setToken(null);
     queryClient.clear();
   }, [queryClient, tokenStore]);
@@ -78,6 +81,7 @@ export function SessionProvider({ tokenStore, children }: { tokenStore: TokenSto
     async ({ token: newToken, refreshToken, user }: AuthResult) => {
       await tokenStore.set(newToken, refreshToken);
       queryClient.setQueryData(authKeys.profile(), user);
+      setSignedInUser(user);
       setToken(newToken);
     },
     [queryClient, tokenStore],
@@ -92,10 +96,13 @@ export function SessionProvider({ tokenStore, children }: { tokenStore: TokenSto
     toast.success('Logged out successfully');
   }, [clearSession, navigate, toast, client, tokenStore]);
 
-  // The profile's arrival signs the user in, and the whole signed-in screen renders. As a deferred
-  // value that render is a transition, which React cuts into short tasks (the query's own update is
-  // synchronous), so the page answers input meanwhile.
-  const user = useDeferredValue(profile.data);
+  // A stored session's profile arriving from the server signs the user in, and the whole signed-in
+  // screen renders. As a deferred value that render is a transition, which React cuts into short tasks
+  // (the query's own update is synchronous), so the page answers input meanwhile. The user a sign-in
+  // has just answered with (the same object in the cache until a reload changes it) counts at once:
+  // the sign-in form goes straight to the signed-in screen, with no loading screen in between.
+  const deferredProfile = useDeferredValue(profile.data);
+  const user = profile.data !== undefined && profile.data === signedInUser ? profile.data : deferredProfile;
 
   const { refetch } = profile;
   const refresh = useCallback(async () => {
