@@ -4,13 +4,14 @@ import { pathToFileURL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { build, type Plugin } from 'vite';
 import { type PageTemplate, pageTemplate } from './src/page-document.ts';
-import { PRERENDERED_PAGES, prerenderedFile } from './src/prerender-contract.ts';
+import { PRERENDERED_PAGES, prerenderedFile, SIGNED_IN_PAGES } from './src/prerender-contract.ts';
 
 /** Where the pages go inside the build's output; the server looks there first (server/src/lib/web-app.ts). */
 export const PRERENDERED_DIR = 'prerendered';
 /**
- * The renderer bundle and the pages' templates (`render.mjs`, `pages.json`), for the server to render the
- * pages with its current settings (server/src/lib/public-pages.ts). A hidden folder: never served.
+ * The renderer bundle and the pages' templates (`render.mjs`, `pages.json` for the public pages,
+ * `signed-in-pages.json` for SIGNED_IN_PAGES), for the server to render the pages with its current
+ * settings and a signed-in visitor's data (server/src/lib/server-pages.ts). A hidden folder: never served.
  */
 export const RENDERER_DIR = '.ssr';
 
@@ -84,18 +85,24 @@ export function prerenderPages(): Plugin {
         string,
         ManifestChunk
       >;
-      const templates: Record<string, PageTemplate> = {};
-      for (const { path: pagePath, module } of PRERENDERED_PAGES) {
-        const template = pageTemplate(
+      const templateOf = (module: string) =>
+        pageTemplate(
           shell,
           pageChunks(manifest, module).map((file) => `/${file}`),
         );
+      const templates: Record<string, PageTemplate> = {};
+      for (const { path: pagePath, module } of PRERENDERED_PAGES) {
+        const template = templateOf(module);
         templates[pagePath] = template;
         const file = path.join(outDir, PRERENDERED_DIR, prerenderedFile(pagePath));
         await mkdir(path.dirname(file), { recursive: true });
         await writeFile(file, await renderDocument(template, pagePath, null));
       }
       await writeFile(path.join(serverDir, 'pages.json'), JSON.stringify(templates));
+      const signedIn = Object.fromEntries(
+        SIGNED_IN_PAGES.map(({ path: pagePath, module }) => [pagePath, templateOf(module)]),
+      );
+      await writeFile(path.join(serverDir, 'signed-in-pages.json'), JSON.stringify(signedIn));
       this.info(`prerendered ${PRERENDERED_PAGES.length} public pages`);
     },
   };

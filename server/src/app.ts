@@ -5,9 +5,9 @@ import { createRouter } from './lib/create-router.ts';
 import { createErrorHandler, onNotFound } from './lib/error-handler.ts';
 import type { LogLine } from './lib/error-reference.ts';
 import { buildOpenApiDocument, publicSubset } from './lib/openapi.ts';
-import { createPublicPages } from './lib/public-pages.ts';
 import type { RateLimitRule } from './lib/rate-limiter.ts';
 import { responseHeaders } from './lib/response-headers.ts';
+import { createServerPages } from './lib/server-pages.ts';
 import { mountWebApp } from './lib/web-app.ts';
 import { createAdminRouter } from './modules/admin/admin.index.ts';
 import { createAffiliatesRouter } from './modules/affiliates/affiliates.index.ts';
@@ -190,8 +190,13 @@ export function createApp(services: Services, http: HttpOptions = {}) {
   app.get('/api/v1/openapi.json', (c) => c.json(publicDoc));
 
   if (http.webDistDir) {
-    const publicPages = createPublicPages({ distDir: http.webDistDir, publicConfig: () => config.get() });
-    mountWebApp(app, http.webDistDir, publicPages);
+    const pages = createServerPages({
+      distDir: http.webDistDir,
+      publicConfig: () => config.get(),
+      // A signed-in page's render calls the API through this app, in-process.
+      fetch: async (request) => app.request(request),
+    });
+    mountWebApp(app, http.webDistDir, pages);
   }
   return api;
 }

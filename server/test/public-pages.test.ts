@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, registerAdmin, type TestApp } from './create-test-app.ts';
+import { createTestApp, register, registerAdmin, type TestApp } from './create-test-app.ts';
 import { listen } from './listen.ts';
 import { createTestDatabase } from './test-db.ts';
 
@@ -22,12 +22,24 @@ export async function renderDocument(template, url, config) {
   return '<!doctype html><title>' + template.title + '</title><p>' + url + ' ' +
     config.plans.currencySymbol + config.plans.starter.monthly + ' render #' + renders + '</p>';
 }
+export async function renderSignedInDocument(template, visit) {
+  const token = /berth_session=([^;]+)/.exec(visit.cookies ?? '')?.[1];
+  if (token === 'crash') throw new Error('this signed-in page cannot render');
+  if (!token) return undefined;
+  const answer = await visit.fetch(new Request('http://berth.render/api/auth/profile', {
+    headers: { authorization: 'Bearer ' + token },
+  }));
+  if (!answer.ok) return undefined;
+  const { user } = await answer.json();
+  return '<!doctype html><title>' + template.title + '</title><p>' + visit.url + ' for ' + user.username + '</p>';
+}
 `;
 const TEMPLATES = {
   '/pricing': { title: 'Pricing' },
   '/': { title: 'Home' },
   '/broken': { title: 'Broken' },
 };
+const SIGNED_IN_TEMPLATES = { '/dashboard': { title: 'Dashboard' } };
 const BUILT_BROKEN = '<!doctype html><title>Broken</title><p>as built</p>';
 const INDEX = '<!doctype html><title>Berth UI</title><div id="root"></div>';
 
@@ -44,6 +56,7 @@ beforeAll(async () => {
   await mkdir(path.join(dist, 'prerendered'));
   await writeFile(path.join(dist, '.ssr', 'render.mjs'), RENDERER);
   await writeFile(path.join(dist, '.ssr', 'pages.json'), JSON.stringify(TEMPLATES));
+  await writeFile(path.join(dist, '.ssr', 'signed-in-pages.json'), JSON.stringify(SIGNED_IN_TEMPLATES));
   await writeFile(path.join(dist, 'prerendered', 'broken.html'), BUILT_BROKEN);
   await writeFile(path.join(dist, 'index.html'), INDEX);
   errors = [];
@@ -115,5 +128,40 @@ describe('public pages rendered by the server', () => {
     expect((await page('/dashboard')).text).toBe(INDEX);
     expect((await page('/.ssr/render.mjs')).text).toBe(INDEX);
     expect((await page('/.ssr/pages.json')).text).toBe(INDEX);
+  });
+});
+
+describe('signed-in pages rendered by the server', () => {
+  it("are rendered per visit for the cookie's session, through the API in-process, and never kept", async () => {
+    const user = await register(app);
+    const first = await page('/dashboard', { cookie: `theme=dark; berth_session=${user.token}` });
+    expect(first.response.status).toBe(200);
+    expect(first.text).toContain(`/dashboard for ${user.body.username}`);
+    expect(first.response.headers.get('cache-control')).toBe('private, no-store');
+    expect(first.response.headers.get('vary')).toBe('Accept-Encoding, Cookie');
+    const other = await register(app);
+    expect((await page('/dashboard', { cookie: `berth_session=${other.token}` })).text).toContain(
+      `/dashboard for ${other.body.username}`,
+    );
+  });
+
+  it('leave the page to the app without a valid session, and the API never takes the cookie', async () => {
+    const user = await register(app);
+    expect((await page('/dashboard')).text).toBe(INDEX);
+    expect((await page('/dashboard', { cookie: 'berth_session=not-a-token' })).text).toBe(INDEX);
+    const profile = await fetch(`${server.url}/api/auth/profile`, {
+      headers: { cookie: `berth_session=${user.token}` },
+    });
+    expect(profile.status).toBe(401);
+    // A public page is the same for a signed-in visitor's request.
+    expect((await page('/pricing', { cookie: `berth_session=${user.token}` })).text).toContain(
+      '/pricing €5.49',
+    );
+  });
+
+  it('fall back to the app when rendering fails, and say so once', async () => {
+    expect((await page('/dashboard', { cookie: 'berth_session=crash' })).text).toBe(INDEX);
+    expect((await page('/dashboard', { cookie: 'berth_session=crash' })).text).toBe(INDEX);
+    expect(errors.filter((line) => line.includes('signed-in page cannot render'))).toHaveLength(1);
   });
 });

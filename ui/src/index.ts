@@ -1,4 +1,6 @@
-export { App } from './app/app.tsx';
+export { authKeys } from './api/query-keys.ts';
+export { App, createQueryClient } from './app/app.tsx';
+export type { ServerRenderInfo, ServerRenderState } from './app/server-render.tsx';
 export type {
   HostSettings,
   InstanceCounts,

@@ -11,6 +11,7 @@ import lighthouse, { type Result } from 'lighthouse';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_OFFLINE_FLAGS } from '../e2e/browser.ts';
 import { startServer } from '../e2e/server.ts';
+import { INTL_COOKIE, SESSION_COOKIE } from '../src/prerender-contract.ts';
 
 const RUNS = Math.max(1, Number(process.argv[2] ?? 1));
 /** Set LIGHTHOUSE_REPORTS to a folder to keep each run's full report there (JSON, for the long tasks). */
@@ -87,8 +88,9 @@ async function register(baseUrl: string): Promise<string> {
 }
 
 /**
- * Stores the token where the web app looks for it, and empties the HTTP cache, so the signed-in run
- * loads every file as the first visit after signing in would.
+ * Stores the token where the web app keeps it (localStorage, and the session cookies the server renders
+ * the dashboard with: web/src/web-platform.ts), and empties the HTTP cache, so the signed-in run loads
+ * every file as the first visit after signing in would.
  */
 async function signIn(port: number, baseUrl: string, token: string | null): Promise<void> {
   const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
@@ -100,6 +102,11 @@ async function signIn(port: number, baseUrl: string, token: string | null): Prom
       if (value === null) localStorage.removeItem('token');
       else localStorage.setItem('token', value);
     }, token);
+    if (token !== null)
+      await context.addCookies([
+        { name: SESSION_COOKIE, value: token, url: baseUrl, sameSite: 'Lax' },
+        { name: INTL_COOKIE, value: encodeURIComponent('en-US|UTC'), url: baseUrl, sameSite: 'Lax' },
+      ]);
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.clearBrowserCache');
     await page.close();

@@ -6,12 +6,13 @@
 // paint and the app renders from scratch.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, browserSuite, type CreatedAccount, createAccount } from './helpers.ts';
+import { api, browserSuite, type CreatedAccount, createAccount, logout } from './helpers.ts';
 import type { RunningServer } from './server.ts';
 
 let server: RunningServer;
 let page: Page;
 let user: CreatedAccount;
+let other: CreatedAccount;
 
 browserSuite('prerender', (suite) => {
   ({ server, page } = suite);
@@ -25,6 +26,13 @@ beforeAll(async () => {
     email: 'grace@example.com',
     password: 'Cobol#Compiler1959',
   });
+  other = await createAccount(server.baseUrl, {
+    firstName: 'Alan',
+    lastName: 'Turing',
+    username: 'aturing',
+    email: 'alan@example.com',
+    password: 'Enigma#Bombe1940',
+  });
 });
 
 const PAGES = [
@@ -36,8 +44,12 @@ const PAGES = [
 /** The colour scheme the page shows (MUI's CssBaseline sets it on the root element). */
 const shownScheme = () => page.evaluate(() => getComputedStyle(document.documentElement).colorScheme);
 
-/** Sets (or removes, with null) the stored token and theme for this origin, then leaves the page. */
+/**
+ * Sets (or removes, with null) the stored token and theme for this origin, then leaves the page. A
+ * removed token takes the session cookies the app keeps beside it too (as the app's sign-out does).
+ */
 async function store(values: { token: string | null; theme: string | null }) {
+  if (values.token === null) await page.context().clearCookies();
   await page.goto(`${server.baseUrl}/favicon.svg`);
   await page.evaluate(({ token, theme }) => {
     if (token === null) localStorage.removeItem('token');
@@ -295,5 +307,139 @@ describe('prerendered public pages', () => {
     await page.waitForURL((url) => url.pathname === '/dashboard');
     await page.getByRole('button', { name: /^Account menu/ }).waitFor();
     await store({ token: null, theme: null });
+  });
+});
+
+/** The text of an HTML document's markup, without React's text separators. */
+const textOf = (html: string) => html.replace(/<!-- -->/g, '').replace(/<[^>]+>/g, ' ');
+
+/** The session cookies the web app keeps beside its stored token (web-platform.ts), as a request sends them. */
+const sessionCookies = (token: string, timeZone = 'Asia/Tokyo') =>
+  `berth_session=${token}; berth_intl=${encodeURIComponent(`en-US|${timeZone}`)}`;
+
+/** Signs the browser in as `account` the way the app leaves it: the stored token and its cookies. */
+async function signInAs(account: CreatedAccount, cookieToken = account.token) {
+  await store({ token: account.token, theme: null });
+  await page.context().addCookies([
+    { name: 'berth_session', value: cookieToken, url: server.baseUrl, sameSite: 'Lax' },
+    {
+      name: 'berth_intl',
+      value: encodeURIComponent('en-US|Asia/Tokyo'),
+      url: server.baseUrl,
+      sameSite: 'Lax',
+    },
+  ]);
+}
+
+describe('the dashboard rendered by the server for a signed-in visitor', () => {
+  it("is answered with the visitor's own data, in their time zone, and never kept by a cache", async () => {
+    const { subscription } = await api<{ subscription: { trialEndsAt: string } }>(
+      server.baseUrl,
+      'GET',
+      '/api/subscriptions/status',
+      { token: user.token },
+    );
+    const ends = new Intl.DateTimeFormat('en-US', {
+      dateStyle: 'medium',
+      timeStyle: 'short',
+      timeZone: 'Asia/Tokyo',
+    }).format(new Date(subscription.trialEndsAt));
+    const response = await fetch(`${server.baseUrl}/dashboard`, {
+      headers: { cookie: sessionCookies(user.token) },
+    });
+    expect(response.headers.get('cache-control')).toBe('private, no-store');
+    expect(response.headers.get('vary')).toContain('Cookie');
+    const text = textOf(await response.text());
+    expect(text).toContain('Welcome back, Grace!');
+    expect(text).toContain(`Trial active — ends ${ends}`);
+    expect(text).not.toContain('Alan');
+
+    const theirs = textOf(
+      await (
+        await fetch(`${server.baseUrl}/dashboard`, { headers: { cookie: sessionCookies(other.token) } })
+      ).text(),
+    );
+    expect(theirs).toContain('Welcome back, Alan!');
+    expect(theirs).not.toContain('Grace');
+  });
+
+  it('is the empty app shell without a valid session cookie; the API never takes the cookie', async () => {
+    for (const cookie of [
+      undefined,
+      sessionCookies('not-a-token'),
+      sessionCookies(`${user.token.slice(0, -4)}AAAA`),
+      `berth_session=${user.token}`,
+    ]) {
+      const response = await fetch(`${server.baseUrl}/dashboard`, { headers: cookie ? { cookie } : {} });
+      const html = await response.text();
+      expect(html, String(cookie)).toContain('<div id="root"></div>');
+      expect(textOf(html), String(cookie)).not.toContain('Welcome back');
+    }
+    const profile = await fetch(`${server.baseUrl}/api/auth/profile`, {
+      headers: { cookie: sessionCookies(user.token) },
+    });
+    expect(profile.status).toBe(401);
+  });
+
+  it('paints before any script runs, then hydrates without a mismatch and works', async () => {
+    await signInAs(user);
+    await withoutScripts('/dashboard', async () => {
+      expect(await page.getByRole('heading', { level: 1, name: 'Dashboard' }).isVisible()).toBe(true);
+      expect(await page.getByText('Welcome back, Grace!').isVisible()).toBe(true);
+      expect(await shownScheme()).toBe('dark');
+    });
+    const report = collectErrors();
+    try {
+      const opened = await openNotingH1('/dashboard');
+      await page.waitForFunction(() =>
+        Object.keys(document.querySelector('h1') ?? {}).some((key) => key.startsWith('__reactFiber')),
+      );
+      await page.getByRole('button', { name: /^Account menu/ }).waitFor();
+      expect(await opened.sameH1(), 'the rendered <h1> was replaced').toBe(true);
+      // Alive: the deploy form opens.
+      await page.getByRole('button', { name: 'Quick Deploy' }).first().click();
+      await page.getByRole('dialog').waitFor();
+      await page.keyboard.press('Escape');
+      expect(report.errors).toEqual([]);
+    } finally {
+      report.stop();
+      await store({ token: null, theme: null });
+    }
+  });
+
+  it("stays hidden when the stored session is not the one it was rendered for, and the stored one's dashboard shows", async () => {
+    await signInAs(user, other.token);
+    await withoutScripts('/dashboard', async () => {
+      expect(await page.evaluate(() => document.documentElement.getAttribute('data-render'))).toBe('client');
+      expect(await page.getByRole('heading', { level: 1 }).isVisible()).toBe(false);
+    });
+    await page.goto(`${server.baseUrl}/dashboard`);
+    await page.getByText('Welcome back, Grace!').waitFor();
+    expect(await page.getByText('Alan').count()).toBe(0);
+    // The app put the stored session into the cookie: the next visit is rendered for it.
+    const cookie = (await page.context().cookies()).find((c) => c.name === 'berth_session');
+    expect(cookie?.value).toBe(user.token);
+    await store({ token: null, theme: null });
+  });
+
+  it('signing in through the form sets the session cookies, and signing out clears them', async () => {
+    await store({ token: null, theme: null });
+    // The sign-in form as the app renders it (the dashboard sends a visitor there), not the prerendered
+    // /login, whose early clicks the test above covers.
+    await page.goto(`${server.baseUrl}/dashboard`);
+    await page.waitForURL((url) => url.pathname === '/login');
+    const report = collectErrors();
+    await page.getByLabel('Email or Username').fill(user.email);
+    await page.getByLabel('Password', { exact: true }).fill(user.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.waitForURL((url) => url.pathname === '/dashboard');
+    report.stop();
+    expect(report.errors).toEqual([]);
+    const names = async () => (await page.context().cookies()).map((c) => `${c.name} ${c.sameSite}`).sort();
+    expect(await names()).toEqual(['berth_intl Lax', 'berth_session Lax']);
+    await page.reload();
+    await page.getByText('Welcome back, Grace!').waitFor();
+    await logout(page);
+    expect(await names()).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import type { Schemas } from '@berth/openapi';
-import { startTransition } from 'react';
+import type { ServerRenderState } from '@berth/ui';
+import { type ReactNode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { appElement } from './app-element.tsx';
@@ -9,24 +10,41 @@ import {
   type BeforeStart,
   CLIENT_RENDER_ATTRIBUTE,
   PUBLIC_CONFIG_ELEMENT_ID,
+  SERVER_RENDER_ELEMENT_ID,
 } from './prerender-contract.ts';
+import { syncSessionCookies, TOKEN_STORAGE_KEY } from './web-platform.ts';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
-/** The server's settings a prerendered page was rendered with (page-document.ts), if it carries them. */
-function publicConfigOfPage(): Schemas['PublicConfig'] | undefined {
-  const text = document.getElementById(PUBLIC_CONFIG_ELEMENT_ID)?.textContent;
-  return text ? (JSON.parse(text) as Schemas['PublicConfig']) : undefined;
+/** A JSON element of the page (page-document.ts), if it carries it. */
+function jsonOfPage<T>(id: string): T | undefined {
+  const text = document.getElementById(id)?.textContent;
+  return text ? (JSON.parse(text) as T) : undefined;
 }
 
-const app = appElement((children) => <BrowserRouter>{children}</BrowserRouter>, publicConfigOfPage());
+const storedToken = (() => {
+  try {
+    return localStorage.getItem(TOKEN_STORAGE_KEY);
+  } catch {
+    return null;
+  }
+})();
+// The cookies the server renders signed-in pages with follow the stored session (a session stored
+// before they existed, a new time zone).
+syncSessionCookies(storedToken);
+
+const router = (children: ReactNode) => <BrowserRouter>{children}</BrowserRouter>;
+const publicConfig = jsonOfPage<Schemas['PublicConfig']>(PUBLIC_CONFIG_ELEMENT_ID);
 const html = document.documentElement;
 const beforeStart = (window as unknown as Record<string, BeforeStart | undefined>)[BEFORE_START_GLOBAL];
 
 if (root.hasChildNodes() && html.getAttribute(CLIENT_RENDER_ATTRIBUTE) !== 'client') {
-  // A prerendered public page, shown already: React takes over its markup. As a transition, the work
-  // is cut into short tasks, so the page answers input meanwhile.
+  // A page rendered ahead, shown already: a public page, or a signed-in one the server rendered with
+  // the visitor's data (which the app starts from). React takes over its markup. As a transition, the
+  // work is cut into short tasks, so the page answers input meanwhile.
+  const serverRender = jsonOfPage<ServerRenderState>(SERVER_RENDER_ELEMENT_ID);
+  const app = appElement(router, { publicConfig, serverRender });
   startTransition(() => {
     hydrateRoot(root, app, {
       // A mismatch makes React render the page again from scratch: correct, but slower, so say it.
@@ -43,5 +61,6 @@ if (root.hasChildNodes() && html.getAttribute(CLIENT_RENDER_ATTRIBUTE) !== 'clie
   root.replaceChildren();
   html.removeAttribute(CLIENT_RENDER_ATTRIBUTE);
   // As a transition too: the first screen is rendered in short tasks.
+  const app = appElement(router, { publicConfig });
   startTransition(() => createRoot(root).render(app));
 }

@@ -1,7 +1,7 @@
 // A prerendered public page as one HTML document: index.html as Vite built it, with the page's markup in
 // #root and, in the <head>, its styles, the boot script, the settings it was rendered with and the
 // script that starts the app. The build writes the pages with no settings (web/prerender.ts); the server
-// writes them with its current ones (server/src/lib/public-pages.ts), through the same function.
+// writes them with its current ones (server/src/lib/server-pages.ts), through the same function.
 // Plain values only: the Vite config loads this file in Node.
 
 import {
@@ -9,6 +9,7 @@ import {
   PRERENDERED_ATTRIBUTE,
   PRERENDERED_SCHEME,
   PUBLIC_CONFIG_ELEMENT_ID,
+  SERVER_RENDER_ELEMENT_ID,
   startScript,
 } from './prerender-contract.ts';
 
@@ -44,21 +45,31 @@ export function pageTemplate(indexHtml: string, pageChunks: readonly string[]): 
 /** JSON inside <script>: `<` escaped, so no value can close the element. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
-/** The whole document of a page; `config` is GET /api/config's answer it was rendered with, if any. */
+const jsonElement = (id: string, value: unknown) =>
+  `<script type="application/json" id="${id}">${scriptJson(value)}</script>`;
+
+/**
+ * The whole document of a page; `config` is GET /api/config's answer it was rendered with, if any.
+ * A public page starts the app when a person shows up (startScript). A signed-in page (`serverRender`:
+ * the data and clock it was rendered with) starts it as soon as it has painted.
+ */
 export function pageDocument(
   template: PageTemplate,
   page: RenderedPage,
   bootScript: string,
   config: unknown | null,
+  serverRender?: unknown,
 ): string {
+  const start =
+    serverRender === undefined
+      ? `<script>${startScript(template.entry, template.preloads)}</script>`
+      : `${jsonElement(SERVER_RENDER_ELEMENT_ID, serverRender)}<script>${startScript(template.entry, template.preloads, true)}</script>`;
   const head = [
     page.styles,
     `<style>${CLIENT_RENDER_STYLE}</style>`,
     `<script>${bootScript}</script>`,
-    config === null
-      ? ''
-      : `<script type="application/json" id="${PUBLIC_CONFIG_ELEMENT_ID}">${scriptJson(config)}</script>`,
-    `<script>${startScript(template.entry, template.preloads)}</script>`,
+    config === null ? '' : jsonElement(PUBLIC_CONFIG_ELEMENT_ID, config),
+    start,
   ].join('');
   const withScheme = template.shell.replace(
     '<html lang="en">',

@@ -32,6 +32,27 @@ export const PRERENDERED_PAGES: readonly { path: string; module: string }[] = [
 ];
 
 /**
+ * The signed-in pages the server renders for each visit, with the visitor's data, when the visitor's
+ * session cookie (SESSION_COOKIE) is valid: the page paints before any script runs, and the app
+ * hydrates it at once. The module is the page's lazy chunk, preloaded by the page.
+ */
+export const SIGNED_IN_PAGES: readonly { path: string; module: string }[] = [
+  { path: '/dashboard', module: 'dashboard/dashboard-page.tsx' },
+];
+
+/**
+ * The cookie holding the access token beside localStorage (web-platform.ts), for the server to render
+ * a signed-in page (SIGNED_IN_PAGES). Only page renders read it: the API takes the bearer header only,
+ * so a request another site makes the browser send gains nothing from it.
+ */
+export const SESSION_COOKIE = 'berth_session';
+/** The cookie with the browser's locale and time zone (`locale|timeZone`): the server renders dates in them. */
+export const INTL_COOKIE = 'berth_intl';
+
+/** The <script type="application/json"> holding what a signed-in page was rendered with (its data, clock). */
+export const SERVER_RENDER_ELEMENT_ID = 'berth-server-render';
+
+/**
  * The file of `dist/prerendered/` that holds the page of `pathname` ('/' → index.html,
  * '/affiliate/terms' → affiliate/terms.html). The server maps paths the same way.
  */
@@ -40,18 +61,23 @@ export const prerenderedFile = (pathname: string): string =>
 
 /**
  * The script inlined in the <head> of a prerendered page, after its styles: it runs before the first
- * paint. When the visitor is signed in (a stored token) or chose the other colour scheme, it marks the
- * page for a client render (the markup stays hidden) and removes the page-wide styles of the scheme the
- * page was rendered in, so no wrong theme and no signed-out page flashes. `keys` are the localStorage
- * keys the app reads (prerender-entry.tsx passes the app's own).
+ * paint. When the visitor's session differs from the page's (a stored token on a public page; on a
+ * signed-in one, none or another than the cookie's the server rendered it for) or they chose the other colour scheme, it marks the page
+ * for a client render (the markup stays hidden) and removes the page-wide styles of the scheme the page
+ * was rendered in, so no wrong theme and no wrong page flashes. `keys` are the localStorage keys the
+ * app reads (prerender-entry.tsx passes the app's own).
  */
-export function bootScript(keys: { token: string; theme: string }): string {
+export function bootScript(keys: { token: string; theme: string }, signedIn: boolean): string {
   const token = JSON.stringify(keys.token);
   const theme = JSON.stringify(keys.theme);
+  // A signed-in page was rendered for the session in the cookie: it fits only when that is the stored one.
+  const fits = signedIn
+    ? `t!==null&&("; "+document.cookie+";").indexOf(${JSON.stringify(`; ${SESSION_COOKIE}=`)}+encodeURIComponent(t)+";")>=0`
+    : 't===null';
   return [
     '(function(){var d=document.documentElement,t=null,m="dark";',
     `try{t=localStorage.getItem(${token});m=localStorage.getItem(${theme})==="light"?"light":"dark"}catch(e){}`,
-    `if(t===null&&m===d.getAttribute(${JSON.stringify(PRERENDERED_ATTRIBUTE)}))return;`,
+    `if(${fits}&&m===d.getAttribute(${JSON.stringify(PRERENDERED_ATTRIBUTE)}))return;`,
     `d.setAttribute(${JSON.stringify(CLIENT_RENDER_ATTRIBUTE)},"client");`,
     'document.querySelectorAll(\'style[data-emotion^="css-global "]\').forEach(function(s){s.remove()})})()',
   ].join('');
@@ -94,9 +120,12 @@ export const START_EVENTS = [
  * server's settings are in the HTML), so the app's code is fetched and run when a person first shows up
  * (START_EVENTS), and at once when the page is not shown as prerendered (signed in, the other colour
  * scheme: CLIENT_RENDER_ATTRIBUTE) or the address carries a query (`?ref=` is counted by the app).
- * It holds button clicks and form submits the app cannot take yet (BEFORE_START_GLOBAL).
+ * It holds button clicks and form submits the app cannot take yet (BEFORE_START_GLOBAL). `atOnce` (a
+ * signed-in page, whose data lives on: countdowns, notifications) starts it as soon as the page has
+ * painted, without waiting for a person; its code still loads after that first paint, not competing
+ * with the page for the network before it.
  */
-export function startScript(entry: string, preloads: readonly string[]): string {
+export function startScript(entry: string, preloads: readonly string[], atOnce = false): string {
   const events = JSON.stringify(START_EVENTS);
   return [
     '(function(){var d=document,w=window,started=false,b={clicked:[],submitted:[]};',
@@ -111,7 +140,9 @@ export function startScript(entry: string, preloads: readonly string[]): string 
     `${JSON.stringify(preloads)}.forEach(function(f){var l=d.createElement("link");l.rel="modulepreload";l.crossOrigin="";l.href=f;h.appendChild(l)});`,
     `var s=d.createElement("script");s.type="module";s.crossOrigin="";s.src=${JSON.stringify(entry)};h.appendChild(s)}`,
     `if(d.documentElement.hasAttribute(${JSON.stringify(CLIENT_RENDER_ATTRIBUTE)})||location.search)start();`,
-    `else ${events}.forEach(function(n){w.addEventListener(n,onEvent,{capture:true,passive:true})})})()`,
+    `else{${events}.forEach(function(n){w.addEventListener(n,onEvent,{capture:true,passive:true})});`,
+    // Once the page is on screen: the first frame, then a task (a frame callback runs before its paint).
+    `${atOnce ? 'requestAnimationFrame(function(){setTimeout(start,0)})' : ''}}})()`,
   ].join('');
 }
 

@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Context, Env, Hono } from 'hono';
 import { getMimeType } from 'hono/utils/mime';
-import type { PublicPages, RenderedDocument } from './public-pages.ts';
+import type { RenderedDocument, ServerPages } from './server-pages.ts';
 
 const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Berth</title>
 <p>The web app is not built yet. Run <code>npm run build</code> (or <code>npm start</code>, which builds it).</p>`;
@@ -100,12 +100,18 @@ async function sendFile(c: Context, file: string, cacheControl: string): Promise
   return new Response(c.req.method === 'HEAD' ? null : body, { status: 200, headers });
 }
 
-/** Answers with a page the server rendered (public-pages.ts), compressed as the request accepts. */
-function sendDocument(c: Context, document: RenderedDocument): Response {
+/** A page rendered with one visitor's data: no cache, shared or private, keeps it. */
+export const PERSONAL_HTML_CACHE = 'private, no-store';
+
+/**
+ * Answers with a page the server rendered (server-pages.ts), compressed as the request accepts;
+ * `personal` when it holds the visitor's own data.
+ */
+function sendDocument(c: Context, document: RenderedDocument, personal = false): Response {
   const headers = new Headers({
     'content-type': 'text/html; charset=utf-8',
-    'cache-control': HTML_CACHE,
-    vary: 'Accept-Encoding',
+    'cache-control': personal ? PERSONAL_HTML_CACHE : HTML_CACHE,
+    vary: personal ? 'Accept-Encoding, Cookie' : 'Accept-Encoding',
   });
   const encoding = acceptedEncodings(c.req.header('accept-encoding'))[0];
   const body = encoding === undefined ? document.identity : document.encoded[encoding];
@@ -129,18 +135,22 @@ function prerenderedFileIn(prerenderedRoot: string, urlPath: string): string | u
 
 /**
  * Serves the built web app: files from `distDir` (hashed assets cached for a year, the rest revalidated),
- * in the best precompressed encoding the browser accepts; for every other GET that is not an API call,
- * the public page of that path (which paints before any script runs) as `publicPages` renders it with
- * the server's settings, else as the build prerendered it, or else index.html, so the UI's router (and
+ * in the best precompressed encoding the browser accepts; for every other GET that is not an API call:
+ * a signed-in page (the dashboard) as `serverPages` renders it for the session in the request's cookies;
+ * else the public page of that path (which paints before any script runs) as `serverPages` renders it
+ * with the server's settings, else as the build prerendered it; else index.html, so the UI's router (and
  * its Not Found screen) decides what to show. Pages are never cached. `/api/docs` is a UI page too
  * (spec), so it also gets the app.
  */
-export function mountWebApp<E extends Env>(app: Hono<E>, distDir: string, publicPages?: PublicPages): void {
+export function mountWebApp<E extends Env>(app: Hono<E>, distDir: string, serverPages?: ServerPages): void {
   const root = path.resolve(distDir);
   const indexFile = path.join(root, 'index.html');
   const prerenderedRoot = path.join(root, PRERENDERED_DIR);
   const page = async (c: Context) => {
-    const rendered = await publicPages?.page(c.req.path);
+    const cookies = c.req.header('cookie');
+    const personal = cookies === undefined ? undefined : await serverPages?.signedInPage(c.req.path, cookies);
+    if (personal) return sendDocument(c, personal, true);
+    const rendered = await serverPages?.page(c.req.path);
     if (rendered) return sendDocument(c, rendered);
     const prerendered = prerenderedFileIn(prerenderedRoot, c.req.path);
     return (

@@ -52,6 +52,7 @@ export function ApiClientProvider({ platform, children }: { platform: Platform; 
   const [client] = useState(() => {
     const deferred = deferredApiClient({
       baseUrl: platform.apiBaseUrl,
+      fetch: platform.fetch,
       getToken: () => platform.tokenStore.get(),
       getRefreshToken: () => platform.tokenStore.getRefreshToken(),
       onTokens: ({ token, refreshToken }) => platform.tokenStore.set(token, refreshToken),

@@ -1,5 +1,5 @@
 import type { Schemas } from '@berth/openapi';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { hydrate, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, useState } from 'react';
 import { ApiClientProvider } from '../api/api-client-provider.tsx';
 import { ApiRequestError } from '../api/api-error.ts';
@@ -11,6 +11,7 @@ import { PlatformContext } from '../platform/platform-context.ts';
 import { ColorModeProvider } from '../theme/color-mode-provider.tsx';
 import { AppRoutes } from './app-routes.tsx';
 import { type Integrations, IntegrationsContext } from './integrations.ts';
+import { ServerRenderProvider, type ServerRenderState } from './server-render.tsx';
 
 const DEFAULT_INTEGRATIONS: Integrations = {
   openEventSource: (url) => new EventSource(url),
@@ -22,7 +23,11 @@ const DEFAULT_INTEGRATIONS: Integrations = {
   ApiReferenceViewer: lazy(() => import('../features/api-reference/scalar-reference.tsx')),
 };
 
-function createQueryClient(publicConfig: Schemas['PublicConfig'] | undefined) {
+/** The app's query client; `serverRender`'s queries and `publicConfig` are in it from the start. */
+export function createQueryClient(
+  publicConfig: Schemas['PublicConfig'] | undefined,
+  serverRender?: ServerRenderState,
+) {
   const client = new QueryClient({
     defaultOptions: {
       queries: {
@@ -34,6 +39,8 @@ function createQueryClient(publicConfig: Schemas['PublicConfig'] | undefined) {
   });
   // The server's public settings as the page was rendered with them: the first render shows the same.
   if (publicConfig) client.setQueryData(configKeys.public(), publicConfig);
+  // The data a server-rendered page was rendered with: the hydration renders the same.
+  if (serverRender) hydrate(client, serverRender.queries);
   return client;
 }
 
@@ -41,34 +48,42 @@ function createQueryClient(publicConfig: Schemas['PublicConfig'] | undefined) {
  * The whole Berth UI. The host shell wraps it in a React Router router (browser or hash).
  * `integrations` replaces the browser's EventSource, the bot-check widget or the API reference viewer (tests).
  * `publicConfig` is GET /api/config's answer when the host has it already (a page the server rendered
- * with it), so the first render needs no request.
+ * with it), so the first render needs no request. `serverRender`: what the server rendered a signed-in
+ * page with (its data, clock and time zone), for the hydration. `queryClient` replaces the app's own
+ * (the server's render, which collects the queries a page makes).
  */
 export function App({
   platform,
   integrations,
   publicConfig,
+  serverRender,
+  queryClient: givenQueryClient,
 }: {
   platform: Platform;
   integrations?: Partial<Integrations>;
   publicConfig?: Schemas['PublicConfig'];
+  serverRender?: ServerRenderState;
+  queryClient?: QueryClient;
 }) {
-  const [queryClient] = useState(() => createQueryClient(publicConfig));
+  const [queryClient] = useState(() => givenQueryClient ?? createQueryClient(publicConfig, serverRender));
   const [seams] = useState<Integrations>(() => ({ ...DEFAULT_INTEGRATIONS, ...integrations }));
   return (
-    <PlatformContext.Provider value={platform}>
-      <IntegrationsContext.Provider value={seams}>
-        <ColorModeProvider>
-          <ToastProvider>
-            <QueryClientProvider client={queryClient}>
-              <ApiClientProvider platform={platform}>
-                <SessionProvider tokenStore={platform.tokenStore}>
-                  <AppRoutes />
-                </SessionProvider>
-              </ApiClientProvider>
-            </QueryClientProvider>
-          </ToastProvider>
-        </ColorModeProvider>
-      </IntegrationsContext.Provider>
-    </PlatformContext.Provider>
+    <ServerRenderProvider info={serverRender?.info ?? null}>
+      <PlatformContext.Provider value={platform}>
+        <IntegrationsContext.Provider value={seams}>
+          <ColorModeProvider>
+            <ToastProvider>
+              <QueryClientProvider client={queryClient}>
+                <ApiClientProvider platform={platform}>
+                  <SessionProvider tokenStore={platform.tokenStore}>
+                    <AppRoutes />
+                  </SessionProvider>
+                </ApiClientProvider>
+              </QueryClientProvider>
+            </ToastProvider>
+          </ColorModeProvider>
+        </IntegrationsContext.Provider>
+      </PlatformContext.Provider>
+    </ServerRenderProvider>
   );
 }

@@ -77,4 +77,9 @@ export interface Platform {
   settings: HostSettings | null;
   /** Tells the host's tray how many instances run (null: signed out); null where there is no tray (web). */
   reportInstanceCounts: ((counts: InstanceCounts | null) => void) | null;
+  /**
+   * How API requests are sent, where not by the global fetch: the server's own render of a signed-in
+   * page (web/src/prerender-entry.tsx) answers them in-process.
+   */
+  fetch?: (request: Request) => Promise<Response>;
 }

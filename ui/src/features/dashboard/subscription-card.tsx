@@ -11,9 +11,10 @@ import {
   Typography,
 } from '@mui/material';
 import { Link as RouterLink } from 'react-router';
+import { useDateTimeFormat } from '../../app/server-render.tsx';
 import { Fact } from '../../components/fact.tsx';
 import {
-  formatDateTime,
+  DATE_TIME_OPTIONS,
   formatRemaining,
   instanceAllowance,
   isTrialEndingSoon,
@@ -43,6 +44,9 @@ const PLANS_PATH = '/pricing';
 export function SubscriptionCard({ subscription, now }: { subscription: Subscription; now: Date }) {
   const standing = standingOf(subscription, now);
   const remaining = standing === 'trial' ? trialRemainingMs(subscription, now) : null;
+  // In the visitor's own locale and time zone, also when the server renders the card.
+  const dateTime = useDateTimeFormat(DATE_TIME_OPTIONS);
+  const formatDate = (date: Date) => dateTime.format(date);
 
   return (
     <Card component="section" aria-labelledby="subscription-card-title">
@@ -57,7 +61,7 @@ export function SubscriptionCard({ subscription, now }: { subscription: Subscrip
           <Chip label={STANDING_BADGE[standing]} color={BADGE_COLOR[standing]} size="small" />
         </Stack>
         <Typography color={standing === 'inactive' ? 'error' : 'text.secondary'}>
-          {standingText(subscription, standing)}
+          {standingText(subscription, standing, formatDate)}
         </Typography>
 
         <Divider sx={{ my: 2.5 }} />
@@ -66,7 +70,7 @@ export function SubscriptionCard({ subscription, now }: { subscription: Subscrip
           <Fact label="Instance allowance" value={instanceAllowance(subscription.maxInstances)} />
           {remaining !== null && <Fact label="Trial time remaining" value={formatRemaining(remaining)} />}
           {standing === 'active' && subscription.nextBillingDate && (
-            <Fact label="Next billing date" value={formatDateTime(new Date(subscription.nextBillingDate))} />
+            <Fact label="Next billing date" value={formatDate(new Date(subscription.nextBillingDate))} />
           )}
         </Stack>
 

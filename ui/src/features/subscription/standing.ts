@@ -93,7 +93,9 @@ export function instancesUsage(standing: Standing, used: number, maxInstances: n
   return `${used} / ${instanceAllowance(maxInstances)}`;
 }
 
-const DATE_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+/** How dates with a time show (useDateTimeFormat takes the same options on a server-rendered page). */
+export const DATE_TIME_OPTIONS: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' };
+const DATE_TIME = new Intl.DateTimeFormat(undefined, DATE_TIME_OPTIONS);
 
 export function formatDateTime(date: Date): string {
   return DATE_TIME.format(date);

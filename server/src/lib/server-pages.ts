@@ -1,0 +1,156 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import type { ContentEncoding } from './web-app.ts';
+
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/** Inside the web build: the pages' renderer and their templates (web/prerender.ts). */
+const RENDERER_DIR = '.ssr';
+
+/** The renderer bundle's exports the server uses (web/src/prerender-entry.tsx). */
+interface PageRenderer {
+  renderDocument(template: unknown, url: string, config: unknown): Promise<string>;
+  renderSignedInDocument(
+    template: unknown,
+    visit: {
+      url: string;
+      cookies: string | undefined;
+      fetch(request: Request): Promise<Response>;
+      config: unknown;
+    },
+  ): Promise<string | undefined>;
+}
+
+/** A rendered page and its compressed copies. */
+export interface RenderedDocument {
+  identity: Buffer;
+  encoded: Record<ContentEncoding, Buffer>;
+}
+
+export interface ServerPages {
+  /**
+   * The public page at `urlPath` rendered with the server's current settings, or undefined when the
+   * path is not a public page (or the build has no renderer, or rendering failed: said once in the log).
+   */
+  page(urlPath: string): Promise<RenderedDocument | undefined>;
+  /**
+   * The signed-in page at `urlPath` rendered for the session in the request's `cookies`, with its data;
+   * undefined when the path is not such a page, the cookies hold no valid session, or rendering failed.
+   * Never kept: every visit renders anew.
+   */
+  signedInPage(urlPath: string, cookies: string | undefined): Promise<RenderedDocument | undefined>;
+}
+
+export interface ServerPagesDeps {
+  /** The web build (web/dist). */
+  distDir: string;
+  /** GET /api/config's answer now: the admin's prices, what this install can deploy. */
+  publicConfig(): Promise<unknown>;
+  /**
+   * Answers an API request in-process (the app's own routes): a signed-in page's render calls the API
+   * with the session's token, through the same checks as the browser's calls.
+   */
+  fetch(request: Request): Promise<Response>;
+  log?: (message: string) => void;
+}
+
+/** Compression of a page kept for every visitor (the best), and of one rendered per visit (fast). */
+const KEPT = { brotli: 9, gzip: 9 };
+const PER_VISIT = { brotli: 5, gzip: 6 };
+
+async function compressed(html: string, level: typeof KEPT): Promise<RenderedDocument> {
+  const identity = Buffer.from(html);
+  const [br, gz] = await Promise.all([
+    brotli(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: level.brotli } }),
+    gzipAsync(identity, { level: level.gzip }),
+  ]);
+  return { identity, encoded: { br, gzip: gz } };
+}
+
+/**
+ * The pages the server renders. The public pages (landing, pricing, login, help, legal) with the
+ * settings they show, so a visitor reads the admin's prices and what this install offers from the HTML
+ * itself, before and without any script: each is rendered once per version of the settings (their
+ * JSON) and kept; a change of prices shows at the next visit. The signed-in pages (the dashboard) for
+ * each visit, with the visitor's data, so they paint before the app's code arrives.
+ */
+export function createServerPages(deps: ServerPagesDeps): ServerPages | undefined {
+  const dir = path.join(path.resolve(deps.distDir), RENDERER_DIR);
+  const bundle = path.join(dir, 'render.mjs');
+  if (!existsSync(bundle)) return undefined;
+  const log = deps.log ?? ((message: string) => console.error(message));
+  let loaded:
+    | Promise<{
+        renderer: PageRenderer;
+        templates: Record<string, unknown>;
+        signedInTemplates: Record<string, unknown>;
+      }>
+    | undefined;
+  let cache: { settings: string; pages: Map<string, Promise<RenderedDocument>> } | undefined;
+  let failed = false;
+  let signedInFailed = false;
+
+  const load = () => {
+    loaded ??= (async () => ({
+      renderer: (await import(pathToFileURL(bundle).href)) as PageRenderer,
+      templates: JSON.parse(await readFile(path.join(dir, 'pages.json'), 'utf8')) as Record<string, unknown>,
+      signedInTemplates: JSON.parse(await readFile(path.join(dir, 'signed-in-pages.json'), 'utf8')) as Record<
+        string,
+        unknown
+      >,
+    }))();
+    return loaded;
+  };
+
+  return {
+    async page(urlPath) {
+      try {
+        const { renderer, templates } = await load();
+        const template = Object.hasOwn(templates, urlPath) ? templates[urlPath] : undefined;
+        if (template === undefined) return undefined;
+        const config = await deps.publicConfig();
+        const settings = JSON.stringify(config);
+        if (cache?.settings !== settings) cache = { settings, pages: new Map() };
+        let rendered = cache.pages.get(urlPath);
+        if (!rendered) {
+          const pages = cache.pages;
+          rendered = renderer
+            .renderDocument(template, urlPath, config)
+            .then((html) => compressed(html, KEPT));
+          pages.set(urlPath, rendered);
+          // A failed render is tried again by the next visit.
+          rendered.catch(() => pages.delete(urlPath));
+        }
+        return await rendered;
+      } catch (error) {
+        if (!failed) log(`[berth] public pages are served as built, without settings: ${String(error)}`);
+        failed = true;
+        return undefined;
+      }
+    },
+    async signedInPage(urlPath, cookies) {
+      try {
+        const { renderer, signedInTemplates } = await load();
+        const template = Object.hasOwn(signedInTemplates, urlPath) ? signedInTemplates[urlPath] : undefined;
+        if (template === undefined) return undefined;
+        const html = await renderer.renderSignedInDocument(template, {
+          url: urlPath,
+          cookies,
+          fetch: deps.fetch,
+          config: await deps.publicConfig(),
+        });
+        return html === undefined ? undefined : await compressed(html, PER_VISIT);
+      } catch (error) {
+        // The app renders the page in the browser instead, as it does for a visitor with no cookie.
+        if (!signedInFailed) log(`[berth] signed-in pages render in the browser: ${String(error)}`);
+        signedInFailed = true;
+        return undefined;
+      }
+    },
+  };
+}
