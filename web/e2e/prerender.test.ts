@@ -4,6 +4,9 @@
 // the visitor did before (typing, a click, a submit) is carried out. A visitor the page does not fit
 // (the light theme chosen, or signed in) never sees it: the <head> script hides it before the first
 // paint and the app renders from scratch.
+// The dashboard of a signed-in visitor is rendered by the server for each visit, with their data, for
+// the session in the cookie the app keeps beside its stored token; the app hydrates it at once.
+
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, browserSuite, type CreatedAccount, createAccount, logout } from './helpers.ts';

@@ -1,5 +1,5 @@
 import type { Schemas } from '@berth/openapi';
-import type { ServerRenderState } from '@berth/ui';
+import { preloadSignedInPage, type ServerRenderState } from '@berth/ui';
 import { type ReactNode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
@@ -45,15 +45,20 @@ if (root.hasChildNodes() && html.getAttribute(CLIENT_RENDER_ATTRIBUTE) !== 'clie
   // work is cut into short tasks, so the page answers input meanwhile.
   const serverRender = jsonOfPage<ServerRenderState>(SERVER_RENDER_ELEMENT_ID);
   const app = appElement(router, { publicConfig, serverRender });
-  startTransition(() => {
-    hydrateRoot(root, app, {
-      // A mismatch makes React render the page again from scratch: correct, but slower, so say it.
-      onRecoverableError: (error) => console.error('[berth] the prerendered page did not hydrate:', error),
+  // A signed-in page's code (its screen, the top bar) first, so the whole page hydrates in one pass
+  // of short tasks, instead of each lazy part in a long task of its own as its code arrives.
+  const codeHere = serverRender ? preloadSignedInPage(location.pathname).catch(() => {}) : Promise.resolve();
+  void codeHere.then(() => {
+    startTransition(() => {
+      hydrateRoot(root, app, {
+        // A mismatch makes React render the page again from scratch: correct, but slower, so say it.
+        onRecoverableError: (error) => console.error('[berth] the prerendered page did not hydrate:', error),
+      });
     });
+    // What the visitor did before, and does on parts not hydrated yet, is carried out as each part
+    // comes alive.
+    carryOutBeforeStart(root, beforeStart);
   });
-  // What the visitor did before, and does on parts not hydrated yet, is carried out as each part comes
-  // alive.
-  carryOutBeforeStart(root, beforeStart);
 } else {
   // The app shell, or a prerendered page this visitor must not see (signed in, or the other colour
   // scheme: the <head> script hid it before the first paint). Render from scratch.

@@ -10,6 +10,7 @@ import {
   PRERENDERED_SCHEME,
   PUBLIC_CONFIG_ELEMENT_ID,
   SERVER_RENDER_ELEMENT_ID,
+  SESSION_ATTRIBUTE,
   startScript,
 } from './prerender-contract.ts';
 
@@ -50,16 +51,18 @@ const jsonElement = (id: string, value: unknown) =>
 
 /**
  * The whole document of a page; `config` is GET /api/config's answer it was rendered with, if any.
- * A public page starts the app when a person shows up (startScript). A signed-in page (`serverRender`:
- * the data and clock it was rendered with) starts it as soon as it has painted.
+ * A public page starts the app when a person shows up (startScript). A signed-in page (`signedIn`: the
+ * data and clock it was rendered with, and the session it was rendered for) starts it as soon as it has
+ * painted.
  */
 export function pageDocument(
   template: PageTemplate,
   page: RenderedPage,
   bootScript: string,
   config: unknown | null,
-  serverRender?: unknown,
+  signedIn?: { serverRender: unknown; sessionTag: string },
 ): string {
+  const serverRender = signedIn?.serverRender;
   const start =
     serverRender === undefined
       ? `<script>${startScript(template.entry, template.preloads)}</script>`
@@ -73,7 +76,9 @@ export function pageDocument(
   ].join('');
   const withScheme = template.shell.replace(
     '<html lang="en">',
-    `<html lang="en" ${PRERENDERED_ATTRIBUTE}="${PRERENDERED_SCHEME}">`,
+    `<html lang="en" ${PRERENDERED_ATTRIBUTE}="${PRERENDERED_SCHEME}"${
+      signedIn ? ` ${SESSION_ATTRIBUTE}="${signedIn.sessionTag.replace(/[^\w.-]/g, '')}"` : ''
+    }>`,
   );
   const withHead = withScheme.replace('</head>', `${head}</head>`);
   const html = withHead.replace('<div id="root"></div>', `<div id="root">${page.html}</div>`);

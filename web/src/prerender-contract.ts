@@ -46,6 +46,15 @@ export const SIGNED_IN_PAGES: readonly { path: string; module: string }[] = [
  * so a request another site makes the browser send gains nothing from it.
  */
 export const SESSION_COOKIE = 'berth_session';
+/**
+ * On <html> of a signed-in page: the end of the access token it was rendered for (sessionTag). The
+ * <head> script shows the page only when the stored token ends the same.
+ */
+export const SESSION_ATTRIBUTE = 'data-session';
+const SESSION_TAG_LENGTH = 16;
+/** What SESSION_ATTRIBUTE holds for `token`: the end of its signature, which no other token shares. */
+export const sessionTag = (token: string): string => token.slice(-SESSION_TAG_LENGTH);
+
 /** The cookie with the browser's locale and time zone (`locale|timeZone`): the server renders dates in them. */
 export const INTL_COOKIE = 'berth_intl';
 
@@ -70,9 +79,10 @@ export const prerenderedFile = (pathname: string): string =>
 export function bootScript(keys: { token: string; theme: string }, signedIn: boolean): string {
   const token = JSON.stringify(keys.token);
   const theme = JSON.stringify(keys.theme);
-  // A signed-in page was rendered for the session in the cookie: it fits only when that is the stored one.
+  // A signed-in page fits only the stored session it was rendered for (SESSION_ATTRIBUTE), whatever
+  // cookie came with the request (another site of the same parent domain can set one).
   const fits = signedIn
-    ? `t!==null&&("; "+document.cookie+";").indexOf(${JSON.stringify(`; ${SESSION_COOKIE}=`)}+encodeURIComponent(t)+";")>=0`
+    ? `t!==null&&t.slice(-${SESSION_TAG_LENGTH})===d.getAttribute(${JSON.stringify(SESSION_ATTRIBUTE)})`
     : 't===null';
   return [
     '(function(){var d=document.documentElement,t=null,m="dark";',
@@ -102,6 +112,9 @@ export interface BeforeStart {
   /** Called after each held click or submit. */
   changed?: () => void;
 }
+
+/** How many <link rel="modulepreload"> startScript adds in one task. */
+const PRELOADS_PER_TASK = 6;
 
 /** The first signs of a person on the page: any of them starts the app (startScript). */
 export const START_EVENTS = [
@@ -136,9 +149,11 @@ export function startScript(entry: string, preloads: readonly string[], atOnce =
     'd.addEventListener("click",onClick,true);d.addEventListener("submit",function(e){hold(e,e.target,b.submitted)},true);',
     // The browser's own focus of an `autofocus` field is not a person: their typing (keydown) is.
     'function onEvent(e){if(!(e.type==="focusin"&&e.target instanceof Element&&e.target.hasAttribute("autofocus")))start()}',
-    `function start(){if(started)return;started=true;${events}.forEach(function(n){w.removeEventListener(n,onEvent,true)});var h=d.head;`,
-    `${JSON.stringify(preloads)}.forEach(function(f){var l=d.createElement("link");l.rel="modulepreload";l.crossOrigin="";l.href=f;h.appendChild(l)});`,
-    `var s=d.createElement("script");s.type="module";s.crossOrigin="";s.src=${JSON.stringify(entry)};h.appendChild(s)}`,
+    `function start(){if(started)return;started=true;${events}.forEach(function(n){w.removeEventListener(n,onEvent,true)});var h=d.head,p=${JSON.stringify(preloads)};`,
+    `var s=d.createElement("script");s.type="module";s.crossOrigin="";s.src=${JSON.stringify(entry)};h.appendChild(s);`,
+    // The preloads a few per task: starting each download takes the main thread a moment, and dozens
+    // at once would hold it for long.
+    `(function add(i){for(var e=Math.min(i+${PRELOADS_PER_TASK},p.length);i<e;i++){var l=d.createElement("link");l.rel="modulepreload";l.crossOrigin="";l.href=p[i];h.appendChild(l)}if(i<p.length)setTimeout(function(){add(i)},0)})(0)}`,
     `if(d.documentElement.hasAttribute(${JSON.stringify(CLIENT_RENDER_ATTRIBUTE)})||location.search)start();`,
     `else{${events}.forEach(function(n){w.addEventListener(n,onEvent,{capture:true,passive:true})});`,
     // Once the page is on screen: the first frame, then a task (a frame callback runs before its paint).

@@ -1,6 +1,7 @@
-// The server-side entry of the public pages (web/prerender.ts bundles it for Node): renders a public
-// page to HTML and the Emotion styles it uses, as a whole document. The build writes each page with no
-// settings; the Berth server loads the same bundle and writes them with its current settings
+// The server-side entry of the rendered pages (web/prerender.ts bundles it for Node): renders a page to
+// HTML and the Emotion styles it uses, as a whole document. The public pages: the build writes each with
+// no settings; the Berth server loads the same bundle and writes them with its current settings. The
+// signed-in pages (SIGNED_IN_PAGES): the server renders them for each visit with the visitor's data
 // (server/src/lib/server-pages.ts). Never part of the browser's bundle.
 
 import type { Schemas } from '@berth/openapi';
@@ -20,7 +21,7 @@ import { prerender } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
 import { appElement } from './app-element.tsx';
 import { type PageTemplate, pageDocument, type RenderedPage } from './page-document.ts';
-import { bootScript, INTL_COOKIE, SESSION_COOKIE } from './prerender-contract.ts';
+import { bootScript, INTL_COOKIE, SESSION_COOKIE, sessionTag } from './prerender-contract.ts';
 import { TOKEN_STORAGE_KEY, webPlatform } from './web-platform.ts';
 
 /** The <head> scripts of the pages, with the localStorage keys the app reads. */
@@ -195,5 +196,8 @@ export async function renderSignedInDocument(
   const page = await renderElement(
     appElement(staticRouter(visit.url), { platform, publicConfig: config, serverRender }),
   );
-  return pageDocument(template, page, SIGNED_IN_BOOT_SCRIPT, visit.config, serverRender);
+  return pageDocument(template, page, SIGNED_IN_BOOT_SCRIPT, visit.config, {
+    serverRender,
+    sessionTag: sessionTag(token),
+  });
 }

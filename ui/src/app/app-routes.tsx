@@ -58,6 +58,14 @@ function NotFoundRoute() {
 }
 
 /**
+ * Fetches the code a signed-in page at `path` renders with (its screen, the top bar), so that React
+ * hydrates the server's markup of it in one pass (web/src/main.tsx waits for it).
+ */
+export async function preloadSignedInPage(path: string): Promise<void> {
+  await Promise.all([preloadScreen(path, SIGNED_IN_ROUTES), preloadTopBar()]);
+}
+
+/**
  * The route table of the session (signed in or signed out) with its redirects; anonymous visitors of
  * a signed-in screen go to /login first; any other path is Not Found. A spinner (or a retry screen)
  * shows while the session loads. The host's own screens (desktop Settings) join the table, and the host
@@ -76,8 +84,8 @@ export function AppRoutes() {
   const loading = status === 'loading';
   useEffect(() => {
     if (!loading) return;
-    preloadScreen(pathname, SIGNED_IN_ROUTES);
-    preloadTopBar();
+    void preloadScreen(pathname, SIGNED_IN_ROUTES);
+    void preloadTopBar();
   }, [loading, pathname]);
   const exists = useMemo(() => (path: string) => resolveRoute(path, table)?.kind === 'screen', [table]);
 

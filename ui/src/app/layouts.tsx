@@ -2,6 +2,7 @@ import { Box, CircularProgress } from '@mui/material';
 import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { AppFooter } from '../components/app-footer.tsx';
+import { lazyComponent } from '../components/lazy-component.tsx';
 import { NavBar } from '../components/nav-bar.tsx';
 import { PublicBar } from '../components/public-bar.tsx';
 import { useSession } from '../features/session/use-session.ts';
@@ -21,13 +22,10 @@ const ReferralCapture = lazy(async () => ({
 }));
 
 // Signed in only (bell, account menu, notification stream): visitors never download it.
-const loadTopBar = () => import('../components/top-bar.tsx');
-const TopBar = lazy(async () => ({ default: (await loadTopBar()).TopBar }));
+const TopBar = lazyComponent(async () => (await import('../components/top-bar.tsx')).TopBar);
 
-/** Starts the download of the signed-in top bar's code (while a stored session's profile loads). */
-export function preloadTopBar(): void {
-  void loadTopBar();
-}
+/** Fetches the signed-in top bar's code (while a stored session's profile loads). */
+export const preloadTopBar = (): Promise<void> => TopBar.preload();
 
 /** Where a page shows while its code loads: the footer stays below the fold meanwhile. */
 function PageLoading() {

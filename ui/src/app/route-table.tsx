@@ -1,31 +1,24 @@
-import { type ComponentType, lazy } from 'react';
+import type { ComponentType } from 'react';
 import { matchPath } from 'react-router';
+import { type LazyComponent, lazyComponent } from '../components/lazy-component.tsx';
 import type { Platform } from '../platform/platform.ts';
 
 /**
  * A screen loaded on first use: each page is its own chunk, so a visitor of / or /pricing downloads no
  * dashboard, billing or admin code. `pick` names the export of the page module.
  */
-function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): ComponentType {
-  return Object.assign(
-    lazy(async () => ({ default: pick(await load()) })),
-    { preload: () => void load() } satisfies Preloadable,
-  );
-}
-
-/** A lazy screen whose code can be fetched before it renders. */
-interface Preloadable {
-  preload(): void;
+function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): LazyComponent<object> {
+  return lazyComponent(async () => pick(await load()));
 }
 
 /**
- * Starts the download of the screen `path` shows in `table` (nothing for a redirect or an unknown path),
+ * Fetches the code of the screen `path` shows in `table` (nothing for a redirect or an unknown path),
  * e.g. the signed-in screen of the address while a stored session's profile loads.
  */
-export function preloadScreen(path: string, table: RouteTable): void {
+export async function preloadScreen(path: string, table: RouteTable): Promise<void> {
   const route = resolveRoute(path, table);
   if (route?.kind === 'screen' && 'preload' in route.Component)
-    (route.Component as ComponentType & Preloadable).preload();
+    await (route.Component as LazyComponent<object>).preload();
 }
 
 const LandingPage = page(

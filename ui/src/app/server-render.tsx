@@ -1,13 +1,5 @@
 import type { DehydratedState } from '@tanstack/react-query';
-import {
-  createContext,
-  type ReactNode,
-  startTransition,
-  useContext,
-  useEffect,
-  useMemo,
-  useState,
-} from 'react';
+import { createContext, type ReactNode, startTransition, useContext, useEffect, useState } from 'react';
 
 /**
  * What the server rendered a signed-in page with (web/src/prerender-entry.tsx), so the browser's first
@@ -57,18 +49,4 @@ export function ServerRenderProvider({
     if (current !== null) startTransition(() => setCurrent(null));
   }, [current]);
   return <ServerRenderContext.Provider value={current}>{children}</ServerRenderContext.Provider>;
-}
-
-/**
- * `Intl.DateTimeFormat` with `options` in the runtime's locale and time zone; while a server render is
- * produced or hydrated, in the locale and time zone it was rendered in.
- */
-export function useDateTimeFormat(options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  const server = useServerRender();
-  const locale = server?.locale;
-  const timeZone = server?.timeZone;
-  return useMemo(
-    () => new Intl.DateTimeFormat(locale, timeZone ? { ...options, timeZone } : options),
-    [locale, timeZone, options],
-  );
 }

@@ -11,8 +11,8 @@ import {
   Typography,
 } from '@mui/material';
 import { Link as RouterLink } from 'react-router';
-import { useDateTimeFormat } from '../../app/server-render.tsx';
 import { Fact } from '../../components/fact.tsx';
+import { useDateTimeFormat } from '../../components/use-date-time-format.ts';
 import {
   DATE_TIME_OPTIONS,
   formatRemaining,

@@ -1,8 +1,9 @@
-// The public pages the server renders with its current settings (src/lib/public-pages.ts), through the
-// renderer the web build leaves in dist/.ssr/. Here the renderer is a small module written by the test
-// in the same place and with the same export as the build's (web/src/prerender-entry.tsx): it shows
-// the settings it was given and counts its renders. The browser test web/e2e/prerender.test.ts runs the
-// real one.
+// The pages the server renders (src/lib/server-pages.ts): the public ones with its current settings,
+// and signed-in ones for the session in the visitor's cookies, through the renderer the web build
+// leaves in dist/.ssr/. Here the renderer is a small module written by the test in the same place and
+// with the same exports as the build's (web/src/prerender-entry.tsx): it shows the settings it was
+// given and counts its renders, and a signed-in page shows whom the API says the cookie's session is.
+// The browser test web/e2e/prerender.test.ts runs the real one.
 
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
