@@ -26,6 +26,10 @@ export async function renderDocument(template, url, config) {
 export async function renderSignedInDocument(template, visit) {
   const token = /berth_session=([^;]+)/.exec(visit.cookies ?? '')?.[1];
   if (token === 'crash') throw new Error('this signed-in page cannot render');
+  if (token.startsWith('slow-')) {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    return '<!doctype html><p>slow ' + token + '</p>';
+  }
   if (!token) return undefined;
   const answer = await visit.fetch(new Request('http://berth.render/api/auth/profile', {
     headers: { authorization: 'Bearer ' + token },
@@ -158,6 +162,17 @@ describe('signed-in pages rendered by the server', () => {
     expect((await page('/pricing', { cookie: `berth_session=${user.token}` })).text).toContain(
       '/pricing €5.49',
     );
+  });
+
+  it('render two at once at most: a third visit meanwhile gets the app, rendered by the browser', async () => {
+    const answers = await Promise.all(
+      ['slow-1', 'slow-2', 'slow-3'].map((token) => page('/dashboard', { cookie: `berth_session=${token}` })),
+    );
+    const texts = answers.map((answer) => answer.text);
+    expect(texts.filter((text) => text.includes('<p>slow slow-')).length).toBe(2);
+    expect(texts.filter((text) => text === INDEX).length).toBe(1);
+    // Once they are done, the next visit is rendered again.
+    expect((await page('/dashboard', { cookie: 'berth_session=slow-4' })).text).toContain('slow slow-4');
   });
 
   it('fall back to the app when rendering fails, and say so once', async () => {

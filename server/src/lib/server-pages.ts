@@ -56,8 +56,16 @@ export interface ServerPagesDeps {
    * with the session's token, through the same checks as the browser's calls.
    */
   fetch(request: Request): Promise<Response>;
+  /** Signed-in renders at most in progress at once (MAX_SIGNED_IN_RENDERS). */
+  maxSignedInRenders?: number;
   log?: (message: string) => void;
 }
+
+/**
+ * Signed-in pages rendered at once, at most: each render takes the event loop for a few tens of ms, so
+ * a visit beyond them gets the page rendered by the browser instead of waiting.
+ */
+export const MAX_SIGNED_IN_RENDERS = 2;
 
 /** Compression of a page kept for every visitor (the best), and of one rendered per visit (fast). */
 const KEPT = { brotli: 9, gzip: 9 };
@@ -94,6 +102,8 @@ export function createServerPages(deps: ServerPagesDeps): ServerPages | undefine
   let cache: { settings: string; pages: Map<string, Promise<RenderedDocument>> } | undefined;
   let failed = false;
   let signedInFailed = false;
+  let rendering = 0;
+  const maxRenders = deps.maxSignedInRenders ?? MAX_SIGNED_IN_RENDERS;
 
   const load = () => {
     loaded ??= (async () => ({
@@ -134,6 +144,10 @@ export function createServerPages(deps: ServerPagesDeps): ServerPages | undefine
       }
     },
     async signedInPage(urlPath, cookies) {
+      // Busy: the browser renders this one (the app is the same), so page renders never pile up on
+      // the event loop the API shares, however many visits come at once.
+      if (rendering >= maxRenders) return undefined;
+      rendering += 1;
       try {
         const { renderer, signedInTemplates } = await load();
         const template = Object.hasOwn(signedInTemplates, urlPath) ? signedInTemplates[urlPath] : undefined;
@@ -150,6 +164,8 @@ export function createServerPages(deps: ServerPagesDeps): ServerPages | undefine
         if (!signedInFailed) log(`[berth] signed-in pages render in the browser: ${String(error)}`);
         signedInFailed = true;
         return undefined;
+      } finally {
+        rendering -= 1;
       }
     },
   };
