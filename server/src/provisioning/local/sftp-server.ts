@@ -42,12 +42,27 @@ export interface SftpServer {
   port(): number | undefined;
 }
 
-async function hostKey(file: string): Promise<string> {
-  if (!existsSync(file)) {
-    const pair = utils.generateKeyPairSync('ed25519');
-    await writeFile(file, pair.private, { mode: 0o600 });
+/**
+ * A new ed25519 host key in OpenSSH form. ssh2's generator writes a malformed key now and then (about
+ * 1 in 170: a public key whose first byte is zero comes out one byte short, and ssh2 itself then
+ * refuses it), so a key is kept only once ssh2 parses it.
+ */
+export function newHostKey(): string {
+  for (;;) {
+    const key = utils.generateKeyPairSync('ed25519').private;
+    if (!(utils.parseKey(key) instanceof Error)) return key;
   }
-  return readFile(file, 'utf8');
+}
+
+/** The host key in `file`; a new one when there is none, or when the one there cannot be parsed. */
+async function hostKey(file: string): Promise<string> {
+  if (existsSync(file)) {
+    const kept = await readFile(file, 'utf8');
+    if (!(utils.parseKey(kept) instanceof Error)) return kept;
+  }
+  const key = newHostKey();
+  await writeFile(file, key, { mode: 0o600 });
+  return key;
 }
 
 /**
