@@ -144,14 +144,15 @@ export function createServerPages(deps: ServerPagesDeps): ServerPages | undefine
       }
     },
     async signedInPage(urlPath, cookies) {
-      // Busy: the browser renders this one (the app is the same), so page renders never pile up on
-      // the event loop the API shares, however many visits come at once.
-      if (rendering >= maxRenders) return undefined;
-      rendering += 1;
+      let counted = false;
       try {
         const { renderer, signedInTemplates } = await load();
         const template = Object.hasOwn(signedInTemplates, urlPath) ? signedInTemplates[urlPath] : undefined;
-        if (template === undefined) return undefined;
+        // Busy: the browser renders this one (the app is the same), so page renders never pile up on
+        // the event loop the API shares, however many visits come at once.
+        if (template === undefined || rendering >= maxRenders) return undefined;
+        rendering += 1;
+        counted = true;
         const html = await renderer.renderSignedInDocument(template, {
           url: urlPath,
           cookies,
@@ -165,7 +166,7 @@ export function createServerPages(deps: ServerPagesDeps): ServerPages | undefine
         signedInFailed = true;
         return undefined;
       } finally {
-        rendering -= 1;
+        if (counted) rendering -= 1;
       }
     },
   };
