@@ -26,8 +26,8 @@ step('n8n runtime', 'npm', ['run', 'install-n8n']);
 step('typecheck', 'tsc', ['-b']);
 step('lint', 'biome', ['ci', '--error-on-warnings', '.']);
 step('build web', 'npm', ['run', 'build', '-w', '@berth/web']);
-// Fails when the prerendered / loads a script by itself; prints the JavaScript of the app that takes it
-// over against its goal, and fails the run above its ceiling.
+// Fails when the prerendered / loads a script by itself, or when the JavaScript of the app that takes it
+// over is above its budget (150 KB gzip).
 step('bundle budget', process.execPath, ['scripts/bundle-budget.ts', 'web/dist']);
 step('build desktop', 'npm', ['run', 'build', '-w', '@berth/desktop']);
 

@@ -1,5 +1,5 @@
 export { authKeys } from './api/query-keys.ts';
-export { App, createQueryClient } from './app/app.tsx';
+export { App } from './app/app.tsx';
 export { preloadSignedInPage } from './app/app-routes.tsx';
 export type { ServerRenderInfo, ServerRenderState } from './app/server-render.tsx';
 export type {

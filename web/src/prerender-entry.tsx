@@ -7,12 +7,12 @@
 import type { Schemas } from '@berth/openapi';
 import {
   authKeys,
-  createQueryClient,
   type Platform,
   type ServerRenderInfo,
   type ServerRenderState,
   THEME_STORAGE_KEY,
 } from '@berth/ui';
+import { createQueryClient } from '@berth/ui/query-client';
 import createCache, { type EmotionCache } from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
 import { dehydrate } from '@tanstack/react-query';
@@ -162,7 +162,7 @@ export async function renderSignedInDocument(
   };
   const config = visit.config ?? undefined;
   const info: ServerRenderInfo = { renderedAt: Date.now(), ...intl };
-  const client = createQueryClient(config);
+  const client = createQueryClient({ publicConfig: config });
   client.setQueryData(authKeys.profile(), user);
   const asked = new Set<string>();
   const deadline = Date.now() + DATA_BUDGET_MS;

@@ -1,8 +1,8 @@
 import type { ApiClient, ApiClientOptions } from '@berth/openapi';
-import { useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useEffect, useState } from 'react';
 import type { Platform } from '../platform/platform.ts';
 import { authKeys } from './query-keys.ts';
+import { useQueryLayer } from './query-layer.ts';
 
 export const ApiClientContext = createContext<ApiClient | null>(null);
 
@@ -48,7 +48,7 @@ export function deferredApiClient(options: ApiClientOptions): ApiClient & { load
  * signs the user out (SessionProvider).
  */
 export function ApiClientProvider({ platform, children }: { platform: Platform; children: ReactNode }) {
-  const queryClient = useQueryClient();
+  const queries = useQueryLayer();
   const [client] = useState(() => {
     const deferred = deferredApiClient({
       baseUrl: platform.apiBaseUrl,
@@ -59,7 +59,7 @@ export function ApiClientProvider({ platform, children }: { platform: Platform; 
       onSessionEnded: () => {
         void platform.tokenStore
           .clear()
-          .then(() => queryClient.invalidateQueries({ queryKey: authKeys.profile() }));
+          .then(() => queries.peek()?.invalidateQueries({ queryKey: authKeys.profile() }));
       },
     });
     // A stored session means the profile is the first thing to load (no prerendered page is shown): get

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useMemo } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
 import { LoadingScreen } from '../components/loading-screen.tsx';
+import { preloadProfileQuery } from '../features/session/session-provider.tsx';
 import { useSession } from '../features/session/use-session.ts';
 import { usePlatform } from '../platform/platform-context.ts';
 import { RedirectTo, RequireAdmin, SignInFirst } from './guards.tsx';
@@ -58,11 +59,12 @@ function NotFoundRoute() {
 }
 
 /**
- * Fetches the code a signed-in page at `path` renders with (its screen, the top bar), so that React
+ * Fetches the code a signed-in page at `path` renders with (its screen, the top bar, the profile query
+ * and the query layer, whose client then starts from the server's data), so that React
  * hydrates the server's markup of it in one pass (web/src/main.tsx waits for it).
  */
 export async function preloadSignedInPage(path: string): Promise<void> {
-  await Promise.all([preloadScreen(path, SIGNED_IN_ROUTES), preloadTopBar()]);
+  await Promise.all([preloadScreen(path, SIGNED_IN_ROUTES), preloadTopBar(), preloadProfileQuery()]);
 }
 
 /**

@@ -1,9 +1,8 @@
 import type { Schemas } from '@berth/openapi';
-import { hydrate, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 import { lazy, useState } from 'react';
 import { ApiClientProvider } from '../api/api-client-provider.tsx';
-import { ApiRequestError } from '../api/api-error.ts';
-import { configKeys } from '../api/query-keys.ts';
+import { QueryLayer, QueryLayerContext } from '../api/query-layer.ts';
 import { ToastProvider } from '../components/toasts/toast-provider.tsx';
 import { SessionProvider } from '../features/session/session-provider.tsx';
 import type { Platform } from '../platform/platform.ts';
@@ -22,27 +21,6 @@ const DEFAULT_INTEGRATIONS: Integrations = {
   // Loaded by /api-reference only: Scalar and the public OpenAPI document are its own chunk.
   ApiReferenceViewer: lazy(() => import('../features/api-reference/scalar-reference.tsx')),
 };
-
-/** The app's query client; `serverRender`'s queries and `publicConfig` are in it from the start. */
-export function createQueryClient(
-  publicConfig: Schemas['PublicConfig'] | undefined,
-  serverRender?: ServerRenderState,
-) {
-  const client = new QueryClient({
-    defaultOptions: {
-      queries: {
-        staleTime: 30_000,
-        // Client errors (4xx) will not change on a retry; server and network errors get one more try.
-        retry: (failures, error) => !(error instanceof ApiRequestError && error.status < 500) && failures < 1,
-      },
-    },
-  });
-  // The server's public settings as the page was rendered with them: the first render shows the same.
-  if (publicConfig) client.setQueryData(configKeys.public(), publicConfig);
-  // The data a server-rendered page was rendered with: the hydration renders the same.
-  if (serverRender) hydrate(client, serverRender.queries);
-  return client;
-}
 
 /**
  * The whole Berth UI. The host shell wraps it in a React Router router (browser or hash).
@@ -65,7 +43,7 @@ export function App({
   serverRender?: ServerRenderState;
   queryClient?: QueryClient;
 }) {
-  const [queryClient] = useState(() => givenQueryClient ?? createQueryClient(publicConfig, serverRender));
+  const [queries] = useState(() => new QueryLayer({ publicConfig, serverRender }, givenQueryClient));
   const [seams] = useState<Integrations>(() => ({ ...DEFAULT_INTEGRATIONS, ...integrations }));
   return (
     <ServerRenderProvider info={serverRender?.info ?? null}>
@@ -73,13 +51,13 @@ export function App({
         <IntegrationsContext.Provider value={seams}>
           <ColorModeProvider>
             <ToastProvider>
-              <QueryClientProvider client={queryClient}>
+              <QueryLayerContext.Provider value={queries}>
                 <ApiClientProvider platform={platform}>
                   <SessionProvider tokenStore={platform.tokenStore}>
                     <AppRoutes />
                   </SessionProvider>
                 </ApiClientProvider>
-              </QueryClientProvider>
+              </QueryLayerContext.Provider>
             </ToastProvider>
           </ColorModeProvider>
         </IntegrationsContext.Provider>

@@ -1,8 +1,8 @@
 import { Box, CircularProgress } from '@mui/material';
 import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
+import { lazyWithQueries } from '../api/query-layer.ts';
 import { AppFooter } from '../components/app-footer.tsx';
-import { lazyComponent } from '../components/lazy-component.tsx';
 import { NavBar } from '../components/nav-bar.tsx';
 import { PublicBar } from '../components/public-bar.tsx';
 import { useSession } from '../features/session/use-session.ts';
@@ -22,7 +22,7 @@ const ReferralCapture = lazy(async () => ({
 }));
 
 // Signed in only (bell, account menu, notification stream): visitors never download it.
-const TopBar = lazyComponent(async () => (await import('../components/top-bar.tsx')).TopBar);
+const TopBar = lazyWithQueries(async () => (await import('../components/top-bar.tsx')).TopBar);
 
 /** Fetches the signed-in top bar's code (while a stored session's profile loads). */
 export const preloadTopBar = (): Promise<void> => TopBar.preload();

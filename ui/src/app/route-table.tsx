@@ -1,13 +1,20 @@
 import type { ComponentType } from 'react';
 import { matchPath } from 'react-router';
+import { lazyWithQueries } from '../api/query-layer.ts';
 import { type LazyComponent, lazyComponent } from '../components/lazy-component.tsx';
 import type { Platform } from '../platform/platform.ts';
 
 /**
  * A screen loaded on first use: each page is its own chunk, so a visitor of / or /pricing downloads no
- * dashboard, billing or admin code. `pick` names the export of the page module.
+ * dashboard, billing or admin code. It loads with the query layer's code (it fetches data). `pick`
+ * names the export of the page module.
  */
 function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): LazyComponent<object> {
+  return lazyWithQueries(async () => pick(await load()));
+}
+
+/** A screen that fetches nothing (it renders from its own texts and the page's data): no query layer. */
+function staticPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): LazyComponent<object> {
   return lazyComponent(async () => pick(await load()));
 }
 
@@ -21,7 +28,7 @@ export async function preloadScreen(path: string, table: RouteTable): Promise<vo
     await (route.Component as LazyComponent<object>).preload();
 }
 
-const LandingPage = page(
+const LandingPage = staticPage(
   () => import('../features/landing/landing-page.tsx'),
   (m) => m.LandingPage,
 );
@@ -46,12 +53,12 @@ const ResetPasswordPage = page(
   (m) => m.ResetPasswordPage,
 );
 const legal = () => import('../features/legal/legal-pages.tsx');
-const TermsPage = page(legal, (m) => m.TermsPage);
-const PrivacyPolicyPage = page(legal, (m) => m.PrivacyPolicyPage);
-const CookiePolicyPage = page(legal, (m) => m.CookiePolicyPage);
-const GdprPage = page(legal, (m) => m.GdprPage);
-const AffiliateTermsPage = page(legal, (m) => m.AffiliateTermsPage);
-const AffiliatePrivacyPage = page(legal, (m) => m.AffiliatePrivacyPage);
+const TermsPage = staticPage(legal, (m) => m.TermsPage);
+const PrivacyPolicyPage = staticPage(legal, (m) => m.PrivacyPolicyPage);
+const CookiePolicyPage = staticPage(legal, (m) => m.CookiePolicyPage);
+const GdprPage = staticPage(legal, (m) => m.GdprPage);
+const AffiliateTermsPage = staticPage(legal, (m) => m.AffiliateTermsPage);
+const AffiliatePrivacyPage = staticPage(legal, (m) => m.AffiliatePrivacyPage);
 const ApiDocsPage = page(
   () => import('../features/api-docs/api-docs-page.tsx'),
   (m) => m.ApiDocsPage,

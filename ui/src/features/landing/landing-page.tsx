@@ -6,9 +6,9 @@ import NotificationsActiveIcon from '@mui/icons-material/NotificationsActive';
 import StorageIcon from '@mui/icons-material/Storage';
 import WebIcon from '@mui/icons-material/Web';
 import { Box, Button, Card, CardContent, Container, Stack, Typography } from '@mui/material';
-import type { ReactNode } from 'react';
+import { type ReactNode, Suspense, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { usePublicConfigQuery } from '../../api/config.queries.ts';
+import { lazyWithQueries, useQueryLayer } from '../../api/query-layer.ts';
 import { FaqList } from '../../components/faq-list.tsx';
 import { FEATURES, featureStatus, HERO_TITLE, landingFaq, type Offer } from './landing-content.ts';
 
@@ -71,12 +71,30 @@ function FeatureStatusLine({ index, offer }: { index: number; offer: Offer | und
   );
 }
 
+// Only for an app the server did not render (no offer in the page): the offer is fetched.
+const OfferQuery = lazyWithQueries(async () => (await import('./offer-query.tsx')).OfferQuery);
+
 /**
  * The landing page (platform-area: hero, feature grid, free-trial card, seven-question FAQ). What an
- * install cannot deploy yet says so, from the server's offer (GET /api/config).
+ * install cannot deploy yet says so, from the server's offer (GET /api/config): the one the page was
+ * rendered with, so a visitor's landing page needs no request and no query layer; else fetched.
  */
 export function LandingPage() {
-  const offer = usePublicConfigQuery().data?.offer;
+  const pageOffer = useQueryLayer().seed.publicConfig?.offer;
+  const [fetchedOffer, setFetchedOffer] = useState<Offer>();
+  return (
+    <>
+      <LandingContent offer={pageOffer ?? fetchedOffer} />
+      {!pageOffer && (
+        <Suspense fallback={null}>
+          <OfferQuery onOffer={setFetchedOffer} />
+        </Suspense>
+      )}
+    </>
+  );
+}
+
+function LandingContent({ offer }: { offer: Offer | undefined }) {
   return (
     <>
       <Box

@@ -1,8 +1,8 @@
 import type { AuthResult, User } from '@berth/openapi';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   createContext,
   type ReactNode,
+  Suspense,
   useCallback,
   useDeferredValue,
   useEffect,
@@ -10,8 +10,9 @@ import {
   useState,
 } from 'react';
 import { useNavigate } from 'react-router';
-import { isUnauthorized, unwrap } from '../../api/api-error.ts';
+import { isUnauthorized } from '../../api/api-error.ts';
 import { authKeys } from '../../api/query-keys.ts';
+import { lazyWithQueries, useQueryLayer } from '../../api/query-layer.ts';
 import { useApiClient } from '../../api/use-api-client.ts';
 import { useToast } from '../../components/toasts/use-toast.ts';
 import type { TokenStore } from '../../platform/platform.ts';
@@ -35,9 +36,32 @@ export interface SessionContextValue {
 
 export const SessionContext = createContext<SessionContextValue | null>(null);
 
+/** The state of the profile query (ProfileQuery reports it). */
+export interface ProfileState {
+  data: User | undefined;
+  error: unknown;
+  isError: boolean;
+  isFetching: boolean;
+  refetch(): Promise<unknown>;
+}
+
+const NO_PROFILE: ProfileState = {
+  data: undefined,
+  error: null,
+  isError: false,
+  isFetching: false,
+  refetch: async () => undefined,
+};
+
+// With the query layer's code: a visitor without a session never downloads it.
+const ProfileQuery = lazyWithQueries(async () => (await import('./profile-query.tsx')).ProfileQuery);
+
+/** Fetches the code of a stored session's profile query and the query layer's (before a hydration). */
+export const preloadProfileQuery = (): Promise<void> => ProfileQuery.preload();
+
 export function SessionProvider({ tokenStore, children }: { tokenStore: TokenStore; children: ReactNode }) {
   const client = useApiClient();
-  const queryClient = useQueryClient();
+  const queries = useQueryLayer();
   const navigate = useNavigate();
   const toast = useToast();
   // undefined until the store has been read (at once when the host can peek into it).
@@ -57,20 +81,20 @@ export function SessionProvider({ tokenStore, children }: { tokenStore: TokenSto
     };
   }, [tokenStore]);
 
-  const profile = useQuery({
-    queryKey: authKeys.profile(),
-    queryFn: async () => (await unwrap(client.GET('/api/auth/profile'))).user,
-    enabled: typeof token === 'string',
-    retry: false,
-    staleTime: 30_000,
+  // The profile query's state while a token is stored; at first, the profile the cache holds already
+  // (a page the server rendered with it, whose query layer main.tsx loaded before the hydration).
+  const [profile, setProfile] = useState<ProfileState>(() => {
+    const cached = token ? queries.peek()?.getQueryData<User>(authKeys.profile()) : undefined;
+    return { ...NO_PROFILE, data: cached };
   });
 
   const clearSession = useCallback(async () => {
     await tokenStore.clear();
     setSignedInUser(null);
+    setProfile(NO_PROFILE);
     setToken(null);
-    queryClient.clear();
-  }, [queryClient, tokenStore]);
+    queries.peek()?.clear();
+  }, [queries, tokenStore]);
 
   const profileUnauthorized = isUnauthorized(profile.error);
   useEffect(() => {
@@ -80,11 +104,12 @@ export function SessionProvider({ tokenStore, children }: { tokenStore: TokenSto
   const signIn = useCallback(
     async ({ token: newToken, refreshToken, user }: AuthResult) => {
       await tokenStore.set(newToken, refreshToken);
-      queryClient.setQueryData(authKeys.profile(), user);
+      (await queries.ready()).setQueryData(authKeys.profile(), user);
       setSignedInUser(user);
+      setProfile(NO_PROFILE);
       setToken(newToken);
     },
-    [queryClient, tokenStore],
+    [queries, tokenStore],
   );
 
   const logout = useCallback(async () => {
@@ -101,8 +126,10 @@ export function SessionProvider({ tokenStore, children }: { tokenStore: TokenSto
   // (the query's own update is synchronous), so the page answers input meanwhile. The user a sign-in
   // has just answered with (the same object in the cache until a reload changes it) counts at once:
   // the sign-in form goes straight to the signed-in screen, with no loading screen in between.
-  const deferredProfile = useDeferredValue(profile.data);
-  const user = profile.data !== undefined && profile.data === signedInUser ? profile.data : deferredProfile;
+  // Until the profile query reports, the user a sign-in answered with is the profile.
+  const current = profile.data ?? signedInUser ?? undefined;
+  const deferredProfile = useDeferredValue(current);
+  const user = current !== undefined && current === signedInUser ? current : deferredProfile;
 
   const { refetch } = profile;
   const refresh = useCallback(async () => {
@@ -132,5 +159,14 @@ export function SessionProvider({ tokenStore, children }: { tokenStore: TokenSto
     [status, user, profile.isFetching, signIn, logout, refresh],
   );
 
-  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+  return (
+    <SessionContext.Provider value={value}>
+      {children}
+      {typeof token === 'string' && (
+        <Suspense fallback={null}>
+          <ProfileQuery onChange={setProfile} />
+        </Suspense>
+      )}
+    </SessionContext.Provider>
+  );
 }
