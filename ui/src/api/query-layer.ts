@@ -21,7 +21,7 @@ let loading: Promise<QueryClientModule> | undefined;
  * The public pages that render from the page's own data never need it, so a visitor of / downloads it
  * only with the first screen that fetches, or for a stored session.
  */
-export function loadQueryClient(): Promise<QueryClientModule> {
+function loadQueryClient(): Promise<QueryClientModule> {
   loading ??= import('./query-client.tsx').then(
     (module) => {
       loaded = module;
