@@ -3,6 +3,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { type ComponentType, createContext, useContext } from 'react';
 import type { ServerRenderState } from '../app/server-render.tsx';
 import { type LazyComponent, lazyComponent } from '../components/lazy-component.tsx';
+import { loadOnce } from '../components/load-once.ts';
 
 /** What the app's query client starts with: the data the page was rendered with. */
 export interface QuerySeed {
@@ -12,29 +13,10 @@ export interface QuerySeed {
   serverRender?: ServerRenderState;
 }
 
-type QueryClientModule = typeof import('./query-client.tsx');
-let loaded: QueryClientModule | undefined;
-let loading: Promise<QueryClientModule> | undefined;
-
-/**
- * Fetches the query layer's code (TanStack Query and the app's client set-up, ./query-client.tsx).
- * The public pages that render from the page's own data never need it, so a visitor of / downloads it
- * only with the first screen that fetches, or for a stored session.
- */
-function loadQueryClient(): Promise<QueryClientModule> {
-  loading ??= import('./query-client.tsx').then(
-    (module) => {
-      loaded = module;
-      return module;
-    },
-    (error: unknown) => {
-      // A failed download (offline) is tried again by the next use.
-      loading = undefined;
-      throw error;
-    },
-  );
-  return loading;
-}
+// The query layer's code: TanStack Query and the app's client set-up (./query-client.tsx). The public
+// pages that render from the page's own data never need it, so a visitor of / downloads it only with
+// the first screen that fetches, or for a stored session.
+const queryClientCode = loadOnce(() => import('./query-client.tsx'));
 
 /**
  * The app's one query client, created when its code is here. The app holds one QueryLayer; every
@@ -59,12 +41,13 @@ export class QueryLayer {
 
   /** The client if its code is here, else undefined (nothing is cached then). */
   peek(): QueryClient | undefined {
-    return loaded ? this.client(loaded.createQueryClient) : this.#client;
+    const code = queryClientCode.current();
+    return code ? this.client(code.createQueryClient) : this.#client;
   }
 
   /** The client, once its code is here. */
   async ready(): Promise<QueryClient> {
-    return this.client((await loadQueryClient()).createQueryClient);
+    return this.client((await queryClientCode.get()).createQueryClient);
   }
 }
 
@@ -82,7 +65,7 @@ export function useQueryLayer(): QueryLayer {
  */
 export function lazyWithQueries<P extends object>(load: () => Promise<ComponentType<P>>): LazyComponent<P> {
   return lazyComponent(async () => {
-    const [Component, { withQueries }] = await Promise.all([load(), loadQueryClient()]);
+    const [Component, { withQueries }] = await Promise.all([load(), queryClientCode.get()]);
     return withQueries(Component);
   });
 }

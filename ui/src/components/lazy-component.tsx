@@ -1,4 +1,5 @@
 import { type ComponentType, lazy } from 'react';
+import { loadOnce } from './load-once.ts';
 
 /** A component whose code loads on first use, with `preload()` to fetch it ahead. */
 export type LazyComponent<P extends object> = ComponentType<P> & {
@@ -13,25 +14,11 @@ export type LazyComponent<P extends object> = ComponentType<P> & {
  * as the rest, with no boundary left to hydrate later.
  */
 export function lazyComponent<P extends object>(load: () => Promise<ComponentType<P>>): LazyComponent<P> {
-  let Loaded: ComponentType<P> | undefined;
-  let loading: Promise<ComponentType<P>> | undefined;
-  const fetchCode = () => {
-    loading ??= load().then(
-      (component) => {
-        Loaded = component;
-        return component;
-      },
-      (error: unknown) => {
-        // A failed download (offline) is tried again by the next use.
-        loading = undefined;
-        throw error;
-      },
-    );
-    return loading;
-  };
-  const Lazy = lazy(async () => ({ default: await fetchCode() }));
+  const code = loadOnce(load);
+  const Lazy = lazy(async () => ({ default: await code.get() }));
   function LazyLoaded(props: P) {
+    const Loaded = code.current();
     return Loaded ? <Loaded {...props} /> : <Lazy {...props} />;
   }
-  return Object.assign(LazyLoaded, { preload: () => fetchCode().then(() => undefined) });
+  return Object.assign(LazyLoaded, { preload: () => code.get().then(() => undefined) });
 }

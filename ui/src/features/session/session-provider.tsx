@@ -125,8 +125,8 @@ export function SessionProvider({ tokenStore, children }: { tokenStore: TokenSto
   // screen renders. As a deferred value that render is a transition, which React cuts into short tasks
   // (the query's own update is synchronous), so the page answers input meanwhile. The user a sign-in
   // has just answered with (the same object in the cache until a reload changes it) counts at once:
-  // the sign-in form goes straight to the signed-in screen, with no loading screen in between.
-  // Until the profile query reports, the user a sign-in answered with is the profile.
+  // the sign-in form goes straight to the signed-in screen, with no loading screen in between (it is
+  // the profile until the profile query reports).
   const current = profile.data ?? signedInUser ?? undefined;
   const deferredProfile = useDeferredValue(current);
   const user = current !== undefined && current === signedInUser ? current : deferredProfile;
