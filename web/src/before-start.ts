@@ -46,8 +46,9 @@ function reportTyped(field: TextField, typed: string): void {
 /**
  * From now on: what was typed into the page's fields before React hydrated them is noted (React may
  * render a field again with its own state before the last one is hydrated) and handed to React once
- * every field is; the clicks and submits `held` collects (before the app started, or on parts not
- * hydrated yet) are then carried out, in order, once their element is hydrated.
+ * every field is; the clicks and submits `held` collects (before the app started, on parts not
+ * hydrated yet, or before the typing is handed over) are then carried out, in order, once their
+ * element is hydrated.
  */
 export function carryOutBeforeStart(root: Element, held: BeforeStart | undefined): void {
   const fields = Array.from(root.querySelectorAll('input, textarea')).filter(isTextField);
@@ -58,6 +59,9 @@ export function carryOutBeforeStart(root: Element, held: BeforeStart | undefined
   };
   document.addEventListener('input', onInput, true);
 
+  // Until what was typed is in React's state, a click or submit would act on the fields as React
+  // still has them (empty): it is held like one before the app started, and carried out after.
+  let typedHandedOver = false;
   let queue = Promise.resolve();
   const after = (step: () => Promise<void>) => {
     queue = queue
@@ -69,6 +73,7 @@ export function carryOutBeforeStart(root: Element, held: BeforeStart | undefined
     document.removeEventListener('input', onInput, true);
     for (const [field, value] of typed)
       if (field.isConnected && value !== field.defaultValue) reportTyped(field, value);
+    typedHandedOver = true;
   });
   if (!held) return;
   const drain = () => {
@@ -85,7 +90,7 @@ export function carryOutBeforeStart(root: Element, held: BeforeStart | undefined
       });
     }
   };
-  held.isLive = isHydrated;
+  held.isLive = (element) => typedHandedOver && isHydrated(element);
   held.changed = drain;
   drain();
 }
