@@ -203,7 +203,15 @@ export function browserSuite(
   beforeAll(async () => {
     // These files deploy nothing, so the server runs without provisioning (no database servers to start).
     const settings = { PROVISIONER: 'none', ...(await env()) };
-    const [server, browser] = await Promise.all([startServer(settings), launchBrowser()]);
+    const [started, launched] = await Promise.allSettled([startServer(settings), launchBrowser()]);
+    if (started.status === 'rejected' || launched.status === 'rejected') {
+      // The half that started is stopped (a server left running keeps its PostgreSQL after the run).
+      if (started.status === 'fulfilled') await started.value.stop();
+      if (launched.status === 'fulfilled') await launched.value.close();
+      throw started.status === 'rejected' ? started.reason : (launched as PromiseRejectedResult).reason;
+    }
+    const server = started.value;
+    const browser = launched.value;
     const page = await browser.newPage();
     page.setDefaultTimeout(15_000);
     suite = { server, browser, page };
