@@ -124,8 +124,13 @@ describe('a referral from click to commission', () => {
     await page.getByRole('button', { name: 'Join the Program' }).click();
     await toast(page, 'You must agree to the terms and conditions');
     await page.getByRole('checkbox').check();
+    // The welcome lasts 2 s: watched in the page at every frame from before the click, so a slow
+    // round trip to the browser (a busy host) cannot miss it.
+    const welcomed = page.waitForFunction(() =>
+      document.body.innerText.includes('Welcome to the Affiliate Program!'),
+    );
     await page.getByRole('button', { name: 'Join the Program' }).click();
-    await page.getByText('Welcome to the Affiliate Program!').waitFor();
+    await welcomed;
     await page.waitForURL('**/affiliate/dashboard');
     await page.getByTestId('referral-code').waitFor();
   });

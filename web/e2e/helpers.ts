@@ -157,9 +157,32 @@ export const settled = (page: Page, timeout?: number) =>
     { timeout },
   );
 
+/** The last things each watched page reported: console errors and warnings, API answers of 400 and up. */
+const pageEvents = new WeakMap<Page, string[]>();
+
+/** Keeps the page's last 20 console errors and warnings and failed API answers for reportFailures. */
+export function watchPage(page: Page): void {
+  const events: string[] = [];
+  pageEvents.set(page, events);
+  const keep = (line: string) => {
+    events.push(`${new Date().toISOString().slice(11, 23)} ${line}`);
+    if (events.length > 20) events.shift();
+  };
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning')
+      keep(`${message.type()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => keep(`page error: ${error.message}`));
+  page.on('response', (response) => {
+    if (response.status() >= 400)
+      keep(`${response.status()} ${response.request().method()} ${response.url()}`);
+  });
+}
+
 /**
  * After a failed test: a screenshot (test-results/e2e/FAILED-….png), and where the page was, what it
- * showed and the last lines the server printed, so a failure on a busy machine can be understood.
+ * showed, what it last reported and the last lines the server printed, so a failure on a busy machine
+ * can be understood.
  */
 export function reportFailures(file: string, current: () => { page?: Page; server?: RunningServer }) {
   afterEach(async ({ task }) => {
@@ -177,6 +200,12 @@ export function reportFailures(file: string, current: () => { page?: Page; serve
         .allTextContents()
         .catch(() => []);
       lines.push(`  h1: ${JSON.stringify(headings)}`);
+      const text = await page
+        .evaluate(() => document.body.innerText.replace(/\s+/g, ' ').slice(0, 600))
+        .catch(() => '(unreadable)');
+      lines.push(`  text: ${text}`);
+      const events = pageEvents.get(page) ?? [];
+      if (events.length > 0) lines.push('  page reported (last):', ...events.map((line) => `    ${line}`));
     }
     const log = server?.output().trim().split('\n').slice(-15) ?? [];
     if (log.length > 0) lines.push('  server log (last lines):', ...log.map((line) => `    ${line}`));
@@ -214,6 +243,7 @@ export function browserSuite(
     const browser = launched.value;
     const page = await browser.newPage();
     page.setDefaultTimeout(15_000);
+    watchPage(page);
     suite = { server, browser, page };
     ready(suite);
   });

@@ -3,12 +3,11 @@
 // over the live stream, copies its password from the credentials dialog, and logs in to it with the
 // real `mariadb` client. The server runs its own MariaDB through the local provisioning driver.
 import { execFile } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import { promisify } from 'node:util';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, SHOTS } from './browser.ts';
+import { launchBrowser } from './browser.ts';
+import { reportFailures, shot, toast, watchPage } from './helpers.ts';
 import { type RunningServer, startServer } from './server.ts';
 
 const run = promisify(execFile);
@@ -36,6 +35,7 @@ beforeAll(async () => {
   await browser.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
   page = await browser.newPage();
   page.setDefaultTimeout(15_000);
+  watchPage(page);
   // Records the `event: instance` messages the app's live stream receives.
   await page.addInitScript(() => {
     const Native = window.EventSource;
@@ -55,12 +55,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const toast = (text: string) => page.getByRole('alert').filter({ hasText: text }).first().waitFor();
-
-async function shot(name: string) {
-  await mkdir(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
+reportFailures('instances', () => ({ page, server }));
 
 /** The session's token, as the web app keeps it. */
 const token = () => page.evaluate(() => localStorage.getItem('token'));
@@ -130,10 +125,10 @@ describe('a database deployed from the browser', () => {
     await page.getByLabel('Instance Name').fill(INSTANCE_NAME);
     await page.getByLabel('Description (optional)').fill('Order history for the shop');
     await page.getByRole('button', { name: /EU Central \(Frankfurt\)/ }).click();
-    await shot('instances-new-mysql');
+    await shot(page, 'instances-new-mysql');
     await page.getByRole('button', { name: 'Deploy Instance' }).click();
 
-    await toast('Instance deployment initiated');
+    await toast(page, 'Instance deployment initiated');
     await page.waitForURL('**/instances');
     await card().waitFor();
   });
@@ -168,10 +163,10 @@ describe('a database deployed from the browser', () => {
       .click();
     const dialog = page.getByRole('dialog', { name: 'Database Credentials' });
     await dialog.getByText('Credentials retrieved').waitFor();
-    await shot('instances-credentials');
+    await shot(page, 'instances-credentials');
 
     await dialog.getByRole('button', { name: 'Copy password' }).click();
-    await toast('Password copied to clipboard');
+    await toast(page, 'Password copied to clipboard');
     copiedPassword = await page.evaluate(() => navigator.clipboard.readText());
 
     const access = await apiGet<Access>(`/api/instances/${instanceId}/access`);
@@ -213,7 +208,7 @@ describe('a database deployed from the browser', () => {
     await current.getByText(INSTANCE_NAME).waitFor();
     const details = current.getByRole('region', { name: 'Connection Details' });
     await details.getByRole('button', { name: 'Copy password' }).waitFor();
-    await shot('instances-dashboard');
+    await shot(page, 'instances-dashboard');
 
     await page.goto(`${server.baseUrl}/instances/${instanceId}`);
     await page.getByRole('heading', { level: 1, name: INSTANCE_NAME }).waitFor();
@@ -221,6 +216,6 @@ describe('a database deployed from the browser', () => {
       .getByRole('region', { name: 'Configuration' })
       .getByText('eu-central-1', { exact: false })
       .waitFor();
-    await shot('instances-detail');
+    await shot(page, 'instances-detail');
   });
 });

@@ -15,6 +15,7 @@ import {
   shot,
   signIn,
   toast,
+  watchPage,
 } from './helpers.ts';
 import { freePort, type RunningServer, startServer } from './server.ts';
 import { type SmtpPeer, startSmtpPeer } from './smtp-peer.ts';
@@ -45,6 +46,7 @@ beforeAll(async () => {
   ]);
   page = await browser.newPage();
   page.setDefaultTimeout(15_000);
+  watchPage(page);
   user = await createAccount(server.baseUrl, {
     firstName: 'Margaret',
     lastName: 'Hamilton',

@@ -98,7 +98,10 @@ export function AffiliateApplyPage() {
     return () => clearTimeout(timer);
   }, [joined, navigate]);
 
-  if (user.affiliateStatus === 'active' && !joined) return <Navigate to="/affiliate/dashboard" replace />;
+  // An affiliate arriving here goes to the dashboard; the profile this page's own join refreshes does not
+  // skip the welcome.
+  if (user.affiliateStatus === 'active' && join.isIdle && !joined)
+    return <Navigate to="/affiliate/dashboard" replace />;
 
   const set = <K extends keyof ApplyValues>(name: K, value: ApplyValues[K]) =>
     setValues((v) => ({ ...v, [name]: value }));
