@@ -96,9 +96,19 @@ export async function forgetSession(page: Page, baseUrl: string) {
   await page.evaluate(() => localStorage.removeItem('token'));
 }
 
-/** Waits for a toast (an MUI alert) with this text. */
-export const toast = (page: Page, text: string) =>
-  page.getByRole('alert').filter({ hasText: text }).first().waitFor();
+/**
+ * Waits for a toast (an MUI alert) with this text. A success toast lasts 2 s, so it is looked for in the
+ * page at every frame rather than by polls from here, which a busy host can space out past it.
+ */
+export const toast = async (page: Page, text: string): Promise<void> => {
+  await page.waitForFunction(
+    (wanted) =>
+      Array.from(document.querySelectorAll('[role="alert"]')).some((alert) =>
+        alert.textContent?.includes(wanted),
+      ),
+    text,
+  );
+};
 
 /** Signs out through the account menu, as a user does. */
 export async function logout(page: Page) {
