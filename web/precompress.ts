@@ -22,7 +22,7 @@ async function filesUnder(dir: string): Promise<string[]> {
  * Writes `<file>.br` (brotli, best quality) and `<file>.gz` (gzip level 9) next to every text file of
  * `dir`, when the copy is smaller; the server picks one by the request's Accept-Encoding.
  */
-export async function precompressDir(dir: string): Promise<{ files: number }> {
+async function precompressDir(dir: string): Promise<{ files: number }> {
   let files = 0;
   for (const file of await filesUnder(dir)) {
     // Hidden folders (the build's manifest, the pages' renderer) are never served.

@@ -188,7 +188,7 @@ export interface ServerConfig {
   dnsServers: string[] | undefined;
 }
 
-export interface ProvisioningConfig {
+interface ProvisioningConfig {
   driver: (typeof PROVISIONERS)[number];
   /** Absolute directory of the local driver (its MariaDB and PostgreSQL servers, logs, pid files). */
   dataDir: string;
@@ -202,7 +202,7 @@ export interface ProvisioningConfig {
   sites: SitesConfig;
 }
 
-export interface SitesConfig {
+interface SitesConfig {
   /** Temporary URLs are `<slug>.<baseDomain>`. */
   baseDomain: string;
   /** Unset: the driver picks (8180/8543/2222 when free at first start, else free ports) and remembers. */

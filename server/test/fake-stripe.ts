@@ -42,7 +42,7 @@ function parseStripeForm(body: string): Obj {
 const id = (prefix: string) => `${prefix}_test_${randomBytes(8).toString('hex')}`;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-export interface RecordedStripeRequest {
+interface RecordedStripeRequest {
   method: string;
   path: string;
   body: Obj;

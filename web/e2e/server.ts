@@ -53,7 +53,7 @@ export async function localDriverEnv(): Promise<Record<string, string>> {
   return env;
 }
 
-export async function freePortsBelowEphemeral(n: number, from = 20_000, to = 32_000): Promise<number[]> {
+async function freePortsBelowEphemeral(n: number, from = 20_000, to = 32_000): Promise<number[]> {
   const chosen: number[] = [];
   while (chosen.length < n) {
     const port = from + Math.floor(Math.random() * (to - from));

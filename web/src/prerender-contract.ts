@@ -117,15 +117,7 @@ export interface BeforeStart {
 const PRELOADS_PER_TASK = 6;
 
 /** The first signs of a person on the page: any of them starts the app (startScript). */
-export const START_EVENTS = [
-  'pointerdown',
-  'pointermove',
-  'touchstart',
-  'keydown',
-  'focusin',
-  'wheel',
-  'scroll',
-];
+const START_EVENTS = ['pointerdown', 'pointermove', 'touchstart', 'keydown', 'focusin', 'wheel', 'scroll'];
 
 /**
  * The script that starts the app on a prerendered page, in place of Vite's `<script type="module">` and

@@ -4,7 +4,7 @@ import { INTL_COOKIE, SESSION_COOKIE } from './prerender-contract.ts';
 /** localStorage key of the access token. */
 export const TOKEN_STORAGE_KEY = 'token';
 /** localStorage key of the refresh token stored beside it. */
-export const REFRESH_TOKEN_STORAGE_KEY = 'refreshToken';
+const REFRESH_TOKEN_STORAGE_KEY = 'refreshToken';
 
 /** How long the session cookie lasts at most; the server checks the token it holds on every visit. */
 const SESSION_COOKIE_MAX_AGE_S = 30 * 24 * 60 * 60;

@@ -13,7 +13,7 @@ export interface TrustedProxies {
 export const NO_TRUSTED_PROXIES: TrustedProxies = { has: () => false, cidrs: [] };
 
 /** `::ffff:1.2.3.4` → `1.2.3.4`, so one client has one key whichever way its socket reports it. */
-export function normalizeAddress(address: string): string {
+function normalizeAddress(address: string): string {
   const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
   return (mapped?.[1] ?? address).toLowerCase();
 }

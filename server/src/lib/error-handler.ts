@@ -47,7 +47,7 @@ export function statusOf(error: AppError): ContentfulStatusCode {
   return 400;
 }
 
-export function errorBody(error: AppError): ErrorBody {
+function errorBody(error: AppError): ErrorBody {
   return error.details
     ? { error: error.code, message: error.message, details: error.details }
     : { error: error.code, message: error.message };
@@ -69,7 +69,7 @@ export function validationBody(error: z.ZodError): ErrorBody {
 }
 
 /** The customer's text of an unexpected failure; its details are only in the server log. */
-export const INTERNAL_ERROR_MESSAGE = 'Something went wrong on our side';
+const INTERNAL_ERROR_MESSAGE = 'Something went wrong on our side';
 
 /**
  * The app's error handler. Domain errors answer with their status, message and details (written for

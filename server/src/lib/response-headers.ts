@@ -9,7 +9,7 @@ import { REQUEST_ID_HEADER, requestIdOf } from './request-id.ts';
  * Cross-Origin-Resource-Policy (avatars and the web app's files are loaded from other origins).
  * Written out once here instead of being worked out per request.
  */
-export const SECURITY_HEADERS: readonly (readonly [string, string])[] = [
+const SECURITY_HEADERS: readonly (readonly [string, string])[] = [
   ['Cross-Origin-Opener-Policy', 'same-origin'],
   ['Origin-Agent-Cluster', '?1'],
   ['Referrer-Policy', 'no-referrer'],

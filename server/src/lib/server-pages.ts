@@ -65,7 +65,7 @@ export interface ServerPagesDeps {
  * Signed-in pages rendered at once, at most: each render takes the event loop for a few tens of ms, so
  * a visit beyond them gets the page rendered by the browser instead of waiting.
  */
-export const MAX_SIGNED_IN_RENDERS = 2;
+const MAX_SIGNED_IN_RENDERS = 2;
 
 /** Compression of a page kept for every visitor (the best), and of one rendered per visit (fast). */
 const KEPT = { brotli: 9, gzip: 9 };

@@ -15,7 +15,7 @@ export const STREAM_TOKEN_TTL_SECONDS = 60;
 export type AccessClaims = AuthUser;
 
 /** What a stream token says. */
-export interface StreamClaims {
+interface StreamClaims {
   userId: string;
   tokenVersion: number;
 }
@@ -38,7 +38,7 @@ export interface TokenService {
 }
 
 /** What a link token opens; each is its own audience, so one never opens another. */
-export type LinkPurpose = 'sse' | 'invoice';
+type LinkPurpose = 'sse' | 'invoice';
 
 export function createTokenService(secret: string): TokenService {
   // A KeyObject made once: jose would otherwise import the raw secret on every sign and verify.

@@ -10,9 +10,9 @@ const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Berth</title>
 const isApi = (p: string) => p === '/api' || p.startsWith('/api/');
 
 /** index.html is checked on every visit, so a new release shows at once. */
-export const HTML_CACHE = 'no-cache';
+const HTML_CACHE = 'no-cache';
 /** Files under /assets/ carry a hash of their content in their name: they never change. */
-export const ASSET_CACHE = 'public, max-age=31536000, immutable';
+const ASSET_CACHE = 'public, max-age=31536000, immutable';
 
 export type ContentEncoding = 'br' | 'gzip';
 
@@ -101,7 +101,7 @@ async function sendFile(c: Context, file: string, cacheControl: string): Promise
 }
 
 /** A page rendered with one visitor's data: no cache, shared or private, keeps it. */
-export const PERSONAL_HTML_CACHE = 'private, no-store';
+const PERSONAL_HTML_CACHE = 'private, no-store';
 
 /**
  * Answers with a page the server rendered (server-pages.ts), compressed as the request accepts;

@@ -26,7 +26,7 @@ const FORWARDING_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip'];
  * Who the client is, by the one rule of lib/client-address.ts (TRUSTED_PROXY decides whether
  * X-Forwarded-For is believed). 'local' for in-process requests (tests) that have no socket.
  */
-export function clientAddress(c: Context<AppEnv>): ClientAddress {
+function clientAddress(c: Context<AppEnv>): ClientAddress {
   return resolveClientAddress(
     socketAddress(c),
     c.req.header('x-forwarded-for'),

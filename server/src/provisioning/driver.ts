@@ -82,7 +82,7 @@ export type DatabaseType = (typeof DATABASE_TYPES)[number];
 
 /** Instance types served by a site runtime (wordpress by the local driver's sites; n8n 'Coming soon'). */
 const SITE_TYPES = ['wordpress', 'n8n'] as const;
-export type SiteType = (typeof SITE_TYPES)[number];
+type SiteType = (typeof SITE_TYPES)[number];
 
 export const INSTANCE_TYPES = [...DATABASE_TYPES, ...SITE_TYPES] as const;
 export type InstanceType = DatabaseType | SiteType;

@@ -2,15 +2,15 @@ import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { useSession } from '../features/session/use-session.ts';
 
-export const SIGNED_IN_HOME = '/dashboard';
+const SIGNED_IN_HOME = '/dashboard';
 
 /** Where a visitor was headed before being sent to /login. */
-export interface FromState {
+interface FromState {
   from?: string;
 }
 
 /** The remembered origin, only when it is a path of this app (never '//host' or a full URL). */
-export function safeFrom(state: unknown): string | undefined {
+function safeFrom(state: unknown): string | undefined {
   const from = (state as FromState | null)?.from;
   return typeof from === 'string' && from.startsWith('/') && !from.startsWith('//') ? from : undefined;
 }

@@ -7,7 +7,7 @@ export interface LiveEventSource {
   close(): void;
 }
 
-export type OpenEventSource = (url: string) => LiveEventSource;
+type OpenEventSource = (url: string) => LiveEventSource;
 
 export interface BotCheckWidgetProps {
   siteKey: string;

@@ -53,7 +53,7 @@ function Frame({ bar, children }: { bar: ReactNode; children: ReactNode }) {
  * The common layout: the signed-in top bar when there is a user (inside the affiliate area its logo
  * leads to the affiliate dashboard and the main links hide), else the public bar.
  */
-export function SessionFrame({ children }: { children: ReactNode }) {
+function SessionFrame({ children }: { children: ReactNode }) {
   const { user, logout } = useSession();
   const { pathname } = useLocation();
   const exists = useScreenExists();

@@ -15,7 +15,7 @@ export interface NavEntry extends AppLink {
 }
 
 /** Top bar links. */
-export const TOP_BAR_LINKS: readonly NavEntry[] = [
+const TOP_BAR_LINKS: readonly NavEntry[] = [
   { label: 'Dashboard', to: '/dashboard' },
   { label: 'Instances', to: '/instances' },
   { label: 'Billing', to: '/billing' },
@@ -66,7 +66,7 @@ export const PUBLIC_BAR_LINKS: readonly NavEntry[] = [
 ];
 
 /** Footer link groups. */
-export const FOOTER_GROUPS: readonly FooterGroup[] = [
+const FOOTER_GROUPS: readonly FooterGroup[] = [
   {
     title: 'Resources',
     links: [

@@ -242,7 +242,7 @@ export function hasScreen(path: string, table: RouteTable): boolean {
 }
 
 /** Signed-in screens that anonymous visitors are sent to /login from (the origin is remembered). */
-export function isProtected(path: string): boolean {
+function isProtected(path: string): boolean {
   return hasScreen(path, SIGNED_IN_ROUTES) && entryFor(path, SIGNED_OUT_ROUTES) === undefined;
 }
 

@@ -22,7 +22,7 @@ export interface ServerRenderState {
   queries: DehydratedState;
 }
 
-export const ServerRenderContext = createContext<ServerRenderInfo | null>(null);
+const ServerRenderContext = createContext<ServerRenderInfo | null>(null);
 
 /**
  * The server render's info while React renders on the server or hydrates its markup, null afterwards

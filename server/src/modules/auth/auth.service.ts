@@ -54,7 +54,7 @@ export interface AuthDeps {
 }
 
 /** What registration and profiles need of the affiliate programme (modules/affiliates implements it). */
-export interface AffiliateHooks {
+interface AffiliateHooks {
   /** Inside the registration's transaction: records who referred the new user (cookie click or code). */
   attributeSignup(trx: DbOrTx, userId: string, referral: { ref?: string; clickId?: string }): Promise<void>;
   statusOf(userId: string): Promise<AffiliateStatus>;

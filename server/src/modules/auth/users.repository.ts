@@ -86,14 +86,6 @@ export async function findTakenIdentity(
   };
 }
 
-export async function countUsers(db: DbOrTx): Promise<number> {
-  const row = await db
-    .selectFrom('users')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 export async function insertUser(db: DbOrTx, user: NewUserRow): Promise<UserRow> {
   return db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
 }

@@ -45,7 +45,7 @@ export type HubEvent =
   | { kind: 'resync' };
 
 /** Who keeps something per user that a session signal makes stale (the token-version cache). */
-export interface SessionWatcher {
+interface SessionWatcher {
   /** The user's token version changed (announced by some server process). */
   revoked(userId: string): void;
   /** Whether a LISTEN connection feeds the hub right now; signals may have been missed before a change. */

@@ -199,7 +199,7 @@ export async function completeOrder(
 }
 
 /** The invoice of a provider's payment, by its invoice id or by the money movement's id (payment_ref). */
-export async function findInvoiceOfPayment(db: DbOrTx, provider: InvoiceTable['provider'], ref: string) {
+async function findInvoiceOfPayment(db: DbOrTx, provider: InvoiceTable['provider'], ref: string) {
   return db
     .selectFrom('invoices')
     .select(['id', 'provider_ref', 'amount'])

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 
-export const InvoiceSchema = z
+const InvoiceSchema = z
   .object({
     id: z.uuid(),
     amount: z.number(),

@@ -48,9 +48,9 @@ export interface PaymentsDeps {
 
 export type PaymentsService = ReturnType<typeof createPaymentsService>;
 
-export const CREATE_PAYMENT_FAILED = 'Failed to create payment URL';
-export const NO_ADDON_TO_REMOVE = 'There is no additional instance to remove.';
-export const ADDON_REMOVAL_BY_SUPPORT =
+const CREATE_PAYMENT_FAILED = 'Failed to create payment URL';
+const NO_ADDON_TO_REMOVE = 'There is no additional instance to remove.';
+const ADDON_REMOVAL_BY_SUPPORT =
   'Your additional instance is billed through PayPal. Contact support to remove it.';
 const INVOICE_LINK_TTL_SECONDS = 60 * 60;
 

@@ -36,7 +36,7 @@ import type {
 } from './subscriptions.schemas.ts';
 
 /** What the instances module does for subscriptions: lock a user's instances out, or let them in. */
-export interface InstanceSuspension {
+interface InstanceSuspension {
   /** Sets `suspended` on all the user's instances and adds their jobs; answers how many changed. */
   setSuspended(userId: string, suspended: boolean, trx?: DbOrTx): Promise<number>;
 }

@@ -99,7 +99,7 @@ export interface LocalN8n {
 /** n8n's owner password rules (its OwnerSetupRequestDto): 8–64 characters, a digit and a capital. */
 export const N8N_PASSWORD_RULE =
   'The n8n owner password must be 8 to 64 characters with at least one number and one capital letter';
-export function checkN8nPassword(password: string): string {
+function checkN8nPassword(password: string): string {
   if (password.length < 8 || password.length > 64 || !/\d/.test(password) || !/[A-Z]/.test(password)) {
     throw new ValidationError(N8N_PASSWORD_RULE);
   }
@@ -107,7 +107,7 @@ export function checkN8nPassword(password: string): string {
 }
 
 /** A plain HTTP call to an instance's loopback port (no keep-alive). */
-export function n8nRequest(
+function n8nRequest(
   port: number,
   method: string,
   urlPath: string,

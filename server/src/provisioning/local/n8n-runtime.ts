@@ -26,8 +26,8 @@ import { buildOnce } from './build-once.ts';
  *   is never used, and installs at once (two servers, a test run beside `npm start`) do not collide.
  */
 
-export const N8N_VERSION = '2.8.4';
-export const XLSX_OVERRIDE = 'npm:@e965/xlsx@0.20.3';
+const N8N_VERSION = '2.8.4';
+const XLSX_OVERRIDE = 'npm:@e965/xlsx@0.20.3';
 
 /** Where runtimes live by default: shared by every Berth data directory on the host (and by CI's clones). */
 export const DEFAULT_RUNTIMES_DIR = '/var/cache/berth/runtimes';
@@ -50,7 +50,7 @@ export function installedN8nRuntime(runtimesDir: string): N8nRuntime | undefined
 }
 
 /** The command an operator runs to install the runtime (also what `npm start` runs when it is missing). */
-export const N8N_INSTALL_COMMAND = 'npm run install-n8n';
+const N8N_INSTALL_COMMAND = 'npm run install-n8n';
 
 export function missingRuntimeReason(runtimesDir: string): string | undefined {
   if (installedN8nRuntime(runtimesDir)) return undefined;

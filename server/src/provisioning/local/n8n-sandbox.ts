@@ -32,8 +32,8 @@ import { BWRAP, settleSandboxed } from './sandbox.ts';
  * - link-local addresses (cloud metadata at 169.254.169.254) are blackholed inside it (blockLinkLocal).
  */
 
-export const PASTA = '/usr/bin/pasta';
-export const PRLIMIT = '/usr/bin/prlimit';
+const PASTA = '/usr/bin/pasta';
+const PRLIMIT = '/usr/bin/prlimit';
 
 /** Paths inside the n8n sandbox. */
 export const N8N_INSIDE = {
@@ -100,10 +100,10 @@ export function prepareTun(): string | undefined {
 const optionalEtc = ['/etc/ssl/certs', '/etc/localtime', '/etc/timezone', '/etc/resolv.conf'];
 
 /** The process limits of an instance: a fork bomb or a file-descriptor leak stays its own problem. */
-export const N8N_LIMITS = ['--nproc=512', '--nofile=8192', '--core=0'];
+const N8N_LIMITS = ['--nproc=512', '--nofile=8192', '--core=0'];
 
 /** pasta's arguments: own network namespace, no way back to the host's loopback, one inbound port. */
-export function pastaArgs(port: number | undefined): string[] {
+function pastaArgs(port: number | undefined): string[] {
   return [
     '-4',
     '-q',
@@ -129,7 +129,7 @@ export function pastaArgs(port: number | undefined): string[] {
 }
 
 /** bwrap's arguments (before the command) inside pasta's namespace. */
-export function n8nBwrapArgs(sandbox: N8nSandbox): string[] {
+function n8nBwrapArgs(sandbox: N8nSandbox): string[] {
   return [
     '--unshare-user',
     '--uid',

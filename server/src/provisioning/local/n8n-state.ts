@@ -12,7 +12,7 @@ import { readState, writeState } from './host.ts';
  * instance after a reboot or crash without the platform; n8n itself also writes it to
  * `/data/.n8n/config` in the instance's folder, which backups archive.
  */
-export const N8nStateSchema = z.object({
+const N8nStateSchema = z.object({
   id: z.string(),
   /** Host loopback port pasta forwards to n8n (the same port inside its namespace). */
   port: z.number().int(),

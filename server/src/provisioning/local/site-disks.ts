@@ -35,7 +35,7 @@ export interface SiteDisksOptions {
   log: (line: string) => void;
 }
 
-export interface SiteDiskUsage {
+interface SiteDiskUsage {
   usedBytes: number;
   sizeBytes: number;
 }

@@ -42,7 +42,7 @@ export interface ProcessSpec {
   readyTimeoutMs: number;
 }
 
-export interface ProcessStatus {
+interface ProcessStatus {
   state: ServerState;
   pid: number | undefined;
   /** Whether the running process was found alive at start rather than spawned by us. */

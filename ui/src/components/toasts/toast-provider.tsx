@@ -31,7 +31,7 @@ interface Toast {
 }
 
 /** 4 s for plain and error toasts, 2 s for success, at most 20 at once. */
-export const TOAST_DURATION_MS = { success: 2_000, default: 4_000 } as const;
+const TOAST_DURATION_MS = { success: 2_000, default: 4_000 } as const;
 export const MAX_TOASTS = 20;
 
 export const ToastContext = createContext<Toaster | null>(null);

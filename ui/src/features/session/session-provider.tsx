@@ -21,7 +21,7 @@ import type { TokenStore } from '../../platform/platform.ts';
  * loading: reading the stored token or loading the profile; error: the profile load failed for a
  * reason other than 401 (the token is kept and the user can retry).
  */
-export type SessionStatus = 'loading' | 'anonymous' | 'authenticated' | 'error';
+type SessionStatus = 'loading' | 'anonymous' | 'authenticated' | 'error';
 
 export interface SessionContextValue {
   status: SessionStatus;

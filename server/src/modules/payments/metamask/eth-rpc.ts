@@ -3,7 +3,7 @@
  * stay hex strings, as the node sends them; callers convert.
  */
 
-export interface EthTransaction {
+interface EthTransaction {
   hash: string;
   from: string;
   /** null for contract creations. */
@@ -14,7 +14,7 @@ export interface EthTransaction {
   blockNumber: string | null;
 }
 
-export interface EthReceipt {
+interface EthReceipt {
   transactionHash: string;
   blockNumber: string;
   /** '0x1' success, '0x0' reverted. */
@@ -28,7 +28,7 @@ export interface EthRpc {
   receipt(hash: string): Promise<EthReceipt | null>;
 }
 
-export class EthRpcError extends Error {}
+class EthRpcError extends Error {}
 
 export function createEthRpc(url: string, timeoutMs = 8_000): EthRpc {
   let nextId = 1;

@@ -39,7 +39,7 @@ export const OrderIdParamsSchema = z.object({
     .openapi({ param: { name: 'id', in: 'path' }, example: '3f0c1f5e-8a1b-4c1e-9a3e-2d4b5c6d7e8f' }),
 });
 
-export const VerificationSchema = z
+const VerificationSchema = z
   .object({
     checkedAt: z.iso.datetime(),
     ok: z.boolean().openapi({ description: 'Every check passed with enough confirmations' }),

@@ -50,7 +50,7 @@ export const TX_ALREADY_SUBMITTED = 'This transaction has already been submitted
 export const ORDER_HAS_TRANSACTION = 'A transaction has already been submitted for this order.';
 export const ALREADY_APPROVED = 'This payment has already been approved.';
 export const ALREADY_REJECTED = 'This payment has already been rejected.';
-export const NO_TRANSACTION_YET = 'No transaction has been submitted for this order yet.';
+const NO_TRANSACTION_YET = 'No transaction has been submitted for this order yet.';
 export const ADDON_NEEDS_STARTER =
   'The user is no longer on the Starter plan, so an additional instance cannot be added. Reject this payment or grant a plan by hand.';
 export const NOT_CHECKED_NO_RPC = 'not checked: no ETH_RPC_URL';
@@ -63,7 +63,7 @@ function networkName(chainId: string): string {
 }
 
 /** The reference the UI puts (as UTF-8 hex) in the transaction data. */
-export const orderRefOf = (orderId: string) => `berth:${orderId}`;
+const orderRefOf = (orderId: string) => `berth:${orderId}`;
 
 const paymentRejected = (what: string, reason: string | undefined): NotificationInput => ({
   type: 'billing',

@@ -12,7 +12,7 @@ export interface PayPalLink {
   method?: string;
 }
 
-export interface PayPalMoney {
+interface PayPalMoney {
   value: string;
   currency_code: string;
 }
@@ -275,7 +275,7 @@ export interface CatalogKey {
   currency: string;
 }
 
-export const BERTH_PRODUCT_ID = 'BERTH-HOSTING';
+const BERTH_PRODUCT_ID = 'BERTH-HOSTING';
 
 /**
  * Billing plans, one per (purchase, cycle, price, currency): looked up by name on PayPal once (an earlier

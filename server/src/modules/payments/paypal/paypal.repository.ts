@@ -28,7 +28,7 @@ export async function findPayPalOrder(
   return isPayPalOrder(row) ? row : undefined;
 }
 
-export const isPayPalOrder = (o: PaymentOrderRow | undefined): o is PayPalOrderRow =>
+const isPayPalOrder = (o: PaymentOrderRow | undefined): o is PayPalOrderRow =>
   o?.provider === 'paypal_standard' || o?.provider === 'paypal_business';
 
 /** The PayPal subscription ids of a user's completed add-on orders (they renew apart from the plan's). */

@@ -35,7 +35,7 @@ import {
 } from './paypal-client.ts';
 
 /** The part of a PayPal webhook event Berth reads. */
-export interface PayPalEvent {
+interface PayPalEvent {
   id?: string;
   event_type?: string;
   resource?: {

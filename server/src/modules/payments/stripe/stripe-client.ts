@@ -17,7 +17,7 @@ export function createStripeClient(config: StripeConfig): Stripe {
   });
 }
 
-export type PriceKind = 'plan' | 'addon_instance';
+type PriceKind = 'plan' | 'addon_instance';
 
 export interface PriceFacts {
   kind: PriceKind;
