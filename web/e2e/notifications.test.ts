@@ -82,15 +82,26 @@ describe('notifications in an open page', () => {
     };
     page.on('request', onRequest);
 
+    // When the bell shows the new count, timed in the page at every frame (the same clock as the stream
+    // log): Playwright's polls from here, spaced out over a 40 s wait, would add their own delay.
+    const expected = unreadBefore + 1;
+    await page.evaluate((label) => {
+      const tick = () => {
+        if (document.querySelector(`button[aria-label="${label}"]`))
+          Object.assign(window, { badgeAt: Date.now() });
+        else requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    }, `Notifications, ${expected} unread`);
+
     // Deploying a database: when its job has made it, the server creates an 'Instance ready' notification.
     const deployed = await api(server.baseUrl, 'POST', '/api/instances/deploy', {
       token: user.token,
       body: { name: 'Stream probe', type: 'MySQL' },
     });
     expect(deployed).toBeDefined();
-    const expected = unreadBefore + 1;
     await bell(`Notifications, ${expected} unread`).waitFor({ timeout: 40_000 });
-    const badgeAt = Date.now();
+    const badgeAt = await page.evaluate(() => (window as unknown as { badgeAt: number }).badgeAt);
     page.off('request', onRequest);
 
     const log = await page.evaluate(() => window.__streamLog);
