@@ -6,7 +6,10 @@ import { Hono } from 'hono';
 import { jwtVerify } from 'jose';
 import pg from 'pg';
 
-const USER = 'select * from "users" where "id" = $1';
+// The user with the status of their affiliate profile, as Berth's profile answer carries it.
+const USER =
+  'select "users".*, (select "affiliates"."status" from "affiliates" where "affiliates"."user_id" = ' +
+  '"users"."id") as "affiliate_status" from "users" where "users"."id" = $1';
 const SUBSCRIPTION =
   'select "subscriptions".*, (select count(*) as "n" from "instances" where "instances"."user_id" = ' +
   '"subscriptions"."user_id" and "instances"."status" <> $1) as "used" from "subscriptions" where ' +

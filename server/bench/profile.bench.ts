@@ -1,6 +1,7 @@
 // `npm run bench`: requests per second of GET /api/auth/profile and GET /api/instances against a bare
 // Hono + pg + jose server doing the same reads on the same database (bench/baseline-server.ts), and
-// their ratios. The load generator runs in its own process (bench/load.ts). The app is wired as main.ts
+// their ratios. The load generator runs in its own process (bench/load.ts); the two servers take turns in
+// alternating slices, so that the machine's drift weighs on both alike. The app is wired as main.ts
 // wires it: one composition root, a LISTEN connection feeding its hub (token versions come from the
 // in-process cache), the pool size of main.ts. Then the public API's list with an API key
 // (GET /api/v1/instances: key lookup, rate-limit UPSERT, Pro check, the list) against the same list with
@@ -23,7 +24,9 @@ import { insertInstanceRows } from '../test/instance-rows.ts';
 import { createBaselineApp } from './baseline-server.ts';
 import { type LoadJob, type LoadResult, load } from './load.ts';
 
-const SECONDS = Number(process.argv[2] ?? 5);
+/** Seconds per server and route in total (in ROUNDS slices). */
+const SECONDS = Number(process.argv[2] ?? 10);
+const ROUNDS = 4;
 const CONCURRENCY = 32;
 /** main.ts's pool size; the baseline gets the same. */
 const POOL_SIZE = 20;
@@ -37,6 +40,25 @@ function listen(
       resolve({ url: `http://127.0.0.1:${info.port}`, close: () => server.close() }),
     );
   });
+}
+
+/** A load result with the CPU this process spent on it. */
+type Measured = LoadResult & { cpuUs: number };
+
+const rps = (r: LoadResult) => r.requests / r.seconds;
+const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)] ?? 0;
+
+/** Slices of one job as one result: their sums, and the median of their percentiles. */
+function combined(slices: Measured[]): Measured {
+  const sum = (pick: (m: Measured) => number) => slices.reduce((total, m) => total + pick(m), 0);
+  return {
+    requests: sum((m) => m.requests),
+    errors: sum((m) => m.errors),
+    seconds: sum((m) => m.seconds),
+    cpuUs: sum((m) => m.cpuUs),
+    p50: median(slices.map((m) => m.p50)),
+    p99: median(slices.map((m) => m.p99)),
+  };
 }
 
 const pgDir = path.join(tmpdir(), `berth-bench-pg-${process.pid}`);
@@ -81,17 +103,39 @@ try {
   const servers = { berth: await listen(app.fetch), bare: await listen(baseline.app.fetch) };
   // The CPU this process (the server under test) spends per answered request: steadier than req/s on a
   // busy machine, and it shows the platform's own cost apart from PostgreSQL's.
-  const measured = async (job: LoadJob) => {
+  const measured = async (job: LoadJob): Promise<Measured> => {
     const before = process.cpuUsage();
     const result = await load(job);
     const used = process.cpuUsage(before);
-    return { ...result, cpuPerRequestUs: (used.user + used.system) / Math.max(1, result.requests) };
+    return { ...result, cpuUs: used.user + used.system };
   };
-  const rps = (r: LoadResult) => r.requests / r.seconds;
-  const row = (name: string, r: LoadResult & { cpuPerRequestUs: number }) =>
-    `  ${name.padEnd(34)} ${rps(r).toFixed(0).padStart(7)} req/s  p50 ${r.p50.toFixed(1).padStart(5)} ms  p99 ${r.p99.toFixed(1).padStart(5)} ms  ${r.cpuPerRequestUs.toFixed(0).padStart(5)} µs CPU/request  (${r.requests} ok, ${r.errors} errors)`;
+  /**
+   * Two jobs measured in alternating slices (A B, B A, A B, B A: ROUNDS rounds of SECONDS / 2 each), so
+   * that a drift of the machine's speed (a virtual machine's neighbours, PostgreSQL's background work)
+   * weighs on both alike; both are warmed first (JIT, pool connections).
+   */
+  const compare = async (a: LoadJob, b: LoadJob) => {
+    await load({ ...a, seconds: 1 });
+    await load({ ...b, seconds: 1 });
+    const slices = { a: [] as Measured[], b: [] as Measured[] };
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = round % 2 === 0 ? (['a', 'b'] as const) : (['b', 'a'] as const);
+      for (const side of order)
+        slices[side].push(await measured({ ...(side === 'a' ? a : b), seconds: SECONDS / 2 }));
+    }
+    const perRound = slices.a.map((slice, i) => rps(slice) / rps(slices.b[i] as Measured));
+    return {
+      a: combined(slices.a),
+      b: combined(slices.b),
+      ratio: rps(combined(slices.a)) / rps(combined(slices.b)),
+      perRound,
+    };
+  };
+  const row = (name: string, r: Measured) =>
+    `  ${name.padEnd(34)} ${rps(r).toFixed(0).padStart(7)} req/s  p50 ${r.p50.toFixed(1).padStart(5)} ms  p99 ${r.p99.toFixed(1).padStart(5)} ms  ${(r.cpuUs / Math.max(1, r.requests)).toFixed(0).padStart(5)} µs CPU/request  (${r.requests} ok, ${r.errors} errors)`;
+  const rounds = (perRound: number[]) => `rounds ${perRound.map((r) => r.toFixed(2)).join(' ')}`;
   console.log(
-    `\nAPI reads: ${CONCURRENCY} keep-alive connections, ${SECONDS} s each, load generator in its own process`,
+    `\nAPI reads: ${CONCURRENCY} keep-alive connections, ${ROUNDS} alternating slices of ${SECONDS / 2} s per server (p50, p99: median of the slices), load generator in its own process`,
   );
   for (const route of ['/api/auth/profile', '/api/instances']) {
     const job = (base: string) => ({
@@ -100,17 +144,17 @@ try {
       seconds: SECONDS,
       concurrency: CONCURRENCY,
     });
-    // Warm both (JIT, pool connections), then measure each in turn.
-    await load({ ...job(servers.berth.url), seconds: 1 });
-    await load({ ...job(servers.bare.url), seconds: 1 });
-    const berth = await measured(job(servers.berth.url));
-    const bare = await measured(job(servers.bare.url));
-    const ratio = rps(berth) / rps(bare);
+    const {
+      a: berth,
+      b: bare,
+      ratio,
+      perRound,
+    } = await compare(job(servers.berth.url), job(servers.bare.url));
     console.log(`GET ${route}`);
     console.log(row('berth', berth));
     console.log(row('bare Hono + pg + jose, same reads', bare));
     console.log(
-      `  ratio berth / bare: ${ratio.toFixed(2)} (target >= 0.80: ${ratio >= 0.8 ? 'met' : 'MISSED'})`,
+      `  ratio berth / bare: ${ratio.toFixed(2)} (target >= 0.80: ${ratio >= 0.8 ? 'met' : 'MISSED'}; ${rounds(perRound)})`,
     );
   }
 
@@ -128,13 +172,14 @@ try {
     seconds: SECONDS,
     concurrency: CONCURRENCY,
   });
-  await load({ ...listJob('/api/v1/instances', { 'x-api-key': apiKey }), seconds: 1 });
-  const v1List = await measured(listJob('/api/v1/instances', { 'x-api-key': apiKey }));
-  const apiList = await measured(listJob('/api/instances', auth));
+  const lists = await compare(
+    listJob('/api/v1/instances', { 'x-api-key': apiKey }),
+    listJob('/api/instances', auth),
+  );
   console.log('List of instances: the public API with a key against the app with a login token');
-  console.log(row('GET /api/v1/instances (API key)', v1List));
-  console.log(row('GET /api/instances (login token)', apiList));
-  console.log(`  ratio v1 with key / api with token: ${(rps(v1List) / rps(apiList)).toFixed(2)}`);
+  console.log(row('GET /api/v1/instances (API key)', lists.a));
+  console.log(row('GET /api/instances (login token)', lists.b));
+  console.log(`  ratio v1 with key / api with token: ${lists.ratio.toFixed(2)} (${rounds(lists.perRound)})`);
   servers.berth.close();
   servers.bare.close();
   await baseline.close();
