@@ -22,6 +22,8 @@ describe('provisioning and secrets configuration', () => {
         listenHost: '127.0.0.1',
         diskMb: 1024,
       },
+      n8n: { diskMb: 1024 },
+      tenantEgressAllow: [],
     });
     expect(config.encryptionKey).toBeUndefined();
   });
@@ -54,6 +56,23 @@ describe('provisioning and secrets configuration', () => {
   ])('refuses SITES_DISK_MB=%s', (value, message) => {
     expect(() => readConfig({ SITES_DISK_MB: value })).toThrow(message);
   });
+
+  it('reads the n8n disk size (1024 MiB by default) and the ranges instances may reach (none by default)', () => {
+    expect(readConfig({}).provisioning).toMatchObject({ n8n: { diskMb: 1024 }, tenantEgressAllow: [] });
+    expect(
+      readConfig({ N8N_DISK_MB: '2048', TENANT_EGRESS_ALLOW: ' 10.20.0.0/16,192.168.5.7/32 ' }).provisioning,
+    ).toMatchObject({ n8n: { diskMb: 2048 }, tenantEgressAllow: ['10.20.0.0/16', '192.168.5.7/32'] });
+    expect(() => readConfig({ N8N_DISK_MB: '100' })).toThrow('N8N_DISK_MB must be at least 256');
+  });
+
+  it.each(['10.20.0.1/16', '10.0.0.0', '10.0.0.0/33', '300.0.0.0/8', 'fd00::/8', 'lan'])(
+    'refuses TENANT_EGRESS_ALLOW=%s, saying which entry',
+    (value) => {
+      expect(() => readConfig({ TENANT_EGRESS_ALLOW: `10.1.0.0/16,${value}` })).toThrow(
+        `TENANT_EGRESS_ALLOW must be comma-separated IPv4 CIDRs such as 10.20.0.0/16; "${value}" is not one`,
+      );
+    },
+  );
 
   it('takes the credentials host from PUBLIC_URL, or INSTANCE_PUBLIC_HOST over it', () => {
     expect(readConfig({ PUBLIC_URL: 'https://berth.example.com' }).provisioning.publicHost).toBe(

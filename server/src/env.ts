@@ -127,6 +127,30 @@ const EnvSchema = z.object({
     .min(256, 'SITES_DISK_MB must be at least 256 (WordPress itself takes about 60 MiB)')
     .max(1_048_576, 'SITES_DISK_MB must be at most 1048576 (1 TiB)')
     .default(1024),
+  N8N_DISK_MB: z.coerce
+    .number({ error: 'N8N_DISK_MB must be a number of MiB' })
+    .int('N8N_DISK_MB must be a whole number of MiB')
+    .min(256, 'N8N_DISK_MB must be at least 256 (n8n keeps about 60 MiB of its own there)')
+    .max(1_048_576, 'N8N_DISK_MB must be at most 1048576 (1 TiB)')
+    .default(1024),
+  TENANT_EGRESS_ALLOW: z
+    .string()
+    .default('')
+    .transform((value, ctx) => {
+      const cidrs = value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean);
+      const bad = cidrs.find((cidr) => !isIpv4Cidr(cidr));
+      if (bad) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `TENANT_EGRESS_ALLOW must be comma-separated IPv4 CIDRs such as 10.20.0.0/16; "${bad}" is not one`,
+        });
+        return z.NEVER;
+      }
+      return cidrs;
+    }),
   SITES_LISTEN_HOST: z
     .string()
     .regex(/^[0-9a-fA-F.:]+$/, 'SITES_LISTEN_HOST must be an IP address such as 127.0.0.1 or 0.0.0.0')
@@ -200,6 +224,10 @@ interface ProvisioningConfig {
   publicHost: string;
   /** WordPress sites of the local driver: front door (Caddy), SFTP and certificates. */
   sites: SitesConfig;
+  /** n8n instances of the local driver: each one's disk (its storage quota), MiB. */
+  n8n: { diskMb: number };
+  /** IPv4 CIDRs of private ranges instances may reach (n8n's workflows); empty: none. */
+  tenantEgressAllow: string[];
 }
 
 interface SitesConfig {
@@ -215,6 +243,17 @@ interface SitesConfig {
   listenHost: string;
   /** Each site's disk (its storage quota), MiB. */
   diskMb: number;
+}
+
+/** `a.b.c.d/n` with each part in range and no host bits set outside the prefix. */
+function isIpv4Cidr(value: string): boolean {
+  const match = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/.exec(value);
+  if (!match) return false;
+  const parts = match.slice(1, 5).map(Number);
+  const bits = Number(match[5]);
+  if (parts.some((part) => part > 255) || bits > 32) return false;
+  const address = parts.reduce((n, part) => n * 256 + part, 0);
+  return address % 2 ** (32 - bits) === 0;
 }
 
 function trustedProxiesOf(value: string): TrustedProxies {
@@ -286,6 +325,8 @@ export function readConfig(env: Record<string, string | undefined> = process.env
         listenHost: e.SITES_LISTEN_HOST,
         diskMb: e.SITES_DISK_MB,
       },
+      n8n: { diskMb: e.N8N_DISK_MB },
+      tenantEgressAllow: e.TENANT_EGRESS_ALLOW,
     },
     dnsServers: e.DNS_RESOLVER === undefined ? undefined : parseDnsServers(e.DNS_RESOLVER),
     encryptionKey: e.ENCRYPTION_KEY === undefined ? undefined : parseEncryptionKey(e.ENCRYPTION_KEY),

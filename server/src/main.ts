@@ -174,6 +174,7 @@ async function main() {
             tls: { issuer: prov.sites.tls },
             diskMb: prov.sites.diskMb,
           },
+          n8n: { diskMb: prov.n8n.diskMb, egressAllow: prov.tenantEgressAllow },
           log: (line) => log(`provisioning: ${line}`),
         });
 

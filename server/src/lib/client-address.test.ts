@@ -1,3 +1,4 @@
+import { networkInterfaces } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import {
   isLoopback,
@@ -21,6 +22,20 @@ describe('parseTrustedProxies', () => {
     expect(list.has('fd12::5')).toBe(true);
     expect(list.has('::1')).toBe(true);
     expect(list.has('not-an-ip')).toBe(false);
+  });
+
+  it("never trusts this host's own non-loopback addresses, even inside a trusted range", () => {
+    // Tenants' outbound connections (n8n through pasta) come from them: a workflow must not be a proxy.
+    const own = Object.values(networkInterfaces())
+      .flat()
+      .find((entry) => entry && !entry.internal && entry.family === 'IPv4')?.address;
+    if (!own) return console.warn('[skipped] this host has no non-loopback IPv4 address');
+    const everything = trusted('0.0.0.0/0, 127.0.0.1');
+    expect(everything.has(own)).toBe(false);
+    expect(resolveClientAddress(own, '6.6.6.6', everything)).toEqual({ address: own, forwarded: false });
+    // Loopback (a proxy on this host) and other addresses of the range still are.
+    expect(everything.has('127.0.0.1')).toBe(true);
+    expect(everything.has(own === '198.51.100.77' ? '198.51.100.78' : '198.51.100.77')).toBe(true);
   });
 
   it('trusts nothing when empty', () => {

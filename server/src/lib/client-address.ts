@@ -1,8 +1,12 @@
 import { BlockList, isIP } from 'node:net';
+import { hostAddresses } from './host-addresses.ts';
 
 /**
  * The proxies whose `X-Forwarded-For` is believed (TRUSTED_PROXY): CIDRs or single addresses, IPv4 and
- * IPv6. Empty: no proxy is trusted and the socket's address is the client's.
+ * IPv6. Empty: no proxy is trusted and the socket's address is the client's. This host's own
+ * non-loopback addresses are never believed, even inside a trusted range: tenants' outbound
+ * connections (an n8n workflow's requests) leave from them. A proxy on this host connects over
+ * loopback.
  */
 export interface TrustedProxies {
   has(address: string): boolean;
@@ -56,7 +60,8 @@ export function parseTrustedProxies(value: string): TrustedProxies | { invalid: 
     cidrs,
     has(address) {
       const family = isIP(address);
-      return family !== 0 && list.check(address, family === 4 ? 'ipv4' : 'ipv6');
+      if (family === 0 || hostAddresses().has(address.toLowerCase())) return false;
+      return list.check(address, family === 4 ? 'ipv4' : 'ipv6');
     },
   };
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
@@ -46,6 +46,9 @@ describe('outbox mailer (no SMTP configured)', () => {
   it('writes an .eml file to the outbox and prints the links in the log', async () => {
     const tmp = await mkdtemp(path.join(tmpdir(), 'berth-outbox-'));
     const dir = path.join(tmp, 'outbox');
+    // An outbox an earlier version left open to everyone is closed again.
+    await mkdir(dir, { mode: 0o755 });
+    await chmod(dir, 0o755);
     const lines: string[] = [];
     await createOutboxMailer(dir, 'Berth <no-reply@localhost>', (line) => lines.push(line)).send(message);
 
@@ -57,6 +60,9 @@ describe('outbox mailer (no SMTP configured)', () => {
     expect(mail.text?.trim()).toBe(message.text);
     expect(lines[0]).toContain(`mail to ada@example.com "Hello from Berth" written to ${dir}`);
     expect(lines).toContain('  link: http://localhost:8080/reset-password?token=abc');
+    // Reset links are for the server alone: no other user or tenant of the host can read them.
+    expect((await stat(dir)).mode & 0o777).toBe(0o700);
+    expect((await stat(path.join(dir, files[0] as string))).mode & 0o777).toBe(0o600);
     await rm(tmp, { recursive: true, force: true });
   });
 });

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
+import { privateDir } from './private-dir.ts';
 
 export interface MailMessage {
   to: string;
@@ -38,9 +39,10 @@ export function createOutboxMailer(dir: string, from: string, log: (line: string
     kind: 'outbox',
     async send(message) {
       const { message: raw } = await transport.sendMail(message);
-      await mkdir(dir, { recursive: true });
+      // Mail holds password-reset links: only the server's user may read it.
+      await privateDir(dir);
       const file = path.join(dir, `${Date.now()}-${randomBytes(4).toString('hex')}.eml`);
-      await writeFile(file, raw as Buffer);
+      await writeFile(file, raw as Buffer, { mode: 0o600 });
       log(`mail to ${message.to} "${message.subject}" written to ${file}`);
       for (const link of message.text.match(/https?:\/\/\S+/g) ?? []) log(`  link: ${link}`);
     },

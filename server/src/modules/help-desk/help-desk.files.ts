@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { privateDir } from '../../lib/private-dir.ts';
 
 /**
  * The help desk's image files on disk: `<BERTH_DATA_DIR>/help-uploads/<32 hex>.<ext>`. Names are random
  * and checked against FILE_NAME before any path is built, so nothing a client sends reaches the disk.
+ * The folder is the server's alone (700, files 600): attachments are served through the API, which
+ * checks who may see them.
  */
 export const FILE_NAME = /^[a-f0-9]{32}\.(png|jpg|gif|webp)$/;
 /** How attachments are named in the API (shown through the /api prefix: GET /api/uploads/help/…). */
@@ -19,8 +22,8 @@ export function createHelpFiles(dir: string) {
     /** Writes the bytes under a new random name with the extension; answers the name. */
     async write(bytes: Uint8Array, ext: string): Promise<string> {
       const name = `${randomBytes(16).toString('hex')}.${ext}`;
-      await mkdir(dir, { recursive: true });
-      await writeFile(full(name), bytes, { flag: 'wx' });
+      await privateDir(dir);
+      await writeFile(full(name), bytes, { flag: 'wx', mode: 0o600 });
       return name;
     },
     async read(name: string): Promise<Uint8Array<ArrayBuffer> | undefined> {

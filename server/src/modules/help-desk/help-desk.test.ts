@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -97,6 +97,10 @@ describe('uploads', () => {
       expect((await getImage(undefined, res.json.file.url)).status).toBe(401);
     }
     expect(await filesOnDisk()).toHaveLength(4);
+    // On disk the files are the server's alone: no other user or tenant of the host reads them.
+    expect((await stat(dir)).mode & 0o777).toBe(0o700);
+    for (const file of await filesOnDisk())
+      expect((await stat(path.join(dir, file))).mode & 0o777).toBe(0o600);
   });
 
   it('refuses a text file renamed to .png, and files over 5 MB, with clear messages', async () => {

@@ -42,6 +42,8 @@ export interface LocalDriverOptions {
    * need the site runtime (its front door) too.
    */
   runtimesDir?: string;
+  /** n8n instances: each one's disk size (MiB) and the private ranges they may reach. */
+  n8n?: { diskMb?: number; egressAllow?: readonly string[] };
   log?: (line: string) => void;
 }
 
@@ -89,6 +91,8 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
         {
           runtimesDir: options.runtimesDir ?? DEFAULT_RUNTIMES_DIR,
           baseDomain: options.sites?.baseDomain ?? 'localhost',
+          diskMb: options.n8n?.diskMb,
+          egressAllow: options.n8n?.egressAllow,
         },
         () => sites,
         log,

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
@@ -9,10 +9,12 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { killLeftoverServers } from '../../../test/provisioning/leftover-servers.ts';
 import { frontDoorRequest, n8nSession, webhookWorkflow } from '../../../test/provisioning/n8n-client.ts';
+import { type OutsideHost, startOutsideHost } from '../../../test/provisioning/outside-host.ts';
 import { curl, ensureSiteTestPackages } from '../../../test/provisioning/site-clients.ts';
 import { removeSiteUsersUnder } from '../../../test/provisioning/site-sandbox.ts';
 import type { N8nSpec, ProvisioningDriver, SiteUrls } from '../driver.ts';
 import { caddyPaths } from './caddy.ts';
+import { mountPoints } from './disk-image.ts';
 import { systemUser } from './host.ts';
 import { createLocalDriver } from './local-driver.ts';
 import { generateN8nKey, localN8n } from './n8n-instances.ts';
@@ -25,6 +27,8 @@ import {
 } from './n8n-runtime.ts';
 import { n8nSandboxCommand, runInN8nSandbox } from './n8n-sandbox.ts';
 import { n8nNames, n8nPaths } from './n8n-state.ts';
+import { ensureSiteUser } from './site-users.ts';
+import { descendants } from './supervisor.ts';
 
 /**
  * Real n8n (the shared runtime, `npm run install-n8n`) behind real Caddy, in its sandbox and network
@@ -35,6 +39,8 @@ import { n8nNames, n8nPaths } from './n8n-state.ts';
  */
 
 const runtimesDir = DEFAULT_RUNTIMES_DIR;
+/** Each instance's disk in these tests (MiB). */
+const DISK_MB = 256;
 const missing = missingRuntimeReason(runtimesDir);
 if (missing) console.warn(`[n8n tests skipped] ${missing}`);
 
@@ -55,8 +61,10 @@ let b: SiteUrls;
 
 /** A service on the host's loopback no instance may reach (stands for any 127.0.0.1 service). */
 let canary: http.Server;
-/** A service on the host's own non-loopback address: what "the internet" looks like from an instance. */
-let outside: http.Server | undefined;
+/** A service on the host's own non-loopback address (where the API listens with HOST=0.0.0.0). */
+let hostOwn: http.Server | undefined;
+/** Another machine: public (reachable, "the internet") and private (the operator's LAN) addresses. */
+let outside: OutsideHost | undefined;
 const hostAddress = Object.values(networkInterfaces())
   .flat()
   .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
@@ -86,7 +94,7 @@ const listen = (server: http.Server, host: string) =>
 
 describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n and Caddy)', () => {
   let canaryPort = 0;
-  let outsidePort = 0;
+  let hostOwnPort = 0;
 
   beforeAll(async () => {
     await ensureSiteTestPackages();
@@ -94,9 +102,10 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
     canary = http.createServer((_q, r) => r.end('host loopback service'));
     canaryPort = await listen(canary, '127.0.0.1');
     if (hostAddress) {
-      outside = http.createServer((_q, r) => r.end('outside world'));
-      outsidePort = await listen(outside, hostAddress);
+      hostOwn = http.createServer((_q, r) => r.end('the host itself'));
+      hostOwnPort = await listen(hostOwn, hostAddress);
     }
+    outside = await startOutsideHost();
     // The migrated template database new instances start from (made once per runtime, reused after).
     const nobody = systemUser('nobody');
     // and the compile cache their n8n reads (made once per runtime by a warm-up run, root's after).
@@ -104,7 +113,13 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
       await ensureN8nTemplate(runtimesDir, nobody, (line) => logs.push(line));
       await ensureN8nCompileCache(runtimesDir, nobody, (line) => logs.push(line));
     }
-    driver = createLocalDriver({ dataRoot: root, sites: {}, runtimesDir, log: (line) => logs.push(line) });
+    driver = createLocalDriver({
+      dataRoot: root,
+      sites: {},
+      runtimesDir,
+      n8n: { diskMb: DISK_MB },
+      log: (line) => logs.push(line),
+    });
     await driver.start();
     expect((await driver.capabilities()).n8n).toEqual({ available: true });
     const started = performance.now();
@@ -115,7 +130,8 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
   afterAll(async () => {
     console.log(logs.filter((line) => line.includes('n8n')).join('\n'));
     canary?.close();
-    outside?.close();
+    hostOwn?.close();
+    outside?.stop();
     await driver?.stop().catch(() => {});
     if (root) {
       killLeftoverServers(root);
@@ -241,7 +257,9 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
           linkLocal: await tcp('169.254.1.1', 80),
           unblock: attempt(() => require('node:child_process').execFileSync('/usr/bin/ip', ['route', 'del', 'blackhole', '169.254.0.0/16'], { stdio: 'pipe' })),
           metadataAfter: await tcp('169.254.169.254', 80),
-          outside: ${hostAddress ? `await tcp('${hostAddress}', ${outsidePort})` : "'no host address'"},
+          hostItself: ${hostAddress ? `await tcp('${hostAddress}', ${hostOwnPort})` : "'no host address'"},
+          internet: await tcp('${outside?.publicAddress}', ${outside?.port}),
+          privateNetwork: await tcp('${outside?.privateAddress}', ${outside?.port}),
           seesOwnData: exists('/data/.n8n'),
           seesRoot: exists(${JSON.stringify(root)}),
           seesOtherData: exists(${JSON.stringify(n8nPaths(root, specB.id).dataDir)}),
@@ -258,8 +276,8 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
         console.log(JSON.stringify(out));
       })();
     `;
-    await writeFile(path.join(n8nPaths(root, specA.id).dataDir, 'tmp', 'probe.cjs'), probe);
-    await chmod(path.join(n8nPaths(root, specA.id).dataDir, 'tmp', 'probe.cjs'), 0o644);
+    await writeFile(path.join(n8nPaths(root, specA.id).tmpDir, 'probe.cjs'), probe);
+    await chmod(path.join(n8nPaths(root, specA.id).tmpDir, 'probe.cjs'), 0o644);
     const { stdout } = await runInN8nSandbox(sandbox, ['/opt/node/bin/node', '/tmp/probe.cjs'], {
       network: true,
       timeoutMs: 60_000,
@@ -291,9 +309,33 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
     // The gateway is not mapped to the host: the host's loopback canary never answers there.
     expect(seen.gateway).not.toContain('host loopback service');
     expect(seen.processes).toBeLessThan(5);
-    if (hostAddress) expect(seen.outside).toContain('outside world');
-    else console.warn('[n8n outbound check skipped] this host has no non-loopback IPv4 address');
+    // Another machine's public address answers (workflows call APIs); its private one, in a range the
+    // operator did not allow, and the host's own address (the API listens there) are blackholed.
+    expect(seen.internet).toContain('outside world');
+    expect(seen.privateNetwork).toBe('EINVAL');
+    if (hostAddress) expect(seen.hostItself).toBe('EINVAL');
+    else console.warn('[host address check skipped] this host has no non-loopback IPv4 address');
   }, 90_000);
+
+  it('has its own disk as its storage: a write past its size fails inside and costs the host nothing more', async () => {
+    const sandbox = localN8n(
+      root,
+      { runtimesDir, baseDomain: 'localhost' },
+      () => undefined,
+      () => {},
+    ).sandboxOf(specA.id);
+    const { stdout } = await runInN8nSandbox(sandbox, [
+      '/bin/sh',
+      '-c',
+      'dd if=/dev/zero of=/data/fill bs=1M count=400 2>&1; echo "size=$(stat -c %s /data/fill)"; rm -f /data/fill',
+    ]);
+    expect(stdout).toContain('No space left on device');
+    const written = Number(/size=(\d+)/.exec(stdout)?.[1]);
+    expect(written).toBeGreaterThan(0);
+    expect(written).toBeLessThan(DISK_MB * 1024 * 1024);
+    // The instance still works once the file is gone.
+    expect((await frontDoorRequest(a.url, 'GET', '/')).status).toBe(200);
+  }, 60_000);
 
   it('backs up with the encryption key: a restore brings back the workflow and a credential that decrypts', async () => {
     const session = await n8nSession(a.url, specA.ownerEmail, specA.ownerPassword);
@@ -400,13 +442,15 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
     await writeFile(outsideFile, outsideSecret, { mode: 0o600 });
     const before = outsideSnapshot();
     planted = before;
-    // Planted from inside, as the customer would (Execute Command node): links in /tmp (the folder root
-    // made on the first deploy and bound at /tmp) and in /data itself, to the outside file and folder.
+    // Planted from inside, as the customer would (code running as the instance): links in /tmp and in
+    // /data, to the outside file and folder; and the attack that once mounted the host's root into the
+    // sandbox: the folder bound at /tmp (then /data/tmp) swapped for a link to /, before a restart.
     const plant = [
       `ln -s ${outsideFile} /tmp/file-link`,
       `ln -s ${outsideDir} /tmp/dir-link`,
       `ln -s ${outsideFile} /data/file-link`,
       `ln -s ${outsideDir} /data/.n8n/dir-link`,
+      'mkdir -p /data/tmp && mv /data/tmp /data/tmp.old && ln -s / /data/tmp',
       'ls -la /tmp /data',
     ].join(' && ');
     const sandbox = localN8n(
@@ -416,14 +460,47 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
       () => {},
     ).sandboxOf(specB.id);
     await runInN8nSandbox(sandbox, ['/bin/sh', '-c', plant]);
-    const tmpLink = path.join(n8nPaths(root, specB.id).dataDir, 'tmp', 'file-link');
+    const tmpLink = path.join(n8nPaths(root, specB.id).tmpDir, 'file-link');
     expect(lstatSync(tmpLink).isSymbolicLink()).toBe(true);
+    // Mail with reset links, as the server's outbox keeps it (the attack's prize).
+    const outbox = path.join(root, 'outbox');
+    await mkdir(outbox, { mode: 0o700 });
+    await writeFile(path.join(outbox, 'reset.eml'), 'reset link', { mode: 0o600 });
 
     // Redeploy, then a backup and a restore (each stops and starts n8n: the restart path).
     await driver.deployN8n(specB);
     const backup = await driver.createBackup(specB.id, { name: 'with links' });
     await driver.restoreBackup(specB.id, backup.id);
     expect((await frontDoorRequest(b.url, 'GET', '/')).status).toBe(200);
+
+    // The restarted n8n sees its own two folders from its disk and no host path: /data and /tmp are
+    // the disk's fixed folders (mount roots /data and /tmp of one device), and neither the host's root,
+    // its outbox nor the outside file is anywhere in its view.
+    // (n8n's own process, not bwrap's, whose command line names n8n too but which sees the host's mounts)
+    const n8nPid = descendants(Number(readFileSync(n8nPaths(root, specB.id).pidFile, 'utf8'))).find((pid) => {
+      const [program, ...args] = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      return program === '/opt/node/bin/node' && args.includes('/opt/n8n/node_modules/n8n/bin/n8n');
+    });
+    expect(n8nPid).toBeDefined();
+    const mounts = readFileSync(`/proc/${n8nPid}/mountinfo`, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => line.split(' '))
+      .map((f) => ({ device: f[2], root: f[3], point: f[4] }));
+    const data = mounts.find((m) => m.point === '/data');
+    const tmp = mounts.find((m) => m.point === '/tmp');
+    expect(data).toMatchObject({ root: '/data' });
+    expect(tmp).toMatchObject({ root: '/tmp', device: data?.device });
+    const view = `/proc/${n8nPid}/root`;
+    for (const hidden of [
+      '/tmp/etc/passwd',
+      '/tmp/proc/1',
+      '/etc/shadow',
+      `/tmp${outbox}`,
+      outbox,
+      outsideFile,
+    ])
+      expect(existsSync(`${view}${hidden}`), hidden).toBe(false);
 
     // Nothing outside was chowned, chmodded, written, added to or read into the archive.
     expect(outsideSnapshot()).toEqual(before);
@@ -433,6 +510,32 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
     const uid = systemUser(n8nNames(specB.id).unixUser)?.uid;
     expect(lstatSync(tmpLink).uid).toBe(uid);
     expect(lstatSync(path.join(n8nPaths(root, specB.id).dataDir, 'file-link')).isSymbolicLink()).toBe(true);
+  });
+
+  it('an instance made before disks existed moves onto its own disk at its next deploy, copied by its user', {
+    timeout: 180_000,
+  }, async () => {
+    const spec = specOf('carol');
+    const names = n8nNames(spec.id);
+    const paths = n8nPaths(root, spec.id);
+    // The old layout: the instance's files directly in n8n/<id>, its user's, with its tmp/ inside.
+    const user = await ensureSiteUser(names.unixUser, paths.mountDir);
+    await mkdir(path.join(paths.mountDir, 'tmp'), { recursive: true, mode: 0o700 });
+    await writeFile(path.join(paths.mountDir, 'notes.txt'), 'kept from before');
+    await chown(paths.mountDir, user.uid, user.gid);
+    await chown(path.join(paths.mountDir, 'tmp'), user.uid, user.gid);
+    await chown(path.join(paths.mountDir, 'notes.txt'), user.uid, user.gid);
+    try {
+      const urls = await driver.deployN8n(spec);
+      expect((await frontDoorRequest(urls.url, 'GET', '/')).status).toBe(200);
+      expect(mountPoints().has(paths.mountDir)).toBe(true);
+      expect(readFileSync(path.join(paths.dataDir, 'notes.txt'), 'utf8')).toBe('kept from before');
+      expect(statSync(path.join(paths.dataDir, 'notes.txt')).uid).toBe(user.uid);
+      expect(existsSync(`${paths.mountDir}.old`)).toBe(false);
+    } finally {
+      await driver.deleteSite(spec.id);
+    }
+    expect(existsSync(paths.mountDir)).toBe(false);
   });
 
   it('suspend shows the offline page; resume brings the editor back', async () => {
@@ -453,6 +556,8 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
     expect(systemUser(n8nNames(specB.id).unixUser)).toBeUndefined();
     for (const gone of [
       paths.dataDir,
+      paths.mountDir,
+      path.join(root, 'disks', `n8n-${specB.id}.img`),
       paths.etcDir,
       paths.stateFile,
       paths.pidFile,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, chown, copyFile, mkdir, rm } from 'node:fs/promises';
+import { chmod, chown, copyFile, mkdir, rm, rmdir } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.ts';
@@ -19,6 +19,7 @@ import * as backups from './backups.ts';
 import type { CaddySite } from './caddy-config.ts';
 import { isRoot, type OsUser, ownedDir, systemUser } from './host.ts';
 import * as n8nBackups from './n8n-backups.ts';
+import { isEmptyDir, n8nDisks } from './n8n-disks.ts';
 import {
   ensureN8nCompileCache,
   ensureN8nTemplate,
@@ -37,6 +38,7 @@ import {
   type N8nSandbox,
   n8nSandboxCommand,
   prepareTun,
+  runInN8nSandbox,
   writeN8nSandboxFiles,
 } from './n8n-sandbox.ts';
 import {
@@ -48,6 +50,7 @@ import {
   removeN8nState,
   writeN8nState,
 } from './n8n-state.ts';
+import { shell } from './sandbox.ts';
 import { checkDomain } from './site-spec.ts';
 import { ensureSiteUser, removeSiteUser } from './site-users.ts';
 import { type SupervisedProcess, superviseProcess } from './supervisor.ts';
@@ -71,6 +74,10 @@ export interface LocalN8nOptions {
   memoryMb?: number;
   /** How long an instance may take to answer after a start; default 120 s (a busy 2-core host). */
   readyTimeoutMs?: number;
+  /** Size of each instance's disk (its data and temporary files) in MiB; default 1024. */
+  diskMb?: number;
+  /** IPv4 CIDRs of otherwise blocked ranges instances may reach (TENANT_EGRESS_ALLOW). */
+  egressAllow?: readonly string[];
 }
 
 export interface LocalN8n {
@@ -154,6 +161,7 @@ export function localN8n(
   const processes = new Map<string, SupervisedProcess>();
   const withInstance = createKeyedLock();
   const memoryMb = options.memoryMb ?? 512;
+  const disks = n8nDisks(root, { sizeMb: options.diskMb ?? 1024 });
   let started = false;
   let startError: string | undefined;
 
@@ -195,6 +203,8 @@ export function localN8n(
       key: names.key,
       user: owner,
       dataDir: paths.dataDir,
+      tmpDir: paths.tmpDir,
+      egressAllow: options.egressAllow,
       etcDir: paths.etcDir,
       runtimeDir: runtimeDir(),
       nodeBin: n8nNodeBinary(options.runtimesDir),
@@ -338,11 +348,31 @@ export function localN8n(
     }
   }
 
+  /**
+   * An instance made before disks existed: its files, moved aside to `old` (a folder of its own in
+   * root's n8n/), are copied onto its disk by its own user in its sandbox (tmp/ is not worth keeping),
+   * then removed there; root only removes the folder once it is empty.
+   */
+  async function moveOntoDisk(id: string, old: string, user: OsUser): Promise<void> {
+    const sandbox = sandboxOf(id, user);
+    await runInN8nSandbox(
+      sandbox,
+      shell(
+        'find /old -mindepth 1 -maxdepth 1 ! -name tmp -exec cp -a {} "$1"/ \\;\nfind /old -mindepth 1 -delete',
+        N8N_INSIDE.data,
+      ),
+      { binds: [[old, '/old']] },
+    );
+    if (await isEmptyDir(old)) await rmdir(old);
+    else log(`n8n instance ${id}: ${old} was copied onto its disk but is not empty; left in place`);
+  }
+
   async function bringBack(): Promise<void> {
     await Promise.all(
       (await listN8nStates(root)).map(async (state) => {
-        if (state.suspended) return;
         try {
+          await disks.mount(state.id);
+          if (state.suspended) return;
           await startProcess(state);
         } catch (error) {
           log(`n8n instance ${state.id} did not come back: ${(error as Error).message}`);
@@ -442,15 +472,15 @@ export function localN8n(
         };
         const previous = await readN8nState(root, spec.id);
         if (!previous?.ownerReady) checkN8nPassword(spec.ownerPassword);
-        const user = await ensureSiteUser(names.unixUser, n8nPaths(root, spec.id).dataDir);
-        phase('user');
         const paths = n8nPaths(root, spec.id);
-        await ownedDir(paths.dataDir, user, 0o700);
-        const fresh = !existsSync(path.join(paths.dataDir, '.n8n'));
+        const user = await ensureSiteUser(names.unixUser, paths.dataDir);
+        phase('user');
+        await writeN8nSandboxFiles(paths.etcDir, user);
+        const oldLayout = await disks.ensure(spec.id, user);
+        if (oldLayout) await moveOntoDisk(spec.id, oldLayout, user);
         // Only on the first deploy, before any process of the instance exists: afterwards the folder is
-        // the customer's, and root never opens or chowns a name in it (a planted link would be followed).
-        if (!previous) await ownedDir(path.join(paths.dataDir, 'tmp'), user, 0o700);
-        if (fresh && !previous) await seedDatabase(paths.dataDir, user);
+        // the customer's, and root never opens or chowns a name in it.
+        if (!previous) await seedDatabase(paths.dataDir, user);
         await writeN8nSandboxFiles(paths.etcDir, user);
         const state: N8nState = {
           id: spec.id,
@@ -500,8 +530,8 @@ export function localN8n(
         }
         await stopProcess(id);
         await removeSiteUser(names.unixUser);
-        // The data folder holds only the instance's files; rm does not follow links inside it.
-        await rm(paths.dataDir, { recursive: true, force: true });
+        // Its disk holds every file of the instance: unmounted and deleted, nothing inside is opened.
+        await disks.remove(id);
         await rm(paths.etcDir, { recursive: true, force: true });
         await rm(paths.logFile, { force: true });
         await rm(paths.pidFile, { force: true });

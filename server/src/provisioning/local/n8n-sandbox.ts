@@ -3,6 +3,7 @@ import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
+import { hostAddresses } from '../../lib/host-addresses.ts';
 import { type OsUser, ownedDir } from './host.ts';
 import { BWRAP, settleSandboxed } from './sandbox.ts';
 
@@ -12,7 +13,10 @@ import { BWRAP, settleSandboxed } from './sandbox.ts';
  * PID, IPC, UTS and cgroup namespaces and nested user namespaces disabled. Inside, a read-only empty root
  * with only `/usr`, the CA bundle and time zone, a passwd/group/hosts naming only the instance, the
  * n8n runtime (read-only at /opt/n8n), our Node 24 binary (read-only at /opt/node/bin/node) and the
- * instance's own data folder at /data (its n8n user folder, HOME, and /tmp).
+ * instance's own folders from its disk (n8n-disks.ts): /data (its n8n user folder, HOME) and /tmp. Both
+ * lie in the disk's root folder, which is root's: the instance cannot swap either for a link to a host
+ * path before a restart binds them (and the disk is mounted nosymfollow, so a link there is never
+ * followed by anyone).
  *
  * Network: n8n needs outbound network to be useful, and the front door must reach its HTTP port, but it
  * must not reach the host's loopback services (the platform's PostgreSQL, MariaDB, Caddy's admin API,
@@ -29,7 +33,8 @@ import { BWRAP, settleSandboxed } from './sandbox.ts';
  *   same port on the namespace's loopback, where n8n listens; `-u none`: no inbound UDP. `-4`: IPv4
  *   only (pasta would otherwise also bind the port on every IPv6 address of the host).
  * - n8n's task broker (5679) and anything the customer binds stay inside the namespace.
- * - link-local addresses (cloud metadata at 169.254.169.254) are blackholed inside it (blockLinkLocal).
+ * - private, link-local (cloud metadata at 169.254.169.254) and reserved ranges, and the host's own
+ *   addresses, are blackholed inside it unless the operator allows a range (blockEgress).
  */
 
 const PASTA = '/usr/bin/pasta';
@@ -49,8 +54,10 @@ export interface N8nSandbox {
   /** Short key (names the config folder and the user). */
   key: string;
   user: OsUser;
-  /** The instance's data folder on the host (its user's, 700): /data inside. */
+  /** The instance's data folder on its disk (its user's, 700): /data inside. */
   dataDir: string;
+  /** Its temporary folder on its disk (its user's, 700): /tmp inside. */
+  tmpDir: string;
   /** Root-owned folder with passwd, group, hosts (read-only inside). */
   etcDir: string;
   /** The n8n runtime folder (read-only inside at /opt/n8n). */
@@ -62,6 +69,8 @@ export interface N8nSandbox {
    * under the name Node looks for as this user.
    */
   compileCache?: { dir: string; name: string };
+  /** IPv4 CIDRs of blocked ranges the operator lets instances reach (TENANT_EGRESS_ALLOW). */
+  egressAllow?: readonly string[];
 }
 
 /** Writes passwd, group and hosts naming only the instance. */
@@ -128,8 +137,11 @@ function pastaArgs(port: number | undefined): string[] {
   ];
 }
 
-/** bwrap's arguments (before the command) inside pasta's namespace. */
-function n8nBwrapArgs(sandbox: N8nSandbox): string[] {
+/**
+ * bwrap's arguments (before the command) inside pasta's namespace. `binds`: more folders of the
+ * instance's (host path → path inside), for maintenance.
+ */
+function n8nBwrapArgs(sandbox: N8nSandbox, binds: readonly (readonly [string, string])[] = []): string[] {
   return [
     '--unshare-user',
     '--uid',
@@ -169,8 +181,9 @@ function n8nBwrapArgs(sandbox: N8nSandbox): string[] {
     sandbox.dataDir,
     N8N_INSIDE.data,
     '--bind',
-    path.join(sandbox.dataDir, 'tmp'),
+    sandbox.tmpDir,
     N8N_INSIDE.tmp,
+    ...binds.flatMap(([from, to]) => ['--bind', from, to]),
     '--proc',
     '/proc',
     '--dev',
@@ -184,36 +197,91 @@ function n8nBwrapArgs(sandbox: N8nSandbox): string[] {
 
 export const IP = '/usr/bin/ip';
 
-/** Link-local nameservers of the host (e.g. a cloud's DNS at 169.254.169.253): still reachable. */
-function linkLocalNameservers(): string[] {
+/**
+ * Where an instance's traffic may not go unless the operator allows it (TENANT_EGRESS_ALLOW): private
+ * and shared ranges (the host's LAN and a cloud's VPC: databases, other machines of the operator),
+ * link-local (cloud metadata at 169.254.169.254, which hands out the host's credentials), "this network",
+ * benchmarking, multicast and reserved space. The namespace's own 10.0.2.0/24 stays reachable (a more
+ * specific route). Loopback is the namespace's own.
+ */
+export const BLOCKED_EGRESS = [
+  '0.0.0.0/8',
+  '10.0.0.0/8',
+  '100.64.0.0/10',
+  '169.254.0.0/16',
+  '172.16.0.0/12',
+  '192.168.0.0/16',
+  '198.18.0.0/15',
+  '224.0.0.0/4',
+  '240.0.0.0/4',
+] as const;
+
+const ipv4 = (address: string) => address.split('.').reduce((n, part) => n * 256 + Number(part), 0);
+
+/** Whether an IPv4 address lies in a CIDR. */
+export function inCidr(address: string, cidr: string): boolean {
+  const [base = '', bits = '32'] = cidr.split('/');
+  const size = 2 ** (32 - Number(bits));
+  return Math.floor(ipv4(address) / size) === Math.floor(ipv4(base) / size);
+}
+
+const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
+
+/** The host's IPv4 nameservers (the instance resolves names through the host's resolv.conf). */
+function nameservers(): string[] {
   try {
-    return [...readFileSync('/etc/resolv.conf', 'utf8').matchAll(/^nameserver\s+(169\.254\.\d+\.\d+)\s*$/gm)]
+    return [...readFileSync('/etc/resolv.conf', 'utf8').matchAll(/^nameserver\s+(\S+)\s*$/gm)]
       .map((match) => match[1] ?? '')
-      .filter(Boolean);
+      .filter((address) => IPV4.test(address));
   } catch {
     return [];
   }
 }
 
 /**
- * The step between pasta and bwrap: in the instance's own network namespace (where this shell, pasta's
- * child, still holds CAP_NET_ADMIN over it), link-local addresses (169.254.0.0/16: cloud metadata
- * services at 169.254.169.254, which hand out the host's credentials) get a blackhole route, then the
- * shell execs bwrap. bwrap's nested user namespace leaves n8n without any capability over this network
- * namespace, so nothing inside can remove the route. Fails closed: no route, no n8n. IPv6 is off (-4).
+ * The routes of an instance's network namespace, as `ip route add` arguments: the blocked ranges (less
+ * those the operator allows outright) and each of this host's own IPv4 addresses (where the API and
+ * anything else the host serves listen, whatever range they lie in) are blackholed; the operator's
+ * allowed ranges and the host's nameservers that lie in a blocked range go out through pasta's gateway.
+ * A nameserver that is one of the host's own addresses or loopback stays unreachable (allowing it would
+ * open every port of the host): such a host gives its instances no DNS, which the log says.
  */
-function blockLinkLocal(): string[] {
-  const allowed = linkLocalNameservers().map((ns) => `${IP} route add ${ns}/32 via 10.0.2.2 && `);
+export function egressRoutes(
+  allowed: readonly string[],
+  own: ReadonlySet<string>,
+  servers: readonly string[] = nameservers(),
+): string[][] {
+  const hostOwn = [...own].filter((address) => IPV4.test(address));
+  const routes = BLOCKED_EGRESS.filter((cidr) => !allowed.includes(cidr)).map((cidr) => ['blackhole', cidr]);
+  for (const cidr of allowed) routes.push([cidr, 'via', '10.0.2.2']);
+  for (const server of servers) {
+    if (hostOwn.includes(server) || inCidr(server, '127.0.0.0/8')) continue;
+    if (BLOCKED_EGRESS.some((cidr) => inCidr(server, cidr)) && !allowed.some((c) => inCidr(server, c)))
+      routes.push([`${server}/32`, 'via', '10.0.2.2']);
+  }
+  for (const address of hostOwn) routes.push(['blackhole', `${address}/32`]);
+  return routes;
+}
+
+/**
+ * The step between pasta and bwrap: in the instance's own network namespace (where this shell, pasta's
+ * child, still holds CAP_NET_ADMIN over it), the routes of egressRoutes() are added, then the shell
+ * execs bwrap. bwrap's nested user namespace leaves n8n without any capability over this network
+ * namespace, so nothing inside can remove a route. Fails closed: a route not added, no n8n. IPv6 is off
+ * (-4).
+ */
+function blockEgress(sandbox: N8nSandbox): string[] {
+  const routes = egressRoutes(sandbox.egressAllow ?? [], hostAddresses());
   return [
     '/bin/sh',
     '-c',
-    `${IP} route add blackhole 169.254.0.0/16 && ${allowed.join('')}exec "$@"`,
+    `${routes.map((route) => `${IP} route add ${route.join(' ')} && `).join('')}exec "$@"`,
     'n8n-network',
   ];
 }
 
 /**
- * The whole command line: prlimit → pasta → sh (link-local blocked) → bwrap → `command`, started as
+ * The whole command line: prlimit → pasta → sh (egress routes) → bwrap → `command`, started as
  * the instance user.
  */
 export function n8nSandboxCommand(
@@ -228,7 +296,7 @@ export function n8nSandboxCommand(
       '--',
       PASTA,
       ...pastaArgs(port),
-      ...blockLinkLocal(),
+      ...blockEgress(sandbox),
       BWRAP,
       ...n8nBwrapArgs(sandbox),
       '--',
@@ -251,6 +319,11 @@ export interface N8nSandboxRun {
   timeoutMs?: number;
   /** With the instance's kind of network (pasta, no inbound port); default: none at all (bwrap only). */
   network?: boolean;
+  /**
+   * More folders bound read-write (host path → path inside), without `network` only. Each must be the
+   * instance's own and lie in a folder of root's, so the instance cannot have swapped it for a link.
+   */
+  binds?: readonly (readonly [string, string])[];
 }
 
 /**
@@ -266,7 +339,7 @@ export async function runInN8nSandbox(
     ? n8nSandboxCommand(sandbox, undefined, command)
     : {
         command: BWRAP,
-        args: ['--unshare-net', ...n8nBwrapArgs(sandbox), '--', ...command],
+        args: ['--unshare-net', ...n8nBwrapArgs(sandbox, run.binds), '--', ...command],
       };
   const child = spawn(line.command, line.args, {
     uid: sandbox.user.uid,

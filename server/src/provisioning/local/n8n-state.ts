@@ -45,8 +45,12 @@ export function n8nNames(id: string): N8nNames {
 export function n8nPaths(root: string, id: string) {
   const { key } = n8nNames(id);
   return {
-    /** The instance's data folder (its user's, 700): /data in its sandbox. */
-    dataDir: path.join(root, 'n8n', id),
+    /** Mount point of the instance's disk (n8n-disks.ts); its root folder is root's (711). */
+    mountDir: path.join(root, 'n8n', id),
+    /** The instance's data folder on its disk (its user's, 700): /data in its sandbox. */
+    dataDir: path.join(root, 'n8n', id, 'data'),
+    /** Its temporary folder on its disk (its user's, 700): /tmp in its sandbox. */
+    tmpDir: path.join(root, 'n8n', id, 'tmp'),
     etcDir: path.join(root, 'sandbox', `n8n-${key}`),
     stateFile: path.join(root, 'n8n-state', `${id}.json`),
     pidFile: path.join(root, 'run', `n8n-${key}.pid`),

@@ -1,24 +1,18 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { chmod, chown, mkdir, rename, rm, rmdir, statfs } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { formatDiskImage, layoutDir, mountDiskImage, mountPoints, unmountDiskImage } from './disk-image.ts';
 import type { OsUser } from './host.ts';
 import { sitePaths } from './site-names.ts';
 import { copyWordPressCore } from './wordpress-core.ts';
 
 /**
- * Each site's files live on a disk of their own: an ext4 image (sparse, so only what is written takes
- * space on the host) loop-mounted at `<root>/sites/<id>` with `nosymfollow,nosuid,nodev,noexec`:
+ * Each site's files live on a disk of their own (disk-image.ts: a size-limited ext4 image mounted
+ * `nosymfollow,nosuid,nodev,noexec` at `<root>/sites/<id>`, its root folder root's).
  *
- * - the size is a hard quota on everything the site writes (SFTP, PHP, uploads, sessions, logs);
- * - no process on the host follows a symbolic link that lies on it (the kernel refuses with ELOOP), so
- *   the front door and any root process opening a path there can never be led out of the site;
- * - nothing on it runs as a program or gains privileges;
- * - hard links cannot reach another site's files (they are other file systems).
- *
- * The disk's root folder belongs to root (mode 711): the customer cannot add, remove or swap its
- * entries `public/` (WordPress; the site user, group of the front door, 750), `tmp/` (700), `logs/`
+ * The layout: `public/` (WordPress; the site user, group of the front door, 750), `tmp/` (700), `logs/`
  * (750) and `run/` (the PHP socket; group of the front door, 750).
  *
  * A spare disk holding a fresh copy of WordPress core (Debian's, with its links resolved into real
@@ -26,8 +20,6 @@ import { copyWordPressCore } from './wordpress-core.ts';
  */
 
 const run = promisify(execFile);
-
-const MOUNT_OPTIONS = 'loop,nosymfollow,nosuid,nodev,noexec';
 
 export interface SiteDisksOptions {
   /** Size of each site's disk in MiB. */
@@ -59,19 +51,6 @@ export interface SiteDisks {
   usage(id: string): Promise<SiteDiskUsage>;
 }
 
-/** Mount points in this mount namespace (octal escapes of /proc/self/mountinfo decoded). */
-export function mountPoints(): Set<string> {
-  const points = new Set<string>();
-  for (const line of readFileSync('/proc/self/mountinfo', 'utf8').split('\n')) {
-    const field = line.split(' ')[4];
-    if (field)
-      points.add(
-        field.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(Number.parseInt(octal, 8))),
-      );
-  }
-  return points;
-}
-
 export function siteDisks(root: string, options: SiteDisksOptions): SiteDisks {
   const { log } = options;
   const disksDir = path.join(root, 'disks');
@@ -83,38 +62,9 @@ export function siteDisks(root: string, options: SiteDisksOptions): SiteDisks {
   let refilling: Promise<void> | undefined;
   let stopped = false;
 
-  async function format(file: string): Promise<void> {
-    await rm(file, { force: true });
-    await run('/usr/bin/truncate', ['-s', `${options.sizeMb}M`, file]);
-    await run('/usr/sbin/mkfs.ext4', [
-      '-q',
-      '-F',
-      '-m',
-      '0',
-      '-L',
-      'berth-site',
-      '-E',
-      'lazy_itable_init=1,lazy_journal_init=1,root_owner=0:0',
-      file,
-    ]);
-  }
-
-  async function mountAt(file: string, point: string): Promise<void> {
-    await mkdir(point, { recursive: true, mode: 0o711 });
-    if (!mountPoints().has(point)) await run('/usr/bin/mount', ['-o', MOUNT_OPTIONS, file, point]);
-    await chown(point, 0, 0);
-    await chmod(point, 0o711);
-  }
-
-  async function unmountAt(point: string): Promise<void> {
-    if (!mountPoints().has(point)) return;
-    try {
-      await run('/usr/bin/umount', [point]);
-    } catch {
-      // Busy (a process of the site still has a file open): detach now, freed when it closes.
-      await run('/usr/bin/umount', ['--lazy', point]);
-    }
-  }
+  const format = (file: string) => formatDiskImage(file, options.sizeMb, 'berth-site');
+  const mountAt = mountDiskImage;
+  const unmountAt = unmountDiskImage;
 
   /** A disk with core under SPARE_CORE (root only), unmounted, at `spare`. */
   function refill(fresh = false): void {
@@ -148,18 +98,6 @@ export function siteDisks(root: string, options: SiteDisksOptions): SiteDisks {
     } catch {
       return false;
     }
-  }
-
-  /** mkdir as root in the disk's root folder (root's own, so nothing there is the customer's). */
-  async function layoutDir(dir: string, owner: OsUser, group: number, mode: number): Promise<void> {
-    try {
-      await mkdir(dir, { mode: 0o700 });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return; // ours from before: left alone
-      throw error;
-    }
-    await chown(dir, owner.uid, group);
-    await chmod(dir, mode);
   }
 
   const api: SiteDisks = {

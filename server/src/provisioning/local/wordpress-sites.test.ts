@@ -11,11 +11,11 @@ import { curl, ensureSiteTestPackages, sftpBatch } from '../../../test/provision
 import { removeSiteUsersUnder, siteSandbox } from '../../../test/provisioning/site-sandbox.ts';
 import type { ProvisioningDriver, SiteAccess, SiteSpec, SslStatus } from '../driver.ts';
 import { caddyAdmin, caddyPaths } from './caddy.ts';
+import { mountPoints } from './disk-image.ts';
 import { systemUser } from './host.ts';
 import { createLocalDriver } from './local-driver.ts';
 import { installedPhpVersions } from './php-fpm.ts';
 import { runInSandbox, sandboxEtcDir } from './sandbox.ts';
-import { mountPoints } from './site-disks.ts';
 import { sitePaths } from './site-names.ts';
 
 /**
