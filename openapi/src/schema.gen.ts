@@ -2287,6 +2287,15 @@ export interface components {
                 /** @description Why it cannot be deployed now */
                 reason: string | null;
             }[];
+            /** @description Every region, and whether this server places instances there */
+            regions: {
+                /** @enum {string} */
+                id: "us-east-1" | "us-west-2" | "eu-west-1" | "eu-central-1" | "eu-north-1" | "ap-south-1" | "ap-southeast-1" | "ap-southeast-2" | "ap-northeast-1" | "ap-northeast-2" | "sa-east-1" | "me-central-1" | "af-south-1";
+                label: string;
+                available: boolean;
+                /** @description Why instances cannot be placed there */
+                reason: string | null;
+            }[];
         };
         InstanceChange: {
             instance: components["schemas"]["Instance"];

@@ -33,7 +33,7 @@ import {
   measureDeployLatency,
   percentile,
 } from '../src/provisioning/deploy-latency.ts';
-import type { DatabaseType } from '../src/provisioning/driver.ts';
+import type { DatabaseType } from '../src/provisioning/instance-types.ts';
 import { missingHostPackages } from '../src/provisioning/local/host-packages.ts';
 import { createLocalDriver } from '../src/provisioning/local/local-driver.ts';
 import { generateN8nKey } from '../src/provisioning/local/n8n-instances.ts';
@@ -42,7 +42,6 @@ import { createServices } from '../src/services.ts';
 const COUNT = 20;
 const wordpressSpec = (id: string, i: number) => ({
   id,
-  type: 'wordpress' as const,
   title: `Bench ${i}`,
   adminUser: 'bench',
   adminEmail: 'bench@example.com',
@@ -103,7 +102,7 @@ try {
       const id = crypto.randomUUID();
       ids.push(id);
       const t0 = performance.now();
-      await driver.deploySite(wordpressSpec(id, i));
+      await driver.engine('wordpress').deploy(wordpressSpec(id, i));
       samples.push(performance.now() - t0);
     }
     samples.sort((a, b) => a - b);
@@ -115,7 +114,7 @@ try {
     // with a logged-in cookie (PHP renders it every time), 200 requests each, one at a time.
     const first = ids[0];
     if (first) {
-      const url = new URL((await driver.deploySite({ ...wordpressSpec(first, 0) })).url);
+      const url = new URL((await driver.engine('wordpress').deploy(wordpressSpec(first, 0))).urls?.url ?? '');
       const timed = async (cookie: string | undefined) => {
         const samples: number[] = [];
         for (let i = 0; i < 200; i += 1) {
@@ -147,7 +146,7 @@ try {
         `  WordPress page: cached p50 ${p50.toFixed(1)} ms p95 ${percentile(cached, 95).toFixed(1)} ms · rendered by PHP p50 ${percentile(rendered, 50).toFixed(1)} ms (cache ${(percentile(rendered, 50) / p50).toFixed(0)}x faster; target cached p50 <= 10 ms: ${p50 <= 10 ? 'met' : 'MISSED'})`,
       );
     }
-    for (const id of ids) await driver.deleteSite(id);
+    for (const id of ids) await driver.engine('wordpress').delete(id);
   } else {
     console.log(`  driver  WordPress: skipped (${wordpress.wordpress.reason})`);
   }
@@ -159,14 +158,14 @@ try {
     for (let i = 0; i < N8N_COUNT; i += 1) {
       const id = crypto.randomUUID();
       const t0 = performance.now();
-      await driver.deployN8n({
+      await driver.engine('n8n').deploy({
         id,
         ownerEmail: 'bench@example.com',
         ownerPassword: 'Bench2026n8n',
         encryptionKey: generateN8nKey(),
       });
       samples.push(performance.now() - t0);
-      await driver.deleteSite(id);
+      await driver.engine('n8n').delete(id);
     }
     samples.sort((a, b) => a - b);
     const p95 = percentile(samples, 95);

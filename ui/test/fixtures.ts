@@ -1,4 +1,5 @@
 import type { AuthResult, Schemas, Subscription, SubscriptionStatus, User } from '@berth/openapi';
+import { REGIONS } from '@berth/openapi/rules';
 import type {
   DomainVerification,
   Instance,
@@ -264,7 +265,15 @@ export function instanceList(
 type Capability = Schemas['InstanceCapabilities']['types'][number];
 
 /** The local driver without MongoDB: MySQL and PostgreSQL available, the applications 'Coming soon'. */
-export function capabilities(overrides: Partial<Record<Capability['type'], string | null>> = {}) {
+/**
+ * GET /api/instances/capabilities: every type available but MongoDB, WordPress and n8n (or as
+ * `overrides` say: null = available, a string = unavailable for that reason); every region available
+ * (a server with many regions), or only `regions.only` with `regions.reason` for the others.
+ */
+export function capabilities(
+  overrides: Partial<Record<Capability['type'], string | null>> = {},
+  regions: { only?: string; reason?: string } = {},
+) {
   const types: Capability[] = [
     { type: 'mysql', name: 'MySQL', category: 'database', available: true, reason: null },
     { type: 'postgresql', name: 'PostgreSQL', category: 'database', available: true, reason: null },
@@ -290,6 +299,10 @@ export function capabilities(overrides: Partial<Record<Capability['type'], strin
         ? { ...entry, available: overrides[entry.type] === null, reason: overrides[entry.type] ?? null }
         : entry,
     ),
+    regions: REGIONS.map(({ id, label }) => {
+      const available = regions.only === undefined || regions.only === id;
+      return { id, label, available, reason: available ? null : (regions.reason ?? 'Not offered here') };
+    }),
   };
 }
 

@@ -124,7 +124,11 @@ describe('a database deployed from the browser', () => {
     await page.getByRole('radio', { name: 'MySQL' }).click();
     await page.getByLabel('Instance Name').fill(INSTANCE_NAME);
     await page.getByLabel('Description (optional)').fill('Order history for the shop');
-    await page.getByRole('button', { name: /EU Central \(Frankfurt\)/ }).click();
+    // One host, one region: the server's own (US East) is chosen, the others are disabled, saying why.
+    const usEast = page.getByRole('button', { name: /US East \(N\. Virginia\)/ });
+    expect(await usEast.getAttribute('aria-pressed')).toBe('true');
+    expect(await page.getByRole('button', { name: /EU Central \(Frankfurt\)/ }).isDisabled()).toBe(true);
+    await page.getByText('This server runs instances in US East (N. Virginia) only').waitFor();
     await shot(page, 'instances-new-mysql');
     await page.getByRole('button', { name: 'Deploy Instance' }).click();
 
@@ -154,7 +158,7 @@ describe('a database deployed from the browser', () => {
     );
     await card().getByText('Running', { exact: true }).waitFor();
     expect(navigations).toEqual([]);
-    await expect(card().getByText('EU Central (Frankfurt)', { exact: false }).count()).resolves.toBe(1);
+    await expect(card().getByText('US East (N. Virginia)', { exact: false }).count()).resolves.toBe(1);
   });
 
   it('shows the credentials and copies the password the API gives', async () => {
@@ -214,7 +218,7 @@ describe('a database deployed from the browser', () => {
     await page.getByRole('heading', { level: 1, name: INSTANCE_NAME }).waitFor();
     await page
       .getByRole('region', { name: 'Configuration' })
-      .getByText('eu-central-1', { exact: false })
+      .getByText('us-east-1', { exact: false })
       .waitFor();
     await shot(page, 'instances-detail');
   });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { DatabaseType, ProvisioningDriver } from './driver.ts';
+import type { ProvisioningDriver } from './driver.ts';
+import type { DatabaseType } from './instance-types.ts';
 import { checkTenantLogin } from './tenant-login.ts';
 
 export interface LatencySummary {
@@ -18,7 +19,7 @@ export function percentile(sorted: readonly number[], p: number): number {
 
 /**
  * Deploy-to-ready latency: for `count` fresh instances one after another, the time from the
- * deployDatabase call to the tenant's first successful login. The tenants are deleted afterwards.
+ * engine's deploy call to the tenant's first successful login. The tenants are deleted afterwards.
  * Used by the provisioning tests and by `npm run bench`.
  */
 export async function measureDeployLatency(
@@ -33,11 +34,13 @@ export async function measureDeployLatency(
       const id = randomUUID();
       ids.push(id);
       const started = performance.now();
-      await checkTenantLogin(type, await driver.deployDatabase({ id, type }));
+      const { database } = await driver.engine(type).deploy({ id });
+      if (!database) throw new Error(`The ${type} engine answered no credentials`);
+      await checkTenantLogin(type, database);
       samples.push(performance.now() - started);
     }
   } finally {
-    for (const id of ids) await driver.deleteDatabase({ id, type });
+    for (const id of ids) await driver.engine(type).delete(id);
   }
   samples.sort((a, b) => a - b);
   return {

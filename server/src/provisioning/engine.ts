@@ -1,16 +1,4 @@
-import type {
-  BackupInfo,
-  BackupInput,
-  Capabilities,
-  Capability,
-  DatabaseCredentials,
-  DriverHealth,
-  InstanceType,
-  SftpCredentials,
-  SiteStorage,
-  SiteUrls,
-  SslStatus,
-} from './driver.ts';
+import type { Capability, InstanceType } from './instance-types.ts';
 
 /**
  * An engine runs one instance type (MySQL, PostgreSQL, MongoDB, WordPress, n8n) for a driver: the local
@@ -149,31 +137,64 @@ export interface PhpCapability {
   versions(): Promise<string[]>;
 }
 
-/**
- * A region a driver can place instances in (the ids of `REGIONS` in @berth/openapi's rules). The local
- * driver has one (named by the operator); the swarm driver one per configured swarm.
- */
-export interface RegionAvailability {
-  id: string;
-  available: boolean;
-  /** Why not, in the customer's words, when unavailable. */
-  reason?: string;
+export interface DatabaseCredentials {
+  host: string;
+  port: number;
+  database: string;
+  user: string;
+  password: string;
 }
 
-/**
- * What a driver is once every type has its engine (driver.ts's ProvisioningDriver becomes exactly this
- * in the engine refactor): the engine of each type, what each can do now, the regions, and the driver's
- * own lifecycle.
- */
-export interface EngineDriver {
-  /** The engine of an instance type (one that cannot run here answers an unavailable capability). */
-  engine<T extends InstanceType>(type: T): InstanceEngine<SpecOf[T]>;
-  /** Every type's capability (each engine's capability()). */
-  capabilities(): Promise<Capabilities>;
-  /** Every region customers can pick, and whether this driver can place instances there. */
-  regions(): Promise<RegionAvailability[]>;
-  /** Brings up what the driver supervises or connects to. */
-  start(): Promise<void>;
-  stop(): Promise<void>;
-  health(): Promise<DriverHealth>;
+export interface SiteUrls {
+  /** Where the site answers: the custom domain over HTTPS when one is attached, else the temporary URL. */
+  url: string;
+  /** WordPress: `<url>/wp-admin/`; n8n: `<url>/`. */
+  adminUrl: string;
+  /** `http://<slug>.<base domain>[:port]`, which keeps working with a custom domain attached. */
+  temporaryUrl: string;
+}
+
+export interface SftpCredentials {
+  host: string;
+  port: number;
+  user: string;
+  password: string;
+}
+
+const SSL_STATES = ['Active', 'Pending', 'FAILED'] as const;
+export type SslState = (typeof SSL_STATES)[number];
+
+export interface SslStatus {
+  domain: string;
+  /** Active: a handshake for the domain presents a valid certificate; FAILED: issuance failed (message). */
+  status: SslState;
+  message: string;
+  /** ISO time of the probe. */
+  lastChecked: string;
+  /** ISO expiry of the certificate presented (Active) or stored. */
+  expiresAt?: string;
+}
+
+export interface SiteStorage {
+  usedBytes: number;
+  limitBytes: number;
+}
+
+export interface BackupInput {
+  /** [a-z0-9-], up to 64; generated when absent (generate it before the job to keep retries exact). */
+  backupId?: string;
+  name: string;
+  note?: string;
+}
+
+export interface BackupInfo {
+  id: string;
+  name: string;
+  note: string;
+  /** ISO time. */
+  createdAt: string;
+  /** Bytes of the stored archives together. */
+  size: number;
+  /** sha256 (hex) of the backup's SHA256SUMS text, which lists the sha256 of each archive. */
+  sha256: string;
 }

@@ -1,6 +1,7 @@
 import mysql from 'mysql2/promise';
 import pg from 'pg';
-import type { DatabaseCredentials, DatabaseType } from './driver.ts';
+import type { DatabaseCredentials } from './engine.ts';
+import type { DatabaseType } from './instance-types.ts';
 
 /**
  * Logs in as the tenant and runs `SELECT 1`: the proof that a deployed database is ready. Throws the

@@ -1,43 +1,32 @@
+import { DEFAULT_REGION } from '@berth/openapi/rules';
 import {
-  type Capabilities,
-  INSTANCE_TYPES,
-  type InstanceType,
+  capabilitiesOf,
+  type Engines,
+  oneRegion,
   type ProvisioningDriver,
-  ProvisioningUnavailableError,
+  unavailableEngine,
 } from './driver.ts';
 
 const NOT_CONFIGURED = 'No provisioning driver is configured on this server';
 
 /**
- * A driver that provides nothing: every type is unavailable with `reason`. The app uses it when none is
- * given (route tests, the OpenAPI generator), so it never touches a database server by accident.
+ * A driver that provides nothing: every type's engine is unavailable with `reason`. The app uses it
+ * when none is given (route tests, the OpenAPI generator), so it never touches a database server by
+ * accident.
  */
 export function createUnconfiguredDriver(reason = NOT_CONFIGURED): ProvisioningDriver {
-  const refuse = (type: InstanceType) => {
-    throw new ProvisioningUnavailableError(type, reason);
+  const why = () => reason;
+  const engines: Engines = {
+    mysql: unavailableEngine('mysql', why),
+    postgresql: unavailableEngine('postgresql', why),
+    mongodb: unavailableEngine('mongodb', why),
+    wordpress: unavailableEngine('wordpress', why),
+    n8n: unavailableEngine('n8n', why),
   };
   return {
-    capabilities: async () =>
-      Object.fromEntries(INSTANCE_TYPES.map((type) => [type, { available: false, reason }])) as Capabilities,
-    deployDatabase: async (spec) => refuse(spec.type),
-    deleteDatabase: async (ref) => refuse(ref.type),
-    suspendDatabase: async (ref) => refuse(ref.type),
-    resumeDatabase: async (ref) => refuse(ref.type),
-    changeDatabasePassword: async (ref) => refuse(ref.type),
-    phpVersions: async () => [],
-    deploySite: async (spec) => refuse(spec.type),
-    deployN8n: async () => refuse('n8n'),
-    deleteSite: async () => refuse('wordpress'),
-    suspendSite: async () => refuse('wordpress'),
-    resumeSite: async () => refuse('wordpress'),
-    setSiteDomain: async () => refuse('wordpress'),
-    sslStatus: async () => refuse('wordpress'),
-    requestSsl: async () => refuse('wordpress'),
-    createBackup: async () => refuse('wordpress'),
-    listBackups: async () => refuse('wordpress'),
-    restoreBackup: async () => refuse('wordpress'),
-    deleteBackup: async () => refuse('wordpress'),
-    siteStorage: async () => refuse('wordpress'),
+    engine: (type) => engines[type],
+    capabilities: () => capabilitiesOf(engines),
+    regions: async () => oneRegion(DEFAULT_REGION),
     start: async () => {},
     stop: async () => {},
     health: async () => ({ ok: false, servers: {} }),

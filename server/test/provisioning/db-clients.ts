@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import type { DatabaseCredentials } from '../../src/provisioning/driver.ts';
+import type { DatabaseCredentials } from '../../src/provisioning/engine.ts';
 import { installHostPackages, missingHostPackages } from '../../src/provisioning/local/host-packages.ts';
 import { mariadbPaths } from '../../src/provisioning/local/mariadb-server.ts';
 import { postgresPaths } from '../../src/provisioning/local/postgres-server.ts';

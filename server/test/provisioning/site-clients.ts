@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { SftpCredentials } from '../../src/provisioning/driver.ts';
+import type { SftpCredentials } from '../../src/provisioning/engine.ts';
 import {
   aptInstallLine,
   installHostPackages,

@@ -73,15 +73,27 @@ export function useInstanceQuery(id: string) {
   });
 }
 
-/** Which types this server can deploy now, and why not the others (unavailable types show the reason). */
-export function useInstanceCapabilitiesQuery() {
+export type RegionAvailability = Schemas['InstanceCapabilities']['regions'][number];
+
+/** GET /instances/capabilities, whole: types and regions (each hook below selects its part). */
+function useCapabilitiesAnswer<T>(select: (answer: Schemas['InstanceCapabilities']) => T) {
   const client = useApiClient();
   return useQuery({
     queryKey: instanceKeys.capabilities(),
-    queryFn: async () => (await unwrap(client.GET('/api/instances/capabilities'))).types,
+    queryFn: async () => unwrap(client.GET('/api/instances/capabilities')),
+    select,
     staleTime: 60_000,
   });
 }
+
+const typesOf = (answer: Schemas['InstanceCapabilities']) => answer.types;
+const regionsOf = (answer: Schemas['InstanceCapabilities']) => answer.regions;
+
+/** Which types this server can deploy now, and why not the others (unavailable types show the reason). */
+export const useInstanceCapabilitiesQuery = () => useCapabilitiesAnswer(typesOf);
+
+/** Which regions this server places instances in, and why not the others. */
+export const useRegionsQuery = () => useCapabilitiesAnswer(regionsOf);
 
 /** Credentials of a database instance: ready (200), or still being prepared (202). */
 export type AccessAnswer = { ready: true; access: InstanceAccess } | { ready: false };

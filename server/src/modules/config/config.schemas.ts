@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { INSTANCE_TYPES } from '../../provisioning/driver.ts';
+import { INSTANCE_TYPES } from '../../provisioning/instance-types.ts';
 import { TYPE_NAMES } from '../instances/instance-catalog.ts';
 
 const PlanPriceSchema = z

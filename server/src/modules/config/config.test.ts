@@ -2,7 +2,6 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, createTestApp, registerAdmin, type TestApp } from '../../../test/create-test-app.ts';
 import { createTestDatabase, truncateAll } from '../../../test/test-db.ts';
 import type { Db } from '../../db/database.ts';
-import { COMING_SOON } from '../../provisioning/driver.ts';
 import { createUnconfiguredDriver } from '../../provisioning/unconfigured-driver.ts';
 import { NOT_OFFERED } from './config.service.ts';
 
@@ -54,7 +53,7 @@ describe('GET /api/config', () => {
       postgresql: { available: false as const, reason: 'The PostgreSQL server is not running: socket /x' },
       mongodb: { available: false as const, reason: 'MONGODB_ADMIN_URL is not set' },
       wordpress: { available: true as const },
-      n8n: COMING_SOON,
+      n8n: { available: false as const, reason: 'Coming soon' },
     });
     const withDriver = createTestApp(db, { provisioner: { ...createUnconfiguredDriver(), capabilities } });
     const { json } = await call(withDriver, 'GET', '/api/config');

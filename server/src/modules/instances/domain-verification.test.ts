@@ -3,18 +3,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, createTestServices, register, type TestApp } from '../../../test/create-test-app.ts';
 import { type FakeDns, startFakeDns } from '../../../test/fake-dns.ts';
 import { startTestRunner, waitForStatus } from '../../../test/instances-harness.ts';
+import { withEngine } from '../../../test/provisioning/engines.ts';
 import { createTestDatabase } from '../../../test/test-db.ts';
 import { createApp } from '../../app.ts';
 import type { Db } from '../../db/database.ts';
 import type { JobRunner } from '../../jobs/job-runner.ts';
 import { createEphemeralCipher } from '../../lib/crypto.ts';
 import { ValidationError } from '../../lib/errors.ts';
-import {
-  COMING_SOON,
-  type ProvisioningDriver,
-  type SiteAccess,
-  type SiteUrls,
-} from '../../provisioning/driver.ts';
+import type { ProvisioningDriver } from '../../provisioning/driver.ts';
+import type { SiteUrls } from '../../provisioning/engine.ts';
 import { createUnconfiguredDriver } from '../../provisioning/unconfigured-driver.ts';
 import type { Services } from '../../services.ts';
 import { PENDING_ACTIVATION } from './domain-verification.ts';
@@ -50,43 +47,41 @@ const urlsOf = (id: string): SiteUrls => {
   return { url, adminUrl: `${url}/wp-admin/`, temporaryUrl };
 };
 
-const recordingDriver: ProvisioningDriver = {
-  ...createUnconfiguredDriver(),
-  capabilities: async () => ({
-    mysql: COMING_SOON,
-    postgresql: COMING_SOON,
-    mongodb: COMING_SOON,
-    wordpress: { available: true },
-    n8n: COMING_SOON,
-  }),
-  phpVersions: async () => ['8.2'],
-  async deploySite(spec): Promise<SiteAccess> {
+const recordingDriver: ProvisioningDriver = withEngine(createUnconfiguredDriver(), 'wordpress', () => ({
+  capability: async () => ({ available: true }),
+  async deploy(spec) {
     await deployGate;
     if (!sites.has(spec.id)) sites.set(spec.id, { domain: null });
     return {
-      ...urlsOf(spec.id),
+      urls: urlsOf(spec.id),
       sftp: { host: '127.0.0.1', port: 2222, user: 'wp_x', password: spec.sftpPassword ?? 'x' },
       database: { host: '127.0.0.1', port: 3306, database: 'wp_x', user: 'wp_x', password: 'x' },
     };
   },
-  async setSiteDomain(id, domain) {
-    domainCalls.push([id, domain]);
-    if (domainFailure) throw domainFailure;
-    const site = sites.get(id);
-    if (!site) throw new Error(`no site ${id}`);
-    site.domain = domain;
-    return urlsOf(id);
+  resume: async () => {},
+  suspend: async () => {},
+  delete: async (id) => void sites.delete(id),
+  php: { versions: async () => ['8.2'] },
+  domains: {
+    async set(id, domain) {
+      domainCalls.push([id, domain]);
+      if (domainFailure) throw domainFailure;
+      const site = sites.get(id);
+      if (!site) throw new Error(`no site ${id}`);
+      site.domain = domain;
+      return urlsOf(id);
+    },
+    async sslStatus(id) {
+      const domain = sites.get(id)?.domain;
+      return domain
+        ? { domain, status: 'Active', message: 'HTTPS is enabled', lastChecked: new Date().toISOString() }
+        : null;
+    },
+    requestSsl: async () => {
+      throw new Error('not used');
+    },
   },
-  resumeSite: async () => {},
-  suspendSite: async () => {},
-  sslStatus: async (id) => {
-    const domain = sites.get(id)?.domain;
-    return domain
-      ? { domain, status: 'Active', message: 'HTTPS is enabled', lastChecked: new Date().toISOString() }
-      : null;
-  },
-  deleteSite: async (id) => void sites.delete(id),
-};
+}));
 
 beforeAll(async () => {
   const testDb = await createTestDatabase();

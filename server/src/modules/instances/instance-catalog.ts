@@ -1,5 +1,5 @@
 import { DEFAULT_REGION, REGIONS, type RegionId } from '@berth/openapi/rules';
-import { DATABASE_TYPES, type DatabaseType, type InstanceType } from '../../provisioning/driver.ts';
+import { DATABASE_TYPES, type DatabaseType, type InstanceType } from '../../provisioning/instance-types.ts';
 
 /**
  * What customers can deploy and where: display names, categories and regions.

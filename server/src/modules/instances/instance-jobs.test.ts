@@ -11,18 +11,15 @@ import {
   waitForStatus,
 } from '../../../test/instances-harness.ts';
 import { adminCli, tenantCli } from '../../../test/provisioning/db-clients.ts';
+import { required, withEngine } from '../../../test/provisioning/engines.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 import type { Db } from '../../db/database.ts';
 import { type JobRunner, recoverAbandonedJobs } from '../../jobs/job-runner.ts';
 import { type Cipher, createEphemeralCipher } from '../../lib/crypto.ts';
 import { ValidationError } from '../../lib/errors.ts';
-import {
-  type Capabilities,
-  type DatabaseCredentials,
-  type DatabaseSpec,
-  type ProvisioningDriver,
-  ProvisioningUnavailableError,
-} from '../../provisioning/driver.ts';
+import { type ProvisioningDriver, ProvisioningUnavailableError } from '../../provisioning/driver.ts';
+import type { DatabaseCredentials, DatabaseSpec } from '../../provisioning/engine.ts';
+import type { Capabilities } from '../../provisioning/instance-types.ts';
 import { MONGODB_UNAVAILABLE } from '../../provisioning/local/local-driver.ts';
 import { trackDriverStart } from './driver-startup.ts';
 import { DEFAULT_BUDGETS, enqueueInstanceJob, reconcileInstances } from './instance-jobs.ts';
@@ -63,17 +60,18 @@ beforeAll(async () => {
   prov = await startTestProvisioning();
   cipher = createEphemeralCipher();
   const real = prov.driver;
-  driver = {
-    ...real,
-    async deployDatabase(spec) {
+  driver = withEngine(real, 'mysql', (mysql) => ({
+    async deploy(spec) {
       await hooks.beforeDeploy?.(spec);
-      return real.deployDatabase(spec);
+      return mysql.deploy(spec);
     },
-    async changeDatabasePassword(ref, password) {
-      await hooks.beforePassword?.();
-      return real.changeDatabasePassword(ref, password);
+    password: {
+      async change(id, password) {
+        await hooks.beforePassword?.();
+        return required(mysql.password).change(id, password);
+      },
     },
-  };
+  }));
   app = createTestApp(db, { provisioner: driver, cipher });
   await startRunner();
 }, 300_000);
@@ -288,7 +286,7 @@ describe('instance jobs', { timeout: 60_000 }, () => {
     const id = res.json.instance.id;
     await waitForStatus(app, token, id, 'running');
     const credentials = await accessOf(token, id);
-    await prov.driver.deleteDatabase({ id, type: 'mysql' });
+    await prov.driver.engine('mysql').delete(id);
     expect((await tenantCli('mysql', credentials, 'SELECT 1')).ok).toBe(false);
 
     const counts = await reconcileInstances(db);
@@ -338,18 +336,19 @@ describe('instance jobs', { timeout: 60_000 }, () => {
     let started = false;
     const deployCalls: string[] = [];
     const starting: ProvisioningDriver = {
-      ...driver,
+      ...withEngine(driver, 'mysql', (mysql) => ({
+        async deploy(spec) {
+          deployCalls.push(spec.id);
+          if (!started) throw new ProvisioningUnavailableError('mysql', NOT_STARTED);
+          return mysql.deploy(spec);
+        },
+      })),
       async capabilities(): Promise<Capabilities> {
         const real = await driver.capabilities();
         const postgresql = { available: false, reason: NO_POSTGRES } as const;
         if (started) return { ...real, postgresql };
         const notYet = { available: false, reason: NOT_STARTED } as const;
         return { ...real, mysql: notYet, postgresql, wordpress: notYet };
-      },
-      async deployDatabase(spec) {
-        deployCalls.push(spec.id);
-        if (!started) throw new ProvisioningUnavailableError(spec.type, NOT_STARTED);
-        return driver.deployDatabase(spec);
       },
     };
     const startup = trackDriverStart(['mysql', 'postgresql', 'wordpress']);

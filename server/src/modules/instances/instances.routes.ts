@@ -1,6 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { errorResponse, json, MessageSchema } from '../../lib/openapi-schemas.ts';
 import { requireUser } from '../../middleware/auth.ts';
+import { DRIVER_FAILED } from './instances.context.ts';
 import {
   BackupBodySchema,
   BackupCreatedSchema,
@@ -21,7 +22,6 @@ import {
   TypeQuerySchema,
   UpdateBodySchema,
 } from './instances.schemas.ts';
-import { DRIVER_FAILED } from './instances.service.ts';
 
 const tags = ['Instances'];
 const signedIn = { security: [{ bearerAuth: [] }], middleware: requireUser };

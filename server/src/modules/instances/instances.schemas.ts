@@ -1,7 +1,7 @@
 import { FIELD_LIMITS } from '@berth/openapi/rules';
 import { z } from '@hono/zod-openapi';
 import { DOMAIN_STATUSES, INSTANCE_STATUSES } from '../../db/tables/instances.ts';
-import { INSTANCE_TYPES, type InstanceType } from '../../provisioning/driver.ts';
+import { INSTANCE_TYPES, type InstanceType } from '../../provisioning/instance-types.ts';
 import {
   DEFAULT_CPU,
   DEFAULT_MEMORY,
@@ -245,6 +245,16 @@ export const CapabilitiesSchema = z
         reason: z.string().nullable().openapi({ description: 'Why it cannot be deployed now' }),
       }),
     ),
+    regions: z
+      .array(
+        z.object({
+          id: z.enum(REGION_IDS),
+          label: z.string(),
+          available: z.boolean(),
+          reason: z.string().nullable().openapi({ description: 'Why instances cannot be placed there' }),
+        }),
+      )
+      .openapi({ description: 'Every region, and whether this server places instances there' }),
   })
   .openapi('InstanceCapabilities');
 

@@ -5,17 +5,12 @@ import type { InstanceRow } from '../../db/tables/instances.ts';
 import { type Cipher, DecryptionError } from '../../lib/crypto.ts';
 import { type LogLine, reportFailure } from '../../lib/error-reference.ts';
 import { AppError, ConflictError } from '../../lib/errors.ts';
-import {
-  type DatabaseCredentials,
-  type DatabaseRef,
-  type ProvisioningDriver,
-  ProvisioningUnavailableError,
-  type SiteAccess,
-  type SiteUrls,
-} from '../../provisioning/driver.ts';
+import { type ProvisioningDriver, ProvisioningUnavailableError } from '../../provisioning/driver.ts';
+import type { Deployment, SiteUrls } from '../../provisioning/engine.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
+import { deployRequestOf } from './deploy-specs.ts';
 import { type DriverStartup, MAX_DRIVER_WAIT_MS, NOTHING_STARTING } from './driver-startup.ts';
-import { isDatabaseType, isSiteType, TYPE_INFO } from './instance-catalog.ts';
+import { TYPE_INFO } from './instance-catalog.ts';
 import { type InstanceJobPayload, type InstanceOperation, TASK_OF } from './instance-jobs.ts';
 import { openPendingPassword, openSecret, type StoredSecret, sealSecret } from './instance-secrets.ts';
 import {
@@ -242,21 +237,6 @@ export function createInstanceTasks({
     return reportFailure(log, what, error, failed);
   }
 
-  const ref = (row: InstanceRow): DatabaseRef => {
-    if (!isDatabaseType(row.type)) {
-      throw new ProvisioningUnavailableError(row.type, `${TYPE_INFO[row.type].name} hosting is coming soon`);
-    }
-    return { id: row.id, type: row.type };
-  };
-
-  type Deployed = {
-    /** Databases and WordPress; n8n has none of its own. */
-    credentials?: DatabaseCredentials;
-    site?: SiteAccess;
-    urls?: SiteUrls;
-    attachedDomain?: string;
-  };
-
   /** The row's custom domain when its ownership is proven (verified or attached), else null. */
   async function wantedDomain(id: string): Promise<string | null> {
     const now = await findInstanceById(db, id);
@@ -264,63 +244,29 @@ export function createInstanceTasks({
   }
 
   /**
-   * Deploys (or brings back) an n8n instance with the stored owner password and encryption key, then
-   * brings its custom domain and its suspension in line with the row (like a WordPress site).
+   * Deploys (or brings back) the instance with its stored passwords and keys, so a retry or a reconcile
+   * gives the very same credentials; then brings its custom domain (when its type has domains) and its
+   * suspension in line with the row. Answers the deployment and the domain it serves, if any.
    */
-  async function deployN8nInstance(row: InstanceRow, secret: StoredSecret): Promise<Deployed> {
-    const settings = row.site;
-    if (!settings || !secret.adminPassword || !secret.n8nKey) {
-      throw new ConflictError('its n8n settings are missing');
+  async function deployInstance(
+    row: InstanceRow,
+    secret: StoredSecret,
+  ): Promise<{ deployment: Deployment; attachedDomain?: string }> {
+    const request = deployRequestOf(row, secret);
+    const engine = driver.engine(request.type);
+    const deployment = await engine.deploy(request.spec);
+    const servedDomain = (urls: SiteUrls | undefined) =>
+      urls?.url.startsWith('https://') ? new URL(urls.url).hostname : null;
+    if (engine.domains && !row.suspended) {
+      // The domain as the row says now (a synchronous change may have landed since the job read it);
+      // only a domain whose ownership was proven (verified or attached) is served.
+      const wanted = await wantedDomain(row.id);
+      if (servedDomain(deployment.urls) !== wanted)
+        deployment.urls = await engine.domains.set(row.id, wanted);
     }
-    let urls = await driver.deployN8n({
-      id: row.id,
-      ownerEmail: settings.adminEmail,
-      ownerPassword: secret.adminPassword,
-      ownerFirstName: settings.adminUser,
-      encryptionKey: secret.n8nKey,
-    });
-    const attached = urls.url.startsWith('https://') ? new URL(urls.url).hostname : null;
-    const wanted = await wantedDomain(row.id);
-    if (attached !== wanted && !row.suspended) urls = await driver.setSiteDomain(row.id, wanted);
-    if (row.suspended) await driver.suspendSite(row.id);
-    else if (row.deployed_at !== null) await driver.resumeSite(row.id);
-    const served = urls.url.startsWith('https://') ? new URL(urls.url).hostname : null;
-    return { urls, attachedDomain: served ?? undefined };
-  }
-
-  /**
-   * Deploys (or brings back) a WordPress site with the stored passwords, so a retry or a reconcile gives
-   * the very same credentials; then brings its custom domain and its suspension in line with the row.
-   */
-  async function deploySite(row: InstanceRow, secret: StoredSecret): Promise<Deployed> {
-    const settings = row.site;
-    if (!settings || !secret.adminPassword || !secret.sftpPassword) {
-      throw new ConflictError('its WordPress settings are missing');
-    }
-    let access = await driver.deploySite({
-      id: row.id,
-      type: 'wordpress',
-      title: settings.title,
-      adminUser: settings.adminUser,
-      adminEmail: settings.adminEmail,
-      adminPassword: secret.adminPassword,
-      phpVersion: settings.phpVersion,
-      databasePassword: secret.password,
-      sftpPassword: secret.sftpPassword,
-    });
-    const attached = access.url.startsWith('https://') ? new URL(access.url).hostname : null;
-    // The domain as the row says now (a synchronous change may have landed since the job read it); only
-    // a domain whose ownership was proven (verified or attached) is served.
-    const now = await findInstanceById(db, row.id);
-    const wanted =
-      now?.domain_status === 'verified' || now?.domain_status === 'attached' ? now.custom_domain : null;
-    if (attached !== wanted && !row.suspended) {
-      access = { ...access, ...(await driver.setSiteDomain(row.id, wanted)) };
-    }
-    if (row.suspended) await driver.suspendSite(row.id);
-    else if (row.deployed_at !== null) await driver.resumeSite(row.id);
-    const served = access.url.startsWith('https://') ? new URL(access.url).hostname : null;
-    return { credentials: access.database, site: access, attachedDomain: served ?? undefined };
+    if (row.suspended) await engine.suspend(row.id);
+    else if (row.deployed_at !== null) await engine.resume(row.id);
+    return { deployment, attachedDomain: servedDomain(deployment.urls) ?? undefined };
   }
 
   type Step = (row: InstanceRow, payload: InstanceJobPayload, helpers: JobHelpers) => Promise<void>;
@@ -351,22 +297,14 @@ export function createInstanceTasks({
       const stored = await findCredentials(db, row.id);
       if (!stored) return giveUp('deploy', row, `${FAILED.deploy}: its credentials are missing`);
       const secret = openSecret(cipher, row.id, stored.secret);
-      const outcome = await attempt(payload, helpers, async (): Promise<Deployed> => {
-        if (row.type === 'wordpress') return deploySite(row, secret);
-        if (row.type === 'n8n') return deployN8nInstance(row, secret);
-        const target = ref(row);
-        const credentials = await driver.deployDatabase({ ...target, password: secret.password });
-        if (row.suspended) await driver.suspendDatabase(target);
-        else await driver.resumeDatabase(target);
-        return { credentials };
-      });
+      const outcome = await attempt(payload, helpers, () => deployInstance(row, secret));
       if (!outcome.ok) {
         const message = failureMessage(FAILED.deploy, outcome.error, { operation: 'deploy', row, helpers });
         await giveUp('deploy', row, message);
         return outcome.lingering;
       }
-      const { credentials, site, attachedDomain } = outcome.value;
-      const urls = site ?? outcome.value.urls;
+      const { deployment, attachedDomain } = outcome.value;
+      const { database: credentials, sftp, urls } = deployment;
       await db.transaction().execute(async (trx) => {
         // A verified domain the deploy attached is attached now.
         if (attachedDomain) {
@@ -398,11 +336,7 @@ export function createInstanceTasks({
               database: credentials.database,
               user: credentials.user,
             }),
-            ...(site && {
-              sftpHost: site.sftp.host,
-              sftpPort: site.sftp.port,
-              sftpUser: site.sftp.user,
-            }),
+            ...(sftp && { sftpHost: sftp.host, sftpPort: sftp.port, sftpUser: sftp.user }),
           }),
         });
         if (row.status === 'deploying') {
@@ -424,10 +358,8 @@ export function createInstanceTasks({
     async delete(row, payload, helpers) {
       if (row.status !== 'deleting') return;
       const outcome = await attempt(payload, helpers, async () => {
-        if (!isDatabaseType(row.type) && !isSiteType(row.type)) return;
         try {
-          if (isSiteType(row.type)) await driver.deleteSite(row.id);
-          else await driver.deleteDatabase(ref(row));
+          await driver.engine(row.type).delete(row.id);
         } catch (error) {
           // A type that cannot be provisioned here never got a tenant unless a deploy once succeeded.
           if (!(error instanceof ProvisioningUnavailableError && row.deployed_at === null)) throw error;
@@ -454,11 +386,9 @@ export function createInstanceTasks({
       // Before the first successful deploy the deploy job applies suspension itself.
       if (row.status === 'deleting' || row.deployed_at === null) return;
       const outcome = await attempt(payload, helpers, async () => {
-        if (isSiteType(row.type)) {
-          if (row.suspended) await driver.suspendSite(row.id);
-          else await driver.resumeSite(row.id);
-        } else if (row.suspended) await driver.suspendDatabase(ref(row));
-        else await driver.resumeDatabase(ref(row));
+        const engine = driver.engine(row.type);
+        if (row.suspended) await engine.suspend(row.id);
+        else await engine.resume(row.id);
       });
       if (!outcome.ok) {
         const failed = `${row.suspended ? 'Suspending' : 'Resuming'} failed`;
@@ -486,7 +416,10 @@ export function createInstanceTasks({
       const password = openPendingPassword(cipher, row.id, pending);
       const outcome = await attempt(payload, helpers, async () => {
         if (row.deployed_at === null) throw new ConflictError('the instance has not been deployed');
-        await driver.changeDatabasePassword(ref(row), password);
+        const change = driver.engine(row.type).password;
+        if (!change)
+          throw new ConflictError(`${TYPE_INFO[row.type].name} instances have no password to change`);
+        await change.change(row.id, password);
       });
       if (!outcome.ok) {
         const message = failureMessage(FAILED.password, outcome.error, {

@@ -1,3 +1,4 @@
+import { REGIONS } from '@berth/openapi/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, register, type TestApp } from '../../../test/create-test-app.ts';
 import {
@@ -15,8 +16,8 @@ import type { Db } from '../../db/database.ts';
 import type { JobRunner } from '../../jobs/job-runner.ts';
 import { type Cipher, createEphemeralCipher } from '../../lib/crypto.ts';
 import { type PgListener, startPgListener } from '../../lib/pg-listener.ts';
-import type { DatabaseCredentials } from '../../provisioning/driver.ts';
-import { MONGODB_UNAVAILABLE } from '../../provisioning/local/local-driver.ts';
+import type { DatabaseCredentials } from '../../provisioning/engine.ts';
+import { MONGODB_UNAVAILABLE, NO_FRONT_DOOR } from '../../provisioning/local/local-driver.ts';
 import { createNotificationHub, NOTIFICATIONS_CHANNEL } from '../notifications/notifications.hub.ts';
 
 /**
@@ -70,7 +71,7 @@ async function deploy(token: string, body: Record<string, unknown>) {
 
 /** Deploys through the API and waits until it runs; answers the instance and its /access credentials. */
 async function deployRunning(token: string, type: SqlType, name = `db-${type}`) {
-  const res = await deploy(token, { name, type: DISPLAY[type], region: 'eu-central-1' });
+  const res = await deploy(token, { name, type: DISPLAY[type], region: 'us-east-1' });
   expect(res.status, JSON.stringify(res.json)).toBe(202);
   const instance = await waitForStatus(app, token, res.json.instance.id, 'running');
   const access = await call(app, 'GET', `/api/instances/${instance.id}/access`, { token });
@@ -100,10 +101,35 @@ describe('instance API with the local driver', { timeout: 60_000 }, () => {
         name: 'WordPress',
         category: 'application',
         available: false,
-        reason: 'Coming soon',
+        reason: NO_FRONT_DOOR,
       },
-      { type: 'n8n', name: 'n8n', category: 'application', available: false, reason: 'Coming soon' },
+      { type: 'n8n', name: 'n8n', category: 'application', available: false, reason: NO_FRONT_DOOR },
     ]);
+    // One host, one region (the driver's own, us-east-1 by default); every other says why not.
+    expect(res.json.regions).toHaveLength(REGIONS.length);
+    expect(res.json.regions[0]).toEqual({
+      id: 'us-east-1',
+      label: 'US East (N. Virginia)',
+      available: true,
+      reason: null,
+    });
+    expect(res.json.regions.find((r: { id: string }) => r.id === 'eu-west-1')).toEqual({
+      id: 'eu-west-1',
+      label: 'EU West (Ireland)',
+      available: false,
+      reason: 'This server runs instances in US East (N. Virginia) only',
+    });
+  });
+
+  it('refuses a deploy to a region this server does not serve, saying which it serves, and records nothing', async () => {
+    const { token } = await register(app);
+    const res = await deploy(token, { name: 'Far away', type: 'MySQL', region: 'ap-south-1' });
+    expect(res.status).toBe(400);
+    expect(res.json).toMatchObject({
+      error: 'validation_error',
+      message: 'This server runs instances in US East (N. Virginia) only',
+    });
+    expect((await call(app, 'GET', '/api/instances', { token })).json.total).toBe(0);
   });
 
   it.each(['mysql', 'postgresql'] as const)(
@@ -384,8 +410,8 @@ describe('validation', () => {
   });
 
   it.each([
-    ['WordPress', 'Coming soon'],
-    ['n8n', 'Coming soon'],
+    ['WordPress', NO_FRONT_DOOR],
+    ['n8n', NO_FRONT_DOOR],
     ['MongoDB', MONGODB_UNAVAILABLE],
   ])('answers 409 with the reason for %s', async (type, reason) => {
     const other = await register(app);

@@ -45,7 +45,7 @@ const suffix = randomBytes(3).toString('hex');
 const deploy = {
   name: 'Automations',
   type: 'n8n',
-  region: 'eu-central-1',
+  region: 'us-east-1',
   email: `owner-${suffix}@example.com`,
   password: `Harbour${suffix}7`,
 };

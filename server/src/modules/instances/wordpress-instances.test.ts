@@ -14,6 +14,7 @@ import {
   waitForStatus,
 } from '../../../test/instances-harness.ts';
 import { mariadbCli } from '../../../test/provisioning/db-clients.ts';
+import { required } from '../../../test/provisioning/engines.ts';
 import { curl, sftpBatch } from '../../../test/provisioning/site-clients.ts';
 import { siteSandbox } from '../../../test/provisioning/site-sandbox.ts';
 import { createTestDatabase } from '../../../test/test-db.ts';
@@ -21,7 +22,7 @@ import { createApp } from '../../app.ts';
 import type { Db } from '../../db/database.ts';
 import type { JobRunner } from '../../jobs/job-runner.ts';
 import { type Cipher, createEphemeralCipher } from '../../lib/crypto.ts';
-import type { DatabaseCredentials, SftpCredentials } from '../../provisioning/driver.ts';
+import type { DatabaseCredentials, SftpCredentials } from '../../provisioning/engine.ts';
 import { caddyPaths } from '../../provisioning/local/caddy.ts';
 import { runInSandbox } from '../../provisioning/local/sandbox.ts';
 import { sitePaths } from '../../provisioning/local/site-names.ts';
@@ -49,7 +50,7 @@ const domain = `shop-${suffix}.example.com`;
 const site = {
   name: 'My Blog',
   type: 'WordPress',
-  region: 'eu-central-1',
+  region: 'us-east-1',
   title,
   username: 'captain',
   email: 'captain@example.com',
@@ -127,7 +128,7 @@ describe('WordPress instances through the API', { timeout: 60_000 }, () => {
       capabilities.json.types.find((t: { type: string }) => t.type === 'wordpress'),
       logs(),
     ).toMatchObject({ available: true, reason: null });
-    const versions = await prov.driver.phpVersions();
+    const versions = await required(prov.driver.engine('wordpress').php).versions();
     const cases: [Record<string, unknown>, string][] = [
       [{ title: undefined }, 'Site title is required'],
       [{ title: '  ' }, 'Site title is required'],

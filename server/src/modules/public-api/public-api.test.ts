@@ -11,7 +11,7 @@ import { createTestDatabase } from '../../../test/test-db.ts';
 import type { Db } from '../../db/database.ts';
 import type { JobRunner } from '../../jobs/job-runner.ts';
 import { type Cipher, createEphemeralCipher } from '../../lib/crypto.ts';
-import type { DatabaseCredentials } from '../../provisioning/driver.ts';
+import type { DatabaseCredentials } from '../../provisioning/engine.ts';
 
 /**
  * The 14 routes of /api/v1 against real MySQL and PostgreSQL instances (the local driver and the job
@@ -96,7 +96,7 @@ const credentialsOf = (data: {
 describe('/api/v1 with real database instances', { timeout: 90_000 }, () => {
   it('deploys MySQL idempotently, hands out working credentials, changes the password, refuses site-only routes, deletes', async () => {
     const { apiKey } = await proKey();
-    const body = { name: 'orders-db', type: 'MySQL', region: 'eu-west-1', memory: '1GB', cpu: '1' };
+    const body = { name: 'orders-db', type: 'MySQL', region: 'us-east-1', memory: '1GB', cpu: '1' };
     const created = await v1(apiKey, 'POST', '/instances', body, { 'idempotency-key': 'deploy-orders-1' });
     expect(created.status, JSON.stringify(created.json)).toBe(201);
     expect(created.json).toMatchObject({
@@ -107,7 +107,7 @@ describe('/api/v1 with real database instances', { timeout: 90_000 }, () => {
           name: 'orders-db',
           type: 'MySQL',
           status: 'deploying',
-          deploymentConfig: { region: 'eu-west-1', memory: '1GB', cpu: '1' },
+          deploymentConfig: { region: 'us-east-1', memory: '1GB', cpu: '1' },
         },
       },
     });
@@ -127,7 +127,7 @@ describe('/api/v1 with real database instances', { timeout: 90_000 }, () => {
       apiKey,
       'POST',
       '/instances',
-      { cpu: '1', memory: '1GB', region: 'eu-west-1', type: 'MySQL', name: 'orders-db' },
+      { cpu: '1', memory: '1GB', region: 'us-east-1', type: 'MySQL', name: 'orders-db' },
       {
         'idempotency-key': 'deploy-orders-1',
       },

@@ -9,7 +9,7 @@ import { createGunzip, createGzip } from 'node:zlib';
 import mysql from 'mysql2/promise';
 import { z } from 'zod';
 import { NotFoundError, ValidationError } from '../../lib/errors.ts';
-import type { BackupInfo, BackupInput, DatabaseCredentials } from '../driver.ts';
+import type { BackupInfo, BackupInput, DatabaseCredentials } from '../engine.ts';
 import type { TenantNames } from '../tenant-names.ts';
 import type { TenantOps } from './engine-server.ts';
 import { readState, writeState } from './host.ts';

@@ -5,16 +5,19 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConflictError } from '../../lib/errors.ts';
 import { createKeyedLock } from '../../lib/keyed-lock.ts';
-import type { ServerHealth, SiteUrls, SslStatus } from '../driver.ts';
+import type { ServerHealth } from '../driver.ts';
+import type { SiteUrls, SslStatus } from '../engine.ts';
 import { type CaddyPorts, caddyPaths, caddyPorts, type LocalCaddy, localCaddy } from './caddy.ts';
 import { buildCaddyConfig, type CaddySite, type TlsIssuer } from './caddy-config.ts';
 import { type OsUser, serviceUser } from './host.ts';
 import { sslStatusOf } from './ssl-probe.ts';
 
 /**
- * The sites' front door: Caddy (as `caddy`, never root) with its ports chosen once, loaded with the
- * whole configuration built from the sites on every change, the addresses sites answer on, the proof
- * that a site answers, and its certificates.
+ * The front door of the applications on this host (WordPress sites and n8n instances): Caddy (as
+ * `caddy`, never root) with its ports chosen once, loaded with the whole configuration on every change,
+ * the addresses applications answer on, the proof that one answers, and its certificates. The local
+ * driver owns it and hands it to the WordPress and n8n engines; each adds the routes of its instances
+ * (`addRoutes`), so a reload by either carries both and neither knows the other.
  */
 export interface FrontDoorOptions {
   /** Temporary URLs are `<slug>.<baseDomain>`. */
@@ -27,13 +30,15 @@ export interface FrontDoorOptions {
 }
 
 export interface FrontDoor {
+  /** Adds a source of routes (an engine's instances as their state says now), read on every load. */
+  addRoutes(source: () => Promise<CaddySite[]>): void;
   /** Chooses the ports (before anything else needs them). */
   preparePorts(): Promise<CaddyPorts>;
-  /** Starts (or adopts) Caddy serving `sites`. */
-  start(sites: CaddySite[]): Promise<void>;
+  /** Starts (or adopts) Caddy serving every source's routes. */
+  start(): Promise<void>;
   stop(): Promise<void>;
-  /** Loads Caddy with `sites` (one load at a time). */
-  load(sites: () => Promise<CaddySite[]>): Promise<void>;
+  /** Loads Caddy with every source's routes as they are now, optionally edited (one load at a time). */
+  reload(edit?: (sites: CaddySite[]) => CaddySite[]): Promise<void>;
   running(): boolean;
   /** The user Caddy runs as: the group of the site folders it serves. */
   user(): OsUser | undefined;
@@ -57,9 +62,11 @@ export function frontDoor(root: string, options: FrontDoorOptions, log: (line: s
   let ports: CaddyPorts | undefined;
   let caddy: LocalCaddy | undefined;
   let caddyUser: OsUser | undefined;
+  const sources: (() => Promise<CaddySite[]>)[] = [];
+  const allRoutes = async () => (await Promise.all(sources.map((source) => source()))).flat();
 
   function knownPorts(): CaddyPorts {
-    if (!ports) throw new ConflictError('WordPress sites are not available: the front door is not started');
+    if (!ports) throw new ConflictError('The front door (Caddy) is not started');
     return ports;
   }
 
@@ -79,6 +86,8 @@ export function frontDoor(root: string, options: FrontDoorOptions, log: (line: s
 
   const api: FrontDoor = {
     probeHost,
+    addRoutes: (source) => void sources.push(source),
+
     async preparePorts() {
       ports = await caddyPorts(root, options.listenHost, {
         httpPort: options.httpPort,
@@ -88,10 +97,10 @@ export function frontDoor(root: string, options: FrontDoorOptions, log: (line: s
       return ports;
     },
 
-    async start(sites) {
+    async start() {
       const p = knownPorts();
       caddy = localCaddy(root, caddyUser, p.httpPort < 1024 || p.httpsPort < 1024, log);
-      await caddy.start(config(sites));
+      await caddy.start(config(await allRoutes()));
     },
 
     async stop() {
@@ -99,10 +108,10 @@ export function frontDoor(root: string, options: FrontDoorOptions, log: (line: s
       caddy = undefined;
     },
 
-    load: (sites) =>
+    reload: (edit = (sites) => sites) =>
       loads('caddy', async () => {
-        if (!caddy) throw new ConflictError('WordPress sites are not available: Caddy is not running');
-        await caddy.load(config(await sites()));
+        if (!caddy) throw new ConflictError('The front door (Caddy) is not running');
+        await caddy.load(config(edit(await allRoutes())));
       }),
 
     running: () => caddy !== undefined,

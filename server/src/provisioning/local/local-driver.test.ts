@@ -10,8 +10,10 @@ import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminCli, ensureTestPackages, tenantCli } from '../../../test/provisioning/db-clients.ts';
+import { deployDatabase, required } from '../../../test/provisioning/engines.ts';
 import { formatLatency, measureDeployLatency } from '../deploy-latency.ts';
-import type { DatabaseCredentials, ProvisioningDriver } from '../driver.ts';
+import type { ProvisioningDriver } from '../driver.ts';
+import type { DatabaseCredentials } from '../engine.ts';
 import { createLocalDriver, MONGODB_UNAVAILABLE } from './local-driver.ts';
 
 /**
@@ -89,7 +91,7 @@ describe('local provisioning driver', { timeout: 60_000 }, () => {
   });
 
   it.each(TYPES)('deploys a %s tenant that the real client can use', async (type) => {
-    a[type] = await driver.deployDatabase({ id: idA, type });
+    a[type] = await deployDatabase(driver, type, { id: idA });
     const c = creds(a, type);
     expect(c).toMatchObject({ host: '127.0.0.1', database: `t_${idA.replaceAll('-', '_')}` });
     expect(c.password).toMatch(/^[A-Za-z0-9_-]{32}$/);
@@ -103,7 +105,7 @@ describe('local provisioning driver', { timeout: 60_000 }, () => {
   });
 
   it('isolates MySQL tenants: no access to another database, no CREATE DATABASE', async () => {
-    b.mysql = await driver.deployDatabase({ id: idB, type: 'mysql' });
+    b.mysql = await deployDatabase(driver, 'mysql', { id: idB });
     const tenantA = creds(a, 'mysql');
     const otherDb = creds(b, 'mysql').database;
     const use = await tenantCli('mysql', tenantA, `USE ${otherDb}`);
@@ -115,7 +117,7 @@ describe('local provisioning driver', { timeout: 60_000 }, () => {
   });
 
   it('isolates PostgreSQL tenants: no connection to another database or postgres, no CREATE DATABASE', async () => {
-    b.postgresql = await driver.deployDatabase({ id: idB, type: 'postgresql' });
+    b.postgresql = await deployDatabase(driver, 'postgresql', { id: idB });
     const tenantA = creds(a, 'postgresql');
     const other = await tenantCli(
       'postgresql',
@@ -132,10 +134,10 @@ describe('local provisioning driver', { timeout: 60_000 }, () => {
 
   it.each(TYPES)('deploying %s again keeps the tenant and its data', async (type) => {
     const before = creds(a, type);
-    const again = await driver.deployDatabase({ id: idA, type, password: before.password });
+    const again = await deployDatabase(driver, type, { id: idA, password: before.password });
     expect(again).toEqual(before);
     // Without a password a fresh one is generated and the old one stops working; the data stays.
-    const regenerated = await driver.deployDatabase({ id: idA, type });
+    const regenerated = await deployDatabase(driver, type, { id: idA });
     expect({ ...regenerated, password: before.password }).toEqual(before);
     expect((await tenantCli(type, before, 'SELECT 1')).ok).toBe(false);
     expect((await tenantCli(type, regenerated, 'SELECT body FROM notes')).stdout).toBe('hello');
@@ -149,7 +151,7 @@ describe('local provisioning driver', { timeout: 60_000 }, () => {
       const session = await openSession(type, old);
       await session();
       const password = `it's "new" \\ $x-${randomUUID()}`; // quotes and backslashes: escaping is real
-      await driver.changeDatabasePassword({ id: idA, type }, password);
+      await required(driver.engine(type).password).change(idA, password);
       await expect(session()).rejects.toThrow();
       expect((await tenantCli(type, old, 'SELECT 1')).ok).toBe(false);
       a[type] = { ...old, password };
@@ -160,33 +162,33 @@ describe('local provisioning driver', { timeout: 60_000 }, () => {
   it.each(TYPES)('suspends a %s tenant (logins refused, sessions ended) and resumes it', async (type) => {
     const c = creds(a, type);
     const session = await openSession(type, c);
-    await driver.suspendDatabase({ id: idA, type });
+    await driver.engine(type).suspend(idA);
     await expect(session()).rejects.toThrow();
     const refused = await tenantCli(type, c, 'SELECT 1');
     expect(refused.stderr).toMatch(type === 'mysql' ? /account is locked/ : /not permitted to log in/);
-    await driver.resumeDatabase({ id: idA, type });
+    await driver.engine(type).resume(idA);
     expect((await tenantCli(type, c, 'SELECT body FROM notes')).stdout).toBe('hello');
   });
 
   it.each(TYPES)('refuses %s operations on an unknown instance with not found', async (type) => {
-    await expect(driver.suspendDatabase({ id: randomUUID(), type })).rejects.toMatchObject({
+    await expect(driver.engine(type).suspend(randomUUID())).rejects.toMatchObject({
       code: 'not_found',
     });
-    await expect(driver.deployDatabase({ id: 'Robert"; DROP', type })).rejects.toMatchObject({
+    await expect(deployDatabase(driver, type, { id: 'Robert"; DROP' })).rejects.toMatchObject({
       code: 'validation_error',
     });
   });
 
   it.each(TYPES)('deletes a %s tenant: login fails and the database is gone', async (type) => {
     const c = creds(b, type);
-    await driver.deleteDatabase({ id: idB, type });
+    await driver.engine(type).delete(idB);
     expect((await tenantCli(type, c, 'SELECT 1')).ok).toBe(false);
     const sql =
       type === 'mysql'
         ? `SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = '${c.database}'`
         : `SELECT COUNT(*) FROM pg_database WHERE datname = '${c.database}'`;
     expect(await adminCli(type, root, sql)).toMatchObject({ ok: true, stdout: '0' });
-    await driver.deleteDatabase({ id: idB, type }); // deleting again is a no-op
+    await driver.engine(type).delete(idB); // deleting again is a no-op
   });
 
   it('uses existing servers given by admin URLs (non-superuser PostgreSQL admin)', async () => {
@@ -219,11 +221,11 @@ describe('local provisioning driver', { timeout: 60_000 }, () => {
       });
       for (const type of TYPES) {
         const id = randomUUID();
-        const c = await external.deployDatabase({ id, type });
+        const c = await deployDatabase(external, type, { id });
         expect((await tenantCli(type, c, 'CREATE TABLE t (x int); SELECT 42')).stdout).toBe('42');
-        await external.suspendDatabase({ id, type });
+        await external.engine(type).suspend(id);
         expect((await tenantCli(type, c, 'SELECT 1')).ok).toBe(false);
-        await external.deleteDatabase({ id, type });
+        await external.engine(type).delete(id);
       }
     } finally {
       await external.stop();

@@ -1,24 +1,26 @@
 import path from 'node:path';
+import { DEFAULT_REGION } from '@berth/openapi/rules';
 import {
-  type Capabilities,
-  type Capability,
-  COMING_SOON,
-  type DatabaseRef,
-  type DatabaseType,
+  capabilitiesOf,
   type DriverHealth,
+  type Engines,
+  oneRegion,
   type ProvisioningDriver,
   ProvisioningUnavailableError,
   type ServerHealth,
+  unavailableEngine,
 } from '../driver.ts';
-import { checkPassword, generatePassword, tenantNames } from '../tenant-names.ts';
+import type { Capability } from '../instance-types.ts';
+import { databaseEngine } from './database-engines.ts';
 import type { EngineServer } from './engine-server.ts';
+import { type FrontDoor, frontDoor } from './front-door.ts';
 import { makeTraversable, ownedDir } from './host.ts';
 import { aptInstallLine, type LocalEngine, missingHostPackages } from './host-packages.ts';
 import { externalMariaDb, localMariaDb } from './mariadb-server.ts';
-import { type LocalN8n, localN8n } from './n8n-instances.ts';
+import { localN8n } from './n8n-instances.ts';
 import { DEFAULT_RUNTIMES_DIR } from './n8n-runtime.ts';
 import { externalPostgres, localPostgres } from './postgres-server.ts';
-import { type LocalSites, localSites, type SiteRuntimeOptions } from './wordpress-sites.ts';
+import { localSites, type SiteRuntimeOptions } from './wordpress-sites.ts';
 
 export interface LocalDriverOptions {
   /** Absolute directory the driver keeps its servers' data, sockets, pid files and logs in. */
@@ -32,9 +34,8 @@ export interface LocalDriverOptions {
   /** Host name put in credentials; default the host the server listens on (127.0.0.1 locally). */
   publicHost?: string;
   /**
-   * Runs WordPress sites (Caddy, php-fpm, SFTP; see wordpress-sites.ts); main.ts always passes it. While
-   * off, wordpress is reported 'Coming soon', nothing of the site runtime starts, and the site operations
-   * refuse.
+   * Runs the front door (Caddy) and with it WordPress sites (php-fpm, SFTP; see wordpress-sites.ts) and
+   * n8n instances; main.ts always passes it. While off, neither is offered and nothing of them starts.
    */
   sites?: SiteRuntimeOptions;
   /**
@@ -42,6 +43,8 @@ export interface LocalDriverOptions {
    * need the site runtime (its front door) too.
    */
   runtimesDir?: string;
+  /** The one region this host serves (an id of REGIONS); default the first of the list, us-east-1. */
+  region?: string;
   /** n8n instances: each one's disk size (MiB) and the private ranges they may reach. */
   n8n?: { diskMb?: number; egressAllow?: readonly string[] };
   log?: (line: string) => void;
@@ -49,19 +52,24 @@ export interface LocalDriverOptions {
 
 export const MONGODB_UNAVAILABLE =
   'MongoDB needs MONGODB_ADMIN_URL (no MongoDB server is available on this host)';
-const COMING_SOON_REASON = 'Coming soon';
+export const NO_FRONT_DOOR = 'Not offered by this server (its front door is turned off)';
 const MONGODB_DRIVER_MISSING = 'MongoDB tenants need the mongodb npm package, which is not installed yet';
 
-type SqlType = Exclude<DatabaseType, 'mongodb'>;
-const ENGINES: Record<SqlType, { label: string; local: LocalEngine }> = {
+type SqlType = 'mysql' | 'postgresql';
+const SQL_ENGINES: Record<SqlType, { label: string; local: LocalEngine }> = {
   mysql: { label: 'MySQL', local: 'mariadb' },
   postgresql: { label: 'PostgreSQL', local: 'postgresql' },
 };
 
 /**
- * The local driver: MySQL instances are tenants of a MariaDB server, PostgreSQL instances tenants of a
- * PostgreSQL 15 server. By default it runs both servers itself, supervised, under `dataRoot`
- * (see mariadb-server.ts, postgres-server.ts, supervisor.ts); admin URLs select existing servers.
+ * The local driver: every instance type runs on this host, each by its engine.
+ * - MySQL and PostgreSQL instances are tenants of a MariaDB and a PostgreSQL 15 server the driver runs
+ *   itself, supervised, under `dataRoot` (mariadb-server.ts, postgres-server.ts, supervisor.ts), or of
+ *   existing servers given by admin URLs (database-engines.ts);
+ * - the front door (Caddy, front-door.ts) is the driver's: it hands it to the WordPress engine
+ *   (wordpress-sites.ts) and the n8n engine (n8n-instances.ts), which each add their routes to it;
+ * - MongoDB is unavailable (no server on this host).
+ * It serves one region, named by the operator.
  */
 export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriver {
   const log = options.log ?? (() => {});
@@ -72,20 +80,29 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
   let servers: Partial<Record<SqlType, EngineServer>> = {};
   const startErrors: Partial<Record<SqlType, string>> = {};
   let started = false;
-  let n8n: LocalN8n | undefined;
-  const sites: LocalSites | undefined = options.sites
-    ? localSites(
+
+  const door: FrontDoor | undefined = options.sites
+    ? frontDoor(
         options.dataRoot,
-        options.sites,
         {
-          mariadb: () => servers.mysql,
-          publicHost: options.publicHost,
-          otherSites: async () => (await n8n?.caddySites()) ?? [],
+          baseDomain: options.sites.baseDomain ?? 'localhost',
+          listenHost: options.sites.listenHost ?? '127.0.0.1',
+          httpPort: options.sites.httpPort,
+          httpsPort: options.sites.httpsPort,
+          tls: options.sites.tls ?? { issuer: 'internal' },
         },
         log,
       )
     : undefined;
-  n8n = sites
+  const sites = door
+    ? localSites(
+        options.dataRoot,
+        options.sites ?? {},
+        { mariadb: () => servers.mysql, publicHost: options.publicHost, front: door },
+        log,
+      )
+    : undefined;
+  const n8n = door
     ? localN8n(
         options.dataRoot,
         {
@@ -94,27 +111,17 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
           diskMb: options.n8n?.diskMb,
           egressAllow: options.n8n?.egressAllow,
         },
-        () => sites,
+        door,
         log,
       )
     : undefined;
-  function n8nRuntime(): LocalN8n {
-    if (!n8n) throw new ProvisioningUnavailableError('n8n', COMING_SOON_REASON);
-    return n8n;
-  }
-  /** The id-keyed site operations go to the n8n instance of that id when there is one. */
-  const isN8n = async (id: string) => (n8n ? n8n.has(id) : false);
-  function siteRuntime(): LocalSites {
-    if (!sites) throw new ProvisioningUnavailableError('wordpress', COMING_SOON_REASON);
-    return sites;
-  }
 
   /** Why the engine cannot run on this host at all (missing Debian package), if so. */
   function missingReason(type: SqlType): string | undefined {
     if (adminUrls[type]) return undefined;
-    const missing = missingHostPackages([ENGINES[type].local]);
+    const missing = missingHostPackages([SQL_ENGINES[type].local]);
     if (missing.length === 0) return undefined;
-    return `${ENGINES[type].label} needs the host package ${missing.join(' ')}: ${aptInstallLine(missing)}`;
+    return `${SQL_ENGINES[type].label} needs the host package ${missing.join(' ')}: ${aptInstallLine(missing)}`;
   }
 
   function createServer(type: SqlType): EngineServer {
@@ -123,7 +130,7 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
     return url ? externalPostgres(url, log) : localPostgres(options.dataRoot, log);
   }
 
-  async function capability(type: SqlType): Promise<Capability> {
+  async function sqlCapability(type: SqlType): Promise<Capability> {
     const missing = missingReason(type);
     if (missing) return { available: false, reason: missing };
     const server = servers[type];
@@ -133,115 +140,84 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
     const why = health.message ?? startErrors[type];
     return {
       available: false,
-      reason: `The ${ENGINES[type].label} server is not running${why ? `: ${why}` : ''}`,
+      reason: `The ${SQL_ENGINES[type].label} server is not running${why ? `: ${why}` : ''}`,
     };
   }
 
-  /** The server of a SQL instance type, or an unavailable error saying why there is none. */
-  function serverFor(type: DatabaseType): EngineServer {
-    if (type === 'mongodb') {
-      throw new ProvisioningUnavailableError(
-        type,
-        options.mongodbAdminUrl ? MONGODB_DRIVER_MISSING : MONGODB_UNAVAILABLE,
-      );
-    }
+  /** The started server of a SQL type, or an unavailable error saying why there is none. */
+  function serverFor(type: SqlType): EngineServer {
     const server = servers[type];
     if (!server)
       throw new ProvisioningUnavailableError(type, missingReason(type) ?? 'The driver is not started');
     return server;
   }
 
+  const sqlEngine = (type: SqlType) =>
+    databaseEngine(type, {
+      server: () => serverFor(type),
+      capability: () => sqlCapability(type),
+      publicHost: options.publicHost,
+    });
+  const engines: Engines = {
+    mysql: sqlEngine('mysql'),
+    postgresql: sqlEngine('postgresql'),
+    mongodb: unavailableEngine('mongodb', () =>
+      options.mongodbAdminUrl ? MONGODB_DRIVER_MISSING : MONGODB_UNAVAILABLE,
+    ),
+    wordpress: sites?.engine ?? unavailableEngine('wordpress', () => NO_FRONT_DOOR),
+    n8n: n8n?.engine ?? unavailableEngine('n8n', () => NO_FRONT_DOOR),
+  };
+
+  /** The database servers each engine uses (those of types the host can run), started side by side. */
+  async function startServers(): Promise<void> {
+    const types = (Object.keys(SQL_ENGINES) as SqlType[]).filter((type) => {
+      const missing = missingReason(type);
+      if (missing) log(missing);
+      return !missing;
+    });
+    if (types.some((type) => !adminUrls[type])) {
+      await makeTraversable(options.dataRoot);
+      await ownedDir(path.join(options.dataRoot, 'run'), undefined, 0o755);
+      await ownedDir(path.join(options.dataRoot, 'logs'), undefined, 0o750);
+    }
+    servers = Object.fromEntries(types.map((type) => [type, createServer(type)]));
+    await Promise.all(
+      types.map(async (type) => {
+        try {
+          await servers[type]?.start();
+          delete startErrors[type];
+        } catch (error) {
+          startErrors[type] = (error as Error).message;
+          log(`${SQL_ENGINES[type].label} server did not start: ${startErrors[type]}`);
+        }
+      }),
+    );
+  }
+
+  /** The front door, once the sites it serves are back (their disks mounted, their PHP running). */
+  async function startFrontDoor(): Promise<void> {
+    if (!door) return;
+    try {
+      await door.preparePorts();
+      await sites?.start();
+      await door.start();
+    } catch (error) {
+      // The raw error (paths, program output) is for the log; capabilities say the door is down.
+      log(`the front door (Caddy) did not start: ${(error as Error).message}`);
+    }
+  }
+
   return {
-    async capabilities(): Promise<Capabilities> {
-      const [mysql, postgresql] = await Promise.all([capability('mysql'), capability('postgresql')]);
-      return {
-        mysql,
-        postgresql,
-        mongodb: {
-          available: false,
-          reason: options.mongodbAdminUrl ? MONGODB_DRIVER_MISSING : MONGODB_UNAVAILABLE,
-        },
-        wordpress: sites ? await sites.capability() : COMING_SOON,
-        n8n: n8n ? await n8n.capability() : COMING_SOON,
-      };
-    },
-
-    async deployDatabase(spec) {
-      const names = tenantNames(spec.id);
-      const password = spec.password === undefined ? generatePassword() : checkPassword(spec.password);
-      const server = serverFor(spec.type);
-      await server.tenants.create(names, password);
-      const { host, port } = server.endpoint();
-      return { host: options.publicHost ?? host, port, database: names.database, user: names.user, password };
-    },
-
-    async deleteDatabase(ref: DatabaseRef) {
-      await serverFor(ref.type).tenants.delete(tenantNames(ref.id));
-    },
-
-    async suspendDatabase(ref: DatabaseRef) {
-      await serverFor(ref.type).tenants.suspend(tenantNames(ref.id));
-    },
-
-    async resumeDatabase(ref: DatabaseRef) {
-      await serverFor(ref.type).tenants.resume(tenantNames(ref.id));
-    },
-
-    async changeDatabasePassword(ref: DatabaseRef, password: string) {
-      await serverFor(ref.type).tenants.setPassword(tenantNames(ref.id), checkPassword(password));
-    },
-
-    phpVersions: async () => sites?.phpVersions() ?? [],
-    deploySite: (spec) => siteRuntime().deploy(spec),
-    deployN8n: (spec) => n8nRuntime().deploy(spec),
-    deleteSite: async (id) => ((await isN8n(id)) ? n8nRuntime().delete(id) : siteRuntime().delete(id)),
-    suspendSite: async (id) => ((await isN8n(id)) ? n8nRuntime().suspend(id) : siteRuntime().suspend(id)),
-    resumeSite: async (id) => ((await isN8n(id)) ? n8nRuntime().resume(id) : siteRuntime().resume(id)),
-    setSiteDomain: async (id, domain) =>
-      (await isN8n(id)) ? n8nRuntime().setDomain(id, domain) : siteRuntime().setDomain(id, domain),
-    sslStatus: async (id) => ((await isN8n(id)) ? n8nRuntime().sslStatus(id) : siteRuntime().sslStatus(id)),
-    requestSsl: async (id) =>
-      (await isN8n(id)) ? n8nRuntime().requestSsl(id) : siteRuntime().requestSsl(id),
-    createBackup: async (id, input) =>
-      (await isN8n(id)) ? n8nRuntime().createBackup(id, input) : siteRuntime().createBackup(id, input),
-    listBackups: async (id) =>
-      (await isN8n(id)) ? n8nRuntime().listBackups(id) : siteRuntime().listBackups(id),
-    restoreBackup: async (id, backupId) =>
-      (await isN8n(id))
-        ? n8nRuntime().restoreBackup(id, backupId)
-        : siteRuntime().restoreBackup(id, backupId),
-    deleteBackup: async (id, backupId) =>
-      (await isN8n(id)) ? n8nRuntime().deleteBackup(id, backupId) : siteRuntime().deleteBackup(id, backupId),
-    siteStorage: (id) => siteRuntime().storage(id),
+    engine: (type) => engines[type],
+    capabilities: () => capabilitiesOf(engines),
+    regions: async () => oneRegion(options.region ?? DEFAULT_REGION),
 
     /** Starts what it can; an engine that fails is logged and reported by capabilities() and health(). */
     async start() {
       if (started) return;
-      const types = (Object.keys(ENGINES) as SqlType[]).filter((type) => {
-        const missing = missingReason(type);
-        if (missing) log(missing);
-        return !missing;
-      });
-      if (types.some((type) => !adminUrls[type])) {
-        await makeTraversable(options.dataRoot);
-        await ownedDir(path.join(options.dataRoot, 'run'), undefined, 0o755);
-        await ownedDir(path.join(options.dataRoot, 'logs'), undefined, 0o750);
-      }
-      servers = Object.fromEntries(types.map((type) => [type, createServer(type)]));
-      await Promise.all(
-        types.map(async (type) => {
-          try {
-            await servers[type]?.start();
-            delete startErrors[type];
-          } catch (error) {
-            startErrors[type] = (error as Error).message;
-            log(`${ENGINES[type].label} server did not start: ${startErrors[type]}`);
-          }
-        }),
-      );
-      // Sites need MariaDB up first; they start what they can and report the rest in capabilities().
-      await sites?.start();
-      // n8n instances come back behind the front door the sites started.
+      await startServers();
+      // Sites need MariaDB up first; n8n instances come back behind the front door.
+      await startFrontDoor();
       await n8n?.start();
       started = true;
     },
@@ -251,13 +227,14 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
       // n8n and sites first (SFTP, Caddy, php-fpm), the database servers last.
       await n8n?.stop();
       await sites?.stop();
+      await door?.stop();
       await Promise.all(Object.values(servers).map((server) => server.stop()));
       servers = {};
     },
 
     async health(): Promise<DriverHealth> {
       const entries = await Promise.all(
-        (Object.keys(ENGINES) as SqlType[]).map(async (type): Promise<[string, ServerHealth]> => {
+        (Object.keys(SQL_ENGINES) as SqlType[]).map(async (type): Promise<[string, ServerHealth]> => {
           const server = servers[type];
           if (server) return [type, await server.health()];
           return [
@@ -267,13 +244,15 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
         }),
       );
       const running = entries.filter(([type]) => servers[type as SqlType]);
-      const siteServers = [
+      const caddy = await door?.health();
+      const appServers: [string, ServerHealth][] = [
+        ...(caddy ? [['caddy', caddy] as [string, ServerHealth]] : []),
         ...(sites ? Object.entries(await sites.health()) : []),
         ...(n8n ? Object.entries(await n8n.health()) : []),
       ];
       return {
-        ok: started && [...running, ...siteServers].every(([, health]) => health.ok),
-        servers: Object.fromEntries([...entries, ...siteServers]),
+        ok: started && [...running, ...appServers].every(([, health]) => health.ok),
+        servers: Object.fromEntries([...entries, ...appServers]),
       };
     },
   };

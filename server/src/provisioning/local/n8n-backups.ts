@@ -4,7 +4,7 @@ import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { NotFoundError, ValidationError } from '../../lib/errors.ts';
-import type { BackupInfo, BackupInput } from '../driver.ts';
+import type { BackupInfo, BackupInput } from '../engine.ts';
 import { readManifest } from './backups.ts';
 import { writeState } from './host.ts';
 import { N8N_INSIDE, type N8nSandbox, runInN8nSandbox } from './n8n-sandbox.ts';

@@ -7,12 +7,14 @@ import { networkInterfaces } from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { deployN8n, required } from '../../../test/provisioning/engines.ts';
 import { killLeftoverServers } from '../../../test/provisioning/leftover-servers.ts';
 import { frontDoorRequest, n8nSession, webhookWorkflow } from '../../../test/provisioning/n8n-client.ts';
 import { type OutsideHost, startOutsideHost } from '../../../test/provisioning/outside-host.ts';
 import { curl, ensureSiteTestPackages } from '../../../test/provisioning/site-clients.ts';
 import { removeSiteUsersUnder } from '../../../test/provisioning/site-sandbox.ts';
-import type { N8nSpec, ProvisioningDriver, SiteUrls } from '../driver.ts';
+import type { ProvisioningDriver } from '../driver.ts';
+import type { N8nSpec, SiteUrls } from '../engine.ts';
 import { caddyPaths } from './caddy.ts';
 import { mountPoints } from './disk-image.ts';
 import { systemUser } from './host.ts';
@@ -123,7 +125,7 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
     await driver.start();
     expect((await driver.capabilities()).n8n).toEqual({ available: true });
     const started = performance.now();
-    [a, b] = await Promise.all([driver.deployN8n(specA), driver.deployN8n(specB)]);
+    [a, b] = await Promise.all([deployN8n(driver, specA), deployN8n(driver, specB)]);
     console.log(`two n8n instances deployed in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   }, 300_000);
 
@@ -212,12 +214,7 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
   });
 
   it("cannot reach the platform's loopback services, another instance or other tenants' files from inside", async () => {
-    const n8n = localN8n(
-      root,
-      { runtimesDir, baseDomain: 'localhost' },
-      () => undefined,
-      () => {},
-    );
+    const n8n = localN8n(root, { runtimesDir, baseDomain: 'localhost' }, undefined, () => {});
     const sandbox = n8n.sandboxOf(specA.id);
     // The compile cache every instance's n8n reads is root's and read-only, and bound read-only inside.
     const cache = sandbox.compileCache;
@@ -318,12 +315,9 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
   }, 90_000);
 
   it('has its own disk as its storage: a write past its size fails inside and costs the host nothing more', async () => {
-    const sandbox = localN8n(
-      root,
-      { runtimesDir, baseDomain: 'localhost' },
-      () => undefined,
-      () => {},
-    ).sandboxOf(specA.id);
+    const sandbox = localN8n(root, { runtimesDir, baseDomain: 'localhost' }, undefined, () => {}).sandboxOf(
+      specA.id,
+    );
     const { stdout } = await runInN8nSandbox(sandbox, [
       '/bin/sh',
       '-c',
@@ -349,8 +343,10 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
     const created = await session.call('POST', '/rest/workflows', webhookWorkflow('Keep me', 'keep', 'kept'));
     const workflowId = (created.json().data as { id: string }).id;
 
-    const backup = await driver.createBackup(specA.id, { name: 'before cleanup' });
-    expect((await driver.listBackups(specA.id)).map((x) => x.id)).toEqual([backup.id]);
+    const backup = await required(driver.engine('n8n').backups).create(specA.id, { name: 'before cleanup' });
+    expect((await required(driver.engine('n8n').backups).list(specA.id)).map((x) => x.id)).toEqual([
+      backup.id,
+    ]);
     // The editor is back after the backup (n8n was stopped for a consistent copy).
     expect((await frontDoorRequest(a.url, 'GET', '/')).status).toBe(200);
 
@@ -360,7 +356,7 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
     expect((await after.call('DELETE', `/rest/credentials/${credentialId}`)).status).toBe(200);
     expect((await after.call('GET', `/rest/workflows/${workflowId}`)).status).toBe(404);
 
-    await driver.restoreBackup(specA.id, backup.id);
+    await required(driver.engine('n8n').backups).restore(specA.id, backup.id);
     const restored = await n8nSession(a.url, specA.ownerEmail, specA.ownerPassword);
     const workflow = await restored.call('GET', `/rest/workflows/${workflowId}`);
     expect(workflow.status).toBe(200);
@@ -375,12 +371,9 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
   it('is adoptable after an API crash: the pid file names pasta with exactly the command line supervised', async () => {
     const state = JSON.parse(readFileSync(n8nPaths(root, specA.id).stateFile, 'utf8')) as { port: number };
     const pid = Number(readFileSync(n8nPaths(root, specA.id).pidFile, 'utf8'));
-    const sandbox = localN8n(
-      root,
-      { runtimesDir, baseDomain: 'localhost' },
-      () => undefined,
-      () => {},
-    ).sandboxOf(specA.id);
+    const sandbox = localN8n(root, { runtimesDir, baseDomain: 'localhost' }, undefined, () => {}).sandboxOf(
+      specA.id,
+    );
     const line = n8nSandboxCommand(sandbox, state.port, [
       '/opt/node/bin/node',
       '--max-old-space-size=512',
@@ -395,7 +388,7 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
     timeout: 180_000,
   }, async () => {
     const domain = `flows-${suffix}.example.com`;
-    const urls = await driver.setSiteDomain(specA.id, domain);
+    const urls = await required(driver.engine('n8n').domains).set(specA.id, domain);
     const httpsPort = Number(new URL(urls.url).port || 443);
     expect(urls.url).toBe(`https://${domain}:${httpsPort}`);
     expect(urls.temporaryUrl).toBe(a.url);
@@ -408,7 +401,7 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
     ]);
     expect(page.status, page.stderr).toBe(200);
     // A new certificate on request, and the domain is still served over HTTPS with it.
-    const ssl = await driver.requestSsl(specA.id);
+    const ssl = await required(driver.engine('n8n').domains).requestSsl(specA.id);
     expect(ssl).toBeTruthy();
     const reissued = await curl([
       '--resolve',
@@ -425,7 +418,7 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
     const data = settings.json().data as { urlBaseWebhook: string; urlBaseEditor: string };
     expect(data.urlBaseWebhook).toBe(`${urls.url}/`);
     expect(data.urlBaseEditor.replace(/\/$/, '')).toBe(urls.url);
-    const back = await driver.setSiteDomain(specA.id, null);
+    const back = await required(driver.engine('n8n').domains).set(specA.id, null);
     expect(back.url).toBe(a.url);
     const again = await (await n8nSession(a.url, specA.ownerEmail, specA.ownerPassword)).call(
       'GET',
@@ -453,12 +446,9 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
       'mkdir -p /data/tmp && mv /data/tmp /data/tmp.old && ln -s / /data/tmp',
       'ls -la /tmp /data',
     ].join(' && ');
-    const sandbox = localN8n(
-      root,
-      { runtimesDir, baseDomain: 'localhost' },
-      () => undefined,
-      () => {},
-    ).sandboxOf(specB.id);
+    const sandbox = localN8n(root, { runtimesDir, baseDomain: 'localhost' }, undefined, () => {}).sandboxOf(
+      specB.id,
+    );
     await runInN8nSandbox(sandbox, ['/bin/sh', '-c', plant]);
     const tmpLink = path.join(n8nPaths(root, specB.id).tmpDir, 'file-link');
     expect(lstatSync(tmpLink).isSymbolicLink()).toBe(true);
@@ -468,9 +458,9 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
     await writeFile(path.join(outbox, 'reset.eml'), 'reset link', { mode: 0o600 });
 
     // Redeploy, then a backup and a restore (each stops and starts n8n: the restart path).
-    await driver.deployN8n(specB);
-    const backup = await driver.createBackup(specB.id, { name: 'with links' });
-    await driver.restoreBackup(specB.id, backup.id);
+    await deployN8n(driver, specB);
+    const backup = await required(driver.engine('n8n').backups).create(specB.id, { name: 'with links' });
+    await required(driver.engine('n8n').backups).restore(specB.id, backup.id);
     expect((await frontDoorRequest(b.url, 'GET', '/')).status).toBe(200);
 
     // The restarted n8n sees its own two folders from its disk and no host path: /data and /tmp are
@@ -526,32 +516,32 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
     await chown(path.join(paths.mountDir, 'tmp'), user.uid, user.gid);
     await chown(path.join(paths.mountDir, 'notes.txt'), user.uid, user.gid);
     try {
-      const urls = await driver.deployN8n(spec);
+      const urls = await deployN8n(driver, spec);
       expect((await frontDoorRequest(urls.url, 'GET', '/')).status).toBe(200);
       expect(mountPoints().has(paths.mountDir)).toBe(true);
       expect(readFileSync(path.join(paths.dataDir, 'notes.txt'), 'utf8')).toBe('kept from before');
       expect(statSync(path.join(paths.dataDir, 'notes.txt')).uid).toBe(user.uid);
       expect(existsSync(`${paths.mountDir}.old`)).toBe(false);
     } finally {
-      await driver.deleteSite(spec.id);
+      await driver.engine('n8n').delete(spec.id);
     }
     expect(existsSync(paths.mountDir)).toBe(false);
   });
 
   it('suspend shows the offline page; resume brings the editor back', async () => {
-    await driver.suspendSite(specB.id);
+    await driver.engine('n8n').suspend(specB.id);
     const offline = await frontDoorRequest(b.url, 'GET', '/');
     expect(offline.status).toBe(503);
     expect(offline.text).toContain('temporarily offline');
     expect(existsSync(n8nPaths(root, specB.id).pidFile)).toBe(false);
-    await driver.resumeSite(specB.id);
+    await driver.engine('n8n').resume(specB.id);
     expect((await frontDoorRequest(b.url, 'GET', '/')).status).toBe(200);
     await n8nSession(b.url, specB.ownerEmail, specB.ownerPassword);
   }, 120_000);
 
   it('delete leaves nothing: process, user, data, route, backups', async () => {
-    await driver.createBackup(specB.id, { name: 'last' });
-    await driver.deleteSite(specB.id);
+    await required(driver.engine('n8n').backups).create(specB.id, { name: 'last' });
+    await driver.engine('n8n').delete(specB.id);
     const paths = n8nPaths(root, specB.id);
     expect(systemUser(n8nNames(specB.id).unixUser)).toBeUndefined();
     for (const gone of [
@@ -568,7 +558,7 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
     // The links B planted (test above) were not followed by the delete.
     if (planted) expect(outsideSnapshot()).toEqual(planted);
     // Deleting again is a no-op; A is untouched.
-    await driver.deleteSite(specB.id);
+    await driver.engine('n8n').delete(specB.id);
     expect((await frontDoorRequest(a.url, 'GET', '/')).status).toBe(200);
     expect(installedN8nRuntime(runtimesDir)).toBeDefined();
   }, 120_000);

@@ -6,17 +6,12 @@ import path from 'node:path';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.ts';
 import { freePort } from '../../lib/free-port.ts';
 import { createKeyedLock } from '../../lib/keyed-lock.ts';
-import type {
-  BackupInfo,
-  BackupInput,
-  Capability,
-  N8nSpec,
-  ServerHealth,
-  SiteUrls,
-  SslStatus,
-} from '../driver.ts';
+import type { ServerHealth } from '../driver.ts';
+import type { BackupInfo, BackupInput, InstanceEngine, N8nSpec, SiteUrls, SslStatus } from '../engine.ts';
+import type { Capability } from '../instance-types.ts';
 import * as backups from './backups.ts';
 import type { CaddySite } from './caddy-config.ts';
+import type { FrontDoor } from './front-door.ts';
 import { isRoot, type OsUser, ownedDir, systemUser } from './host.ts';
 import * as n8nBackups from './n8n-backups.ts';
 import { isEmptyDir, n8nDisks } from './n8n-disks.ts';
@@ -54,7 +49,6 @@ import { shell } from './sandbox.ts';
 import { checkDomain } from './site-spec.ts';
 import { ensureSiteUser, removeSiteUser } from './site-users.ts';
 import { type SupervisedProcess, superviseProcess } from './supervisor.ts';
-import type { LocalSites } from './wordpress-sites.ts';
 
 /**
  * n8n instances on this host. Each has its own Unix user (`n8n_<key>`), its own data folder
@@ -80,12 +74,11 @@ export interface LocalN8nOptions {
   egressAllow?: readonly string[];
 }
 
-export interface LocalN8n {
+/** The operations of n8n instances on this host (the engine below is built from them). */
+interface N8nOperations {
   start(): Promise<void>;
   stop(): Promise<void>;
   capability(): Promise<Capability>;
-  has(id: string): Promise<boolean>;
-  caddySites(): Promise<CaddySite[]>;
   health(): Promise<Record<string, ServerHealth>>;
   deploy(spec: N8nSpec): Promise<SiteUrls>;
   delete(id: string): Promise<void>;
@@ -99,6 +92,16 @@ export interface LocalN8n {
   listBackups(id: string): Promise<BackupInfo[]>;
   restoreBackup(id: string, backupId: string): Promise<void>;
   deleteBackup(id: string, backupId: string): Promise<void>;
+  /** The sandbox of an instance (tests run probes in it like the instance would). */
+  sandboxOf(id: string): N8nSandbox;
+}
+
+/** The n8n engine of the local driver, and what the driver starts, stops and asks about it. */
+export interface LocalN8n {
+  engine: InstanceEngine<N8nSpec>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  health(): Promise<Record<string, ServerHealth>>;
   /** The sandbox of an instance (tests run probes in it like the instance would). */
   sandboxOf(id: string): N8nSandbox;
 }
@@ -155,7 +158,7 @@ export const generateN8nKey = (): string => randomBytes(24).toString('base64url'
 export function localN8n(
   root: string,
   options: LocalN8nOptions,
-  sites: () => LocalSites | undefined,
+  frontDoor: FrontDoor | undefined,
   log: (line: string) => void,
 ): LocalN8n {
   const processes = new Map<string, SupervisedProcess>();
@@ -173,12 +176,11 @@ export function localN8n(
   };
   const missingReason = (): string | undefined => hostReason() ?? missingRuntimeReason(options.runtimesDir);
 
-  function front() {
-    const runtime = sites();
-    if (!runtime?.ready()) {
+  function front(): FrontDoor {
+    if (!frontDoor?.running()) {
       throw new ConflictError('n8n is not available: the front door (Caddy) is not running');
     }
-    return runtime;
+    return frontDoor;
   }
 
   function runtimeDir(): string {
@@ -189,7 +191,7 @@ export function localN8n(
   }
 
   function urlsOf(state: N8nState): SiteUrls {
-    const urls = front().frontDoor().urls(n8nNames(state.id).slug, state.domain);
+    const urls = front().urls(n8nNames(state.id).slug, state.domain);
     return { ...urls, adminUrl: `${urls.url}/` };
   }
 
@@ -303,7 +305,7 @@ export function localN8n(
   /** Starts the instance and waits until its temporary URL serves the editor through the front door. */
   async function startServing(state: N8nState): Promise<void> {
     await startProcess(state);
-    await front().frontDoor().waitForSite(n8nNames(state.id).slug, 60_000);
+    await front().waitForSite(n8nNames(state.id).slug, 60_000);
   }
 
   async function stopProcess(id: string): Promise<void> {
@@ -389,7 +391,23 @@ export function localN8n(
     if (state.suspended) throw new ConflictError('The instance is suspended');
   }
 
-  const api: LocalN8n = {
+  /** The front door's routes of n8n instances: each one's hosts to its loopback port. */
+  async function caddySites(): Promise<CaddySite[]> {
+    if (!frontDoor) return [];
+    return (await listN8nStates(root)).map((state) => ({
+      id: state.id,
+      temporaryHost: frontDoor.temporaryHost(n8nNames(state.id).slug),
+      domain: state.domain,
+      suspended: state.suspended,
+      publicDir: '',
+      phpSocket: '',
+      phpRoot: '',
+      upstream: `127.0.0.1:${state.port}`,
+    }));
+  }
+  frontDoor?.addRoutes(caddySites);
+
+  const api: N8nOperations = {
     sandboxOf: (id) => sandboxOf(id),
 
     async start() {
@@ -422,26 +440,9 @@ export function localN8n(
       if (missing) return { available: false, reason: missing };
       if (!started)
         return { available: false, reason: startError ?? 'The provisioning driver is not started' };
-      if (!sites()?.ready())
+      if (!frontDoor?.running())
         return { available: false, reason: 'n8n needs the front door (Caddy), which is not running' };
       return { available: true };
-    },
-
-    has: async (id) => existsSync(n8nPaths(root, n8nNames(id).id).stateFile),
-
-    async caddySites() {
-      const runtime = sites();
-      if (!runtime) return [];
-      return (await listN8nStates(root)).map((state) => ({
-        id: state.id,
-        temporaryHost: runtime.frontDoor().temporaryHost(n8nNames(state.id).slug),
-        domain: state.domain,
-        suspended: state.suspended,
-        publicDir: '',
-        phpSocket: '',
-        phpRoot: '',
-        upstream: `127.0.0.1:${state.port}`,
-      }));
     },
 
     async health() {
@@ -488,7 +489,7 @@ export function localN8n(
           ownerEmail: previous?.ownerEmail ?? spec.ownerEmail,
           // The platform's key wins (it is what backups were made with); the first deploy stores it.
           encryptionKey: spec.encryptionKey,
-          memoryMb: spec.memoryMb ?? previous?.memoryMb ?? memoryMb,
+          memoryMb: previous?.memoryMb ?? memoryMb,
           domain: previous?.domain ?? null,
           suspended: previous?.suspended ?? false,
           ownerReady: previous?.ownerReady ?? false,
@@ -502,8 +503,8 @@ export function localN8n(
           await setupOwner(state, spec);
           phase('owner');
         }
-        await door.reloadFront();
-        if (!state.suspended) await door.frontDoor().waitForSite(names.slug, 60_000);
+        await door.reload();
+        if (!state.suspended) await door.waitForSite(names.slug, 60_000);
         else await stopProcess(spec.id);
         phase('route');
         const cache = sandboxOf(spec.id).compileCache ? 'with' : 'without';
@@ -519,9 +520,9 @@ export function localN8n(
       return withInstance(id, async () => {
         const state = await readN8nState(root, id);
         const paths = n8nPaths(root, id);
-        if (state?.domain && sites()?.ready()) await front().frontDoor().removeCertificates(state.domain);
+        if (state?.domain && frontDoor?.running()) await front().removeCertificates(state.domain);
         await removeN8nState(root, id);
-        if (sites()?.ready()) await front().reloadFront();
+        if (frontDoor?.running()) await front().reload();
         if (!processes.has(id) && existsSync(paths.pidFile) && state) {
           // Not ours yet (a crashed start): adopt it to stop it.
           await supervisedOf(state)
@@ -543,7 +544,7 @@ export function localN8n(
       return withInstance(id, async () => {
         const state = await requireState(id);
         await writeN8nState(root, { ...state, suspended: true });
-        await front().reloadFront();
+        await front().reload();
         await stopProcess(id);
       });
     },
@@ -554,8 +555,8 @@ export function localN8n(
         const resumed = { ...state, suspended: false };
         await writeN8nState(root, resumed);
         await startProcess(resumed);
-        await front().reloadFront();
-        await front().frontDoor().waitForSite(n8nNames(id).slug, 60_000);
+        await front().reload();
+        await front().waitForSite(n8nNames(id).slug, 60_000);
       });
     },
 
@@ -568,10 +569,10 @@ export function localN8n(
         if (name && (await domainHolder(name, id)))
           throw new ConflictError(`The domain ${name} is already attached to another site`);
         if (state.domain === name) return urlsOf(state);
-        if (state.domain) await door.frontDoor().removeCertificates(state.domain);
+        if (state.domain) await door.removeCertificates(state.domain);
         const changed = { ...state, domain: name };
         await writeN8nState(root, changed);
-        await door.reloadFront();
+        await door.reload();
         // WEBHOOK_URL and the editor's address follow the domain: restart with the new environment.
         await stopProcess(id);
         await startServing(changed);
@@ -582,7 +583,7 @@ export function localN8n(
     async sslStatus(id) {
       const state = await requireState(id);
       if (!state.domain) return null;
-      return front().frontDoor().sslStatus(state.domain);
+      return front().sslStatus(state.domain);
     },
 
     async requestSsl(id) {
@@ -594,9 +595,9 @@ export function localN8n(
         // Caddy keeps a managed certificate in memory across reloads: stop managing the name, drop the
         // stored certificate, then manage it again so a new one is issued.
         const door = front();
-        await door.reloadFront((sites) => sites.map((s) => (s.id === id ? { ...s, domain: null } : s)));
-        await door.frontDoor().removeCertificates(domain);
-        await door.reloadFront();
+        await door.reload((sites) => sites.map((s) => (s.id === id ? { ...s, domain: null } : s)));
+        await door.removeCertificates(domain);
+        await door.reload();
       });
       const status = await api.sslStatus(id);
       if (!status) throw new ValidationError('SSL is only available for custom domains');
@@ -643,5 +644,32 @@ export function localN8n(
       });
     },
   };
-  return api;
+  return {
+    start: api.start,
+    stop: api.stop,
+    health: api.health,
+    sandboxOf: api.sandboxOf,
+    engine: {
+      type: 'n8n',
+      capability: api.capability,
+      deploy: async (spec) => ({ urls: await api.deploy(spec) }),
+      delete: api.delete,
+      suspend: api.suspend,
+      resume: api.resume,
+      domains: { set: api.setDomain, sslStatus: api.sslStatus, requestSsl: api.requestSsl },
+      backups: {
+        create: api.createBackup,
+        list: api.listBackups,
+        restore: api.restoreBackup,
+        delete: api.deleteBackup,
+      },
+      storage: {
+        async usage(id) {
+          await requireState(id);
+          const usage = await disks.usage(id);
+          return { usedBytes: usage.usedBytes, limitBytes: usage.sizeBytes };
+        },
+      },
+    },
+  };
 }

@@ -1,5 +1,5 @@
 import { ValidationError } from '../../lib/errors.ts';
-import type { SiteSpec } from '../driver.ts';
+import type { SiteSpec } from '../engine.ts';
 import { checkPassword } from '../tenant-names.ts';
 
 /** Checks a site spec beyond its type: what WordPress' installer and our files accept. */
@@ -8,7 +8,6 @@ import { checkPassword } from '../tenant-names.ts';
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 export function checkSiteSpec(spec: SiteSpec): SiteSpec {
-  if (spec.type !== 'wordpress') throw new ValidationError(`Sites of type ${spec.type} are not supported`);
   const title = spec.title.trim();
   if (title.length < 1 || title.length > 200 || CONTROL.test(title)) {
     throw new ValidationError('The site title must be 1 to 200 characters');

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import ssh2 from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DeployedSite, deploySite, required } from '../../../test/provisioning/engines.ts';
 import { killLeftoverServers } from '../../../test/provisioning/leftover-servers.ts';
 import {
   curl,
@@ -16,7 +17,8 @@ import {
   sftpBatch,
 } from '../../../test/provisioning/site-clients.ts';
 import { removeSiteUsersUnder, siteSandbox } from '../../../test/provisioning/site-sandbox.ts';
-import type { ProvisioningDriver, SiteAccess, SiteSpec } from '../driver.ts';
+import type { ProvisioningDriver } from '../driver.ts';
+import type { SiteSpec } from '../engine.ts';
 import { caddyPaths, localCaddy } from './caddy.ts';
 import { systemUser } from './host.ts';
 import { createLocalDriver } from './local-driver.ts';
@@ -44,7 +46,6 @@ const MAX_BACKUPS = 2;
 const suffix = randomBytes(3).toString('hex');
 const specOf = (title: string): SiteSpec => ({
   id: randomUUID(),
-  type: 'wordpress',
   title,
   adminUser: 'captain',
   adminEmail: 'captain@example.com',
@@ -53,8 +54,8 @@ const specOf = (title: string): SiteSpec => ({
 });
 const specA = specOf(`Attacker ${suffix}`);
 const specB = specOf(`Victim ${suffix}`);
-let a: SiteAccess;
-let b: SiteAccess;
+let a: DeployedSite;
+let b: DeployedSite;
 
 /** A service on the host's loopback that no site may reach (stands for any 127.0.0.1 service). */
 let canaryServer: http.Server;
@@ -80,7 +81,7 @@ beforeAll(async () => {
     log: (line) => logs.push(line),
   });
   await driver.start();
-  [a, b] = await Promise.all([driver.deploySite(specA), driver.deploySite(specB)]);
+  [a, b] = await Promise.all([deploySite(driver, specA), deploySite(driver, specB)]);
 }, 300_000);
 
 afterAll(async () => {
@@ -130,7 +131,7 @@ const victims = () => [
   path.join(sitePaths(root, specB.id).public, 'index.php'),
 ];
 
-const siteUser = (access: SiteAccess) => {
+const siteUser = (access: DeployedSite) => {
   const user = systemUser(`wp_${access.sftp.user}`);
   if (!user) throw new Error('site user missing');
   return user;
@@ -226,16 +227,18 @@ describe('tenant isolation: a customer attacking the host and other sites', { ti
     );
     await new Promise((resolve) => attacker.on('close', resolve));
 
-    await driver.setSiteDomain(specA.id, `attack-${suffix}.example.com`);
-    await driver.deploySite({
+    await required(driver.engine('wordpress').domains).set(specA.id, `attack-${suffix}.example.com`);
+    await deploySite(driver, {
       ...specA,
       databasePassword: a.database.password,
       sftpPassword: a.sftp.password,
     });
-    const backup = await driver.createBackup(specA.id, { name: 'before restore' });
-    await driver.restoreBackup(specA.id, backup.id);
-    await driver.setSiteDomain(specA.id, null);
-    await driver.deleteBackup(specA.id, backup.id);
+    const backup = await required(driver.engine('wordpress').backups).create(specA.id, {
+      name: 'before restore',
+    });
+    await required(driver.engine('wordpress').backups).restore(specA.id, backup.id);
+    await required(driver.engine('wordpress').domains).set(specA.id, null);
+    await required(driver.engine('wordpress').backups).delete(specA.id, backup.id);
 
     expect(victims().map(fingerprint)).toEqual(before);
     expect((await curl([a.temporaryUrl])).status).toBe(200);
@@ -426,13 +429,15 @@ describe('tenant isolation: a customer attacking the host and other sites', { ti
     expect((await curl([a.temporaryUrl])).status).toBe(200);
 
     const [first, second] = await Promise.allSettled([
-      driver.createBackup(specA.id, { name: 'one' }),
-      driver.createBackup(specA.id, { name: 'two' }),
+      required(driver.engine('wordpress').backups).create(specA.id, { name: 'one' }),
+      required(driver.engine('wordpress').backups).create(specA.id, { name: 'two' }),
     ]);
     expect(first.status).toBe('fulfilled');
     expect(second).toMatchObject({ status: 'rejected', reason: { message: BACKUP_BUSY } });
-    await driver.createBackup(specA.id, { name: 'three' });
-    await expect(driver.createBackup(specA.id, { name: 'four' })).rejects.toMatchObject({
+    await required(driver.engine('wordpress').backups).create(specA.id, { name: 'three' });
+    await expect(
+      required(driver.engine('wordpress').backups).create(specA.id, { name: 'four' }),
+    ).rejects.toMatchObject({
       code: 'conflict',
       message: backupLimitMessage(MAX_BACKUPS),
     });
@@ -459,8 +464,8 @@ done`;
     );
     try {
       for (let i = 0; i < 100; i++) {
-        await driver.setSiteDomain(specA.id, `race-${suffix}.example.com`);
-        await driver.setSiteDomain(specA.id, null);
+        await required(driver.engine('wordpress').domains).set(specA.id, `race-${suffix}.example.com`);
+        await required(driver.engine('wordpress').domains).set(specA.id, null);
       }
     } finally {
       for (const swapper of swappers) swapper.kill('SIGKILL');
@@ -493,7 +498,7 @@ done`;
  * A raw SFTP v3 session over ssh2's client (no client-side buffers sized by the request): what a
  * hostile client sends, byte for byte.
  */
-async function rawSftp(access: SiteAccess) {
+async function rawSftp(access: DeployedSite) {
   const client = new ssh2.Client();
   await new Promise<void>((resolve, reject) => {
     client.on('ready', resolve).on('error', reject);

@@ -1,5 +1,5 @@
 import { ConflictError } from '../../lib/errors.ts';
-import type { BackupInfo, BackupInput } from '../driver.ts';
+import type { BackupInfo, BackupInput } from '../engine.ts';
 import * as backups from './backups.ts';
 import { purgePageCache } from './site-files.ts';
 import { siteNames } from './site-names.ts';

@@ -1,6 +1,6 @@
 import { ConflictError, NotFoundError } from '../../lib/errors.ts';
 import type { KeyedLock } from '../../lib/keyed-lock.ts';
-import type { DatabaseCredentials, SiteUrls } from '../driver.ts';
+import type { DatabaseCredentials, SiteUrls } from '../engine.ts';
 import type { CaddySite } from './caddy-config.ts';
 import type { EngineServer } from './engine-server.ts';
 import type { FrontDoor } from './front-door.ts';
@@ -40,9 +40,9 @@ export interface SiteContext {
   urlsOf(state: SiteState): SiteUrls;
   /** The site's wp-config.php as its state says now. */
   siteConfig(state: SiteState): string;
-  /** Every site and other application (n8n) as Caddy should route them now. */
+  /** Every site as Caddy should route it now (the front door's routes of the WordPress engine). */
   caddySites(): Promise<CaddySite[]>;
-  /** Loads the front door with every site as the state files say now (optionally edited). */
+  /** Loads the front door with every route as the state files say now (optionally edited). */
   reloadFront(edit?: (sites: CaddySite[]) => CaddySite[]): Promise<void>;
 }
 
@@ -50,10 +50,7 @@ export interface SiteContext {
 export function siteHelpers(
   root: string,
   front: FrontDoor,
-  deps: {
-    mariadb: () => EngineServer | undefined;
-    otherSites?: () => Promise<CaddySite[]>;
-  },
+  deps: { mariadb: () => EngineServer | undefined },
 ): Pick<
   SiteContext,
   | 'mariadb'
@@ -80,8 +77,7 @@ export function siteHelpers(
   }
 
   async function caddySites(): Promise<CaddySite[]> {
-    const others = (await deps.otherSites?.()) ?? [];
-    const sites = (await listSiteStates(root)).map((state) => ({
+    return (await listSiteStates(root)).map((state) => ({
       id: state.id,
       temporaryHost: front.temporaryHost(siteNames(state.id).slug),
       domain: state.domain,
@@ -90,7 +86,6 @@ export function siteHelpers(
       phpSocket: phpSocket(sitePaths(root, state.id).dir),
       phpRoot: INSIDE.public,
     }));
-    return [...sites, ...others];
   }
 
   return {
@@ -98,7 +93,7 @@ export function siteHelpers(
     urlsOf,
     databaseOf,
     caddySites,
-    reloadFront: (edit = (sites) => sites) => front.load(async () => edit(await caddySites())),
+    reloadFront: (edit) => front.reload(edit),
 
     async requireState(id) {
       const state = await readSiteState(root, siteNames(id).id);

@@ -1,5 +1,5 @@
 import { ConflictError, ValidationError } from '../../lib/errors.ts';
-import type { SiteUrls, SslStatus } from '../driver.ts';
+import type { SiteUrls, SslStatus } from '../engine.ts';
 import { purgePageCache, writeWpConfig } from './site-files.ts';
 import { checkDomain } from './site-spec.ts';
 import { listSiteStates, writeSiteState } from './site-state.ts';

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
-import type { DatabaseCredentials } from '../driver.ts';
+import type { DatabaseCredentials } from '../engine.ts';
 import { phpCli, phpSettings } from './php-fpm.ts';
 import { INSIDE, runInSandbox, SandboxCommandError, type SandboxSite } from './sandbox.ts';
 

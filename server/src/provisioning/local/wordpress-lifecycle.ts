@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { ConflictError, ValidationError } from '../../lib/errors.ts';
-import type { SiteAccess, SiteSpec, SiteStorage } from '../driver.ts';
+import type { Deployment, SiteSpec, SiteStorage } from '../engine.ts';
 import { generatePassword } from '../tenant-names.ts';
 import { deleteAllBackups } from './backups.ts';
 import { installedPhpVersions } from './php-fpm.ts';
@@ -54,7 +54,7 @@ export function siteLifecycle(ctx: Omit<SiteContext, 'caddySites'>, publicHost: 
   const { root, front, disks, withSite, log } = ctx;
 
   return {
-    deploy(input: SiteSpec): Promise<SiteAccess> {
+    deploy(input: SiteSpec): Promise<Deployment> {
       const spec = checkSiteSpec(input);
       const names = siteNames(spec.id);
       return withSite(spec.id, async () => {
@@ -125,7 +125,7 @@ export function siteLifecycle(ctx: Omit<SiteContext, 'caddySites'>, publicHost: 
         sftp.server.disconnect(names.slug); // sessions opened with a previous password
         const database = ctx.databaseOf(state);
         return {
-          ...ctx.urlsOf(state),
+          urls: ctx.urlsOf(state),
           sftp: {
             host: publicHost ?? front.probeHost,
             port: sftp.port,

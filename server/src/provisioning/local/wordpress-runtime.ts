@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { ConflictError } from '../../lib/errors.ts';
 import { type IntervalTask, startIntervalTask } from '../../lib/interval-task.ts';
-import type { Capability, ServerHealth } from '../driver.ts';
-import type { CaddySite } from './caddy-config.ts';
+import type { ServerHealth } from '../driver.ts';
+import type { Capability } from '../instance-types.ts';
 import type { EngineServer } from './engine-server.ts';
 import type { FrontDoor } from './front-door.ts';
 import { isRoot, ownedDir } from './host.ts';
@@ -24,7 +24,6 @@ export interface SitesRuntimeDeps {
   disks: SiteDisks;
   phps: SitePhps;
   sandboxOf: (id: string) => SandboxSite;
-  caddySites: () => Promise<CaddySite[]>;
   /** The MariaDB server tenants live on, once started; undefined when MySQL is unavailable. */
   mariadb: () => EngineServer | undefined;
 }
@@ -39,10 +38,11 @@ export interface SitesRuntimeOptions {
 }
 
 /**
- * What the sites need running on the host as a whole: the folders, every site's disk, the front door,
- * the php-fpm of each site that is not suspended, the SFTP server (a site's slug and SFTP password open
- * a session in its sandbox) and the periodic upkeep. Also says whether sites can be deployed here
- * (capability) and how those services are (health).
+ * What the sites need running on the host as a whole: the folders, every site's disk, the php-fpm of
+ * each site that is not suspended, the SFTP server (a site's slug and SFTP password open a session in
+ * its sandbox) and the periodic upkeep. The front door (Caddy) is the local driver's, started by it
+ * once the sites are back. Also says whether sites can be deployed here (capability) and how those
+ * services are (health).
  */
 export function sitesRuntime(deps: SitesRuntimeDeps, options: SitesRuntimeOptions) {
   const { root, log, front, disks, phps } = deps;
@@ -99,8 +99,6 @@ export function sitesRuntime(deps: SitesRuntimeDeps, options: SitesRuntimeOption
 
   async function health(): Promise<Record<string, ServerHealth>> {
     const entries: [string, ServerHealth][] = [];
-    const caddy = await front.health();
-    if (caddy) entries.push(['caddy', caddy]);
     if (sftp) {
       const ok = sftp.listening();
       entries.push(['sftp', { kind: 'local', state: ok ? 'running' : 'stopped', ok, port: sftpPort }]);
@@ -137,10 +135,8 @@ export function sitesRuntime(deps: SitesRuntimeDeps, options: SitesRuntimeOption
         for (const dir of ['sites', 'sandbox']) await ownedDir(path.join(root, dir), undefined, 0o711);
         for (const dir of ['site-state', 'backups', 'sftp', 'disks'])
           await ownedDir(path.join(root, dir), undefined, 0o700);
-        await front.preparePorts();
         disks.start();
         await bringBackSites();
-        await front.start(await deps.caddySites());
         sftpPort = await chooseSftpPort(root, options.listenHost, options.sftpPort);
         sftp = createSftpServer({
           host: options.listenHost,
@@ -168,7 +164,6 @@ export function sitesRuntime(deps: SitesRuntimeDeps, options: SitesRuntimeOption
       await disks.stop();
       await sftp?.stop();
       sftp = undefined;
-      await front.stop();
       await phps.stopAll();
       for (const state of await listSiteStates(root)) {
         await disks
@@ -193,6 +188,7 @@ export function sitesRuntime(deps: SitesRuntimeDeps, options: SitesRuntimeOption
         };
       if (!started)
         return { available: false, reason: startError ?? 'The provisioning driver is not started' };
+      if (!front.running()) return { available: false, reason: 'The front door (Caddy) is not running' };
       const down = Object.entries(await health()).filter(([name, h]) => name !== 'php-fpm' && !h.ok);
       if (down.length > 0) {
         return {

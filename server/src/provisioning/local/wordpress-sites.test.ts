@@ -6,10 +6,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminCli, mariadbCli } from '../../../test/provisioning/db-clients.ts';
+import { type DeployedSite, deploySite, required } from '../../../test/provisioning/engines.ts';
 import { killLeftoverServers } from '../../../test/provisioning/leftover-servers.ts';
 import { curl, ensureSiteTestPackages, sftpBatch } from '../../../test/provisioning/site-clients.ts';
 import { removeSiteUsersUnder, siteSandbox } from '../../../test/provisioning/site-sandbox.ts';
-import type { ProvisioningDriver, SiteAccess, SiteSpec, SslStatus } from '../driver.ts';
+import type { ProvisioningDriver } from '../driver.ts';
+import type { SiteSpec, SslStatus } from '../engine.ts';
 import { caddyAdmin, caddyPaths } from './caddy.ts';
 import { mountPoints } from './disk-image.ts';
 import { systemUser } from './host.ts';
@@ -34,7 +36,6 @@ const newDriver = () =>
 const suffix = randomBytes(3).toString('hex');
 const spec: SiteSpec = {
   id: randomUUID(),
-  type: 'wordpress',
   title: `Harbour Lights ${suffix}`,
   adminUser: 'captain',
   adminEmail: 'captain@example.com',
@@ -42,7 +43,7 @@ const spec: SiteSpec = {
   phpVersion: '8.2',
 };
 const domain = `shop-${suffix}.example.com`;
-let access: SiteAccess;
+let access: DeployedSite;
 let work = '';
 
 beforeAll(async () => {
@@ -79,7 +80,7 @@ function certificateSerial(port: number): Promise<string> {
 async function waitForSsl(state: SslStatus['status'], timeoutMs = 20_000): Promise<SslStatus> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const status = await driver.sslStatus(spec.id);
+    const status = await required(driver.engine('wordpress').domains).sslStatus(spec.id);
     if (status?.status === state || Date.now() > deadline) {
       expect(status, logs.join('\n')).toMatchObject({ status: state });
       return status as SslStatus;
@@ -106,8 +107,8 @@ describe('WordPress sites on the local driver', { timeout: 60_000 }, () => {
   it('offers WordPress with the PHP versions installed here', async () => {
     const capabilities = await driver.capabilities();
     expect(capabilities.wordpress, logs.join('\n')).toEqual({ available: true });
-    expect(await driver.phpVersions()).toEqual(installedPhpVersions());
-    expect(await driver.phpVersions()).toContain('8.2');
+    expect(await required(driver.engine('wordpress').php).versions()).toEqual(installedPhpVersions());
+    expect(await required(driver.engine('wordpress').php).versions()).toContain('8.2');
     const health = await driver.health();
     expect(health.servers.caddy).toMatchObject({ kind: 'local', state: 'running', ok: true });
     expect(health.servers['php-fpm']).toMatchObject({ kind: 'local', state: 'running', ok: true });
@@ -116,7 +117,7 @@ describe('WordPress sites on the local driver', { timeout: 60_000 }, () => {
   });
 
   it('refuses a PHP version the host lacks, naming those it has', async () => {
-    await expect(driver.deploySite({ ...spec, id: randomUUID(), phpVersion: '7.4' })).rejects.toMatchObject({
+    await expect(deploySite(driver, { ...spec, id: randomUUID(), phpVersion: '7.4' })).rejects.toMatchObject({
       code: 'validation_error',
       message: 'PHP 7.4 is not installed on this host (available: 8.2)',
     });
@@ -124,7 +125,7 @@ describe('WordPress sites on the local driver', { timeout: 60_000 }, () => {
 
   it('deploys a site whose temporary URL serves WordPress through Caddy', { timeout: 120_000 }, async () => {
     const started = performance.now();
-    access = await driver.deploySite(spec);
+    access = await deploySite(driver, spec);
     const ms = performance.now() - started;
     console.log(`WordPress deploy (tenant, files, pool, install, route) to first 200: ${ms.toFixed(0)} ms`);
     expect(access.url).toMatch(/^http:\/\/[a-z0-9]{12}\.localhost:\d+$/);
@@ -275,7 +276,7 @@ describe('WordPress sites on the local driver', { timeout: 60_000 }, () => {
   });
 
   it('deploys again idempotently: same credentials when passed, content and admin kept', async () => {
-    const again = await driver.deploySite({
+    const again = await deploySite(driver, {
       ...spec,
       adminPassword: 'ignored-on-redeploy',
       databasePassword: access.database.password,
@@ -396,7 +397,7 @@ describe('WordPress sites on the local driver', { timeout: 60_000 }, () => {
   }, async () => {
     const other: SiteSpec = { ...spec, id: randomUUID(), title: `Second ${suffix}` };
     const started = performance.now();
-    const second = await driver.deploySite(other);
+    const second = await deploySite(driver, other);
     console.log(`second WordPress deploy to first 200: ${(performance.now() - started).toFixed(0)} ms`);
     try {
       expect(second.url).not.toBe(access.url);
@@ -414,12 +415,12 @@ describe('WordPress sites on the local driver', { timeout: 60_000 }, () => {
       // Each SFTP login sees its own site only, and one site's password opens no other.
       expect((await sftpBatch({ ...second.sftp, user: access.sftp.user }, ['pwd'], local)).code).not.toBe(0);
     } finally {
-      await driver.deleteSite(other.id);
+      await driver.engine('wordpress').delete(other.id);
     }
   });
 
   it('attaches a custom domain served over HTTPS with a valid certificate; the temporary URL keeps working', async () => {
-    const urls = await driver.setSiteDomain(spec.id, domain);
+    const urls = await required(driver.engine('wordpress').domains).set(spec.id, domain);
     expect(urls).toEqual({
       url: `https://${domain}:${urls.url.split(':').pop()}`,
       adminUrl: `${urls.url}/wp-admin/`,
@@ -453,25 +454,29 @@ describe('WordPress sites on the local driver', { timeout: 60_000 }, () => {
   });
 
   it('removes the custom domain (WordPress back on the temporary URL) and attaches it again', async () => {
-    const removed = await driver.setSiteDomain(spec.id, null);
+    const removed = await required(driver.engine('wordpress').domains).set(spec.id, null);
     expect(removed).toEqual({
       url: access.temporaryUrl,
       adminUrl: `${access.temporaryUrl}/wp-admin/`,
       temporaryUrl: access.temporaryUrl,
     });
-    expect(await driver.sslStatus(spec.id)).toBeNull();
+    expect(await required(driver.engine('wordpress').domains).sslStatus(spec.id)).toBeNull();
     expect((await curlDomain(['-k'])).code).not.toBe(0); // no route, no certificate
     const page = await curl([access.temporaryUrl]);
     expect(page.status).toBe(200);
     expect(page.body).toContain(`${access.temporaryUrl}/`);
-    await expect(driver.setSiteDomain(spec.id, 'https://bad domain')).rejects.toMatchObject({
+    await expect(
+      required(driver.engine('wordpress').domains).set(spec.id, 'https://bad domain'),
+    ).rejects.toMatchObject({
       code: 'validation_error',
     });
-    await expect(driver.setSiteDomain(spec.id, 'x.localhost')).rejects.toMatchObject({
+    await expect(
+      required(driver.engine('wordpress').domains).set(spec.id, 'x.localhost'),
+    ).rejects.toMatchObject({
       code: 'validation_error',
     });
 
-    expect(await driver.setSiteDomain(spec.id, domain.toUpperCase())).toEqual({
+    expect(await required(driver.engine('wordpress').domains).set(spec.id, domain.toUpperCase())).toEqual({
       url: access.url,
       adminUrl: access.adminUrl,
       temporaryUrl: access.temporaryUrl,
@@ -482,7 +487,7 @@ describe('WordPress sites on the local driver', { timeout: 60_000 }, () => {
 
   it('re-issues the certificate on request', async () => {
     const before = await certificateSerial(httpsPort());
-    await driver.requestSsl(spec.id);
+    await required(driver.engine('wordpress').domains).requestSsl(spec.id);
     await waitForSsl('Active');
     expect(await certificateSerial(httpsPort())).not.toBe(before);
   });
@@ -491,12 +496,15 @@ describe('WordPress sites on the local driver', { timeout: 60_000 }, () => {
     timeout: 120_000,
   }, async () => {
     const started = performance.now();
-    const backup = await driver.createBackup(spec.id, { name: 'Before cleanup', note: 'all posts' });
+    const backup = await required(driver.engine('wordpress').backups).create(spec.id, {
+      name: 'Before cleanup',
+      note: 'all posts',
+    });
     console.log(`backup: ${(performance.now() - started).toFixed(0)} ms, ${backup.size} bytes`);
     expect(backup).toMatchObject({ name: 'Before cleanup', note: 'all posts' });
     expect(backup.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(backup.size).toBeGreaterThan(1000);
-    expect(await driver.listBackups(spec.id)).toEqual([backup]);
+    expect(await required(driver.engine('wordpress').backups).list(spec.id)).toEqual([backup]);
 
     const db = access.database;
     // The post deleted in WordPress (which clears the page cache), a table added behind its back.
@@ -514,7 +522,7 @@ describe('WordPress sites on the local driver', { timeout: 60_000 }, () => {
     );
 
     const restoring = performance.now();
-    await driver.restoreBackup(spec.id, backup.id);
+    await required(driver.engine('wordpress').backups).restore(spec.id, backup.id);
     console.log(`restore: ${(performance.now() - restoring).toFixed(0)} ms`);
     const found = await mariadbCli(
       db,
@@ -528,16 +536,28 @@ describe('WordPress sites on the local driver', { timeout: 60_000 }, () => {
     expect(page.body).toContain('Hello world!');
 
     // A damaged backup is refused before anything is touched.
-    const second = await driver.createBackup(spec.id, { backupId: `b-${suffix}`, name: 'Second' });
-    expect(await driver.createBackup(spec.id, { backupId: `b-${suffix}`, name: 'Second' })).toEqual(second);
+    const second = await required(driver.engine('wordpress').backups).create(spec.id, {
+      backupId: `b-${suffix}`,
+      name: 'Second',
+    });
+    expect(
+      await required(driver.engine('wordpress').backups).create(spec.id, {
+        backupId: `b-${suffix}`,
+        name: 'Second',
+      }),
+    ).toEqual(second);
     await appendFile(path.join(sitePaths(root, spec.id).backups, second.id, 'db.sql.gz'), 'x');
-    await expect(driver.restoreBackup(spec.id, second.id)).rejects.toThrow(/damaged: db.sql.gz/);
-    await driver.deleteBackup(spec.id, second.id);
-    expect((await driver.listBackups(spec.id)).map((b) => b.id)).toEqual([backup.id]);
+    await expect(required(driver.engine('wordpress').backups).restore(spec.id, second.id)).rejects.toThrow(
+      /damaged: db.sql.gz/,
+    );
+    await required(driver.engine('wordpress').backups).delete(spec.id, second.id);
+    expect((await required(driver.engine('wordpress').backups).list(spec.id)).map((b) => b.id)).toEqual([
+      backup.id,
+    ]);
   });
 
   it('suspends the site (offline page, SFTP refused) and resumes it', async () => {
-    await driver.suspendSite(spec.id);
+    await driver.engine('wordpress').suspend(spec.id);
     for (const page of [
       await curl([access.temporaryUrl]),
       await curlDomain(['--cacert', caddyPaths(root).rootCertificate]),
@@ -546,9 +566,11 @@ describe('WordPress sites on the local driver', { timeout: 60_000 }, () => {
       expect(page.body).toContain('This site is temporarily offline');
     }
     expect((await sftpBatch(access.sftp, ['pwd'], work)).code).not.toBe(0);
-    await expect(driver.createBackup(spec.id, { name: 'x' })).rejects.toThrow(/suspended/);
+    await expect(required(driver.engine('wordpress').backups).create(spec.id, { name: 'x' })).rejects.toThrow(
+      /suspended/,
+    );
 
-    await driver.resumeSite(spec.id);
+    await driver.engine('wordpress').resume(spec.id);
     const page = await curl([access.temporaryUrl]);
     expect(page.status).toBe(200);
     expect(page.body).toContain('Hello world!');
@@ -572,7 +594,7 @@ describe('WordPress sites on the local driver', { timeout: 60_000 }, () => {
     const key = access.sftp.user;
     const site = sitePaths(root, spec.id);
     expect(existsSync(site.backups)).toBe(true);
-    await driver.deleteSite(spec.id);
+    await driver.engine('wordpress').delete(spec.id);
 
     expect((await curl([access.temporaryUrl])).status).toBe(404);
     expect((await curlDomain(['-k'])).code).not.toBe(0); // no certificate for the name any more
@@ -597,7 +619,9 @@ describe('WordPress sites on the local driver', { timeout: 60_000 }, () => {
     expect(config.body).not.toContain(domain);
     expect((await sftpBatch(access.sftp, ['pwd'], work)).code).not.toBe(0);
 
-    await driver.deleteSite(spec.id); // again: a no-op
-    await expect(driver.sslStatus(spec.id)).rejects.toMatchObject({ code: 'not_found' });
+    await driver.engine('wordpress').delete(spec.id); // again: a no-op
+    await expect(required(driver.engine('wordpress').domains).sslStatus(spec.id)).rejects.toMatchObject({
+      code: 'not_found',
+    });
   });
 });

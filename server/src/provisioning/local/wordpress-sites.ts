@@ -1,18 +1,9 @@
 import { createKeyedLock } from '../../lib/keyed-lock.ts';
-import type {
-  BackupInfo,
-  BackupInput,
-  Capability,
-  ServerHealth,
-  SiteAccess,
-  SiteSpec,
-  SiteStorage,
-  SiteUrls,
-  SslStatus,
-} from '../driver.ts';
-import type { CaddySite, TlsIssuer } from './caddy-config.ts';
+import type { ServerHealth } from '../driver.ts';
+import type { InstanceEngine, SiteSpec } from '../engine.ts';
+import type { TlsIssuer } from './caddy-config.ts';
 import type { EngineServer } from './engine-server.ts';
-import { type FrontDoor, frontDoor } from './front-door.ts';
+import type { FrontDoor } from './front-door.ts';
 import { siteDisks } from './site-disks.ts';
 import { siteBackups } from './wordpress-backups.ts';
 import { type SiteContext, siteHelpers } from './wordpress-context.ts';
@@ -50,33 +41,16 @@ export interface SiteRuntimeDeps {
   mariadb: () => EngineServer | undefined;
   /** Host name put in SFTP and database credentials. */
   publicHost: string | undefined;
-  /** Other applications behind the same front door (n8n instances), added to every Caddy load. */
-  otherSites?: () => Promise<CaddySite[]>;
+  /** The local driver's front door (Caddy), shared with n8n instances. */
+  front: FrontDoor;
 }
 
+/** The WordPress engine of the local driver, and what the driver starts, stops and asks about it. */
 export interface LocalSites {
+  engine: InstanceEngine<SiteSpec>;
   start(): Promise<void>;
   stop(): Promise<void>;
-  capability(): Promise<Capability>;
-  phpVersions(): string[];
   health(): Promise<Record<string, ServerHealth>>;
-  deploy(spec: SiteSpec): Promise<SiteAccess>;
-  delete(id: string): Promise<void>;
-  suspend(id: string): Promise<void>;
-  resume(id: string): Promise<void>;
-  setDomain(id: string, domain: string | null): Promise<SiteUrls>;
-  sslStatus(id: string): Promise<SslStatus | null>;
-  requestSsl(id: string): Promise<SslStatus>;
-  createBackup(id: string, input: BackupInput): Promise<BackupInfo>;
-  listBackups(id: string): Promise<BackupInfo[]>;
-  restoreBackup(id: string, backupId: string): Promise<void>;
-  deleteBackup(id: string, backupId: string): Promise<void>;
-  storage(id: string): Promise<SiteStorage>;
-  /** The front door (Caddy) the sites share with other applications (n8n), and whether it runs. */
-  frontDoor(): FrontDoor;
-  ready(): boolean;
-  /** Loads Caddy with every site and application as their state says now (optionally edited). */
-  reloadFront(edit?: (sites: CaddySite[]) => CaddySite[]): Promise<void>;
 }
 
 /**
@@ -107,17 +81,7 @@ export function localSites(
   const baseDomain = options.baseDomain ?? 'localhost';
   const listenHost = options.listenHost ?? '127.0.0.1';
   const diskMb = options.diskMb ?? 1024;
-  const front: FrontDoor = frontDoor(
-    root,
-    {
-      baseDomain,
-      listenHost,
-      httpPort: options.httpPort,
-      httpsPort: options.httpsPort,
-      tls: options.tls ?? { issuer: 'internal' },
-    },
-    log,
-  );
+  const { front } = deps;
   const disks = siteDisks(root, { sizeMb: diskMb, log });
   const helpers = siteHelpers(root, front, deps);
   const phps = sitePhps(root, helpers.sandboxOf, log);
@@ -129,7 +93,6 @@ export function localSites(
       disks,
       phps,
       sandboxOf: helpers.sandboxOf,
-      caddySites: helpers.caddySites,
       mariadb: deps.mariadb, // undefined while MySQL is unavailable: capability() says so
     },
     {
@@ -150,18 +113,32 @@ export function localSites(
     ...helpers,
   };
 
+  front.addRoutes(helpers.caddySites);
+  const lifecycle = siteLifecycle(ctx, deps.publicHost);
+  const suspension = siteSuspension(ctx);
+  const domains = siteDomains(ctx, baseDomain);
+  const backups = siteBackups(ctx, { maxBackups: options.maxBackups ?? 10, diskMb });
+
   return {
     start: runtime.start,
     stop: runtime.stop,
-    capability: runtime.capability,
-    phpVersions: runtime.phpVersions,
     health: runtime.health,
-    ready: runtime.ready,
-    frontDoor: () => front,
-    reloadFront: (edit) => helpers.reloadFront(edit),
-    ...siteLifecycle(ctx, deps.publicHost),
-    ...siteSuspension(ctx),
-    ...siteDomains(ctx, baseDomain),
-    ...siteBackups(ctx, { maxBackups: options.maxBackups ?? 10, diskMb }),
+    engine: {
+      type: 'wordpress',
+      capability: runtime.capability,
+      deploy: lifecycle.deploy,
+      delete: lifecycle.delete,
+      suspend: suspension.suspend,
+      resume: suspension.resume,
+      domains: { set: domains.setDomain, sslStatus: domains.sslStatus, requestSsl: domains.requestSsl },
+      backups: {
+        create: backups.createBackup,
+        list: backups.listBackups,
+        restore: backups.restoreBackup,
+        delete: backups.deleteBackup,
+      },
+      storage: { usage: lifecycle.storage },
+      php: { versions: async () => runtime.phpVersions() },
+    },
   };
 }

@@ -9,9 +9,14 @@ import {
   MenuItem,
   Stack,
   TextField,
+  Typography,
 } from '@mui/material';
 import { errorMessage } from '../../api/api-error.ts';
-import { useDeployInstanceMutation, useInstanceCapabilitiesQuery } from '../../api/instances.queries.ts';
+import {
+  useDeployInstanceMutation,
+  useInstanceCapabilitiesQuery,
+  useRegionsQuery,
+} from '../../api/instances.queries.ts';
 import { useCanCreateInstanceQuery } from '../../api/subscriptions.queries.ts';
 import { useForm } from '../../components/form/use-form.ts';
 import { useToast } from '../../components/toasts/use-toast.ts';
@@ -25,8 +30,11 @@ import {
   quickDeployChoice,
   type RegionId,
   regionLabel,
+  regionNotes,
+  regionOffered,
 } from '../instances/instance-catalog.ts';
 import { type QuickDeployValues, validateQuickDeploy } from '../instances/instance-validation.ts';
+import { useOfferedRegion } from '../instances/use-offered-region.ts';
 
 const INITIAL: QuickDeployValues = { name: DEFAULT_INSTANCE_NAME, region: DEFAULT_REGION };
 
@@ -35,8 +43,10 @@ type Deploy = ReturnType<typeof useDeployInstanceMutation>;
 function DeployForm({ deploy, onDone }: { deploy: Deploy; onDone(): void }) {
   const toast = useToast();
   const capabilities = useInstanceCapabilitiesQuery();
+  const regions = useRegionsQuery();
   const canCreate = useCanCreateInstanceQuery();
   const form = useForm(INITIAL, validateQuickDeploy);
+  useOfferedRegion(regions.data, form.values.region, (region) => form.setValue('region', region));
   const choice = quickDeployChoice(capabilities.data);
   const capability = capabilities.data?.find((entry) => entry.type === choice?.type);
   const blocked = canCreate.data?.canCreate === false;
@@ -84,11 +94,16 @@ function DeployForm({ deploy, onDone }: { deploy: Deploy; onDone(): void }) {
             onChange={(event) => form.setValue('region', event.target.value)}
           >
             {DASHBOARD_REGIONS.map((region) => (
-              <MenuItem key={region} value={region}>
+              <MenuItem key={region} value={region} disabled={!regionOffered(regions.data, region)}>
                 {regionLabel(region)} ({region})
               </MenuItem>
             ))}
           </TextField>
+          {regionNotes(regions.data).map((note) => (
+            <Typography key={note} variant="body2" color="text.secondary">
+              {note}
+            </Typography>
+          ))}
         </Stack>
       </DialogContent>
       <DialogActions sx={{ px: 3, pb: 2.5 }}>

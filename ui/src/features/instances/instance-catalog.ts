@@ -1,5 +1,5 @@
-import { REGIONS, type RegionId } from '@berth/openapi/rules';
-import type { Instance, InstanceCapability } from '../../api/instances.queries.ts';
+import { DEFAULT_REGION, REGIONS, type RegionId } from '@berth/openapi/rules';
+import type { Instance, InstanceCapability, RegionAvailability } from '../../api/instances.queries.ts';
 
 /**
  * What customers deploy and where, as the screens show it.
@@ -19,9 +19,27 @@ export const DASHBOARD_REGIONS: readonly RegionId[] = [
   'ap-southeast-1',
 ];
 
-export { DEFAULT_REGION } from '@berth/openapi/rules';
+export { DEFAULT_REGION };
 
 export const regionLabel = (id: string): string => REGIONS.find((region) => region.id === id)?.label ?? id;
+
+/** Whether the server places instances in a region (while its answer is loading: assume so). */
+export const regionOffered = (regions: readonly RegionAvailability[] | undefined, id: string): boolean =>
+  regions?.find((region) => region.id === id)?.available ?? true;
+
+/** Why regions are not offered, each reason once (usually one: "This server runs … only"). */
+export const regionNotes = (regions: readonly RegionAvailability[] | undefined): string[] => [
+  ...new Set(
+    (regions ?? []).flatMap((region) => (region.available || !region.reason ? [] : [region.reason])),
+  ),
+];
+
+/** The region a form starts on: the default when it is offered, else the first that is. */
+export const firstOfferedRegion = (regions: readonly RegionAvailability[] | undefined): RegionId =>
+  (
+    regions?.find((region) => region.id === DEFAULT_REGION && region.available) ??
+    regions?.find((region) => region.available)
+  )?.id ?? DEFAULT_REGION;
 
 /** Defaults. */
 export const DEFAULT_INSTANCE_NAME = 'My Instance';

@@ -123,6 +123,28 @@ describe('Deploy New Instance', () => {
     });
   });
 
+  it('offers only the regions the server places instances in, says why, and starts on one it does', async () => {
+    const reason = 'This server runs instances in EU West (Ireland) only';
+    const app = renderNew({
+      'GET /api/instances/capabilities': { body: capabilities({}, { only: 'eu-west-1', reason }) },
+      'POST /api/instances/deploy': ACCEPTED,
+    });
+    const form = await choose(app, 'MySQL');
+    const region = within(form).getByRole('group', { name: 'Region' });
+    const ireland = within(region).getByRole('button', { name: /EU West \(Ireland\)/ });
+    await waitFor(() => expect(ireland.getAttribute('aria-pressed')).toBe('true'));
+    expect(within(region).getByRole('button', { name: /US East \(N\. Virginia\)/ })).toHaveProperty(
+      'disabled',
+      true,
+    );
+    expect(within(form).getByText(reason)).toBeTruthy();
+    await app.user.type(within(form).getByLabelText(/Instance Name/), 'Orders DB');
+    await app.user.click(deployButton());
+    await waitFor(() =>
+      expect(app.api.calls('POST /api/instances/deploy')[0]?.body).toMatchObject({ region: 'eu-west-1' }),
+    );
+  });
+
   it("shows 'Deploying...' while the request runs", async () => {
     const app = renderNew({ 'POST /api/instances/deploy': () => new Promise(() => {}) });
     const form = await choose(app, 'PostgreSQL');

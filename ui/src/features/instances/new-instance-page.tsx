@@ -25,6 +25,7 @@ import {
   type InstanceCapability,
   useDeployInstanceMutation,
   useInstanceCapabilitiesQuery,
+  useRegionsQuery,
 } from '../../api/instances.queries.ts';
 import { useCanCreateInstanceQuery } from '../../api/subscriptions.queries.ts';
 import { useForm } from '../../components/form/use-form.ts';
@@ -37,9 +38,12 @@ import {
   type Category,
   DEFAULT_REGION,
   defaultCategory,
+  firstOfferedRegion,
   QUICK_DEPLOY_RESOURCES,
   REGIONS,
   type RegionId,
+  regionNotes,
+  regionOffered,
   TYPE_CHOICES,
   type TypeChoice,
 } from './instance-catalog.ts';
@@ -56,6 +60,7 @@ import {
   type WordPressValues,
 } from './instance-validation.ts';
 import { N8nOwnerFields } from './n8n-deploy-fields.tsx';
+import { useOfferedRegion } from './use-offered-region.ts';
 import { DomainTypeFields, WordPressFields } from './wordpress-deploy-fields.tsx';
 
 type FormValues = DeployValues & WordPressValues;
@@ -172,6 +177,7 @@ export function NewInstancePage() {
   const navigate = useNavigate();
   const toast = useToast();
   const capabilities = useInstanceCapabilitiesQuery();
+  const regions = useRegionsQuery();
   const canCreate = useCanCreateInstanceQuery();
   const deploy = useDeployInstanceMutation();
   const [chosenCategory, setCategory] = useState<Category | null>(null);
@@ -185,6 +191,7 @@ export function NewInstancePage() {
     [category],
   );
   const form = useForm(INITIAL, validate);
+  useOfferedRegion(regions.data, form.values.region, (region) => form.setValue('region', region));
   const [phpError, setPhpError] = useState<string | undefined>();
   const choices = TYPE_CHOICES[category];
   const chosen = choices.find((choice) => choice.type !== undefined && choice.type === form.values.type);
@@ -347,12 +354,14 @@ export function NewInstancePage() {
                 >
                   {REGIONS.map((region) => {
                     const selected = form.values.region === region.id;
+                    const offered = regionOffered(regions.data, region.id);
                     return (
                       <Button
                         key={region.id}
                         variant={selected ? 'contained' : 'outlined'}
                         color={selected ? 'primary' : 'inherit'}
                         aria-pressed={selected}
+                        disabled={!offered}
                         onClick={() => form.setValue('region', region.id)}
                         sx={{
                           flexDirection: 'column',
@@ -372,6 +381,11 @@ export function NewInstancePage() {
                     );
                   })}
                 </Box>
+                {regionNotes(regions.data).map((note) => (
+                  <Typography key={note} variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+                    {note}
+                  </Typography>
+                ))}
               </Box>
               {chosen.category === 'application' && <DomainTypeFields form={form} />}
               {chosen.type === 'wordpress' && <WordPressFields form={form} phpError={phpError} />}

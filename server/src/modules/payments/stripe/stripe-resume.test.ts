@@ -13,7 +13,7 @@ import { createApp } from '../../../app.ts';
 import type { Db } from '../../../db/database.ts';
 import type { JobRunner } from '../../../jobs/job-runner.ts';
 import { createEphemeralCipher } from '../../../lib/crypto.ts';
-import type { DatabaseCredentials } from '../../../provisioning/driver.ts';
+import type { DatabaseCredentials } from '../../../provisioning/engine.ts';
 import type { Services } from '../../../services.ts';
 
 /**

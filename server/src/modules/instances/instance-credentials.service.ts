@@ -1,0 +1,131 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Db } from '../../db/database.ts';
+import type { Cipher } from '../../lib/crypto.ts';
+import {
+  ConflictError,
+  NotFoundError,
+  OperationFailedError,
+  SubscriptionInactiveError,
+  ValidationError,
+} from '../../lib/errors.ts';
+import { isDatabaseType, TYPE_INFO } from './instance-catalog.ts';
+import { enqueueInstanceJob, type OperationBudgets } from './instance-jobs.ts';
+import { openSecret, sealPendingPassword } from './instance-secrets.ts';
+import type { InstancesContext } from './instances.context.ts';
+import { findCredentials, updateCredentials } from './instances.repository.ts';
+import type { ChangePasswordBody, DatabaseAccess } from './instances.schemas.ts';
+
+const PASSWORD_WHEN_INACTIVE = 'Subscription inactive — changing passwords is disabled.';
+const PASSWORD_TYPES_ONLY = 'Only MongoDB or MySQL password changes are supported';
+
+export interface InstanceCredentialsDeps {
+  db: Db;
+  cipher: Cipher;
+  budgets: OperationBudgets;
+  /** How long a password change waits for its job before answering 202. */
+  passwordWaitMs: number;
+}
+
+function connectionString(
+  scheme: string,
+  c: { user: string; password: string; host: string; port: number; name: string },
+) {
+  const e = encodeURIComponent;
+  return `${scheme}://${e(c.user)}:${e(c.password)}@${c.host.includes(':') ? `[${c.host}]` : c.host}:${c.port}/${e(c.name)}`;
+}
+
+/**
+ * An instance's connection details (decrypted from what its deploy stored) and database password
+ * changes, which a job applies through the engine of its type.
+ */
+export function createInstanceCredentialsService(
+  { db, cipher, budgets, passwordWaitMs }: InstanceCredentialsDeps,
+  ctx: InstancesContext,
+) {
+  const { own, standing } = ctx;
+  return {
+    /** 'preparing' while the deploy runs; the connection details once it has succeeded. */
+    async access(userId: string, id: string): Promise<{ preparing: true } | DatabaseAccess> {
+      const row = await own(userId, id);
+      if (row.type === 'n8n') throw new ConflictError('n8n instances have no credentials yet');
+      if (row.status === 'deleting') throw new ConflictError('The instance is being deleted');
+      if (row.status === 'deploying' && row.deployed_at === null) return { preparing: true };
+      const stored = await findCredentials(db, row.id);
+      const secret = stored && openSecret(cipher, row.id, stored.secret);
+      if (!secret?.host || !secret.port || !secret.database || !secret.user) {
+        throw new ConflictError(
+          row.status_message
+            ? `No credentials: ${row.status_message}`
+            : 'The instance has no credentials yet',
+        );
+      }
+      const database = {
+        host: secret.host,
+        port: secret.port,
+        name: secret.database,
+        user: secret.user,
+        password: secret.password,
+      };
+      const sftp =
+        row.type === 'wordpress' &&
+        secret.sftpPassword &&
+        secret.sftpHost &&
+        secret.sftpPort &&
+        secret.sftpUser
+          ? {
+              ipAddress: secret.sftpHost,
+              port: secret.sftpPort,
+              user: secret.sftpUser,
+              password: secret.sftpPassword,
+            }
+          : null;
+      return {
+        database: {
+          ...database,
+          connectionString: connectionString(TYPE_INFO[row.type].scheme ?? 'mysql', database),
+        },
+        sftp,
+      };
+    },
+
+    /**
+     * Stores the new password (encrypted, pending) and adds the job that applies it, then waits up to
+     * `passwordWaitMs` for the job: 'done' when it was applied (the old password no longer works),
+     * 'pending' when it is still running. A failed change throws with the reason.
+     */
+    async changePassword(userId: string, id: string, body: ChangePasswordBody): Promise<'done' | 'pending'> {
+      const row = await own(userId, id);
+      if (!isDatabaseType(row.type) || !isDatabaseType(body.type))
+        throw new ValidationError(PASSWORD_TYPES_ONLY);
+      if (body.type !== row.type) {
+        throw new ValidationError(
+          `This is a ${TYPE_INFO[row.type].name} instance, not ${TYPE_INFO[body.type].name}`,
+        );
+      }
+      if ((await standing(userId)) === 'inactive')
+        throw new SubscriptionInactiveError(PASSWORD_WHEN_INACTIVE);
+      if (row.status === 'deleting') throw new ConflictError('The instance is being deleted');
+      if (row.deployed_at === null) {
+        throw new ConflictError(
+          row.status === 'deploying'
+            ? 'The instance is still deploying; change the password once it runs'
+            : 'The instance was never deployed, so it has no password to change',
+        );
+      }
+      const pending = sealPendingPassword(cipher, row.id, body.password);
+      await db.transaction().execute(async (trx) => {
+        await updateCredentials(trx, row.id, { pending_password: pending, password_error: null });
+        await enqueueInstanceJob(trx, 'password', row.id, budgets);
+      });
+      for (const until = Date.now() + passwordWaitMs; Date.now() < until; await sleep(100)) {
+        const stored = await findCredentials(db, row.id);
+        if (!stored) throw new NotFoundError('Instance not found');
+        if (stored.pending_password === null) {
+          if (stored.password_error) throw new OperationFailedError(stored.password_error);
+          return 'done';
+        }
+      }
+      return 'pending';
+    },
+  };
+}
