@@ -1,7 +1,7 @@
 import { REGIONS } from '@berth/openapi/rules';
 import { ConflictError } from '../lib/errors.ts';
 import type { InstanceEngine, SpecOf } from './engine.ts';
-import { type Capabilities, type Capability, INSTANCE_TYPES, type InstanceType } from './instance-types.ts';
+import { type Capabilities, INSTANCE_TYPES, type InstanceType } from './instance-types.ts';
 
 /**
  * The provisioning driver: what the rest of the server calls to run what customers deploy. It holds one

@@ -2,7 +2,6 @@ import type { Db } from '../../db/database.ts';
 import type { InstanceRow, StoredSsl } from '../../db/tables/instances.ts';
 import type { TxtLookup } from '../../lib/dns-txt.ts';
 import { ConflictError, ValidationError } from '../../lib/errors.ts';
-import type { ProvisioningDriver } from '../../provisioning/driver.ts';
 import type { SiteUrls, SslStatus } from '../../provisioning/engine.ts';
 import {
   judgeTxt,
@@ -53,7 +52,6 @@ export async function pendingDomain(db: Db, userId: string, domain: string) {
 
 export interface InstanceDomainsDeps {
   db: Db;
-  driver: ProvisioningDriver;
   /** TXT lookups that prove ownership of custom domains. */
   txtLookup: TxtLookup;
 }
@@ -63,10 +61,7 @@ export interface InstanceDomainsDeps {
  * n8n): a domain is recorded as pending with the TXT record that proves the account controls it, looked
  * up at once, by "Verify now" and in the background, and attached through the engine once verified.
  */
-export function createInstanceDomainsService(
-  { db, driver, txtLookup }: InstanceDomainsDeps,
-  ctx: InstancesContext,
-) {
+export function createInstanceDomainsService({ db, txtLookup }: InstanceDomainsDeps, ctx: InstancesContext) {
   const { publish, own, ownDeployed, capabilityOf, changeUnlessDeleting, viaDriver, refuseWhenInactive } =
     ctx;
   const domainsOf = (row: InstanceRow) => capabilityOf(row, 'domains', DOMAINS_SITES_ONLY);

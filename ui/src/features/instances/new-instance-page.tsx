@@ -38,7 +38,6 @@ import {
   type Category,
   DEFAULT_REGION,
   defaultCategory,
-  firstOfferedRegion,
   QUICK_DEPLOY_RESOURCES,
   REGIONS,
   type RegionId,
