@@ -18,7 +18,7 @@ import { type JobRunner, recoverAbandonedJobs } from '../../jobs/job-runner.ts';
 import { type Cipher, createEphemeralCipher } from '../../lib/crypto.ts';
 import { ValidationError } from '../../lib/errors.ts';
 import { type ProvisioningDriver, ProvisioningUnavailableError } from '../../provisioning/driver.ts';
-import type { DatabaseCredentials, DatabaseSpec } from '../../provisioning/engine.ts';
+import type { DatabaseCredentials, DatabaseSpec, InstanceEngine } from '../../provisioning/engine.ts';
 import type { Capabilities } from '../../provisioning/instance-types.ts';
 import { MONGODB_UNAVAILABLE } from '../../provisioning/local/local-driver.ts';
 import { trackDriverStart } from './driver-startup.ts';
@@ -60,18 +60,20 @@ beforeAll(async () => {
   prov = await startTestProvisioning();
   cipher = createEphemeralCipher();
   const real = prov.driver;
-  driver = withEngine(real, 'mysql', (mysql) => ({
-    async deploy(spec) {
+  // Both SQL engines with the test's hooks before a deploy and a password change.
+  const hooked = (type: 'mysql' | 'postgresql') => (engine: InstanceEngine<DatabaseSpec>) => ({
+    async deploy(spec: DatabaseSpec) {
       await hooks.beforeDeploy?.(spec);
-      return mysql.deploy(spec);
+      return engine.deploy(spec);
     },
     password: {
-      async change(id, password) {
+      async change(id: string, password: string) {
         await hooks.beforePassword?.();
-        return required(mysql.password).change(id, password);
+        return required(engine.password, `${type} passwords`).change(id, password);
       },
     },
-  }));
+  });
+  driver = withEngine(withEngine(real, 'mysql', hooked('mysql')), 'postgresql', hooked('postgresql'));
   app = createTestApp(db, { provisioner: driver, cipher });
   await startRunner();
 }, 300_000);

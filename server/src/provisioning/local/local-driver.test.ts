@@ -14,7 +14,7 @@ import { deployDatabase, required } from '../../../test/provisioning/engines.ts'
 import { formatLatency, measureDeployLatency } from '../deploy-latency.ts';
 import type { ProvisioningDriver } from '../driver.ts';
 import type { DatabaseCredentials } from '../engine.ts';
-import { createLocalDriver, MONGODB_UNAVAILABLE } from './local-driver.ts';
+import { createLocalDriver, MONGODB_UNAVAILABLE, NO_FRONT_DOOR } from './local-driver.ts';
 
 /**
  * The local driver against real servers: Debian's MariaDB and PostgreSQL 15, run by the driver in a
@@ -81,8 +81,8 @@ describe('local provisioning driver', { timeout: 60_000 }, () => {
       mysql: { available: true },
       postgresql: { available: true },
       mongodb: { available: false, reason: MONGODB_UNAVAILABLE },
-      wordpress: { available: false, reason: 'Coming soon' },
-      n8n: { available: false, reason: 'Coming soon' },
+      wordpress: { available: false, reason: NO_FRONT_DOOR },
+      n8n: { available: false, reason: NO_FRONT_DOOR },
     });
     const health = await driver.health();
     expect(health.ok).toBe(true);
