@@ -3,7 +3,7 @@ import type {
   ApiReferenceViewerProps,
   BotCheckWidgetProps,
   LiveEventSource,
-} from '../src/app/integrations.ts';
+} from '../src/platform/integrations.ts';
 
 type Listener = (event: MessageEvent) => void;
 

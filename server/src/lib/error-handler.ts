@@ -2,7 +2,7 @@ import type { ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
-import type { AppEnv } from './create-router.ts';
+import type { AppEnv } from './app-env.ts';
 import { describeError, type LogLine, newReference, withReference } from './error-reference.ts';
 import {
   AppError,

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
-import { type AppEnv, createRouter } from '../../lib/create-router.ts';
+import type { AppEnv } from '../../lib/app-env.ts';
+import { createRouter } from '../../lib/create-router.ts';
 import type { RateLimiter, RateLimitRule } from '../../lib/rate-limiter.ts';
 import { clientIp, rateLimit } from '../../middleware/rate-limit.ts';
 import * as routes from './affiliates.routes.ts';
