@@ -187,7 +187,7 @@ describe('click visitor data retention', () => {
     expect(expiredKey).toHaveLength(64);
     expect(Object.values(before).every((k) => typeof k === 'string' && k.length === 64)).toBe(true);
 
-    // The background sweep (services.background.affiliateClickRetention runs this on a timer).
+    // The background sweep (background.ts runs this on a timer).
     expect(await services.affiliates.applyClickRetention()).toEqual({ deleted: 1, cleared: 1 });
     expect(await services.affiliates.applyClickRetention()).toEqual({ deleted: 0, cleared: 0 });
     expect(await keys()).toEqual({

@@ -420,7 +420,7 @@ export function createAffiliatesService(deps: AffiliatesDeps) {
     },
 
     /**
-     * Click retention (a background sweep in services.ts runs it): deletes clicks older than
+     * Click retention (a background task runs it, background.ts): deletes clicks older than
      * CLICK_RETENTION_MONTHS and clears the visitor hash of those older than CLICK_VISITOR_DATA_DAYS;
      * the others stay counted. Answers how many were deleted and cleared.
      */
