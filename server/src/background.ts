@@ -69,7 +69,7 @@ export function backgroundTasks(deps: BackgroundDeps): BackgroundTask[] {
     everyInterval(
       'affiliate click retention',
       AFFILIATE_CLICK_RETENTION_INTERVAL_MS,
-      services.affiliates.applyClickRetention,
+      services.affiliates.referrals.applyClickRetention,
       log,
     ),
   ];

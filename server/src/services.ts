@@ -11,7 +11,7 @@ import { createPgRateCounter, createPgRateLimiter } from './lib/rate-limiter.ts'
 import { createTokenService } from './lib/tokens.ts';
 import { type TurnstileVerifier, turnstileOff } from './lib/turnstile.ts';
 import { createAdminService } from './modules/admin/admin.service.ts';
-import { createAffiliatesService } from './modules/affiliates/affiliates.service.ts';
+import { createAffiliatesServices } from './modules/affiliates/affiliates.service.ts';
 import { createAnnouncementsService, FANOUT_TASK } from './modules/announcements/announcements.service.ts';
 import { createApiKeysService } from './modules/api-keys/api-keys.service.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
@@ -89,7 +89,7 @@ export function createServices(config: ServicesConfig) {
   const notifications = createNotificationsService({ db });
   const paymentSettings = createPaymentSettingsStore(db);
   // Affiliates: referral attribution (auth), commissions from recorded payments (payments' listener).
-  const affiliates = createAffiliatesService({
+  const affiliates = createAffiliatesServices({
     db,
     now,
     cipher,
@@ -117,7 +117,11 @@ export function createServices(config: ServicesConfig) {
     versions: tokenVersions,
     subscriptions,
     notifications,
-    affiliates,
+    // Registration attributes the new user to a referral; the profile tells the affiliate status.
+    affiliates: {
+      attributeSignup: affiliates.referrals.attributeSignup,
+      statusOf: affiliates.profiles.statusOf,
+    },
   });
   const passwordReset = createPasswordResetService({ db, now, mailer, publicUrl, users: auth });
   const avatars = createAvatarsService({ dir: config.avatarsDir, users: auth });
@@ -133,7 +137,7 @@ export function createServices(config: ServicesConfig) {
     notifications,
     publicUrl,
     errorLog,
-    listener: affiliates.paymentListener,
+    listener: affiliates.commissions,
   });
   const payments = createPaymentsService({
     db,

@@ -18,7 +18,7 @@ import {
   NOT_AN_AFFILIATE,
   PAYOUT_EXCEEDS_BALANCE,
   PAYPAL_EMAIL_REQUIRED,
-} from './affiliates.service.ts';
+} from './affiliate-program.ts';
 import { REFERRAL_COOKIE } from './referral-cookie.ts';
 
 /**
