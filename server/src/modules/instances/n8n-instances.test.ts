@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { N8N_PASSWORD } from '@berth/openapi/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, register, type TestApp } from '../../../test/create-test-app.ts';
 import {
@@ -21,7 +22,6 @@ import { n8nNames, n8nPaths } from '../../provisioning/local/n8n-state.ts';
 import { createNotificationsService } from '../notifications/notifications.service.ts';
 import { openSecret } from './instance-secrets.ts';
 import { findCredentials } from './instances.repository.ts';
-import { N8N_PASSWORD_RULE } from './instances.schemas.ts';
 
 /**
  * n8n instances end to end through the API: the real local driver (n8n from the shared runtime in its
@@ -87,9 +87,9 @@ describe.skipIf(missing !== undefined)('n8n instances through the API', { timeou
       [{ email: undefined }, 'Owner email is required'],
       [{ email: 'nope' }, 'Invalid email'],
       [{ password: undefined }, 'Owner password is required'],
-      [{ password: 'alllowercase1' }, N8N_PASSWORD_RULE],
-      [{ password: 'NoDigitsHere' }, N8N_PASSWORD_RULE],
-      [{ password: 'Sh0rt' }, N8N_PASSWORD_RULE],
+      [{ password: 'alllowercase1' }, N8N_PASSWORD.message],
+      [{ password: 'NoDigitsHere' }, N8N_PASSWORD.message],
+      [{ password: 'Sh0rt' }, N8N_PASSWORD.message],
     ] as const) {
       const res = await api('POST', '/api/instances/deploy', { ...deploy, ...patch });
       expect([res.status, res.json.message], JSON.stringify(patch)).toEqual([400, message]);
