@@ -2,7 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { N8N_PASSWORD } from '@berth/openapi/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, register, type TestApp } from '../../../test/create-test-app.ts';
+import {
+  call,
+  createTestApp,
+  type Method,
+  present,
+  register,
+  type TestApp,
+} from '../../../test/create-test-app.ts';
 import {
   startTestProvisioning,
   startTestRunner,
@@ -50,8 +57,12 @@ const deploy = {
   password: `Harbour${suffix}7`,
 };
 
-const api = (method: string, route: string, body?: unknown, token = owner.token) =>
-  call(app, method, route, { token, body });
+const api = <M extends Method, const P extends string>(
+  method: M,
+  route: P,
+  body?: unknown,
+  token = owner.token,
+) => call(app, method, route, { token, body });
 
 describe.skipIf(missing !== undefined)('n8n instances through the API', { timeout: 120_000 }, () => {
   beforeAll(async () => {
@@ -109,7 +120,7 @@ describe.skipIf(missing !== undefined)('n8n instances through the API', { timeou
     expect(instance).toMatchObject({ type: 'n8n', ownerEmail: deploy.email });
     expect(instance.url).toMatch(/^http:\/\/[a-z0-9]{12}\.localhost:\d+$/);
     expect(instance.adminUrl).toBe(`${instance.url}/`);
-    url = instance.url;
+    url = present(instance.url, 'the editor URL');
     const editor = await frontDoorRequest(url, 'GET', '/');
     expect(editor.status).toBe(200);
     expect(editor.text).toContain('n8n');
