@@ -7,7 +7,11 @@ import type {
 
 type Listener = (event: MessageEvent) => void;
 
-/** A stand-in for the browser's EventSource: the test emits the server's events. */
+/**
+ * A stand-in for the browser's EventSource: the test emits the server's events. Exported for the
+ * declarations of the types that name it (its private members cannot be written inline).
+ * @public
+ */
 export class FakeEventSource implements LiveEventSource {
   readonly url: URL;
   closed = false;

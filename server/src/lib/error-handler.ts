@@ -42,7 +42,7 @@ const STATUS_BY_ERROR: ReadonlyArray<[new (...args: never[]) => AppError, Conten
   [PaymentProviderError, 502],
 ];
 
-export function statusOf(error: AppError): ContentfulStatusCode {
+function statusOf(error: AppError): ContentfulStatusCode {
   for (const [type, status] of STATUS_BY_ERROR) if (error instanceof type) return status;
   return 400;
 }
