@@ -80,7 +80,7 @@ export interface ProvisioningDriver {
 export const DATABASE_TYPES = ['mysql', 'postgresql', 'mongodb'] as const;
 export type DatabaseType = (typeof DATABASE_TYPES)[number];
 
-/** Instance types served by a site runtime (wordpress by the local driver's sites; n8n 'Coming soon'). */
+/** Instance types served by a site runtime (the local driver's sites: WordPress and n8n). */
 const SITE_TYPES = ['wordpress', 'n8n'] as const;
 type SiteType = (typeof SITE_TYPES)[number];
 
