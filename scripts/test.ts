@@ -1,6 +1,6 @@
 // `npm test`: everything CI checks, in order, on a machine with nothing but Debian, git and npm.
-// 1 system packages and the n8n runtime · 2 typecheck · 3 lint · 4 build (web for the browser tests, desktop) · 5 the web
-// app's JavaScript budget · 6 tests.
+// 1 system packages and the n8n runtime · 2 typecheck · 3 lint · 4 unused files and exports · 5 build (web for the
+// browser tests, desktop) · 6 the web app's JavaScript budget · 7 tests.
 // Ends with one line "N passed, N failed" counted from vitest's JSON report.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -25,6 +25,10 @@ ensureSystemPackages(TEST_PACKAGES);
 step('n8n runtime', 'npm', ['run', 'install-n8n']);
 step('typecheck', 'tsc', ['-b']);
 step('lint', 'biome', ['ci', '--error-on-warnings', '.']);
+// A file nothing imports or an export nobody uses fails the run (knip.jsonc names the entry files and the
+// exceptions). Exported types are not counted: table row types and services' ReturnType aliases keep
+// their export by convention.
+step('unused code', 'knip', ['--include', 'files,exports']);
 step('build web', 'npm', ['run', 'build', '-w', '@berth/web']);
 // Fails when the prerendered / loads a script by itself, or when the JavaScript of the app that takes it
 // over is above its budget (150 KB gzip).

@@ -22,9 +22,14 @@ const NODE_BUILTINS = new Set(
 );
 
 function sourceFiles(dir: string): string[] {
-  return readdirSync(path.join(root, dir), { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile() && /\.(ts|tsx|mts)$/.test(e.name) && !e.parentPath.includes('node_modules'))
-    .map((e) => path.relative(root, path.join(e.parentPath, e.name)));
+  return (
+    readdirSync(path.join(root, dir), { withFileTypes: true, recursive: true })
+      // Not the packages' dependencies, nor the declarations `tsc -b` writes into .tsbuild/.
+      .filter(
+        (e) => e.isFile() && /\.(ts|tsx|mts)$/.test(e.name) && !/node_modules|\.tsbuild/.test(e.parentPath),
+      )
+      .map((e) => path.relative(root, path.join(e.parentPath, e.name)))
+  );
 }
 
 /** Every module specifier a file imports or re-exports, statically or dynamically. */
@@ -47,9 +52,92 @@ interface Rule {
   forbid: (spec: string, file: string) => string | undefined;
 }
 
+/** The repository file a relative specifier of `file` names, or undefined for a package or another kind of file. */
+function targetOf(file: string, spec: string): string | undefined {
+  if (!spec.startsWith('.')) return undefined;
+  const target = resolved(file, spec);
+  return /\.(ts|tsx|mts)$/.test(target) ? target : undefined;
+}
+
+const isTest = (file: string) => /\.test\.(ts|tsx)$/.test(file);
+
+/** Who imports whom among the files under `dir` (every import: static, type-only, re-export, dynamic). */
+function importGraph(dir: string): Map<string, string[]> {
+  const files = new Set(sourceFiles(dir));
+  const graph = new Map<string, string[]>();
+  for (const file of files) {
+    const targets = importsOf(readFileSync(path.join(root, file), 'utf8'))
+      .map((spec) => targetOf(file, spec))
+      .filter((target): target is string => target !== undefined && files.has(target));
+    graph.set(file, [...new Set(targets)]);
+  }
+  return graph;
+}
+
+/** The import cycles of `graph`: each strongly connected group of two or more files, sorted (Tarjan). */
+function cyclesOf(graph: Map<string, string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (file: string) => {
+    index.set(file, index.size);
+    low.set(file, index.get(file) ?? 0);
+    stack.push(file);
+    onStack.add(file);
+    for (const next of graph.get(file) ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(file, Math.min(low.get(file) ?? 0, low.get(next) ?? 0));
+      } else if (onStack.has(next)) {
+        low.set(file, Math.min(low.get(file) ?? 0, index.get(next) ?? 0));
+      }
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const group: string[] = [];
+    for (let member = stack.pop(); member !== undefined; member = stack.pop()) {
+      onStack.delete(member);
+      group.push(member);
+      if (member === file) break;
+    }
+    if (group.length > 1) cycles.push(group.sort());
+  };
+  for (const file of graph.keys()) if (!index.has(file)) visit(file);
+  return cycles.sort((a, b) => (a[0] ?? '').localeCompare(b[0] ?? ''));
+}
+
+/**
+ * The floors of ui/src, from the ground up: a file imports only from its own folder and the floors
+ * below it. Features sit on one floor and may use one another (never in a circle). `app/` is the shell:
+ * the providers, the route table, the layouts and the bars, which put the features together.
+ */
+const UI_FLOORS: readonly (readonly string[])[] = [
+  ['theme'],
+  ['platform'],
+  ['components'],
+  ['api', 'navigation'],
+  ['features'],
+  ['app'],
+  ['index.ts'],
+];
+
+/** The top folder of a ui/src file ('features', 'app', …, or 'index.ts'). */
+const uiFolder = (file: string) => path.relative('ui/src', file).split('/')[0] ?? '';
+/** A feature's own folder, so that features/x is one unit. */
+const uiUnit = (file: string) => {
+  const parts = path.relative('ui/src', file).split('/');
+  return parts[0] === 'features' ? `features/${parts[1]}` : (parts[0] ?? '');
+};
+const uiFloor = (file: string) => UI_FLOORS.findIndex((floor) => floor.includes(uiFolder(file)));
+
 const isNode = (spec: string) => spec.startsWith('node:') || NODE_BUILTINS.has(spec);
 const leaves = (file: string, spec: string, folder: string) =>
   spec.startsWith('.') && !resolved(file, spec).startsWith(`${folder}/`);
+
+const SERVER_WORKSPACE_IMPORTS = ['@berth/openapi/rules', '@berth/openapi/web-renderer'];
+/** The server's tests: server/test/ and the *.test.ts beside the code. */
+const isServerTest = (file: string) => file.startsWith('server/test/') || isTest(file);
 
 const RULES: Rule[] = [
   {
@@ -66,9 +154,14 @@ const RULES: Rule[] = [
   {
     files: 'server',
     forbid: (spec, file) => {
-      // The shared rules (password checks, field limits, regions) are the one workspace import allowed.
-      if (spec.startsWith('@berth/') && spec !== '@berth/openapi/rules')
-        return 'server imports no workspace package but @berth/openapi/rules';
+      // The workspace imports allowed: the shared rules (password checks, field limits, regions, prices)
+      // and the contract with the web build's renderer. Tests also read the API's generated types, so
+      // that the answers they read are typed by the contract (server/test/create-test-app.ts).
+      const allowed = isServerTest(file)
+        ? [...SERVER_WORKSPACE_IMPORTS, '@berth/openapi']
+        : SERVER_WORKSPACE_IMPORTS;
+      if (spec.startsWith('@berth/') && !allowed.includes(spec))
+        return `server imports no workspace package but ${allowed.join(', ')}`;
       if (leaves(file, spec, 'server') && !spec.endsWith('package.json'))
         return 'server stays inside server/';
       return undefined;
@@ -131,6 +224,51 @@ describe('module boundaries', () => {
       }
     }
     expect(violations).toEqual([]);
+  });
+
+  it.each(['server/src', 'ui/src'])('has no import cycle in %s (type-only imports included)', (dir) => {
+    expect(cyclesOf(importGraph(dir)).map((cycle) => cycle.join(' -> '))).toEqual([]);
+  });
+
+  it('finds a cycle through a type-only import', () => {
+    const graph = new Map([
+      ['a.ts', ['b.ts']],
+      ['b.ts', ['c.ts']],
+      ['c.ts', ['a.ts']],
+      ['d.ts', ['a.ts']],
+    ]);
+    expect(cyclesOf(graph)).toEqual([['a.ts', 'b.ts', 'c.ts']]);
+  });
+
+  it('places every folder of ui/src on a floor', () => {
+    const unplaced = sourceFiles('ui/src').filter((file) => uiFloor(file) === -1);
+    expect(unplaced).toEqual([]);
+  });
+
+  it('has no upward import in ui/src: lower floors never reach the shell or a feature', () => {
+    const upward: string[] = [];
+    for (const [file, targets] of importGraph('ui/src')) {
+      // A test may render the whole app around what it tests.
+      if (isTest(file)) continue;
+      for (const target of targets) {
+        const [from, to] = [uiFloor(file), uiFloor(target)];
+        // Beside itself on its floor, only a feature may use another (another feature).
+        const beside = to === from && uiUnit(target) !== uiUnit(file) && uiFolder(file) !== 'features';
+        if (to > from || beside) upward.push(`${file} -> ${target}`);
+      }
+    }
+    expect(upward).toEqual([]);
+  });
+
+  it('keeps server/src/modules off the local driver: they reach provisioning through its contract', () => {
+    const reaching: string[] = [];
+    for (const [file, targets] of importGraph('server/src')) {
+      // Integration tests build the real local driver to deploy real instances.
+      if (!file.startsWith('server/src/modules/') || isTest(file)) continue;
+      for (const target of targets)
+        if (target.startsWith('server/src/provisioning/local/')) reaching.push(`${file} -> ${target}`);
+    }
+    expect(reaching).toEqual([]);
   });
 
   it('reads process.env only in server/src/env.ts', () => {

@@ -1,19 +1,18 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import {
+  type PageRenderer,
+  type PageTemplate,
+  PRERENDERED_DIR,
+  prerenderedFile,
+  RENDERER_DIR,
+  RENDERER_FILES,
+} from '@berth/openapi/web-renderer';
 import react from '@vitejs/plugin-react';
 import { build, type Plugin } from 'vite';
-import { type PageTemplate, pageTemplate } from './src/page-document.ts';
-import { PRERENDERED_PAGES, prerenderedFile, SIGNED_IN_PAGES } from './src/prerender-contract.ts';
-
-/** Where the pages go inside the build's output; the server looks there first (server/src/lib/web-app.ts). */
-export const PRERENDERED_DIR = 'prerendered';
-/**
- * The renderer bundle and the pages' templates (`render.mjs`, `pages.json` for the public pages,
- * `signed-in-pages.json` for SIGNED_IN_PAGES), for the server to render the pages with its current
- * settings and a signed-in visitor's data (server/src/lib/server-pages.ts). A hidden folder: never served.
- */
-export const RENDERER_DIR = '.ssr';
+import { pageTemplate } from './src/page-document.ts';
+import { PRERENDERED_PAGES, SIGNED_IN_PAGES } from './src/prerender-contract.ts';
 
 interface ManifestChunk {
   file: string;
@@ -40,8 +39,9 @@ function pageChunks(manifest: Record<string, ManifestChunk>, pageModule: string)
 
 /**
  * Vite plugin: after the browser build is written, bundles the public pages' renderer for Node (the same
- * React components) into `dist/.ssr/` with each page's template, and renders the pages of
- * PRERENDERED_PAGES into `dist/prerendered/` with no server settings: what the server answers when it
+ * React components) into RENDERER_DIR (`dist/.ssr/`) with each page's template, for the server to render
+ * the pages with its current settings and a signed-in visitor's data (@berth/openapi/web-renderer), and
+ * renders the pages of PRERENDERED_PAGES into PRERENDERED_DIR (`dist/prerendered/`) with no server settings: what the server answers when it
  * cannot render them with its own. They paint before any script runs; the app starts when someone uses
  * the page and hydrates them (main.tsx). Runs in writeBundle, before the precompress plugin's
  * closeBundle compresses every file.
@@ -73,13 +73,13 @@ export function prerenderPages(): Plugin {
           outDir: serverDir,
           emptyOutDir: true,
           rolldownOptions: {
-            output: { entryFileNames: 'render.mjs', chunkFileNames: 'chunks/[name]-[hash].mjs' },
+            output: { entryFileNames: RENDERER_FILES.bundle, chunkFileNames: 'chunks/[name]-[hash].mjs' },
           },
         },
       });
-      const { renderDocument } = (await import(pathToFileURL(path.join(serverDir, 'render.mjs')).href)) as {
-        renderDocument(template: PageTemplate, url: string, config: null): Promise<string>;
-      };
+      const { renderDocument } = (await import(
+        pathToFileURL(path.join(serverDir, RENDERER_FILES.bundle)).href
+      )) as PageRenderer<null>;
       const shell = await readFile(path.join(outDir, 'index.html'), 'utf8');
       const manifest = JSON.parse(await readFile(path.join(outDir, '.vite/manifest.json'), 'utf8')) as Record<
         string,
@@ -98,11 +98,11 @@ export function prerenderPages(): Plugin {
         await mkdir(path.dirname(file), { recursive: true });
         await writeFile(file, await renderDocument(template, pagePath, null));
       }
-      await writeFile(path.join(serverDir, 'pages.json'), JSON.stringify(templates));
+      await writeFile(path.join(serverDir, RENDERER_FILES.publicPages), JSON.stringify(templates));
       const signedIn = Object.fromEntries(
         SIGNED_IN_PAGES.map(({ path: pagePath, module }) => [pagePath, templateOf(module)]),
       );
-      await writeFile(path.join(serverDir, 'signed-in-pages.json'), JSON.stringify(signedIn));
+      await writeFile(path.join(serverDir, RENDERER_FILES.signedInPages), JSON.stringify(signedIn));
       this.info(`prerendered ${PRERENDERED_PAGES.length} public pages`);
     },
   };

@@ -41,6 +41,12 @@ export const FIELD_LIMITS = {
   databasePassword: { min: 8, max: 128 },
 } as const;
 
+/** A database password: FIELD_LIMITS.databasePassword long, without control characters. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point.
+export const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f]*$/;
+export const DATABASE_PASSWORD_MESSAGE =
+  'A database password must be 8 to 128 characters without control characters';
+
 /** The regions customers can deploy to, with the names the screens show. */
 export const REGIONS = [
   { id: 'us-east-1', label: 'US East (N. Virginia)' },
@@ -60,3 +66,34 @@ export const REGIONS = [
 
 export type RegionId = (typeof REGIONS)[number]['id'];
 export const DEFAULT_REGION: RegionId = 'us-east-1';
+
+/** A custom domain: labels of letters, digits and hyphens, a dot, a TLD of two letters or more; no scheme. */
+export const DOMAIN_PATTERN = /^(?=.{4,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
+export const INVALID_DOMAIN_MESSAGE = 'Please enter a valid domain name';
+
+/** A WordPress site's PHP version: digits.digits with an optional .digits. */
+export const PHP_VERSION_PATTERN = /^\d+\.\d+(\.\d+)?$/;
+export const INVALID_PHP_VERSION_MESSAGE = 'Please enter a valid PHP version (e.g., 8.2, 7.4, 8.1.5)';
+
+/** n8n's own rule for the owner account's password (its OwnerSetupRequestDto). */
+export const N8N_PASSWORD = {
+  min: 8,
+  max: 64,
+  /** Each must match: a digit, a capital letter. */
+  patterns: [/\d/, /[A-Z]/],
+  message:
+    'The n8n owner password must be 8 to 64 characters with at least one number and one capital letter',
+} as const;
+
+export const isN8nPassword = (password: string): boolean =>
+  password.length >= N8N_PASSWORD.min &&
+  password.length <= N8N_PASSWORD.max &&
+  N8N_PASSWORD.patterns.every((pattern) => pattern.test(password));
+
+/** The price of a year: monthly × 12 × (1 − discount), rounded to cents. */
+export function yearlyPrice(monthly: number, discount: number): number {
+  return Math.round(monthly * 12 * (1 - discount) * 100) / 100;
+}
+
+/** A yearly price as its monthly equivalent, rounded to cents. */
+export const monthlyEquivalent = (yearly: number): number => Math.round((yearly / 12) * 100) / 100;

@@ -26,7 +26,7 @@ export interface SubscriptionAndInstanceDeps {
   passwordWaitMs?: number;
   /** Which payment providers have keys (the methods users may see as enabled). */
   payments?: PaymentsConfig;
-  /** The admin's payment settings (app.ts shares one store with the payments module). */
+  /** The admin's payment settings (createServices shares one store with the payments module). */
   paymentSettings?: PaymentSettingsStore;
   /** DNS servers for custom-domain TXT checks (DNS_RESOLVER); absent: the system's. */
   dnsServers?: readonly string[];
@@ -34,7 +34,7 @@ export interface SubscriptionAndInstanceDeps {
 
 /**
  * The subscriptions and instances services, which use each other (plan limits count instances; a lapsed
- * subscription suspends them). Built the same way by the app, main.ts's background work and the tests.
+ * subscription suspends them). createServices (services.ts) builds them once for main, the app and the tests.
  */
 export function createSubscriptionAndInstanceServices(deps: SubscriptionAndInstanceDeps) {
   const { db, now } = deps;

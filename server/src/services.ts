@@ -6,13 +6,12 @@ import type { Db } from './db/database.ts';
 import { createMailTask, SEND_MAIL_TASK } from './jobs/mail-task.ts';
 import { type Cipher, createEphemeralCipher } from './lib/crypto.ts';
 import type { LogLine } from './lib/error-reference.ts';
-import { startIntervalTask } from './lib/interval-task.ts';
 import type { Mailer } from './lib/mailer.ts';
 import { createPgRateCounter, createPgRateLimiter } from './lib/rate-limiter.ts';
 import { createTokenService } from './lib/tokens.ts';
 import { type TurnstileVerifier, turnstileOff } from './lib/turnstile.ts';
 import { createAdminService } from './modules/admin/admin.service.ts';
-import { createAffiliatesService } from './modules/affiliates/affiliates.service.ts';
+import { createAffiliatesServices } from './modules/affiliates/affiliates.service.ts';
 import { createAnnouncementsService, FANOUT_TASK } from './modules/announcements/announcements.service.ts';
 import { createApiKeysService } from './modules/api-keys/api-keys.service.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
@@ -31,10 +30,7 @@ import { createPaymentSettingsStore } from './modules/payments/payment-settings.
 import type { PaymentsConfig } from './modules/payments/payments.config.ts';
 import { createPaymentsService } from './modules/payments/payments.service.ts';
 import { createPaymentProviders } from './modules/payments/providers.ts';
-import {
-  createTrialNoticesService,
-  TRIAL_NOTICES_INTERVAL_MS,
-} from './modules/subscriptions/trial-notices.service.ts';
+import { createTrialNoticesService } from './modules/subscriptions/trial-notices.service.ts';
 import { createSubscriptionAndInstanceServices } from './platform-services.ts';
 import type { ProvisioningDriver } from './provisioning/driver.ts';
 import { createUnconfiguredDriver } from './provisioning/unconfigured-driver.ts';
@@ -77,35 +73,6 @@ export interface ServicesConfig {
   affiliateMinimumPayoutMinor?: number;
 }
 
-/** Work a server does on a timer; main.ts starts and stops it (nothing starts when services are built). */
-export interface BackgroundTask {
-  start(log: LogLine): void;
-  /** Stops the timer and waits for a run in progress; a task never started stops at once. */
-  stop(): Promise<void>;
-}
-
-function everyInterval(name: string, everyMs: number, run: () => Promise<unknown>): BackgroundTask {
-  let task: { stop(): Promise<void> } | undefined;
-  return {
-    start(log) {
-      task ??= startIntervalTask(name, everyMs, run, log);
-    },
-    async stop() {
-      await task?.stop();
-      task = undefined;
-    },
-  };
-}
-
-/** How often submitted MetaMask transactions are checked on chain (when ETH_RPC_URL is set). */
-const METAMASK_CHECK_INTERVAL_MS = 60_000;
-/** How often help desk images never attached to a ticket (and stray files) are looked for. */
-const HELP_UPLOAD_SWEEP_INTERVAL_MS = 60 * 60_000;
-/** How often pending custom domains are looked at (each on its own slowing schedule, see findDomainsDue). */
-const DOMAIN_CHECK_INTERVAL_MS = 60_000;
-/** How often the visitor hash of affiliate clicks older than CLICK_VISITOR_DATA_DAYS is cleared. */
-const AFFILIATE_CLICK_RETENTION_INTERVAL_MS = 6 * 60 * 60_000;
-
 export function createServices(config: ServicesConfig) {
   const { db, mailer } = config;
   const now = config.now ?? (() => new Date());
@@ -122,7 +89,7 @@ export function createServices(config: ServicesConfig) {
   const notifications = createNotificationsService({ db });
   const paymentSettings = createPaymentSettingsStore(db);
   // Affiliates: referral attribution (auth), commissions from recorded payments (payments' listener).
-  const affiliates = createAffiliatesService({
+  const affiliates = createAffiliatesServices({
     db,
     now,
     cipher,
@@ -150,7 +117,11 @@ export function createServices(config: ServicesConfig) {
     versions: tokenVersions,
     subscriptions,
     notifications,
-    affiliates,
+    // Registration attributes the new user to a referral; the profile tells the affiliate status.
+    affiliates: {
+      attributeSignup: affiliates.referrals.attributeSignup,
+      statusOf: affiliates.profiles.statusOf,
+    },
   });
   const passwordReset = createPasswordResetService({ db, now, mailer, publicUrl, users: auth });
   const avatars = createAvatarsService({ dir: config.avatarsDir, users: auth });
@@ -166,7 +137,7 @@ export function createServices(config: ServicesConfig) {
     notifications,
     publicUrl,
     errorLog,
-    listener: affiliates.paymentListener,
+    listener: affiliates.commissions,
   });
   const payments = createPaymentsService({
     db,
@@ -237,27 +208,6 @@ export function createServices(config: ServicesConfig) {
     apiKeys,
     jobTasks,
     platformJobTasks,
-    background: {
-      trialNotices: everyInterval('trial notices', TRIAL_NOTICES_INTERVAL_MS, trialNotices.sendDue),
-      metamaskChecks: everyInterval(
-        'MetaMask checks',
-        METAMASK_CHECK_INTERVAL_MS,
-        providers.verifyMetaMaskPayments,
-      ),
-      helpUploadSweep: everyInterval(
-        'help desk upload sweep',
-        HELP_UPLOAD_SWEEP_INTERVAL_MS,
-        helpDesk.sweepOrphans,
-      ),
-      domainChecks: everyInterval('custom domain checks', DOMAIN_CHECK_INTERVAL_MS, () =>
-        instances.checkDueDomains(),
-      ),
-      affiliateClickRetention: everyInterval(
-        'affiliate click retention',
-        AFFILIATE_CLICK_RETENTION_INTERVAL_MS,
-        affiliates.applyClickRetention,
-      ),
-    } satisfies Record<string, BackgroundTask>,
   };
 }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { ApiError, AuthResult, paths } from '@berth/openapi';
 import { createApp, type HttpOptions } from '../src/app.ts';
 import type { Db } from '../src/db/database.ts';
 import { createMemoryMailer } from '../src/lib/mailer.ts';
@@ -40,21 +41,99 @@ export function createTestApp(db: Db, options: TestOptions = {}) {
 
 export type TestApp = ReturnType<typeof createTestApp>;
 
+// The answers of `call` are typed by the contract (openapi.json's generated `paths`), so a test that
+// reads a field a response no longer has fails to compile. A path is matched as a test writes it: its
+// parameters filled in (a template literal), perhaps with a query.
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type ContractPath = keyof paths;
+/** '/api/instances/{id}/backups' → `/api/instances/${string}/backups`. */
+type Filled<P extends string> = P extends `${infer Head}{${string}}${infer Tail}`
+  ? `${Head}${string}${Filled<Tail>}`
+  : P;
+/** The operation of `K` for `M`, if the contract has one. */
+type OperationOf<K extends ContractPath, M extends Method> = K extends ContractPath
+  ? paths[K][Lowercase<M> & keyof paths[K]]
+  : never;
+/** The contract's paths that `P` (a path as written, parameters filled in) can be, with method `M`. */
+type Candidates<P extends string, M extends Method> = {
+  [K in ContractPath]: P extends Filled<K> | `${Filled<K>}?${string}`
+    ? OperationOf<K, M> extends { responses: object }
+      ? K
+      : never
+    : never;
+}[ContractPath];
+/** Among the candidates, the most specific: '/api/instances/count' before '/api/instances/{id}'. */
+type MostSpecific<Ks extends ContractPath> = {
+  [K in Ks]: { [J in Exclude<Ks, K>]: Filled<J> extends Filled<K> ? J : never }[Exclude<Ks, K>] extends never
+    ? K
+    : never;
+}[Ks];
+type Body<R> = R extends { content: { 'application/json': infer B } } ? B : string;
+/** The body of a success (2xx) answer of the operation; text ('') for one with no JSON body. */
+type SuccessBody<O> = O extends { responses: infer R }
+  ? { [S in keyof R]: S extends 200 | 201 | 202 | 204 ? Body<R[S]> : never }[keyof R]
+  : never;
+
+/** The one error body (lib/error-handler.ts); a validation error's details name the fields. */
+type ErrorFields = Partial<Omit<ApiError, 'details'>> & {
+  details?: { fieldErrors?: Record<string, string[] | undefined>; [key: string]: unknown };
+};
+
+/**
+ * What `call` answers as `json` for `M path`: the contract's success body, on which the fields of the
+ * one error body (`{ error, message, details? }`) are optional, so a test reads either without a cast;
+ * `unknown` for a path the contract does not describe (the web app, a route that must not exist).
+ */
+export type JsonOf<M extends Method, P extends string> = M extends Method ? JsonOfMethod<M, P> : never;
+type JsonOfMethod<M extends Method, P extends string> = [Candidates<P, M>] extends [never]
+  ? unknown
+  : SuccessBody<OperationOf<MostSpecific<Candidates<P, M>>, M>> & ErrorFields;
+
+/** A response of `M path` with its body read: JSON typed by the contract (JsonOf), else the text. */
+export interface Answer<M extends Method, P extends string> {
+  status: number;
+  headers: Headers;
+  json: JsonOf<M, P>;
+}
+
+/**
+ * Reads `res`, the answer to `M path`, with its body typed by the contract. For helpers that send
+ * their own requests (multipart uploads, API keys, a real server): `answerOf<'POST', '/api/x'>(res)`.
+ */
+export async function answerOf<M extends Method, P extends string>(res: Response): Promise<Answer<M, P>> {
+  const text = await res.text();
+  const json: unknown = text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text;
+  // The contract's type of the answer: the OpenAPI drift test keeps the routes and the contract equal.
+  return { status: res.status, headers: res.headers, json: json as JsonOf<M, P> };
+}
+
 /** Sends a JSON request to the in-process app (nothing listens on a port). */
-export async function call(
+export async function call<M extends Method, const P extends string>(
   app: TestApp,
-  method: string,
-  path: string,
+  method: M,
+  path: P,
   options: { body?: unknown; token?: string; rawBody?: string } = {},
-) {
+): Promise<Answer<M, P>> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   const body = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
-  const res = await app.request(path, { method, headers, body });
-  const text = await res.text();
-  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON answers
-  const json: any = text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text;
-  return { status: res.status, headers: res.headers, json };
+  return answerOf<M, P>(await app.request(path, { method, headers, body }));
+}
+
+/** `value`, which the test expects to be there (a field the contract makes nullable); fails the test when not. */
+export function present<T>(value: T | null | undefined, what = 'a value'): T {
+  if (value === null || value === undefined) throw new Error(`expected ${what}, got ${String(value)}`);
+  return value;
+}
+
+/**
+ * The answer of a route with more than one success shape (202 while preparing, 200 once ready) as the
+ * one that has `key`; fails the test when it is the other.
+ */
+export function variant<T extends object, K extends string>(json: T, key: K): Extract<T, Record<K, unknown>> {
+  if (!(key in json)) throw new Error(`expected an answer with ${key}, got ${JSON.stringify(json)}`);
+  return json as Extract<T, Record<K, unknown>>;
 }
 
 let counter = 0;
@@ -90,5 +169,6 @@ export async function register(app: TestApp, overrides: Record<string, unknown> 
   const body = newAccount(overrides);
   const res = await call(app, 'POST', '/api/auth/register', { body });
   if (res.status !== 201) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.json)}`);
-  return { ...res.json, body } as { token: string; user: Record<string, unknown>; body: typeof body };
+  const result: AuthResult = res.json;
+  return { ...result, body };
 }

@@ -7,6 +7,7 @@ import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/database.ts';
 import { mariadbPaths } from '../src/provisioning/local/mariadb-server.ts';
+import { answerOf, type Method, variant } from './create-test-app.ts';
 import { waitFor } from './instances-harness.ts';
 import { ensureTestPackages, tenantCli } from './provisioning/db-clients.ts';
 import { killLeftoverServers } from './provisioning/leftover-servers.ts';
@@ -75,14 +76,19 @@ function exitOf(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
-async function api(server: Server, method: string, url: string, token?: string, body?: unknown) {
+async function api<M extends Method, const P extends string>(
+  server: Server,
+  method: M,
+  url: P,
+  token?: string,
+  body?: unknown,
+) {
   const res = await fetch(`${server.base}${url}`, {
     method,
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON answers
-  return { status: res.status, json: (await res.json()) as any };
+  return answerOf<M, P>(res);
 }
 
 beforeAll(async () => {
@@ -178,7 +184,7 @@ describe('a server killed in the middle of deploys', () => {
       );
       const access = await api(second, 'GET', `/api/instances/${id}/access`, token);
       expect(access.status).toBe(200);
-      const { host, port, name, user, password } = access.json.database;
+      const { host, port, name, user, password } = variant(access.json, 'database').database;
       const type = id === mysqlId ? 'mysql' : 'postgresql';
       const login = await tenantCli(type, { host, port, database: name, user, password }, 'SELECT 1');
       expect(login.stdout, login.stderr).toBe('1');

@@ -3,11 +3,15 @@ import type {
   ApiReferenceViewerProps,
   BotCheckWidgetProps,
   LiveEventSource,
-} from '../src/app/integrations.ts';
+} from '../src/platform/integrations.ts';
 
 type Listener = (event: MessageEvent) => void;
 
-/** A stand-in for the browser's EventSource: the test emits the server's events. */
+/**
+ * A stand-in for the browser's EventSource: the test emits the server's events. Exported for the
+ * declarations of the types that name it (its private members cannot be written inline).
+ * @public
+ */
 export class FakeEventSource implements LiveEventSource {
   readonly url: URL;
   closed = false;

@@ -4,6 +4,7 @@
 // writes them with its current ones (server/src/lib/server-pages.ts), through the same function.
 // Plain values only: the Vite config loads this file in Node.
 
+import type { PageTemplate } from '@berth/openapi/web-renderer';
 import {
   CLIENT_RENDER_STYLE,
   PRERENDERED_ATTRIBUTE,
@@ -20,15 +21,6 @@ export interface RenderedPage {
   html: string;
   /** <style> tags for the <head>, in the form Emotion in the browser picks up instead of inserting again. */
   styles: string;
-}
-
-/** index.html without Vite's script tags, and the files they named: one per prerendered page. */
-export interface PageTemplate {
-  shell: string;
-  /** The app's entry module. */
-  entry: string;
-  /** The modules to preload with it: the entry's imports and the page's own chunks. */
-  preloads: string[];
 }
 
 const ENTRY_SCRIPT = /<script type="module" crossorigin src="([^"]+)"><\/script>\s*/;

@@ -62,13 +62,6 @@ export const INTL_COOKIE = 'berth_intl';
 export const SERVER_RENDER_ELEMENT_ID = 'berth-server-render';
 
 /**
- * The file of `dist/prerendered/` that holds the page of `pathname` ('/' → index.html,
- * '/affiliate/terms' → affiliate/terms.html). The server maps paths the same way.
- */
-export const prerenderedFile = (pathname: string): string =>
-  pathname === '/' ? 'index.html' : `${pathname.slice(1)}.html`;
-
-/**
  * The script inlined in the <head> of a prerendered page, after its styles: it runs before the first
  * paint. When the visitor's session differs from the page's (a stored token on a public page; on a
  * signed-in one, none or another than the cookie's the server rendered it for) or they chose the other colour scheme, it marks the page

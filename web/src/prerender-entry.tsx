@@ -5,6 +5,7 @@
 // (server/src/lib/server-pages.ts). Never part of the browser's bundle.
 
 import type { Schemas } from '@berth/openapi';
+import type { PageRenderer } from '@berth/openapi/web-renderer';
 import {
   authKeys,
   type Platform,
@@ -20,7 +21,7 @@ import type { ReactNode } from 'react';
 import { prerender } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
 import { appElement } from './app-element.tsx';
-import { type PageTemplate, pageDocument, type RenderedPage } from './page-document.ts';
+import { pageDocument, type RenderedPage } from './page-document.ts';
 import { bootScript, INTL_COOKIE, SESSION_COOKIE, sessionTag } from './prerender-contract.ts';
 import { TOKEN_STORAGE_KEY, webPlatform } from './web-platform.ts';
 
@@ -73,26 +74,14 @@ const staticRouter = (url: string) => (children: ReactNode) => (
   <StaticRouter location={url}>{children}</StaticRouter>
 );
 
+/** This bundle's exports, as the contract with the server names them (@berth/openapi/web-renderer). */
+type Renderer = PageRenderer<Schemas['PublicConfig']>;
+
 /** The whole document of the page `url` from its template, rendered with `config` (or with none). */
-export async function renderDocument(
-  template: PageTemplate,
-  url: string,
-  config: Schemas['PublicConfig'] | null,
-): Promise<string> {
+export const renderDocument: Renderer['renderDocument'] = async (template, url, config) => {
   const page = await renderElement(appElement(staticRouter(url), { publicConfig: config ?? undefined }));
   return pageDocument(template, page, PUBLIC_BOOT_SCRIPT, config);
-}
-
-/** What the server knows of a visit to a signed-in page (SIGNED_IN_PAGES). */
-export interface SignedInVisit {
-  url: string;
-  /** The request's Cookie header. */
-  cookies: string | undefined;
-  /** Answers an API request in-process (the server's own app), as the browser's fetch would. */
-  fetch(request: Request): Promise<Response>;
-  /** GET /api/config's answer now. */
-  config: Schemas['PublicConfig'] | null;
-}
+};
 
 /** Renders of a page that discover queries, before the last: the dashboard needs three. */
 const MAX_DISCOVERY_RENDERS = 4;
@@ -134,10 +123,7 @@ function intlOf(value: string | null): { locale: string; timeZone: string } | nu
  * it renders the page, fetches the queries the render asked for, and renders again until no new query
  * shows; the last render starts from the data alone, as the browser's hydration will.
  */
-export async function renderSignedInDocument(
-  template: PageTemplate,
-  visit: SignedInVisit,
-): Promise<string | undefined> {
+export const renderSignedInDocument: Renderer['renderSignedInDocument'] = async (template, visit) => {
   const token = cookie(visit.cookies, SESSION_COOKIE);
   const intl = intlOf(cookie(visit.cookies, INTL_COOKIE));
   if (!token || !intl) return undefined;
@@ -200,4 +186,4 @@ export async function renderSignedInDocument(
     serverRender,
     sessionTag: sessionTag(token),
   });
-}
+};

@@ -2,7 +2,7 @@ import type { ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
-import type { AppEnv } from './create-router.ts';
+import type { AppEnv } from './app-env.ts';
 import { describeError, type LogLine, newReference, withReference } from './error-reference.ts';
 import {
   AppError,
@@ -42,7 +42,7 @@ const STATUS_BY_ERROR: ReadonlyArray<[new (...args: never[]) => AppError, Conten
   [PaymentProviderError, 502],
 ];
 
-export function statusOf(error: AppError): ContentfulStatusCode {
+function statusOf(error: AppError): ContentfulStatusCode {
   for (const [type, status] of STATUS_BY_ERROR) if (error instanceof type) return status;
   return 400;
 }

@@ -5,7 +5,7 @@ export interface IntervalTask {
 
 /**
  * Runs `task` now and then every `everyMs`, never two runs at once. A failing run is logged and the
- * next one goes ahead. Used by main.ts for background work (createApp starts nothing).
+ * next one goes ahead. Used by background.ts for the work main.ts starts (createApp starts nothing).
  */
 export function startIntervalTask(
   name: string,

@@ -2,7 +2,7 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { secureHeaders } from 'hono/secure-headers';
 import { describe, expect, it } from 'vitest';
-import type { AppEnv } from './create-router.ts';
+import type { AppEnv } from './app-env.ts';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.ts';
 import { responseHeaders } from './response-headers.ts';
 

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
-import type { AppEnv } from './create-router.ts';
+import type { AppEnv } from './app-env.ts';
 import type { LogLine } from './error-reference.ts';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.ts';
 

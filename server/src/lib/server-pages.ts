@@ -4,53 +4,23 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
-import type { ContentEncoding } from './web-app.ts';
+import {
+  type PageRenderer,
+  type PageTemplate,
+  RENDERER_DIR,
+  RENDERER_FILES,
+} from '@berth/openapi/web-renderer';
+import type { RenderedDocument, ServerPages } from './web-app.ts';
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
-/** Inside the web build: the pages' renderer and their templates (web/prerender.ts). */
-const RENDERER_DIR = '.ssr';
-
-/** The renderer bundle's exports the server uses (web/src/prerender-entry.tsx). */
-interface PageRenderer {
-  renderDocument(template: unknown, url: string, config: unknown): Promise<string>;
-  renderSignedInDocument(
-    template: unknown,
-    visit: {
-      url: string;
-      cookies: string | undefined;
-      fetch(request: Request): Promise<Response>;
-      config: unknown;
-    },
-  ): Promise<string | undefined>;
-}
-
-/** A rendered page and its compressed copies. */
-export interface RenderedDocument {
-  identity: Buffer;
-  encoded: Record<ContentEncoding, Buffer>;
-}
-
-export interface ServerPages {
-  /**
-   * The public page at `urlPath` rendered with the server's current settings, or undefined when the
-   * path is not a public page (or the build has no renderer, or rendering failed: said once in the log).
-   */
-  page(urlPath: string): Promise<RenderedDocument | undefined>;
-  /**
-   * The signed-in page at `urlPath` rendered for the session in the request's `cookies`, with its data;
-   * undefined when the path is not such a page, the cookies hold no valid session, or rendering failed.
-   * Never kept: every visit renders anew.
-   */
-  signedInPage(urlPath: string, cookies: string | undefined): Promise<RenderedDocument | undefined>;
-}
-
-export interface ServerPagesDeps {
+/** `Config` is GET /api/config's answer, which the renderer renders the pages with. */
+export interface ServerPagesDeps<Config> {
   /** The web build (web/dist). */
   distDir: string;
   /** GET /api/config's answer now: the admin's prices, what this install can deploy. */
-  publicConfig(): Promise<unknown>;
+  publicConfig(): Promise<Config>;
   /**
    * Answers an API request in-process (the app's own routes): a signed-in page's render calls the API
    * with the session's token, through the same checks as the browser's calls.
@@ -87,16 +57,16 @@ async function compressed(html: string, level: typeof KEPT): Promise<RenderedDoc
  * JSON) and kept; a change of prices shows at the next visit. The signed-in pages (the dashboard) for
  * each visit, with the visitor's data, so they paint before the app's code arrives.
  */
-export function createServerPages(deps: ServerPagesDeps): ServerPages | undefined {
+export function createServerPages<Config>(deps: ServerPagesDeps<Config>): ServerPages | undefined {
   const dir = path.join(path.resolve(deps.distDir), RENDERER_DIR);
-  const bundle = path.join(dir, 'render.mjs');
+  const bundle = path.join(dir, RENDERER_FILES.bundle);
   if (!existsSync(bundle)) return undefined;
   const log = deps.log ?? ((message: string) => console.error(message));
   let loaded:
     | Promise<{
-        renderer: PageRenderer;
-        templates: Record<string, unknown>;
-        signedInTemplates: Record<string, unknown>;
+        renderer: PageRenderer<Config>;
+        templates: Record<string, PageTemplate>;
+        signedInTemplates: Record<string, PageTemplate>;
       }>
     | undefined;
   let cache: { settings: string; pages: Map<string, Promise<RenderedDocument>> } | undefined;
@@ -105,14 +75,14 @@ export function createServerPages(deps: ServerPagesDeps): ServerPages | undefine
   let rendering = 0;
   const maxRenders = deps.maxSignedInRenders ?? MAX_SIGNED_IN_RENDERS;
 
+  const templatesIn = async (file: string) =>
+    JSON.parse(await readFile(path.join(dir, file), 'utf8')) as Record<string, PageTemplate>;
   const load = () => {
     loaded ??= (async () => ({
-      renderer: (await import(pathToFileURL(bundle).href)) as PageRenderer,
-      templates: JSON.parse(await readFile(path.join(dir, 'pages.json'), 'utf8')) as Record<string, unknown>,
-      signedInTemplates: JSON.parse(await readFile(path.join(dir, 'signed-in-pages.json'), 'utf8')) as Record<
-        string,
-        unknown
-      >,
+      // The bundle the web build wrote: its exports are the contract's PageRenderer.
+      renderer: (await import(pathToFileURL(bundle).href)) as PageRenderer<Config>,
+      templates: await templatesIn(RENDERER_FILES.publicPages),
+      signedInTemplates: await templatesIn(RENDERER_FILES.signedInPages),
     }))();
     return loaded;
   };

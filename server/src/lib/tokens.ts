@@ -1,6 +1,6 @@
 import { createSecretKey } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
-import type { AuthUser } from './create-router.ts';
+import type { AuthUser } from './app-env.ts';
 import { UnauthorizedError } from './errors.ts';
 
 const ISSUER = 'berth';

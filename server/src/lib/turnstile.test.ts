@@ -84,7 +84,12 @@ describe('bot check on the public forms', () => {
     category: 'general',
     turnstileToken,
   });
-  const forms: [string, string, (t?: string) => Promise<Record<string, unknown>>][] = [
+  type FormPath =
+    | '/api/auth/register'
+    | '/api/auth/login'
+    | '/api/password-reset/request'
+    | '/api/contact/submit';
+  const forms: [string, FormPath, (t?: string) => Promise<Record<string, unknown>>][] = [
     ['register', '/api/auth/register', async (t) => newAccount({ turnstileToken: t })],
     [
       'login',

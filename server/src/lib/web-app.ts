@@ -1,8 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { PRERENDERED_DIR, prerenderedFile } from '@berth/openapi/web-renderer';
 import type { Context, Env, Hono } from 'hono';
 import { getMimeType } from 'hono/utils/mime';
-import type { RenderedDocument, ServerPages } from './server-pages.ts';
 
 const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Berth</title>
 <p>The web app is not built yet. Run <code>npm run build</code> (or <code>npm start</code>, which builds it).</p>`;
@@ -15,6 +15,27 @@ const HTML_CACHE = 'no-cache';
 const ASSET_CACHE = 'public, max-age=31536000, immutable';
 
 export type ContentEncoding = 'br' | 'gzip';
+
+/** A page the server rendered and its compressed copies. */
+export interface RenderedDocument {
+  identity: Buffer;
+  encoded: Record<ContentEncoding, Buffer>;
+}
+
+/** The pages the server renders itself (server-pages.ts), asked before the files of the build. */
+export interface ServerPages {
+  /**
+   * The public page at `urlPath` rendered with the server's current settings, or undefined when the
+   * path is not a public page (or the build has no renderer, or rendering failed: said once in the log).
+   */
+  page(urlPath: string): Promise<RenderedDocument | undefined>;
+  /**
+   * The signed-in page at `urlPath` rendered for the session in the request's `cookies`, with its data;
+   * undefined when the path is not such a page, the cookies hold no valid session, or rendering failed.
+   * Never kept: every visit renders anew.
+   */
+  signedInPage(urlPath: string, cookies: string | undefined): Promise<RenderedDocument | undefined>;
+}
 
 /** The copies the build writes next to a file (web/precompress.ts), best first on a tie. */
 const COPIES: readonly { encoding: ContentEncoding; suffix: string }[] = [
@@ -120,17 +141,14 @@ function sendDocument(c: Context, document: RenderedDocument, personal = false):
   return new Response(c.req.method === 'HEAD' ? null : new Uint8Array(body), { status: 200, headers });
 }
 
-/** Where the web build writes the public pages it prerendered (web/prerender.ts). */
-export const PRERENDERED_DIR = 'prerendered';
-
 /**
- * The prerendered page of `urlPath` inside `prerenderedRoot` ('/' → index.html, '/pricing' →
- * pricing.html), or undefined for a path that cannot name one (a trailing slash, a file name).
+ * The page the web build prerendered for `urlPath` inside `prerenderedRoot` (prerenderedFile: '/' →
+ * index.html, '/pricing' → pricing.html), or undefined for a path that cannot name one (a trailing
+ * slash, a file name).
  */
 function prerenderedFileIn(prerenderedRoot: string, urlPath: string): string | undefined {
-  if (urlPath === '/') return path.join(prerenderedRoot, 'index.html');
-  if (!/^(\/[a-z0-9-]+)+$/.test(urlPath)) return undefined;
-  return fileIn(prerenderedRoot, `${urlPath}.html`);
+  if (urlPath !== '/' && !/^(\/[a-z0-9-]+)+$/.test(urlPath)) return undefined;
+  return fileIn(prerenderedRoot, `/${prerenderedFile(urlPath)}`);
 }
 
 /**

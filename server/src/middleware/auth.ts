@@ -1,5 +1,5 @@
 import { createMiddleware } from 'hono/factory';
-import type { AppEnv } from '../lib/create-router.ts';
+import type { AppEnv } from '../lib/app-env.ts';
 import { ForbiddenError, UnauthorizedError } from '../lib/errors.ts';
 
 /**

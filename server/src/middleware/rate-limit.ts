@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../lib/app-env.ts';
 import {
   type ClientAddress,
   isLoopback,
   NO_TRUSTED_PROXIES,
   resolveClientAddress,
 } from '../lib/client-address.ts';
-import type { AppEnv } from '../lib/create-router.ts';
 import type { RateLimiter, RateLimitRule } from '../lib/rate-limiter.ts';
 
 /** The socket's peer address; undefined for in-process requests (tests) that have no socket. */

@@ -1,8 +1,17 @@
+import type { Schemas } from '@berth/openapi';
 import { hydrate, QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { ComponentType, ReactNode } from 'react';
+import type { ComponentType } from 'react';
+import type { ServerRenderState } from '../platform/server-render.tsx';
 import { ApiRequestError } from './api-error.ts';
 import { configKeys } from './query-keys.ts';
-import { type QuerySeed, useQueryLayer } from './query-layer.ts';
+
+/** What the app's query client starts with: the data the page was rendered with. */
+export interface QuerySeed {
+  /** GET /api/config's answer when the page carries it. */
+  publicConfig?: Schemas['PublicConfig'];
+  /** The queries a server-rendered signed-in page was rendered with. */
+  serverRender?: ServerRenderState;
+}
 
 /**
  * The app's query client, with the data the page was rendered with (`seed`) in it from the start, so
@@ -25,19 +34,19 @@ export function createQueryClient({ publicConfig, serverRender }: QuerySeed = {}
   return client;
 }
 
-/** `children` inside a QueryClientProvider of the app's one client. */
-function WithQueries({ children }: { children: ReactNode }) {
-  const client = useQueryLayer().client(createQueryClient);
-  return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
-}
-
-/** `Component`, rendered inside the app's QueryClientProvider. */
-export function withQueries<P extends object>(Component: ComponentType<P>): ComponentType<P> {
+/**
+ * `Component`, rendered inside a QueryClientProvider of the client `useClient` answers (the app's one,
+ * query-layer.ts).
+ */
+export function withQueries<P extends object>(
+  Component: ComponentType<P>,
+  useClient: () => QueryClient,
+): ComponentType<P> {
   function WithQueriesOf(props: P) {
     return (
-      <WithQueries>
+      <QueryClientProvider client={useClient()}>
         <Component {...props} />
-      </WithQueries>
+      </QueryClientProvider>
     );
   }
   return WithQueriesOf;

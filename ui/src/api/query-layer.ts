@@ -1,17 +1,8 @@
-import type { Schemas } from '@berth/openapi';
 import type { QueryClient } from '@tanstack/react-query';
 import { type ComponentType, createContext, useContext } from 'react';
-import type { ServerRenderState } from '../app/server-render.tsx';
 import { type LazyComponent, lazyComponent } from '../components/lazy-component.tsx';
 import { loadOnce } from '../components/load-once.ts';
-
-/** What the app's query client starts with: the data the page was rendered with. */
-export interface QuerySeed {
-  /** GET /api/config's answer when the page carries it. */
-  publicConfig?: Schemas['PublicConfig'];
-  /** The queries a server-rendered signed-in page was rendered with. */
-  serverRender?: ServerRenderState;
-}
+import type { QuerySeed } from './query-client.tsx';
 
 // The query layer's code: TanStack Query and the app's client set-up (./query-client.tsx). The public
 // pages that render from the page's own data never need it, so a visitor of / downloads it only with
@@ -65,7 +56,11 @@ export function useQueryLayer(): QueryLayer {
  */
 export function lazyWithQueries<P extends object>(load: () => Promise<ComponentType<P>>): LazyComponent<P> {
   return lazyComponent(async () => {
-    const [Component, { withQueries }] = await Promise.all([load(), queryClientCode.get()]);
-    return withQueries(Component);
+    const [Component, { withQueries, createQueryClient }] = await Promise.all([
+      load(),
+      queryClientCode.get(),
+    ]);
+    const useAppQueryClient = () => useQueryLayer().client(createQueryClient);
+    return withQueries(Component, useAppQueryClient);
   });
 }

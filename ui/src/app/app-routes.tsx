@@ -3,10 +3,11 @@ import { Route, Routes, useLocation } from 'react-router';
 import { LoadingScreen } from '../components/loading-screen.tsx';
 import { preloadProfileQuery } from '../features/session/session-provider.tsx';
 import { useSession } from '../features/session/use-session.ts';
+import { existingLinks, firstExisting, NOT_FOUND_LINKS, notFoundContext } from '../navigation/navigation.ts';
+import { ScreenExistsContext, useScreenExists } from '../navigation/screen-exists.ts';
 import { usePlatform } from '../platform/platform-context.ts';
 import { RedirectTo, RequireAdmin, SignInFirst } from './guards.tsx';
 import { preloadTopBar, SessionLayout } from './layouts.tsx';
-import { existingLinks, firstExisting, NOT_FOUND_LINKS, notFoundContext } from './navigation.ts';
 import {
   PROTECTED_PATHS,
   preloadScreen,
@@ -17,7 +18,6 @@ import {
   tableFor,
   withHostScreens,
 } from './route-table.tsx';
-import { ScreenExistsContext, useScreenExists } from './screen-exists.ts';
 import { useHostRouteRequests } from './use-host-route-requests.ts';
 
 // Screens no page starts with: loaded when shown, so the first load of every page is lighter. Not

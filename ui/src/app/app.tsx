@@ -5,18 +5,18 @@ import { ApiClientProvider } from '../api/api-client-provider.tsx';
 import { QueryLayer, QueryLayerContext } from '../api/query-layer.ts';
 import { ToastProvider } from '../components/toasts/toast-provider.tsx';
 import { SessionProvider } from '../features/session/session-provider.tsx';
+import { type Integrations, IntegrationsContext } from '../platform/integrations.ts';
 import type { Platform } from '../platform/platform.ts';
 import { PlatformContext } from '../platform/platform-context.ts';
+import { ServerRenderProvider, type ServerRenderState } from '../platform/server-render.tsx';
 import { ColorModeProvider } from '../theme/color-mode-provider.tsx';
 import { AppRoutes } from './app-routes.tsx';
-import { type Integrations, IntegrationsContext } from './integrations.ts';
-import { ServerRenderProvider, type ServerRenderState } from './server-render.tsx';
 
 const DEFAULT_INTEGRATIONS: Integrations = {
   openEventSource: (url) => new EventSource(url),
   // Loaded with the first form that shows the bot check (only when the server has a site key).
   BotCheckWidget: lazy(async () => ({
-    default: (await import('../components/bot-check/turnstile-widget.tsx')).TurnstileWidget,
+    default: (await import('../features/bot-check/turnstile-widget.tsx')).TurnstileWidget,
   })),
   // Loaded by /api-reference only: Scalar and the public OpenAPI document are its own chunk.
   ApiReferenceViewer: lazy(() => import('../features/api-reference/scalar-reference.tsx')),

@@ -13,8 +13,8 @@ import {
   logoTarget,
   PUBLIC_BAR_LINKS,
   topBarLinksFor,
-} from './navigation.ts';
-import { useScreenExists } from './screen-exists.ts';
+} from '../navigation/navigation.ts';
+import { useScreenExists } from '../navigation/screen-exists.ts';
 
 // Only for a visit with ?ref= (an affiliate's link): other visitors never download it.
 const ReferralCapture = lazy(async () => ({
@@ -22,7 +22,7 @@ const ReferralCapture = lazy(async () => ({
 }));
 
 // Signed in only (bell, account menu, notification stream): visitors never download it.
-const TopBar = lazyWithQueries(async () => (await import('../components/top-bar.tsx')).TopBar);
+const TopBar = lazyWithQueries(async () => (await import('./top-bar.tsx')).TopBar);
 
 /** Fetches the signed-in top bar's code (while a stored session's profile loads). */
 export const preloadTopBar = (): Promise<void> => TopBar.preload();

@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import { matchPath } from 'react-router';
 import { lazyWithQueries } from '../api/query-layer.ts';
 import { type LazyComponent, lazyComponent } from '../components/lazy-component.tsx';
+import { SETTINGS_PATH } from '../navigation/navigation.ts';
 import type { Platform } from '../platform/platform.ts';
 
 /**
@@ -252,9 +253,6 @@ export const PROTECTED_PATHS: readonly string[] = SIGNED_IN_ROUTES.filter(
 ).map((entry) => entry.path);
 
 export const tableFor = (signedIn: boolean): RouteTable => (signedIn ? SIGNED_IN_ROUTES : SIGNED_OUT_ROUTES);
-
-/** Where the host's own Settings screen lives (desktop: the server URL). */
-export const SETTINGS_PATH = '/settings';
 
 /**
  * The table with the screens of the host itself: Settings where the host has settings (desktop), for

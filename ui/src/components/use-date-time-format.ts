@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { useServerRender } from '../app/server-render.tsx';
+import { useServerRender } from '../platform/server-render.tsx';
 
 /**
  * `Intl.DateTimeFormat` with `options` in the runtime's locale and time zone; while a server render is

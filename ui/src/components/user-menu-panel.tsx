@@ -2,7 +2,6 @@ import type { User } from '@berth/openapi';
 import LogoutIcon from '@mui/icons-material/Logout';
 import SettingsIcon from '@mui/icons-material/Settings';
 import {
-  Alert,
   Box,
   Divider,
   ListItemIcon,
@@ -10,55 +9,40 @@ import {
   MenuItem,
   MenuList,
   Popover,
-  Stack,
   Typography,
 } from '@mui/material';
+import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { SETTINGS_PATH } from '../app/route-table.tsx';
-import { useScreenExists } from '../app/screen-exists.ts';
-import {
-  currentPlanName,
-  INACTIVE_TEXT,
-  instancesUsage,
-  standingOf,
-} from '../features/subscription/standing.ts';
 import { BELOW_BUTTON } from './use-route-scoped-menu.ts';
 import { UserAvatar } from './user-avatar.tsx';
 
-function Row({ label, value }: { label: string; value: string }) {
-  return (
-    <Stack direction="row" sx={{ justifyContent: 'space-between', gap: 2 }}>
-      <Typography variant="body2" color="text.secondary">
-        {label}
-      </Typography>
-      <Typography variant="body2" sx={{ fontWeight: 600 }}>
-        {value}
-      </Typography>
-    </Stack>
-  );
+/** What the account menu shows besides who is signed in, given by the app's shell. */
+export interface AccountMenuContent {
+  /** The facts under the user's name (their plan and instances). */
+  details: ReactNode;
+  /** Where Settings leads; absent where the host has no Settings screen (the web). */
+  settingsTo?: string;
 }
 
 /**
- * The account menu: who is signed in, their plan and instances, Settings (desktop) and Logout. Its own
- * module, loaded when the avatar button is first opened.
+ * The account menu: who is signed in, the `details` the shell gives (plan and instances), Settings
+ * (desktop) and Logout. Its own module, loaded when the avatar button is first opened.
  */
 export function UserMenuPanel({
   user,
+  content,
   open,
   anchorEl,
   onClose,
   onLogout,
 }: {
   user: User;
+  content: AccountMenuContent;
   open: boolean;
   anchorEl: HTMLElement | null;
   onClose(): void;
   onLogout(): void;
 }) {
-  const sub = user.subscription;
-  const standing = standingOf(sub, new Date());
-  // The desktop app's Settings (server URL); the web has no such screen.
-  const hasSettings = useScreenExists()(SETTINGS_PATH);
   return (
     <Popover
       open={open}
@@ -79,19 +63,11 @@ export function UserMenuPanel({
         </Box>
       </Box>
       <Divider />
-      <Stack spacing={1} sx={{ px: 2, py: 1.5 }}>
-        <Row label="Current plan" value={currentPlanName(sub, standing)} />
-        <Row label="Instances used" value={instancesUsage(standing, user.instancesUsed, sub.maxInstances)} />
-        {standing === 'inactive' && (
-          <Alert severity="error" variant="outlined" sx={{ py: 0 }}>
-            {INACTIVE_TEXT}
-          </Alert>
-        )}
-      </Stack>
+      {content.details}
       <Divider />
       <MenuList aria-label="Account" sx={{ py: 0.5 }}>
-        {hasSettings && (
-          <MenuItem component={RouterLink} to={SETTINGS_PATH} onClick={onClose}>
+        {content.settingsTo !== undefined && (
+          <MenuItem component={RouterLink} to={content.settingsTo} onClick={onClose}>
             <ListItemIcon>
               <SettingsIcon fontSize="small" />
             </ListItemIcon>

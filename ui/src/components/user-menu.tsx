@@ -4,14 +4,23 @@ import { lazy, Suspense } from 'react';
 import { useOpenedOnce } from './use-opened-once.ts';
 import { useRouteScopedMenu } from './use-route-scoped-menu.ts';
 import { initialsOf, UserAvatar } from './user-avatar.tsx';
+import type { AccountMenuContent } from './user-menu-panel.tsx';
 
 // The menu's code loads when a pointer or focus reaches the avatar (or at the latest on the first open).
 const loadPanel = () => import('./user-menu-panel.tsx');
 const UserMenuPanel = lazy(async () => ({ default: (await loadPanel()).UserMenuPanel }));
 const preloadPanel = () => void loadPanel();
 
-/** The avatar button and its account menu. */
-export function UserMenu({ user, onLogout }: { user: User; onLogout(): void }) {
+/** The avatar button and its account menu, which shows `content` (given by the app's shell). */
+export function UserMenu({
+  user,
+  content,
+  onLogout,
+}: {
+  user: User;
+  content: AccountMenuContent;
+  onLogout(): void;
+}) {
   const menu = useRouteScopedMenu();
   const menuUsed = useOpenedOnce(menu.open);
   return (
@@ -32,6 +41,7 @@ export function UserMenu({ user, onLogout }: { user: User; onLogout(): void }) {
         <Suspense fallback={null}>
           <UserMenuPanel
             user={user}
+            content={content}
             open={menu.open}
             anchorEl={menu.anchorEl}
             onClose={menu.closeMenu}

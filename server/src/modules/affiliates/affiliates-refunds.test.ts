@@ -6,7 +6,7 @@ import { createTestDatabase, truncateAll } from '../../../test/test-db.ts';
 import { createApp } from '../../app.ts';
 import type { Db } from '../../db/database.ts';
 import type { Services } from '../../services.ts';
-import { CLICK_RETENTION_MONTHS, CLICK_VISITOR_DATA_DAYS } from './affiliates.service.ts';
+import { CLICK_RETENTION_MONTHS, CLICK_VISITOR_DATA_DAYS } from './affiliate-program.ts';
 
 /**
  * Partial refunds, Stripe's fee and the clicks' retention, over HTTP on the real test database with the
@@ -187,9 +187,9 @@ describe('click visitor data retention', () => {
     expect(expiredKey).toHaveLength(64);
     expect(Object.values(before).every((k) => typeof k === 'string' && k.length === 64)).toBe(true);
 
-    // The background sweep (services.background.affiliateClickRetention runs this on a timer).
-    expect(await services.affiliates.applyClickRetention()).toEqual({ deleted: 1, cleared: 1 });
-    expect(await services.affiliates.applyClickRetention()).toEqual({ deleted: 0, cleared: 0 });
+    // The background sweep (background.ts runs this on a timer).
+    expect(await services.affiliates.referrals.applyClickRetention()).toEqual({ deleted: 1, cleared: 1 });
+    expect(await services.affiliates.referrals.applyClickRetention()).toEqual({ deleted: 0, cleared: 0 });
     expect(await keys()).toEqual({
       ...before,
       [oldAt.toISOString()]: null,
@@ -212,7 +212,7 @@ describe('click visitor data retention', () => {
 
     // Two days later the click that was recent is past the period too; today's keep their hash.
     clock = new Date(start.getTime() + 2 * DAY);
-    expect(await services.affiliates.applyClickRetention()).toEqual({ deleted: 0, cleared: 1 });
+    expect(await services.affiliates.referrals.applyClickRetention()).toEqual({ deleted: 0, cleared: 1 });
     const after = await keys();
     expect(after[recentAt.toISOString()]).toBeNull();
     expect(after[start.toISOString()]).toBe(before[start.toISOString()]);

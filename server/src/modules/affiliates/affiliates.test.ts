@@ -18,7 +18,7 @@ import {
   NOT_AN_AFFILIATE,
   PAYOUT_EXCEEDS_BALANCE,
   PAYPAL_EMAIL_REQUIRED,
-} from './affiliates.service.ts';
+} from './affiliate-program.ts';
 import { REFERRAL_COOKIE } from './referral-cookie.ts';
 
 /**
@@ -115,7 +115,7 @@ describe('affiliate profile', () => {
     expect((await call(app, 'GET', '/api/affiliates/dashboard')).status).toBe(401);
     const { token, user } = await register(app);
     expect(user).toMatchObject({ affiliateStatus: null, isAffiliate: false });
-    for (const path of ['dashboard', 'me', 'stats', 'payouts']) {
+    for (const path of ['dashboard', 'me', 'stats', 'payouts'] as const) {
       const res = await call(app, 'GET', `/api/affiliates/${path}`, { token });
       expect(res.status).toBe(404);
       expect(res.json.message).toBe(NOT_AN_AFFILIATE);

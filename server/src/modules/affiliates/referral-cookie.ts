@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
-import type { AppEnv } from '../../lib/create-router.ts';
+import type { AppEnv } from '../../lib/app-env.ts';
 
 /** The first-party cookie that keeps the id of a visitor's last counted referral click (30 days). */
 export const REFERRAL_COOKIE = 'berth_ref';

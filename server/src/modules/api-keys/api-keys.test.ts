@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, register, type TestApp } from '../../../test/create-test-app.ts';
+import {
+  answerOf,
+  call,
+  createTestApp,
+  present,
+  register,
+  type TestApp,
+} from '../../../test/create-test-app.ts';
 import { insertInstanceRows } from '../../../test/instance-rows.ts';
 import { type ServerProcess, startServerProcess } from '../../../test/server-process.ts';
 import { createTestDatabase } from '../../../test/test-db.ts';
@@ -61,16 +68,18 @@ async function proWithKey() {
 }
 
 /** A /api/v1 call with the key in X-API-Key (or as a bearer token). */
-async function v1(path: string, key: string | undefined, options: { bearer?: boolean; base?: string } = {}) {
+async function v1<const P extends string>(
+  path: P,
+  key: string | undefined,
+  options: { bearer?: boolean; base?: string } = {},
+) {
   const headers: Record<string, string> = {};
   if (key !== undefined)
     headers[options.bearer ? 'authorization' : 'x-api-key'] = options.bearer ? `Bearer ${key}` : key;
   const res = options.base
     ? await fetch(`${options.base}${path}`, { headers })
     : await app.request(path, { headers });
-  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON answers
-  const json: any = await res.json();
-  return { status: res.status, headers: res.headers, json };
+  return answerOf<'GET', P>(res);
 }
 
 describe('API key lifecycle', () => {
@@ -131,7 +140,9 @@ describe('API key lifecycle', () => {
     });
     expect((await v1('/api/v1/instances', apiKey, { bearer: true })).status).toBe(200);
     const used = await call(app, 'GET', '/api/keys', { token });
-    expect(Date.parse(used.json.keys[0].lastUsedAt)).toBeGreaterThan(Date.now() - 60_000);
+    expect(Date.parse(present(used.json.keys[0]?.lastUsedAt, 'a last use'))).toBeGreaterThan(
+      Date.now() - 60_000,
+    );
     for (const attempt of [
       await v1('/api/v1/instances', token, { bearer: true }),
       await v1('/api/v1/instances', undefined),
@@ -205,7 +216,7 @@ describe('API key lifecycle', () => {
     const stranger = await proWithKey();
     await insertInstanceRows(db, owner.userId, 1);
     const mine = await v1('/api/v1/instances', owner.apiKey);
-    const id = mine.json.data.instances[0].id;
+    const id = present(mine.json.data.instances[0], 'an instance').id;
     expect((await v1(`/api/v1/instances/${id}`, owner.apiKey)).json.data.instance.id).toBe(id);
     for (const path of [
       `/api/v1/instances/${id}`,

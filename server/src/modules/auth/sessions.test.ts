@@ -132,7 +132,7 @@ describe('access and refresh tokens', () => {
   ])('answers 400 for refresh body %j', async (body, message) => {
     const res = await call(app, 'POST', '/api/auth/refresh', { body });
     expect(res.status).toBe(400);
-    expect(res.json.details.fieldErrors.refreshToken).toContain(message);
+    expect(res.json.details?.fieldErrors?.refreshToken).toContain(message);
   });
 
   it('answers 401 for a refresh token that never existed', async () => {

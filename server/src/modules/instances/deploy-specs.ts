@@ -12,7 +12,7 @@ import type { StoredSecret } from './instance-secrets.ts';
 export type DeployRequest = { [T in InstanceType]: { type: T; spec: SpecOf[T] } }[InstanceType];
 
 /** '512MB', '4GB' → MiB; '0.5', '2' → vCPUs. Values the row cannot express leave the driver's defaults. */
-export function resourcesOf(row: Pick<InstanceRow, 'memory' | 'cpu'>): Resources | undefined {
+function resourcesOf(row: Pick<InstanceRow, 'memory' | 'cpu'>): Resources | undefined {
   const memory = /^(\d+(?:\.\d+)?)\s*(MB|GB)$/i.exec(row.memory.trim());
   const cpus = Number(row.cpu);
   if (!memory || !(cpus > 0)) return undefined;

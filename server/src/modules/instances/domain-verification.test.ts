@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, createTestServices, register, type TestApp } from '../../../test/create-test-app.ts';
+import { call, createTestServices, present, register, type TestApp } from '../../../test/create-test-app.ts';
 import { type FakeDns, startFakeDns } from '../../../test/fake-dns.ts';
 import { startTestRunner, waitForStatus } from '../../../test/instances-harness.ts';
 import { withEngine } from '../../../test/provisioning/engines.ts';
@@ -160,7 +160,7 @@ describe('custom domains need a TXT record before they are attached', { timeout:
         message: `No TXT record _berth-verify.${domain} found yet`,
       },
     });
-    const { value } = custom.verification.record;
+    const { value } = present(custom, 'the custom domain').verification.record;
     expect(value).toMatch(/^berth-verify=[0-9a-f]{32}$/);
     // Not attached: the site stays on its temporary URL, and nothing asked the driver to serve it.
     expect(added.json.instance.url).toBe(instance.url);
@@ -175,14 +175,14 @@ describe('custom domains need a TXT record before they are attached', { timeout:
     dns.setTxt(`_berth-verify.${domain}`, 'berth-verify=somebody-else', 'v=spf1 -all');
     const wrong = await verify(token, instance.id);
     expect(wrong.status).toBe(200);
-    expect(wrong.json.instance.customDomain.verification).toMatchObject({
+    expect(wrong.json.instance.customDomain?.verification).toMatchObject({
       status: 'pending',
       message: `The TXT record _berth-verify.${domain} does not hold ${value} yet (found "berth-verify=somebody-else")`,
     });
-    expect(wrong.json.message).toBe(wrong.json.instance.customDomain.verification.message);
-    expect(Date.parse(wrong.json.instance.customDomain.verification.lastChecked)).toBeGreaterThan(
-      Date.now() - 10_000,
-    );
+    expect(wrong.json.message).toBe(wrong.json.instance.customDomain?.verification.message);
+    expect(
+      Date.parse(present(wrong.json.instance.customDomain?.verification.lastChecked, 'a last check')),
+    ).toBeGreaterThan(Date.now() - 10_000);
     expect(domainCalls.filter(([id]) => id === instance.id)).toEqual([]);
 
     // The right value among others: verified, then attached through the driver; SSL works as before.
@@ -199,7 +199,7 @@ describe('custom domains need a TXT record before they are attached', { timeout:
     expect(active.json).toMatchObject({ status: 'Active', ssl: { message: 'HTTPS is enabled' } });
     expect((await get(token, instance.id)).customDomain).toMatchObject({ isActive: true });
     // Verifying again changes nothing.
-    expect((await verify(token, instance.id)).json.instance.customDomain.verification.status).toBe(
+    expect((await verify(token, instance.id)).json.instance.customDomain?.verification.status).toBe(
       'attached',
     );
     expect(domainCalls.filter(([id]) => id === instance.id)).toHaveLength(1);
@@ -211,7 +211,7 @@ describe('custom domains need a TXT record before they are attached', { timeout:
     const domain = newDomain();
     dns.mode = 'servfail';
     const added = await addDomain(token, instance.id, domain);
-    expect(added.json.instance.customDomain.verification).toMatchObject({
+    expect(added.json.instance.customDomain?.verification).toMatchObject({
       status: 'pending',
       message: `The DNS lookup of _berth-verify.${domain} failed (ESERVFAIL); it is tried again`,
     });
@@ -220,8 +220,8 @@ describe('custom domains need a TXT record before they are attached', { timeout:
     const slow = await verify(token, instance.id);
     expect(Date.now() - started).toBeLessThan(8_000);
     expect(slow.status).toBe(200);
-    expect(slow.json.instance.customDomain.verification.status).toBe('pending');
-    expect(slow.json.instance.customDomain.verification.message).toMatch(/^The DNS lookup of .* failed/);
+    expect(slow.json.instance.customDomain?.verification.status).toBe('pending');
+    expect(slow.json.instance.customDomain?.verification.message).toMatch(/^The DNS lookup of .* failed/);
   });
 
   it('refuses a domain another account holds with 409, on add and on deploy', async () => {
@@ -229,8 +229,11 @@ describe('custom domains need a TXT record before they are attached', { timeout:
     const ownerSite = await runningSite(owner.token);
     const domain = newDomain();
     const added = await addDomain(owner.token, ownerSite.id, domain);
-    dns.setTxt(`_berth-verify.${domain}`, added.json.instance.customDomain.verification.record.value);
-    expect((await verify(owner.token, ownerSite.id)).json.instance.customDomain.verification.status).toBe(
+    dns.setTxt(
+      `_berth-verify.${domain}`,
+      present(added.json.instance.customDomain?.verification.record.value, 'the TXT value'),
+    );
+    expect((await verify(owner.token, ownerSite.id)).json.instance.customDomain?.verification.status).toBe(
       'attached',
     );
 
@@ -260,32 +263,29 @@ describe('custom domains need a TXT record before they are attached', { timeout:
     const ownerSite = await runningSite(owner.token);
     const domain = newDomain();
     const squat = await addDomain(squatter.token, squatterSite.id, domain);
-    expect(squat.json.instance.customDomain.verification.status).toBe('pending');
+    expect(squat.json.instance.customDomain?.verification.status).toBe('pending');
     const claim = await addDomain(owner.token, ownerSite.id, domain);
     expect(claim.status).toBe(200);
-    const ownerValue = claim.json.instance.customDomain.verification.record.value;
-    expect(ownerValue).not.toBe(squat.json.instance.customDomain.verification.record.value);
+    const ownerValue = present(claim.json.instance.customDomain?.verification.record.value, 'the TXT value');
+    const squatValue = present(squat.json.instance.customDomain?.verification.record.value, 'the TXT value');
+    expect(ownerValue).not.toBe(squatValue);
 
     dns.setTxt(`_berth-verify.${domain}`, ownerValue);
     expect(
-      (await verify(squatter.token, squatterSite.id)).json.instance.customDomain.verification.status,
+      (await verify(squatter.token, squatterSite.id)).json.instance.customDomain?.verification.status,
     ).toBe('pending');
-    expect((await verify(owner.token, ownerSite.id)).json.instance.customDomain.verification.status).toBe(
+    expect((await verify(owner.token, ownerSite.id)).json.instance.customDomain?.verification.status).toBe(
       'attached',
     );
 
     // The squatter manages to prove it too (both values published): refused, and shown as failed.
-    dns.setTxt(
-      `_berth-verify.${domain}`,
-      ownerValue,
-      squat.json.instance.customDomain.verification.record.value,
-    );
+    dns.setTxt(`_berth-verify.${domain}`, ownerValue, squatValue);
     const late = await verify(squatter.token, squatterSite.id);
     expect([late.status, late.json.message]).toEqual([
       409,
       `The domain ${domain} is already in use by another account`,
     ]);
-    expect((await get(squatter.token, squatterSite.id)).customDomain.verification).toMatchObject({
+    expect((await get(squatter.token, squatterSite.id)).customDomain?.verification).toMatchObject({
       status: 'failed',
       message: `The domain ${domain} is already in use by another account`,
     });
@@ -306,7 +306,7 @@ describe('custom domains need a TXT record before they are attached', { timeout:
     const second = await runningSite(token);
     const domain = newDomain();
     const added = await addDomain(token, first.id, domain);
-    const { value } = added.json.instance.customDomain.verification.record;
+    const { value } = present(added.json.instance.customDomain, 'the custom domain').verification.record;
     dns.setTxt(`_berth-verify.${domain}`, value);
     await verify(token, first.id);
 
@@ -331,10 +331,13 @@ describe('custom domains need a TXT record before they are attached', { timeout:
     const instance = await runningSite(token);
     const domain = newDomain();
     const added = await addDomain(token, instance.id, domain);
-    dns.setTxt(`_berth-verify.${domain}`, added.json.instance.customDomain.verification.record.value);
+    dns.setTxt(
+      `_berth-verify.${domain}`,
+      present(added.json.instance.customDomain?.verification.record.value, 'the TXT value'),
+    );
     // Checked a moment ago: not due yet.
     await services.instances.checkDueDomains();
-    expect((await get(token, instance.id)).customDomain.verification.status).toBe('pending');
+    expect((await get(token, instance.id)).customDomain?.verification.status).toBe('pending');
     await db
       .updateTable('instances')
       .set({ domain_checked_at: new Date(Date.now() - 61_000) })
@@ -358,14 +361,17 @@ describe('custom domains need a TXT record before they are attached', { timeout:
       .where('id', '=', stale.id)
       .execute();
     await services.instances.checkDueDomains();
-    expect((await get(token, stale.id)).customDomain.verification).toMatchObject({
+    expect((await get(token, stale.id)).customDomain?.verification).toMatchObject({
       status: 'failed',
       message: `No TXT record _berth-verify.${never} found yet within 72 hours. Add the record and press Verify now.`,
     });
     // A failed domain is no longer checked in the background, but Verify now still works.
-    dns.setTxt(`_berth-verify.${never}`, (await get(token, stale.id)).customDomain.verification.record.value);
+    dns.setTxt(
+      `_berth-verify.${never}`,
+      present((await get(token, stale.id)).customDomain?.verification.record.value, 'the TXT value'),
+    );
     await services.instances.checkDueDomains();
-    expect((await get(token, stale.id)).customDomain.verification.status).toBe('failed');
+    expect((await get(token, stale.id)).customDomain?.verification.status).toBe('failed');
     expect((await verify(token, stale.id)).json.instance.url).toBe(`https://${never}`);
   });
 
@@ -377,8 +383,11 @@ describe('custom domains need a TXT record before they are attached', { timeout:
       open = resolve;
     });
     const deploying = await deploySite(token, { domainType: 'Custom Domain', customDomain: domain });
-    expect(deploying.customDomain.verification).toMatchObject({ status: 'pending', lastChecked: null });
-    dns.setTxt(`_berth-verify.${domain}`, deploying.customDomain.verification.record.value);
+    expect(deploying.customDomain?.verification).toMatchObject({ status: 'pending', lastChecked: null });
+    dns.setTxt(
+      `_berth-verify.${domain}`,
+      present(deploying.customDomain?.verification.record.value, 'the TXT value'),
+    );
     const verified = await verify(token, deploying.id);
     expect(verified.json).toMatchObject({
       message: 'Verified; the domain is attached once the site runs',
@@ -399,7 +408,10 @@ describe('custom domains need a TXT record before they are attached', { timeout:
     const domain = newDomain();
     domainFailure = new Error('Caddy did not answer');
     const added = await addDomain(token, instance.id, domain);
-    dns.setTxt(`_berth-verify.${domain}`, added.json.instance.customDomain.verification.record.value);
+    dns.setTxt(
+      `_berth-verify.${domain}`,
+      present(added.json.instance.customDomain?.verification.record.value, 'the TXT value'),
+    );
     const verified = await verify(token, instance.id);
     expect(verified.json.instance).toMatchObject({
       url: instance.url,
@@ -422,10 +434,13 @@ describe('custom domains need a TXT record before they are attached', { timeout:
     const other = await runningSite(token);
     const own = `own-${randomBytes(3).toString('hex')}.localhost`;
     const refused = await addDomain(token, other.id, own);
-    dns.setTxt(`_berth-verify.${own}`, refused.json.instance.customDomain.verification.record.value);
+    dns.setTxt(
+      `_berth-verify.${own}`,
+      present(refused.json.instance.customDomain?.verification.record.value, 'the TXT value'),
+    );
     domainFailure = new ValidationError("Domains under localhost are the platform's own addresses");
     const final = await verify(token, other.id);
-    expect(final.json.instance.customDomain.verification).toMatchObject({
+    expect(final.json.instance.customDomain?.verification).toMatchObject({
       status: 'failed',
       message: "Domains under localhost are the platform's own addresses",
     });

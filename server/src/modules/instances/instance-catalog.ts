@@ -56,7 +56,3 @@ export const DEFAULT_CPU = '2';
 /** Page size of the instance list: default 24, at most 1000 (the UI asks for 1000 while filtering). */
 export const DEFAULT_PAGE_SIZE = 24;
 export const MAX_PAGE_SIZE = 1000;
-
-/** Instance types served as sites behind the front door (domains, SSL, backups): WordPress and n8n. */
-export const isSiteType = (type: string): type is 'wordpress' | 'n8n' =>
-  type === 'wordpress' || type === 'n8n';

@@ -1,4 +1,13 @@
-import { FIELD_LIMITS } from '@berth/openapi/rules';
+import {
+  DATABASE_PASSWORD_MESSAGE,
+  DOMAIN_PATTERN,
+  FIELD_LIMITS,
+  INVALID_DOMAIN_MESSAGE,
+  INVALID_PHP_VERSION_MESSAGE,
+  N8N_PASSWORD,
+  NO_CONTROL_CHARACTERS,
+  PHP_VERSION_PATTERN,
+} from '@berth/openapi/rules';
 import { z } from '@hono/zod-openapi';
 import { DOMAIN_STATUSES, INSTANCE_STATUSES } from '../../db/tables/instances.ts';
 import { INSTANCE_TYPES, type InstanceType } from '../../provisioning/instance-types.ts';
@@ -78,18 +87,15 @@ export const UpdateBodySchema = z
   .object({ name: Name, description: Description.optional() })
   .openapi('UpdateInstanceRequest');
 
-const PASSWORD_RULE = 'A database password must be 8 to 128 characters without control characters';
-
 export const ChangePasswordBodySchema = z
   .object({
     type: TypeInput('Only MongoDB or MySQL password changes are supported'),
     password: z
       .string({ error: 'Password is required' })
       .min(1, 'Password is required')
-      .min(FIELD_LIMITS.databasePassword.min, PASSWORD_RULE)
-      .max(FIELD_LIMITS.databasePassword.max, PASSWORD_RULE)
-      // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point.
-      .regex(/^[^\u0000-\u001f\u007f]*$/, PASSWORD_RULE),
+      .min(FIELD_LIMITS.databasePassword.min, DATABASE_PASSWORD_MESSAGE)
+      .max(FIELD_LIMITS.databasePassword.max, DATABASE_PASSWORD_MESSAGE)
+      .regex(NO_CONTROL_CHARACTERS, DATABASE_PASSWORD_MESSAGE),
   })
   .openapi('ChangeInstancePasswordRequest');
 
@@ -258,13 +264,6 @@ export const CapabilitiesSchema = z
   })
   .openapi('InstanceCapabilities');
 
-const PHP_VERSION = /^\d+\.\d+(\.\d+)?$/;
-
-/** The WordPress fields of a deploy, checked once the type is known to be available. */
-/** n8n's own owner password rules (8–64 characters, a number and a capital letter). */
-export const N8N_PASSWORD_RULE =
-  'The n8n owner password must be 8 to 64 characters with at least one number and one capital letter';
-
 export const N8nFieldsSchema = z.object({
   email: z
     .string({ error: 'Owner email is required' })
@@ -275,13 +274,15 @@ export const N8nFieldsSchema = z.object({
   password: z
     .string({ error: 'Owner password is required' })
     .min(1, 'Owner password is required')
-    .min(8, N8N_PASSWORD_RULE)
-    .max(64, N8N_PASSWORD_RULE)
-    .regex(/\d/, N8N_PASSWORD_RULE)
-    .regex(/[A-Z]/, N8N_PASSWORD_RULE),
+    // n8n's own rule (@berth/openapi/rules, which the UI checks too), one sentence for every part.
+    .min(N8N_PASSWORD.min, N8N_PASSWORD.message)
+    .max(N8N_PASSWORD.max, N8N_PASSWORD.message)
+    .regex(N8N_PASSWORD.patterns[0], N8N_PASSWORD.message)
+    .regex(N8N_PASSWORD.patterns[1], N8N_PASSWORD.message),
   username: z.string().trim().min(1).max(32, 'First name too long').optional(),
 });
 
+/** The WordPress fields of a deploy, checked once the type is known to be available. */
 export const WordPressFieldsSchema = z.object({
   title: z
     .string({ error: 'Site title is required' })
@@ -307,18 +308,15 @@ export const WordPressFieldsSchema = z.object({
     .string()
     .trim()
     .min(1, 'Please enter a PHP version')
-    .regex(PHP_VERSION, 'Please enter a valid PHP version (e.g., 8.2, 7.4, 8.1.5)')
+    .regex(PHP_VERSION_PATTERN, INVALID_PHP_VERSION_MESSAGE)
     .optional(),
 });
-
-/** A label of letters, digits and hyphens, more labels, a TLD of letters; no scheme. */
-const DOMAIN = /^(?=.{4,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
 
 export const DomainSchema = z
   .string({ error: 'Domain is required' })
   .trim()
   .min(1, 'Domain is required')
-  .regex(DOMAIN, 'Please enter a valid domain name')
+  .regex(DOMAIN_PATTERN, INVALID_DOMAIN_MESSAGE)
   .transform((domain) => domain.toLowerCase());
 
 export const DomainBodySchema = z

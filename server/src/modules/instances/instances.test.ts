@@ -1,6 +1,13 @@
 import { REGIONS } from '@berth/openapi/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, register, type TestApp } from '../../../test/create-test-app.ts';
+import {
+  call,
+  createTestApp,
+  type Method,
+  register,
+  type TestApp,
+  variant,
+} from '../../../test/create-test-app.ts';
 import {
   startTestProvisioning,
   startTestRunner,
@@ -76,7 +83,7 @@ async function deployRunning(token: string, type: SqlType, name = `db-${type}`) 
   const instance = await waitForStatus(app, token, res.json.instance.id, 'running');
   const access = await call(app, 'GET', `/api/instances/${instance.id}/access`, { token });
   expect(access.status, JSON.stringify(access.json)).toBe(200);
-  const { host, port, name: database, user, password } = access.json.database;
+  const { host, port, name: database, user, password } = variant(access.json, 'database').database;
   const credentials: DatabaseCredentials = { host, port, database, user, password };
   return { instance, credentials, access: access.json };
 }
@@ -163,7 +170,7 @@ describe('instance API with the local driver', { timeout: 60_000 }, () => {
       expect(running.statusMessage).toBeNull();
       const access = await call(app, 'GET', `/api/instances/${id}/access?type=${DISPLAY[type]}`, { token });
       expect(access.status).toBe(200);
-      const { database, sftp } = access.json;
+      const { database, sftp } = variant(access.json, 'database');
       const key = id.replaceAll('-', '_');
       expect(sftp).toBeNull();
       expect(database).toMatchObject({ host: '127.0.0.1', name: `t_${key}`, user: `u_${key}` });
@@ -212,7 +219,7 @@ describe('instance API with the local driver', { timeout: 60_000 }, () => {
       expect(old.stderr).toMatch(/denied|authentication failed/);
       expect((await tenantCli(type, { ...credentials, password }, 'SELECT 1')).stdout).toBe('1');
       const access = await call(app, 'GET', `/api/instances/${instance.id}/access`, { token });
-      expect(access.json.database.password).toBe(password);
+      expect(variant(access.json, 'database').database.password).toBe(password);
       const stored = await db
         .selectFrom('instance_credentials')
         .select(['secret', 'pending_password'])
@@ -268,7 +275,7 @@ describe('instance API with the local driver', { timeout: 60_000 }, () => {
     const { instance } = await deployRunning(owner.token, 'mysql');
     const other = await register(app);
     const id = instance.id;
-    const routes: [string, string, unknown?][] = [
+    const routes: [Method, string, unknown?][] = [
       ['GET', `/api/instances/${id}`],
       ['PUT', `/api/instances/${id}`, { name: 'Mine now' }],
       ['DELETE', `/api/instances/${id}`],

@@ -1,7 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { N8N_PASSWORD } from '@berth/openapi/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, register, type TestApp } from '../../../test/create-test-app.ts';
+import {
+  call,
+  createTestApp,
+  type Method,
+  present,
+  register,
+  type TestApp,
+} from '../../../test/create-test-app.ts';
 import {
   startTestProvisioning,
   startTestRunner,
@@ -21,7 +29,6 @@ import { n8nNames, n8nPaths } from '../../provisioning/local/n8n-state.ts';
 import { createNotificationsService } from '../notifications/notifications.service.ts';
 import { openSecret } from './instance-secrets.ts';
 import { findCredentials } from './instances.repository.ts';
-import { N8N_PASSWORD_RULE } from './instances.schemas.ts';
 
 /**
  * n8n instances end to end through the API: the real local driver (n8n from the shared runtime in its
@@ -50,8 +57,12 @@ const deploy = {
   password: `Harbour${suffix}7`,
 };
 
-const api = (method: string, route: string, body?: unknown, token = owner.token) =>
-  call(app, method, route, { token, body });
+const api = <M extends Method, const P extends string>(
+  method: M,
+  route: P,
+  body?: unknown,
+  token = owner.token,
+) => call(app, method, route, { token, body });
 
 describe.skipIf(missing !== undefined)('n8n instances through the API', { timeout: 120_000 }, () => {
   beforeAll(async () => {
@@ -87,9 +98,9 @@ describe.skipIf(missing !== undefined)('n8n instances through the API', { timeou
       [{ email: undefined }, 'Owner email is required'],
       [{ email: 'nope' }, 'Invalid email'],
       [{ password: undefined }, 'Owner password is required'],
-      [{ password: 'alllowercase1' }, N8N_PASSWORD_RULE],
-      [{ password: 'NoDigitsHere' }, N8N_PASSWORD_RULE],
-      [{ password: 'Sh0rt' }, N8N_PASSWORD_RULE],
+      [{ password: 'alllowercase1' }, N8N_PASSWORD.message],
+      [{ password: 'NoDigitsHere' }, N8N_PASSWORD.message],
+      [{ password: 'Sh0rt' }, N8N_PASSWORD.message],
     ] as const) {
       const res = await api('POST', '/api/instances/deploy', { ...deploy, ...patch });
       expect([res.status, res.json.message], JSON.stringify(patch)).toEqual([400, message]);
@@ -109,7 +120,7 @@ describe.skipIf(missing !== undefined)('n8n instances through the API', { timeou
     expect(instance).toMatchObject({ type: 'n8n', ownerEmail: deploy.email });
     expect(instance.url).toMatch(/^http:\/\/[a-z0-9]{12}\.localhost:\d+$/);
     expect(instance.adminUrl).toBe(`${instance.url}/`);
-    url = instance.url;
+    url = present(instance.url, 'the editor URL');
     const editor = await frontDoorRequest(url, 'GET', '/');
     expect(editor.status).toBe(200);
     expect(editor.text).toContain('n8n');

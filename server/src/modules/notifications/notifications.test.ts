@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, createTestApp, register, type TestApp } from '../../../test/create-test-app.ts';
+import { call, createTestApp, present, register, type TestApp } from '../../../test/create-test-app.ts';
 import { type ServerProcess, startServerProcess } from '../../../test/server-process.ts';
 import { type EventStream, openEventStream } from '../../../test/sse-client.ts';
 import { createTestDatabase, truncateAll } from '../../../test/test-db.ts';
@@ -27,7 +27,7 @@ describe('notifications API', () => {
     const res = await call(app, 'GET', '/api/notifications', { token });
     expect(res.status).toBe(200);
     expect(res.json.unread).toBe(1);
-    const [welcome] = res.json.items;
+    const welcome = present(res.json.items[0], 'the welcome notification');
     expect(welcome).toEqual({
       _id: welcome.id,
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),

@@ -22,11 +22,6 @@ export async function findOrder(db: DbOrTx, id: string): Promise<PaymentOrderRow
   return db.selectFrom('payment_orders').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** The order, locked until the transaction ends. */
-export async function lockOrder(db: DbOrTx, id: string): Promise<PaymentOrderRow | undefined> {
-  return db.selectFrom('payment_orders').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
-}
-
 /**
  * Keeps a provider's webhook event once. Answers false when it was already stored: the caller must then
  * change nothing (providers deliver events more than once).

@@ -1,5 +1,5 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, createTestApp, register, type TestApp } from '../../../test/create-test-app.ts';
+import { call, createTestApp, present, register, type TestApp } from '../../../test/create-test-app.ts';
 import { createTestDatabase, truncateAll } from '../../../test/test-db.ts';
 import type { Db } from '../../db/database.ts';
 import { NO_PAYMENT_METHODS_MESSAGE } from '../subscriptions/billing-rules.ts';
@@ -148,7 +148,8 @@ describe('GET /api/payments/billing-history', () => {
       .returning('id')
       .execute();
     const history = await call(app, 'GET', '/api/payments/billing-history', { token: me.token });
-    const link = new URL(history.json.invoices.find((i: { id: string }) => i.id === mine?.id).downloadUrl);
+    const invoice = history.json.invoices.find((i) => i.id === mine?.id);
+    const link = new URL(present(invoice?.downloadUrl, 'a download link'));
     const page = await app.request(`${link.pathname}${link.search}`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toContain('text/html');

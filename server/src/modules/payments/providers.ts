@@ -19,7 +19,7 @@ export interface PaymentProviders {
   webhooks: { stripe?: WebhookReceiver; paypal?: WebhookReceiver };
   /** Provider-specific routes (portal, PayPal return, MetaMask submission and review). */
   routers: ReturnType<typeof createRouter>[];
-  /** On-chain checks of submitted MetaMask transactions (main.ts runs it on an interval). */
+  /** On-chain checks of submitted MetaMask transactions (background.ts runs it on an interval). */
   verifyMetaMaskPayments: () => Promise<number>;
 }
 

@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, register, type TestApp } from '../../../test/create-test-app.ts';
+import {
+  answerOf,
+  call,
+  createTestApp,
+  type Method,
+  register,
+  type TestApp,
+  variant,
+} from '../../../test/create-test-app.ts';
 import { type FakeDns, startFakeDns } from '../../../test/fake-dns.ts';
 import {
   startTestProvisioning,
@@ -51,7 +59,12 @@ afterAll(async () => {
   await dns?.stop();
 }, 60_000);
 
-async function v1(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+async function v1<M extends Method, const P extends string>(
+  method: M,
+  path: P,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   const res = await app.request(`/api/v1${path}`, {
     method,
     headers: {
@@ -61,9 +74,7 @@ async function v1(method: string, path: string, body?: unknown, headers: Record<
     },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON answers
-  const json: any = await res.json();
-  return { status: res.status, headers: res.headers, json };
+  return answerOf<M, `/api/v1${P}`>(res);
 }
 
 describe('/api/v1 with a real WordPress site', { timeout: 120_000 }, () => {
@@ -88,7 +99,10 @@ describe('/api/v1 with a real WordPress site', { timeout: 120_000 }, () => {
     );
     const access = await v1('GET', `/instances/${id}/access`);
     expect(access.status).toBe(200);
-    expect(access.json.data.sftp).toMatchObject({ user: expect.any(String), password: expect.any(String) });
+    expect(variant(access.json.data, 'sftp').sftp).toMatchObject({
+      user: expect.any(String),
+      password: expect.any(String),
+    });
   });
 
   it('backs up idempotently, lists, restores and deletes backups', async () => {

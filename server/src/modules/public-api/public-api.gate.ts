@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../../lib/create-router.ts';
+import type { AppEnv } from '../../lib/app-env.ts';
 import { RateLimitError, UnauthorizedError } from '../../lib/errors.ts';
 import type { RateCounter, RateLimitRule, RateLimitState } from '../../lib/rate-limiter.ts';
 import { clientIp } from '../../middleware/rate-limit.ts';

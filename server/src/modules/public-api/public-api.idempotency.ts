@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Db } from '../../db/database.ts';
-import type { AppEnv } from '../../lib/create-router.ts';
+import type { AppEnv } from '../../lib/app-env.ts';
 import { ConflictError, ValidationError } from '../../lib/errors.ts';
 import {
   claimIdempotencyKey,

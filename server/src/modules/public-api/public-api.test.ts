@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, register, type TestApp } from '../../../test/create-test-app.ts';
+import {
+  answerOf,
+  call,
+  createTestApp,
+  type Method,
+  register,
+  type TestApp,
+  variant,
+} from '../../../test/create-test-app.ts';
 import {
   startTestProvisioning,
   startTestRunner,
@@ -47,14 +55,14 @@ async function proKey() {
     .where('user_id', '=', String(account.user.id))
     .execute();
   const res = await call(app, 'POST', '/api/keys/generate', { token: account.token });
-  return { ...account, apiKey: res.json.apiKey as string };
+  return { ...account, apiKey: res.json.apiKey };
 }
 
 /** One /api/v1 call with `key` in X-API-Key. */
-async function v1(
+async function v1<M extends Method, const P extends string>(
   key: string,
-  method: string,
-  path: string,
+  method: M,
+  path: P,
   body?: unknown,
   headers: Record<string, string> = {},
 ) {
@@ -67,9 +75,7 @@ async function v1(
     },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON answers
-  const json: any = await res.json();
-  return { status: res.status, headers: res.headers, json };
+  return answerOf<M, `/api/v1${P}`>(res);
 }
 
 async function waitRunning(key: string, id: string) {
@@ -155,9 +161,10 @@ describe('/api/v1 with real database instances', { timeout: 90_000 }, () => {
     const access = await v1(apiKey, 'GET', `/instances/${id}/access?type=MySQL`);
     expect(access.status).toBe(200);
     expect(access.json.message).toBe('Access credentials');
-    expect(access.json.data.sftp).toBeNull();
-    expect(access.json.data.database.connectionString).toMatch(/^mysql:\/\//);
-    const credentials = credentialsOf(access.json.data);
+    const data = variant(access.json.data, 'database');
+    expect(data.sftp).toBeNull();
+    expect(data.database.connectionString).toMatch(/^mysql:\/\//);
+    const credentials = credentialsOf(data);
     expect((await tenantCli('mysql', credentials, 'SELECT 1')).stdout).toBe('1');
 
     const password = 'N3w-secret-for-orders';
@@ -250,8 +257,9 @@ describe('/api/v1 with real database instances', { timeout: 90_000 }, () => {
     });
     await waitRunning(apiKey, id);
     const access = await v1(apiKey, 'GET', `/instances/${id}/access`);
-    expect(access.json.data.database.connectionString).toMatch(/^postgresql:\/\//);
-    expect((await tenantCli('postgresql', credentialsOf(access.json.data), 'SELECT 1')).stdout).toBe('1');
+    const data = variant(access.json.data, 'database');
+    expect(data.database.connectionString).toMatch(/^postgresql:\/\//);
+    expect((await tenantCli('postgresql', credentialsOf(data), 'SELECT 1')).stdout).toBe('1');
     for (const [method, path, payload] of [
       ['GET', `/instances/${id}`, undefined],
       ['GET', `/instances/${id}/access`, undefined],
@@ -272,7 +280,7 @@ describe('/api/v1 with real database instances', { timeout: 90_000 }, () => {
     const { apiKey, user } = await proKey();
     const noName = await v1(apiKey, 'POST', '/instances', { type: 'MySQL' });
     expect([noName.status, noName.json.message]).toEqual([400, 'Instance name is required']);
-    expect(noName.json.details.fieldErrors).toHaveProperty('name');
+    expect(noName.json.details?.fieldErrors).toHaveProperty('name');
     const badType = await v1(apiKey, 'POST', '/instances', { name: 'x', type: 'Oracle' });
     expect([badType.status, badType.json.message]).toEqual([
       400,

@@ -2,6 +2,7 @@
  * Pure billing rules: yearly prices, currency symbols, billing-cycle
  * detection, add-on and downgrade rules. No I/O: table-tested in billing-rules.test.ts.
  */
+import { monthlyEquivalent } from '@berth/openapi/rules';
 import { PLANS, type Standing, YEARLY_DISCOUNT, yearlyPrice } from './plan-rules.ts';
 
 export type PaidPlan = 'starter' | 'pro';
@@ -23,7 +24,7 @@ export function currencySymbol(currency: string): string {
 /** A plan's yearly price and its monthly equivalent, both rounded to cents. */
 export function yearlyPricing(plan: PaidPlan): { yearly: number; monthlyEquivalent: number } {
   const yearly = yearlyPrice(PLANS[plan].monthlyPrice, YEARLY_DISCOUNT[plan]);
-  return { yearly, monthlyEquivalent: Math.round((yearly / 12) * 100) / 100 };
+  return { yearly, monthlyEquivalent: monthlyEquivalent(yearly) };
 }
 
 export interface CycleHints {

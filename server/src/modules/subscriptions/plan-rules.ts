@@ -19,10 +19,8 @@ export const ADDON_INSTANCE_MONTHLY_PRICE = 3.99;
 /** Share taken off twelve monthly payments when paying yearly: Starter 10 %, Pro 30 %. */
 export const YEARLY_DISCOUNT: Record<'starter' | 'pro', number> = { starter: 0.1, pro: 0.3 };
 
-/** The price of a year: monthly × 12 × (1 − discount), rounded to cents. */
-export function yearlyPrice(monthly: number, discount: number): number {
-  return Math.round(monthly * 12 * (1 - discount) * 100) / 100;
-}
+/** The price of a year: one rule with the UI's (@berth/openapi/rules). */
+export { yearlyPrice } from '@berth/openapi/rules';
 
 export type Standing = 'trial' | 'active' | 'inactive';
 

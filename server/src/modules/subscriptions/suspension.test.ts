@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestServices, register, type TestApp } from '../../../test/create-test-app.ts';
+import { call, createTestServices, register, type TestApp, variant } from '../../../test/create-test-app.ts';
 import {
   startTestProvisioning,
   startTestRunner,
@@ -57,7 +57,7 @@ async function deployed(token: string, type: SqlType) {
   const id: string = res.json.instance.id;
   await waitForStatus(app, token, id, 'running');
   const access = await call(app, 'GET', `/api/instances/${id}/access`, { token });
-  const { host, port, name, user, password } = access.json.database;
+  const { host, port, name, user, password } = variant(access.json, 'database').database;
   return { id, credentials: { host, port, database: name, user, password } as DatabaseCredentials };
 }
 
@@ -115,7 +115,7 @@ describe('suspension when the subscription lapses', { timeout: 60_000 }, () => {
     const suspended = await waitForStatus(app, token, res.json.instance.id, 'suspended');
     expect(suspended.suspended).toBe(true);
     const access = await call(app, 'GET', `/api/instances/${suspended.id}/access`, { token });
-    const { host, port, name, user: login, password } = access.json.database;
+    const { host, port, name, user: login, password } = variant(access.json, 'database').database;
     const refused = await tenantCli(
       'mysql',
       { host, port, database: name, user: login, password },
@@ -132,7 +132,7 @@ describe('suspension when the subscription lapses', { timeout: 60_000 }, () => {
     await db.updateTable('users').set({ role: 'admin' }).where('id', '=', String(boss.user.id)).execute();
     const { token, user } = await register(app);
     const { id, credentials } = await deployed(token, 'mysql');
-    const plan = `/api/admin/users/${user.id}/plan`;
+    const plan = `/api/admin/users/${user.id}/plan` as const;
 
     const revoked = await call(app, 'DELETE', plan, { token: boss.token });
     expect(revoked.status).toBe(200);

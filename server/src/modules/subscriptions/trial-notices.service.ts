@@ -32,7 +32,7 @@ const SUBSCRIPTION_ENDED: NotificationInput = {
   message: 'Your instances are suspended. Renew your plan on the Billing page to reactivate them.',
 };
 
-/** How often main.ts looks for trials crossing a mark (and once at start). */
+/** How often the server (background.ts) looks for trials crossing a mark (and once at start). */
 export const TRIAL_NOTICES_INTERVAL_MS = 30_000;
 
 /**

@@ -1,5 +1,6 @@
 import { Alert, Snackbar, type SnackbarCloseReason } from '@mui/material';
-import type { ToastSeverity } from './toast-provider.tsx';
+
+export type ToastSeverity = 'success' | 'error' | 'info' | 'warning';
 
 /** One toast: an MUI Snackbar + filled Alert that hides itself after `duration` ms. */
 export function ToastItem({

@@ -10,11 +10,10 @@ import {
   useRef,
   useState,
 } from 'react';
+import type { ToastSeverity } from './toast-item.tsx';
 
 // Loaded with the first toast: most first visits raise none.
 const ToastItem = lazy(async () => ({ default: (await import('./toast-item.tsx')).ToastItem }));
-
-export type ToastSeverity = 'success' | 'error' | 'info' | 'warning';
 
 export interface Toaster {
   show(message: string, severity?: ToastSeverity): void;

@@ -3,13 +3,13 @@ import type { FormEvent } from 'react';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/api-error.ts';
 import { useLoginMutation } from '../../api/auth.queries.ts';
-import { BotCheckField } from '../../components/bot-check/bot-check-field.tsx';
-import { useBotCheck } from '../../components/bot-check/use-bot-check.ts';
 import { useForm } from '../../components/form/use-form.ts';
 import { PasswordField } from '../../components/password-field.tsx';
 import { useToast } from '../../components/toasts/use-toast.ts';
 import { AuthCard } from '../auth/auth-card.tsx';
 import { type LoginValues, validateLogin } from '../auth/login-validation.ts';
+import { BotCheckField } from '../bot-check/bot-check-field.tsx';
+import { useBotCheck } from '../bot-check/use-bot-check.ts';
 import { useSession } from '../session/use-session.ts';
 
 const INITIAL: LoginValues = { emailOrUsername: '', password: '' };

@@ -13,14 +13,14 @@ import { Link as RouterLink, useSearchParams } from 'react-router';
 import { useAffiliateRegisterMutation } from '../../api/affiliates.queries.ts';
 import { errorMessage } from '../../api/api-error.ts';
 import { useRegisterMutation } from '../../api/auth.queries.ts';
-import { BotCheckField } from '../../components/bot-check/bot-check-field.tsx';
-import { useBotCheck } from '../../components/bot-check/use-bot-check.ts';
 import { PasswordField } from '../../components/password-field.tsx';
 import { useToast } from '../../components/toasts/use-toast.ts';
 import { AuthCard } from '../auth/auth-card.tsx';
 import { MIN_PASSWORD_SCORE, passwordScore } from '../auth/password-strength.ts';
 import { PasswordStrengthMeter } from '../auth/password-strength-meter.tsx';
 import { referralToSend } from '../auth/referral-code.ts';
+import { BotCheckField } from '../bot-check/bot-check-field.tsx';
+import { useBotCheck } from '../bot-check/use-bot-check.ts';
 import { useSession } from '../session/use-session.ts';
 import { EMPTY_PAYOUT, PayoutFields, type PayoutValues, payoutBody } from './payout-fields.tsx';
 

@@ -1,7 +1,7 @@
 import { Box, CircularProgress, Container, Link, Stack, Typography } from '@mui/material';
 import { Suspense } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { useIntegrations } from '../../app/integrations.ts';
+import { useIntegrations } from '../../platform/integrations.ts';
 import { usePlatform } from '../../platform/platform-context.ts';
 import { useColorMode } from '../../theme/use-color-mode.ts';
 

@@ -1,7 +1,7 @@
 import publicApi from '@berth/openapi/openapi.v1.json';
 import { ApiReferenceReact } from '@scalar/api-reference-react';
 import { useMemo } from 'react';
-import type { ApiReferenceViewerProps } from '../../app/integrations.ts';
+import type { ApiReferenceViewerProps } from '../../platform/integrations.ts';
 
 /**
  * Our fonts, and HTTP method colours that meet WCAG AA contrast (4.5:1) on Scalar's backgrounds in both

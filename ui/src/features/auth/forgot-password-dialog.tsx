@@ -14,10 +14,10 @@ import {
 import { type FormEvent, useState } from 'react';
 import { requestErrorMessage } from '../../api/api-error.ts';
 import { useRequestPasswordResetMutation } from '../../api/password-reset.queries.ts';
-import { BotCheckField } from '../../components/bot-check/bot-check-field.tsx';
-import { useBotCheck } from '../../components/bot-check/use-bot-check.ts';
 import { type FieldErrors, useForm } from '../../components/form/use-form.ts';
 import { useToast } from '../../components/toasts/use-toast.ts';
+import { BotCheckField } from '../bot-check/bot-check-field.tsx';
+import { useBotCheck } from '../bot-check/use-bot-check.ts';
 
 interface ForgotValues {
   email: string;

@@ -7,8 +7,8 @@ import PersonOutlineIcon from '@mui/icons-material/PersonOutlineOutlined';
 import { Box, Card, CardActionArea, CardContent, Grid, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { existingLinks, QUICK_ACTIONS, type QuickAction } from '../../app/navigation.ts';
-import { useScreenExists } from '../../app/screen-exists.ts';
+import { existingLinks, QUICK_ACTIONS, type QuickAction } from '../../navigation/navigation.ts';
+import { useScreenExists } from '../../navigation/screen-exists.ts';
 
 const ICONS: Record<QuickAction['icon'], ReactNode> = {
   instances: <DnsIcon />,

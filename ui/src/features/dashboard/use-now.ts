@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { useServerRender } from '../../app/server-render.tsx';
+import { useServerRender } from '../../platform/server-render.tsx';
 
 /**
  * The current time, refreshed every `intervalMs` (live countdowns). While a server-rendered page

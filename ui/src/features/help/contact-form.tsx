@@ -4,10 +4,10 @@ import { type FormEvent, useState } from 'react';
 import { useLocation } from 'react-router';
 import { errorMessage, fieldErrorsOf } from '../../api/api-error.ts';
 import { useContactMutation } from '../../api/contact.queries.ts';
-import { BotCheckField } from '../../components/bot-check/bot-check-field.tsx';
-import { useBotCheck } from '../../components/bot-check/use-bot-check.ts';
 import { useForm } from '../../components/form/use-form.ts';
 import { useToast } from '../../components/toasts/use-toast.ts';
+import { BotCheckField } from '../bot-check/bot-check-field.tsx';
+import { useBotCheck } from '../bot-check/use-bot-check.ts';
 import {
   type ContactValues,
   EMPTY_CONTACT,

@@ -1,10 +1,10 @@
+import { DATABASE_PASSWORD_MESSAGE } from '@berth/openapi/rules';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FakeRoutes } from '../../../test/fake-api.ts';
 import { apiError, databaseAccess, instanceList, makeInstance } from '../../../test/fixtures.ts';
 import { renderInstances } from '../../../test/instances.ts';
 import { DATABASE_PASSWORD_LENGTH } from './generate-password.ts';
-import { DATABASE_PASSWORD_RULE } from './instance-validation.ts';
 import { CREDENTIAL_ATTEMPTS, CREDENTIAL_RETRY_MS, CREDENTIAL_TEXTS } from './use-credentials-polling.ts';
 
 afterEach(() => {
@@ -150,7 +150,7 @@ describe('Change Database Password', () => {
 
     await app.user.clear(within(dialog).getByLabelText('New Password'));
     await app.user.type(within(dialog).getByLabelText('New Password'), 'short');
-    expect(await within(dialog).findByText(DATABASE_PASSWORD_RULE)).toBeTruthy();
+    expect(await within(dialog).findByText(DATABASE_PASSWORD_MESSAGE)).toBeTruthy();
     expect(app.api.calls(PASSWORD)).toHaveLength(0);
   });
 

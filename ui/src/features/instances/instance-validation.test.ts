@@ -1,10 +1,6 @@
+import { DATABASE_PASSWORD_MESSAGE } from '@berth/openapi/rules';
 import { describe, expect, it } from 'vitest';
-import {
-  DATABASE_PASSWORD_RULE,
-  validateDatabasePassword,
-  validateDeploy,
-  validateInstanceSettings,
-} from './instance-validation.ts';
+import { validateDatabasePassword, validateDeploy, validateInstanceSettings } from './instance-validation.ts';
 
 const deploy = { type: 'mysql', name: 'Orders', description: '', region: 'us-east-1' };
 
@@ -38,9 +34,9 @@ describe('change database password', () => {
     ['Abcdefgh1!', 'Abcdefgh1!', {}],
     ['Abcdefgh1!', 'Abcdefgh2!', { confirmPassword: 'Passwords do not match' }],
     ['', '', { password: 'Password is required' }],
-    ['Abc1!', 'Abc1!', { password: DATABASE_PASSWORD_RULE }],
-    ['x'.repeat(129), 'x'.repeat(129), { password: DATABASE_PASSWORD_RULE }],
-    ['Abcdefgh\n1', 'Abcdefgh\n1', { password: DATABASE_PASSWORD_RULE }],
+    ['Abc1!', 'Abc1!', { password: DATABASE_PASSWORD_MESSAGE }],
+    ['x'.repeat(129), 'x'.repeat(129), { password: DATABASE_PASSWORD_MESSAGE }],
+    ['Abcdefgh\n1', 'Abcdefgh\n1', { password: DATABASE_PASSWORD_MESSAGE }],
   ])('%j / %j → %j', (password, confirmPassword, expected) => {
     const errors = Object.fromEntries(
       Object.entries(validateDatabasePassword({ password, confirmPassword })).filter(

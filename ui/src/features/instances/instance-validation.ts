@@ -1,4 +1,14 @@
-import { FIELD_LIMITS } from '@berth/openapi/rules';
+import {
+  DATABASE_PASSWORD_MESSAGE,
+  DOMAIN_PATTERN,
+  FIELD_LIMITS,
+  INVALID_DOMAIN_MESSAGE,
+  INVALID_PHP_VERSION_MESSAGE,
+  isN8nPassword,
+  N8N_PASSWORD,
+  NO_CONTROL_CHARACTERS,
+  PHP_VERSION_PATTERN,
+} from '@berth/openapi/rules';
 import type { FieldErrors } from '../../components/form/use-form.ts';
 import type { Category } from './instance-catalog.ts';
 
@@ -65,12 +75,7 @@ export interface DatabasePasswordValues {
 
 export const EMPTY_DATABASE_PASSWORD: DatabasePasswordValues = { password: '', confirmPassword: '' };
 
-/** The server's rule for database passwords, in its words. */
-export const DATABASE_PASSWORD_RULE =
-  'A database password must be 8 to 128 characters without control characters';
-
-// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point.
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+const { min: PASSWORD_MIN, max: PASSWORD_MAX } = FIELD_LIMITS.databasePassword;
 
 /** Change database password: both fields equal; the server's length rule checked first. */
 export function validateDatabasePassword(
@@ -80,8 +85,10 @@ export function validateDatabasePassword(
   return {
     password: !password
       ? 'Password is required'
-      : password.length < 8 || password.length > 128 || CONTROL_CHARACTERS.test(password)
-        ? DATABASE_PASSWORD_RULE
+      : password.length < PASSWORD_MIN ||
+          password.length > PASSWORD_MAX ||
+          !NO_CONTROL_CHARACTERS.test(password)
+        ? DATABASE_PASSWORD_MESSAGE
         : undefined,
     confirmPassword: values.confirmPassword !== password ? 'Passwords do not match' : undefined,
   };
@@ -91,18 +98,14 @@ export function validateDatabasePassword(
 export const PHP_VERSIONS = ['8.2', '8.1', '8.0'] as const;
 export const CUSTOM_PHP = 'custom';
 const DEFAULT_PHP = '8.2';
-const PHP_VERSION = /^\d+\.\d+(\.\d+)?$/;
 
-/** A custom PHP version is digits.digits with an optional .digits. */
+/** A custom PHP version is digits.digits with an optional .digits (the server's rule). */
 export function phpVersionError(choice: string, custom: string): string | undefined {
   if (choice !== CUSTOM_PHP) return undefined;
   const version = custom.trim();
   if (!version) return 'Please enter a PHP version';
-  return PHP_VERSION.test(version) ? undefined : 'Please enter a valid PHP version (e.g., 8.2, 7.4, 8.1.5)';
+  return PHP_VERSION_PATTERN.test(version) ? undefined : INVALID_PHP_VERSION_MESSAGE;
 }
-
-/** The server's rule: labels of letters, digits and hyphens, a dot, a TLD of two letters or more. */
-const DOMAIN = /^(?=.{4,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
 
 /** The domain as the server wants it: trimmed, without http(s):// and a trailing slash. */
 export const normaliseDomain = (domain: string): string =>
@@ -115,7 +118,7 @@ export const normaliseDomain = (domain: string): string =>
 export function domainError(domain: string): string | undefined {
   const value = normaliseDomain(domain);
   if (!value) return 'Domain is required';
-  return DOMAIN.test(value) ? undefined : 'Please enter a valid domain name';
+  return DOMAIN_PATTERN.test(value) ? undefined : INVALID_DOMAIN_MESSAGE;
 }
 
 export type DomainType = 'Temporary' | 'Custom Domain';
@@ -171,10 +174,6 @@ export function validateWordPress(values: WordPressValues, wordpress: boolean): 
   };
 }
 
-/** n8n's own rule for its owner password (the server answers the same sentence). */
-export const N8N_PASSWORD_RULE =
-  'The n8n owner password must be 8 to 64 characters with at least one number and one capital letter';
-
 /** n8n: the owner account the editor is set up with (e-mail, password by n8n's rules). */
 export function validateN8n(values: WordPressValues): FieldErrors<WordPressValues> {
   const password = values.password;
@@ -186,9 +185,9 @@ export function validateN8n(values: WordPressValues): FieldErrors<WordPressValue
         : 'Invalid email',
     password: !password
       ? 'Owner password is required'
-      : password.length < 8 || password.length > 64 || !/\d/.test(password) || !/[A-Z]/.test(password)
-        ? N8N_PASSWORD_RULE
-        : undefined,
+      : isN8nPassword(password)
+        ? undefined
+        : N8N_PASSWORD.message,
   };
 }
 

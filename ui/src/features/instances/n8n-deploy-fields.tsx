@@ -1,7 +1,8 @@
+import { N8N_PASSWORD } from '@berth/openapi/rules';
 import { Stack, TextField, Typography } from '@mui/material';
 import type { FieldProps } from '../../components/form/use-form.ts';
 import { PasswordField } from '../../components/password-field.tsx';
-import { N8N_PASSWORD_RULE, type WordPressValues } from './instance-validation.ts';
+import type { WordPressValues } from './instance-validation.ts';
 
 interface FormAccess {
   field(name: keyof WordPressValues & string): FieldProps;
@@ -20,7 +21,7 @@ export function N8nOwnerFields({ form }: { form: FormAccess }) {
         label="Owner Password"
         autoComplete="new-password"
         required
-        helperText={form.field('password').helperText ?? N8N_PASSWORD_RULE}
+        helperText={form.field('password').helperText ?? N8N_PASSWORD.message}
       />
     </Stack>
   );

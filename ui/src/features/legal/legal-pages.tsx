@@ -1,8 +1,8 @@
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import { Box, Container, Divider, Link, Stack, Typography } from '@mui/material';
 import { Link as RouterLink } from 'react-router';
-import { useScreenExists } from '../../app/screen-exists.ts';
 import { ThemeToggle } from '../../components/theme-toggle.tsx';
+import { useScreenExists } from '../../navigation/screen-exists.ts';
 import { AFFILIATE_PRIVACY, AFFILIATE_TERMS } from './affiliate.ts';
 import { GDPR } from './gdpr.ts';
 import type { LegalBlock, LegalDocument } from './legal-document.ts';

@@ -2,7 +2,7 @@ import type { InstanceStreamEvent, Schemas } from '@berth/openapi';
 import { useEffect, useRef } from 'react';
 import { unwrap } from '../../api/api-error.ts';
 import { useApiClient } from '../../api/use-api-client.ts';
-import { useIntegrations } from '../../app/integrations.ts';
+import { useIntegrations } from '../../platform/integrations.ts';
 import { usePlatform } from '../../platform/platform-context.ts';
 
 /** Wait before reconnecting after a failure: 1 s, doubling up to 30 s. */

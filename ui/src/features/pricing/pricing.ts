@@ -1,4 +1,5 @@
 import type { Schemas } from '@berth/openapi';
+import { monthlyEquivalent, yearlyPrice } from '@berth/openapi/rules';
 
 export type BillingCycle = 'monthly' | 'yearly';
 export type PlanId = 'starter' | 'pro';
@@ -63,7 +64,7 @@ export interface ShownPrice {
 export function shownPrice(price: PlanPrice, cycle: BillingCycle): ShownPrice {
   if (cycle === 'monthly') return { perMonth: price.monthly, billedYearly: null, discountPercent: null };
   return {
-    perMonth: Math.round((price.yearly / 12) * 100) / 100,
+    perMonth: monthlyEquivalent(price.yearly),
     billedYearly: price.yearly,
     discountPercent: Math.round(price.yearlyDiscount * 100),
   };
@@ -76,10 +77,11 @@ export const bestYearlyDiscount = (prices: readonly PlanPrice[]) =>
 type Plans = Schemas['PublicConfig']['plans'];
 type PaymentSettings = Schemas['PaymentSettings'];
 
-const yearlyPrice = (monthly: number, discount: number): PlanPrice => ({
+/** A plan's price in the pricing page's shape, its yearly price by the server's rule. */
+const planPrice = (monthly: number, discount: number): PlanPrice => ({
   monthly,
   yearlyDiscount: discount,
-  yearly: Math.round(monthly * 12 * (1 - discount) * 100) / 100,
+  yearly: yearlyPrice(monthly, discount),
 });
 
 /** The plan prices of the billing settings (monthly prices and yearly discounts) in the pricing page's shape. */
@@ -87,8 +89,8 @@ export function plansFromSettings(settings: PaymentSettings): Plans {
   return {
     currency: settings.currency,
     currencySymbol: settings.currencySymbol,
-    starter: yearlyPrice(settings.prices.starter, settings.yearlyDiscounts.starter),
-    pro: yearlyPrice(settings.prices.pro, settings.yearlyDiscounts.pro),
+    starter: planPrice(settings.prices.starter, settings.yearlyDiscounts.starter),
+    pro: planPrice(settings.prices.pro, settings.yearlyDiscounts.pro),
     addonInstance: settings.prices.addonInstance,
   };
 }

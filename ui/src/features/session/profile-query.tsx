@@ -1,9 +1,18 @@
+import type { User } from '@berth/openapi';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { unwrap } from '../../api/api-error.ts';
 import { authKeys } from '../../api/query-keys.ts';
 import { useApiClient } from '../../api/use-api-client.ts';
-import type { ProfileState } from './session-provider.tsx';
+
+/** The state of the profile query (ProfileQuery reports it). */
+export interface ProfileState {
+  data: User | undefined;
+  error: unknown;
+  isError: boolean;
+  isFetching: boolean;
+  refetch(): Promise<unknown>;
+}
 
 /**
  * The signed-in user's profile query (GET /api/auth/profile). It renders nothing: SessionProvider

@@ -16,6 +16,7 @@ import { lazyWithQueries, useQueryLayer } from '../../api/query-layer.ts';
 import { useApiClient } from '../../api/use-api-client.ts';
 import { useToast } from '../../components/toasts/use-toast.ts';
 import type { TokenStore } from '../../platform/platform.ts';
+import type { ProfileState } from './profile-query.tsx';
 
 /**
  * loading: reading the stored token or loading the profile; error: the profile load failed for a
@@ -35,15 +36,6 @@ export interface SessionContextValue {
 }
 
 export const SessionContext = createContext<SessionContextValue | null>(null);
-
-/** The state of the profile query (ProfileQuery reports it). */
-export interface ProfileState {
-  data: User | undefined;
-  error: unknown;
-  isError: boolean;
-  isFetching: boolean;
-  refetch(): Promise<unknown>;
-}
 
 const NO_PROFILE: ProfileState = {
   data: undefined,

@@ -1,8 +1,8 @@
 import { Link, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router';
-import { SETTINGS_PATH } from '../../app/route-table.tsx';
-import { useScreenExists } from '../../app/screen-exists.ts';
+import { SETTINGS_PATH } from '../../navigation/navigation.ts';
+import { useScreenExists } from '../../navigation/screen-exists.ts';
 import { usePlatform } from '../../platform/platform-context.ts';
 
 /**

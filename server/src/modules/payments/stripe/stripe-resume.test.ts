@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestServices, register, type TestApp } from '../../../../test/create-test-app.ts';
+import {
+  call,
+  createTestServices,
+  register,
+  type TestApp,
+  variant,
+} from '../../../../test/create-test-app.ts';
 import { type FakeStripe, startFakeStripe, toAppWebhook } from '../../../../test/fake-stripe.ts';
 import {
   startTestProvisioning,
@@ -65,7 +71,10 @@ describe('trial expiry and payment', { timeout: 90_000 }, () => {
     expect(deploy.status).toBe(202);
     const id: string = deploy.json.instance.id;
     await waitForStatus(app, token, id, 'running');
-    const access = (await call(app, 'GET', `/api/instances/${id}/access`, { token })).json.database;
+    const access = variant(
+      (await call(app, 'GET', `/api/instances/${id}/access`, { token })).json,
+      'database',
+    ).database;
     const credentials: DatabaseCredentials = {
       host: access.host,
       port: access.port,

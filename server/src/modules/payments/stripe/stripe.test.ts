@@ -1,5 +1,5 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, createTestApp, register, type TestApp } from '../../../../test/create-test-app.ts';
+import { call, createTestApp, present, register, type TestApp } from '../../../../test/create-test-app.ts';
 import { insertInstanceRows } from '../../../../test/instance-rows.ts';
 import { fakeStripeForFile } from '../../../../test/stripe-fixture.ts';
 import { createTestDatabase, truncateAll } from '../../../../test/test-db.ts';
@@ -81,7 +81,7 @@ describe('Stripe Checkout and webhooks', () => {
 
     const sub = await status(token);
     expect(sub).toMatchObject({ plan: 'pro', standing: 'active', maxInstances: -1, billingCycle: 'monthly' });
-    const days = (Date.parse(sub.nextBillingDate) - Date.now()) / 86_400_000;
+    const days = (Date.parse(present(sub.nextBillingDate, 'a next billing date')) - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(27);
     expect(days).toBeLessThan(32);
 
@@ -187,9 +187,9 @@ describe('Stripe Checkout and webhooks', () => {
   it('renewals extend the period and add an invoice; a failed renewal notifies the user', async () => {
     const { token } = await register(app);
     const subId = await subscribe(token, 'starter', 'monthly');
-    const first = Date.parse((await status(token)).nextBillingDate);
+    const first = Date.parse(present((await status(token)).nextBillingDate, 'a next billing date'));
     for (const event of stripe.fake.renew(subId)) expect(await stripe.fake.deliver(event)).toBe(200);
-    const second = Date.parse((await status(token)).nextBillingDate);
+    const second = Date.parse(present((await status(token)).nextBillingDate, 'a next billing date'));
     expect((second - first) / 86_400_000).toBeGreaterThan(27);
     expect((await call(app, 'GET', '/api/payments/billing-history', { token })).json.invoices).toHaveLength(
       2,

@@ -1,13 +1,16 @@
 import type { User } from '@berth/openapi';
 import { Chip } from '@mui/material';
+import { NavBar } from '../components/nav-bar.tsx';
+import type { AppLink } from '../components/nav-link.ts';
+import { ThemeToggle } from '../components/theme-toggle.tsx';
+import { UserMenu } from '../components/user-menu.tsx';
 import { InstanceCountsReporter } from '../features/instances/instance-counts-reporter.tsx';
 import { NotificationBell } from '../features/notifications/notification-bell.tsx';
+import { AccountSummary } from '../features/subscription/account-summary.tsx';
 import { planName } from '../features/subscription/standing.ts';
+import { SETTINGS_PATH } from '../navigation/navigation.ts';
+import { useScreenExists } from '../navigation/screen-exists.ts';
 import { usePlatform } from '../platform/platform-context.ts';
-import { NavBar } from './nav-bar.tsx';
-import type { AppLink } from './nav-link.ts';
-import { ThemeToggle } from './theme-toggle.tsx';
-import { UserMenu } from './user-menu.tsx';
 
 /**
  * The signed-in top bar: logo, main links (already filtered for this user),
@@ -26,6 +29,8 @@ export function TopBar({
   onLogout(): void;
 }) {
   const { reportInstanceCounts } = usePlatform();
+  // The desktop app's Settings (server URL); the web has no such screen.
+  const hasSettings = useScreenExists()(SETTINGS_PATH);
   return (
     <NavBar logoTo={logoTo} links={links}>
       {reportInstanceCounts && <InstanceCountsReporter report={reportInstanceCounts} />}
@@ -39,7 +44,14 @@ export function TopBar({
       />
       <ThemeToggle />
       <NotificationBell />
-      <UserMenu user={user} onLogout={onLogout} />
+      <UserMenu
+        user={user}
+        content={{
+          details: <AccountSummary user={user} />,
+          settingsTo: hasSettings ? SETTINGS_PATH : undefined,
+        }}
+        onLogout={onLogout}
+      />
     </NavBar>
   );
 }

@@ -1,5 +1,5 @@
 import { Turnstile } from '@marsidev/react-turnstile';
-import type { BotCheckWidgetProps } from '../../app/integrations.ts';
+import type { BotCheckWidgetProps } from '../../platform/integrations.ts';
 
 /**
  * Cloudflare Turnstile (its script loads from Cloudflare when the widget first shows). Expired tokens

@@ -14,6 +14,9 @@ export interface NavEntry extends AppLink {
   fallbackTo?: string;
 }
 
+/** Where the host's own Settings screen lives (desktop: the server URL). */
+export const SETTINGS_PATH = '/settings';
+
 /** Top bar links. */
 const TOP_BAR_LINKS: readonly NavEntry[] = [
   { label: 'Dashboard', to: '/dashboard' },

@@ -1,6 +1,6 @@
 import { Alert, Box } from '@mui/material';
 import { Suspense } from 'react';
-import { useIntegrations } from '../../app/integrations.ts';
+import { useIntegrations } from '../../platform/integrations.ts';
 import { useColorMode } from '../../theme/use-color-mode.ts';
 import { BOT_CHECK_MISSING, type BotCheck } from './use-bot-check.ts';
 

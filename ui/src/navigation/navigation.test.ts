@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { makeUser } from '../../test/fixtures.ts';
 import {
+  hasScreen,
+  PROTECTED_PATHS,
+  resolveRoute,
+  SIGNED_IN_ROUTES,
+  SIGNED_OUT_ROUTES,
+} from '../app/route-table.tsx';
+import {
   existingLinks,
   firstExisting,
   footerGroups,
@@ -10,13 +17,6 @@ import {
   notFoundContext,
   topBarLinksFor,
 } from './navigation.ts';
-import {
-  hasScreen,
-  PROTECTED_PATHS,
-  resolveRoute,
-  SIGNED_IN_ROUTES,
-  SIGNED_OUT_ROUTES,
-} from './route-table.tsx';
 
 const LINKS: NavEntry[] = [
   { label: 'Dashboard', to: '/dashboard' },
