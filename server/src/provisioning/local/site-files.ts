@@ -21,6 +21,16 @@ export async function installPageCache(site: SandboxSite): Promise<void> {
   );
 }
 
+/**
+ * Removes every FIFO, socket and device node from public/, where the front door serves files: Caddy's
+ * file server opens whatever it finds, and open() on a FIFO blocks its thread for good. The sandbox's
+ * seccomp filter lets no new one be made; this clears what a site made before it existed (run before
+ * the site's PHP starts). `find -type` reads only the entry (lstat), never opens it.
+ */
+export async function removeSpecialFiles(site: SandboxSite): Promise<void> {
+  await runInSandbox(site, shell('find "$1" -xdev ! -type f ! -type d ! -type l -delete', INSIDE.public));
+}
+
 /** Clears the page cache (after changes made outside WordPress: the address, a restore). */
 export async function purgePageCache(site: SandboxSite): Promise<void> {
   await runInSandbox(site, shell('rm -rf "$1"', `${INSIDE.public}/${CACHE_PATH}`));
