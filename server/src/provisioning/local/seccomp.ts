@@ -78,7 +78,7 @@ const SYSCALLS = {
   _sysctl: { x86_64: 156 },
 } satisfies Record<string, Partial<Record<SeccompArch, number>>>;
 
-export type Syscall = keyof typeof SYSCALLS;
+type Syscall = keyof typeof SYSCALLS;
 
 /** `AUDIT_ARCH_*` (linux/audit.h): what `seccomp_data.arch` says for each architecture's calls. */
 const AUDIT_ARCH: Record<SeccompArch, number> = { x86_64: 0xc000003e, aarch64: 0xc00000b7 };
@@ -162,7 +162,7 @@ export const REFUSED: ReadonlyArray<{ calls: Syscall[]; why: string }> = [
  * Calls allowed only for some values of one argument (its low 32 bits: every one here is an int or a
  * mode_t). The rest gets `errno`.
  */
-export const ARGUMENT_RULES: ReadonlyArray<{
+const ARGUMENT_RULES: ReadonlyArray<{
   call: Syscall;
   /** Which argument (0-based). */
   arg: number;
@@ -228,7 +228,7 @@ const jeq = (k: number, jt: number, jf: number): Instruction => ({ code: BPF_JEQ
  *   for each refused call: this call → EPERM
  *   anything else → allow
  */
-export function seccompInstructions(arch: SeccompArch): Instruction[] {
+function seccompInstructions(arch: SeccompArch): Instruction[] {
   const numberOf = (call: Syscall): number | undefined =>
     (SYSCALLS[call] as Partial<Record<SeccompArch, number>>)[arch];
   const program: Instruction[] = [
@@ -292,7 +292,7 @@ export function hostSeccompArch(nodeArch: string = process.arch): SeccompArch {
 let hostProgram: Buffer | undefined;
 
 /** The file descriptor bwrap reads the filter from (`--seccomp 3`): a spawn's fourth stdio entry. */
-export const SECCOMP_FD = 3;
+const SECCOMP_FD = 3;
 
 /** bwrap's option loading the filter from SECCOMP_FD. */
 export const SECCOMP_ARGS = ['--seccomp', String(SECCOMP_FD)] as const;

@@ -22,7 +22,7 @@ import { systemUser } from './host.ts';
 import { createLocalDriver } from './local-driver.ts';
 import { mariadbPaths } from './mariadb-server.ts';
 import { CACHE_PATH } from './page-cache.ts';
-import { phpSettings } from './php-fpm.ts';
+import { POSIX_KEPT, phpSettings } from './php-fpm.ts';
 import { runInSandbox } from './sandbox.ts';
 import { SFTP_SERVER } from './sftp-server.ts';
 import { siteNames, sitePaths } from './site-names.ts';
@@ -506,6 +506,17 @@ done`;
       ffi: 'FFI\\Exception',
       made: false,
     });
+    // Every posix_* function this PHP has is decided on: disabled, or one of the lookups kept.
+    const posix = await runInSandbox(siteSandbox(root, specA.id), [
+      '/usr/bin/php8.2',
+      '-r',
+      'echo json_encode(get_extension_funcs("posix"));',
+    ]);
+    const disabled = phpSettings().disable_functions?.split(',') ?? [];
+    const undecided = (JSON.parse(posix.stdout) as string[]).filter(
+      (name) => !disabled.includes(name) && !POSIX_KEPT.includes(name),
+    );
+    expect(undecided).toEqual([]);
     // The CLI (WP-Cron runs the customer's plugins there) has the same settings: no FFI either.
     const sandbox = siteSandbox(root, specA.id);
     const settings = Object.entries(phpSettings()).flatMap(([name, value]) => ['-d', `${name}=${value}`]);
