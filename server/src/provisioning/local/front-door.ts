@@ -68,6 +68,7 @@ export function frontDoor(root: string, options: FrontDoorOptions, log: (line: s
     return buildCaddyConfig(
       {
         adminListen: `unix/${files.adminSocket}`,
+        logFile: files.jsonLog,
         listenHost: options.listenHost,
         httpPort: p.httpPort,
         httpsPort: p.httpsPort,
@@ -160,7 +161,7 @@ export function frontDoor(root: string, options: FrontDoorOptions, log: (line: s
       return sslStatusOf(
         { host: probeHost, port: knownPorts().httpsPort, domain, ca },
         files.certificates,
-        files.logFile,
+        files.jsonLog,
       );
     },
 

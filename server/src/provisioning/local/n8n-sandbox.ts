@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { type OsUser, ownedDir } from './host.ts';
 import { BWRAP, settleSandboxed } from './sandbox.ts';
+import { SECCOMP_ARGS, spawnSandbox } from './seccomp.ts';
 
 /**
  * The sandbox of an n8n instance. n8n runs customer code (Code node, Execute Command node, HTTP calls to
@@ -131,6 +131,8 @@ function pastaArgs(port: number | undefined): string[] {
 /** bwrap's arguments (before the command) inside pasta's namespace. */
 function n8nBwrapArgs(sandbox: N8nSandbox): string[] {
   return [
+    // The system call filter of every tenant sandbox (seccomp.ts), on fd 3 from whoever spawns the line.
+    ...SECCOMP_ARGS,
     '--unshare-user',
     '--uid',
     String(sandbox.user.uid),
@@ -268,11 +270,10 @@ export async function runInN8nSandbox(
         command: BWRAP,
         args: ['--unshare-net', ...n8nBwrapArgs(sandbox), '--', ...command],
       };
-  const child = spawn(line.command, line.args, {
+  const child = spawnSandbox(line.command, line.args, {
     uid: sandbox.user.uid,
     gid: sandbox.user.gid,
     env: N8N_BASE_ENV,
-    stdio: ['pipe', 'pipe', 'pipe'],
   });
   return settleSandboxed(child, command, run);
 }
