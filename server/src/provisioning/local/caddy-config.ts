@@ -32,6 +32,8 @@ export type TlsIssuer = { issuer: 'internal' } | { issuer: 'acme'; email?: strin
 export interface CaddySettings {
   /** `unix/<path>` or `127.0.0.1:<port>`. */
   adminListen: string;
+  /** Caddy's own log (JSON lines), in a folder Caddy's user writes: rolled at LOG_ROLL_MB. */
+  logFile: string;
   listenHost: string;
   httpPort: number;
   httpsPort: number;
@@ -51,6 +53,13 @@ reactivate your subscription to bring it back online.</p></body></html>
 `;
 
 const hostMatch = (hosts: string[]) => [{ host: hosts }];
+
+/**
+ * Caddy's log is rolled by Caddy itself: a new file at LOG_ROLL_MB, the LOG_ROLL_KEEP newest rolled ones
+ * kept (gzipped), none older than two weeks: at most about 60 MB whatever happens.
+ */
+const LOG_ROLL_MB = 10;
+const LOG_ROLL_KEEP = 5;
 
 import { pageCacheRoute } from './page-cache.ts';
 
@@ -192,7 +201,21 @@ export function buildCaddyConfig(settings: CaddySettings, sites: readonly CaddyS
   return {
     // Node's http client always sends a Host (localhost); on a unix socket Caddy allows none by default.
     admin: { listen: settings.adminListen, origins: ['localhost'], config: { persist: false } },
-    logging: { logs: { default: { writer: { output: 'stderr' }, encoder: { format: 'json' } } } },
+    logging: {
+      logs: {
+        default: {
+          writer: {
+            output: 'file',
+            filename: settings.logFile,
+            roll_size_mb: LOG_ROLL_MB,
+            roll_keep: LOG_ROLL_KEEP,
+            roll_keep_days: 14,
+            roll_gzip: true,
+          },
+          encoder: { format: 'json' },
+        },
+      },
+    },
     apps: {
       http: {
         http_port: settings.httpPort,

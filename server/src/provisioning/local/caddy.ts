@@ -32,9 +32,22 @@ export function caddyPaths(root: string) {
     /** The HTTP and HTTPS ports chosen at first start. */
     stateFile: path.join(root, 'caddy.json'),
     pidFile: path.join(root, 'run', 'caddy.pid'),
+    /** Caddy's stdout and stderr: its first lines at start, a crash's stack dump (CADDY_OUTPUT_MAX_BYTES). */
     logFile: path.join(root, 'logs', 'caddy.log'),
+    /** Caddy's own log (JSON lines; certificate issuance among them), rolled by Caddy (caddy-config.ts). */
+    jsonLog: path.join(dir, 'logs', 'caddy.json'),
   };
 }
+
+/**
+ * The most Caddy's stdout/stderr file may hold: its limit on the size of any file it writes
+ * (RLIMIT_FSIZE; Go ignores SIGXFSZ, so a write past it fails and Caddy carries on). A crash with
+ * thousands of threads dumps about 100 MB of stacks there (issue 28); the start after it moves the file
+ * to caddy.log.1, so the two take at most twice this. Caddy's own log rolls far below it.
+ */
+export const CADDY_OUTPUT_MAX_BYTES = 32 * 1024 * 1024;
+/** An output file larger than this at a (re)start is moved aside (a normal start writes a few kB). */
+const CADDY_OUTPUT_ROTATE_BYTES = 1024 * 1024;
 
 const PortsSchema = z.object({ httpPort: z.number().int(), httpsPort: z.number().int() });
 export type CaddyPorts = z.infer<typeof PortsSchema>;
@@ -115,28 +128,31 @@ export interface LocalCaddy {
 }
 
 /**
- * How Caddy is started: as `user` directly, or, for ports below 1024, through setpriv, which becomes
- * `user` keeping only CAP_NET_BIND_SERVICE (ambient, so it survives the exec of caddy): the front door
- * never runs as root.
+ * How Caddy is started: through prlimit (its file size limit, CADDY_OUTPUT_MAX_BYTES), then as `user`
+ * directly, or, for ports below 1024, through setpriv, which becomes `user` keeping only
+ * CAP_NET_BIND_SERVICE (ambient, so it survives the exec of caddy): the front door never runs as root.
+ * Both exec Caddy: the running process shows Caddy's own command line (the title).
  */
 function caddyLaunch(user: OsUser | undefined, lowPorts: boolean, configFile: string) {
   const caddy = ['/usr/bin/caddy', 'run', '--config', configFile];
-  if (!user || !lowPorts)
-    return { command: caddy[0] as string, args: caddy.slice(1), user, title: undefined };
+  const viaSetpriv = user !== undefined && lowPorts;
+  const setpriv = viaSetpriv
+    ? [
+        '/usr/bin/setpriv',
+        `--reuid=${user.uid}`,
+        `--regid=${user.gid}`,
+        '--init-groups',
+        '--inh-caps=-all,+net_bind_service',
+        '--ambient-caps=-all,+net_bind_service',
+        '--bounding-set=-all,+net_bind_service',
+        '--no-new-privs',
+        '--',
+      ]
+    : [];
   return {
-    command: '/usr/bin/setpriv',
-    args: [
-      `--reuid=${user.uid}`,
-      `--regid=${user.gid}`,
-      '--init-groups',
-      '--inh-caps=-all,+net_bind_service',
-      '--ambient-caps=-all,+net_bind_service',
-      '--bounding-set=-all,+net_bind_service',
-      '--no-new-privs',
-      '--',
-      ...caddy,
-    ],
-    user: undefined,
+    command: '/usr/bin/prlimit',
+    args: [`--fsize=${CADDY_OUTPUT_MAX_BYTES}`, '--', ...setpriv, ...caddy],
+    user: viaSetpriv ? undefined : user,
     title: caddy.join('\0'),
   };
 }
@@ -166,6 +182,7 @@ export function localCaddy(
       },
       pidFile: paths.pidFile,
       logFile: paths.logFile,
+      rotateLogAboveBytes: CADDY_OUTPUT_ROTATE_BYTES,
       stopSignal: 'SIGTERM',
       stopTimeoutMs: 10_000,
       ready: async () => {
@@ -199,7 +216,8 @@ export function localCaddy(
 
   return {
     async start(config) {
-      for (const dir of [paths.dir, paths.dataHome, paths.configHome, path.dirname(paths.adminSocket)]) {
+      const dirs = [paths.dir, paths.dataHome, paths.configHome, path.dirname(paths.jsonLog)];
+      for (const dir of [...dirs, path.dirname(paths.adminSocket)]) {
         await ownedDir(dir, user, 0o700);
       }
       // A stale socket from a crashed Caddy makes the new one fail to listen; a live one is adopted.

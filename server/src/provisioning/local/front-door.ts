@@ -75,6 +75,7 @@ export function frontDoor(root: string, options: FrontDoorOptions, log: (line: s
     return buildCaddyConfig(
       {
         adminListen: `unix/${files.adminSocket}`,
+        logFile: files.jsonLog,
         listenHost: options.listenHost,
         httpPort: p.httpPort,
         httpsPort: p.httpsPort,
@@ -169,7 +170,7 @@ export function frontDoor(root: string, options: FrontDoorOptions, log: (line: s
       return sslStatusOf(
         { host: probeHost, port: knownPorts().httpsPort, domain, ca },
         files.certificates,
-        files.logFile,
+        files.jsonLog,
       );
     },
 

@@ -27,7 +27,7 @@ import {
   installedN8nRuntime,
   missingRuntimeReason,
 } from './n8n-runtime.ts';
-import { n8nSandboxCommand, runInN8nSandbox } from './n8n-sandbox.ts';
+import { N8N_INSIDE, n8nSandboxCommand, runInN8nSandbox } from './n8n-sandbox.ts';
 import { n8nNames, n8nPaths } from './n8n-state.ts';
 import { ensureSiteUser } from './site-users.ts';
 import { descendants } from './supervisor.ts';
@@ -47,6 +47,11 @@ const missing = missingRuntimeReason(runtimesDir);
 if (missing) console.warn(`[n8n tests skipped] ${missing}`);
 
 let root = '';
+/** An instance's sandbox as the driver builds it. */
+const sandboxOfInstance = (id: string) =>
+  localN8n(root, { runtimesDir, baseDomain: 'localhost' }, undefined, () => {}).sandboxOf(id);
+/** Our Node binary as instances see it. */
+const N8N_NODE = N8N_INSIDE.node;
 let driver: ProvisioningDriver;
 const logs: string[] = [];
 const suffix = randomBytes(3).toString('hex');
@@ -330,6 +335,49 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
     // The instance still works once the file is gone.
     expect((await frontDoorRequest(a.url, 'GET', '/')).status).toBe(200);
   }, 60_000);
+  it('cannot make a FIFO or device node in its sandbox; the running n8n is under the same filter', async () => {
+    const sandbox = sandboxOfInstance(specA.id);
+    // Without network (bwrap alone) and with it (prlimit → pasta → sh → bwrap: the instance's own line).
+    for (const network of [false, true]) {
+      for (const command of [
+        ['/usr/bin/mkfifo', '/tmp/fifo'],
+        ['/usr/bin/mknod', '/tmp/pipe', 'p'],
+        ['/usr/bin/mknod', '/tmp/null', 'c', '1', '3'],
+      ]) {
+        await expect(
+          runInN8nSandbox(sandbox, command, { network, timeoutMs: 30_000 }),
+          `${command.join(' ')} (network: ${network})`,
+        ).rejects.toMatchObject({ output: expect.stringContaining('Operation not permitted') });
+      }
+      // Files are still made (Node writes and reads one).
+      const node = await runInN8nSandbox(
+        sandbox,
+        [
+          N8N_NODE,
+          '-e',
+          "require('fs').writeFileSync('/tmp/f', 'ok'); console.log(require('fs').readFileSync('/tmp/f', 'utf8'))",
+        ],
+        { network, timeoutMs: 30_000 },
+      );
+      expect(node.stdout.trim()).toBe('ok');
+    }
+    for (const name of ['fifo', 'pipe', 'null']) {
+      expect(existsSync(path.join(n8nPaths(root, specA.id).tmpDir, name))).toBe(false);
+    }
+    // n8n itself (Node under pasta and bwrap, started by the supervisor) has the filter: Seccomp mode 2.
+    const pasta = Number(readFileSync(n8nPaths(root, specA.id).pidFile, 'utf8'));
+    const n8n = descendants(pasta).filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith(`${N8N_NODE}\0`);
+      } catch {
+        return false;
+      }
+    });
+    expect(n8n.length).toBeGreaterThan(0);
+    for (const pid of n8n) {
+      expect(readFileSync(`/proc/${pid}/status`, 'utf8')).toMatch(/^Seccomp:\s+2$/m);
+    }
+  }, 120_000);
 
   it('backs up with the encryption key: a restore brings back the workflow and a credential that decrypts', async () => {
     const session = await n8nSession(a.url, specA.ownerEmail, specA.ownerPassword);

@@ -46,6 +46,7 @@ import {
   writeN8nState,
 } from './n8n-state.ts';
 import { shell } from './sandbox.ts';
+import { hostSeccompProgram } from './seccomp.ts';
 import { checkDomain } from './site-spec.ts';
 import { ensureSiteUser, removeSiteUser } from './site-users.ts';
 import { type SupervisedProcess, superviseProcess } from './supervisor.ts';
@@ -274,6 +275,8 @@ export function localN8n(
         title: line.args.slice(pastaAt).join('\0'),
         user: sandbox.user,
         env: n8nEnv(state, sandbox),
+        // bwrap, at the end of the line, reads the filter on fd 3 (prlimit, pasta and sh pass it on).
+        seccomp: hostSeccompProgram(),
         pidFile: paths.pidFile,
         logFile: paths.logFile,
         stopSignal: 'SIGTERM',

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -6,6 +5,7 @@ import type { Readable, Writable } from 'node:stream';
 import { hostAddresses } from '../../lib/host-addresses.ts';
 import { type OsUser, ownedDir } from './host.ts';
 import { BWRAP, settleSandboxed } from './sandbox.ts';
+import { SECCOMP_ARGS, spawnSandbox } from './seccomp.ts';
 
 /**
  * The sandbox of an n8n instance. n8n runs customer code (Code node, Execute Command node, HTTP calls to
@@ -143,6 +143,8 @@ function pastaArgs(port: number | undefined): string[] {
  */
 function n8nBwrapArgs(sandbox: N8nSandbox, binds: readonly (readonly [string, string])[] = []): string[] {
   return [
+    // The system call filter of every tenant sandbox (seccomp.ts), on fd 3 from whoever spawns the line.
+    ...SECCOMP_ARGS,
     '--unshare-user',
     '--uid',
     String(sandbox.user.uid),
@@ -341,11 +343,10 @@ export async function runInN8nSandbox(
         command: BWRAP,
         args: ['--unshare-net', ...n8nBwrapArgs(sandbox, run.binds), '--', ...command],
       };
-  const child = spawn(line.command, line.args, {
+  const child = spawnSandbox(line.command, line.args, {
     uid: sandbox.user.uid,
     gid: sandbox.user.gid,
     env: N8N_BASE_ENV,
-    stdio: ['pipe', 'pipe', 'pipe'],
   });
   return settleSandboxed(child, command, run);
 }

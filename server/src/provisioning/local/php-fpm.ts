@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { ServerHealth } from '../driver.ts';
 import { healthOf } from './engine-server.ts';
 import { BWRAP, INSIDE, SANDBOX_ENV, type SandboxSite, sandboxArgs } from './sandbox.ts';
+import { hostSeccompProgram } from './seccomp.ts';
 import { superviseProcess } from './supervisor.ts';
 
 /** PHP versions with both php-fpm<v> and php<v> (the CLI runs the install) and mysqli, newest first. */
@@ -22,7 +23,8 @@ export const phpCli = (version: string): string => `/usr/bin/php${version}`;
 /**
  * Functions customer PHP never gets: running programs (the sandbox has nothing worth running, but no
  * program runs at all), changing the environment of a later program (putenv + mail was the classic
- * open_basedir escape), mail (no MTA; WordPress reports the failure), loading extensions.
+ * open_basedir escape), mail (no MTA; WordPress reports the failure), loading extensions, and every
+ * posix_* function but the name and id lookups WordPress uses (POSIX_KEPT).
  */
 const DISABLED_FUNCTIONS = [
   'exec',
@@ -37,10 +39,54 @@ const DISABLED_FUNCTIONS = [
   'mail',
   'mb_send_mail',
   'dl',
+  // Making FIFOs and device nodes (a FIFO served by the front door blocks it: issue 28; the sandbox's
+  // seccomp filter refuses them too).
+  'posix_mkfifo',
+  'posix_mknod',
+  // Changing process or user state: signals, ids, groups, sessions, process groups, limits.
   'posix_kill',
   'posix_setuid',
   'posix_setgid',
-  'posix_mkfifo',
+  'posix_seteuid',
+  'posix_setegid',
+  'posix_initgroups',
+  'posix_setsid',
+  'posix_setpgid',
+  'posix_setrlimit',
+  // Revealing process, session and terminal state (the kernel's version too; probing for processes).
+  'posix_getpgid',
+  'posix_getsid',
+  'posix_getpgrp',
+  'posix_getppid',
+  'posix_getgroups',
+  'posix_getlogin',
+  'posix_getrlimit',
+  'posix_times',
+  'posix_uname',
+  'posix_ctermid',
+  'posix_ttyname',
+  'posix_isatty',
+];
+
+/**
+ * The posix_* functions PHP 8.2 has that stay: looking up the site's own user and group (WordPress' file
+ * owner display), its own ids and pid, the working directory, access checks and error texts.
+ */
+export const POSIX_KEPT = [
+  'posix_getpwuid',
+  'posix_getpwnam',
+  'posix_getgrgid',
+  'posix_getgrnam',
+  'posix_getuid',
+  'posix_geteuid',
+  'posix_getgid',
+  'posix_getegid',
+  'posix_getpid',
+  'posix_getcwd',
+  'posix_access',
+  'posix_get_last_error',
+  'posix_errno',
+  'posix_strerror',
 ];
 
 /** The PHP settings of a site, the same for its php-fpm pool and its installer run. */
@@ -55,6 +101,9 @@ export function phpSettings(): Record<string, string> {
     error_log: `${INSIDE.logs}/php-error.log`,
     log_errors: 'On',
     allow_url_include: 'Off',
+    // PHP's FFI calls any C function (execve included): customer code run by the CLI (WP-Cron) would
+    // have it with Debian's default (`preload`: on in the CLI).
+    'ffi.enable': '0',
     // Files the driver rewrites (wp-config.php on a domain change) or customers upload take effect at
     // once, not up to 2 s later (Debian's opcache.revalidate_freq).
     'opcache.revalidate_freq': '0',
@@ -134,6 +183,7 @@ export function sitePhp(
       ],
       user: site.user,
       env: SANDBOX_ENV,
+      seccomp: hostSeccompProgram(),
       pidFile: path.join(root, 'run', `php-${site.key}.pid`),
       logFile: path.join(root, 'logs', `php-${site.key}.log`),
       stopSignal: 'SIGTERM',

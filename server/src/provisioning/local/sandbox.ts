@@ -1,10 +1,11 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { isRoot, type OsUser, ownedDir } from './host.ts';
+import { SECCOMP_ARGS, spawnSandbox } from './seccomp.ts';
 
 /**
  * The sandbox every piece of a site's code and every operation on a site's files runs in: bubblewrap
@@ -24,6 +25,10 @@ import { isRoot, type OsUser, ownedDir } from './host.ts';
  * No network but loopback inside the namespace: the host's 127.0.0.1 services, the platform database,
  * other tenants' sockets and the cloud metadata address are unreachable. Other sites, the data directory,
  * secrets and the platform's files do not exist in it.
+ *
+ * Every sandbox loads the system call filter of seccomp.ts (`--seccomp 3`: whoever spawns bwrap hands it
+ * the program on fd 3, see spawnSandbox): no FIFO or device on the site's disk, no kernel keyrings, eBPF,
+ * io_uring, ptrace, mounts and the like.
  */
 
 export const BWRAP = '/usr/bin/bwrap';
@@ -83,6 +88,7 @@ export function sandboxArgs(
   options: { chdir?: string; dieWithParent?: boolean } = {},
 ): string[] {
   const args = [
+    ...SECCOMP_ARGS,
     '--unshare-all',
     '--unshare-user',
     '--disable-userns',
@@ -181,14 +187,10 @@ export async function runInSandbox(
   command: string[],
   run: SandboxRun = {},
 ): Promise<SandboxResult> {
-  const child = spawn(
+  const child = spawnSandbox(
     BWRAP,
     [...sandboxArgs(site, run.view ?? 'files', { dieWithParent: true }), '--', ...command],
-    {
-      ...asSiteUser(site.user),
-      env: SANDBOX_ENV,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    },
+    { ...asSiteUser(site.user), env: SANDBOX_ENV },
   );
   return settleSandboxed(child, command, run);
 }

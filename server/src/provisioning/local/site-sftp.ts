@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
 import { z } from 'zod';
 import { freePort } from '../../lib/free-port.ts';
 import { readState, writeState } from './host.ts';
 import { BWRAP, SANDBOX_ENV, type SandboxSite, sandboxArgs } from './sandbox.ts';
+import { spawnSandbox } from './seccomp.ts';
 import { SFTP_SERVER, type SftpAccount } from './sftp-server.ts';
 
 const SftpStateSchema = z.object({ port: z.number().int() });
@@ -37,7 +37,7 @@ export async function chooseSftpPort(
 export function sandboxedSftp(site: SandboxSite, maxFileBytes: number): SftpAccount {
   return {
     session: () =>
-      spawn(
+      spawnSandbox(
         BWRAP,
         [
           ...sandboxArgs(site, 'sftp', { chdir: '/', dieWithParent: true }),
@@ -54,7 +54,7 @@ export function sandboxedSftp(site: SandboxSite, maxFileBytes: number): SftpAcco
           '-l',
           'ERROR',
         ],
-        { uid: site.user.uid, gid: site.user.gid, env: SANDBOX_ENV, stdio: ['pipe', 'pipe', 'pipe'] },
+        { uid: site.user.uid, gid: site.user.gid, env: SANDBOX_ENV },
       ),
   };
 }

@@ -1,8 +1,18 @@
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServerState } from '../driver.ts';
 import type { OsUser } from './host.ts';
+import { feedSeccomp } from './seccomp.ts';
 
 /**
  * Runs one server process and keeps it running:
@@ -35,6 +45,14 @@ export interface ProcessSpec {
   pidFile: string;
   /** stdout and stderr are appended here. */
   logFile: string;
+  /**
+   * When set, a log file larger than this at a (re)start is moved to `<logFile>.1` (replacing the one
+   * before) and the new run starts a fresh file: a crash loop writing stack dumps keeps two runs' output.
+   * (What one run may write is the process's own limit: Caddy's RLIMIT_FSIZE, caddy.ts.)
+   */
+  rotateLogAboveBytes?: number;
+  /** A sandbox's seccomp program: written to a pipe the process inherits as fd 3 (`bwrap --seccomp 3`). */
+  seccomp?: Uint8Array;
   stopSignal: NodeJS.Signals;
   stopTimeoutMs: number;
   /** Resolves when the server answers (e.g. `SELECT 1`); rejects while it does not. */
@@ -179,14 +197,23 @@ export function superviseProcess(spec: ProcessSpec, log: (line: string) => void)
     return true;
   }
 
+  function rotateLog(limit: number): void {
+    try {
+      if (statSync(spec.logFile).size > limit) renameSync(spec.logFile, `${spec.logFile}.1`);
+    } catch {
+      // no log yet
+    }
+  }
+
   function launch(): void {
+    if (spec.rotateLogAboveBytes !== undefined) rotateLog(spec.rotateLogAboveBytes);
     const logFd = openSync(spec.logFile, 'a');
     const child = spawn(spec.command, spec.args, {
       uid: spec.user?.uid,
       gid: spec.user?.gid,
       ...(spec.env ? { env: spec.env } : {}),
       detached: true,
-      stdio: ['ignore', logFd, logFd],
+      stdio: ['ignore', logFd, logFd, ...(spec.seccomp ? (['pipe'] as const) : [])],
     });
     closeSync(logFd);
     child.unref();
@@ -196,6 +223,7 @@ export function superviseProcess(spec: ProcessSpec, log: (line: string) => void)
       child.once('error', (error) => log(`${spec.name} could not be spawned: ${error.message}`));
       throw new Error(`${spec.name} could not be spawned (${spec.command})`);
     }
+    if (spec.seccomp) feedSeccomp(child, spec.seccomp);
     current = { pid, adopted: false };
     writeFileSync(spec.pidFile, `${pid}\n`);
     child.once('exit', (code, sig) => gone(pid, sig ? `was killed by ${sig}` : `exited with code ${code}`));

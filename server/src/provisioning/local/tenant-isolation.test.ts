@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,12 +19,15 @@ import {
 import { removeSiteUsersUnder, siteSandbox } from '../../../test/provisioning/site-sandbox.ts';
 import type { ProvisioningDriver } from '../driver.ts';
 import type { SiteSpec } from '../engine.ts';
-import { caddyPaths, localCaddy } from './caddy.ts';
+import { CADDY_OUTPUT_MAX_BYTES, caddyAdmin, caddyPaths, localCaddy } from './caddy.ts';
 import { systemUser } from './host.ts';
 import { createLocalDriver } from './local-driver.ts';
 import { mariadbPaths } from './mariadb-server.ts';
+import { CACHE_PATH } from './page-cache.ts';
+import { POSIX_KEPT, phpSettings } from './php-fpm.ts';
 import { runInSandbox } from './sandbox.ts';
-import { sitePaths } from './site-names.ts';
+import { SFTP_SERVER } from './sftp-server.ts';
+import { siteNames, sitePaths } from './site-names.ts';
 import { descendants } from './supervisor.ts';
 import { BACKUP_BUSY, backupLimitMessage } from './wordpress-backups.ts';
 
@@ -42,6 +45,12 @@ let driver: ProvisioningDriver;
 const logs: string[] = [];
 const DISK_MB = 256;
 const MAX_BACKUPS = 2;
+const newDriver = () =>
+  createLocalDriver({
+    dataRoot: root,
+    sites: { diskMb: DISK_MB, maxBackups: MAX_BACKUPS },
+    log: (line) => logs.push(line),
+  });
 
 const suffix = randomBytes(3).toString('hex');
 const specOf = (title: string): SiteSpec => ({
@@ -75,11 +84,7 @@ beforeAll(async () => {
   canaryServer = http.createServer((_request, response) => response.end('host service'));
   await new Promise<void>((resolve) => canaryServer.listen(0, '127.0.0.1', resolve));
   canaryPort = (canaryServer.address() as AddressInfo).port;
-  driver = createLocalDriver({
-    dataRoot: root,
-    sites: { diskMb: DISK_MB, maxBackups: MAX_BACKUPS },
-    log: (line) => logs.push(line),
-  });
+  driver = newDriver();
   await driver.start();
   [a, b] = await Promise.all([deploySite(driver, specA), deploySite(driver, specB)]);
 }, 300_000);
@@ -486,6 +491,168 @@ done`;
     expect(await serves(b.temporaryUrl)).toBe(200);
   });
 
+  it('PHP cannot make a FIFO or device node: posix_mkfifo/mknod are gone, FFI is off, and the sandbox refuses mknod but for files', async () => {
+    const local = path.join(work, 'fifo');
+    await mkdir(local, { recursive: true });
+    await writeFile(path.join(local, 'fifo.php'), FIFO_PROBE);
+    const put = await sftpBatch(a.sftp, ['put fifo.php public/fifo.php'], local);
+    expect(put.code, put.stderr).toBe(0);
+    const page = await curl([`${a.url}/fifo.php`]);
+    expect(page.status, page.body).toBe(200);
+    expect(JSON.parse(page.body)).toEqual({
+      functions: {
+        posix_mkfifo: false,
+        posix_mknod: false,
+        posix_kill: false,
+        posix_setsid: false,
+        posix_uname: false,
+        posix_getpwuid: true,
+      },
+      ffi: 'FFI\\Exception',
+      made: false,
+    });
+    // Every posix_* function this PHP has is decided on: disabled, or one of the lookups kept.
+    const posix = await runInSandbox(siteSandbox(root, specA.id), [
+      '/usr/bin/php8.2',
+      '-r',
+      'echo json_encode(get_extension_funcs("posix"));',
+    ]);
+    const disabled = phpSettings().disable_functions?.split(',') ?? [];
+    const undecided = (JSON.parse(posix.stdout) as string[]).filter(
+      (name) => !disabled.includes(name) && !POSIX_KEPT.includes(name),
+    );
+    expect(undecided).toEqual([]);
+    // The CLI (WP-Cron runs the customer's plugins there) has the same settings: no FFI either.
+    const sandbox = siteSandbox(root, specA.id);
+    const settings = Object.entries(phpSettings()).flatMap(([name, value]) => ['-d', `${name}=${value}`]);
+    const cli = await runInSandbox(sandbox, ['/usr/bin/php8.2', ...settings, '/public/fifo.php'], {
+      view: 'php',
+    });
+    expect(JSON.parse(cli.stdout)).toMatchObject({ ffi: 'FFI\\Exception', made: false });
+    // Native code in the site's sandbox (what any way around PHP would reach): refused by the filter.
+    for (const command of [
+      ['/usr/bin/mkfifo', '/public/fifo.txt'],
+      ['/usr/bin/mknod', '/tmp/null', 'c', '1', '3'],
+      ['/usr/bin/mknod', '/public/pipe', 'p'],
+    ]) {
+      await expect(runInSandbox(sandbox, command, { view: 'php' }), command.join(' ')).rejects.toMatchObject({
+        output: expect.stringContaining('Operation not permitted'),
+      });
+    }
+    expect(existsSync(path.join(sitePaths(root, specA.id).public, 'fifo.txt'))).toBe(false);
+    // The running php-fpm and an SFTP session are under the filter (mode 2: a seccomp filter).
+    const phpPid = Number(readFileSync(path.join(root, 'run', `php-${siteNames(specA.id).key}.pid`), 'utf8'));
+    const master = descendants(phpPid).find((pid) => cmdlineOf(pid).startsWith('php-fpm: master'));
+    expect(master).toBeDefined();
+    expect(seccompOf(master ?? 0)).toBe(2);
+    const session = await rawSftp(a);
+    try {
+      const sftpPid = descendants(process.pid).find((pid) => cmdlineOf(pid).startsWith(SFTP_SERVER));
+      expect(sftpPid).toBeDefined();
+      expect(seccompOf(sftpPid ?? 0)).toBe(2);
+    } finally {
+      session.close();
+    }
+  });
+
+  it("FIFOs left on a site's disk (made before the filter) are gone after a restart: 2,000 requests for them leave Caddy under 50 threads and site B answering within 1 s", {
+    timeout: 300_000,
+  }, async () => {
+    const publicA = sitePaths(root, specA.id).public;
+    const hostA = new URL(a.url).hostname;
+    const cacheFifo = path.join(publicA, CACHE_PATH, hostA, 'index.html');
+    // An old site: its user made them on the host, before sandboxes had a filter (a FIFO as the public
+    // file and as the page cache's copy of the home page).
+    const user = siteUser(a);
+    const made = await runAs(
+      user,
+      `mkfifo "${publicA}/fifo.txt" && mkdir -p "$(dirname "${cacheFifo}")" && rm -f "${cacheFifo}" && mkfifo "${cacheFifo}"`,
+    );
+    expect(made, 'mkfifo as the site user').toBe(0);
+    expect(lstatSync(cacheFifo).isFIFO()).toBe(true);
+
+    await driver.stop();
+    driver = newDriver();
+    await driver.start();
+    for (const fifo of [cacheFifo, path.join(publicA, 'fifo.txt')])
+      expect(existsSync(fifo), fifo).toBe(false);
+
+    const caddyPid = Number(readFileSync(caddyPaths(root).pidFile, 'utf8'));
+    // B's home page, from its page cache: the front door's own speed.
+    let warm = await curl([b.temporaryUrl]);
+    for (let i = 0; i < 10 && !/X-Berth-Cache: HIT/i.test(warm.headers); i++)
+      warm = await curl([b.temporaryUrl]);
+    const paths = Array.from({ length: 2000 }, (_, i) => (i % 20 === 0 ? '/fifo.txt' : '/'));
+    let threadsMax = threadsOf(caddyPid);
+    const bTimes: number[] = [];
+    const bSlow: string[] = [];
+    let running = true;
+    const watch = (async () => {
+      while (running) {
+        threadsMax = Math.max(threadsMax, threadsOf(caddyPid));
+        const started = performance.now();
+        const answer = await request(b.temporaryUrl, '/', 5000);
+        const took = performance.now() - started;
+        bTimes.push(answer.status === 200 ? took : Number.POSITIVE_INFINITY);
+        if (took > 300) bSlow.push(`${took.toFixed(0)} ms ${answer.status} ${answer.cache ?? '-'}`);
+        await sleep(100);
+      }
+    })();
+    const started = performance.now();
+    const answers = await barrage(a.temporaryUrl, paths, 32);
+    running = false;
+    await watch;
+    threadsMax = Math.max(threadsMax, threadsOf(caddyPid));
+    const counts = new Map<string, number>();
+    const cached = new Map<string, number>();
+    for (const [i, answer] of answers.entries()) {
+      const key = `${paths[i]} ${answer.status}`;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+      cached.set(answer.cache ?? '-', (cached.get(answer.cache ?? '-') ?? 0) + 1);
+    }
+    console.log(
+      `2,000 requests for former FIFOs in ${((performance.now() - started) / 1000).toFixed(1)} s: ${JSON.stringify(Object.fromEntries(counts))}; page cache ${JSON.stringify(Object.fromEntries(cached))}; Caddy threads at most ${threadsMax}; site B ${bTimes.length} probes, slowest ${Math.max(...bTimes).toFixed(0)} ms (over 300 ms: ${bSlow.join(', ') || 'none'})`,
+    );
+    expect(Object.fromEntries(counts)).toEqual({ '/ 200': 1900, '/fifo.txt 404': 100 });
+    expect(threadsMax).toBeLessThan(50);
+    expect(bTimes.length).toBeGreaterThan(0);
+    expect(Math.max(...bTimes)).toBeLessThan(1000);
+  });
+
+  it("Caddy's own log rolls (at 10 MB, 5 kept) and its output file, where crash dumps land, is capped and moved aside at a start", async () => {
+    const pid = Number(readFileSync(caddyPaths(root).pidFile, 'utf8'));
+    // RLIMIT_FSIZE: no file Caddy writes grows past it (Go ignores SIGXFSZ: the write fails, Caddy lives).
+    const limits = readFileSync(`/proc/${pid}/limits`, 'utf8');
+    expect(limits).toMatch(
+      new RegExp(`^Max file size\\s+${CADDY_OUTPUT_MAX_BYTES}\\s+${CADDY_OUTPUT_MAX_BYTES}\\s+bytes`, 'm'),
+    );
+    const capped = path.join(work, 'capped.txt');
+    const listed = await runCommand('/bin/sh', [
+      '-c',
+      `/usr/bin/prlimit --fsize=100 /usr/bin/caddy list-modules > ${capped}`,
+    ]);
+    expect({ code: listed.code, size: statSync(capped).size }).toEqual({ code: 0, size: 100 });
+    // Caddy's JSON log is its own rolled file, not that output.
+    const config = JSON.parse(
+      (await caddyAdmin(caddyPaths(root).adminSocket, 'GET', '/config/logging')).body,
+    );
+    expect(config.logs.default.writer).toMatchObject({
+      output: 'file',
+      filename: caddyPaths(root).jsonLog,
+      roll_size_mb: 10,
+      roll_keep: 5,
+    });
+    expect(existsSync(caddyPaths(root).jsonLog)).toBe(true);
+    // A large output file (a crash's stack dump) is moved to caddy.log.1 when Caddy next starts.
+    await driver.stop();
+    await writeFile(caddyPaths(root).logFile, Buffer.alloc(2 * 1024 * 1024, 'x'));
+    driver = newDriver();
+    await driver.start();
+    expect(statSync(`${caddyPaths(root).logFile}.1`).size).toBe(2 * 1024 * 1024);
+    expect(statSync(caddyPaths(root).logFile).size).toBeLessThan(64 * 1024);
+    expect((await curl([b.temporaryUrl])).status).toBe(200);
+  });
+
   it('site B is untouched by all of the above', async () => {
     const page = await curl([b.temporaryUrl]);
     expect(page.status).toBe(200);
@@ -493,6 +660,98 @@ done`;
     await expect(readFile(sitePaths(root, specB.id).wpConfig, 'utf8')).resolves.toContain('DB_NAME');
   });
 });
+
+/** A site's PHP asking for a FIFO every way it knows, answering what it found (JSON). */
+const FIFO_PROBE = `<?php
+$r = ['functions' => []];
+foreach (['posix_mkfifo', 'posix_mknod', 'posix_kill', 'posix_setsid', 'posix_uname', 'posix_getpwuid'] as $f) {
+  $r['functions'][$f] = function_exists($f);
+}
+if (function_exists('posix_mkfifo')) { @posix_mkfifo('/public/fifo.txt', 0644); }
+try {
+  FFI::cdef('int mkfifo(const char *path, unsigned int mode);', 'libc.so.6')->mkfifo('/public/fifo.txt', 0644);
+  $r['ffi'] = 'called';
+} catch (Throwable $e) {
+  $r['ffi'] = get_class($e);
+}
+clearstatcache();
+$r['made'] = file_exists('/public/fifo.txt');
+echo json_encode($r);
+`;
+
+const cmdlineOf = (pid: number): string => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+  } catch {
+    return '';
+  }
+};
+/** /proc/<pid>/status "Seccomp:": 0 none, 2 a filter. */
+const seccompOf = (pid: number): number =>
+  Number(/^Seccomp:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? -1);
+const threadsOf = (pid: number): number =>
+  Number(/^Threads:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+
+/** Runs a shell script as `user` on the host (outside any sandbox); its exit code. */
+function runAs(user: { uid: number; gid: number }, script: string): Promise<number | null> {
+  const child = spawn('/bin/sh', ['-c', script], { uid: user.uid, gid: user.gid, stdio: 'ignore' });
+  return new Promise((resolve) => child.on('close', resolve));
+}
+
+/** One GET through the front door (Host from `url`), its status; 0 after `timeoutMs` or on an error. */
+function request(
+  url: string,
+  target: string,
+  timeoutMs: number,
+  agent?: http.Agent,
+): Promise<{ status: number; cache?: string }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const outgoing = http.get(
+      {
+        host: '127.0.0.1',
+        port,
+        path: target,
+        headers: { Host: `${hostname}:${port}` },
+        agent: agent ?? false,
+        timeout: timeoutMs,
+      },
+      (response) => {
+        response.resume();
+        const cache = response.headers['x-berth-cache'];
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, cache: typeof cache === 'string' ? cache : undefined }),
+        );
+      },
+    );
+    outgoing.on('timeout', () => outgoing.destroy(new Error('timeout')));
+    outgoing.on('error', () => resolve({ status: 0 }));
+  });
+}
+
+/** GETs every path through the front door, `concurrency` at a time; the statuses in order. */
+async function barrage(
+  url: string,
+  paths: string[],
+  concurrency: number,
+): Promise<{ status: number; cache?: string }[]> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const statuses: { status: number; cache?: string }[] = paths.map(() => ({ status: 0 }));
+  let next = 0;
+  try {
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next < paths.length) {
+          const i = next++;
+          statuses[i] = await request(url, paths[i] ?? '/', 30_000, agent);
+        }
+      }),
+    );
+  } finally {
+    agent.destroy();
+  }
+  return statuses;
+}
 
 /**
  * A raw SFTP v3 session over ssh2's client (no client-side buffers sized by the request): what a

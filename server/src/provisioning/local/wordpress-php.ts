@@ -1,6 +1,7 @@
 import type { ServerHealth } from '../driver.ts';
 import { type SitePhp, sitePhp } from './php-fpm.ts';
 import type { SandboxSite } from './sandbox.ts';
+import { removeSpecialFiles } from './site-files.ts';
 import type { SiteState } from './site-state.ts';
 
 /** The php-fpm of every site that is not suspended, one per site, each in the site's sandbox. */
@@ -29,6 +30,8 @@ export function sitePhps(
 
   return {
     async start(state) {
+      // Nothing but files, folders and links where the front door serves (a FIFO would block it).
+      await removeSpecialFiles(sandboxOf(state.id));
       const current = phps.get(state.id);
       if (current && current.version === state.phpVersion) return current.start();
       await current?.stop();

@@ -9,6 +9,7 @@ import { isRoot, ownedDir } from './host.ts';
 import { aptInstallLine, missingSitePackages } from './host-packages.ts';
 import { installedPhpVersions } from './php-fpm.ts';
 import type { SandboxSite } from './sandbox.ts';
+import { hostSeccompArch } from './seccomp.ts';
 import { createSftpServer, type SftpAccount, type SftpServer } from './sftp-server.ts';
 import type { SiteDisks } from './site-disks.ts';
 import { runWpCron, sweepPageCache } from './site-files.ts';
@@ -55,6 +56,11 @@ export function sitesRuntime(deps: SitesRuntimeDeps, options: SitesRuntimeOption
   const missingReason = (): string | undefined => {
     if (!isRoot())
       return 'WordPress sites need the server to run as root (each site runs as its own user in its own sandbox)';
+    try {
+      hostSeccompArch();
+    } catch (error) {
+      return (error as Error).message;
+    }
     const missing = missingSitePackages();
     return missing.length > 0
       ? `WordPress needs the host packages ${missing.join(' ')}: ${aptInstallLine(missing)}`
