@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { DATABASE_PASSWORD_MESSAGE, FIELD_LIMITS, NO_CONTROL_CHARACTERS } from '@berth/openapi/rules';
 import { ValidationError } from '../lib/errors.ts';
 
 export interface TenantNames {
@@ -28,9 +29,9 @@ export function generatePassword(): string {
 
 /** Passwords customers choose still go through here: no control characters, a sane length. */
 export function checkPassword(password: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point.
-  if (password.length < 8 || password.length > 128 || /[\u0000-\u001f\u007f]/.test(password)) {
-    throw new ValidationError('A database password must be 8 to 128 characters without control characters');
+  const { min, max } = FIELD_LIMITS.databasePassword;
+  if (password.length < min || password.length > max || !NO_CONTROL_CHARACTERS.test(password)) {
+    throw new ValidationError(DATABASE_PASSWORD_MESSAGE);
   }
   return password;
 }

@@ -11,10 +11,12 @@ import { z } from 'zod';
 import { NotFoundError, ValidationError } from '../../lib/errors.ts';
 import type { BackupInfo, BackupInput, DatabaseCredentials } from '../engine.ts';
 import type { TenantNames } from '../tenant-names.ts';
+import { backupsOf, checkBackupId, type Manifest, readManifest, sha256, toInfo } from './backup-store.ts';
 import type { TenantOps } from './engine-server.ts';
-import { readState, writeState } from './host.ts';
+import { writeState } from './host.ts';
 import { CACHE_PATH } from './page-cache.ts';
-import { INSIDE, runInSandbox, type SandboxSite, shell, WRITE_FILE } from './sandbox.ts';
+import { INSIDE, runInSandbox, type SandboxSite } from './sandbox.ts';
+import { shell, WRITE_FILE } from './sandbox-process.ts';
 
 /**
  * WordPress backups: the tenant database dumped with the tenant's own credentials (mariadb-dump, gzip)
@@ -28,19 +30,6 @@ import { INSIDE, runInSandbox, type SandboxSite, shell, WRITE_FILE } from './san
 
 const DB_FILE = 'db.sql.gz';
 const FILES_FILE = 'files.tar.gz';
-
-const ManifestSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  note: z.string(),
-  createdAt: z.string(),
-  size: z.number(),
-  sha256: z.string(),
-  files: z.array(z.object({ name: z.string(), size: z.number(), sha256: z.string() })),
-  /** Tables in the dumped database: a restore must bring back exactly as many. */
-  tables: z.number().int(),
-});
-type Manifest = z.infer<typeof ManifestSchema>;
 
 export interface BackupSite {
   root: string;
@@ -74,21 +63,6 @@ function capped(max: number): Transform {
       done(null, chunk);
     },
   });
-}
-
-const siteBackups = (root: string, id: string) => path.join(root, 'backups', id);
-
-function checkBackupId(backupId: string): string {
-  if (!/^[a-z0-9-]{1,64}$/.test(backupId)) {
-    throw new ValidationError(`Invalid backup id: ${JSON.stringify(backupId)}`);
-  }
-  return backupId;
-}
-
-async function sha256(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  await pipeline(createReadStream(file), hash);
-  return hash.digest('hex');
 }
 
 const sumsText = (files: Manifest['files']) => files.map((f) => `${f.sha256}  ${f.name}\n`).join('');
@@ -148,26 +122,6 @@ async function tableCount(database: DatabaseCredentials): Promise<number> {
   }
 }
 
-const toInfo = (m: Manifest): BackupInfo => ({
-  id: m.id,
-  name: m.name,
-  note: m.note,
-  createdAt: m.createdAt,
-  size: m.size,
-  sha256: m.sha256,
-});
-
-export async function readManifest(
-  root: string,
-  id: string,
-  backupId: string,
-): Promise<Manifest | undefined> {
-  return readState(
-    path.join(siteBackups(root, id), checkBackupId(backupId), 'manifest.json'),
-    ManifestSchema,
-  );
-}
-
 export async function createBackup(site: BackupSite, input: BackupInput): Promise<BackupInfo> {
   const name = input.name.trim();
   const note = (input.note ?? '').trim();
@@ -178,7 +132,7 @@ export async function createBackup(site: BackupSite, input: BackupInput): Promis
   const existing = await readManifest(site.root, site.id, backupId);
   if (existing) return toInfo(existing);
 
-  const base = siteBackups(site.root, site.id);
+  const base = backupsOf(site.root, site.id);
   await mkdir(base, { recursive: true, mode: 0o700 });
   const partial = path.join(base, `${backupId}.partial`);
   await rm(partial, { recursive: true, force: true });
@@ -251,25 +205,6 @@ export async function createBackup(site: BackupSite, input: BackupInput): Promis
   }
 }
 
-export async function listBackups(root: string, id: string): Promise<BackupInfo[]> {
-  const base = siteBackups(root, id);
-  if (!existsSync(base)) return [];
-  const ids = (await readdir(base)).filter((entry) => /^[a-z0-9-]{1,64}$/.test(entry));
-  const manifests = await Promise.all(ids.map((backupId) => readManifest(root, id, backupId)));
-  return manifests
-    .filter((m): m is Manifest => m !== undefined)
-    .map(toInfo)
-    .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
-}
-
-export async function deleteBackup(root: string, id: string, backupId: string): Promise<void> {
-  await rm(path.join(siteBackups(root, id), checkBackupId(backupId)), { recursive: true, force: true });
-}
-
-export async function deleteAllBackups(root: string, id: string): Promise<void> {
-  await rm(siteBackups(root, id), { recursive: true, force: true });
-}
-
 /**
  * Exact restore: checksums first; the site shows WordPress' maintenance notice meanwhile; the database
  * is dropped and recreated (tables added since the backup disappear) and loaded from the dump;
@@ -278,7 +213,7 @@ export async function deleteAllBackups(root: string, id: string): Promise<void> 
 export async function restoreBackup(site: BackupSite, backupId: string): Promise<void> {
   const manifest = await readManifest(site.root, site.id, backupId);
   if (!manifest) throw new NotFoundError('Backup not found');
-  const dir = path.join(siteBackups(site.root, site.id), backupId);
+  const dir = path.join(backupsOf(site.root, site.id), backupId);
   for (const file of manifest.files) {
     if ((await sha256(path.join(dir, file.name))) !== file.sha256) {
       throw new Error(`Backup ${backupId} is damaged: ${file.name} does not match its checksum`);

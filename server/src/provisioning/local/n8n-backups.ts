@@ -5,10 +5,10 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { NotFoundError, ValidationError } from '../../lib/errors.ts';
 import type { BackupInfo, BackupInput } from '../engine.ts';
-import { readManifest } from './backups.ts';
+import { readManifest } from './backup-store.ts';
 import { writeState } from './host.ts';
 import { N8N_INSIDE, type N8nSandbox, runInN8nSandbox } from './n8n-sandbox.ts';
-import { shell } from './sandbox.ts';
+import { shell } from './sandbox-process.ts';
 
 /**
  * n8n backups: the instance's whole data folder as one tar.gz (its SQLite database with workflows,

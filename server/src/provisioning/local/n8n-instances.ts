@@ -3,14 +3,16 @@ import { existsSync } from 'node:fs';
 import { chmod, chown, copyFile, mkdir, rm, rmdir } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
+import { isN8nPassword, N8N_PASSWORD } from '@berth/openapi/rules';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.ts';
 import { freePort } from '../../lib/free-port.ts';
 import { createKeyedLock } from '../../lib/keyed-lock.ts';
 import type { ServerHealth } from '../driver.ts';
 import type { BackupInfo, BackupInput, InstanceEngine, N8nSpec, SiteUrls, SslStatus } from '../engine.ts';
 import type { Capability } from '../instance-types.ts';
-import * as backups from './backups.ts';
+import * as backupStore from './backup-store.ts';
 import type { CaddySite } from './caddy-config.ts';
+import { checkDomain } from './domain-names.ts';
 import type { FrontDoor } from './front-door.ts';
 import { isRoot, type OsUser, ownedDir, systemUser } from './host.ts';
 import * as n8nBackups from './n8n-backups.ts';
@@ -45,9 +47,8 @@ import {
   removeN8nState,
   writeN8nState,
 } from './n8n-state.ts';
-import { shell } from './sandbox.ts';
+import { shell } from './sandbox-process.ts';
 import { hostSeccompProgram } from './seccomp.ts';
-import { checkDomain } from './site-spec.ts';
 import { ensureSiteUser, removeSiteUser } from './site-users.ts';
 import { type SupervisedProcess, superviseProcess } from './supervisor.ts';
 
@@ -108,12 +109,8 @@ export interface LocalN8n {
 }
 
 /** n8n's owner password rules (its OwnerSetupRequestDto): 8–64 characters, a digit and a capital. */
-export const N8N_PASSWORD_RULE =
-  'The n8n owner password must be 8 to 64 characters with at least one number and one capital letter';
 function checkN8nPassword(password: string): string {
-  if (password.length < 8 || password.length > 64 || !/\d/.test(password) || !/[A-Z]/.test(password)) {
-    throw new ValidationError(N8N_PASSWORD_RULE);
-  }
+  if (!isN8nPassword(password)) throw new ValidationError(N8N_PASSWORD.message);
   return password;
 }
 
@@ -539,7 +536,7 @@ export function localN8n(
         await rm(paths.etcDir, { recursive: true, force: true });
         await rm(paths.logFile, { force: true });
         await rm(paths.pidFile, { force: true });
-        await backups.deleteAllBackups(root, id);
+        await backupStore.deleteAllBackups(root, id);
       });
     },
 
@@ -623,7 +620,7 @@ export function localN8n(
 
     async listBackups(id) {
       await requireState(id);
-      return backups.listBackups(root, id);
+      return backupStore.listBackups(root, id);
     },
 
     restoreBackup(id, backupId) {
@@ -643,7 +640,7 @@ export function localN8n(
     deleteBackup(id, backupId) {
       return withInstance(id, async () => {
         await requireState(id);
-        await backups.deleteBackup(root, id, backupId);
+        await backupStore.deleteBackup(root, id, backupId);
       });
     },
   };

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { hostAddresses } from '../../lib/host-addresses.ts';
 import { type OsUser, ownedDir } from './host.ts';
-import { BWRAP, settleSandboxed } from './sandbox.ts';
+import { BWRAP, settleSandboxed } from './sandbox-process.ts';
 import { SECCOMP_ARGS, spawnSandbox } from './seccomp.ts';
 
 /**
@@ -197,7 +197,7 @@ function n8nBwrapArgs(sandbox: N8nSandbox, binds: readonly (readonly [string, st
   ];
 }
 
-export const IP = '/usr/bin/ip';
+const IP = '/usr/bin/ip';
 
 /**
  * Where an instance's traffic may not go unless the operator allows it (TENANT_EGRESS_ALLOW): private

@@ -9,7 +9,8 @@ import { removeSiteUsersUnder, siteSandbox } from '../../../test/provisioning/si
 import type { ProvisioningDriver } from '../driver.ts';
 import { createLocalDriver } from './local-driver.ts';
 import { CACHE_PATH, CACHE_USAGE_PATH, PAGE_CACHE_LIMITS } from './page-cache.ts';
-import { INSIDE, runInSandbox, type SandboxSite, shell, WRITE_FILE } from './sandbox.ts';
+import { INSIDE, runInSandbox, type SandboxSite } from './sandbox.ts';
+import { shell, WRITE_FILE } from './sandbox-process.ts';
 import { installPageCache, sweepPageCache } from './site-files.ts';
 
 /**

@@ -4,7 +4,8 @@ import { connect } from 'node:net';
 import path from 'node:path';
 import type { ServerHealth } from '../driver.ts';
 import { healthOf } from './engine-server.ts';
-import { BWRAP, INSIDE, SANDBOX_ENV, type SandboxSite, sandboxArgs } from './sandbox.ts';
+import { INSIDE, SANDBOX_ENV, type SandboxSite, sandboxArgs } from './sandbox.ts';
+import { BWRAP } from './sandbox-process.ts';
 import { hostSeccompProgram } from './seccomp.ts';
 import { superviseProcess } from './supervisor.ts';
 

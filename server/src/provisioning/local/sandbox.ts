@@ -1,10 +1,8 @@
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable, Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { isRoot, type OsUser, ownedDir } from './host.ts';
+import { BWRAP, type SandboxIo, type SandboxResult, settleSandboxed } from './sandbox-process.ts';
 import { SECCOMP_ARGS, spawnSandbox } from './seccomp.ts';
 
 /**
@@ -30,8 +28,6 @@ import { SECCOMP_ARGS, spawnSandbox } from './seccomp.ts';
  * the program on fd 3, see spawnSandbox): no FIFO or device on the site's disk, no kernel keyrings, eBPF,
  * io_uring, ptrace, mounts and the like.
  */
-
-export const BWRAP = '/usr/bin/bwrap';
 
 export interface SandboxSite {
   /** Site key (names the sandbox's config folder). */
@@ -150,32 +146,8 @@ function asSiteUser(user: OsUser) {
   return { uid: user.uid, gid: user.gid };
 }
 
-export interface SandboxRun {
-  /** What the command reads on stdin: text, or a stream (e.g. an archive being restored). */
-  input?: string | Readable;
-  /** Where its stdout goes (e.g. an archive being written); otherwise it is collected (last 64 kB). */
-  output?: Writable;
-  /** Kills it after this long. Default 10 minutes. */
-  timeoutMs?: number;
+export interface SandboxRun extends SandboxIo {
   view?: SandboxView;
-}
-
-export interface SandboxResult {
-  stdout: string;
-}
-
-/** A command in the sandbox failed; `output` holds its stderr (for the log, not for customers). */
-export class SandboxCommandError extends Error {
-  readonly command: string;
-  readonly code: number | null;
-  readonly output: string;
-
-  constructor(command: string, code: number | null, output: string) {
-    super(`${command} exited with ${code ?? 'a signal'} in the site sandbox: ${output.trim().slice(-2000)}`);
-    this.command = command;
-    this.code = code;
-    this.output = output;
-  }
 }
 
 /**
@@ -194,61 +166,3 @@ export async function runInSandbox(
   );
   return settleSandboxed(child, command, run);
 }
-
-/**
- * Feeds a sandboxed child its input, collects or pipes its output, kills it after `run.timeoutMs` and
- * settles when it ended: its stdout, or SandboxCommandError with its stderr when it failed. Shared by
- * the site sandboxes and the n8n ones (n8n-sandbox.ts).
- */
-export async function settleSandboxed(
-  child: ChildProcessWithoutNullStreams,
-  command: string[],
-  run: Pick<SandboxRun, 'input' | 'output' | 'timeoutMs'>,
-): Promise<SandboxResult> {
-  let stdout = '';
-  let stderr = '';
-  const keep = (text: string, chunk: Buffer) => (text + chunk.toString()).slice(-65_536);
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr = keep(stderr, chunk);
-  });
-  const timer = setTimeout(() => child.kill('SIGKILL'), run.timeoutMs ?? 600_000);
-  const exited = new Promise<number | null>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve(code));
-  });
-  const streams: Promise<void>[] = [];
-  if (run.input === undefined) child.stdin.end();
-  else if (typeof run.input === 'string') child.stdin.end(run.input);
-  else streams.push(pipeline(run.input, child.stdin));
-  if (run.output) streams.push(pipeline(child.stdout, run.output));
-  else
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout = keep(stdout, chunk);
-    });
-  try {
-    const [code, ...piped] = await Promise.allSettled([exited, ...streams]);
-    if (code.status === 'rejected') throw code.reason;
-    if (code.value !== 0) throw new SandboxCommandError(command.join(' '), code.value, stderr);
-    for (const result of piped) if (result.status === 'rejected') throw result.reason;
-    return { stdout };
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/**
- * Shell: writes stdin to the file named by `$1` through a new file of an unpredictable name in the same
- * folder (mktemp: created exclusively, never an existing name or link), then renamed over `$1` (which
- * replaces whatever is there, a link included, without following it). `$2`: the file mode.
- */
-export const WRITE_FILE =
-  'tmp=$(mktemp "$1.berth-XXXXXXXX"); cat > "$tmp"; chmod "$2" "$tmp"; mv -f "$tmp" "$1"';
-
-/** A shell script run in the sandbox with `sh -c`, arguments as $1…; `set -eu` first. */
-export const shell = (script: string, ...args: string[]): string[] => [
-  '/bin/sh',
-  '-c',
-  `set -eu\n${script}`,
-  'sh',
-  ...args,
-];

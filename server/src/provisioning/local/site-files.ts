@@ -7,7 +7,8 @@ import {
   pageCachePlugin,
 } from './page-cache.ts';
 import { phpCli, phpSettings } from './php-fpm.ts';
-import { INSIDE, runInSandbox, type SandboxSite, shell, WRITE_FILE } from './sandbox.ts';
+import { INSIDE, runInSandbox, type SandboxSite } from './sandbox.ts';
+import { shell, WRITE_FILE } from './sandbox-process.ts';
 
 /**
  * What the driver writes or removes in a site's files: always as the site user in its sandbox (never as

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { freePort } from '../../lib/free-port.ts';
 import { readState, writeState } from './host.ts';
-import { BWRAP, SANDBOX_ENV, type SandboxSite, sandboxArgs } from './sandbox.ts';
+import { SANDBOX_ENV, type SandboxSite, sandboxArgs } from './sandbox.ts';
+import { BWRAP } from './sandbox-process.ts';
 import { spawnSandbox } from './seccomp.ts';
 import { SFTP_SERVER, type SftpAccount } from './sftp-server.ts';
 

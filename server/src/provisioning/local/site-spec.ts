@@ -28,19 +28,3 @@ export function checkSiteSpec(spec: SiteSpec): SiteSpec {
   }
   return { ...spec, title };
 }
-
-/**
- * A custom domain as attached: lower case, no trailing dot, letters/digits/hyphen labels and a TLD of at
- * least two letters; never under the platform's own base domain (those names are the temporary URLs).
- */
-export function checkDomain(domain: string, baseDomain: string): string {
-  const name = domain.trim().toLowerCase().replace(/\.$/, '');
-  const label = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
-  if (name.length > 253 || !new RegExp(`^(?:${label}\\.)+[a-z]{2,63}$`).test(name)) {
-    throw new ValidationError('Please enter a valid domain name');
-  }
-  if (name === baseDomain || name.endsWith(`.${baseDomain}`)) {
-    throw new ValidationError(`Domains under ${baseDomain} are the platform's own addresses`);
-  }
-  return name;
-}

@@ -1,5 +1,6 @@
 import { ConflictError } from '../../lib/errors.ts';
 import type { BackupInfo, BackupInput } from '../engine.ts';
+import * as backupStore from './backup-store.ts';
 import * as backups from './backups.ts';
 import { purgePageCache } from './site-files.ts';
 import { siteNames } from './site-names.ts';
@@ -44,7 +45,7 @@ export function siteBackups(
         return await withSite(id, async () => {
           const state = await requireState(id);
           notSuspended(state, 'creating backups');
-          const existing = await backups.listBackups(root, id);
+          const existing = await backupStore.listBackups(root, id);
           if (existing.length >= limits.maxBackups && !existing.some((b) => b.id === input.backupId))
             throw new ConflictError(backupLimitMessage(limits.maxBackups));
           return backups.createBackup(backupSite(state), input);
@@ -58,7 +59,7 @@ export function siteBackups(
 
     async listBackups(id: string): Promise<BackupInfo[]> {
       await requireState(id);
-      return backups.listBackups(root, id);
+      return backupStore.listBackups(root, id);
     },
 
     restoreBackup(id: string, backupId: string): Promise<void> {
@@ -73,7 +74,7 @@ export function siteBackups(
     deleteBackup(id: string, backupId: string): Promise<void> {
       return withSite(id, async () => {
         await requireState(id);
-        await backups.deleteBackup(root, id, backupId);
+        await backupStore.deleteBackup(root, id, backupId);
       });
     },
   };

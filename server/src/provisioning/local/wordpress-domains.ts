@@ -1,7 +1,7 @@
 import { ConflictError, ValidationError } from '../../lib/errors.ts';
 import type { SiteUrls, SslStatus } from '../engine.ts';
+import { checkDomain } from './domain-names.ts';
 import { purgePageCache, writeWpConfig } from './site-files.ts';
-import { checkDomain } from './site-spec.ts';
 import { listSiteStates, writeSiteState } from './site-state.ts';
 import { notSuspended, type SiteContext } from './wordpress-context.ts';
 import { updateSiteAddress } from './wordpress-install.ts';

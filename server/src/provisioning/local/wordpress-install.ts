@@ -3,7 +3,8 @@ import path from 'node:path';
 import mysql from 'mysql2/promise';
 import type { DatabaseCredentials } from '../engine.ts';
 import { phpCli, phpSettings } from './php-fpm.ts';
-import { INSIDE, runInSandbox, SandboxCommandError, type SandboxSite } from './sandbox.ts';
+import { INSIDE, runInSandbox, type SandboxSite } from './sandbox.ts';
+import { SandboxCommandError } from './sandbox-process.ts';
 
 /**
  * WordPress' own installer, run without a browser (Debian has no wp-cli): as the site user in its

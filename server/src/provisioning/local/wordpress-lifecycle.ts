@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { ConflictError, ValidationError } from '../../lib/errors.ts';
 import type { Deployment, SiteSpec, SiteStorage } from '../engine.ts';
 import { generatePassword } from '../tenant-names.ts';
-import { deleteAllBackups } from './backups.ts';
+import { deleteAllBackups } from './backup-store.ts';
 import { installedPhpVersions } from './php-fpm.ts';
 import { sandboxEtcDir, writeSandboxAccounts } from './sandbox.ts';
 import { installPageCache, writeWpConfig } from './site-files.ts';
