@@ -4,7 +4,7 @@ import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
-import { NotFoundError, ValidationError } from '../../lib/errors.ts';
+import { ValidationError } from '../../lib/errors.ts';
 import type { BackupInfo } from '../engine.ts';
 import { readState } from './host.ts';
 
