@@ -23,6 +23,16 @@ export interface ProvisioningDriver {
   resumeDatabase(ref: DatabaseRef): Promise<void>;
   /** Sets a new password and closes live sessions, so the old password stops working at once. */
   changeDatabasePassword(ref: DatabaseRef, password: string): Promise<void>;
+  /**
+   * How much of its size a database instance uses; null where no size is enforced (a database on an
+   * external server, or one made before databases had a size).
+   */
+  databaseStorage(ref: DatabaseRef): Promise<DatabaseStorage | null>;
+  /**
+   * Hears databases (of MySQL instances and WordPress sites) reach their size limit, which refuses
+   * their writes, and get below it again. Called from the driver's own watch, outside any job.
+   */
+  onStorageLimit(listener: (event: StorageLimitEvent) => void): void;
 
   /** The PHP versions WordPress sites can run on here (those installed on the host), e.g. ['8.2']. */
   phpVersions(): Promise<string[]>;
@@ -182,6 +192,23 @@ export interface SiteStorage {
   limitBytes: number;
 }
 
+/** How much of its size a database uses. */
+export interface DatabaseStorage {
+  usedBytes: number;
+  limitBytes: number;
+  /** Whether its writes are refused now because it reached its limit (MySQL: the driver's guard). */
+  full: boolean;
+}
+
+/** A database reached its size limit (its writes are refused) or is below it again. */
+export interface StorageLimitEvent {
+  /** The instance: a MySQL instance, or the WordPress site whose database it is. */
+  instanceId: string;
+  full: boolean;
+  usedBytes: number;
+  limitBytes: number;
+}
+
 export interface BackupInput {
   /** [a-z0-9-], up to 64; generated when absent (generate it before the job to keep retries exact). */
   backupId?: string;
@@ -224,5 +251,15 @@ export interface DriverHealth {
 export class ProvisioningUnavailableError extends ConflictError {
   constructor(type: InstanceType, reason: string) {
     super(`${type} is not available: ${reason}`, { type, reason });
+  }
+}
+
+/**
+ * The host has no room for another tenant disk without eating into the platform's reserve
+ * (local/disk-reserve.ts). The operator finds the figures in the log.
+ */
+export class StorageExhaustedError extends ConflictError {
+  constructor() {
+    super('This server has no storage left for a new instance. Please try again later or contact support.');
   }
 }

@@ -9,8 +9,10 @@ import {
   type ProvisioningDriver,
   ProvisioningUnavailableError,
   type ServerHealth,
+  type StorageLimitEvent,
 } from '../driver.ts';
 import { checkPassword, generatePassword, tenantNames } from '../tenant-names.ts';
+import { type DiskReserve, diskReserve } from './disk-reserve.ts';
 import type { EngineServer } from './engine-server.ts';
 import { makeTraversable, ownedDir } from './host.ts';
 import { aptInstallLine, type LocalEngine, missingHostPackages } from './host-packages.ts';
@@ -18,6 +20,7 @@ import { externalMariaDb, localMariaDb } from './mariadb-server.ts';
 import { type LocalN8n, localN8n } from './n8n-instances.ts';
 import { DEFAULT_RUNTIMES_DIR } from './n8n-runtime.ts';
 import { externalPostgres, localPostgres } from './postgres-server.ts';
+import { disksDir } from './tenant-disks.ts';
 import { type LocalSites, localSites, type SiteRuntimeOptions } from './wordpress-sites.ts';
 
 export interface LocalDriverOptions {
@@ -32,6 +35,17 @@ export interface LocalDriverOptions {
   /** Host name put in credentials; default the host the server listens on (127.0.0.1 locally). */
   publicHost?: string;
   /**
+   * Size of each MySQL / PostgreSQL instance's database on the servers the driver runs (its own disk),
+   * MiB; default 1024 each. A changed size applies to new instances.
+   */
+  mysqlDiskMb?: number;
+  postgresDiskMb?: number;
+  /**
+   * Free space kept for the platform on the file system of `dataRoot` (disk-reserve.ts): no tenant
+   * disk is made that could, filled, eat into it. MiB; default 2048.
+   */
+  diskReserveMb?: number;
+  /**
    * Runs WordPress sites (Caddy, php-fpm, SFTP; see wordpress-sites.ts); main.ts always passes it. While
    * off, wordpress is reported 'Coming soon', nothing of the site runtime starts, and the site operations
    * refuse.
@@ -44,6 +58,9 @@ export interface LocalDriverOptions {
   runtimesDir?: string;
   log?: (line: string) => void;
 }
+
+const DEFAULT_DATABASE_MB = 1024;
+const DEFAULT_DISK_RESERVE_MB = 2048;
 
 export const MONGODB_UNAVAILABLE =
   'MongoDB needs MONGODB_ADMIN_URL (no MongoDB server is available on this host)';
@@ -63,6 +80,15 @@ const ENGINES: Record<SqlType, { label: string; local: LocalEngine }> = {
  */
 export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriver {
   const log = options.log ?? (() => {});
+  const reserve: DiskReserve = diskReserve(
+    disksDir(options.dataRoot),
+    options.diskReserveMb ?? DEFAULT_DISK_RESERVE_MB,
+    log,
+  );
+  const storageListeners: ((event: StorageLimitEvent) => void)[] = [];
+  const tellStorage = (event: StorageLimitEvent) => {
+    for (const listener of storageListeners) listener(event);
+  };
   const adminUrls: Record<SqlType, string | undefined> = {
     mysql: options.mysqlAdminUrl,
     postgresql: options.postgresAdminUrl,
@@ -77,6 +103,7 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
         options.sites,
         {
           mariadb: () => servers.mysql,
+          reserve,
           publicHost: options.publicHost,
           otherSites: async () => (await n8n?.caddySites()) ?? [],
         },
@@ -115,8 +142,17 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
 
   function createServer(type: SqlType): EngineServer {
     const url = adminUrls[type];
-    if (type === 'mysql') return url ? externalMariaDb(url) : localMariaDb(options.dataRoot, log);
-    return url ? externalPostgres(url, log) : localPostgres(options.dataRoot, log);
+    const limits = (tenantLimitMb: number) => ({ tenantLimitMb, reserve, log });
+    const server =
+      type === 'mysql'
+        ? url
+          ? externalMariaDb(url)
+          : localMariaDb(options.dataRoot, limits(options.mysqlDiskMb ?? DEFAULT_DATABASE_MB))
+        : url
+          ? externalPostgres(url, log)
+          : localPostgres(options.dataRoot, limits(options.postgresDiskMb ?? DEFAULT_DATABASE_MB));
+    server.onStorageLimit?.(tellStorage);
+    return server;
   }
 
   async function capability(type: SqlType): Promise<Capability> {
@@ -185,6 +221,15 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
 
     async changeDatabasePassword(ref: DatabaseRef, password: string) {
       await serverFor(ref.type).tenants.setPassword(tenantNames(ref.id), checkPassword(password));
+    },
+
+    async databaseStorage(ref: DatabaseRef) {
+      const server = serverFor(ref.type);
+      return (await server.storage?.(tenantNames(ref.id))) ?? null;
+    },
+
+    onStorageLimit(listener) {
+      storageListeners.push(listener);
     },
 
     phpVersions: async () => sites?.phpVersions() ?? [],

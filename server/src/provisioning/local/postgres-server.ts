@@ -7,9 +7,11 @@ import pg from 'pg';
 import { z } from 'zod';
 import { freePort } from '../../lib/free-port.ts';
 import { generatePassword } from '../tenant-names.ts';
+import { databaseDisks } from './database-disks.ts';
 import { type EngineServer, healthOf } from './engine-server.ts';
 import { isRoot, ownedDir, readState, serviceUser, writeState } from './host.ts';
-import { hardenPostgresServer, postgresTenants } from './postgres-tenants.ts';
+import type { LocalDatabaseServerOptions } from './mariadb-server.ts';
+import { guardTenantTemplate, hardenPostgresServer, postgresTenants } from './postgres-tenants.ts';
 import { superviseProcess } from './supervisor.ts';
 
 const BIN = '/usr/lib/postgresql/15/bin';
@@ -43,11 +45,23 @@ function adminPool(config: pg.PoolConfig, log: (line: string) => void): pg.Pool 
 /**
  * A private PostgreSQL 15 cluster (Debian's binaries) in `<root>/postgresql`, listening on
  * 127.0.0.1:<port> with scram-sha-256 everywhere. The admin role `provisioner` gets a generated password
- * kept in the state file.
+ * kept in the state file. Each tenant database lies in a tablespace on a disk of its own
+ * (postgres-tenants.ts, database-disks.ts), mounted before the server starts.
  */
-export function localPostgres(root: string, log: (line: string) => void): EngineServer {
+export function localPostgres(root: string, options: LocalDatabaseServerOptions): EngineServer {
+  const { log } = options;
   const paths = postgresPaths(root);
   const user = isRoot() ? serviceUser('postgres') : undefined;
+  const disks = databaseDisks({
+    root,
+    engine: 'postgresql',
+    serverDir: paths.dir,
+    user,
+    defaultLimitMb: options.tenantLimitMb,
+    reserve: options.reserve,
+    log,
+  });
+
   let state: z.infer<typeof StateSchema> = { port: 0, adminPassword: '' };
   let pool: pg.Pool | undefined;
   const admin = (): pg.Pool => {
@@ -63,6 +77,8 @@ export function localPostgres(root: string, log: (line: string) => void): Engine
     );
     return pool;
   };
+
+  const tenants = postgresTenants(admin, (names) => disks.dataDir(names.database));
 
   async function initialise(): Promise<void> {
     if (existsSync(path.join(paths.data, 'PG_VERSION'))) return;
@@ -90,6 +106,25 @@ export function localPostgres(root: string, log: (line: string) => void): Engine
     }
   }
 
+  /** TENANT_GUARD_SQL into template1, through a session of its own that ends before any deploy. */
+  async function guardTemplate(): Promise<void> {
+    const client = new pg.Client({
+      host: '127.0.0.1',
+      port: state.port,
+      user: ADMIN_ROLE,
+      password: state.adminPassword,
+      database: 'template1',
+      connectionTimeoutMillis: 3000,
+    });
+    client.on('error', () => {});
+    await client.connect();
+    try {
+      await guardTenantTemplate(client);
+    } finally {
+      await client.end();
+    }
+  }
+
   let supervised: ReturnType<typeof superviseProcess> | undefined;
 
   return {
@@ -102,6 +137,8 @@ export function localPostgres(root: string, log: (line: string) => void): Engine
       };
       await writeState(paths.stateFile, state);
       await initialise();
+      // A tablespace's folder must be there before the server touches it (after a reboot it is not).
+      await disks.mountAll();
       supervised = superviseProcess(
         {
           name: 'postgresql',
@@ -130,13 +167,32 @@ export function localPostgres(root: string, log: (line: string) => void): Engine
       );
       await supervised.start();
       await hardenPostgresServer(admin());
+      await guardTemplate();
+      disks.start();
     },
     async stop() {
+      await disks.stop();
       await pool?.end();
       pool = undefined;
       await supervised?.stop();
+      if (supervised?.status().state === 'stopped') await disks.unmountAll();
     },
-    tenants: postgresTenants(admin),
+    tenants: {
+      ...tenants,
+      async create(names, password, limitMb = options.tenantLimitMb) {
+        await disks.ensure(names.database, limitMb);
+        await tenants.create(names, password);
+      },
+      async delete(names) {
+        await tenants.delete(names);
+        await disks.remove(names.database);
+      },
+    },
+    async storage(names) {
+      if (!disks.has(names.database)) return undefined;
+      const usage = await disks.usage(names.database);
+      return { usedBytes: usage.usedBytes, limitBytes: usage.limitBytes, full: usage.freeBytes === 0 };
+    },
     endpoint: () => ({ host: '127.0.0.1', port: state.port }),
     health: () => healthOf(supervised, () => admin().query('SELECT 1'), state.port),
   };

@@ -1,15 +1,17 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { chmod, chown, mkdir, rename, rm, rmdir, statfs } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { chmod, chown, mkdir, rename, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import type { DiskReserve } from './disk-reserve.ts';
 import type { OsUser } from './host.ts';
 import { sitePaths } from './site-names.ts';
+import { diskPool, disksDir, diskUsage, isMounted } from './tenant-disks.ts';
 import { copyWordPressCore } from './wordpress-core.ts';
 
 /**
- * Each site's files live on a disk of their own: an ext4 image (sparse, so only what is written takes
- * space on the host) loop-mounted at `<root>/sites/<id>` with `nosymfollow,nosuid,nodev,noexec`:
+ * Each site's files live on a disk of their own (tenant-disks.ts: an ext4 image, loop-mounted at
+ * `<root>/sites/<id>` with `nosymfollow,nosuid,nodev,noexec`):
  *
  * - the size is a hard quota on everything the site writes (SFTP, PHP, uploads, sessions, logs);
  * - no process on the host follows a symbolic link that lies on it (the kernel refuses with ELOOP), so
@@ -21,17 +23,17 @@ import { copyWordPressCore } from './wordpress-core.ts';
  * entries `public/` (WordPress; the site user, group of the front door, 750), `tmp/` (700), `logs/`
  * (750) and `run/` (the PHP socket; group of the front door, 750).
  *
- * A spare disk holding a fresh copy of WordPress core (Debian's, with its links resolved into real
- * files) is kept ready, so a deploy only renames it and hands the core to the site user.
+ * The pool's spare disk holds a fresh copy of WordPress core (Debian's, with its links resolved into
+ * real files), so a deploy only renames it and hands the core to the site user.
  */
 
 const run = promisify(execFile);
 
-const MOUNT_OPTIONS = 'loop,nosymfollow,nosuid,nodev,noexec';
-
 export interface SiteDisksOptions {
   /** Size of each site's disk in MiB. */
   sizeMb: number;
+  /** Refuses a new disk the host cannot hold (disk-reserve.ts). */
+  reserve?: DiskReserve;
   log: (line: string) => void;
 }
 
@@ -59,96 +61,24 @@ export interface SiteDisks {
   usage(id: string): Promise<SiteDiskUsage>;
 }
 
-/** Mount points in this mount namespace (octal escapes of /proc/self/mountinfo decoded). */
-export function mountPoints(): Set<string> {
-  const points = new Set<string>();
-  for (const line of readFileSync('/proc/self/mountinfo', 'utf8').split('\n')) {
-    const field = line.split(' ')[4];
-    if (field)
-      points.add(
-        field.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(Number.parseInt(octal, 8))),
-      );
-  }
-  return points;
-}
-
 export function siteDisks(root: string, options: SiteDisksOptions): SiteDisks {
-  const { log } = options;
-  const disksDir = path.join(root, 'disks');
-  const image = (id: string) => path.join(disksDir, `${id}.img`);
-  const spare = path.join(disksDir, 'spare.img');
-  const spareMount = path.join(disksDir, 'spare.mnt');
   /** On a spare disk, core waits here (root, 700) until a site takes it. */
   const SPARE_CORE = 'core';
-  let refilling: Promise<void> | undefined;
-  let stopped = false;
-
-  async function format(file: string): Promise<void> {
-    await rm(file, { force: true });
-    await run('/usr/bin/truncate', ['-s', `${options.sizeMb}M`, file]);
-    await run('/usr/sbin/mkfs.ext4', [
-      '-q',
-      '-F',
-      '-m',
-      '0',
-      '-L',
-      'berth-site',
-      '-E',
-      'lazy_itable_init=1,lazy_journal_init=1,root_owner=0:0',
-      file,
-    ]);
-  }
-
-  async function mountAt(file: string, point: string): Promise<void> {
-    await mkdir(point, { recursive: true, mode: 0o711 });
-    if (!mountPoints().has(point)) await run('/usr/bin/mount', ['-o', MOUNT_OPTIONS, file, point]);
-    await chown(point, 0, 0);
-    await chmod(point, 0o711);
-  }
-
-  async function unmountAt(point: string): Promise<void> {
-    if (!mountPoints().has(point)) return;
-    try {
-      await run('/usr/bin/umount', [point]);
-    } catch {
-      // Busy (a process of the site still has a file open): detach now, freed when it closes.
-      await run('/usr/bin/umount', ['--lazy', point]);
-    }
-  }
-
-  /** A disk with core under SPARE_CORE (root only), unmounted, at `spare`. */
-  function refill(fresh = false): void {
-    if (refilling || stopped) return;
-    refilling = (async () => {
-      if (fresh) await rm(spare, { force: true });
-      if (existsSync(spare)) return;
-      const partial = `${spare}.partial`;
-      await unmountAt(spareMount);
-      await format(partial);
-      await mountAt(partial, spareMount);
-      try {
-        const core = path.join(spareMount, SPARE_CORE);
-        await mkdir(core, { mode: 0o700 });
-        await copyWordPressCore(path.join(core, 'public'));
-      } finally {
-        await unmountAt(spareMount);
-      }
-      await rename(partial, spare);
-    })()
-      .catch((error: Error) => log(`spare site disk failed: ${error.message}`))
-      .finally(() => {
-        refilling = undefined;
-      });
-  }
-
-  async function takeSpare(file: string): Promise<boolean> {
-    try {
-      await rename(spare, file);
-      return true;
-    } catch {
-      return false;
-    }
-  }
+  const pool = diskPool({
+    dir: disksDir(root),
+    names: /^[a-z0-9-]{1,50}$/,
+    sizeMb: options.sizeMb,
+    label: 'berth-site',
+    rootOwner: { uid: 0, gid: 0 },
+    rootMode: 0o711,
+    async prepareSpare(point) {
+      const core = path.join(point, SPARE_CORE);
+      await mkdir(core, { mode: 0o700 });
+      await copyWordPressCore(path.join(core, 'public'));
+    },
+    reserve: options.reserve,
+    log: options.log,
+  });
 
   /** mkdir as root in the disk's root folder (root's own, so nothing there is the customer's). */
   async function layoutDir(dir: string, owner: OsUser, group: number, mode: number): Promise<void> {
@@ -162,28 +92,13 @@ export function siteDisks(root: string, options: SiteDisksOptions): SiteDisks {
     await chmod(dir, mode);
   }
 
-  const api: SiteDisks = {
-    start() {
-      stopped = false;
-      refill(true);
-    },
-    async stop() {
-      stopped = true;
-      await refilling;
-    },
+  return {
+    start: () => pool.start(),
+    stop: () => pool.stop(),
 
     async ensure(id, user, front) {
-      await mkdir(disksDir, { recursive: true, mode: 0o700 });
-      const file = image(id);
-      if (!existsSync(file)) {
-        if (!(await takeSpare(file))) {
-          if (refilling) await refilling;
-          if (!(await takeSpare(file))) await format(file);
-        }
-        refill();
-      }
       const point = sitePaths(root, id).dir;
-      await mountAt(file, point);
+      await pool.ensure(id, point);
       const frontGroup = front?.gid ?? user.gid;
       const publicDir = path.join(point, 'public');
       if (!existsSync(publicDir)) {
@@ -206,31 +121,14 @@ export function siteDisks(root: string, options: SiteDisksOptions): SiteDisks {
       await layoutDir(path.join(point, 'run'), user, frontGroup, 0o750);
     },
 
-    async mount(id) {
-      if (!existsSync(image(id))) return false;
-      await mountAt(image(id), sitePaths(root, id).dir);
-      return true;
-    },
-
-    unmount: (id) => unmountAt(sitePaths(root, id).dir),
-
-    async remove(id) {
-      const point = sitePaths(root, id).dir;
-      await unmountAt(point);
-      await rm(image(id), { force: true });
-      if (existsSync(point) && !mountPoints().has(point)) await rmdir(point).catch(() => {});
-    },
-
-    isMounted: (id) => mountPoints().has(sitePaths(root, id).dir),
+    mount: (id) => pool.mount(id, sitePaths(root, id).dir),
+    unmount: (id) => pool.unmount(sitePaths(root, id).dir),
+    remove: (id) => pool.remove(id, sitePaths(root, id).dir),
+    isMounted: (id) => isMounted(sitePaths(root, id).dir),
 
     async usage(id) {
-      const stats = await statfs(sitePaths(root, id).dir);
-      return {
-        sizeBytes: stats.blocks * stats.bsize,
-        usedBytes: (stats.blocks - stats.bfree) * stats.bsize,
-      };
+      const { usedBytes, sizeBytes } = await diskUsage(sitePaths(root, id).dir);
+      return { usedBytes, sizeBytes };
     },
   };
-  // A changed size applies to new disks; existing ones keep the size they were made with.
-  return api;
 }

@@ -70,7 +70,7 @@ export function siteLifecycle(ctx: Omit<SiteContext, 'caddySites'>, publicHost: 
         const sftpPassword = spec.sftpPassword ?? generatePassword();
         const steps = stepTimer();
         const [, owner] = await Promise.all([
-          ctx.mariadb().tenants.create(names.tenant, databasePassword),
+          ctx.mariadb().tenants.create(names.tenant, databasePassword, ctx.databaseMb),
           (async () => {
             const user = await ensureSiteUser(names.unixUser, sitePaths(root, spec.id).dir);
             const etcDir = sandboxEtcDir(root, names.key);

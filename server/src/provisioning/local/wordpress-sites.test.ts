@@ -15,8 +15,8 @@ import { systemUser } from './host.ts';
 import { createLocalDriver } from './local-driver.ts';
 import { installedPhpVersions } from './php-fpm.ts';
 import { runInSandbox, sandboxEtcDir } from './sandbox.ts';
-import { mountPoints } from './site-disks.ts';
 import { sitePaths } from './site-names.ts';
+import { mountPoints } from './tenant-disks.ts';
 
 /**
  * WordPress sites on the local driver against the real thing: Debian's WordPress on php-fpm behind

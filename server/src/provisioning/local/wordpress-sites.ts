@@ -11,6 +11,7 @@ import type {
   SslStatus,
 } from '../driver.ts';
 import type { CaddySite, TlsIssuer } from './caddy-config.ts';
+import type { DiskReserve } from './disk-reserve.ts';
 import type { EngineServer } from './engine-server.ts';
 import { type FrontDoor, frontDoor } from './front-door.ts';
 import { siteDisks } from './site-disks.ts';
@@ -36,6 +37,8 @@ export interface SiteRuntimeOptions {
   tls?: TlsIssuer;
   /** Size of each site's disk (its storage quota) in MiB; default 1024. */
   diskMb?: number;
+  /** Size of each site's database (its own disk on MariaDB, database-disks.ts) in MiB; default 512. */
+  databaseMb?: number;
   /** Most backups a site keeps; default 10. */
   maxBackups?: number;
   /**
@@ -48,6 +51,8 @@ export interface SiteRuntimeOptions {
 export interface SiteRuntimeDeps {
   /** The MariaDB server tenants live on, once started; undefined when MySQL is unavailable. */
   mariadb: () => EngineServer | undefined;
+  /** Refuses site disks the host cannot hold (disk-reserve.ts). */
+  reserve?: DiskReserve;
   /** Host name put in SFTP and database credentials. */
   publicHost: string | undefined;
   /** Other applications behind the same front door (n8n instances), added to every Caddy load. */
@@ -118,7 +123,7 @@ export function localSites(
     },
     log,
   );
-  const disks = siteDisks(root, { sizeMb: diskMb, log });
+  const disks = siteDisks(root, { sizeMb: diskMb, reserve: deps.reserve, log });
   const helpers = siteHelpers(root, front, deps);
   const phps = sitePhps(root, helpers.sandboxOf, log);
   const runtime = sitesRuntime(
@@ -147,6 +152,7 @@ export function localSites(
     phps,
     withSite: createKeyedLock(),
     runningSftp: runtime.runningSftp,
+    databaseMb: options.databaseMb ?? 512,
     ...helpers,
   };
 

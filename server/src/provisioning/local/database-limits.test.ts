@@ -1,0 +1,452 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
+import { open, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import mysql from 'mysql2/promise';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureTestPackages } from '../../../test/provisioning/db-clients.ts';
+import { type HostDisk, makeHostDisk } from '../../../test/provisioning/host-disk.ts';
+import { killLeftoverServers } from '../../../test/provisioning/leftover-servers.ts';
+import type { DatabaseCredentials, ProvisioningDriver, StorageLimitEvent } from '../driver.ts';
+import { tenantNames } from '../tenant-names.ts';
+import { imageMbFor, SLACK_MB } from './database-disks.ts';
+import { createLocalDriver } from './local-driver.ts';
+import { mariadbPaths } from './mariadb-server.ts';
+import { postgresPaths } from './postgres-server.ts';
+import { mountPoints } from './tenant-disks.ts';
+
+/**
+ * Database sizes against the real MariaDB 10.11 and PostgreSQL 15 the local driver runs, on a file
+ * system of the test's own (3 GiB), so that the host's free space can be filled and measured: tenants
+ * that write past their size are stopped there while the server and the other tenants carry on,
+ * temporary space is bounded, the limits survive a restart and a crash, and the host never gives
+ * tenants the platform's reserve.
+ */
+
+const LIMIT_MB = 64;
+const MIB = 1024 * 1024;
+const RESERVE_MB = 1024;
+
+let host: HostDisk;
+let root = '';
+let driver: ProvisioningDriver;
+const logs: string[] = [];
+const events: StorageLimitEvent[] = [];
+
+const newDriver = () => {
+  const created = createLocalDriver({
+    dataRoot: root,
+    mysqlDiskMb: LIMIT_MB,
+    postgresDiskMb: LIMIT_MB,
+    diskReserveMb: RESERVE_MB,
+    log: (line) => logs.push(line),
+  });
+  created.onStorageLimit((event) => events.push(event));
+  return created;
+};
+
+/** A tenant's session with the engine's own driver (errors keep their MariaDB errno / SQLSTATE). */
+async function mysqlSession(c: DatabaseCredentials) {
+  const connection = await mysql.createConnection({ ...c, multipleStatements: false });
+  connection.on('error', () => {});
+  return connection;
+}
+async function pgSession(c: DatabaseCredentials) {
+  const client = new pg.Client(c);
+  client.on('error', () => {});
+  await client.connect();
+  return client;
+}
+/** The MariaDB errno (or SQLSTATE for PostgreSQL) a statement failed with; undefined when it passed. */
+async function failure(work: Promise<unknown>): Promise<{ code: string; message: string } | undefined> {
+  try {
+    await work;
+    return undefined;
+  } catch (error) {
+    const e = error as { errno?: number; code?: string; message: string };
+    return { code: String(e.errno ?? e.code), message: e.message };
+  }
+}
+
+const MYSQL = { errors: { denied: '1142', dbDenied: '1044' } } as const;
+/**
+ * How a statement of a tenant reaching its limit ends: its connection closed by the guard (MariaDB
+ * says so, or the socket just closes), or, waiting for the table's AUTO_INCREMENT lock meanwhile,
+ * interrupted. Never "table is full" (1114) or a lost server.
+ */
+const CLOSED_BY_GUARD = ['1927', '1317', '1467', 'PROTOCOL_CONNECTION_LOST', 'ECONNRESET'];
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}\n${logs.slice(-20).join('\n')}`);
+    await sleep(50);
+  }
+}
+
+/** Writes zeros as root into `dir` until its disk is full (the worst a writer could do there). */
+async function fillToTheEnd(dir: string, name = 'filler'): Promise<void> {
+  const file = await open(path.join(dir, name), 'w');
+  const chunk = Buffer.alloc(4 * MIB);
+  try {
+    for (;;) await file.write(chunk);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
+  } finally {
+    await file.close();
+  }
+}
+
+const serverPid = async (type: 'mysql' | 'postgresql') => (await driver.health()).servers[type]?.pid;
+
+beforeAll(async () => {
+  await ensureTestPackages();
+  host = await makeHostDisk(3072);
+  root = path.join(host.dir, 'prov');
+  driver = newDriver();
+  await driver.start();
+}, 300_000);
+
+afterAll(async () => {
+  await driver?.stop().catch(() => {});
+  if (root) killLeftoverServers(root); // only after a failure
+  await host?.remove();
+}, 60_000);
+
+describe('database sizes on the local servers', { timeout: 120_000 }, () => {
+  const idA = randomUUID();
+  const idB = randomUUID();
+  const idP = randomUUID();
+  const idQ = randomUUID();
+  let a: DatabaseCredentials;
+  let b: DatabaseCredentials;
+  let p: DatabaseCredentials;
+  let q: DatabaseCredentials;
+
+  it('deploys each tenant database on a disk of its own, linked from the server', async () => {
+    a = await driver.deployDatabase({ id: idA, type: 'mysql' });
+    b = await driver.deployDatabase({ id: idB, type: 'mysql' });
+    p = await driver.deployDatabase({ id: idP, type: 'postgresql' });
+    q = await driver.deployDatabase({ id: idQ, type: 'postgresql' });
+    const points = mountPoints();
+    for (const id of [idA, idB]) {
+      const { database } = tenantNames(id);
+      expect(points.has(path.join(mariadbPaths(root).dir, 'tenants', database))).toBe(true);
+      expect(await driver.databaseStorage({ id, type: 'mysql' })).toMatchObject({
+        limitBytes: LIMIT_MB * MIB,
+        full: false,
+      });
+    }
+    for (const id of [idP, idQ]) {
+      const { database } = tenantNames(id);
+      expect(points.has(path.join(postgresPaths(root).dir, 'tenants', database))).toBe(true);
+      const storage = await driver.databaseStorage({ id, type: 'postgresql' });
+      // The disk is the limit: at least what was asked for, less than its image.
+      expect(storage?.limitBytes).toBeGreaterThanOrEqual(LIMIT_MB * MIB);
+      expect(storage?.limitBytes).toBeLessThan(imageMbFor(LIMIT_MB) * MIB);
+    }
+    const client = await pgSession(p);
+    try {
+      const { rows } = await client.query<{ spcname: string }>(
+        'SELECT t.spcname FROM pg_database d JOIN pg_tablespace t ON t.oid = d.dattablespace WHERE d.datname = current_database()',
+      );
+      expect(rows[0]?.spcname).toBe(p.database);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('stops a MySQL tenant writing long values past its size at the limit; the server and other tenants carry on', async () => {
+    const pid = await serverPid('mysql');
+    const setup = await mysqlSession(a);
+    await setup.query('CREATE TABLE big (id int AUTO_INCREMENT PRIMARY KEY, pad LONGBLOB)');
+    await setup.query("INSERT INTO big (pad) SELECT REPEAT('k', 1048576) FROM seq_1_to_8");
+    await setup.end();
+    // Four writers at once, each asking for 100 MiB of 1 MiB values in one statement: the case that
+    // aborts MariaDB when the disk's end is reached (the rollback cannot get a page).
+    const writers = await Promise.all([1, 2, 3, 4].map(() => mysqlSession(a)));
+    const results = await Promise.all(
+      writers.map((session, n) =>
+        failure(
+          session.query(`INSERT INTO big (pad) SELECT REPEAT(CHAR(${65 + n}), 1048576) FROM seq_1_to_100`),
+        ),
+      ),
+    );
+    for (const session of writers) await session.end().catch(() => {});
+    for (const result of results) expect(CLOSED_BY_GUARD, JSON.stringify(result)).toContain(result?.code);
+
+    const storage = await driver.databaseStorage({ id: idA, type: 'mysql' });
+    console.log(
+      `MySQL tenant stopped at ${((storage?.usedBytes ?? 0) / MIB).toFixed(1)} MiB of its ${LIMIT_MB} MiB`,
+    );
+    expect(storage?.full).toBe(true);
+    expect(storage?.usedBytes).toBeGreaterThanOrEqual(LIMIT_MB * MIB);
+    // Past the limit by what the writers got in before the guard, far from the disk's end.
+    expect(storage?.usedBytes).toBeLessThan((LIMIT_MB + SLACK_MB / 2) * MIB);
+    expect(events).toContainEqual(expect.objectContaining({ instanceId: idA, full: true }));
+
+    // The server never went down, and the other tenant writes as before.
+    expect(await serverPid('mysql')).toBe(pid);
+    expect((await driver.health()).servers.mysql).toMatchObject({ ok: true, restarts: 0 });
+    const other = await mysqlSession(b);
+    await other.query('CREATE TABLE t (pad LONGBLOB)');
+    await other.query("INSERT INTO t VALUES (REPEAT('b', 1048576))");
+    await other.end();
+
+    // The full tenant reads and deletes, but writes nothing new: no rows, no tables.
+    const full = await mysqlSession(a);
+    try {
+      const [rows] = await full.query<mysql.RowDataPacket[]>('SELECT COUNT(*) AS n FROM big');
+      expect(Number(rows[0]?.n)).toBe(8); // what was committed before; the rest rolled back
+      const insert = await failure(full.query("INSERT INTO big (pad) VALUES ('x')"));
+      expect(insert).toMatchObject({
+        code: MYSQL.errors.denied,
+        message: expect.stringMatching(/INSERT command denied/),
+      });
+      expect(await failure(full.query('CREATE TABLE more (x int)'))).toMatchObject({
+        code: MYSQL.errors.denied,
+      });
+      expect(await failure(full.query('DELETE FROM big WHERE id < 3'))).toBeUndefined();
+    } finally {
+      await full.end();
+    }
+  });
+
+  it('gives the MySQL tenant its writes back once emptying a table brings it below the limit', async () => {
+    const session = await mysqlSession(a);
+    // Deleted rows leave their room inside the table file: the disk holds as much as before.
+    await session.query('DELETE FROM big');
+    expect((await driver.databaseStorage({ id: idA, type: 'mysql' }))?.full).toBe(true);
+    await session.query('TRUNCATE TABLE big');
+    await waitFor(
+      'the writes back',
+      async () => (events.some((event) => event.instanceId === idA && !event.full) ? true : undefined),
+      20_000,
+    );
+    // Its connections were closed then (they keep the privileges they logged in with): a new one writes.
+    await expect(session.query('SELECT 1')).rejects.toThrow();
+    const again = await mysqlSession(a);
+    try {
+      await again.query("INSERT INTO big (pad) VALUES (REPEAT('y', 1048576))");
+      await again.query('CREATE TABLE again (x int)');
+      expect((await driver.databaseStorage({ id: idA, type: 'mysql' }))?.full).toBe(false);
+    } finally {
+      await again.end();
+    }
+  });
+
+  it('stops a PostgreSQL tenant at the end of its disk; the server and other tenants carry on', async () => {
+    const pid = await serverPid('postgresql');
+    const tenant = await pgSession(p);
+    try {
+      // Stored as written (no compression), so that the rows take their size on the disk.
+      await tenant.query('CREATE TABLE big (pad text)');
+      await tenant.query('ALTER TABLE big ALTER pad SET STORAGE EXTERNAL');
+      const result = await failure(
+        tenant.query('INSERT INTO big SELECT repeat(md5(g::text), 1000) FROM generate_series(1, 100000) g'),
+      );
+      expect(result).toMatchObject({
+        code: '53100',
+        message: expect.stringMatching(/No space left on device/),
+      });
+      const storage = await driver.databaseStorage({ id: idP, type: 'postgresql' });
+      expect(storage?.usedBytes).toBeLessThanOrEqual(storage?.limitBytes ?? 0);
+      expect(storage?.usedBytes).toBeGreaterThan((LIMIT_MB - 8) * MIB);
+      // Nothing lets it write elsewhere: other tablespaces are closed to it.
+      expect(await failure(tenant.query('CREATE TABLE x (a int) TABLESPACE pg_default'))).toMatchObject({
+        message: 'permission denied for tablespace pg_default',
+      });
+      expect(await failure(tenant.query("SET temp_tablespaces = 'pg_default'"))).toMatchObject({
+        message: 'permission denied for tablespace pg_default',
+      });
+      // Hash indexes leave holes in their files that a checkpoint would have to fill on a full disk.
+      expect(await failure(tenant.query('CREATE INDEX ON big USING hash (pad)'))).toMatchObject({
+        message: 'hash indexes are not available on this server: use a btree index',
+      });
+      // The failed rows' room is the tenant's again after VACUUM: it writes again.
+      await tenant.query('VACUUM big');
+      await tenant.query("INSERT INTO big VALUES (repeat('z', 1000))");
+    } finally {
+      await tenant.end();
+    }
+    expect(await serverPid('postgresql')).toBe(pid);
+    const other = await pgSession(q);
+    try {
+      await other.query("CREATE TABLE t AS SELECT repeat('q', 1000) AS pad FROM generate_series(1, 1000)");
+    } finally {
+      await other.end();
+    }
+  });
+
+  it('bounds temporary space: sorts fail on their disk, tenants cannot make temporary tables in the shared one', async () => {
+    const tmpDir = path.join(mariadbPaths(root).dir, 'tmp');
+    const reserve = RESERVE_MB * MIB;
+    const session = await mysqlSession(b);
+    try {
+      expect(await failure(session.query('CREATE TEMPORARY TABLE tt (x int)'))).toMatchObject({
+        code: MYSQL.errors.dbDenied,
+      });
+      // About 1 GB of rows to sort, on a tmpdir of 256 MiB.
+      const sort = await failure(
+        session.query(
+          'SELECT COUNT(*) FROM (SELECT seq, REPEAT(MD5(seq), 10) m FROM seq_1_to_3000000 ORDER BY m LIMIT 2999999) s',
+        ),
+      );
+      expect(sort?.message).toMatch(/No space left on device|Disk got full|is full/);
+      expect(await host.freeBytes()).toBeGreaterThan(reserve);
+      await session.query('SELECT 1');
+    } finally {
+      await session.end();
+    }
+    expect(mountPoints().has(tmpDir)).toBe(true);
+
+    const tenant = await pgSession(q);
+    try {
+      const sort = await failure(
+        tenant.query(
+          'SELECT count(*) FROM (SELECT g FROM generate_series(1, 20000000) g ORDER BY md5(g::text)) s',
+        ),
+      );
+      // Its temporary files were on its own disk (its tablespace), and went with the statement (the
+      // blocks come back when ext4 commits its journal, within seconds).
+      expect(sort).toMatchObject({ code: '53100', message: expect.stringMatching(/pg_tblspc\/.*pgsql_tmp/) });
+      await waitFor('the temporary files gone', async () => {
+        const storage = await driver.databaseStorage({ id: idQ, type: 'postgresql' });
+        return storage && storage.usedBytes < 16 * MIB ? storage : undefined;
+      });
+    } finally {
+      await tenant.end();
+    }
+  });
+
+  it('keeps the limits after a restart: disks mounted again before the servers start', async () => {
+    // A full again, then everything stopped and started anew.
+    const session = await mysqlSession(a);
+    await failure(session.query("INSERT INTO big (pad) SELECT REPEAT('w', 1048576) FROM seq_1_to_100"));
+    await session.end();
+    expect((await driver.databaseStorage({ id: idA, type: 'mysql' }))?.full).toBe(true);
+    await driver.stop();
+    const tenantsDir = path.join(mariadbPaths(root).dir, 'tenants');
+    expect([...mountPoints()].filter((point) => point.startsWith(tenantsDir))).toEqual([]);
+
+    driver = newDriver();
+    await driver.start();
+    expect((await driver.databaseStorage({ id: idA, type: 'mysql' }))?.full).toBe(true);
+    const full = await mysqlSession(a);
+    expect(await failure(full.query("INSERT INTO big (pad) VALUES ('x')"))).toMatchObject({
+      code: MYSQL.errors.denied,
+    });
+    const [rows] = await full.query<mysql.RowDataPacket[]>('SELECT COUNT(*) AS n FROM big');
+    expect(Number(rows[0]?.n)).toBeGreaterThan(0);
+    await full.end();
+    const tenant = await pgSession(p);
+    try {
+      expect(
+        await failure(
+          tenant.query('INSERT INTO big SELECT repeat(md5(g::text), 1000) FROM generate_series(1, 100000) g'),
+        ),
+      ).toMatchObject({ code: '53100' });
+    } finally {
+      await tenant.end();
+    }
+  });
+
+  it('brings MariaDB back when a tenant filled its disk to the end (the ballast makes room for recovery)', async () => {
+    const { database } = tenantNames(idB);
+    const disk = path.join(mariadbPaths(root).dir, 'tenants', database);
+    // B holds an open transaction of long values (its rollback needs pages), then its disk fills up
+    // to the end, as a writer outrunning the guard would leave it, and the server dies.
+    const open = await mysqlSession(b);
+    await open.query('CREATE TABLE pending (id int AUTO_INCREMENT PRIMARY KEY, pad LONGBLOB)');
+    await open.query('BEGIN');
+    await open.query("INSERT INTO pending (pad) SELECT REPEAT('p', 1048576) FROM seq_1_to_20");
+    await fillToTheEnd(disk);
+    const pid = await serverPid('mysql');
+    if (pid) process.kill(pid, 'SIGKILL');
+    await open.end().catch(() => {});
+
+    const health = await waitFor(
+      'MariaDB back',
+      async () => {
+        const now = (await driver.health()).servers.mysql;
+        return now?.ok && now.pid !== pid ? now : undefined;
+      },
+      60_000,
+    );
+    expect(health.restarts).toBe(1);
+    expect(logs.join('\n')).toContain(`the disk of ${database} was full: its ballast was deleted`);
+    const after = await mysqlSession(b);
+    const [rows] = await after.query<mysql.RowDataPacket[]>('SELECT COUNT(*) AS n FROM pending');
+    expect(Number(rows[0]?.n)).toBe(0); // rolled back by the recovery
+    await after.end();
+
+    // Room again (the filler goes): writes come back, and the ballast with them.
+    await rm(path.join(disk, 'filler'));
+    await waitFor(
+      'B writable',
+      async () => {
+        const storage = await driver.databaseStorage({ id: idB, type: 'mysql' });
+        return storage && !storage.full ? storage : undefined;
+      },
+      20_000,
+    );
+    expect(existsSync(path.join(disk, 'ballast'))).toBe(true);
+  });
+
+  it('never gives tenants the reserve: deploys are refused before, and full disks leave it free', async () => {
+    // New tenants of both kinds until the host has no room for either (a pool's spare, made earlier,
+    // is taken without asking: it was counted when it was made).
+    const ids: { id: string; type: 'mysql' | 'postgresql' }[] = [];
+    const refused = new Map<string, unknown>();
+    for (let i = 0; i < 40 && refused.size < 2; i += 1) {
+      const type = i % 2 === 0 ? 'postgresql' : 'mysql';
+      if (refused.has(type)) continue;
+      const id = randomUUID();
+      try {
+        await driver.deployDatabase({ id, type });
+        ids.push({ id, type });
+      } catch (error) {
+        refused.set(type, error);
+      }
+    }
+    for (const error of refused.values()) {
+      expect(error).toMatchObject({
+        code: 'conflict',
+        message:
+          'This server has no storage left for a new instance. Please try again later or contact support.',
+      });
+    }
+    expect(refused.size).toBe(2);
+    expect(logs.join('\n')).toMatch(/disk reserve: a new \d+ MiB disk refused/);
+
+    // Every tenant disk filled to its end, as if every tenant wrote all it could.
+    for (const server of [mariadbPaths(root).dir, postgresPaths(root).dir]) {
+      const tenants = path.join(server, 'tenants');
+      for (const database of readdirSync(tenants)) await fillToTheEnd(path.join(tenants, database));
+    }
+    const free = await host.freeBytes();
+    console.log(
+      `host: ${(free / MIB).toFixed(0)} MiB free with every tenant disk full (reserve ${RESERVE_MB} MiB, ${ids.length + 4} tenants)`,
+    );
+    expect(free).toBeGreaterThanOrEqual(RESERVE_MB * MIB);
+    for (const ref of ids) await driver.deleteDatabase(ref);
+  });
+
+  it('deletes a tenant with its disk', async () => {
+    for (const [id, type] of [
+      [idA, 'mysql'],
+      [idP, 'postgresql'],
+    ] as const) {
+      await driver.deleteDatabase({ id, type });
+      const { database } = tenantNames(id);
+      const server = type === 'mysql' ? mariadbPaths(root).dir : postgresPaths(root).dir;
+      expect(mountPoints().has(path.join(server, 'tenants', database))).toBe(false);
+      expect(existsSync(path.join(root, 'disks', type, `${database}.img`))).toBe(false);
+    }
+  });
+});
