@@ -165,6 +165,9 @@ async function main() {
           postgresAdminUrl: prov.postgresAdminUrl,
           mongodbAdminUrl: prov.mongodbAdminUrl,
           publicHost: prov.publicHost,
+          mysqlDiskMb: prov.mysqlDiskMb,
+          postgresDiskMb: prov.postgresDiskMb,
+          diskReserveMb: prov.diskReserveMb,
           sites: {
             baseDomain: prov.sites.baseDomain,
             listenHost: prov.sites.listenHost,
@@ -173,6 +176,7 @@ async function main() {
             sftpPort: prov.sites.sftpPort,
             tls: { issuer: prov.sites.tls },
             diskMb: prov.sites.diskMb,
+            databaseMb: prov.sites.databaseMb,
           },
           log: (line) => log(`provisioning: ${line}`),
         });
@@ -220,6 +224,7 @@ async function main() {
   background.metamaskChecks.start(log);
   background.helpUploadSweep.start(log);
   background.affiliateClickRetention.start(log);
+  background.storageAlerts.start(log);
 
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     log(`Berth ${VERSION} listening on ${config.publicUrl} (port ${info.port})`);
@@ -314,6 +319,7 @@ async function main() {
     await background.metamaskChecks.stop();
     await background.helpUploadSweep.stop();
     await background.affiliateClickRetention.stop();
+    await background.storageAlerts.stop();
     await stopListener();
     await driver.stop().catch((error: unknown) => log(`provisioning: stop failed: ${String(error)}`));
     await db.destroy();

@@ -24,6 +24,7 @@ import { createHelpDeskService } from './modules/help-desk/help-desk.service.ts'
 import type { DriverStartup } from './modules/instances/driver-startup.ts';
 import type { OperationBudgets } from './modules/instances/instance-jobs.ts';
 import { createInstanceTasks } from './modules/instances/instances.tasks.ts';
+import { createStorageAlerts } from './modules/instances/storage-alerts.ts';
 import { createNotificationHub, type NotificationHub } from './modules/notifications/notifications.hub.ts';
 import { createNotificationsService } from './modules/notifications/notifications.service.ts';
 import { createPasswordResetService } from './modules/password-reset/password-reset.service.ts';
@@ -192,6 +193,7 @@ export function createServices(config: ServicesConfig) {
     publicUrl,
   });
   const announcements = createAnnouncementsService({ db, notifications, publicUrl });
+  const storageAlerts = createStorageAlerts({ db, driver, notifications });
 
   /** Jobs that need no provisioning driver: announcement delivery and queued mail (retried on failure). */
   const platformJobTasks: TaskList = {
@@ -252,6 +254,8 @@ export function createServices(config: ServicesConfig) {
       domainChecks: everyInterval('custom domain checks', DOMAIN_CHECK_INTERVAL_MS, () =>
         instances.checkDueDomains(),
       ),
+      /** Notifications of databases reaching their size (heard from the driver, no timer). */
+      storageAlerts,
       affiliateClickRetention: everyInterval(
         'affiliate click retention',
         AFFILIATE_CLICK_RETENTION_INTERVAL_MS,

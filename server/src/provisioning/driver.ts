@@ -30,9 +30,10 @@ export interface ProvisioningDriver {
   databaseStorage(ref: DatabaseRef): Promise<DatabaseStorage | null>;
   /**
    * Hears databases (of MySQL instances and WordPress sites) reach their size limit, which refuses
-   * their writes, and get below it again. Called from the driver's own watch, outside any job.
+   * their writes, and get below it again. Called from the driver's own watch, outside any job. Answers
+   * a function that stops the listening.
    */
-  onStorageLimit(listener: (event: StorageLimitEvent) => void): void;
+  onStorageLimit(listener: (event: StorageLimitEvent) => void): () => void;
 
   /** The PHP versions WordPress sites can run on here (those installed on the host), e.g. ['8.2']. */
   phpVersions(): Promise<string[]>;

@@ -25,7 +25,7 @@ export function createUnconfiguredDriver(reason = NOT_CONFIGURED): ProvisioningD
     resumeDatabase: async (ref) => refuse(ref.type),
     changeDatabasePassword: async (ref) => refuse(ref.type),
     databaseStorage: async (ref) => refuse(ref.type),
-    onStorageLimit: () => {},
+    onStorageLimit: () => () => {},
     phpVersions: async () => [],
     deploySite: async (spec) => refuse(spec.type),
     deployN8n: async () => refuse('n8n'),

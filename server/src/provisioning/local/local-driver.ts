@@ -230,6 +230,10 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
 
     onStorageLimit(listener) {
       storageListeners.push(listener);
+      return () => {
+        const at = storageListeners.indexOf(listener);
+        if (at >= 0) storageListeners.splice(at, 1);
+      };
     },
 
     phpVersions: async () => sites?.phpVersions() ?? [],
