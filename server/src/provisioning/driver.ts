@@ -24,8 +24,9 @@ export interface ProvisioningDriver {
   /** Sets a new password and closes live sessions, so the old password stops working at once. */
   changeDatabasePassword(ref: DatabaseRef, password: string): Promise<void>;
   /**
-   * How much of its size a database instance uses; null where no size is enforced (a database on an
-   * external server, or one made before databases had a size).
+   * How much of its size a database instance uses (a WordPress site's database: the site's id with type
+   * 'mysql'); null where no size is enforced (a database on an external server, or one made before
+   * databases had a size).
    */
   databaseStorage(ref: DatabaseRef): Promise<DatabaseStorage | null>;
   /**

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureTestPackages } from '../../../test/provisioning/db-clients.ts';
+import { adminCli, ensureTestPackages } from '../../../test/provisioning/db-clients.ts';
 import { type HostDisk, makeHostDisk } from '../../../test/provisioning/host-disk.ts';
 import { killLeftoverServers } from '../../../test/provisioning/leftover-servers.ts';
 import type { DatabaseCredentials, ProvisioningDriver, StorageLimitEvent } from '../driver.ts';
@@ -354,6 +354,26 @@ describe('database sizes on the local servers', { timeout: 120_000 }, () => {
     } finally {
       await tenant.end();
     }
+  });
+
+  it("ends a PostgreSQL tenant's session that lets the NOTIFY queue grow on the host's disk", async () => {
+    // A session that listens, then stops reading what the server sends it (its client's socket paused).
+    const listener = await pgSession(q);
+    await listener.query('LISTEN flood');
+    const socket = (listener as unknown as { connection: { stream: { pause(): void; destroy(): void } } })
+      .connection.stream;
+    socket.pause();
+    // Another session of the same tenant sends about 95 MB of notifications the listener never reads.
+    const sender = await pgSession(q);
+    // (distinct payloads: PostgreSQL sends identical ones of a transaction once)
+    await sender.query("SELECT pg_notify('flood', g || repeat('n', 7900)) FROM generate_series(1, 12000) g");
+    await sender.end();
+    const usage = async () =>
+      Number((await adminCli('postgresql', root, 'SELECT pg_notification_queue_usage()')).stdout);
+    expect(await usage()).toBeGreaterThan(0.01);
+    await waitFor('the queue emptied', async () => ((await usage()) < 0.001 ? true : undefined), 30_000);
+    expect(logs.join('\n')).toMatch(/the NOTIFY queue grew: [1-9]\d* tenant sessions holding it back ended/);
+    socket.destroy();
   });
 
   it('brings MariaDB back when a tenant filled its disk to the end (the ballast makes room for recovery)', async () => {

@@ -1,6 +1,16 @@
 import type { DatabaseStorage, ServerHealth, StorageLimitEvent } from '../driver.ts';
 import type { TenantNames } from '../tenant-names.ts';
+import type { DiskReserve } from './disk-reserve.ts';
 import type { SupervisedProcess } from './supervisor.ts';
+
+/** What the local MariaDB and PostgreSQL servers are made with (mariadb-server.ts, postgres-server.ts). */
+export interface LocalDatabaseServerOptions {
+  /** Size of a tenant's database when its deploy names none, MiB (MYSQL_DISK_MB, POSTGRES_DISK_MB). */
+  tenantLimitMb: number;
+  /** Refuses tenant disks the host cannot hold (disk-reserve.ts). */
+  reserve?: DiskReserve;
+  log: (line: string) => void;
+}
 
 /** The tenant operations of one engine (SQL in mariadb-tenants.ts / postgres-tenants.ts). */
 export interface TenantOps {

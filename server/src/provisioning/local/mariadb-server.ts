@@ -9,8 +9,7 @@ import { z } from 'zod';
 import { freePort } from '../../lib/free-port.ts';
 import type { StorageLimitEvent } from '../driver.ts';
 import { databaseDisks, linkDatabaseDir, MARIADB_BUFFER_POOL_MB } from './database-disks.ts';
-import type { DiskReserve } from './disk-reserve.ts';
-import { type EngineServer, healthOf } from './engine-server.ts';
+import { type EngineServer, healthOf, type LocalDatabaseServerOptions } from './engine-server.ts';
 import { isRoot, ownedDir, readState, serviceUser, writeState } from './host.ts';
 import { mariadbQuota } from './mariadb-quota.ts';
 import { mariadbTenants } from './mariadb-tenants.ts';
@@ -39,14 +38,6 @@ const StateSchema = z.object({ port: z.number().int() });
 
 /** The system tablespace holds every tenant's undo log: bounded, a huge transaction fails, not the host. */
 const SYSTEM_TABLESPACE_MAX_MB = 2048;
-
-export interface LocalDatabaseServerOptions {
-  /** Size of a tenant's database when its deploy names none, MiB (MYSQL_DISK_MB, POSTGRES_DISK_MB). */
-  tenantLimitMb: number;
-  /** Refuses tenant disks the host cannot hold (disk-reserve.ts). */
-  reserve?: DiskReserve;
-  log: (line: string) => void;
-}
 
 /**
  * A private MariaDB (Debian's mariadbd) in `<root>/mariadb`, listening on 127.0.0.1:<port> and on a

@@ -8,10 +8,14 @@ import { z } from 'zod';
 import { freePort } from '../../lib/free-port.ts';
 import { generatePassword } from '../tenant-names.ts';
 import { databaseDisks } from './database-disks.ts';
-import { type EngineServer, healthOf } from './engine-server.ts';
+import { type EngineServer, healthOf, type LocalDatabaseServerOptions } from './engine-server.ts';
 import { isRoot, ownedDir, readState, serviceUser, writeState } from './host.ts';
-import type { LocalDatabaseServerOptions } from './mariadb-server.ts';
-import { guardTenantTemplate, hardenPostgresServer, postgresTenants } from './postgres-tenants.ts';
+import {
+  guardTenantTemplate,
+  hardenPostgresServer,
+  postgresTenants,
+  relieveNotifyQueue,
+} from './postgres-tenants.ts';
 import { superviseProcess } from './supervisor.ts';
 
 const BIN = '/usr/lib/postgresql/15/bin';
@@ -34,6 +38,9 @@ export function postgresPaths(root: string) {
 }
 
 const StateSchema = z.object({ port: z.number().int(), adminPassword: z.string().min(1) });
+
+/** How often the NOTIFY queue is looked at (postgres-tenants.ts, relieveNotifyQueue). */
+const NOTIFY_CHECK_MS = 10_000;
 
 function adminPool(config: pg.PoolConfig, log: (line: string) => void): pg.Pool {
   const pool = new pg.Pool({ max: 4, connectionTimeoutMillis: 3000, ...config });
@@ -126,6 +133,7 @@ export function localPostgres(root: string, options: LocalDatabaseServerOptions)
   }
 
   let supervised: ReturnType<typeof superviseProcess> | undefined;
+  let notifyWatch: NodeJS.Timeout | undefined;
 
   return {
     async start() {
@@ -169,8 +177,19 @@ export function localPostgres(root: string, options: LocalDatabaseServerOptions)
       await hardenPostgresServer(admin());
       await guardTemplate();
       disks.start();
+      notifyWatch = setInterval(() => {
+        relieveNotifyQueue(admin()).then(
+          (ended) => {
+            if (ended > 0)
+              log(`postgresql: the NOTIFY queue grew: ${ended} tenant sessions holding it back ended`);
+          },
+          (error: Error) => log(`postgresql: NOTIFY queue check failed: ${error.message}`),
+        );
+      }, NOTIFY_CHECK_MS);
+      notifyWatch.unref();
     },
     async stop() {
+      clearInterval(notifyWatch);
       await disks.stop();
       await pool?.end();
       pool = undefined;

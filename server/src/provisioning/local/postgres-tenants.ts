@@ -1,4 +1,4 @@
-import pg, { escapeIdentifier, escapeLiteral, type Pool } from 'pg';
+import { type Client, escapeIdentifier, escapeLiteral, type Pool } from 'pg';
 import { NotFoundError } from '../../lib/errors.ts';
 import type { TenantNames } from '../tenant-names.ts';
 import type { TenantOps } from './engine-server.ts';
@@ -66,8 +66,28 @@ CREATE EVENT TRIGGER berth_refuse_hash_indexes ON ddl_command_end
 `;
 
 /** Installs TENANT_GUARD_SQL into template1 through `template1` (an admin session on that database). */
-export async function guardTenantTemplate(template1: Pool | pg.Client): Promise<void> {
+export async function guardTenantTemplate(template1: Client): Promise<void> {
   await template1.query(TENANT_GUARD_SQL);
+}
+
+/** Share of the NOTIFY queue's 8 GB from which the sessions holding it back are ended (about 80 MB). */
+const NOTIFY_QUEUE_SHARE = 0.01;
+
+/**
+ * PostgreSQL keeps every NOTIFY until each listening session has read it, in `pg_notify/` in the data
+ * folder (the host's disk, not the tenant's), up to 8 GB: a tenant's session that listens and never
+ * reads (a transaction left open, a client that stops reading) would let its other sessions fill it.
+ * When the queue passes NOTIFY_QUEUE_SHARE, the tenant sessions that can hold it back are ended: those in
+ * a transaction open for over a minute, and those waiting for their client to read. Answers how many.
+ */
+export async function relieveNotifyQueue(pool: Pool): Promise<number> {
+  const { rows } = await pool.query<{ usage: number }>('SELECT pg_notification_queue_usage() AS usage');
+  if ((rows[0]?.usage ?? 0) < NOTIFY_QUEUE_SHARE) return 0;
+  const ended = await pool.query(
+    `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+     WHERE usename LIKE 'u\\_%' AND (xact_start < now() - interval '1 minute' OR wait_event = 'ClientWrite')`,
+  );
+  return ended.rowCount ?? 0;
 }
 
 async function exists(pool: Pool, sql: string, name: string): Promise<boolean> {

@@ -135,6 +135,11 @@ describe('WordPress sites on the local driver', { timeout: 60_000 }, () => {
       user: new URL(access.url).hostname.split('.')[0],
     });
     expect(access.database.database).toBe(`t_${spec.id.replaceAll('-', '_')}`);
+    // Its database lies on a disk of its own, of SITES_DATABASE_MB's default.
+    expect(await driver.databaseStorage({ id: spec.id, type: 'mysql' })).toMatchObject({
+      limitBytes: 512 * 1024 * 1024,
+      full: false,
+    });
 
     const page = await curl([access.url]);
     expect(page.status, page.stderr).toBe(200);
