@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -102,6 +102,19 @@ async function fillToTheEnd(dir: string, name = 'filler'): Promise<void> {
   }
 }
 
+/** Where a tenant's disk is mounted: `<server>/tenants/<disk>`, its disk named in its record. */
+function diskOf(type: 'mysql' | 'postgresql', id: string): { point: string; image: string; record: string } {
+  const { database } = tenantNames(id);
+  const record = path.join(root, 'disks', type, `${database}.json`);
+  const { disk } = JSON.parse(readFileSync(record, 'utf8')) as { disk: string };
+  const server = type === 'mysql' ? mariadbPaths(root).dir : postgresPaths(root).dir;
+  return {
+    point: path.join(server, 'tenants', disk),
+    image: path.join(root, 'disks', type, `${disk}.img`),
+    record,
+  };
+}
+
 const serverPid = async (type: 'mysql' | 'postgresql') => (await driver.health()).servers[type]?.pid;
 
 beforeAll(async () => {
@@ -135,16 +148,14 @@ describe('database sizes on the local servers', { timeout: 120_000 }, () => {
     q = await driver.deployDatabase({ id: idQ, type: 'postgresql' });
     const points = mountPoints();
     for (const id of [idA, idB]) {
-      const { database } = tenantNames(id);
-      expect(points.has(path.join(mariadbPaths(root).dir, 'tenants', database))).toBe(true);
+      expect(points.has(diskOf('mysql', id).point)).toBe(true);
       expect(await driver.databaseStorage({ id, type: 'mysql' })).toMatchObject({
         limitBytes: LIMIT_MB * MIB,
         full: false,
       });
     }
     for (const id of [idP, idQ]) {
-      const { database } = tenantNames(id);
-      expect(points.has(path.join(postgresPaths(root).dir, 'tenants', database))).toBe(true);
+      expect(points.has(diskOf('postgresql', id).point)).toBe(true);
       const storage = await driver.databaseStorage({ id, type: 'postgresql' });
       // The disk is the limit: at least what was asked for, less than its image.
       expect(storage?.limitBytes).toBeGreaterThanOrEqual(LIMIT_MB * MIB);
@@ -159,6 +170,29 @@ describe('database sizes on the local servers', { timeout: 120_000 }, () => {
     } finally {
       await client.end();
     }
+  });
+
+  it('deploys onto the warm spare: its disk, and for PostgreSQL the database made there beforehand', async () => {
+    const spareRecord = path.join(root, 'disks', 'postgresql', 'spare.json');
+    const spare = await waitFor('a warm PostgreSQL spare', async () =>
+      existsSync(spareRecord)
+        ? (JSON.parse(readFileSync(spareRecord, 'utf8')) as { disk: string })
+        : undefined,
+    );
+    const id = randomUUID();
+    const c = await driver.deployDatabase({ id, type: 'postgresql' });
+    expect(diskOf('postgresql', id).point).toBe(path.join(postgresPaths(root).dir, 'tenants', spare.disk));
+    const owned = await adminCli(
+      'postgresql',
+      root,
+      `SELECT d.datname || ' ' || r.rolname || ' ' || t.spcname FROM pg_database d JOIN pg_roles r ON r.oid = d.datdba
+       JOIN pg_tablespace t ON t.oid = d.dattablespace WHERE d.datname IN ('${c.database}', 'spare_${spare.disk}')`,
+    );
+    expect(owned.stdout).toBe(`${c.database} ${c.user} ${c.database}`);
+    const tenant = await pgSession(c);
+    await tenant.query('CREATE TABLE t (x int)');
+    await tenant.end();
+    await driver.deleteDatabase({ id, type: 'postgresql' });
   });
 
   it('stops a MySQL tenant writing long values past its size at the limit; the server and other tenants carry on', async () => {
@@ -184,11 +218,14 @@ describe('database sizes on the local servers', { timeout: 120_000 }, () => {
     console.log(
       `MySQL tenant stopped at ${((storage?.usedBytes ?? 0) / MIB).toFixed(1)} MiB of its ${LIMIT_MB} MiB`,
     );
-    expect(storage?.full).toBe(true);
+    expect(storage?.full, logs.join('\n')).toBe(true);
     expect(storage?.usedBytes).toBeGreaterThanOrEqual(LIMIT_MB * MIB);
     // Past the limit by what the writers got in before the guard, far from the disk's end.
     expect(storage?.usedBytes).toBeLessThan((LIMIT_MB + SLACK_MB / 2) * MIB);
-    expect(events).toContainEqual(expect.objectContaining({ instanceId: idA, full: true }));
+    // The customer is told (the event comes once the connections are closed).
+    await waitFor('the event', async () =>
+      events.some((event) => event.instanceId === idA && event.full) ? true : undefined,
+    );
 
     // The server never went down, and the other tenant writes as before.
     expect(await serverPid('mysql')).toBe(pid);
@@ -327,9 +364,12 @@ describe('database sizes on the local servers', { timeout: 120_000 }, () => {
   it('keeps the limits after a restart: disks mounted again before the servers start', async () => {
     // A full again, then everything stopped and started anew.
     const session = await mysqlSession(a);
-    await failure(session.query("INSERT INTO big (pad) SELECT REPEAT('w', 1048576) FROM seq_1_to_100"));
-    await session.end();
-    expect((await driver.databaseStorage({ id: idA, type: 'mysql' }))?.full).toBe(true);
+    const refill = await failure(
+      session.query("INSERT INTO big (pad) SELECT REPEAT('w', 1048576) FROM seq_1_to_100"),
+    );
+    await session.end().catch(() => {});
+    const storage = await driver.databaseStorage({ id: idA, type: 'mysql' });
+    expect(storage?.full, `${JSON.stringify({ refill, storage })}\n${logs.join('\n')}`).toBe(true);
     await driver.stop();
     const tenantsDir = path.join(mariadbPaths(root).dir, 'tenants');
     expect([...mountPoints()].filter((point) => point.startsWith(tenantsDir))).toEqual([]);
@@ -376,9 +416,9 @@ describe('database sizes on the local servers', { timeout: 120_000 }, () => {
     socket.destroy();
   });
 
-  it('brings MariaDB back when a tenant filled its disk to the end (the ballast makes room for recovery)', async () => {
+  it('brings MariaDB back when a tenant filled its disk to the end (the ballast makes room for recovery), and holds that tenant', async () => {
     const { database } = tenantNames(idB);
-    const disk = path.join(mariadbPaths(root).dir, 'tenants', database);
+    const disk = diskOf('mysql', idB).point;
     // B holds an open transaction of long values (its rollback needs pages), then its disk fills up
     // to the end, as a writer outrunning the guard would leave it, and the server dies.
     const open = await mysqlSession(b);
@@ -405,17 +445,32 @@ describe('database sizes on the local servers', { timeout: 120_000 }, () => {
     expect(Number(rows[0]?.n)).toBe(0); // rolled back by the recovery
     await after.end();
 
-    // Room again (the filler goes): writes come back, and the ballast with them.
-    await rm(path.join(disk, 'filler'));
+    // B filled its disk to the end: even with room again (the filler goes, rows deleted), its writes
+    // stay refused for an hour, so that it cannot take the server down again and again.
     await waitFor(
-      'B writable',
+      'B stopped',
       async () => {
         const storage = await driver.databaseStorage({ id: idB, type: 'mysql' });
-        return storage && !storage.full ? storage : undefined;
+        return storage?.full ? storage : undefined;
       },
       20_000,
     );
-    expect(existsSync(path.join(disk, 'ballast'))).toBe(true);
+    await rm(path.join(disk, 'filler'));
+    const held = await mysqlSession(b);
+    try {
+      expect(await failure(held.query('DELETE FROM pending'))).toBeUndefined();
+      await sleep(500); // the guard's check of that write
+      expect(await failure(held.query("INSERT INTO pending (pad) VALUES ('x')"))).toMatchObject({
+        code: MYSQL.errors.denied,
+      });
+    } finally {
+      await held.end();
+    }
+    const { heldUntil } = JSON.parse(readFileSync(diskOf('mysql', idB).record, 'utf8')) as {
+      heldUntil: number;
+    };
+    expect(heldUntil - Date.now()).toBeGreaterThan(55 * 60_000);
+    expect((await driver.databaseStorage({ id: idB, type: 'mysql' }))?.full).toBe(true);
   });
 
   it('never gives tenants the reserve: deploys are refused before, and full disks leave it free', async () => {
@@ -444,10 +499,13 @@ describe('database sizes on the local servers', { timeout: 120_000 }, () => {
     expect(refused.size).toBe(2);
     expect(logs.join('\n')).toMatch(/disk reserve: a new \d+ MiB disk refused/);
 
-    // Every tenant disk filled to its end, as if every tenant wrote all it could.
+    // Every disk filled to its end, as if every tenant wrote all it could.
     for (const server of [mariadbPaths(root).dir, postgresPaths(root).dir]) {
       const tenants = path.join(server, 'tenants');
-      for (const database of readdirSync(tenants)) await fillToTheEnd(path.join(tenants, database));
+      for (const disk of readdirSync(tenants)) {
+        const point = path.join(tenants, disk);
+        if (mountPoints().has(point)) await fillToTheEnd(point); // the warm spares too
+      }
     }
     const free = await host.freeBytes();
     console.log(
@@ -462,11 +520,11 @@ describe('database sizes on the local servers', { timeout: 120_000 }, () => {
       [idA, 'mysql'],
       [idP, 'postgresql'],
     ] as const) {
+      const disk = diskOf(type, id);
       await driver.deleteDatabase({ id, type });
-      const { database } = tenantNames(id);
-      const server = type === 'mysql' ? mariadbPaths(root).dir : postgresPaths(root).dir;
-      expect(mountPoints().has(path.join(server, 'tenants', database))).toBe(false);
-      expect(existsSync(path.join(root, 'disks', type, `${database}.img`))).toBe(false);
+      expect(mountPoints().has(disk.point)).toBe(false);
+      expect(existsSync(disk.image)).toBe(false);
+      expect(existsSync(disk.record)).toBe(false);
     }
   });
 });

@@ -15,7 +15,8 @@ import { killSessions, WRITE_PRIVILEGES } from './mariadb-tenants.ts';
  * in the slack above the limit, and a connection keeps the database privileges it had when it opened
  * (MariaDB reads them at login and USE), so only new ones hold the reduced set. When the tenant's data is
  * below 98 % of its limit again, its privileges come back and its connections are closed once more (for
- * the same reason). Each change is told to `onChange` (the customer gets a notification).
+ * the same reason), unless it filled its disk to the end within the hour (database-disks.ts: the server
+ * aborted; the hold keeps one tenant from doing it again and again). Each change is told to `onChange` (the customer gets a notification).
  *
  * How it hears of writes: an inotify watch on each tenant's database folder (every table file lies
  * there) checks that tenant's disk (one statfs) at most every CHECK_SPACING_MS while files change, so a
@@ -67,14 +68,21 @@ export function mariadbQuota(deps: {
     // Refused first (a new login gets the reduced set), then every open connection ends: what it runs
     // rolls back, and it can no longer use the privileges it read at login.
     await pool.query(`REVOKE ${WRITE_PRIVILEGES} ON ${db}.* FROM ?@'%'`, [names.user]);
-    await killSessions(pool, names.user);
+    await closeSessions(names);
+  }
+
+  /** Closes the tenant's connections; one that cannot be closed is logged (the next check tries again). */
+  async function closeSessions(names: TenantNames): Promise<void> {
+    await killSessions(admin(), names.user).catch((error: Error) =>
+      log(`mariadb: the sessions of ${names.database} could not all be closed: ${error.message}`),
+    );
   }
 
   async function unblock(names: TenantNames): Promise<void> {
     const pool = admin();
     const db = pool.escapeId(names.database);
     await pool.query(`GRANT ${WRITE_PRIVILEGES} ON ${db}.* TO ?@'%'`, [names.user]);
-    await killSessions(pool, names.user);
+    await closeSessions(names);
   }
 
   async function checkNow(database: string): Promise<void> {
@@ -87,14 +95,22 @@ export function mariadbQuota(deps: {
       usedBytes: usage.usedBytes,
       limitBytes: usage.limitBytes,
     });
-    if (!blocked.has(database) && usage.usedBytes >= usage.limitBytes) {
-      await block(names);
+    if (!blocked.has(database) && (usage.usedBytes >= usage.limitBytes || disks.isHeld(database))) {
+      // Blocked from the decision on: a deploy meanwhile leaves the write privileges out.
       blocked.add(database);
+      await block(names).catch((error: Error) => {
+        blocked.delete(database);
+        throw error;
+      });
       log(
         `mariadb: ${database} reached its limit (${usage.usedBytes} of ${usage.limitBytes} bytes): writes refused`,
       );
       deps.onChange(event(true));
-    } else if (blocked.has(database) && usage.usedBytes < usage.limitBytes * UNBLOCK_SHARE) {
+    } else if (
+      blocked.has(database) &&
+      usage.usedBytes < usage.limitBytes * UNBLOCK_SHARE &&
+      !disks.isHeld(database)
+    ) {
       await disks.restoreBallast(database);
       await unblock(names);
       blocked.delete(database);
@@ -144,7 +160,7 @@ export function mariadbQuota(deps: {
   }
 
   async function sweep(): Promise<void> {
-    for (const database of await disks.list()) {
+    for (const database of disks.list()) {
       if (!running) return;
       watchDisk(database);
       await check(database);

@@ -140,7 +140,8 @@ export function localMariaDb(root: string, options: LocalDatabaseServerOptions):
 
   /** Every tenant's disk mounted and linked from the data folder (after a reboot they are not). */
   async function mountTenantDisks(): Promise<void> {
-    for (const database of await disks.mountAll()) {
+    await disks.mountAll();
+    for (const database of disks.list()) {
       await linkDatabaseDir(paths.data, database, disks.dataDir(database), user);
     }
   }
@@ -195,7 +196,7 @@ export function localMariaDb(root: string, options: LocalDatabaseServerOptions):
       );
       await supervised.start();
       await quota.start();
-      disks.start();
+      await disks.start();
     },
     async stop() {
       quota.stop();

@@ -13,6 +13,7 @@ import { isRoot, ownedDir, readState, serviceUser, writeState } from './host.ts'
 import {
   guardTenantTemplate,
   hardenPostgresServer,
+  postgresSpareSteps,
   postgresTenants,
   relieveNotifyQueue,
 } from './postgres-tenants.ts';
@@ -176,7 +177,7 @@ export function localPostgres(root: string, options: LocalDatabaseServerOptions)
       await supervised.start();
       await hardenPostgresServer(admin());
       await guardTemplate();
-      disks.start();
+      await disks.start(postgresSpareSteps(admin));
       notifyWatch = setInterval(() => {
         relieveNotifyQueue(admin()).then(
           (ended) => {

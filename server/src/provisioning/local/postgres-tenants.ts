@@ -1,7 +1,11 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
 import { type Client, escapeIdentifier, escapeLiteral, type Pool } from 'pg';
 import { NotFoundError } from '../../lib/errors.ts';
 import type { TenantNames } from '../tenant-names.ts';
+import type { SpareSteps } from './database-disks.ts';
 import type { TenantOps } from './engine-server.ts';
+import { allocateFiles } from './tenant-disks.ts';
 
 /**
  * PostgreSQL instances are tenants of a PostgreSQL server: role `u_<id>` (LOGIN, 20 connections) owning
@@ -21,8 +25,9 @@ import type { TenantOps } from './engine-server.ts';
  * on the host's disk). A checkpoint writes pages already in memory, which never needs new room on a
  * disk unless the page lies in a hole of its file; PostgreSQL 15 leaves holes in two places, both closed
  * here: CREATE DATABASE (it writes only the last page of each file and keeps the others in memory until
- * the next checkpoint: the deploy runs one, before the tenant can write) and hash indexes (a bucket
- * split writes only the last page of the new buckets: refused, see TENANT_GUARD_SQL).
+ * the next checkpoint: every file of the new database gets all its blocks at once, before the tenant can
+ * write, see allocateNewDatabase) and hash indexes (a bucket split writes only the last page of the new
+ * buckets: refused, see TENANT_GUARD_SQL).
  */
 
 const CONNECTION_LIMIT = 20;
@@ -90,6 +95,20 @@ export async function relieveNotifyQueue(pool: Pool): Promise<number> {
   return ended.rowCount ?? 0;
 }
 
+/**
+ * After CREATE DATABASE on a tenant's disk: the new database's files given all their blocks
+ * (allocateFiles: milliseconds), or, where that cannot be done, a checkpoint, which writes them (a few
+ * hundred milliseconds, and it writes whatever else is waiting too).
+ */
+async function allocateNewDatabase(pool: Pool, database: string, location: string): Promise<void> {
+  const { rows } = await pool.query<{ oid: number }>('SELECT oid FROM pg_database WHERE datname = $1', [
+    database,
+  ]);
+  const version = (await readdir(location)).find((name) => name.startsWith('PG_'));
+  if (rows[0] && version && (await allocateFiles(path.join(location, version, String(rows[0].oid))))) return;
+  await pool.query('CHECKPOINT');
+}
+
 async function exists(pool: Pool, sql: string, name: string): Promise<boolean> {
   return ((await pool.query(sql, [name])).rowCount ?? 0) > 0;
 }
@@ -121,12 +140,13 @@ async function createPostgresTenant(
   if (!(await exists(pool, 'SELECT 1 FROM pg_database WHERE datname = $1', names.database))) {
     if (tablespaceLocation) {
       await pool.query(`CREATE DATABASE ${db} OWNER ${role} TEMPLATE template1 TABLESPACE ${db}`);
-      // Every page of the new files written (no hole left) before the tenant can fill its disk.
-      await pool.query('CHECKPOINT');
+      await allocateNewDatabase(pool, names.database, tablespaceLocation);
     } else {
       await pool.query(`CREATE DATABASE ${db} OWNER ${role} ENCODING 'UTF8' TEMPLATE template0`);
     }
   }
+  // A database that was a warm spare (database-disks.ts) is the admin's until now.
+  await pool.query(`ALTER DATABASE ${db} OWNER TO ${role}`);
   if (tablespaceLocation) await moveOntoTablespace(pool, names);
   // Always (also on a retry after a crash right after CREATE DATABASE): only the owner may connect.
   await pool.query(`REVOKE ALL ON DATABASE ${db} FROM PUBLIC`);
@@ -147,6 +167,38 @@ async function moveOntoTablespace(pool: Pool, names: TenantNames): Promise<void>
     names.database,
   ]);
   await pool.query(`ALTER DATABASE ${db} SET TABLESPACE ${db}`).catch(() => {});
+}
+
+/**
+ * PostgreSQL's part of a warm spare disk (database-disks.ts): the tablespace and the database a deploy
+ * would make, named `spare_<disk>` until a tenant takes them, the database closed to everyone and its
+ * files given their blocks (so the deploy itself runs no CREATE DATABASE).
+ */
+export function postgresSpareSteps(pool: () => Pool): SpareSteps {
+  const renameIfThere = async (catalog: 'pg_tablespace' | 'pg_database', from: string, to: string) => {
+    const column = catalog === 'pg_tablespace' ? 'spcname' : 'datname';
+    const what = catalog === 'pg_tablespace' ? 'TABLESPACE' : 'DATABASE';
+    if (await exists(pool(), `SELECT 1 FROM ${catalog} WHERE ${column} = $1`, from)) {
+      await pool().query(`ALTER ${what} ${escapeIdentifier(from)} RENAME TO ${escapeIdentifier(to)}`);
+    }
+  };
+  return {
+    async prepare(spare, location) {
+      const name = escapeIdentifier(spare);
+      await pool().query(`CREATE TABLESPACE ${name} LOCATION ${escapeLiteral(location)}`);
+      await pool().query(`CREATE DATABASE ${name} TEMPLATE template1 TABLESPACE ${name}`);
+      await pool().query(`REVOKE ALL ON DATABASE ${name} FROM PUBLIC`);
+      await allocateNewDatabase(pool(), spare, location);
+    },
+    async adopt(spare, database) {
+      await renameIfThere('pg_tablespace', spare, database);
+      await renameIfThere('pg_database', spare, database);
+    },
+    async discard(spare) {
+      await pool().query(`DROP DATABASE IF EXISTS ${escapeIdentifier(spare)} WITH (FORCE)`);
+      await pool().query(`DROP TABLESPACE IF EXISTS ${escapeIdentifier(spare)}`);
+    },
+  };
 }
 
 async function terminateSessions(pool: Pool, user: string): Promise<void> {
