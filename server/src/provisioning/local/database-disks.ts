@@ -255,10 +255,6 @@ export function databaseDisks(options: DatabaseDisksOptions): DatabaseDisks {
       });
   }
 
-  async function limitMbOf(database: string): Promise<number> {
-    return recordOf(database).limitMb;
-  }
-
   async function ballastBytes(point: string): Promise<number> {
     const info = await stat(path.join(point, BALLAST)).catch(() => undefined);
     return info ? info.blocks * 512 : 0;
@@ -271,7 +267,7 @@ export function databaseDisks(options: DatabaseDisksOptions): DatabaseDisks {
     const usedBytes = Math.max(0, disk.usedBytes - ballast);
     return {
       usedBytes,
-      limitBytes: guarded ? (await limitMbOf(database)) * MIB : usedBytes + disk.freeBytes,
+      limitBytes: guarded ? recordOf(database).limitMb * MIB : usedBytes + disk.freeBytes,
       freeBytes: disk.freeBytes,
       ballastBytes: ballast,
     };

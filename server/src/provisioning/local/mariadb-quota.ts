@@ -16,7 +16,8 @@ import { killSessions, WRITE_PRIVILEGES } from './mariadb-tenants.ts';
  * (MariaDB reads them at login and USE), so only new ones hold the reduced set. When the tenant's data is
  * below 98 % of its limit again, its privileges come back and its connections are closed once more (for
  * the same reason), unless it filled its disk to the end within the hour (database-disks.ts: the server
- * aborted; the hold keeps one tenant from doing it again and again). Each change is told to `onChange` (the customer gets a notification).
+ * aborted; the hold keeps one tenant from doing it again and again). Each change is told to `onChange`
+ * (the customer gets a notification).
  *
  * How it hears of writes: an inotify watch on each tenant's database folder (every table file lies
  * there) checks that tenant's disk (one statfs) at most every CHECK_SPACING_MS while files change, so a
@@ -24,10 +25,11 @@ import { killSessions, WRITE_PRIVILEGES } from './mariadb-tenants.ts';
  * no event announced. The state survives restarts in the grants themselves: at start the sweep reads
  * which tenants are blocked and puts each one right.
  *
- * What can still pass the limit: what the tenant writes between reaching it and the guard's KILL (a
- * few MiB at this machine's 100–200 MB/s), never more than the slack (64 MiB) before the disk's end.
- * Deleting rows frees room inside a table for new rows but not on the disk (InnoDB keeps the file's
- * size), so it does not lift the block; TRUNCATE, DROP TABLE (or dropping indexes) do.
+ * What can still pass the limit: what the tenant writes between reaching it and the guard's REVOKE and
+ * KILL: 0–4 MiB measured at this machine's 100–200 MB/s, within the slack (256 MiB) unless the host is so
+ * short of CPU that the guard waits a second or more (then see database-disks.ts: the server aborts and
+ * recovers). Deleting rows frees room inside a table for new rows but not on the disk (InnoDB keeps the
+ * file's size), so it does not lift the block; TRUNCATE and DROP TABLE do.
  */
 
 const CHECK_SPACING_MS = 25;
@@ -44,8 +46,6 @@ export interface MariaDbQuota {
   unwatch(database: string): void;
   /** Whether the tenant's writes are refused now. */
   isBlocked(database: string): boolean;
-  /** Checks one tenant now (tests; the watch does it on every write). */
-  check(database: string): Promise<void>;
 }
 
 export function mariadbQuota(deps: {
@@ -196,6 +196,5 @@ export function mariadbQuota(deps: {
       blocked.delete(database);
     },
     isBlocked: (database) => blocked.has(database),
-    check,
   };
 }
