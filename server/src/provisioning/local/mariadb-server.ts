@@ -65,6 +65,8 @@ export function localMariaDb(root: string, options: LocalDatabaseServerOptions):
   const user = isRoot() ? serviceUser('mysql') : undefined;
   const adminUser = isRoot() ? 'root' : userInfo().username;
   const owner = user ?? { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
+  /** Disks are loop mounts, which need root; a single-user dev setup runs without database sizes. */
+  const sized = isRoot();
   const disks = databaseDisks({
     root,
     engine: 'mysql',
@@ -140,6 +142,10 @@ export function localMariaDb(root: string, options: LocalDatabaseServerOptions):
 
   /** Every tenant's disk mounted and linked from the data folder (after a reboot they are not). */
   async function mountTenantDisks(): Promise<void> {
+    if (!sized) {
+      log('mariadb: database sizes are not enforced: their disks need root');
+      return;
+    }
     await disks.mountAll();
     for (const database of disks.list()) {
       await linkDatabaseDir(paths.data, database, disks.dataDir(database), user);
@@ -148,6 +154,7 @@ export function localMariaDb(root: string, options: LocalDatabaseServerOptions):
 
   /** Before mariadbd starts: a fresh tmpdir, and room for the crash recovery of a full tenant disk. */
   async function beforeLaunch(): Promise<void> {
+    if (!sized) return ownedDir(paths.tmp, user, 0o700);
     await tmpDisk.remove('tmp', paths.tmp);
     await tmpDisk.ensure('tmp', paths.tmp);
     await disks.releaseBallastWhereFull();
@@ -196,7 +203,7 @@ export function localMariaDb(root: string, options: LocalDatabaseServerOptions):
       );
       await supervised.start();
       await quota.start();
-      await disks.start();
+      if (sized) await disks.start();
     },
     async stop() {
       quota.stop();
@@ -214,16 +221,16 @@ export function localMariaDb(root: string, options: LocalDatabaseServerOptions):
       ...tenants,
       async create(names, password, limitMb = options.tenantLimitMb) {
         const { database } = names;
-        const legacy = !disks.has(database) && existsSync(path.join(paths.data, database));
-        if (legacy) {
-          // Made before tenants had disks: its folder stays in the data folder, without a limit.
-          log(`mariadb: ${database} has no disk of its own (made before disks): no size limit`);
-        } else {
+        // A tenant made before tenants had disks keeps its folder in the data folder, without a limit.
+        const onDisk = sized && (disks.has(database) || !existsSync(path.join(paths.data, database)));
+        if (onDisk) {
           await disks.ensure(database, limitMb);
           await linkDatabaseDir(paths.data, database, disks.dataDir(database), user);
+        } else if (sized) {
+          log(`mariadb: ${database} has no disk of its own (made before disks): no size limit`);
         }
         await tenants.create(names, password);
-        if (!legacy) await quota.watch(database);
+        if (onDisk) await quota.watch(database);
       },
       async delete(names) {
         quota.unwatch(names.database);

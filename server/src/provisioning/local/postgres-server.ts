@@ -86,7 +86,9 @@ export function localPostgres(root: string, options: LocalDatabaseServerOptions)
     return pool;
   };
 
-  const tenants = postgresTenants(admin, (names) => disks.dataDir(names.database));
+  /** Disks are loop mounts, which need root; a single-user dev setup runs without database sizes. */
+  const sized = isRoot();
+  const tenants = postgresTenants(admin, sized ? (names) => disks.dataDir(names.database) : undefined);
 
   async function initialise(): Promise<void> {
     if (existsSync(path.join(paths.data, 'PG_VERSION'))) return;
@@ -147,7 +149,8 @@ export function localPostgres(root: string, options: LocalDatabaseServerOptions)
       await writeState(paths.stateFile, state);
       await initialise();
       // A tablespace's folder must be there before the server touches it (after a reboot it is not).
-      await disks.mountAll();
+      if (sized) await disks.mountAll();
+      else log('postgresql: database sizes are not enforced: their disks need root');
       supervised = superviseProcess(
         {
           name: 'postgresql',
@@ -177,7 +180,7 @@ export function localPostgres(root: string, options: LocalDatabaseServerOptions)
       await supervised.start();
       await hardenPostgresServer(admin());
       await guardTemplate();
-      await disks.start(postgresSpareSteps(admin));
+      if (sized) await disks.start(postgresSpareSteps(admin));
       notifyWatch = setInterval(() => {
         relieveNotifyQueue(admin()).then(
           (ended) => {
@@ -200,7 +203,7 @@ export function localPostgres(root: string, options: LocalDatabaseServerOptions)
     tenants: {
       ...tenants,
       async create(names, password, limitMb = options.tenantLimitMb) {
-        await disks.ensure(names.database, limitMb);
+        if (sized) await disks.ensure(names.database, limitMb);
         await tenants.create(names, password);
       },
       async delete(names) {
