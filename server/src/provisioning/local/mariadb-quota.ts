@@ -3,7 +3,7 @@ import type { Pool, RowDataPacket } from 'mysql2/promise';
 import type { StorageLimitEvent } from '../driver.ts';
 import { instanceIdOf, type TenantNames, tenantNamesOfDatabase } from '../tenant-names.ts';
 import type { DatabaseDisks } from './database-disks.ts';
-import { killSessions, WRITE_PRIVILEGES } from './mariadb-tenants.ts';
+import { killConnection, killSessions, sessionsOf, WRITE_PRIVILEGES } from './mariadb-tenants.ts';
 
 /**
  * The size limit of MySQL tenants (MySQL instances and WordPress sites' databases) on the local MariaDB.
@@ -14,8 +14,8 @@ import { killSessions, WRITE_PRIVILEGES } from './mariadb-tenants.ts';
  * read, delete rows, and TRUNCATE or DROP tables) and closes its connections: their statements roll back
  * in the slack above the limit, and a connection keeps the database privileges it had when it opened
  * (MariaDB reads them at login and USE), so only new ones hold the reduced set. When the tenant's data is
- * below 98 % of its limit again, its privileges come back and its connections are closed once more (for
- * the same reason), unless it filled its disk to the end within the hour (database-disks.ts: the server
+ * below 98 % of its limit again, its privileges come back and its connections are closed once more, each
+ * when idle (for the same reason), unless it filled its disk to the end within the hour (database-disks.ts: the server
  * aborted; the hold keeps one tenant from doing it again and again). Each change is told to `onChange`
  * (the customer gets a notification).
  *
@@ -33,6 +33,8 @@ import { killSessions, WRITE_PRIVILEGES } from './mariadb-tenants.ts';
  */
 
 const CHECK_SPACING_MS = 25;
+/** After the writes come back, how long the connections busy then are waited for, to close them idle. */
+const IDLE_WAIT_MS = 30_000;
 const SWEEP_MS = 10_000;
 /** A blocked tenant gets its writes back below this share of its limit (no flapping at the edge). */
 const UNBLOCK_SHARE = 0.98;
@@ -41,8 +43,8 @@ export interface MariaDbQuota {
   /** Reads the grants, watches every tenant's disk, blocks or unblocks each as its usage says. */
   start(): Promise<void>;
   stop(): void;
-  /** Starts watching a tenant (after its deploy); checks it at once. */
-  watch(database: string): Promise<void>;
+  /** Starts watching a tenant (after its deploy) and checks it (in the background). */
+  watch(database: string): void;
   unwatch(database: string): void;
   /** Whether the tenant's writes are refused now. */
   isBlocked(database: string): boolean;
@@ -82,7 +84,30 @@ export function mariadbQuota(deps: {
     const pool = admin();
     const db = pool.escapeId(names.database);
     await pool.query(`GRANT ${WRITE_PRIVILEGES} ON ${db}.* TO ?@'%'`, [names.user]);
-    await closeSessions(names);
+    closeWhenIdle(names).catch((error: Error) =>
+      log(`mariadb: the sessions of ${names.database} could not all be closed: ${error.message}`),
+    );
+  }
+
+  /**
+   * The tenant's connections opened before its writes came back still hold the reduced privileges, so
+   * each is closed, but only once idle: never in the middle of a statement (such as the TRUNCATE that
+   * made the room). Watched in the background every 200 ms, for IDLE_WAIT_MS at most.
+   */
+  async function closeWhenIdle(names: TenantNames): Promise<void> {
+    const pool = admin();
+    const waiting = new Set((await sessionsOf(pool, names.user)).map((session) => session.id));
+    for (const until = Date.now() + IDLE_WAIT_MS; waiting.size > 0 && running && Date.now() < until; ) {
+      const now = new Map(
+        (await sessionsOf(pool, names.user)).map((session) => [session.id, session.command]),
+      );
+      for (const id of waiting) {
+        const command = now.get(id);
+        if (command === 'Sleep') await killConnection(pool, id);
+        if (command === undefined || command === 'Sleep') waiting.delete(id);
+      }
+      if (waiting.size > 0) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
   }
 
   async function checkNow(database: string): Promise<void> {
@@ -186,9 +211,9 @@ export function mariadbQuota(deps: {
       for (const watcher of watchers.values()) watcher.close();
       watchers.clear();
     },
-    async watch(database) {
+    watch(database) {
       watchDisk(database);
-      await check(database);
+      void check(database);
     },
     unwatch(database) {
       watchers.get(database)?.close();

@@ -230,7 +230,7 @@ export function localMariaDb(root: string, options: LocalDatabaseServerOptions):
           log(`mariadb: ${database} has no disk of its own (made before disks): no size limit`);
         }
         await tenants.create(names, password);
-        if (onDisk) await quota.watch(database);
+        if (onDisk) quota.watch(database);
       },
       async delete(names) {
         quota.unwatch(names.database);

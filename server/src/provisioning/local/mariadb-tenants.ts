@@ -51,12 +51,15 @@ async function createMariaDbTenant(
   );
   // A warning means the user already existed (a repeated deploy): give it the password we return.
   if (created.warningStatus > 0) await pool.query(`ALTER USER ?@'%' IDENTIFIED BY ?`, [names.user, password]);
-  // Granted, then what must not be there taken away (a tenant made before held ALL PRIVILEGES, CREATE
-  // TEMPORARY TABLES included); never a moment without any, which would refuse its logins.
+  // Granted; for a user that existed, what must not be there is taken away after (a tenant made before
+  // held ALL PRIVILEGES, CREATE TEMPORARY TABLES included): never a moment without any, which would
+  // refuse its logins.
   const privileges = full ? READ_PRIVILEGES : `${READ_PRIVILEGES}, ${WRITE_PRIVILEGES}`;
   await pool.query(`GRANT ${privileges} ON ${db}.* TO ?@'%'`, [names.user]);
-  const refused = full ? `CREATE TEMPORARY TABLES, ${WRITE_PRIVILEGES}` : 'CREATE TEMPORARY TABLES';
-  await pool.query(`REVOKE ${refused} ON ${db}.* FROM ?@'%'`, [names.user]);
+  if (created.warningStatus > 0) {
+    const refused = full ? `CREATE TEMPORARY TABLES, ${WRITE_PRIVILEGES}` : 'CREATE TEMPORARY TABLES';
+    await pool.query(`REVOKE ${refused} ON ${db}.* FROM ?@'%'`, [names.user]);
+  }
 }
 
 /**
@@ -64,15 +67,22 @@ async function createMariaDbTenant(
  * changes of database privileges).
  */
 export async function killSessions(pool: Pool, user: string): Promise<void> {
-  const [sessions] = await pool.query<RowDataPacket[]>(
-    'SELECT id FROM information_schema.processlist WHERE user = ?',
+  for (const { id } of await sessionsOf(pool, user)) await killConnection(pool, id);
+}
+
+/** The user's connections now: their ids and what each does (`Sleep`: idle, between statements). */
+export async function sessionsOf(pool: Pool, user: string): Promise<{ id: number; command: string }[]> {
+  const [rows] = await pool.query<RowDataPacket[]>(
+    'SELECT id, command FROM information_schema.processlist WHERE user = ?',
     [user],
   );
-  for (const { id } of sessions) {
-    await pool.query('KILL CONNECTION ?', [id]).catch((error: { errno?: number }) => {
-      if (error.errno !== ER_NO_SUCH_THREAD) throw error;
-    });
-  }
+  return rows.map((row) => ({ id: Number(row.id), command: String(row.command) }));
+}
+
+export async function killConnection(pool: Pool, id: number): Promise<void> {
+  await pool.query('KILL CONNECTION ?', [id]).catch((error: { errno?: number }) => {
+    if (error.errno !== ER_NO_SUCH_THREAD) throw error;
+  });
 }
 
 /** Runs an ALTER USER, turning "no such user" into a NotFoundError. */

@@ -19,12 +19,16 @@ import type { DiskReserve } from './disk-reserve.ts';
  *   hard links cannot reach another tenant's files (they are other file systems).
  *
  * Every image of a data root lives under `<root>/disks/` (root, 700), each pool's in a folder of its own
- * (sites: `disks/<id>.img`, MySQL tenants: `disks/mysql/<database>.img`, …). A pool keeps one formatted
- * spare, `spare.img` in its folder, so that a deploy only renames and mounts it (formatting takes
- * 20–40 ms; a spare holding WordPress core saves a second).
+ * (sites: `disks/<id>.img`; database disks: `disks/mysql/<disk>.img`, see database-disks.ts), where
+ * disk-reserve.ts counts them. Once started, a pool keeps one formatted spare, `spare.img` in its
+ * folder, so that a deploy only renames and mounts it (formatting takes 20–110 ms; a spare holding
+ * WordPress core saves a second).
  *
- * Use: `diskPool(options)` once per kind of disk, `start()` it (prepares the spare), then `ensure(name,
- * point)` to get a tenant's disk mounted, `mount` after a reboot, `remove` when the tenant goes.
+ * Use: `diskPool(options)` once per kind of disk (its folder, size, owner of the disk's root folder, the
+ * reserve), `start()` it if it should keep a spare, then `ensure(name, point)` to get a tenant's disk
+ * made and mounted, `mount(name, point)` after a reboot, `remove(name, point)` when the tenant goes,
+ * `diskUsage(point)` for what it holds. Mount points are the caller's: a folder root makes (the pool
+ * creates it, 711) in a folder no tenant can write.
  */
 
 const run = promisify(execFile);
@@ -57,8 +61,8 @@ export interface DiskPoolOptions {
   rootOwner: DiskOwner;
   rootMode: number;
   /**
-   * Fills a fresh spare, mounted at `point`, before it is set aside (sites copy WordPress core there,
-   * databases their folder layout). Runs as root on a disk no tenant has seen yet.
+   * Fills a fresh spare, mounted at `point`, before it is set aside (sites copy WordPress core there).
+   * Runs as root on a disk no tenant has seen yet. A deploy waits for a spare being filled.
    */
   prepareSpare?: (point: string) => Promise<void>;
   /** Decides whether the host can hold another image; without it images are made unchecked. */
@@ -76,9 +80,9 @@ export interface DiskUsage {
 }
 
 export interface DiskPool {
-  /** Prepares a spare in the background. */
+  /** Keeps a spare from now on (one is prepared in the background at once). Not started: no spare. */
   start(): void;
-  /** Waits for a spare being prepared. */
+  /** Stops keeping a spare; waits for one being prepared. */
   stop(): Promise<void>;
   /**
    * Makes the disk of `name` when it has none (the spare when ready, else a fresh one, which the reserve
