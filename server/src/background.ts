@@ -83,6 +83,11 @@ export function backgroundTasks(deps: BackgroundDeps): BackgroundTask[] {
   return [
     ...platform,
     provisioningDriver(deps),
+    {
+      name: 'database storage alerts',
+      start: async () => services.storageAlerts.start(log),
+      stop: () => services.storageAlerts.stop(),
+    },
     jobRunner(deps, services.jobTasks, 'jobs: runner started', async () => {
       const unlocked = await recoverAbandonedJobs(db);
       if (unlocked.length > 0) log(`jobs: released the jobs of stopped workers ${unlocked.join(', ')}`);

@@ -40,6 +40,9 @@ export function createDriver(config: ProvisioningConfig, log: LogLine): Provisio
     postgresAdminUrl: config.postgresAdminUrl,
     mongodbAdminUrl: config.mongodbAdminUrl,
     publicHost: config.publicHost,
+    mysqlDiskMb: config.mysqlDiskMb,
+    postgresDiskMb: config.postgresDiskMb,
+    diskReserveMb: config.diskReserveMb,
     sites: {
       baseDomain: sites.baseDomain,
       listenHost: sites.listenHost,
@@ -48,6 +51,7 @@ export function createDriver(config: ProvisioningConfig, log: LogLine): Provisio
       sftpPort: sites.sftpPort,
       tls: { issuer: sites.tls },
       diskMb: sites.diskMb,
+      databaseMb: sites.databaseMb,
     },
     n8n: { diskMb: config.n8n.diskMb, egressAllow: config.tenantEgressAllow },
     log: (line) => log(`provisioning: ${line}`),

@@ -13,6 +13,9 @@ describe('provisioning and secrets configuration', () => {
       postgresAdminUrl: undefined,
       mongodbAdminUrl: undefined,
       publicHost: '127.0.0.1',
+      mysqlDiskMb: 1024,
+      postgresDiskMb: 1024,
+      diskReserveMb: 2048,
       sites: {
         baseDomain: 'localhost',
         httpPort: undefined,
@@ -21,6 +24,7 @@ describe('provisioning and secrets configuration', () => {
         tls: 'internal',
         listenHost: '127.0.0.1',
         diskMb: 1024,
+        databaseMb: 512,
       },
       n8n: { diskMb: 1024 },
       tenantEgressAllow: [],
@@ -37,6 +41,7 @@ describe('provisioning and secrets configuration', () => {
       SITES_TLS: 'acme',
       SITES_LISTEN_HOST: '0.0.0.0',
       SITES_DISK_MB: '4096',
+      SITES_DATABASE_MB: '256',
     });
     expect(config.provisioning.sites).toEqual({
       baseDomain: 'sites.example.com',
@@ -46,7 +51,23 @@ describe('provisioning and secrets configuration', () => {
       tls: 'acme',
       listenHost: '0.0.0.0',
       diskMb: 4096,
+      databaseMb: 256,
     });
+  });
+
+  it('reads the database sizes and the disk reserve', () => {
+    const config = readConfig({ MYSQL_DISK_MB: '2048', POSTGRES_DISK_MB: '512', DISK_RESERVE_MB: '0' });
+    expect(config.provisioning).toMatchObject({ mysqlDiskMb: 2048, postgresDiskMb: 512, diskReserveMb: 0 });
+  });
+
+  it.each([
+    ['MYSQL_DISK_MB', '32', 'MYSQL_DISK_MB must be at least 64'],
+    ['POSTGRES_DISK_MB', '10', 'POSTGRES_DISK_MB must be at least 64 (an empty database takes about 8 MiB)'],
+    ['SITES_DATABASE_MB', 'big', 'SITES_DATABASE_MB must be a number of MiB'],
+    ['DISK_RESERVE_MB', '-1', 'DISK_RESERVE_MB must be at least 0'],
+    ['DISK_RESERVE_MB', '2000000', 'DISK_RESERVE_MB must be at most 1048576 (1 TiB)'],
+  ])('refuses %s=%s', (name, value, message) => {
+    expect(() => readConfig({ [name]: value })).toThrow(message);
   });
 
   it.each([

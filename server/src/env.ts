@@ -21,6 +21,15 @@ const Port = (name: string) =>
     .min(1, `${name} must be 1 to 65535`)
     .max(65535, `${name} must be 1 to 65535`);
 
+/** A size in MiB: whole, at least `min` (`why` says why), at most 1 TiB. */
+const Mib = (name: string, min: number, why: string, fallback: number) =>
+  z.coerce
+    .number({ error: `${name} must be a number of MiB` })
+    .int(`${name} must be a whole number of MiB`)
+    .min(min, `${name} must be at least ${min}${why ? ` (${why})` : ''}`)
+    .max(1_048_576, `${name} must be at most 1048576 (1 TiB)`)
+    .default(fallback);
+
 const DNS_RESOLVER_RULE =
   'DNS_RESOLVER must be a comma-separated list of IP addresses with optional ports, such as 1.1.1.1,127.0.0.1:5353,[::1]:53';
 
@@ -121,18 +130,12 @@ const EnvSchema = z.object({
   SITES_TLS: z
     .enum(['internal', 'acme'], { error: 'SITES_TLS must be internal or acme' })
     .default('internal'),
-  SITES_DISK_MB: z.coerce
-    .number({ error: 'SITES_DISK_MB must be a number of MiB' })
-    .int('SITES_DISK_MB must be a whole number of MiB')
-    .min(256, 'SITES_DISK_MB must be at least 256 (WordPress itself takes about 60 MiB)')
-    .max(1_048_576, 'SITES_DISK_MB must be at most 1048576 (1 TiB)')
-    .default(1024),
-  N8N_DISK_MB: z.coerce
-    .number({ error: 'N8N_DISK_MB must be a number of MiB' })
-    .int('N8N_DISK_MB must be a whole number of MiB')
-    .min(256, 'N8N_DISK_MB must be at least 256 (n8n keeps about 60 MiB of its own there)')
-    .max(1_048_576, 'N8N_DISK_MB must be at most 1048576 (1 TiB)')
-    .default(1024),
+  SITES_DISK_MB: Mib('SITES_DISK_MB', 256, 'WordPress itself takes about 60 MiB', 1024),
+  SITES_DATABASE_MB: Mib('SITES_DATABASE_MB', 64, 'a fresh WordPress database takes about 2 MiB', 512),
+  MYSQL_DISK_MB: Mib('MYSQL_DISK_MB', 64, '', 1024),
+  POSTGRES_DISK_MB: Mib('POSTGRES_DISK_MB', 64, 'an empty database takes about 8 MiB', 1024),
+  DISK_RESERVE_MB: Mib('DISK_RESERVE_MB', 0, '', 2048),
+  N8N_DISK_MB: Mib('N8N_DISK_MB', 256, 'n8n keeps about 60 MiB of its own there', 1024),
   TENANT_EGRESS_ALLOW: z
     .string()
     .default('')
@@ -222,6 +225,11 @@ interface ProvisioningConfig {
   mongodbAdminUrl: string | undefined;
   /** Host name written into instance credentials. */
   publicHost: string;
+  /** Size of each MySQL / PostgreSQL instance's database on the servers the local driver runs, MiB. */
+  mysqlDiskMb: number;
+  postgresDiskMb: number;
+  /** Free space the local driver never promises to tenants' disks (the platform's own), MiB. */
+  diskReserveMb: number;
   /** WordPress sites of the local driver: front door (Caddy), SFTP and certificates. */
   sites: SitesConfig;
   /** n8n instances of the local driver: each one's disk (its storage quota), MiB. */
@@ -243,6 +251,8 @@ interface SitesConfig {
   listenHost: string;
   /** Each site's disk (its storage quota), MiB. */
   diskMb: number;
+  /** Each site's database (its own disk on MariaDB), MiB. */
+  databaseMb: number;
 }
 
 /** `a.b.c.d/n` with each part in range and no host bits set outside the prefix. */
@@ -316,6 +326,9 @@ export function readConfig(env: Record<string, string | undefined> = process.env
       postgresAdminUrl: e.POSTGRES_ADMIN_URL,
       mongodbAdminUrl: e.MONGODB_ADMIN_URL,
       publicHost: e.INSTANCE_PUBLIC_HOST ?? (e.PUBLIC_URL ? new URL(e.PUBLIC_URL).hostname : '127.0.0.1'),
+      mysqlDiskMb: e.MYSQL_DISK_MB,
+      postgresDiskMb: e.POSTGRES_DISK_MB,
+      diskReserveMb: e.DISK_RESERVE_MB,
       sites: {
         baseDomain: e.SITES_BASE_DOMAIN.toLowerCase(),
         httpPort: e.SITES_HTTP_PORT,
@@ -324,6 +337,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
         tls: e.SITES_TLS,
         listenHost: e.SITES_LISTEN_HOST,
         diskMb: e.SITES_DISK_MB,
+        databaseMb: e.SITES_DATABASE_MB,
       },
       n8n: { diskMb: e.N8N_DISK_MB },
       tenantEgressAllow: e.TENANT_EGRESS_ALLOW,

@@ -23,6 +23,7 @@ import { createHelpDeskService } from './modules/help-desk/help-desk.service.ts'
 import type { DriverStartup } from './modules/instances/driver-startup.ts';
 import type { OperationBudgets } from './modules/instances/instance-jobs.ts';
 import { createInstanceTasks } from './modules/instances/instances.tasks.ts';
+import { createStorageAlerts } from './modules/instances/storage-alerts.ts';
 import { createNotificationHub, type NotificationHub } from './modules/notifications/notifications.hub.ts';
 import { createNotificationsService } from './modules/notifications/notifications.service.ts';
 import { createPasswordResetService } from './modules/password-reset/password-reset.service.ts';
@@ -207,6 +208,7 @@ export function createServices(config: ServicesConfig) {
     affiliates,
     apiKeys,
     jobTasks,
+    storageAlerts: createStorageAlerts({ db, driver, notifications }),
     platformJobTasks,
   };
 }

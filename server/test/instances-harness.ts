@@ -24,9 +24,12 @@ export interface TestProvisioning {
 }
 
 /**
- * `sites: true` runs the WordPress site runtime too (Caddy, php-fpm, SFTP on free ports), as main.ts does.
+ * `sites: true` runs the WordPress site runtime too (Caddy, php-fpm, SFTP on free ports), as main.ts does;
+ * `mysqlDiskMb` gives MySQL instances a smaller database than the default 1 GiB (quick to fill).
  */
-export async function startTestProvisioning(options: { sites?: boolean } = {}): Promise<TestProvisioning> {
+export async function startTestProvisioning(
+  options: { sites?: boolean; mysqlDiskMb?: number } = {},
+): Promise<TestProvisioning> {
   await ensureTestPackages();
   if (options.sites) await ensureSiteTestPackages();
   // Directly under /tmp: the mysql, postgres and caddy users (and site users) must be able to traverse it.
@@ -35,6 +38,7 @@ export async function startTestProvisioning(options: { sites?: boolean } = {}): 
   const driver = createLocalDriver({
     dataRoot: root,
     sites: options.sites ? {} : undefined,
+    mysqlDiskMb: options.mysqlDiskMb,
     log: (line) => logs.push(line),
   });
   await driver.start();

@@ -15,6 +15,12 @@ export interface ProvisioningDriver {
   capabilities(): Promise<Capabilities>;
   /** Every region customers can pick, and whether this driver places instances there. */
   regions(): Promise<RegionAvailability[]>;
+  /**
+   * Hears databases (of MySQL instances and WordPress sites) reach their size limit, which refuses
+   * their writes, and get below it again. Called from the driver's own watch, outside any job. Answers
+   * a function that stops the listening.
+   */
+  onStorageLimit(listener: (event: StorageLimitEvent) => void): () => void;
   /** Brings up what the driver supervises (or connects to). */
   start(): Promise<void>;
   /** Closes connections and shuts supervised servers down gracefully. */
@@ -89,6 +95,25 @@ export interface ServerHealth {
 export interface DriverHealth {
   ok: boolean;
   servers: Record<string, ServerHealth>;
+}
+
+/** A database reached its size limit (its writes are refused) or is below it again. */
+export interface StorageLimitEvent {
+  /** The instance: a MySQL instance, or the WordPress site whose database it is. */
+  instanceId: string;
+  full: boolean;
+  usedBytes: number;
+  limitBytes: number;
+}
+
+/**
+ * The host has no room for another tenant disk without eating into the platform's reserve
+ * (local/disk-reserve.ts). The operator finds the figures in the log.
+ */
+export class StorageExhaustedError extends ConflictError {
+  constructor() {
+    super('This server has no storage left for a new instance. Please try again later or contact support.');
+  }
 }
 
 /** The instance type cannot be provisioned here; `details.reason` says why (answered as a 409). */

@@ -127,9 +127,10 @@ export interface BackupCapability {
   delete(id: string, backupId: string): Promise<void>;
 }
 
-/** How much of its disk an instance uses. */
+/** How much of its size an instance uses. */
 export interface StorageCapability {
-  usage(id: string): Promise<SiteStorage>;
+  /** Null where no size is enforced (a database on an external server, or one made before sizes). */
+  usage(id: string): Promise<StorageUse | null>;
 }
 
 /** WordPress: the PHP versions sites can run on here. */
@@ -175,9 +176,11 @@ export interface SslStatus {
   expiresAt?: string;
 }
 
-export interface SiteStorage {
+export interface StorageUse {
   usedBytes: number;
   limitBytes: number;
+  /** Whether its writes are refused now because it reached its limit (a database at its size). */
+  full?: boolean;
 }
 
 export interface BackupInput {

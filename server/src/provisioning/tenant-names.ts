@@ -35,3 +35,12 @@ export function checkPassword(password: string): string {
   }
   return password;
 }
+
+/** The names of the tenant whose database is `database` (`t_<key>`), as tenantNames made them. */
+export function tenantNamesOfDatabase(database: string): TenantNames {
+  if (!/^t_[a-z0-9_]{1,50}$/.test(database)) throw new ValidationError(`Not a tenant database: ${database}`);
+  return { database, user: `u_${database.slice(2)}` };
+}
+
+/** The instance id of a tenant database: tenantNames' mapping undone ('_' back to '-'). */
+export const instanceIdOf = (database: string): string => database.slice(2).replaceAll('_', '-');

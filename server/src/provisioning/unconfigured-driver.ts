@@ -27,6 +27,7 @@ export function createUnconfiguredDriver(reason = NOT_CONFIGURED): ProvisioningD
     engine: (type) => engines[type],
     capabilities: () => capabilitiesOf(engines),
     regions: async () => oneRegion(DEFAULT_REGION),
+    onStorageLimit: () => () => {},
     start: async () => {},
     stop: async () => {},
     health: async () => ({ ok: false, servers: {} }),

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { NotFoundError } from '../../lib/errors.ts';
-import type { BackupInfo, SiteStorage } from '../../provisioning/engine.ts';
+import { ConflictError, NotFoundError } from '../../lib/errors.ts';
+import type { BackupInfo } from '../../provisioning/engine.ts';
 import { DRIVER_FAILED, type InstancesContext } from './instances.context.ts';
-import type { Backup, BackupBody } from './instances.schemas.ts';
+import type { Backup, BackupBody, SiteStorage } from './instances.schemas.ts';
 
 const BACKUP_WHEN_INACTIVE = 'Your subscription is inactive. Creating backups is disabled.';
 const RESTORE_WHEN_INACTIVE = 'Restoring backups is disabled.';
@@ -35,7 +35,9 @@ export function createInstanceBackupsService(ctx: InstancesContext) {
     /** How much of its storage an instance uses (its disk: a site's uploads, files, sessions, logs). */
     async storage(userId: string, id: string): Promise<SiteStorage> {
       const { row, capability: storage } = await ownDeployed(userId, id, 'storage', STORAGE_SITES_ONLY);
-      return storage.usage(row.id);
+      const use = await storage.usage(row.id);
+      if (!use) throw new ConflictError('No size is kept for this instance, so its use is not measured');
+      return { usedBytes: use.usedBytes, limitBytes: use.limitBytes };
     },
 
     async listBackups(userId: string, id: string): Promise<Backup[]> {

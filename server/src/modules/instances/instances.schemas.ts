@@ -401,3 +401,4 @@ export type Capabilities = z.infer<typeof CapabilitiesSchema>;
 export type SslResult = z.infer<typeof SslResultSchema>;
 export type Backup = z.infer<typeof BackupSchema>;
 export type BackupBody = z.infer<typeof BackupBodySchema>;
+export type SiteStorage = z.infer<typeof SiteStorageSchema>;

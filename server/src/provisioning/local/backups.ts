@@ -38,6 +38,8 @@ export interface BackupSite {
   database: DatabaseCredentials;
   tenant: TenantNames;
   tenants: TenantOps;
+  /** Size of the site's database when a restore makes it anew, MiB. */
+  databaseMb: number;
   /** The largest archive of the site's files accepted (its disk size: nothing larger can be real). */
   maxArchiveBytes: number;
 }
@@ -240,7 +242,7 @@ printf '%s\\n' '<?php $upgrading = time();' | { set -- "$1/.maintenance" 644; ${
   );
   try {
     await site.tenants.delete(site.tenant);
-    await site.tenants.create(site.tenant, site.database.password);
+    await site.tenants.create(site.tenant, site.database.password, site.databaseMb);
     await client('/usr/bin/mariadb', [...clientArgs(site.database), site.database.database], site.database, {
       input: path.join(dir, DB_FILE),
     });

@@ -42,5 +42,6 @@ export function databaseEngine(
     suspend: (id) => tenants().suspend(tenantNames(id)),
     resume: (id) => tenants().resume(tenantNames(id)),
     password: { change: (id, password) => tenants().setPassword(tenantNames(id), checkPassword(password)) },
+    storage: { usage: async (id) => (await deps.server().storage?.(tenantNames(id))) ?? null },
   };
 }

@@ -8,10 +8,12 @@ import {
   type ProvisioningDriver,
   ProvisioningUnavailableError,
   type ServerHealth,
+  type StorageLimitEvent,
   unavailableEngine,
 } from '../driver.ts';
 import type { Capability } from '../instance-types.ts';
 import { databaseEngine } from './database-engines.ts';
+import { type DiskReserve, diskReserve } from './disk-reserve.ts';
 import type { EngineServer } from './engine-server.ts';
 import { type FrontDoor, frontDoor } from './front-door.ts';
 import { makeTraversable, ownedDir } from './host.ts';
@@ -20,6 +22,7 @@ import { externalMariaDb, localMariaDb } from './mariadb-server.ts';
 import { localN8n } from './n8n-instances.ts';
 import { DEFAULT_RUNTIMES_DIR } from './n8n-runtime.ts';
 import { externalPostgres, localPostgres } from './postgres-server.ts';
+import { disksDir } from './tenant-disks.ts';
 import { localSites, type SiteRuntimeOptions } from './wordpress-sites.ts';
 
 export interface LocalDriverOptions {
@@ -33,6 +36,17 @@ export interface LocalDriverOptions {
   mongodbAdminUrl?: string;
   /** Host name put in credentials; default the host the server listens on (127.0.0.1 locally). */
   publicHost?: string;
+  /**
+   * Size of each MySQL / PostgreSQL instance's database on the servers the driver runs (its own disk),
+   * MiB; default 1024 each. A changed size applies to new instances.
+   */
+  mysqlDiskMb?: number;
+  postgresDiskMb?: number;
+  /**
+   * Free space kept for the platform on the file system of `dataRoot` (disk-reserve.ts): no tenant
+   * disk is made that could, filled, eat into it. MiB; default 2048.
+   */
+  diskReserveMb?: number;
   /**
    * Runs the front door (Caddy) and with it WordPress sites (php-fpm, SFTP; see wordpress-sites.ts) and
    * n8n instances; main.ts always passes it. While off, neither is offered and nothing of them starts.
@@ -49,6 +63,9 @@ export interface LocalDriverOptions {
   n8n?: { diskMb?: number; egressAllow?: readonly string[] };
   log?: (line: string) => void;
 }
+
+const DEFAULT_DATABASE_MB = 1024;
+const DEFAULT_DISK_RESERVE_MB = 2048;
 
 export const MONGODB_UNAVAILABLE =
   'MongoDB needs MONGODB_ADMIN_URL (no MongoDB server is available on this host)';
@@ -73,6 +90,16 @@ const SQL_ENGINES: Record<SqlType, { label: string; local: LocalEngine }> = {
  */
 export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriver {
   const log = options.log ?? (() => {});
+  // Every tenant disk (sites, databases, n8n instances) is made only when the host can hold it filled.
+  const reserve: DiskReserve = diskReserve(
+    disksDir(options.dataRoot),
+    options.diskReserveMb ?? DEFAULT_DISK_RESERVE_MB,
+    log,
+  );
+  const storageListeners: ((event: StorageLimitEvent) => void)[] = [];
+  const tellStorage = (event: StorageLimitEvent) => {
+    for (const listener of storageListeners) listener(event);
+  };
   const adminUrls: Record<SqlType, string | undefined> = {
     mysql: options.mysqlAdminUrl,
     postgresql: options.postgresAdminUrl,
@@ -98,7 +125,7 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
     ? localSites(
         options.dataRoot,
         options.sites ?? {},
-        { mariadb: () => servers.mysql, publicHost: options.publicHost, front: door },
+        { mariadb: () => servers.mysql, reserve, publicHost: options.publicHost, front: door },
         log,
       )
     : undefined;
@@ -110,6 +137,7 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
           baseDomain: options.sites?.baseDomain ?? 'localhost',
           diskMb: options.n8n?.diskMb,
           egressAllow: options.n8n?.egressAllow,
+          reserve,
         },
         door,
         log,
@@ -126,8 +154,17 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
 
   function createServer(type: SqlType): EngineServer {
     const url = adminUrls[type];
-    if (type === 'mysql') return url ? externalMariaDb(url) : localMariaDb(options.dataRoot, log);
-    return url ? externalPostgres(url, log) : localPostgres(options.dataRoot, log);
+    const limits = (tenantLimitMb: number) => ({ tenantLimitMb, reserve, log });
+    const server =
+      type === 'mysql'
+        ? url
+          ? externalMariaDb(url)
+          : localMariaDb(options.dataRoot, limits(options.mysqlDiskMb ?? DEFAULT_DATABASE_MB))
+        : url
+          ? externalPostgres(url, log)
+          : localPostgres(options.dataRoot, limits(options.postgresDiskMb ?? DEFAULT_DATABASE_MB));
+    server.onStorageLimit?.(tellStorage);
+    return server;
   }
 
   async function sqlCapability(type: SqlType): Promise<Capability> {
@@ -211,6 +248,14 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
     engine: (type) => engines[type],
     capabilities: () => capabilitiesOf(engines),
     regions: async () => oneRegion(options.region ?? DEFAULT_REGION),
+
+    onStorageLimit(listener) {
+      storageListeners.push(listener);
+      return () => {
+        const at = storageListeners.indexOf(listener);
+        if (at >= 0) storageListeners.splice(at, 1);
+      };
+    },
 
     /** Starts what it can; an engine that fails is logged and reported by capabilities() and health(). */
     async start() {

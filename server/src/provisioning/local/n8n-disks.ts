@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, rmdir, statfs } from 'node:fs/promises';
+import { chmod, chown, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { formatDiskImage, layoutDir, mountDiskImage, mountPoints, unmountDiskImage } from './disk-image.ts';
+import type { DiskReserve } from './disk-reserve.ts';
 import type { OsUser } from './host.ts';
 import { n8nPaths } from './n8n-state.ts';
+import { diskPool, disksDir, diskUsage, isMounted } from './tenant-disks.ts';
 
 /**
- * Each n8n instance's files live on a disk of their own (disk-image.ts), mounted at `<root>/n8n/<id>`:
+ * Each n8n instance's files live on a disk of their own (tenant-disks.ts), mounted at `<root>/n8n/<id>`:
  * its size bounds what the instance can write (its SQLite database, binary data, the editor's cache),
  * and the disk's root folder is root's, so the two folders bound into the sandbox, `data/` (/data: n8n's
  * user folder, HOME) and `tmp/` (/tmp), can never be swapped for a link before a restart binds them.
@@ -18,8 +19,9 @@ import { n8nPaths } from './n8n-state.ts';
 
 export interface N8nDisks {
   /**
-   * Creates the instance's disk if it has none, mounts it and lays out data/ and tmp/ for `user`.
-   * Answers the folder of an old-layout instance that awaits copying onto the disk, if there is one.
+   * Creates the instance's disk if it has none (the host's reserve may refuse), mounts it and lays out
+   * data/ and tmp/ for `user`. Answers the folder of an old-layout instance that awaits copying onto the
+   * disk, if there is one.
    */
   ensure(id: string, user: OsUser): Promise<string | undefined>;
   /** Mounts the disk of an existing instance (after a reboot); false when it has none. */
@@ -30,55 +32,57 @@ export interface N8nDisks {
   usage(id: string): Promise<{ usedBytes: number; sizeBytes: number }>;
 }
 
-export function n8nDisks(root: string, options: { sizeMb: number }): N8nDisks {
-  const image = (id: string) => path.join(root, 'disks', `n8n-${id}.img`);
+/** mkdir as root in a disk's root folder (root's own), then hands it to `owner`; an existing one is left. */
+async function layoutDir(dir: string, owner: OsUser): Promise<void> {
+  if (existsSync(dir)) return;
+  await mkdir(dir, { mode: 0o700 });
+  await chown(dir, owner.uid, owner.gid);
+  await chmod(dir, 0o700);
+}
+
+export function n8nDisks(
+  root: string,
+  options: { sizeMb: number; reserve?: DiskReserve; log: (line: string) => void },
+): N8nDisks {
+  const pool = diskPool({
+    dir: path.join(disksDir(root), 'n8n'),
+    names: /^[a-z0-9-]{1,50}$/,
+    sizeMb: options.sizeMb,
+    label: 'berth-n8n',
+    rootOwner: { uid: 0, gid: 0 },
+    rootMode: 0o711,
+    reserve: options.reserve,
+    log: options.log,
+  });
 
   return {
     async ensure(id, user) {
       const paths = n8nPaths(root, id);
-      let old: string | undefined;
-      if (!existsSync(image(id))) {
-        await mkdir(path.dirname(image(id)), { recursive: true, mode: 0o700 });
-        if (existsSync(paths.mountDir) && !mountPoints().has(paths.mountDir)) {
-          old = `${paths.mountDir}.old`;
-          await rename(paths.mountDir, old);
-        }
-        const partial = `${image(id)}.partial`;
-        await formatDiskImage(partial, options.sizeMb, 'berth-n8n');
-        await rename(partial, image(id));
-      } else if (existsSync(`${paths.mountDir}.old`)) {
+      let old: string | undefined = existsSync(`${paths.mountDir}.old`) ? `${paths.mountDir}.old` : undefined;
+      if (!pool.has(id) && existsSync(paths.mountDir) && !isMounted(paths.mountDir)) {
         old = `${paths.mountDir}.old`;
+        await rename(paths.mountDir, old);
       }
-      await mountDiskImage(image(id), paths.mountDir);
-      await layoutDir(paths.dataDir, user, user.gid, 0o700);
-      await layoutDir(paths.tmpDir, user, user.gid, 0o700);
+      await pool.ensure(id, paths.mountDir);
+      await layoutDir(paths.dataDir, user);
+      await layoutDir(paths.tmpDir, user);
       return old;
     },
 
-    async mount(id) {
-      if (!existsSync(image(id))) return false;
-      await mountDiskImage(image(id), n8nPaths(root, id).mountDir);
-      return true;
-    },
-
-    unmount: (id) => unmountDiskImage(n8nPaths(root, id).mountDir),
+    mount: (id) => pool.mount(id, n8nPaths(root, id).mountDir),
+    unmount: (id) => pool.unmount(n8nPaths(root, id).mountDir),
 
     async remove(id) {
       const point = n8nPaths(root, id).mountDir;
-      await unmountDiskImage(point);
-      await rm(image(id), { force: true });
-      if (existsSync(point) && !mountPoints().has(point)) await rmdir(point).catch(() => {});
+      await pool.remove(id, point);
       // An old-layout folder left over (its copy failed): it holds only the instance's files, and rm
-      // removes links inside it without following them.
+      // removes links inside it without following them (the instance's processes are gone by now).
       await rm(`${point}.old`, { recursive: true, force: true });
     },
 
     async usage(id) {
-      const stats = await statfs(n8nPaths(root, id).mountDir);
-      return {
-        sizeBytes: stats.blocks * stats.bsize,
-        usedBytes: (stats.blocks - stats.bfree) * stats.bsize,
-      };
+      const usage = await diskUsage(n8nPaths(root, id).mountDir);
+      return { usedBytes: usage.usedBytes, sizeBytes: usage.sizeBytes };
     },
   };
 }

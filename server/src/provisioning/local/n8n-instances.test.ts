@@ -16,7 +16,6 @@ import { removeSiteUsersUnder } from '../../../test/provisioning/site-sandbox.ts
 import type { ProvisioningDriver } from '../driver.ts';
 import type { N8nSpec, SiteUrls } from '../engine.ts';
 import { caddyPaths } from './caddy.ts';
-import { mountPoints } from './disk-image.ts';
 import { systemUser } from './host.ts';
 import { createLocalDriver } from './local-driver.ts';
 import { generateN8nKey, localN8n } from './n8n-instances.ts';
@@ -31,6 +30,7 @@ import { N8N_INSIDE, n8nSandboxCommand, runInN8nSandbox } from './n8n-sandbox.ts
 import { n8nNames, n8nPaths } from './n8n-state.ts';
 import { ensureSiteUser } from './site-users.ts';
 import { descendants } from './supervisor.ts';
+import { mountPoints } from './tenant-disks.ts';
 
 /**
  * Real n8n (the shared runtime, `npm run install-n8n`) behind real Caddy, in its sandbox and network
@@ -595,7 +595,7 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
     for (const gone of [
       paths.dataDir,
       paths.mountDir,
-      path.join(root, 'disks', `n8n-${specB.id}.img`),
+      path.join(root, 'disks', 'n8n', `${specB.id}.img`),
       paths.etcDir,
       paths.stateFile,
       paths.pidFile,

@@ -12,6 +12,7 @@ import type { BackupInfo, BackupInput, InstanceEngine, N8nSpec, SiteUrls, SslSta
 import type { Capability } from '../instance-types.ts';
 import * as backupStore from './backup-store.ts';
 import type { CaddySite } from './caddy-config.ts';
+import type { DiskReserve } from './disk-reserve.ts';
 import { checkDomain } from './domain-names.ts';
 import type { FrontDoor } from './front-door.ts';
 import { isRoot, type OsUser, ownedDir, systemUser } from './host.ts';
@@ -74,6 +75,8 @@ export interface LocalN8nOptions {
   diskMb?: number;
   /** IPv4 CIDRs of otherwise blocked ranges instances may reach (TENANT_EGRESS_ALLOW). */
   egressAllow?: readonly string[];
+  /** Refuses a new disk the host cannot hold (disk-reserve.ts). */
+  reserve?: DiskReserve;
 }
 
 /** The operations of n8n instances on this host (the engine below is built from them). */
@@ -162,7 +165,7 @@ export function localN8n(
   const processes = new Map<string, SupervisedProcess>();
   const withInstance = createKeyedLock();
   const memoryMb = options.memoryMb ?? 512;
-  const disks = n8nDisks(root, { sizeMb: options.diskMb ?? 1024 });
+  const disks = n8nDisks(root, { sizeMb: options.diskMb ?? 1024, reserve: options.reserve, log });
   let started = false;
   let startError: string | undefined;
 

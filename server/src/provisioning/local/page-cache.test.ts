@@ -235,7 +235,10 @@ describe('the page cache against anonymous visitors filling the disk', () => {
   it('20,000 anonymous requests to page variants leave the cache at the canonical pages, under its limits', {
     timeout: 1_800_000,
   }, async () => {
-    const usedBefore = (await required(driver.engine('wordpress').storage).usage(id)).usedBytes;
+    const usedBefore = required(
+      (await required(driver.engine('wordpress').storage).usage(id)) ?? undefined,
+      'its size',
+    ).usedBytes;
     const total = 20_000;
     const statuses = new Map<number, number>();
     let next = 0;
@@ -252,7 +255,10 @@ describe('the page cache against anonymous visitors filling the disk', () => {
     const { files, dirs } = await cacheContents();
     const pages = [...files.entries()].filter(([name]) => name.endsWith('index.html'));
     const bytes = [...files.values()].reduce((sum, size) => sum + size, 0);
-    const usedAfter = (await required(driver.engine('wordpress').storage).usage(id)).usedBytes;
+    const usedAfter = required(
+      (await required(driver.engine('wordpress').storage).usage(id)) ?? undefined,
+      'its size',
+    ).usedBytes;
     console.log(
       `${total} variant requests in ${seconds.toFixed(0)} s (${(total / seconds).toFixed(0)}/s), answers ${JSON.stringify(Object.fromEntries(statuses))}: the cache holds ${pages.length} pages, ${bytes} bytes in ${dirs.length} folders; the disk grew by ${usedAfter - usedBefore} bytes`,
     );

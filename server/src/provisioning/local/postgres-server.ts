@@ -7,9 +7,16 @@ import pg from 'pg';
 import { z } from 'zod';
 import { freePort } from '../../lib/free-port.ts';
 import { generatePassword } from '../tenant-names.ts';
-import { type EngineServer, healthOf } from './engine-server.ts';
+import { databaseDisks } from './database-disks.ts';
+import { type EngineServer, healthOf, type LocalDatabaseServerOptions } from './engine-server.ts';
 import { isRoot, ownedDir, readState, serviceUser, writeState } from './host.ts';
-import { hardenPostgresServer, postgresTenants } from './postgres-tenants.ts';
+import {
+  guardTenantTemplate,
+  hardenPostgresServer,
+  postgresSpareSteps,
+  postgresTenants,
+  relieveNotifyQueue,
+} from './postgres-tenants.ts';
 import { superviseProcess } from './supervisor.ts';
 
 const BIN = '/usr/lib/postgresql/15/bin';
@@ -33,6 +40,9 @@ export function postgresPaths(root: string) {
 
 const StateSchema = z.object({ port: z.number().int(), adminPassword: z.string().min(1) });
 
+/** How often the NOTIFY queue is looked at (postgres-tenants.ts, relieveNotifyQueue). */
+const NOTIFY_CHECK_MS = 10_000;
+
 function adminPool(config: pg.PoolConfig, log: (line: string) => void): pg.Pool {
   const pool = new pg.Pool({ max: 4, connectionTimeoutMillis: 3000, ...config });
   // A terminated admin connection (server restart) is an 'error' event; unhandled it would kill Node.
@@ -43,11 +53,23 @@ function adminPool(config: pg.PoolConfig, log: (line: string) => void): pg.Pool 
 /**
  * A private PostgreSQL 15 cluster (Debian's binaries) in `<root>/postgresql`, listening on
  * 127.0.0.1:<port> with scram-sha-256 everywhere. The admin role `provisioner` gets a generated password
- * kept in the state file.
+ * kept in the state file. Each tenant database lies in a tablespace on a disk of its own
+ * (postgres-tenants.ts, database-disks.ts), mounted before the server starts.
  */
-export function localPostgres(root: string, log: (line: string) => void): EngineServer {
+export function localPostgres(root: string, options: LocalDatabaseServerOptions): EngineServer {
+  const { log } = options;
   const paths = postgresPaths(root);
   const user = isRoot() ? serviceUser('postgres') : undefined;
+  const disks = databaseDisks({
+    root,
+    engine: 'postgresql',
+    serverDir: paths.dir,
+    user,
+    defaultLimitMb: options.tenantLimitMb,
+    reserve: options.reserve,
+    log,
+  });
+
   let state: z.infer<typeof StateSchema> = { port: 0, adminPassword: '' };
   let pool: pg.Pool | undefined;
   const admin = (): pg.Pool => {
@@ -63,6 +85,10 @@ export function localPostgres(root: string, log: (line: string) => void): Engine
     );
     return pool;
   };
+
+  /** Disks are loop mounts, which need root; a single-user dev setup runs without database sizes. */
+  const sized = isRoot();
+  const tenants = postgresTenants(admin, sized ? (names) => disks.dataDir(names.database) : undefined);
 
   async function initialise(): Promise<void> {
     if (existsSync(path.join(paths.data, 'PG_VERSION'))) return;
@@ -90,7 +116,27 @@ export function localPostgres(root: string, log: (line: string) => void): Engine
     }
   }
 
+  /** TENANT_GUARD_SQL into template1, through a session of its own that ends before any deploy. */
+  async function guardTemplate(): Promise<void> {
+    const client = new pg.Client({
+      host: '127.0.0.1',
+      port: state.port,
+      user: ADMIN_ROLE,
+      password: state.adminPassword,
+      database: 'template1',
+      connectionTimeoutMillis: 3000,
+    });
+    client.on('error', () => {});
+    await client.connect();
+    try {
+      await guardTenantTemplate(client);
+    } finally {
+      await client.end();
+    }
+  }
+
   let supervised: ReturnType<typeof superviseProcess> | undefined;
+  let notifyWatch: NodeJS.Timeout | undefined;
 
   return {
     async start() {
@@ -102,6 +148,9 @@ export function localPostgres(root: string, log: (line: string) => void): Engine
       };
       await writeState(paths.stateFile, state);
       await initialise();
+      // A tablespace's folder must be there before the server touches it (after a reboot it is not).
+      if (sized) await disks.mountAll();
+      else log('postgresql: database sizes are not enforced: their disks need root');
       supervised = superviseProcess(
         {
           name: 'postgresql',
@@ -130,13 +179,43 @@ export function localPostgres(root: string, log: (line: string) => void): Engine
       );
       await supervised.start();
       await hardenPostgresServer(admin());
+      await guardTemplate();
+      if (sized) await disks.start(postgresSpareSteps(admin));
+      notifyWatch = setInterval(() => {
+        relieveNotifyQueue(admin()).then(
+          (ended) => {
+            if (ended > 0)
+              log(`postgresql: the NOTIFY queue grew: ${ended} tenant sessions holding it back ended`);
+          },
+          (error: Error) => log(`postgresql: NOTIFY queue check failed: ${error.message}`),
+        );
+      }, NOTIFY_CHECK_MS);
+      notifyWatch.unref();
     },
     async stop() {
+      clearInterval(notifyWatch);
+      await disks.stop();
       await pool?.end();
       pool = undefined;
       await supervised?.stop();
+      if (supervised?.status().state === 'stopped') await disks.unmountAll();
     },
-    tenants: postgresTenants(admin),
+    tenants: {
+      ...tenants,
+      async create(names, password, limitMb = options.tenantLimitMb) {
+        if (sized) await disks.ensure(names.database, limitMb);
+        await tenants.create(names, password);
+      },
+      async delete(names) {
+        await tenants.delete(names);
+        await disks.remove(names.database);
+      },
+    },
+    async storage(names) {
+      if (!disks.has(names.database)) return undefined;
+      const usage = await disks.usage(names.database);
+      return { usedBytes: usage.usedBytes, limitBytes: usage.limitBytes, full: usage.freeBytes === 0 };
+    },
     endpoint: () => ({ host: '127.0.0.1', port: state.port }),
     health: () => healthOf(supervised, () => admin().query('SELECT 1'), state.port),
   };

@@ -1,22 +1,30 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, chown, mkdir, rename, rm, rmdir, statfs } from 'node:fs/promises';
+import { chmod, chown, mkdir, rename, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { formatDiskImage, layoutDir, mountDiskImage, mountPoints, unmountDiskImage } from './disk-image.ts';
+import type { DiskReserve } from './disk-reserve.ts';
 import type { OsUser } from './host.ts';
 import { sitePaths } from './site-names.ts';
+import { diskPool, disksDir, diskUsage, isMounted } from './tenant-disks.ts';
 import { copyWordPressCore } from './wordpress-core.ts';
 
 /**
- * Each site's files live on a disk of their own (disk-image.ts: a size-limited ext4 image mounted
- * `nosymfollow,nosuid,nodev,noexec` at `<root>/sites/<id>`, its root folder root's).
+ * Each site's files live on a disk of their own (tenant-disks.ts: an ext4 image, loop-mounted at
+ * `<root>/sites/<id>` with `nosymfollow,nosuid,nodev,noexec`):
  *
- * The layout: `public/` (WordPress; the site user, group of the front door, 750), `tmp/` (700), `logs/`
+ * - the size is a hard quota on everything the site writes (SFTP, PHP, uploads, sessions, logs);
+ * - no process on the host follows a symbolic link that lies on it (the kernel refuses with ELOOP), so
+ *   the front door and any root process opening a path there can never be led out of the site;
+ * - nothing on it runs as a program or gains privileges;
+ * - hard links cannot reach another site's files (they are other file systems).
+ *
+ * The disk's root folder belongs to root (mode 711): the customer cannot add, remove or swap its
+ * entries `public/` (WordPress; the site user, group of the front door, 750), `tmp/` (700), `logs/`
  * (750) and `run/` (the PHP socket; group of the front door, 750).
  *
- * A spare disk holding a fresh copy of WordPress core (Debian's, with its links resolved into real
- * files) is kept ready, so a deploy only renames it and hands the core to the site user.
+ * The pool's spare disk holds a fresh copy of WordPress core (Debian's, with its links resolved into
+ * real files), so a deploy only renames it and hands the core to the site user.
  */
 
 const run = promisify(execFile);
@@ -24,6 +32,8 @@ const run = promisify(execFile);
 export interface SiteDisksOptions {
   /** Size of each site's disk in MiB. */
   sizeMb: number;
+  /** Refuses a new disk the host cannot hold (disk-reserve.ts). */
+  reserve?: DiskReserve;
   log: (line: string) => void;
 }
 
@@ -52,76 +62,43 @@ export interface SiteDisks {
 }
 
 export function siteDisks(root: string, options: SiteDisksOptions): SiteDisks {
-  const { log } = options;
-  const disksDir = path.join(root, 'disks');
-  const image = (id: string) => path.join(disksDir, `${id}.img`);
-  const spare = path.join(disksDir, 'spare.img');
-  const spareMount = path.join(disksDir, 'spare.mnt');
   /** On a spare disk, core waits here (root, 700) until a site takes it. */
   const SPARE_CORE = 'core';
-  let refilling: Promise<void> | undefined;
-  let stopped = false;
+  const pool = diskPool({
+    dir: disksDir(root),
+    names: /^[a-z0-9-]{1,50}$/,
+    sizeMb: options.sizeMb,
+    label: 'berth-site',
+    rootOwner: { uid: 0, gid: 0 },
+    rootMode: 0o711,
+    async prepareSpare(point) {
+      const core = path.join(point, SPARE_CORE);
+      await mkdir(core, { mode: 0o700 });
+      await copyWordPressCore(path.join(core, 'public'));
+    },
+    reserve: options.reserve,
+    log: options.log,
+  });
 
-  const format = (file: string) => formatDiskImage(file, options.sizeMb, 'berth-site');
-  const mountAt = mountDiskImage;
-  const unmountAt = unmountDiskImage;
-
-  /** A disk with core under SPARE_CORE (root only), unmounted, at `spare`. */
-  function refill(fresh = false): void {
-    if (refilling || stopped) return;
-    refilling = (async () => {
-      if (fresh) await rm(spare, { force: true });
-      if (existsSync(spare)) return;
-      const partial = `${spare}.partial`;
-      await unmountAt(spareMount);
-      await format(partial);
-      await mountAt(partial, spareMount);
-      try {
-        const core = path.join(spareMount, SPARE_CORE);
-        await mkdir(core, { mode: 0o700 });
-        await copyWordPressCore(path.join(core, 'public'));
-      } finally {
-        await unmountAt(spareMount);
-      }
-      await rename(partial, spare);
-    })()
-      .catch((error: Error) => log(`spare site disk failed: ${error.message}`))
-      .finally(() => {
-        refilling = undefined;
-      });
-  }
-
-  async function takeSpare(file: string): Promise<boolean> {
+  /** mkdir as root in the disk's root folder (root's own, so nothing there is the customer's). */
+  async function layoutDir(dir: string, owner: OsUser, group: number, mode: number): Promise<void> {
     try {
-      await rename(spare, file);
-      return true;
-    } catch {
-      return false;
+      await mkdir(dir, { mode: 0o700 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return; // ours from before: left alone
+      throw error;
     }
+    await chown(dir, owner.uid, group);
+    await chmod(dir, mode);
   }
 
-  const api: SiteDisks = {
-    start() {
-      stopped = false;
-      refill(true);
-    },
-    async stop() {
-      stopped = true;
-      await refilling;
-    },
+  return {
+    start: () => pool.start(),
+    stop: () => pool.stop(),
 
     async ensure(id, user, front) {
-      await mkdir(disksDir, { recursive: true, mode: 0o700 });
-      const file = image(id);
-      if (!existsSync(file)) {
-        if (!(await takeSpare(file))) {
-          if (refilling) await refilling;
-          if (!(await takeSpare(file))) await format(file);
-        }
-        refill();
-      }
       const point = sitePaths(root, id).dir;
-      await mountAt(file, point);
+      await pool.ensure(id, point);
       const frontGroup = front?.gid ?? user.gid;
       const publicDir = path.join(point, 'public');
       if (!existsSync(publicDir)) {
@@ -144,31 +121,14 @@ export function siteDisks(root: string, options: SiteDisksOptions): SiteDisks {
       await layoutDir(path.join(point, 'run'), user, frontGroup, 0o750);
     },
 
-    async mount(id) {
-      if (!existsSync(image(id))) return false;
-      await mountAt(image(id), sitePaths(root, id).dir);
-      return true;
-    },
-
-    unmount: (id) => unmountAt(sitePaths(root, id).dir),
-
-    async remove(id) {
-      const point = sitePaths(root, id).dir;
-      await unmountAt(point);
-      await rm(image(id), { force: true });
-      if (existsSync(point) && !mountPoints().has(point)) await rmdir(point).catch(() => {});
-    },
-
-    isMounted: (id) => mountPoints().has(sitePaths(root, id).dir),
+    mount: (id) => pool.mount(id, sitePaths(root, id).dir),
+    unmount: (id) => pool.unmount(sitePaths(root, id).dir),
+    remove: (id) => pool.remove(id, sitePaths(root, id).dir),
+    isMounted: (id) => isMounted(sitePaths(root, id).dir),
 
     async usage(id) {
-      const stats = await statfs(sitePaths(root, id).dir);
-      return {
-        sizeBytes: stats.blocks * stats.bsize,
-        usedBytes: (stats.blocks - stats.bfree) * stats.bsize,
-      };
+      const { usedBytes, sizeBytes } = await diskUsage(sitePaths(root, id).dir);
+      return { usedBytes, sizeBytes };
     },
   };
-  // A changed size applies to new disks; existing ones keep the size they were made with.
-  return api;
 }

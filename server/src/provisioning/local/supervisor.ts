@@ -55,6 +55,11 @@ export interface ProcessSpec {
   seccomp?: Uint8Array;
   stopSignal: NodeJS.Signals;
   stopTimeoutMs: number;
+  /**
+   * Runs before each spawn (the first and every restart; not before adopting a running process), e.g.
+   * to make room a crash recovery needs. A failure fails that start.
+   */
+  beforeLaunch?: () => Promise<void>;
   /** Resolves when the server answers (e.g. `SELECT 1`); rejects while it does not. */
   ready: () => Promise<void>;
   readyTimeoutMs: number;
@@ -253,7 +258,11 @@ export function superviseProcess(spec: ProcessSpec, log: (line: string) => void)
     state = 'starting';
     startedAt = Date.now();
     try {
-      if (!adopt()) launch();
+      if (!adopt()) {
+        await spec.beforeLaunch?.();
+        if (!wanted) throw new Error(`${spec.name} was stopped before it was launched`);
+        launch();
+      }
     } catch (error) {
       state = 'failed';
       lastError = (error as Error).message;

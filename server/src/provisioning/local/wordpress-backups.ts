@@ -18,7 +18,10 @@ export const backupLimitMessage = (max: number) =>
  * kept, none made or restored while the site is suspended; a restore drops the cached pages.
  */
 export function siteBackups(
-  ctx: Pick<SiteContext, 'root' | 'withSite' | 'requireState' | 'sandboxOf' | 'databaseOf' | 'mariadb'>,
+  ctx: Pick<
+    SiteContext,
+    'root' | 'withSite' | 'requireState' | 'sandboxOf' | 'databaseOf' | 'mariadb' | 'databaseMb'
+  >,
   limits: { maxBackups: number; diskMb: number },
 ) {
   const { root, withSite, requireState } = ctx;
@@ -32,6 +35,7 @@ export function siteBackups(
       database: ctx.databaseOf(state),
       tenant: siteNames(state.id).tenant,
       tenants: ctx.mariadb().tenants,
+      databaseMb: ctx.databaseMb,
       maxArchiveBytes: limits.diskMb * 1024 * 1024,
     };
   }

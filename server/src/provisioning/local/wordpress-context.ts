@@ -32,6 +32,8 @@ export interface SiteContext {
   runningSftp(): { server: SftpServer; port: number };
   /** The MariaDB server the tenants live on; a ConflictError when it is not available. */
   mariadb(): EngineServer;
+  /** Size of a new site's database, MiB (SITES_DATABASE_MB). */
+  databaseMb: number;
   /** The site's state; a NotFoundError when there is no such site. */
   requireState(id: string): Promise<SiteState>;
   /** The sandbox the site's programs run in, as its own user (looked up unless given). */

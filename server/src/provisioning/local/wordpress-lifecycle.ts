@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { ConflictError, ValidationError } from '../../lib/errors.ts';
-import type { Deployment, SiteSpec, SiteStorage } from '../engine.ts';
+import type { Deployment, SiteSpec, StorageUse } from '../engine.ts';
 import { generatePassword } from '../tenant-names.ts';
 import { deleteAllBackups } from './backup-store.ts';
 import { installedPhpVersions } from './php-fpm.ts';
@@ -70,7 +70,7 @@ export function siteLifecycle(ctx: Omit<SiteContext, 'caddySites'>, publicHost: 
         const sftpPassword = spec.sftpPassword ?? generatePassword();
         const steps = stepTimer();
         const [, owner] = await Promise.all([
-          ctx.mariadb().tenants.create(names.tenant, databasePassword),
+          ctx.mariadb().tenants.create(names.tenant, databasePassword, ctx.databaseMb),
           (async () => {
             const user = await ensureSiteUser(names.unixUser, sitePaths(root, spec.id).dir);
             const etcDir = sandboxEtcDir(root, names.key);
@@ -155,7 +155,7 @@ export function siteLifecycle(ctx: Omit<SiteContext, 'caddySites'>, publicHost: 
       });
     },
 
-    async storage(id: string): Promise<SiteStorage> {
+    async storage(id: string): Promise<StorageUse> {
       await ctx.requireState(id);
       if (!disks.isMounted(id)) throw new ConflictError("The site's disk is not mounted");
       const usage = await disks.usage(id);

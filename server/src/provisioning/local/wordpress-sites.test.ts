@@ -13,12 +13,12 @@ import { removeSiteUsersUnder, siteSandbox } from '../../../test/provisioning/si
 import type { ProvisioningDriver } from '../driver.ts';
 import type { SiteSpec, SslStatus } from '../engine.ts';
 import { caddyAdmin, caddyPaths } from './caddy.ts';
-import { mountPoints } from './disk-image.ts';
 import { systemUser } from './host.ts';
 import { createLocalDriver } from './local-driver.ts';
 import { installedPhpVersions } from './php-fpm.ts';
 import { runInSandbox, sandboxEtcDir } from './sandbox.ts';
 import { sitePaths } from './site-names.ts';
+import { mountPoints } from './tenant-disks.ts';
 
 /**
  * WordPress sites on the local driver against the real thing: Debian's WordPress on php-fpm behind
@@ -136,6 +136,11 @@ describe('WordPress sites on the local driver', { timeout: 60_000 }, () => {
       user: new URL(access.url).hostname.split('.')[0],
     });
     expect(access.database.database).toBe(`t_${spec.id.replaceAll('-', '_')}`);
+    // Its database lies on a disk of its own, of SITES_DATABASE_MB's default.
+    expect(await required(driver.engine('mysql').storage).usage(spec.id)).toMatchObject({
+      limitBytes: 512 * 1024 * 1024,
+      full: false,
+    });
 
     const page = await curl([access.url]);
     expect(page.status, page.stderr).toBe(200);

@@ -2,6 +2,7 @@ import { createKeyedLock } from '../../lib/keyed-lock.ts';
 import type { ServerHealth } from '../driver.ts';
 import type { InstanceEngine, SiteSpec } from '../engine.ts';
 import type { TlsIssuer } from './caddy-config.ts';
+import type { DiskReserve } from './disk-reserve.ts';
 import type { EngineServer } from './engine-server.ts';
 import type { FrontDoor } from './front-door.ts';
 import { siteDisks } from './site-disks.ts';
@@ -27,6 +28,8 @@ export interface SiteRuntimeOptions {
   tls?: TlsIssuer;
   /** Size of each site's disk (its storage quota) in MiB; default 1024. */
   diskMb?: number;
+  /** Size of each site's database (its own disk on MariaDB, database-disks.ts) in MiB; default 512. */
+  databaseMb?: number;
   /** Most backups a site keeps; default 10. */
   maxBackups?: number;
   /**
@@ -39,6 +42,8 @@ export interface SiteRuntimeOptions {
 export interface SiteRuntimeDeps {
   /** The MariaDB server tenants live on, once started; undefined when MySQL is unavailable. */
   mariadb: () => EngineServer | undefined;
+  /** Refuses site disks the host cannot hold (disk-reserve.ts). */
+  reserve?: DiskReserve;
   /** Host name put in SFTP and database credentials. */
   publicHost: string | undefined;
   /** The local driver's front door (Caddy), shared with n8n instances. */
@@ -82,7 +87,7 @@ export function localSites(
   const listenHost = options.listenHost ?? '127.0.0.1';
   const diskMb = options.diskMb ?? 1024;
   const { front } = deps;
-  const disks = siteDisks(root, { sizeMb: diskMb, log });
+  const disks = siteDisks(root, { sizeMb: diskMb, reserve: deps.reserve, log });
   const helpers = siteHelpers(root, front, deps);
   const phps = sitePhps(root, helpers.sandboxOf, log);
   const runtime = sitesRuntime(
@@ -110,6 +115,7 @@ export function localSites(
     phps,
     withSite: createKeyedLock(),
     runningSftp: runtime.runningSftp,
+    databaseMb: options.databaseMb ?? 512,
     ...helpers,
   };
 
