@@ -131,6 +131,22 @@ const uiUnit = (file: string) => {
 };
 const uiFloor = (file: string) => UI_FLOORS.findIndex((floor) => floor.includes(uiFolder(file)));
 
+/**
+ * The floors of the local driver (server/src/provisioning/local): `host/` (users, sandboxes, disks, the
+ * supervisor) at the bottom; the front door and the database servers on it; the WordPress and n8n
+ * engines on those; the driver itself, which puts them together, on top. Siblings on a floor never
+ * import each other (n8n knows nothing of WordPress, nor the front door of the database servers).
+ */
+const LOCAL_FLOORS: readonly (readonly string[])[] = [
+  ['host'],
+  ['front-door', 'databases'],
+  ['wordpress', 'n8n'],
+  ['local-driver.ts'],
+];
+const localFolder = (file: string) =>
+  path.relative('server/src/provisioning/local', file).split('/')[0] ?? '';
+const localFloor = (file: string) => LOCAL_FLOORS.findIndex((floor) => floor.includes(localFolder(file)));
+
 const isNode = (spec: string) => spec.startsWith('node:') || NODE_BUILTINS.has(spec);
 const leaves = (file: string, spec: string, folder: string) =>
   spec.startsWith('.') && !resolved(file, spec).startsWith(`${folder}/`);
@@ -258,6 +274,23 @@ describe('module boundaries', () => {
       }
     }
     expect(upward).toEqual([]);
+  });
+
+  it('places every file of the local driver on a floor, and no import there goes up or sideways', () => {
+    const local = sourceFiles('server/src/provisioning/local').filter((file) => !isTest(file));
+    expect(local.filter((file) => localFloor(file) === -1)).toEqual([]);
+    const wrong: string[] = [];
+    for (const [file, targets] of importGraph('server/src')) {
+      // Integration tests build the whole local driver to deploy real instances.
+      if (!file.startsWith('server/src/provisioning/local/') || isTest(file)) continue;
+      for (const target of targets) {
+        if (!target.startsWith('server/src/provisioning/local/')) continue;
+        const [from, to] = [localFloor(file), localFloor(target)];
+        if (to > from || (to === from && localFolder(target) !== localFolder(file)))
+          wrong.push(`${file} -> ${target}`);
+      }
+    }
+    expect(wrong).toEqual([]);
   });
 
   it('keeps server/src/modules off the local driver: they reach provisioning through its contract', () => {

@@ -35,9 +35,9 @@ import {
   percentile,
 } from '../src/provisioning/deploy-latency.ts';
 import type { DatabaseType } from '../src/provisioning/instance-types.ts';
-import { missingHostPackages } from '../src/provisioning/local/host-packages.ts';
+import { missingHostPackages } from '../src/provisioning/local/host/host-packages.ts';
 import { createLocalDriver } from '../src/provisioning/local/local-driver.ts';
-import { generateN8nKey } from '../src/provisioning/local/n8n-instances.ts';
+import { generateN8nKey } from '../src/provisioning/local/n8n/n8n-instances.ts';
 import { createServices } from '../src/services.ts';
 
 const COUNT = 20;

@@ -12,13 +12,13 @@ import {
   missingHostPackages,
   missingN8nPackages,
   missingSitePackages,
-} from './provisioning/local/host-packages.ts';
+} from './provisioning/local/host/host-packages.ts';
 import { createLocalDriver } from './provisioning/local/local-driver.ts';
 import {
   DEFAULT_RUNTIMES_DIR,
   installedN8nRuntime,
   installN8nRuntime,
-} from './provisioning/local/n8n-runtime.ts';
+} from './provisioning/local/n8n/n8n-runtime.ts';
 import { createUnconfiguredDriver } from './provisioning/unconfigured-driver.ts';
 
 type ProvisioningConfig = ServerConfig['provisioning'];

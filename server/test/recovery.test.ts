@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/database.ts';
-import { mariadbPaths } from '../src/provisioning/local/mariadb-server.ts';
+import { mariadbPaths } from '../src/provisioning/local/databases/mariadb-server.ts';
 import { answerOf, type Method, variant } from './create-test-app.ts';
 import { waitFor } from './instances-harness.ts';
 import { ensureTestPackages, tenantCli } from './provisioning/db-clients.ts';

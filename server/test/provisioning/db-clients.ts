@@ -2,9 +2,9 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { DatabaseCredentials } from '../../src/provisioning/engine.ts';
-import { installHostPackages, missingHostPackages } from '../../src/provisioning/local/host-packages.ts';
-import { mariadbPaths } from '../../src/provisioning/local/mariadb-server.ts';
-import { postgresPaths } from '../../src/provisioning/local/postgres-server.ts';
+import { mariadbPaths } from '../../src/provisioning/local/databases/mariadb-server.ts';
+import { postgresPaths } from '../../src/provisioning/local/databases/postgres-server.ts';
+import { installHostPackages, missingHostPackages } from '../../src/provisioning/local/host/host-packages.ts';
 
 /** Servers for the driver plus the real command-line clients the tests log in with. */
 const TEST_PACKAGES = ['mariadb-server', 'mariadb-client', 'postgresql', 'postgresql-client'];

@@ -10,7 +10,7 @@ import {
   missingHostPackages,
   missingSitePackages,
   SITE_PACKAGES,
-} from '../../src/provisioning/local/host-packages.ts';
+} from '../../src/provisioning/local/host/host-packages.ts';
 
 /**
  * What the WordPress site tests need on the host: the site packages, MariaDB (the tenants), and the

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { systemUser } from '../../src/provisioning/local/host.ts';
-import { mariadbPaths } from '../../src/provisioning/local/mariadb-server.ts';
-import { type SandboxSite, sandboxEtcDir } from '../../src/provisioning/local/sandbox.ts';
-import { siteNames, sitePaths } from '../../src/provisioning/local/site-names.ts';
+import { mariadbPaths } from '../../src/provisioning/local/databases/mariadb-server.ts';
+import { systemUser } from '../../src/provisioning/local/host/host.ts';
+import { siteNames, sitePaths } from '../../src/provisioning/local/wordpress/site-names.ts';
+import { type SandboxSite, sandboxEtcDir } from '../../src/provisioning/local/wordpress/site-sandbox.ts';
 import { runCommand } from './site-clients.ts';
 
 /** The sandbox of a deployed site under the driver root `root`, as the driver builds it. */

@@ -31,9 +31,9 @@ import type { Db } from '../../db/database.ts';
 import type { JobRunner } from '../../jobs/job-runner.ts';
 import { type Cipher, createEphemeralCipher } from '../../lib/crypto.ts';
 import type { DatabaseCredentials, SftpCredentials } from '../../provisioning/engine.ts';
-import { caddyPaths } from '../../provisioning/local/caddy.ts';
-import { runInSandbox } from '../../provisioning/local/sandbox.ts';
-import { sitePaths } from '../../provisioning/local/site-names.ts';
+import { caddyPaths } from '../../provisioning/local/front-door/caddy.ts';
+import { sitePaths } from '../../provisioning/local/wordpress/site-names.ts';
+import { runInSandbox } from '../../provisioning/local/wordpress/site-sandbox.ts';
 import type { Services } from '../../services.ts';
 import { instanceHasJobs, reconcileInstances } from './instance-jobs.ts';
 

@@ -12,18 +12,18 @@ import {
   unavailableEngine,
 } from '../driver.ts';
 import type { Capability } from '../instance-types.ts';
-import { databaseEngine } from './database-engines.ts';
-import { type DiskReserve, diskReserve } from './disk-reserve.ts';
-import type { EngineServer } from './engine-server.ts';
-import { type FrontDoor, frontDoor } from './front-door.ts';
-import { makeTraversable, ownedDir } from './host.ts';
-import { aptInstallLine, type LocalEngine, missingHostPackages } from './host-packages.ts';
-import { externalMariaDb, localMariaDb } from './mariadb-server.ts';
-import { localN8n } from './n8n-instances.ts';
-import { DEFAULT_RUNTIMES_DIR } from './n8n-runtime.ts';
-import { externalPostgres, localPostgres } from './postgres-server.ts';
-import { disksDir } from './tenant-disks.ts';
-import { localSites, type SiteRuntimeOptions } from './wordpress-sites.ts';
+import { databaseEngine } from './databases/database-engines.ts';
+import type { EngineServer } from './databases/engine-server.ts';
+import { externalMariaDb, localMariaDb } from './databases/mariadb-server.ts';
+import { externalPostgres, localPostgres } from './databases/postgres-server.ts';
+import { type FrontDoor, frontDoor } from './front-door/front-door.ts';
+import { type DiskReserve, diskReserve } from './host/disk-reserve.ts';
+import { makeTraversable, ownedDir } from './host/host.ts';
+import { aptInstallLine, type LocalEngine, missingHostPackages } from './host/host-packages.ts';
+import { disksDir } from './host/tenant-disks.ts';
+import { localN8n } from './n8n/n8n-instances.ts';
+import { DEFAULT_RUNTIMES_DIR } from './n8n/n8n-runtime.ts';
+import { localSites, type SiteRuntimeOptions } from './wordpress/wordpress-sites.ts';
 
 export interface LocalDriverOptions {
   /** Absolute directory the driver keeps its servers' data, sockets, pid files and logs in. */

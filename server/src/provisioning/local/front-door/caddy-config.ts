@@ -1,0 +1,167 @@
+/**
+ * The whole Caddy configuration, built from the driver's state: Caddy is loaded with it at start and
+ * after every change (POST /load), never patched piecemeal, so what runs is always what the state says.
+ *
+ * - server `http` on <listen>:<httpPort> (automatic HTTPS off): each site's temporary host
+ *   `<slug>.<baseDomain>`; a custom domain's host redirects to HTTPS; anything else 404.
+ * - server `https` on <listen>:<httpsPort>: custom domains, certificates issued by Caddy's internal CA
+ *   (or ACME) through one automation policy naming exactly those domains; anything else 404.
+ * - a suspended site answers 503 with the offline page on all its hosts.
+ */
+
+export interface CaddySite {
+  id: string;
+  /** Temporary host: `<slug>.<baseDomain>`. */
+  temporaryHost: string;
+  domain: string | null;
+  suspended: boolean;
+  /**
+   * What answers on its hosts while it is not suspended, as its engine builds it: a WordPress site's
+   * PHP and files (wordpress/caddy-routes.ts), an application's own HTTP server (proxyTo).
+   */
+  handler: Json;
+}
+
+export type TlsIssuer = { issuer: 'internal' } | { issuer: 'acme'; email?: string; directoryUrl?: string };
+
+export interface CaddySettings {
+  /** `unix/<path>` or `127.0.0.1:<port>`. */
+  adminListen: string;
+  /** Caddy's own log (JSON lines), in a folder Caddy's user writes: rolled at LOG_ROLL_MB. */
+  logFile: string;
+  listenHost: string;
+  httpPort: number;
+  httpsPort: number;
+  tls: TlsIssuer;
+}
+
+export type Json = Record<string, unknown>;
+
+const OFFLINE_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Site offline</title>
+<style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:15vh auto;padding:0 1.5rem;color:#222}
+h1{font-size:1.6rem}p{line-height:1.5}</style></head>
+<body><h1>This site is temporarily offline</h1>
+<p>The site has been suspended by its hosting provider. If you own it, sign in to your Berth account and
+reactivate your subscription to bring it back online.</p></body></html>
+`;
+
+const hostMatch = (hosts: string[]) => [{ host: hosts }];
+
+/**
+ * Caddy's log is rolled by Caddy itself: a new file at LOG_ROLL_MB, the LOG_ROLL_KEEP newest rolled ones
+ * kept (gzipped), none older than two weeks: at most about 60 MB whatever happens.
+ */
+const LOG_ROLL_MB = 10;
+const LOG_ROLL_KEEP = 5;
+
+/** An application with its own HTTP server (n8n): everything proxied, websockets (`/rest/push`) too. */
+export function proxyTo(upstream: string): Json {
+  return {
+    handler: 'reverse_proxy',
+    upstreams: [{ dial: upstream }],
+    // Server-sent events and long polls are passed on at once.
+    flush_interval: -1,
+  };
+}
+
+const offlineHandler: Json = {
+  handler: 'static_response',
+  status_code: 503,
+  headers: {
+    'Content-Type': ['text/html; charset=utf-8'],
+    'Cache-Control': ['no-store'],
+    'Retry-After': ['3600'],
+  },
+  body: OFFLINE_PAGE,
+};
+
+const notFound: Json = {
+  handle: [{ handler: 'static_response', status_code: 404, body: 'Not found\n' }],
+};
+
+export function buildCaddyConfig(settings: CaddySettings, sites: readonly CaddySite[]): Json {
+  const httpsSuffix = settings.httpsPort === 443 ? '' : `:${settings.httpsPort}`;
+  const sorted = [...sites].sort((a, b) => a.id.localeCompare(b.id));
+  const handlerOf = (site: CaddySite) => (site.suspended ? offlineHandler : site.handler);
+  const httpRoutes: Json[] = [];
+  const httpsRoutes: Json[] = [];
+  for (const site of sorted) {
+    httpRoutes.push({
+      '@id': `site-${site.id}`,
+      match: hostMatch([site.temporaryHost]),
+      handle: [handlerOf(site)],
+      terminal: true,
+    });
+    if (!site.domain) continue;
+    httpRoutes.push({
+      '@id': `redirect-${site.id}`,
+      match: hostMatch([site.domain]),
+      handle: [
+        {
+          handler: 'static_response',
+          status_code: 308,
+          headers: { Location: [`https://{http.request.host}${httpsSuffix}{http.request.uri}`] },
+        },
+      ],
+      terminal: true,
+    });
+    httpsRoutes.push({
+      '@id': `tls-${site.id}`,
+      match: hostMatch([site.domain]),
+      handle: [handlerOf(site)],
+      terminal: true,
+    });
+  }
+  const domains = sorted.flatMap((site) => (site.domain ? [site.domain] : []));
+  const issuer: Json =
+    settings.tls.issuer === 'internal'
+      ? { module: 'internal' }
+      : {
+          module: 'acme',
+          ...(settings.tls.email ? { email: settings.tls.email } : {}),
+          ...(settings.tls.directoryUrl ? { ca: settings.tls.directoryUrl } : {}),
+        };
+  const listen = (port: number) => [`${settings.listenHost}:${port}`];
+  return {
+    // Node's http client always sends a Host (localhost); on a unix socket Caddy allows none by default.
+    admin: { listen: settings.adminListen, origins: ['localhost'], config: { persist: false } },
+    logging: {
+      logs: {
+        default: {
+          writer: {
+            output: 'file',
+            filename: settings.logFile,
+            roll_size_mb: LOG_ROLL_MB,
+            roll_keep: LOG_ROLL_KEEP,
+            roll_keep_days: 14,
+            roll_gzip: true,
+          },
+          encoder: { format: 'json' },
+        },
+      },
+    },
+    apps: {
+      http: {
+        http_port: settings.httpPort,
+        https_port: settings.httpsPort,
+        servers: {
+          http: {
+            listen: listen(settings.httpPort),
+            automatic_https: { disable: true },
+            routes: [...httpRoutes, notFound],
+          },
+          https: {
+            listen: listen(settings.httpsPort),
+            automatic_https: { disable_redirects: true },
+            routes: [...httpsRoutes, notFound],
+          },
+        },
+      },
+      // Without custom domains, no policy at all: a policy without subjects would apply to every name.
+      tls: domains.length > 0 ? { automation: { policies: [{ subjects: domains, issuers: [issuer] }] } } : {},
+      pki: { certificate_authorities: { local: { install_trust: false } } },
+    },
+  };
+}

@@ -1,0 +1,208 @@
+import path from 'node:path';
+import { ConflictError } from '../../../lib/errors.ts';
+import { type IntervalTask, startIntervalTask } from '../../../lib/interval-task.ts';
+import type { ServerHealth } from '../../driver.ts';
+import type { Capability } from '../../instance-types.ts';
+import type { EngineServer } from '../databases/engine-server.ts';
+import type { FrontDoor } from '../front-door/front-door.ts';
+import { isRoot, ownedDir } from '../host/host.ts';
+import { aptInstallLine, missingSitePackages } from '../host/host-packages.ts';
+import { hostSeccompArch } from '../host/seccomp.ts';
+import { installedPhpVersions } from './php-fpm.ts';
+import { createSftpServer, type SftpAccount, type SftpServer } from './sftp-server.ts';
+import type { SiteDisks } from './site-disks.ts';
+import { runWpCron, sweepPageCache } from './site-files.ts';
+import { siteNames } from './site-names.ts';
+import type { SandboxSite } from './site-sandbox.ts';
+import { chooseSftpPort, sandboxedSftp } from './site-sftp.ts';
+import { listSiteStates, verifySecret } from './site-state.ts';
+import type { SitePhps } from './wordpress-php.ts';
+
+export interface SitesRuntimeDeps {
+  root: string;
+  log: (line: string) => void;
+  front: FrontDoor;
+  disks: SiteDisks;
+  phps: SitePhps;
+  sandboxOf: (id: string) => SandboxSite;
+  /** The MariaDB server tenants live on, once started; undefined when MySQL is unavailable. */
+  mariadb: () => EngineServer | undefined;
+}
+
+export interface SitesRuntimeOptions {
+  listenHost: string;
+  /** SFTP port; default remembered, else 2222 when free, else a free high port. */
+  sftpPort: number | undefined;
+  /** Each site's disk size in MiB: the most an SFTP session may write. */
+  diskMb: number;
+  upkeepEveryMs: number;
+}
+
+/**
+ * What the sites need running on the host as a whole: the folders, every site's disk, the php-fpm of
+ * each site that is not suspended, the SFTP server (a site's slug and SFTP password open a session in
+ * its sandbox) and the periodic upkeep. The front door (Caddy) is the local driver's, started by it
+ * once the sites are back. Also says whether sites can be deployed here (capability) and how those
+ * services are (health).
+ */
+export function sitesRuntime(deps: SitesRuntimeDeps, options: SitesRuntimeOptions) {
+  const { root, log, front, disks, phps } = deps;
+  let sftp: SftpServer | undefined;
+  let sftpPort = 0;
+  let upkeep: IntervalTask | undefined;
+  let started = false;
+  let startError: string | undefined;
+
+  const missingReason = (): string | undefined => {
+    if (!isRoot())
+      return 'WordPress sites need the server to run as root (each site runs as its own user in its own sandbox)';
+    try {
+      hostSeccompArch();
+    } catch (error) {
+      return (error as Error).message;
+    }
+    const missing = missingSitePackages();
+    return missing.length > 0
+      ? `WordPress needs the host packages ${missing.join(' ')}: ${aptInstallLine(missing)}`
+      : undefined;
+  };
+
+  async function sftpAccount(user: string, password: string): Promise<SftpAccount | undefined> {
+    const state = (await listSiteStates(root)).find((s) => siteNames(s.id).slug === user);
+    if (!state || state.suspended || !(await verifySecret(password, state.sftpPasswordHash)))
+      return undefined;
+    return sandboxedSftp(deps.sandboxOf(state.id), options.diskMb * 1024 * 1024);
+  }
+
+  /** Every running site, one at a time: its due WordPress tasks (WP-Cron), then stale cached pages. */
+  async function siteUpkeep(): Promise<void> {
+    for (const state of await listSiteStates(root)) {
+      if (state.suspended || !phps.has(state.id) || !state.installed) continue;
+      const sandbox = deps.sandboxOf(state.id);
+      await runWpCron(sandbox, state.phpVersion).catch((error: Error) =>
+        log(`wp-cron of ${state.id}: ${error.message}`),
+      );
+      await sweepPageCache(sandbox).catch((error: Error) =>
+        log(`page cache sweep of ${state.id}: ${error.message}`),
+      );
+    }
+  }
+
+  /** After a restart: every site's disk mounted, the PHP of those not suspended running. */
+  async function bringBackSites(): Promise<void> {
+    const states = await listSiteStates(root);
+    await Promise.all(
+      states.map(async (state) => {
+        try {
+          if (!(await disks.mount(state.id))) throw new Error('its disk is missing');
+          if (!state.suspended) await phps.start(state);
+        } catch (error) {
+          log(`site ${state.id} did not come back: ${(error as Error).message}`);
+        }
+      }),
+    );
+  }
+
+  async function health(): Promise<Record<string, ServerHealth>> {
+    const entries: [string, ServerHealth][] = [];
+    if (sftp) {
+      const ok = sftp.listening();
+      entries.push(['sftp', { kind: 'local', state: ok ? 'running' : 'stopped', ok, port: sftpPort }]);
+    }
+    // One php-fpm per site (sites that are not suspended): summed up in one entry.
+    entries.push(['php-fpm', await phps.health()]);
+    return Object.fromEntries(entries);
+  }
+
+  return {
+    health,
+    ready: () => started && front.running(),
+    phpVersions: () => installedPhpVersions(),
+
+    /** The SFTP server and its port while sites are available; a ConflictError saying why not otherwise. */
+    runningSftp(): { server: SftpServer; port: number } {
+      if (!started || !sftp || !front.running()) {
+        throw new ConflictError(
+          `WordPress sites are not available: ${startError ?? missingReason() ?? 'not started'}`,
+        );
+      }
+      return { server: sftp, port: sftpPort };
+    },
+
+    async start(): Promise<void> {
+      if (started) return;
+      const missing = missingReason();
+      if (missing) {
+        startError = missing;
+        log(missing);
+        return;
+      }
+      try {
+        for (const dir of ['sites', 'sandbox']) await ownedDir(path.join(root, dir), undefined, 0o711);
+        for (const dir of ['site-state', 'backups', 'sftp', 'disks'])
+          await ownedDir(path.join(root, dir), undefined, 0o700);
+        disks.start();
+        await bringBackSites();
+        sftpPort = await chooseSftpPort(root, options.listenHost, options.sftpPort);
+        sftp = createSftpServer({
+          host: options.listenHost,
+          port: sftpPort,
+          hostKeyFile: path.join(root, 'sftp', 'host_key'),
+          authenticate: sftpAccount,
+          log,
+        });
+        await sftp.start();
+        upkeep = startIntervalTask('site upkeep', options.upkeepEveryMs, siteUpkeep, log);
+        started = true;
+        startError = undefined;
+      } catch (error) {
+        started = false;
+        // The raw error (paths, program output) is for the log; customers see that it failed.
+        log(`WordPress sites did not start: ${(error as Error).message}`);
+        startError = 'WordPress sites could not start on this server (the server log says why)';
+      }
+    },
+
+    async stop(): Promise<void> {
+      started = false;
+      await upkeep?.stop();
+      upkeep = undefined;
+      await disks.stop();
+      await sftp?.stop();
+      sftp = undefined;
+      await phps.stopAll();
+      for (const state of await listSiteStates(root)) {
+        await disks
+          .unmount(state.id)
+          .catch((error: Error) => log(`unmount of ${state.id}: ${error.message}`));
+      }
+    },
+
+    async capability(): Promise<Capability> {
+      const missing = missingReason();
+      if (missing) return { available: false, reason: missing };
+      if (installedPhpVersions().length === 0)
+        return { available: false, reason: 'No PHP version with php-fpm is installed' };
+      const server = deps.mariadb();
+      if (!server)
+        return { available: false, reason: 'WordPress needs MySQL (MariaDB), which is not available' };
+      if (!server.socket)
+        return {
+          available: false,
+          reason:
+            'WordPress sites need the MariaDB server the driver runs (an external one is not reachable from the site sandboxes)',
+        };
+      if (!started)
+        return { available: false, reason: startError ?? 'The provisioning driver is not started' };
+      if (!front.running()) return { available: false, reason: 'The front door (Caddy) is not running' };
+      const down = Object.entries(await health()).filter(([name, h]) => name !== 'php-fpm' && !h.ok);
+      if (down.length > 0) {
+        return {
+          available: false,
+          reason: `Not running: ${down.map(([name, h]) => `${name} (${h.message ?? h.state})`).join(', ')}`,
+        };
+      }
+      return { available: true };
+    },
+  };
+}
