@@ -55,6 +55,11 @@ export interface BaseSpec {
   region?: string;
   /** The memory and CPU it was sold; absent: the driver's defaults. */
   resources?: Resources;
+  /**
+   * The owner's user id. The swarm driver labels everything it makes for the instance with it (so the
+   * engine's own data says whose a service is: the admin's node view, clean-up); the local driver ignores it.
+   */
+  owner?: string;
 }
 
 export interface Resources {
@@ -161,6 +166,34 @@ export interface RegionAvailability {
 }
 
 /**
+ * An instance's live state as the driver sees it, for drivers whose instances can change state by
+ * themselves (swarm: a node goes down, a task fails or is killed by its memory limit). The jobs write
+ * `running`/`error` after their own operations; this carries what happens between them.
+ */
+export interface InstanceStatus {
+  id: string;
+  type: InstanceType;
+  /**
+   * running · starting (being (re)started) · stopped (suspended) · node-down (its server stopped
+   * answering; it comes back with it) · error (it cannot run: `message` says why).
+   */
+  state: 'running' | 'starting' | 'stopped' | 'node-down' | 'error';
+  /** In the customer's words: node-down "Waiting for its server to come back", error its reason. */
+  message?: string;
+}
+
+export interface LiveStatusCapability {
+  /** The instance's state now; undefined when the driver has no such instance. */
+  status(id: string): Promise<InstanceStatus | undefined>;
+  /**
+   * Calls `listener` with an instance's state whenever it changes, and with an `error`-free notice
+   * (`message` set, state unchanged) when a process of it was killed by its memory limit. Answers the
+   * unsubscribe. The driver watches only while someone listens.
+   */
+  watch(listener: (status: InstanceStatus) => void): () => void;
+}
+
+/**
  * What a driver is once every type has its engine (driver.ts's ProvisioningDriver becomes exactly this
  * in the engine refactor): the engine of each type, what each can do now, the regions, and the driver's
  * own lifecycle.
@@ -176,4 +209,6 @@ export interface EngineDriver {
   start(): Promise<void>;
   stop(): Promise<void>;
   health(): Promise<DriverHealth>;
+  /** Live instance states (the swarm driver has them; the local driver's jobs already know). */
+  readonly live?: LiveStatusCapability;
 }

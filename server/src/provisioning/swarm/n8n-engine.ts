@@ -1,0 +1,344 @@
+import path from 'node:path';
+import { NotFoundError, ValidationError } from '../../lib/errors.ts';
+import type { SiteUrls } from '../driver.ts';
+import type { InstanceEngine, N8nSpec, Resources } from '../engine.ts';
+import { DEFAULT_RUNTIMES_DIR, n8nRuntimeDir } from '../local/n8n-runtime.ts';
+import { checkDomain } from '../local/site-spec.ts';
+import { instanceLabels } from './database-engine.ts';
+import type { SwarmFrontDoors } from './front-door.ts';
+import { SERVICE_UIDS } from './image-recipes.ts';
+import { choosePlacement, type Region } from './region.ts';
+import {
+  applyService,
+  ensureNetwork,
+  ensureSecret,
+  type InstanceNames,
+  instanceNames,
+  LABEL,
+  removeNetwork,
+  removeSecrets,
+  removeService,
+  removeVolumes,
+  resourcesSpec,
+  type ServiceInfo,
+  scale,
+  seconds,
+  sizeOf,
+  tmpfsMount,
+  volumeMount,
+  waitForRunning,
+} from './services.ts';
+import type { SwarmContext } from './swarm-context.ts';
+
+/**
+ * n8n on a swarm: one service per instance, as user n8n, its data (SQLite and config) on a volume of the
+ * node it was first placed on, its encryption key a Docker secret (N8N_ENCRYPTION_KEY_FILE). n8n itself
+ * is not in the image: the node's own runtime (2.3 GB, installed once per host by `npm run install-n8n`,
+ * like for the local driver) and Node binary are bound read-only. Baking them into the image would make
+ * a 2.5 GB image to copy to every node on every n8n upgrade; binding costs one install per node, and
+ * nodes that have it carry the label `berth.n8n-runtime=<version>`, which placement requires.
+ *
+ * Its network is its own overlay with a way out (workflows call the internet), shared only with the
+ * region's front door; the node's DOCKER-USER rule keeps it from the cloud metadata address.
+ */
+
+export const N8N_VERSION = '2.8.4';
+export const N8N_DEFAULTS: Resources = { memoryMb: 1024, cpus: 1 };
+const RUNTIME_LABEL = 'berth.n8n-runtime';
+
+/** n8n's owner password rules (its OwnerSetupRequestDto): 8–64 characters, a digit and a capital. */
+function checkOwner(spec: N8nSpec): void {
+  const p = spec.ownerPassword;
+  if (p.length < 8 || p.length > 64 || !/\d/.test(p) || !/[A-Z]/.test(p)) {
+    throw new ValidationError(
+      'The n8n owner password must be 8 to 64 characters with at least one number and one capital letter',
+    );
+  }
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(spec.ownerEmail)) throw new ValidationError('The owner e-mail is not valid');
+  if (spec.encryptionKey.length < 16) throw new ValidationError('The n8n encryption key is too short');
+}
+
+function n8nEnv(urls: SiteUrls, size: number): string[] {
+  const url = new URL(urls.url);
+  const env: Record<string, string> = {
+    PATH: '/usr/bin:/bin',
+    LANG: 'C.UTF-8',
+    NODE_ENV: 'production',
+    BERTH_MEMORY_MB: String(size),
+    N8N_PORT: '5678',
+    N8N_LISTEN_ADDRESS: '0.0.0.0',
+    N8N_HOST: url.hostname,
+    N8N_PROTOCOL: url.protocol.replace(':', ''),
+    N8N_EDITOR_BASE_URL: `${url.origin}/`,
+    WEBHOOK_URL: `${url.origin}/`,
+    N8N_PROXY_HOPS: '1',
+    N8N_USER_FOLDER: '/data',
+    N8N_ENCRYPTION_KEY_FILE: '/run/secrets/encryption_key',
+    DB_TYPE: 'sqlite',
+    N8N_SECURE_COOKIE: 'false',
+    N8N_DIAGNOSTICS_ENABLED: 'false',
+    N8N_DIAGNOSTICS_CONFIG_FRONTEND: '',
+    N8N_DIAGNOSTICS_CONFIG_BACKEND: '',
+    N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+    N8N_TEMPLATES_ENABLED: 'false',
+    N8N_PERSONALIZATION_ENABLED: 'false',
+    N8N_HIRING_BANNER_ENABLED: 'false',
+    N8N_COMMUNITY_PACKAGES_ENABLED: 'false',
+    N8N_DISABLED_MODULES: 'breaking-changes,quick-connect',
+    EXTERNAL_FRONTEND_HOOKS_URLS: '',
+    N8N_BLOCK_ENV_ACCESS_IN_NODE: 'true',
+  };
+  return Object.entries(env).map(([name, value]) => `${name}=${value}`);
+}
+
+interface N8nState {
+  region: Region;
+  app: ServiceInfo;
+  nodeId: string;
+  domain: string | null;
+  owner: string | undefined;
+}
+
+export function n8nEngine(ctx: SwarmContext, doors: SwarmFrontDoors): InstanceEngine<N8nSpec> {
+  const runtimesDir = ctx.options.runtimesDir ?? DEFAULT_RUNTIMES_DIR;
+  const nodeDir = path.join(runtimesDir, `node-${process.version.slice(1)}`);
+  const withLock = <T>(id: string, task: () => Promise<T>) => ctx.lock(`instance:${id}`, task);
+  const uid = String(SERVICE_UIDS.n8n);
+
+  async function stateOf(id: string): Promise<N8nState | undefined> {
+    const found = await ctx.locate(id);
+    if (!found) return undefined;
+    const labels = found.service.Spec.Labels ?? {};
+    return {
+      region: found.region,
+      app: found.service,
+      nodeId: labels[LABEL.node] ?? '',
+      domain: labels[LABEL.domain] || null,
+      owner: labels[LABEL.owner],
+    };
+  }
+  async function requireState(id: string): Promise<N8nState> {
+    const state = await stateOf(id);
+    if (!state) throw new NotFoundError('n8n instance not found');
+    return state;
+  }
+
+  function spec(input: {
+    names: InstanceNames;
+    region: Region;
+    nodeId: string;
+    labels: Record<string, string>;
+    resources: Resources | undefined;
+    urls: SiteUrls;
+    domain: string | null;
+    secret: { SecretID: string; SecretName: string };
+  }) {
+    const size = sizeOf(input.resources, N8N_DEFAULTS);
+    const bind = (source: string, target: string) => ({ Type: 'bind' as const, Source: source, Target: target, ReadOnly: true });
+    return {
+      Name: input.names.service,
+      Labels: {
+        ...input.labels,
+        [LABEL.role]: 'app',
+        [LABEL.node]: input.nodeId,
+        [LABEL.slug]: input.names.slug,
+        [LABEL.domain]: input.domain ?? '',
+      },
+      TaskTemplate: {
+        ContainerSpec: {
+          Image: ctx.image('n8n', 'n8n'),
+          Command: ['/usr/local/bin/berth-n8n'],
+          User: 'n8n',
+          Env: n8nEnv(input.urls, size.memoryMb),
+          Labels: { [LABEL.instance]: input.names.id },
+          ReadOnly: true,
+          Mounts: [
+            volumeMount(input.names, 'data', '/data'),
+            bind(n8nRuntimeDir(runtimesDir), '/opt/n8n'),
+            bind(nodeDir, '/opt/node'),
+            tmpfsMount('/tmp', 256),
+          ],
+          Secrets: [{ ...input.secret, File: { Name: 'encryption_key', UID: uid, GID: uid, Mode: 0o400 } }],
+          HealthCheck: {
+            Test: [
+              'CMD',
+              '/opt/node/node',
+              '-e',
+              "require('http').get('http://127.0.0.1:5678/healthz/readiness',r=>process.exit(r.statusCode===200?0:1)).on('error',()=>process.exit(1))",
+            ],
+            Interval: seconds(2),
+            Timeout: seconds(5),
+            Retries: 5,
+            StartPeriod: seconds(300),
+          },
+          StopGracePeriod: seconds(15),
+          CapabilityDrop: ['ALL'],
+        },
+        Resources: resourcesSpec(size),
+        RestartPolicy: { Condition: 'any', Delay: seconds(2) },
+        Placement: {
+          Constraints: [
+            `node.labels.region==${input.region.id}`,
+            `node.id==${input.nodeId}`,
+            `node.labels.${RUNTIME_LABEL}==${N8N_VERSION}`,
+          ],
+        },
+        Networks: [{ Target: input.names.network }],
+      },
+      Mode: { Replicated: { Replicas: 1 } },
+      UpdateConfig: { Parallelism: 1, Order: 'stop-first' },
+      EndpointSpec: { Mode: 'dnsrr' },
+    };
+  }
+
+  /** Waits until n8n's REST controllers answer through the front door (POST /rest/login {} → 400). */
+  async function waitForN8n(region: Region, slug: string): Promise<string> {
+    const host = new URL(doors.urls(region.id, slug, null).temporaryUrl).host;
+    const deadline = Date.now() + 180_000;
+    for (;;) {
+      const { status, text } = await doors.request(region.id, host, 'POST', '/rest/login', {});
+      if (status === 400 && text.includes('emailOrLdapLoginId')) return host;
+      if (Date.now() > deadline) throw new Error(`n8n did not answer at ${host} (HTTP ${status})`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+
+  async function apply(input: N8nSpec, existing: N8nState | undefined, domain: string | null): Promise<SiteUrls> {
+    const names = instanceNames(input.id);
+    const region = existing?.region ?? ctx.region(input.region);
+    const owner = input.owner ?? existing?.owner;
+    const labels = instanceLabels(input.id, 'n8n', owner);
+    const size = sizeOf(input.resources, N8N_DEFAULTS);
+    const nodeId =
+      existing?.nodeId ??
+      (
+        await choosePlacement(region, {
+          memoryBytes: size.memoryBytes,
+          nanoCpus: size.nanoCpus,
+          labels: { [RUNTIME_LABEL]: N8N_VERSION },
+          labelReason: `No server of this region has n8n ${N8N_VERSION} installed`,
+        })
+      ).ID;
+    const urls = doors.urls(region.id, names.slug, domain);
+    try {
+      await ensureNetwork(region.manager, names, { internal: false, labels });
+      await doors.connect(region.id, names.network);
+      const secret = await ensureSecret(region.manager, names, 'encryption-key', input.encryptionKey, labels);
+      const after = await applyService(
+        region.manager,
+        spec({ names, region, nodeId, labels, resources: input.resources, urls, domain, secret }),
+      );
+      await waitForRunning(region, names.service, { after, timeoutMs: 300_000 });
+      await removeSecrets(region.manager, input.id, [secret.SecretName]);
+      await doors.reload(region.id);
+      const host = await waitForN8n(region, names.slug);
+      if (!existing) {
+        const { status, text } = await doors.request(region.id, host, 'POST', '/rest/owner/setup', {
+          email: input.ownerEmail,
+          firstName: input.ownerFirstName ?? input.ownerEmail.split('@')[0] ?? 'Owner',
+          lastName: input.ownerLastName ?? 'Owner',
+          password: input.ownerPassword,
+        });
+        const created = status === 200 && text.includes(`"email":${JSON.stringify(input.ownerEmail)}`);
+        if (!created && !(status === 400 && /already setup/i.test(text))) {
+          throw new Error(`n8n owner setup answered ${status}: ${text.slice(0, 300)}`);
+        }
+      }
+      return urls;
+    } catch (error) {
+      if (!existing) await removeAll(region, input.id, nodeId);
+      throw error;
+    }
+  }
+
+  async function removeAll(region: Region, id: string, nodeId: string | undefined) {
+    const names = instanceNames(id);
+    await removeService(region.manager, names.service);
+    await doors.disconnect(region.id, names.network);
+    await removeNetwork(region.manager, names.network).catch(() => {});
+    await removeVolumes(region, nodeId, [names.volume('data')]);
+    await removeSecrets(region.manager, id);
+    await doors.reload(region.id).catch(() => {});
+  }
+
+  return {
+    type: 'n8n',
+    async capability() {
+      if (!ctx.started()) return { available: false, reason: 'The provisioning driver is not started' };
+      return { available: true };
+    },
+    deploy: (input) =>
+      withLock(input.id, async () => {
+        checkOwner(input);
+        const existing = await stateOf(input.id);
+        return { urls: await apply(input, existing, existing?.domain ?? null) };
+      }),
+    delete: (id) =>
+      withLock(id, async () => {
+        const state = await stateOf(id);
+        if (state) await removeAll(state.region, id, state.nodeId);
+        await ctx.backups.deleteAll(id);
+      }),
+    suspend: (id) =>
+      withLock(id, async () => {
+        const state = await requireState(id);
+        await scale(state.region.manager, instanceNames(id).service, 0);
+        await doors.reload(state.region.id);
+      }),
+    resume: (id) =>
+      withLock(id, async () => {
+        const state = await requireState(id);
+        await scale(state.region.manager, instanceNames(id).service, 1);
+        await waitForRunning(state.region, instanceNames(id).service, { timeoutMs: 300_000 });
+        await doors.reload(state.region.id);
+        await waitForN8n(state.region, instanceNames(id).slug);
+      }),
+    domains: {
+      set: (id, input) =>
+        withLock(id, async () => {
+          const state = await requireState(id);
+          const domain = input === null ? null : checkDomain(input, ctx.options.baseDomain);
+          const names = instanceNames(id);
+          const urls = doors.urls(state.region.id, names.slug, domain);
+          const secret = (
+            await state.region.manager.listSecrets({
+              filters: { label: [`${LABEL.instance}=${id}`, `${LABEL.role}=encryption-key`] },
+            })
+          )[0];
+          const limits = state.app.Spec.TaskTemplate?.Resources?.Limits;
+          const after = await applyService(
+            state.region.manager,
+            spec({
+              names,
+              region: state.region,
+              nodeId: state.nodeId,
+              labels: instanceLabels(id, 'n8n', state.owner),
+              resources: limits
+                ? { memoryMb: (limits.MemoryBytes ?? 0) / 1024 / 1024, cpus: (limits.NanoCPUs ?? 0) / 1e9 }
+                : undefined,
+              urls,
+              domain,
+              secret: { SecretID: secret?.ID ?? '', SecretName: secret?.Spec?.Name ?? '' },
+            }),
+          );
+          await waitForRunning(state.region, names.service, { after, timeoutMs: 300_000 });
+          if (state.domain && state.domain !== domain) await doors.removeCertificates(state.region.id, state.domain);
+          await doors.reload(state.region.id);
+          await waitForN8n(state.region, names.slug);
+          return urls;
+        }),
+      async sslStatus(id) {
+        const state = await requireState(id);
+        return state.domain ? doors.sslStatus(state.region.id, state.domain) : null;
+      },
+      requestSsl: (id) =>
+        withLock(id, async () => {
+          const state = await requireState(id);
+          if (!state.domain) throw new ValidationError('The instance has no custom domain');
+          await doors.removeCertificates(state.region.id, state.domain);
+          await doors.reload(state.region.id);
+          return doors.sslStatus(state.region.id, state.domain);
+        }),
+    },
+  };
+}
