@@ -25,7 +25,7 @@ const CONTAINER = 'berth-front-door';
 const NETWORK = 'berth-front';
 const VOLUME = 'berth-front-door';
 const CONFIG_FILE = '/data/berth.json';
-const ADMIN = '127.0.0.1:2019';
+const ADMIN = 'localhost:2019';
 const WEB_TYPES = ['wordpress', 'n8n'];
 
 /** A one-file tar archive (ustar), for Docker's archive API. */
@@ -170,6 +170,9 @@ export function swarmFrontDoors(ctx: SwarmContext): SwarmFrontDoors {
           { adminListen: ADMIN, listenHost: '0.0.0.0', httpPort, httpsPort, tls: ctx.options.tls ?? { issuer: 'internal' } },
           services.map((service) => siteOf(regionId, service)),
         );
+        // Caddy's own CLI talks to its admin API inside the container; it keeps the config (autosave) so
+        // that a restarted container resumes it.
+        config.admin = { listen: ADMIN, config: { persist: true } };
         const target = await container(r);
         const archive = singleFileTar('berth.json', Buffer.from(JSON.stringify(config)), SERVICE_UIDS.caddy);
         await target.container.putArchive(archive, { path: '/data' });
@@ -194,8 +197,8 @@ export function swarmFrontDoors(ctx: SwarmContext): SwarmFrontDoors {
       try {
         await r.manager.getNetwork(network).connect({ Container: CONTAINER });
       } catch (error) {
-        // 403: already connected.
-        if (statusOf(error) === 403 || /already exists/.test((error as Error).message)) return;
+        // Already connected (403 or 409, depending on the engine's version).
+        if ([403, 409].includes(statusOf(error) ?? 0)) return;
         throw error;
       }
     },

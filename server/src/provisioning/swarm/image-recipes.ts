@@ -84,7 +84,7 @@ a2dissite 000-default >/dev/null
 a2ensite berth >/dev/null
 a2enmod rewrite >/dev/null
 : >/etc/apache2/ports.conf
-install -d -o www-data -g www-data /var/run/apache2 /var/lock/apache2 /var/log/apache2`,
+a2disconf other-vhosts-access-log >/dev/null`,
   },
   caddy: {
     name: 'caddy',

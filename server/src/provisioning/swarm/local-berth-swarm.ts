@@ -1,6 +1,6 @@
 import Docker from 'dockerode';
 import { DEFAULT_RUNTIMES_DIR, installedN8nRuntime } from '../local/n8n-runtime.ts';
-import { loadImages } from './image-builder.ts';
+import { buildImages, loadImages } from './image-builder.ts';
 import { type LocalSwarm, type LocalSwarmOptions, startLocalSwarm } from './local-swarm.ts';
 import { N8N_VERSION } from './n8n-engine.ts';
 
@@ -17,6 +17,8 @@ export async function startBerthSwarm(
   const hasN8n = installedN8nRuntime(runtimesDir) !== undefined;
   const n8n: Record<string, string> = hasN8n ? { 'berth.n8n-runtime': N8N_VERSION } : {};
   if (!hasN8n) log(`n8n ${N8N_VERSION} is not installed here: n8n instances cannot be placed`);
+  // Built (once per host) before any node asks: the nodes then only import.
+  await buildImages({ cacheDir: options.imageCache, log });
   const swarm = await startLocalSwarm({ ...options, extraLabels: { ...options.extraLabels, ...n8n } });
   const started = Date.now();
   await Promise.all(

@@ -96,7 +96,8 @@ export async function ensureSecret(
   value: string,
   labels: Record<string, string>,
 ): Promise<{ SecretID: string; SecretName: string }> {
-  const hash = createHash('sha256').update(`${names.key}\0${value}`).digest('hex').slice(0, 12);
+  // Docker allows 64 characters: berth-<32>-<purpose up to 14>-<8>.
+  const hash = createHash('sha256').update(`${names.key}\0${value}`).digest('hex').slice(0, 8);
   const name = `berth-${names.key}-${purpose}-${hash}`;
   const existing = (await manager.listSecrets({ filters: { name: [name] } })).find(
     (secret) => secret.Spec?.Name === name,

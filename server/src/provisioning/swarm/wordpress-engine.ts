@@ -118,7 +118,6 @@ export function wordpressEngine(ctx: SwarmContext, doors: SwarmFrontDoors): Inst
     secrets: Record<string, { SecretID: string; SecretName: string }>;
   }) {
     const size = sizeOf(input.spec.resources, SITE_DEFAULTS);
-    const tmpfs = (target: string) => tmpfsMount(target, 64);
     return {
       Name: input.names.service,
       Labels: {
@@ -146,11 +145,7 @@ export function wordpressEngine(ctx: SwarmContext, doors: SwarmFrontDoors): Inst
           ReadOnly: true,
           Mounts: [
             volumeMount(input.names, 'content', `${WP_ROOT}/wp-content`),
-            tmpfs('/tmp'),
-            tmpfs('/var/run/apache2'),
-            tmpfs('/var/lock/apache2'),
-            tmpfs('/var/log/apache2'),
-            tmpfs('/var/lib/php/sessions'),
+            tmpfsMount('/tmp', 128),
           ],
           Secrets: Object.entries(input.secrets).map(([name, secret]) => ({
             ...secret,
