@@ -156,10 +156,14 @@ async function main() {
   const cipher = createCipher(encryptionKey);
 
   const prov = config.provisioning;
+  // PROVISIONER=swarm is read and checked (env.ts), and createSwarmDriver (provisioning/swarm) takes it
+  // in one call; it is served once the instances service talks to engines (the engine refactor).
   const driver: ProvisioningDriver =
     prov.driver === 'none'
       ? createUnconfiguredDriver('Provisioning is turned off on this server (PROVISIONER=none)')
-      : createLocalDriver({
+      : prov.driver === 'swarm'
+        ? createUnconfiguredDriver('The swarm driver is configured but not served by this build yet')
+        : createLocalDriver({
           dataRoot: prov.dataDir,
           mysqlAdminUrl: prov.mysqlAdminUrl,
           postgresAdminUrl: prov.postgresAdminUrl,
@@ -180,7 +184,7 @@ async function main() {
   // Requests are answered from the start on; deploys of the types the driver's start may bring are
   // accepted meanwhile, and their jobs wait for it (modules/instances/driver-startup.ts).
   const startup =
-    prov.driver === 'none' ? undefined : trackDriverStart(['mysql', 'postgresql', 'wordpress'] as const);
+    prov.driver !== 'local' ? undefined : trackDriverStart(['mysql', 'postgresql', 'wordpress'] as const);
   const errorLog = (line: string) => console.error(`[berth] ${line}`);
 
   const mailer = createMailer(config);
@@ -234,8 +238,8 @@ async function main() {
   let garbageTask: IntervalTask | undefined;
   let stopping = false;
   const provisioning = (async () => {
-    if (prov.driver === 'none') {
-      log('provisioning: off (PROVISIONER=none): every instance type is unavailable');
+    if (prov.driver !== 'local') {
+      log(`provisioning: off (PROVISIONER=${prov.driver}): every instance type is unavailable`);
       // Still run the platform's own jobs (announcements, mail).
       runner = await startJobRunner({
         pgPool: pool,

@@ -1,3 +1,4 @@
+import type { ServerConfig } from '../../env.ts';
 import type { InstanceType } from '../driver.ts';
 import type { TlsIssuer } from '../local/caddy-config.ts';
 
@@ -46,3 +47,22 @@ export interface SwarmDriverOptions {
 }
 
 export const DEFAULT_DATABASE_PORTS = { from: 20000, to: 29999 };
+
+/** The driver's options from the server's configuration (PROVISIONER=swarm): wiring is one call. */
+export function swarmOptionsFrom(
+  provisioning: ServerConfig['provisioning'],
+  log?: (line: string) => void,
+): SwarmDriverOptions {
+  const swarm = provisioning.swarm;
+  if (!swarm) throw new Error('PROVISIONER=swarm is not configured (SWARM_REGIONS)');
+  return {
+    regions: swarm.regions,
+    images: swarm.images as SwarmDriverOptions['images'],
+    backupsDir: swarm.backupsDir,
+    baseDomain: provisioning.sites.baseDomain,
+    httpPort: provisioning.sites.httpPort,
+    httpsPort: provisioning.sites.httpsPort,
+    tls: { issuer: provisioning.sites.tls },
+    log,
+  };
+}
