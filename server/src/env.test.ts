@@ -105,7 +105,10 @@ describe('provisioning and secrets configuration', () => {
     [{ SITES_TLS: 'letsencrypt' }, 'SITES_TLS must be internal or acme'],
     [{ SITES_LISTEN_HOST: 'localhost' }, 'SITES_LISTEN_HOST must be an IP address'],
     [{ PROVISIONER: 'swarm' }, 'PROVISIONER=swarm needs SWARM_REGIONS (which swarm serves which region)'],
-    [{ SWARM_REGIONS: 'mars-1=unix:///run/docker.sock' }, 'SWARM_REGIONS must be a comma-separated list of <region>=<Docker endpoint>'],
+    [
+      { SWARM_REGIONS: 'mars-1=unix:///run/docker.sock' },
+      'SWARM_REGIONS must be a comma-separated list of <region>=<Docker endpoint>',
+    ],
     [{ SWARM_REGIONS: 'us-east-1=http://10.0.0.1:2375' }, 'SWARM_REGIONS must be a comma-separated list'],
     [{ SWARM_IMAGES: 'redis=redis:7' }, 'SWARM_IMAGES must be a comma-separated list of <type>=<image>'],
     [
@@ -125,7 +128,8 @@ describe('swarm configuration', () => {
   it('reads one swarm per region, TLS files for tcp:// endpoints, images and the backups folder', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'berth-swarm-tls-'));
     await mkdir(path.join(dir, 'eu-west-1'));
-    for (const name of ['ca.pem', 'cert.pem', 'key.pem']) await writeFile(path.join(dir, 'eu-west-1', name), 'x');
+    for (const name of ['ca.pem', 'cert.pem', 'key.pem'])
+      await writeFile(path.join(dir, 'eu-west-1', name), 'x');
     const config = readConfig({
       PROVISIONER: 'swarm',
       SWARM_REGIONS: 'us-east-1=unix:///run/berth/use1.sock, eu-west-1=tcp://10.0.2.5:2376',

@@ -27,9 +27,13 @@ function pairs(value: string): [string, string][] | undefined {
     .filter(Boolean)
     .map((entry) => {
       const at = entry.indexOf('=');
-      return at > 0 ? ([entry.slice(0, at).trim(), entry.slice(at + 1).trim()] as [string, string]) : undefined;
+      return at > 0
+        ? ([entry.slice(0, at).trim(), entry.slice(at + 1).trim()] as [string, string])
+        : undefined;
     });
-  return entries.every((entry) => entry !== undefined && entry[1] !== '') ? (entries as [string, string][]) : undefined;
+  return entries.every((entry) => entry !== undefined && entry[1] !== '')
+    ? (entries as [string, string][])
+    : undefined;
 }
 
 function swarmRegionsOf(value: string): Record<string, string> | undefined {
@@ -37,7 +41,8 @@ function swarmRegionsOf(value: string): Record<string, string> | undefined {
   if (!entries || entries.length === 0) return undefined;
   const ids = REGIONS.map((region) => region.id as string);
   const ok = entries.every(
-    ([region, endpoint]) => ids.includes(region) && /^(unix:\/\/\/\S+|tcp:\/\/[A-Za-z0-9.:[\]-]+:\d{1,5})$/.test(endpoint),
+    ([region, endpoint]) =>
+      ids.includes(region) && /^(unix:\/\/\/\S+|tcp:\/\/[A-Za-z0-9.:[\]-]+:\d{1,5})$/.test(endpoint),
   );
   return ok && new Set(entries.map(([region]) => region)).size === entries.length
     ? Object.fromEntries(entries)
@@ -48,7 +53,8 @@ function swarmImagesOf(value: string): Record<string, string> | undefined {
   const entries = pairs(value);
   if (!entries) return undefined;
   const ok = entries.every(
-    ([type, image]) => (SWARM_IMAGE_TYPES as readonly string[]).includes(type) && /^[a-z0-9][\w./:@-]*$/i.test(image),
+    ([type, image]) =>
+      (SWARM_IMAGE_TYPES as readonly string[]).includes(type) && /^[a-z0-9][\w./:@-]*$/i.test(image),
   );
   return ok ? Object.fromEntries(entries) : undefined;
 }
@@ -278,7 +284,9 @@ function swarmConfigOf(
     Object.entries(regions).map(([region, endpoint]) => {
       if (!endpoint.startsWith('tcp://')) return [region, { endpoint }];
       if (!tlsDir) {
-        problems.push(`SWARM_TLS_DIR is needed for the tcp:// endpoint of ${region} (Docker's TLS client certificates)`);
+        problems.push(
+          `SWARM_TLS_DIR is needed for the tcp:// endpoint of ${region} (Docker's TLS client certificates)`,
+        );
         return [region, { endpoint }];
       }
       const file = (name: string) => path.resolve(tlsDir, region, name);

@@ -164,22 +164,22 @@ async function main() {
       : prov.driver === 'swarm'
         ? createUnconfiguredDriver('The swarm driver is configured but not served by this build yet')
         : createLocalDriver({
-          dataRoot: prov.dataDir,
-          mysqlAdminUrl: prov.mysqlAdminUrl,
-          postgresAdminUrl: prov.postgresAdminUrl,
-          mongodbAdminUrl: prov.mongodbAdminUrl,
-          publicHost: prov.publicHost,
-          sites: {
-            baseDomain: prov.sites.baseDomain,
-            listenHost: prov.sites.listenHost,
-            httpPort: prov.sites.httpPort,
-            httpsPort: prov.sites.httpsPort,
-            sftpPort: prov.sites.sftpPort,
-            tls: { issuer: prov.sites.tls },
-            diskMb: prov.sites.diskMb,
-          },
-          log: (line) => log(`provisioning: ${line}`),
-        });
+            dataRoot: prov.dataDir,
+            mysqlAdminUrl: prov.mysqlAdminUrl,
+            postgresAdminUrl: prov.postgresAdminUrl,
+            mongodbAdminUrl: prov.mongodbAdminUrl,
+            publicHost: prov.publicHost,
+            sites: {
+              baseDomain: prov.sites.baseDomain,
+              listenHost: prov.sites.listenHost,
+              httpPort: prov.sites.httpPort,
+              httpsPort: prov.sites.httpsPort,
+              sftpPort: prov.sites.sftpPort,
+              tls: { issuer: prov.sites.tls },
+              diskMb: prov.sites.diskMb,
+            },
+            log: (line) => log(`provisioning: ${line}`),
+          });
 
   // Requests are answered from the start on; deploys of the types the driver's start may bring are
   // accepted meanwhile, and their jobs wait for it (modules/instances/driver-startup.ts).

@@ -57,7 +57,9 @@ export async function startSwarmHarness(log: (line: string) => void = () => {}):
     async docker(nodeName, ...args) {
       const node = swarm.nodes.find((n) => n.name === nodeName);
       if (!node) throw new Error(`no node ${nodeName}`);
-      const result = await runCommand('/usr/bin/docker', ['-H', node.endpoint, ...args], { timeoutMs: 120_000 });
+      const result = await runCommand('/usr/bin/docker', ['-H', node.endpoint, ...args], {
+        timeoutMs: 120_000,
+      });
       if (result.code !== 0) throw new Error(`docker ${args.join(' ')}: ${result.stderr}`);
       return result.stdout.trim();
     },

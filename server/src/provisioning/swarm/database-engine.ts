@@ -5,6 +5,7 @@ import type { DatabaseCredentials } from '../driver.ts';
 import type { DatabaseSpec, InstanceEngine, Resources } from '../engine.ts';
 import { checkTenantLogin } from '../tenant-login.ts';
 import { checkPassword, generatePassword, tenantNames } from '../tenant-names.ts';
+import { SERVICE_UIDS } from './image-recipes.ts';
 import { execIn, runningContainer } from './node-exec.ts';
 import { choosePlacement, type Region } from './region.ts';
 import {
@@ -27,7 +28,6 @@ import {
   waitForRunning,
 } from './services.ts';
 import type { SwarmContext } from './swarm-context.ts';
-import { SERVICE_UIDS } from './image-recipes.ts';
 
 /**
  * MySQL (MariaDB) and PostgreSQL instances on a swarm: one server per instance, in a service of its own
@@ -119,7 +119,23 @@ export const FLAVORS: Record<SqlType, Flavor> = {
     }),
     // As the tenant's role, so everything it makes is the tenant's own.
     load: (database, user) => ({
-      cmd: ['psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-h', '/run/postgresql', '-U', 'postgres', '-d', database, '-c', `SET ROLE "${user}"`, '-f', '-'],
+      cmd: [
+        'psql',
+        '-X',
+        '-q',
+        '-v',
+        'ON_ERROR_STOP=1',
+        '-h',
+        '/run/postgresql',
+        '-U',
+        'postgres',
+        '-d',
+        database,
+        '-c',
+        `SET ROLE "${user}"`,
+        '-f',
+        '-',
+      ],
       user: 'postgres',
     }),
     recreate: (database, user) => ({
@@ -176,7 +192,11 @@ export function databaseServiceSpec(input: DbServiceInput): Docker.ServiceSpec &
   const uid = String(SERVICE_UIDS[flavor.user]);
   return {
     Name: input.service,
-    Labels: { ...input.labels, [LABEL.node]: input.nodeId, ...(input.hostPort ? { [LABEL.port]: String(input.hostPort) } : {}) },
+    Labels: {
+      ...input.labels,
+      [LABEL.node]: input.nodeId,
+      ...(input.hostPort ? { [LABEL.port]: String(input.hostPort) } : {}),
+    },
     TaskTemplate: {
       ContainerSpec: {
         Image: input.image,
@@ -256,7 +276,10 @@ export function databaseEngine(ctx: SwarmContext, type: SqlType): InstanceEngine
     const placed =
       existing ??
       (await ctx.lock(`ports:${region.id}`, async () => {
-        const node = await choosePlacement(region, { memoryBytes: size.memoryBytes, nanoCpus: size.nanoCpus });
+        const node = await choosePlacement(region, {
+          memoryBytes: size.memoryBytes,
+          nanoCpus: size.nanoCpus,
+        });
         const port = await freeHostPort(region.manager, ctx.options.databasePorts);
         return { region, nodeId: node.ID, port };
       }));
@@ -337,7 +360,8 @@ export function databaseEngine(ctx: SwarmContext, type: SqlType): InstanceEngine
       withLock(id, async () => {
         const placed = await placedOf(id);
         if (placed) await removeAll(placed.region, id, placed.nodeId);
-        await removeSecrets(placed?.region.manager ?? ctx.region(undefined).manager, id).catch(() => {});
+        // Secrets of a first deploy that failed before its service existed.
+        for (const region of ctx.regions.values()) await removeSecrets(region.manager, id).catch(() => {});
         await ctx.backups.deleteAll(id);
       }),
 
@@ -361,13 +385,18 @@ export function databaseEngine(ctx: SwarmContext, type: SqlType): InstanceEngine
           const placed = await placedOf(id);
           if (!placed) throw new NotFoundError('Instance not found');
           const current = await findService(placed.region.manager, instanceNames(id).service);
-          const env = current?.Spec.TaskTemplate && 'ContainerSpec' in current.Spec.TaskTemplate
-            ? current.Spec.TaskTemplate.ContainerSpec?.Env ?? []
-            : [];
+          const env =
+            current?.Spec.TaskTemplate && 'ContainerSpec' in current.Spec.TaskTemplate
+              ? (current.Spec.TaskTemplate.ContainerSpec?.Env ?? [])
+              : [];
           const memoryMb = Number(env.find((e) => e.startsWith('BERTH_MEMORY_MB='))?.split('=')[1]);
           const nano = current?.Spec.TaskTemplate?.Resources?.Limits?.NanoCPUs ?? 5e8;
           await apply(
-            { id, owner: placed.owner, resources: { memoryMb: memoryMb || DATABASE_DEFAULTS.memoryMb, cpus: nano / 1e9 } },
+            {
+              id,
+              owner: placed.owner,
+              resources: { memoryMb: memoryMb || DATABASE_DEFAULTS.memoryMb, cpus: nano / 1e9 },
+            },
             checkPassword(password),
             placed,
           );
@@ -410,11 +439,12 @@ export function databaseEngine(ctx: SwarmContext, type: SqlType): InstanceEngine
           const count = flavor.countTables(tenant.database);
           const tables = Number((await execIn(target, count.cmd, { user: count.user })).trim());
           if (tables !== backup.manifest.check.tables) {
-            throw new Error(`Restore of ${backupId} incomplete: ${tables} tables, the backup had ${backup.manifest.check.tables}`);
+            throw new Error(
+              `Restore of ${backupId} incomplete: ${tables} tables, the backup had ${backup.manifest.check.tables}`,
+            );
           }
         }),
       delete: (id, backupId) => ctx.backups.delete(id, backupId),
     },
   };
 }
-

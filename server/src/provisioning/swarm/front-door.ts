@@ -7,7 +7,7 @@ import { sslStatusOf } from '../local/ssl-probe.ts';
 import { SERVICE_UIDS } from './image-recipes.ts';
 import { execIn, type RunningContainer } from './node-exec.ts';
 import type { Region } from './region.ts';
-import { LABEL, type ServiceInfo } from './services.ts';
+import { instanceNames, LABEL, type ServiceInfo } from './services.ts';
 import { listNodes, statusOf, unlessMissing } from './swarm-api.ts';
 import type { SwarmContext } from './swarm-context.ts';
 
@@ -62,7 +62,13 @@ export interface SwarmFrontDoors {
   /** Where the front door answers, as seen from the platform: the manager node's address. */
   address(regionId: string): Promise<string>;
   /** Resolves when `path` on the site's temporary host answers one of `statuses` through the front door. */
-  waitFor(regionId: string, slug: string, path: string, statuses: number[], timeoutMs?: number): Promise<void>;
+  waitFor(
+    regionId: string,
+    slug: string,
+    path: string,
+    statuses: number[],
+    timeoutMs?: number,
+  ): Promise<void>;
   request(
     regionId: string,
     host: string,
@@ -88,7 +94,11 @@ export function swarmFrontDoors(ctx: SwarmContext): SwarmFrontDoors {
 
   async function container(r: Region): Promise<RunningContainer> {
     const info = (await r.manager.info()) as { Swarm?: { NodeID?: string } };
-    return { engine: r.manager, container: r.manager.getContainer(CONTAINER), nodeId: info.Swarm?.NodeID ?? '' };
+    return {
+      engine: r.manager,
+      container: r.manager.getContainer(CONTAINER),
+      nodeId: info.Swarm?.NodeID ?? '',
+    };
   }
 
   async function ensureContainer(r: Region): Promise<void> {
@@ -102,7 +112,11 @@ export function swarmFrontDoors(ctx: SwarmContext): SwarmFrontDoors {
     }
     if (existing) await r.manager.getContainer(CONTAINER).remove({ force: true });
     if (!(await unlessMissing(() => r.manager.getNetwork(NETWORK).inspect()))) {
-      await r.manager.createNetwork({ Name: NETWORK, Driver: 'bridge', Labels: { [LABEL.role]: 'front-door' } });
+      await r.manager.createNetwork({
+        Name: NETWORK,
+        Driver: 'bridge',
+        Labels: { [LABEL.role]: 'front-door' },
+      });
     }
     const created = await r.manager.createContainer({
       name: CONTAINER,
@@ -131,7 +145,9 @@ export function swarmFrontDoors(ctx: SwarmContext): SwarmFrontDoors {
   }
 
   async function webServices(r: Region): Promise<ServiceInfo[]> {
-    const services = (await r.manager.listServices({ filters: { label: [LABEL.instance] } })) as ServiceInfo[];
+    const services = (await r.manager.listServices({
+      filters: { label: [LABEL.instance] },
+    })) as ServiceInfo[];
     return services.filter(
       (s) => WEB_TYPES.includes(s.Spec.Labels?.[LABEL.type] ?? '') && s.Spec.Labels?.[LABEL.role] === 'app',
     );
@@ -163,11 +179,17 @@ export function swarmFrontDoors(ctx: SwarmContext): SwarmFrontDoors {
         const r = region(regionId);
         const services = await webServices(r);
         for (const service of services) {
-          const network = service.Spec.Labels?.[LABEL.instance];
-          if (network) await doors.connect(regionId, `berth-${network.replaceAll('-', '')}`);
+          const id = service.Spec.Labels?.[LABEL.instance];
+          if (id) await doors.connect(regionId, instanceNames(id).network);
         }
         const config = buildCaddyConfig(
-          { adminListen: ADMIN, listenHost: '0.0.0.0', httpPort, httpsPort, tls: ctx.options.tls ?? { issuer: 'internal' } },
+          {
+            adminListen: ADMIN,
+            listenHost: '0.0.0.0',
+            httpPort,
+            httpsPort,
+            tls: ctx.options.tls ?? { issuer: 'internal' },
+          },
           services.map((service) => siteOf(regionId, service)),
         );
         // Caddy's own CLI talks to its admin API inside the container; it keeps the config (autosave) so
@@ -205,9 +227,9 @@ export function swarmFrontDoors(ctx: SwarmContext): SwarmFrontDoors {
 
     async disconnect(regionId, network) {
       const r = region(regionId);
-      await unlessMissing(() => r.manager.getNetwork(network).disconnect({ Container: CONTAINER, Force: true })).catch(
-        () => {},
-      );
+      await unlessMissing(() =>
+        r.manager.getNetwork(network).disconnect({ Container: CONTAINER, Force: true }),
+      ).catch(() => {});
     },
 
     urls(regionId, slug, domain) {
@@ -230,7 +252,9 @@ export function swarmFrontDoors(ctx: SwarmContext): SwarmFrontDoors {
             path,
             headers: {
               Host: host,
-              ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+              ...(payload
+                ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }
+                : {}),
             },
             agent: false,
             timeout: 15_000,
@@ -257,7 +281,8 @@ export function swarmFrontDoors(ctx: SwarmContext): SwarmFrontDoors {
         const { status, text } = await doors.request(regionId, host, 'GET', path);
         if (statuses.includes(status)) return;
         last = status ? `HTTP ${status}` : text;
-        if (Date.now() > deadline) throw new Error(`${host}${path} did not answer in ${timeoutMs} ms (${last})`);
+        if (Date.now() > deadline)
+          throw new Error(`${host}${path} did not answer in ${timeoutMs} ms (${last})`);
         await sleep(150);
       }
     },

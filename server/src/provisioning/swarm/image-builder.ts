@@ -70,13 +70,18 @@ async function inChroot(rootfs: string, script: string, log: (line: string) => v
   await writeFile(path.join(rootfs, 'usr/sbin/policy-rc.d'), '#!/bin/sh\nexit 101\n', { mode: 0o755 });
   const wrapped = `set -e; mount -t proc proc "$1/proc"; chroot "$1" /bin/sh -ec "$2"`;
   try {
-    await sh('unshare', ['--mount', '--propagation', 'private', 'sh', '-c', wrapped, 'sh', rootfs, script], log);
+    await sh(
+      'unshare',
+      ['--mount', '--propagation', 'private', 'sh', '-c', wrapped, 'sh', rootfs, script],
+      log,
+    );
   } finally {
     await run('rm', ['-f', path.join(rootfs, 'usr/sbin/policy-rc.d'), path.join(rootfs, 'etc/resolv.conf')]);
   }
 }
 
-const baseDir = (cacheDir: string, base: BaseImage) => path.join(cacheDir, `debian-${base.codename}-${base.id}`);
+const baseDir = (cacheDir: string, base: BaseImage) =>
+  path.join(cacheDir, `debian-${base.codename}-${base.id}`);
 const imageTar = (cacheDir: string, ref: string) => path.join(cacheDir, `${ref.replace(/[/:]/g, '-')}.tar`);
 
 /** The debootstrap base (a root file system folder with apt's lists fetched), built once. */

@@ -50,7 +50,9 @@ function serviceStatus(
   if (home && home.Status.State !== 'ready') return { state: 'node-down', message: NODE_DOWN_MESSAGE };
   if (task?.Status.State === 'running') return { state: 'running' };
   const recent = mine.filter(
-    (t) => ['failed', 'rejected'].includes(t.Status.State) && Date.now() - Date.parse(t.UpdatedAt) < LOOP_WINDOW_MS,
+    (t) =>
+      ['failed', 'rejected'].includes(t.Status.State) &&
+      Date.now() - Date.parse(t.UpdatedAt) < LOOP_WINDOW_MS,
   );
   if (recent.length >= LOOP_FAILURES) {
     const last = recent.sort((a, b) => Date.parse(b.UpdatedAt) - Date.parse(a.UpdatedAt))[0];

@@ -1,6 +1,6 @@
 import type { InstanceStatus, LiveStatusCapability } from '../engine.ts';
-import { formatMemory, type Region } from './region.ts';
 import { regionStatuses } from './instance-status.ts';
+import { formatMemory, type Region } from './region.ts';
 import { LABEL } from './services.ts';
 import { listNodes } from './swarm-api.ts';
 
@@ -22,7 +22,11 @@ export function liveStatus(regions: Map<string, Region>, log: (line: string) => 
       if (node.Spec.Labels?.region !== region.id || node.Status.State !== 'ready') continue;
       const engine = region.nodeEngine(node);
       const events = (await engine
-        .getEvents({ since, until, filters: { type: ['container'], event: ['oom'], label: [LABEL.instance] } })
+        .getEvents({
+          since,
+          until,
+          filters: { type: ['container'], event: ['oom'], label: [LABEL.instance] },
+        })
         .then(
           (stream) =>
             new Promise<string>((resolve, reject) => {

@@ -205,7 +205,18 @@ export async function startLocalSwarm(options: LocalSwarmOptions): Promise<Local
     for (const node of nodes) {
       // Containers never reach a cloud's metadata address (a rule in the node's own namespace; dockerd
       // made the DOCKER-USER chain at start).
-      await sh('ip', ['netns', 'exec', node.netns, 'iptables', '-I', 'DOCKER-USER', '-d', '169.254.0.0/16', '-j', 'DROP']);
+      await sh('ip', [
+        'netns',
+        'exec',
+        node.netns,
+        'iptables',
+        '-I',
+        'DOCKER-USER',
+        '-d',
+        '169.254.0.0/16',
+        '-j',
+        'DROP',
+      ]);
     }
     for (const manager of nodes.filter((node) => node.role === 'manager')) {
       const docker = new Docker({ socketPath: manager.socket });
@@ -243,11 +254,7 @@ interface SwarmNodeInfo {
 }
 
 /** Labels every node of a region's swarm (found by its address) with its region and engine endpoint. */
-async function labelNodes(
-  manager: Docker,
-  nodes: LocalNode[],
-  extra: Record<string, string>,
-): Promise<void> {
+async function labelNodes(manager: Docker, nodes: LocalNode[], extra: Record<string, string>): Promise<void> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     const listed = (await manager.listNodes()) as SwarmNodeInfo[];

@@ -53,9 +53,14 @@ export function mongodbEngine(ctx: SwarmContext): InstanceEngine<DatabaseSpec> {
         const size = sizeOf(spec.resources, DATABASE_DEFAULTS);
         const labels = instanceLabels(spec.id, 'mongodb', spec.owner);
         const placed = found
-          ? { nodeId: found.service.Spec.Labels?.[LABEL.node] ?? '', port: Number(found.service.Spec.Labels?.[LABEL.port]) }
+          ? {
+              nodeId: found.service.Spec.Labels?.[LABEL.node] ?? '',
+              port: Number(found.service.Spec.Labels?.[LABEL.port]),
+            }
           : await ctx.lock(`ports:${region.id}`, async () => ({
-              nodeId: (await choosePlacement(region, { memoryBytes: size.memoryBytes, nanoCpus: size.nanoCpus })).ID,
+              nodeId: (
+                await choosePlacement(region, { memoryBytes: size.memoryBytes, nanoCpus: size.nanoCpus })
+              ).ID,
               port: await freeHostPort(region.manager, ctx.options.databasePorts),
             }));
         const secret = await ensureSecret(region.manager, names, 'password', password, labels);
@@ -102,7 +107,9 @@ export function mongodbEngine(ctx: SwarmContext): InstanceEngine<DatabaseSpec> {
         const found = await ctx.locate(id);
         if (!found) return;
         await removeService(found.region.manager, instanceNames(id).service);
-        await removeVolumes(found.region, found.service.Spec.Labels?.[LABEL.node], [instanceNames(id).volume('data')]);
+        await removeVolumes(found.region, found.service.Spec.Labels?.[LABEL.node], [
+          instanceNames(id).volume('data'),
+        ]);
         await removeSecrets(found.region.manager, id);
       }),
     suspend: (id) =>

@@ -54,7 +54,8 @@ function checkOwner(spec: N8nSpec): void {
       'The n8n owner password must be 8 to 64 characters with at least one number and one capital letter',
     );
   }
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(spec.ownerEmail)) throw new ValidationError('The owner e-mail is not valid');
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(spec.ownerEmail))
+    throw new ValidationError('The owner e-mail is not valid');
   if (spec.encryptionKey.length < 16) throw new ValidationError('The n8n encryption key is too short');
 }
 
@@ -134,7 +135,12 @@ export function n8nEngine(ctx: SwarmContext, doors: SwarmFrontDoors): InstanceEn
     secret: { SecretID: string; SecretName: string };
   }) {
     const size = sizeOf(input.resources, N8N_DEFAULTS);
-    const bind = (source: string, target: string) => ({ Type: 'bind' as const, Source: source, Target: target, ReadOnly: true });
+    const bind = (source: string, target: string) => ({
+      Type: 'bind' as const,
+      Source: source,
+      Target: target,
+      ReadOnly: true,
+    });
     return {
       Name: input.names.service,
       Labels: {
@@ -203,7 +209,11 @@ export function n8nEngine(ctx: SwarmContext, doors: SwarmFrontDoors): InstanceEn
     }
   }
 
-  async function apply(input: N8nSpec, existing: N8nState | undefined, domain: string | null): Promise<SiteUrls> {
+  async function apply(
+    input: N8nSpec,
+    existing: N8nState | undefined,
+    domain: string | null,
+  ): Promise<SiteUrls> {
     const names = instanceNames(input.id);
     const region = existing?.region ?? ctx.region(input.region);
     const owner = input.owner ?? existing?.owner;
@@ -322,7 +332,8 @@ export function n8nEngine(ctx: SwarmContext, doors: SwarmFrontDoors): InstanceEn
             }),
           );
           await waitForRunning(state.region, names.service, { after, timeoutMs: 300_000 });
-          if (state.domain && state.domain !== domain) await doors.removeCertificates(state.region.id, state.domain);
+          if (state.domain && state.domain !== domain)
+            await doors.removeCertificates(state.region.id, state.domain);
           await doors.reload(state.region.id);
           await waitForN8n(state.region, names.slug);
           return urls;

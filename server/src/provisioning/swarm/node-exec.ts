@@ -19,7 +19,7 @@ export interface RunningContainer {
 export async function runningContainer(region: Region, service: string): Promise<RunningContainer> {
   const task = currentTask(await listTasks(region.manager, { service: [service] }));
   const containerId = task?.Status.ContainerStatus?.ContainerID;
-  if (!task || task.Status.State !== 'running' || !containerId || !task.NodeID) {
+  if (task?.Status.State !== 'running' || !containerId || !task.NodeID) {
     throw new Error(`${service} is not running (its task is ${task?.Status.State ?? 'missing'})`);
   }
   const node = await region.nodeById(task.NodeID);
@@ -54,7 +54,10 @@ export async function execIn(
     AttachStderr: true,
     AttachStdin: options.stdin !== undefined,
   });
-  const stream = (await exec.start({ hijack: true, stdin: options.stdin !== undefined })) as NodeJS.ReadWriteStream;
+  const stream = (await exec.start({
+    hijack: true,
+    stdin: options.stdin !== undefined,
+  })) as NodeJS.ReadWriteStream;
   const out = options.stdout ?? new PassThrough();
   const collected: Buffer[] = [];
   if (!options.stdout) out.on('data', (chunk: Buffer) => collected.push(chunk));

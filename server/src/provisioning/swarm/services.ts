@@ -149,7 +149,10 @@ export async function findService(manager: Docker, name: string): Promise<Servic
  * count: 0 when it was made or nothing its tasks run changed, else the update's own time (an update of
  * the task template replaces the task; waitForRunning must not take the old one for the new).
  */
-export async function applyService(manager: Docker, spec: Docker.ServiceSpec & { Name: string }): Promise<number> {
+export async function applyService(
+  manager: Docker,
+  spec: Docker.ServiceSpec & { Name: string },
+): Promise<number> {
   const current = await findService(manager, spec.Name);
   if (!current) {
     await manager.createService(spec);
@@ -171,9 +174,11 @@ export async function scale(manager: Docker, name: string, replicas: number): Pr
   const current = await findService(manager, name);
   if (!current) return;
   if (current.Spec.Mode?.Replicated?.Replicas !== replicas) {
-    await manager
-      .getService(current.ID)
-      .update({ version: current.Version.Index, ...current.Spec, Mode: { Replicated: { Replicas: replicas } } });
+    await manager.getService(current.ID).update({
+      version: current.Version.Index,
+      ...current.Spec,
+      Mode: { Replicated: { Replicas: replicas } },
+    });
   }
   if (replicas === 0) await waitForNoTasks(manager, name);
 }
@@ -265,7 +270,13 @@ export async function removeVolumes(region: Region, nodeId: string | undefined, 
           all: true,
           filters: { volume: [name] },
         })) {
-          await unlessMissing(() => engine.getContainer(container.Id).remove({ force: true }));
+          // 409: swarm is removing it already.
+          await engine
+            .getContainer(container.Id)
+            .remove({ force: true })
+            .catch((removal: unknown) => {
+              if (![404, 409].includes(statusOf(removal) ?? 0)) throw removal;
+            });
         }
         await sleep(200);
       }

@@ -1,5 +1,5 @@
-import { createKeyedLock, type KeyedLock } from '../../lib/keyed-lock.ts';
 import { NotFoundError } from '../../lib/errors.ts';
+import { createKeyedLock, type KeyedLock } from '../../lib/keyed-lock.ts';
 import type { Capability, InstanceType } from '../driver.ts';
 import { type BackupStore, backupStore } from './backup-store.ts';
 import { imageRefs } from './image-builder.ts';
@@ -32,7 +32,9 @@ export interface SwarmContext {
 }
 
 export function createSwarmContext(options: SwarmDriverOptions, started: () => boolean): SwarmContext {
-  const regions = new Map(Object.entries(options.regions).map(([id, config]) => [id, createRegion(id, config)]));
+  const regions = new Map(
+    Object.entries(options.regions).map(([id, config]) => [id, createRegion(id, config)]),
+  );
   const refs = imageRefs();
   const located = new Map<string, string>();
   const ctx: SwarmContext = {

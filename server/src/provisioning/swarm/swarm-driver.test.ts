@@ -5,8 +5,8 @@ import { curl } from '../../../test/provisioning/site-clients.ts';
 import { type SwarmHarness, startSwarmHarness } from '../../../test/provisioning/swarm-harness.ts';
 import type { DatabaseCredentials } from '../driver.ts';
 import type { InstanceStatus } from '../engine.ts';
-import { killLocalNode, restartLocalNode } from './local-swarm.ts';
 import { NODE_DOWN_MESSAGE } from './instance-status.ts';
+import { killLocalNode, restartLocalNode } from './local-swarm.ts';
 
 /**
  * The swarm driver against a real local swarm of two regions (us-east-1: a manager and a worker;
@@ -33,7 +33,10 @@ const SIZE = { memoryMb: 384, cpus: 0.5 };
 interface Inspected {
   Spec: {
     TaskTemplate: {
-      Resources: { Limits: { MemoryBytes: number; NanoCPUs: number }; Reservations: { MemoryBytes: number; NanoCPUs: number } };
+      Resources: {
+        Limits: { MemoryBytes: number; NanoCPUs: number };
+        Reservations: { MemoryBytes: number; NanoCPUs: number };
+      };
       Placement: { Constraints: string[] };
       ContainerSpec: { Env?: string[]; Secrets?: { File: { Name: string } }[] };
     };
@@ -44,9 +47,25 @@ interface Inspected {
 async function inspect(manager: string, service: string) {
   const spec = (JSON.parse(await h.docker(manager, 'service', 'inspect', service)) as Inspected[])[0];
   if (!spec) throw new Error(`no service ${service}`);
-  const nodeId = await h.docker(manager, 'service', 'ps', service, '--filter', 'desired-state=running', '--format', '{{.Node}}');
+  const nodeId = await h.docker(
+    manager,
+    'service',
+    'ps',
+    service,
+    '--filter',
+    'desired-state=running',
+    '--format',
+    '{{.Node}}',
+  );
   const nodeLabels = JSON.parse(
-    await h.docker(manager, 'node', 'inspect', nodeId.split('\n')[0] ?? '', '--format', '{{json .Spec.Labels}}'),
+    await h.docker(
+      manager,
+      'node',
+      'inspect',
+      nodeId.split('\n')[0] ?? '',
+      '--format',
+      '{{json .Spec.Labels}}',
+    ),
   ) as Record<string, string>;
   return { spec, nodeLabels, hostname: nodeId.split('\n')[0] ?? '' };
 }
@@ -66,7 +85,9 @@ async function waitForStatus(id: string, predicate: (s: InstanceStatus) => boole
     const found = statuses.find((s) => s.id === id && predicate(s));
     if (found) return found;
     if (Date.now() > deadline) {
-      throw new Error(`no such status of ${id}; seen: ${JSON.stringify(statuses.filter((s) => s.id === id))}`);
+      throw new Error(
+        `no such status of ${id}; seen: ${JSON.stringify(statuses.filter((s) => s.id === id))}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -76,19 +97,30 @@ describe('regions and capacity', () => {
   it('refuses a region without a swarm with a clear message, and lists the regions that exist', async () => {
     await expect(
       h.driver.engine('mysql').deploy({ id: randomUUID(), region: 'ap-south-1', resources: SIZE }),
-    ).rejects.toThrow(/AP South \(Mumbai\) is not available on this platform: it has no servers there \(available: US East \(N\. Virginia\), EU West \(Ireland\)\)/);
+    ).rejects.toThrow(
+      /AP South \(Mumbai\) is not available on this platform: it has no servers there \(available: US East \(N\. Virginia\), EU West \(Ireland\)\)/,
+    );
     const regions = await h.driver.regions();
     expect(regions.find((r) => r.id === 'us-east-1')).toEqual({ id: 'us-east-1', available: true });
     expect(regions.find((r) => r.id === 'eu-west-1')).toEqual({ id: 'eu-west-1', available: true });
-    expect(regions.find((r) => r.id === 'ap-south-1')).toMatchObject({ available: false, reason: 'No servers in this region yet' });
+    expect(regions.find((r) => r.id === 'ap-south-1')).toMatchObject({
+      available: false,
+      reason: 'No servers in this region yet',
+    });
   });
 
   it('ends a deploy that fits no node in an error with the reason, leaving nothing behind', async () => {
     const id = randomUUID();
     await expect(
-      h.driver.engine('postgresql').deploy({ id, region: 'eu-west-1', resources: { memoryMb: 65536, cpus: 1 } }),
-    ).rejects.toThrow(/No server of EU West \(Ireland\) has 64 GB of memory and 1 vCPU free for this instance \(the most any has free is [\d.]+ GB/);
-    expect(await h.docker('euw1-m', 'service', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe('');
+      h.driver
+        .engine('postgresql')
+        .deploy({ id, region: 'eu-west-1', resources: { memoryMb: 65536, cpus: 1 } }),
+    ).rejects.toThrow(
+      /No server of EU West \(Ireland\) has 64 GB of memory and 1 vCPU free for this instance \(the most any has free is [\d.]+ GB/,
+    );
+    expect(await h.docker('euw1-m', 'service', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe(
+      '',
+    );
     expect(await h.docker('euw1-m', 'secret', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe('');
   });
 
@@ -110,25 +142,42 @@ describe('MySQL on swarm', () => {
   let service: string;
 
   it('deploys to running in the chosen region with the limits it was sold', async () => {
-    const deployed = await h.driver.engine('mysql').deploy({ id, region: 'us-east-1', resources: SIZE, owner: 'owner-1' });
+    const deployed = await h.driver
+      .engine('mysql')
+      .deploy({ id, region: 'us-east-1', resources: SIZE, owner: 'owner-1' });
     credentials = deployed.database as DatabaseCredentials;
     service = `berth-${id.replaceAll('-', '')}`;
     const { spec, nodeLabels, hostname } = await inspect('use1-m', service);
     expect(nodeLabels.region).toBe('us-east-1');
-    expect(spec.Spec.TaskTemplate.Resources.Limits).toEqual({ MemoryBytes: 384 * 1024 * 1024, NanoCPUs: 5e8 });
-    expect(spec.Spec.TaskTemplate.Resources.Reservations).toEqual({ MemoryBytes: 384 * 1024 * 1024, NanoCPUs: 5e8 });
+    expect(spec.Spec.TaskTemplate.Resources.Limits).toEqual({
+      MemoryBytes: 384 * 1024 * 1024,
+      NanoCPUs: 5e8,
+    });
+    expect(spec.Spec.TaskTemplate.Resources.Reservations).toEqual({
+      MemoryBytes: 384 * 1024 * 1024,
+      NanoCPUs: 5e8,
+    });
     expect(spec.Spec.TaskTemplate.Placement.Constraints).toContain('node.labels.region==us-east-1');
     // The password is a secret file, not in the environment or labels.
     expect(JSON.stringify(spec)).not.toContain(credentials.password);
     expect(spec.Spec.TaskTemplate.ContainerSpec.Secrets?.map((s) => s.File.Name)).toEqual(['password']);
     // The credentials name the node's own address and its published port.
     expect(credentials.host).toBe(nodeLabels['berth.public-address']);
-    const created = await mariadbCli(credentials, 'CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES (\'kept\'); SELECT body FROM notes');
+    const created = await mariadbCli(
+      credentials,
+      "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('kept'); SELECT body FROM notes",
+    );
     expect(created.stdout).toBe('kept');
     // Inside the container the kernel holds the limits (cgroup v1 here).
     const container = await containerOf(nodeNameOf(hostname), service);
-    const limits = await h.docker(nodeNameOf(hostname), 'exec', container, 'sh', '-c',
-      'cat /sys/fs/cgroup/memory/memory.limit_in_bytes /sys/fs/cgroup/cpu/cpu.cfs_quota_us /sys/fs/cgroup/cpu/cpu.cfs_period_us 2>/dev/null || cat /sys/fs/cgroup/memory.max /sys/fs/cgroup/cpu.max');
+    const limits = await h.docker(
+      nodeNameOf(hostname),
+      'exec',
+      container,
+      'sh',
+      '-c',
+      'cat /sys/fs/cgroup/memory/memory.limit_in_bytes /sys/fs/cgroup/cpu/cpu.cfs_quota_us /sys/fs/cgroup/cpu/cpu.cfs_period_us 2>/dev/null || cat /sys/fs/cgroup/memory.max /sys/fs/cgroup/cpu.max',
+    );
     expect(limits.split(/\s+/)).toEqual(expect.arrayContaining([String(384 * 1024 * 1024)]));
     expect(limits).toMatch(/50000\s+100000/);
   }, 120_000);
@@ -139,7 +188,14 @@ describe('MySQL on swarm', () => {
     const container = await containerOf(node, service);
     // `tail` keeps its input's last line whole: 600 MB without a newline cannot fit in 384 MB.
     const result = await h
-      .docker(node, 'exec', container, 'sh', '-c', 'head -c 600000000 /dev/zero | tail >/dev/null; echo exit=$?')
+      .docker(
+        node,
+        'exec',
+        container,
+        'sh',
+        '-c',
+        'head -c 600000000 /dev/zero | tail >/dev/null; echo exit=$?',
+      )
       .catch((error: Error) => error.message);
     expect(result).toMatch(/exit=137/);
     const notice = await waitForStatus(id, (s) => /more than its 384 MB of memory/.test(s.message ?? ''));
@@ -163,7 +219,10 @@ describe('MySQL on swarm', () => {
   it('backs up off the node and restores exactly', async () => {
     const backup = await h.driver.engine('mysql').backups?.create(id, { name: 'before' });
     expect(backup?.size).toBeGreaterThan(0);
-    await mariadbCli(credentials, "DELETE FROM notes; CREATE TABLE extra (x INT); INSERT INTO notes VALUES ('later')");
+    await mariadbCli(
+      credentials,
+      "DELETE FROM notes; CREATE TABLE extra (x INT); INSERT INTO notes VALUES ('later')",
+    );
     await h.driver.engine('mysql').backups?.restore(id, backup?.id ?? '');
     expect((await mariadbCli(credentials, 'SELECT body FROM notes')).stdout).toBe('kept');
     expect((await mariadbCli(credentials, 'SHOW TABLES')).stdout).toBe('notes');
@@ -173,9 +232,13 @@ describe('MySQL on swarm', () => {
   it('deletes the service, its volume and its secrets', async () => {
     const { hostname } = await inspect('use1-m', service);
     await h.driver.engine('mysql').delete(id);
-    expect(await h.docker('use1-m', 'service', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe('');
+    expect(await h.docker('use1-m', 'service', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe(
+      '',
+    );
     expect(await h.docker('use1-m', 'secret', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe('');
-    expect(await h.docker(nodeNameOf(hostname), 'volume', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe('');
+    expect(
+      await h.docker(nodeNameOf(hostname), 'volume', 'ls', '-q', '--filter', `label=berth.instance=${id}`),
+    ).toBe('');
     expect((await mariadbCli(credentials, 'SELECT 1')).ok).toBe(false);
   }, 120_000);
 });
@@ -183,18 +246,39 @@ describe('MySQL on swarm', () => {
 describe('PostgreSQL on swarm', () => {
   it('deploys in eu-west-1, psql connects, the limits hold, and delete removes it', async () => {
     const id = randomUUID();
-    const { database } = await h.driver.engine('postgresql').deploy({ id, region: 'eu-west-1', resources: { memoryMb: 256, cpus: 0.25 } });
+    const { database } = await h.driver
+      .engine('postgresql')
+      .deploy({ id, region: 'eu-west-1', resources: { memoryMb: 256, cpus: 0.25 } });
     const credentials = database as DatabaseCredentials;
     const { spec, nodeLabels } = await inspect('euw1-m', `berth-${id.replaceAll('-', '')}`);
     expect(nodeLabels.region).toBe('eu-west-1');
-    expect(spec.Spec.TaskTemplate.Resources.Limits).toEqual({ MemoryBytes: 256 * 1024 * 1024, NanoCPUs: 2.5e8 });
-    expect((await tenantCli('postgresql', credentials, 'CREATE TABLE t (x int); INSERT INTO t VALUES (42); SELECT x FROM t')).stdout).toBe('42');
+    expect(spec.Spec.TaskTemplate.Resources.Limits).toEqual({
+      MemoryBytes: 256 * 1024 * 1024,
+      NanoCPUs: 2.5e8,
+    });
+    expect(
+      (
+        await tenantCli(
+          'postgresql',
+          credentials,
+          'CREATE TABLE t (x int); INSERT INTO t VALUES (42); SELECT x FROM t',
+        )
+      ).stdout,
+    ).toBe('42');
     // Another tenant's database is not even there: one server per instance.
     expect(
-      (await tenantCli('postgresql', credentials, "SELECT string_agg(datname, ',') FROM pg_database WHERE NOT datistemplate AND datname <> 'postgres'")).stdout,
+      (
+        await tenantCli(
+          'postgresql',
+          credentials,
+          "SELECT string_agg(datname, ',') FROM pg_database WHERE NOT datistemplate AND datname <> 'postgres'",
+        )
+      ).stdout,
     ).toBe(credentials.database);
     await h.driver.engine('postgresql').delete(id);
-    expect(await h.docker('euw1-m', 'service', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe('');
+    expect(await h.docker('euw1-m', 'service', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe(
+      '',
+    );
   }, 120_000);
 });
 
@@ -203,7 +287,11 @@ describe('a node that goes down', () => {
     // Placement takes the node with the most free memory: of two instances, one lands on the worker.
     const ids = [randomUUID(), randomUUID()];
     const creds: DatabaseCredentials[] = [];
-    for (const id of ids) creds.push((await h.driver.engine('mysql').deploy({ id, region: 'us-east-1', resources: SIZE })).database as DatabaseCredentials);
+    for (const id of ids)
+      creds.push(
+        (await h.driver.engine('mysql').deploy({ id, region: 'us-east-1', resources: SIZE }))
+          .database as DatabaseCredentials,
+      );
     const worker = h.swarm.nodes.find((n) => n.name === 'use1-w');
     const index = creds.findIndex((c) => c.host === worker?.address);
     expect(index).toBeGreaterThanOrEqual(0);
@@ -253,13 +341,25 @@ describe('WordPress on swarm', () => {
     expect(page.body).toContain('Swarm Bakery');
     const { spec, nodeLabels } = await inspect('use1-m', `berth-${id.replaceAll('-', '')}`);
     expect(nodeLabels.region).toBe('us-east-1');
-    expect(spec.Spec.TaskTemplate.Resources.Limits).toEqual({ MemoryBytes: 512 * 1024 * 1024, NanoCPUs: 5e8 });
+    expect(spec.Spec.TaskTemplate.Resources.Limits).toEqual({
+      MemoryBytes: 512 * 1024 * 1024,
+      NanoCPUs: 5e8,
+    });
     // wp-admin login, as a browser does it: the test cookie, the form, the session cookie.
     const jar = `/tmp/berth-swarm-jar-${process.pid}`;
     const login = await get('/wp-login.php', [
-      '-c', jar, '-b', 'wordpress_test_cookie=WP%20Cookie%20check',
-      '--data-urlencode', 'log=baker', '--data-urlencode', `pwd=${password}`,
-      '--data-urlencode', 'wp-submit=Log In', '--data-urlencode', 'testcookie=1',
+      '-c',
+      jar,
+      '-b',
+      'wordpress_test_cookie=WP%20Cookie%20check',
+      '--data-urlencode',
+      'log=baker',
+      '--data-urlencode',
+      `pwd=${password}`,
+      '--data-urlencode',
+      'wp-submit=Log In',
+      '--data-urlencode',
+      'testcookie=1',
     ]);
     expect(login.status).toBe(302);
     expect(login.headers).toMatch(/location: .*\/wp-admin\//i);
@@ -283,9 +383,15 @@ describe('WordPress on swarm', () => {
     const status = await h.driver.engine('wordpress').domains?.sslStatus(id);
     const deadline = Date.now() + 30_000;
     let ssl = status;
-    while (ssl?.status !== 'Active' && Date.now() < deadline) ssl = await h.driver.engine('wordpress').domains?.sslStatus(id);
+    while (ssl?.status !== 'Active' && Date.now() < deadline)
+      ssl = await h.driver.engine('wordpress').domains?.sslStatus(id);
     expect(ssl).toMatchObject({ domain: 'bakery.example.org', status: 'Active' });
-    const page = await curl(['-k', '--resolve', `bakery.example.org:443:${front}`, 'https://bakery.example.org/']);
+    const page = await curl([
+      '-k',
+      '--resolve',
+      `bakery.example.org:443:${front}`,
+      'https://bakery.example.org/',
+    ]);
     expect(page.status).toBe(200);
     expect(page.body).toContain('Swarm Bakery');
     expect((await get('/')).status).toBe(200);
@@ -295,9 +401,26 @@ describe('WordPress on swarm', () => {
     const { hostname } = await inspect('use1-m', `berth-${id.replaceAll('-', '')}`);
     const node = nodeNameOf(hostname);
     const app = await containerOf(node, `berth-${id.replaceAll('-', '')}`);
-    await h.docker(node, 'exec', '-u', 'www-data', app, 'sh', '-c', 'mkdir -p /var/www/wordpress/wp-content/uploads && echo kept > /var/www/wordpress/wp-content/uploads/probe.txt');
+    await h.docker(
+      node,
+      'exec',
+      '-u',
+      'www-data',
+      app,
+      'sh',
+      '-c',
+      'mkdir -p /var/www/wordpress/wp-content/uploads && echo kept > /var/www/wordpress/wp-content/uploads/probe.txt',
+    );
     const backup = await h.driver.engine('wordpress').backups?.create(id, { name: 'site' });
-    await h.docker(node, 'exec', '-u', 'www-data', app, 'rm', '/var/www/wordpress/wp-content/uploads/probe.txt');
+    await h.docker(
+      node,
+      'exec',
+      '-u',
+      'www-data',
+      app,
+      'rm',
+      '/var/www/wordpress/wp-content/uploads/probe.txt',
+    );
     expect((await get('/wp-content/uploads/probe.txt')).status).toBe(404);
     await h.driver.engine('wordpress').backups?.restore(id, backup?.id ?? '');
     const restored = await get('/wp-content/uploads/probe.txt');
@@ -309,10 +432,16 @@ describe('WordPress on swarm', () => {
   it('deletes both services, the network, the volumes and the secrets', async () => {
     const { hostname } = await inspect('use1-m', `berth-${id.replaceAll('-', '')}`);
     await h.driver.engine('wordpress').delete(id);
-    expect(await h.docker('use1-m', 'service', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe('');
+    expect(await h.docker('use1-m', 'service', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe(
+      '',
+    );
     expect(await h.docker('use1-m', 'secret', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe('');
-    expect(await h.docker('use1-m', 'network', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe('');
-    expect(await h.docker(nodeNameOf(hostname), 'volume', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe('');
+    expect(await h.docker('use1-m', 'network', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe(
+      '',
+    );
+    expect(
+      await h.docker(nodeNameOf(hostname), 'volume', 'ls', '-q', '--filter', `label=berth.instance=${id}`),
+    ).toBe('');
     expect((await get('/')).status).toBe(404);
   }, 120_000);
 });
@@ -331,8 +460,14 @@ describe('n8n on swarm', () => {
     const host = new URL(deployed.urls?.url ?? '').host;
     const front = h.swarm.nodes.find((n) => n.name === 'euw1-m')?.address ?? '';
     const login = await curl([
-      '--resolve', `${host}:80:${front}`, '-H', 'content-type: application/json', '-H', 'browser-id: berth-test',
-      '--data', JSON.stringify({ emailOrLdapLoginId: 'owner@example.com', password: 'Owner2026pass' }),
+      '--resolve',
+      `${host}:80:${front}`,
+      '-H',
+      'content-type: application/json',
+      '-H',
+      'browser-id: berth-test',
+      '--data',
+      JSON.stringify({ emailOrLdapLoginId: 'owner@example.com', password: 'Owner2026pass' }),
       `http://${host}/rest/login`,
     ]);
     expect(login.status).toBe(200);
@@ -342,6 +477,8 @@ describe('n8n on swarm', () => {
     expect(spec.Spec.TaskTemplate.Resources.Limits).toEqual({ MemoryBytes: 1024 ** 3, NanoCPUs: 1e9 });
     expect(JSON.stringify(spec)).not.toContain('a-swarm-test-encryption-key-0123');
     await h.driver.engine('n8n').delete(id);
-    expect(await h.docker('euw1-m', 'service', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe('');
+    expect(await h.docker('euw1-m', 'service', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe(
+      '',
+    );
   }, 400_000);
 });

@@ -2,13 +2,13 @@ import { REGIONS } from '@berth/openapi/rules';
 import type { Capabilities, DriverHealth, InstanceType, ServerHealth } from '../driver.ts';
 import type { EngineDriver, InstanceEngine, SpecOf } from '../engine.ts';
 import { databaseEngine } from './database-engine.ts';
+import { swarmFrontDoors } from './front-door.ts';
 import { liveStatus } from './live-status.ts';
 import { mongodbEngine } from './mongodb-engine.ts';
 import { n8nEngine } from './n8n-engine.ts';
-import { regionNodes, type RegionNodes } from './node-report.ts';
+import { type RegionNodes, regionNodes } from './node-report.ts';
 import { regionLabel } from './region.ts';
 import { createSwarmContext } from './swarm-context.ts';
-import { swarmFrontDoors } from './front-door.ts';
 import type { SwarmDriverOptions } from './swarm-options.ts';
 import { wordpressEngine } from './wordpress-engine.ts';
 
@@ -59,7 +59,10 @@ export function createSwarmDriver(options: SwarmDriverOptions): SwarmDriver {
 
     async capabilities(): Promise<Capabilities> {
       const entries = await Promise.all(
-        (Object.keys(engines) as InstanceType[]).map(async (type) => [type, await engines[type].capability()]),
+        (Object.keys(engines) as InstanceType[]).map(async (type) => [
+          type,
+          await engines[type].capability(),
+        ]),
       );
       return Object.fromEntries(entries) as Capabilities;
     },
@@ -83,7 +86,10 @@ export function createSwarmDriver(options: SwarmDriverOptions): SwarmDriver {
       for (const id of ctx.regions.keys()) {
         const why = await ping(id);
         if (why) ctx.log(`swarm region ${id}: ${why}`);
-        else await frontDoors.start(id).catch((error: Error) => ctx.log(`front door of ${id}: ${error.message}`));
+        else
+          await frontDoors
+            .start(id)
+            .catch((error: Error) => ctx.log(`front door of ${id}: ${error.message}`));
       }
       started = true;
     },
@@ -97,7 +103,12 @@ export function createSwarmDriver(options: SwarmDriverOptions): SwarmDriver {
       const servers: Record<string, ServerHealth> = {};
       for (const id of ctx.regions.keys()) {
         const why = await ping(id);
-        servers[`swarm:${id}`] = { kind: 'external', state: why ? 'failed' : 'running', ok: !why, message: why };
+        servers[`swarm:${id}`] = {
+          kind: 'external',
+          state: why ? 'failed' : 'running',
+          ok: !why,
+          message: why,
+        };
       }
       return { ok: started && Object.values(servers).every((s) => s.ok), servers };
     },

@@ -143,10 +143,7 @@ export function wordpressEngine(ctx: SwarmContext, doors: SwarmFrontDoors): Inst
           Labels: { [LABEL.instance]: input.names.id },
           // WordPress core and the system are read-only; the site writes only its volume and tmpfs.
           ReadOnly: true,
-          Mounts: [
-            volumeMount(input.names, 'content', `${WP_ROOT}/wp-content`),
-            tmpfsMount('/tmp', 128),
-          ],
+          Mounts: [volumeMount(input.names, 'content', `${WP_ROOT}/wp-content`), tmpfsMount('/tmp', 128)],
           Secrets: Object.entries(input.secrets).map(([name, secret]) => ({
             ...secret,
             File: { Name: name, UID: WWW, GID: WWW, Mode: 0o400 },
@@ -203,11 +200,20 @@ export function wordpressEngine(ctx: SwarmContext, doors: SwarmFrontDoors): Inst
       await ensureNetwork(region.manager, names, { internal: true, labels });
       await doors.connect(region.id, names.network);
       const dbSecret = await ensureSecret(region.manager, names, 'db-password', databasePassword, labels);
-      const adminSecret = await ensureSecret(region.manager, names, 'admin-password', spec.adminPassword, labels);
+      const adminSecret = await ensureSecret(
+        region.manager,
+        names,
+        'admin-password',
+        spec.adminPassword,
+        labels,
+      );
       // The salts are made once: a redeploy must not sign everyone out.
       const saltsSecret =
-        (await region.manager.listSecrets({ filters: { label: [`${LABEL.instance}=${spec.id}`, `${LABEL.role}=salts`] } }))
-          .map((s) => ({ SecretID: s.ID, SecretName: s.Spec?.Name ?? '' }))[0] ??
+        (
+          await region.manager.listSecrets({
+            filters: { label: [`${LABEL.instance}=${spec.id}`, `${LABEL.role}=salts`] },
+          })
+        ).map((s) => ({ SecretID: s.ID, SecretName: s.Spec?.Name ?? '' }))[0] ??
         (await ensureSecret(region.manager, names, 'salts', JSON.stringify(generateSalts()), labels));
       const dbAfter = await applyService(
         region.manager,
@@ -241,7 +247,11 @@ export function wordpressEngine(ctx: SwarmContext, doors: SwarmFrontDoors): Inst
       );
       await waitForRunning(region, names.dbService, { after: dbAfter });
       await waitForRunning(region, names.service, { after: appAfter });
-      await removeSecrets(region.manager, spec.id, [dbSecret.SecretName, adminSecret.SecretName, saltsSecret.SecretName]);
+      await removeSecrets(region.manager, spec.id, [
+        dbSecret.SecretName,
+        adminSecret.SecretName,
+        saltsSecret.SecretName,
+      ]);
       await doors.reload(region.id);
       await doors.waitFor(region.id, names.slug, '/', [200]);
       return { urls, databasePassword };
@@ -282,13 +292,17 @@ export function wordpressEngine(ctx: SwarmContext, doors: SwarmFrontDoors): Inst
   async function secretValueless(state: SiteState, role: string) {
     return (
       await state.region.manager.listSecrets({
-        filters: { label: [`${LABEL.instance}=${state.app.Spec.Labels?.[LABEL.instance]}`, `${LABEL.role}=${role}`] },
+        filters: {
+          label: [`${LABEL.instance}=${state.app.Spec.Labels?.[LABEL.instance]}`, `${LABEL.role}=${role}`],
+        },
       })
     )[0];
   }
 
-  const dbTarget = async (id: string) => runningContainer((await requireState(id)).region, instanceNames(id).dbService);
-  const appTarget = async (id: string) => runningContainer((await requireState(id)).region, instanceNames(id).service);
+  const dbTarget = async (id: string) =>
+    runningContainer((await requireState(id)).region, instanceNames(id).dbService);
+  const appTarget = async (id: string) =>
+    runningContainer((await requireState(id)).region, instanceNames(id).service);
 
   return {
     type: 'wordpress',
@@ -374,7 +388,8 @@ export function wordpressEngine(ctx: SwarmContext, doors: SwarmFrontDoors): Inst
             }),
           );
           await waitForRunning(state.region, names.service, { after });
-          if (state.domain && state.domain !== domain) await doors.removeCertificates(state.region.id, state.domain);
+          if (state.domain && state.domain !== domain)
+            await doors.removeCertificates(state.region.id, state.domain);
           await doors.reload(state.region.id);
           await doors.waitFor(state.region.id, names.slug, '/', [200]);
           return urls;
@@ -404,13 +419,17 @@ export function wordpressEngine(ctx: SwarmContext, doors: SwarmFrontDoors): Inst
             id,
             input,
             [
-              { name: 'db.sql.gz', write: (sink) => execIn(db, dump.cmd, { user: dump.user, stdout: sink }).then(() => {}) },
+              {
+                name: 'db.sql.gz',
+                write: (sink) => execIn(db, dump.cmd, { user: dump.user, stdout: sink }).then(() => {}),
+              },
               {
                 name: 'files.tar.gz',
                 write: (sink) =>
-                  execIn(app, ['tar', '-C', WP_ROOT, '-cf', '-', 'wp-content'], { user: 'www-data', stdout: sink }).then(
-                    () => {},
-                  ),
+                  execIn(app, ['tar', '-C', WP_ROOT, '-cf', '-', 'wp-content'], {
+                    user: 'www-data',
+                    stdout: sink,
+                  }).then(() => {}),
               },
             ],
             async () => ({ tables: Number((await execIn(db, count.cmd, { user: count.user })).trim()) }),
@@ -429,13 +448,19 @@ export function wordpressEngine(ctx: SwarmContext, doors: SwarmFrontDoors): Inst
           // As www-data, inside the site's container: the files are only ever the site's own.
           await execIn(
             app,
-            ['sh', '-ec', `cd ${WP_ROOT}/wp-content && find . -mindepth 1 -maxdepth 1 -exec rm -rf {} + && tar -xf - -C ${WP_ROOT}`],
+            [
+              'sh',
+              '-ec',
+              `cd ${WP_ROOT}/wp-content && find . -mindepth 1 -maxdepth 1 -exec rm -rf {} + && tar -xf - -C ${WP_ROOT}`,
+            ],
             { user: 'www-data', stdin: backup.read('files.tar.gz') },
           );
           const count = FLAVORS.mysql.countTables('wordpress');
           const tables = Number((await execIn(db, count.cmd, { user: count.user })).trim());
           if (tables !== backup.manifest.check.tables) {
-            throw new Error(`Restore of ${backupId} incomplete: ${tables} tables, the backup had ${backup.manifest.check.tables}`);
+            throw new Error(
+              `Restore of ${backupId} incomplete: ${tables} tables, the backup had ${backup.manifest.check.tables}`,
+            );
           }
         }),
       delete: (id, backupId) => ctx.backups.delete(id, backupId),
