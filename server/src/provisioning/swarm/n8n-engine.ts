@@ -1,8 +1,8 @@
 import path from 'node:path';
-import { NotFoundError, ValidationError } from '../../lib/errors.ts';
+import { ValidationError } from '../../lib/errors.ts';
 import type { SiteUrls } from '../driver.ts';
 import type { InstanceEngine, N8nSpec, Resources } from '../engine.ts';
-import { DEFAULT_RUNTIMES_DIR, n8nRuntimeDir } from '../local/n8n-runtime.ts';
+import { DEFAULT_RUNTIMES_DIR, N8N_INSTANCE_ENV, N8N_LEAN_ENV, n8nRuntimeDir } from '../local/n8n-runtime.ts';
 import { checkDomain } from '../local/site-spec.ts';
 import { instanceLabels } from './database-engine.ts';
 import type { SwarmFrontDoors } from './front-door.ts';
@@ -15,12 +15,8 @@ import {
   type InstanceNames,
   instanceNames,
   LABEL,
-  removeNetwork,
   removeSecrets,
-  removeService,
-  removeVolumes,
   resourcesSpec,
-  type ServiceInfo,
   scale,
   seconds,
   sizeOf,
@@ -29,6 +25,15 @@ import {
   waitForRunning,
 } from './services.ts';
 import type { SwarmContext } from './swarm-context.ts';
+import {
+  appResources,
+  certificateOps,
+  removeWebInstance,
+  requireWebState,
+  secretOf,
+  type WebState,
+  webState,
+} from './web-instance.ts';
 
 /**
  * n8n on a swarm: one service per instance, as user n8n, its data (SQLite and config) on a volume of the
@@ -62,9 +67,10 @@ function checkOwner(spec: N8nSpec): void {
 function n8nEnv(urls: SiteUrls, size: number): string[] {
   const url = new URL(urls.url);
   const env: Record<string, string> = {
+    ...N8N_LEAN_ENV,
+    ...N8N_INSTANCE_ENV,
     PATH: '/usr/bin:/bin',
     LANG: 'C.UTF-8',
-    NODE_ENV: 'production',
     BERTH_MEMORY_MB: String(size),
     N8N_PORT: '5678',
     N8N_LISTEN_ADDRESS: '0.0.0.0',
@@ -72,32 +78,11 @@ function n8nEnv(urls: SiteUrls, size: number): string[] {
     N8N_PROTOCOL: url.protocol.replace(':', ''),
     N8N_EDITOR_BASE_URL: `${url.origin}/`,
     WEBHOOK_URL: `${url.origin}/`,
-    N8N_PROXY_HOPS: '1',
     N8N_USER_FOLDER: '/data',
+    // The key is a Docker secret: n8n reads any setting from <NAME>_FILE.
     N8N_ENCRYPTION_KEY_FILE: '/run/secrets/encryption_key',
-    DB_TYPE: 'sqlite',
-    N8N_SECURE_COOKIE: 'false',
-    N8N_DIAGNOSTICS_ENABLED: 'false',
-    N8N_DIAGNOSTICS_CONFIG_FRONTEND: '',
-    N8N_DIAGNOSTICS_CONFIG_BACKEND: '',
-    N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-    N8N_TEMPLATES_ENABLED: 'false',
-    N8N_PERSONALIZATION_ENABLED: 'false',
-    N8N_HIRING_BANNER_ENABLED: 'false',
-    N8N_COMMUNITY_PACKAGES_ENABLED: 'false',
-    N8N_DISABLED_MODULES: 'breaking-changes,quick-connect',
-    EXTERNAL_FRONTEND_HOOKS_URLS: '',
-    N8N_BLOCK_ENV_ACCESS_IN_NODE: 'true',
   };
   return Object.entries(env).map(([name, value]) => `${name}=${value}`);
-}
-
-interface N8nState {
-  region: Region;
-  app: ServiceInfo;
-  nodeId: string;
-  domain: string | null;
-  owner: string | undefined;
 }
 
 export function n8nEngine(ctx: SwarmContext, doors: SwarmFrontDoors): InstanceEngine<N8nSpec> {
@@ -106,23 +91,8 @@ export function n8nEngine(ctx: SwarmContext, doors: SwarmFrontDoors): InstanceEn
   const withLock = <T>(id: string, task: () => Promise<T>) => ctx.lock(`instance:${id}`, task);
   const uid = String(SERVICE_UIDS.n8n);
 
-  async function stateOf(id: string): Promise<N8nState | undefined> {
-    const found = await ctx.locate(id);
-    if (!found) return undefined;
-    const labels = found.service.Spec.Labels ?? {};
-    return {
-      region: found.region,
-      app: found.service,
-      nodeId: labels[LABEL.node] ?? '',
-      domain: labels[LABEL.domain] || null,
-      owner: labels[LABEL.owner],
-    };
-  }
-  async function requireState(id: string): Promise<N8nState> {
-    const state = await stateOf(id);
-    if (!state) throw new NotFoundError('n8n instance not found');
-    return state;
-  }
+  const stateOf = (id: string) => webState(ctx, id);
+  const requireState = (id: string) => requireWebState(ctx, id, 'n8n instance');
 
   function spec(input: {
     names: InstanceNames;
@@ -211,7 +181,7 @@ export function n8nEngine(ctx: SwarmContext, doors: SwarmFrontDoors): InstanceEn
 
   async function apply(
     input: N8nSpec,
-    existing: N8nState | undefined,
+    existing: WebState | undefined,
     domain: string | null,
   ): Promise<SiteUrls> {
     const names = instanceNames(input.id);
@@ -261,15 +231,13 @@ export function n8nEngine(ctx: SwarmContext, doors: SwarmFrontDoors): InstanceEn
     }
   }
 
-  async function removeAll(region: Region, id: string, nodeId: string | undefined) {
+  const removeAll = (region: Region, id: string, nodeId: string | undefined) => {
     const names = instanceNames(id);
-    await removeService(region.manager, names.service);
-    await doors.disconnect(region.id, names.network);
-    await removeNetwork(region.manager, names.network).catch(() => {});
-    await removeVolumes(region, nodeId, [names.volume('data')]);
-    await removeSecrets(region.manager, id);
-    await doors.reload(region.id).catch(() => {});
-  }
+    return removeWebInstance(doors, region, id, nodeId, {
+      services: [names.service],
+      volumes: [names.volume('data')],
+    });
+  };
 
   return {
     type: 'n8n',
@@ -310,12 +278,7 @@ export function n8nEngine(ctx: SwarmContext, doors: SwarmFrontDoors): InstanceEn
           const domain = input === null ? null : checkDomain(input, ctx.options.baseDomain);
           const names = instanceNames(id);
           const urls = doors.urls(state.region.id, names.slug, domain);
-          const secret = (
-            await state.region.manager.listSecrets({
-              filters: { label: [`${LABEL.instance}=${id}`, `${LABEL.role}=encryption-key`] },
-            })
-          )[0];
-          const limits = state.app.Spec.TaskTemplate?.Resources?.Limits;
+          const secret = await secretOf(state.region, id, 'encryption-key');
           const after = await applyService(
             state.region.manager,
             spec({
@@ -323,12 +286,10 @@ export function n8nEngine(ctx: SwarmContext, doors: SwarmFrontDoors): InstanceEn
               region: state.region,
               nodeId: state.nodeId,
               labels: instanceLabels(id, 'n8n', state.owner),
-              resources: limits
-                ? { memoryMb: (limits.MemoryBytes ?? 0) / 1024 / 1024, cpus: (limits.NanoCPUs ?? 0) / 1e9 }
-                : undefined,
+              resources: appResources(state.app),
               urls,
               domain,
-              secret: { SecretID: secret?.ID ?? '', SecretName: secret?.Spec?.Name ?? '' },
+              secret,
             }),
           );
           await waitForRunning(state.region, names.service, { after, timeoutMs: 300_000 });
@@ -338,18 +299,7 @@ export function n8nEngine(ctx: SwarmContext, doors: SwarmFrontDoors): InstanceEn
           await waitForN8n(state.region, names.slug);
           return urls;
         }),
-      async sslStatus(id) {
-        const state = await requireState(id);
-        return state.domain ? doors.sslStatus(state.region.id, state.domain) : null;
-      },
-      requestSsl: (id) =>
-        withLock(id, async () => {
-          const state = await requireState(id);
-          if (!state.domain) throw new ValidationError('The instance has no custom domain');
-          await doors.removeCertificates(state.region.id, state.domain);
-          await doors.reload(state.region.id);
-          return doors.sslStatus(state.region.id, state.domain);
-        }),
+      ...certificateOps(ctx, doors, 'n8n instance'),
     },
   };
 }

@@ -1,7 +1,7 @@
-import { NotFoundError, ValidationError } from '../../lib/errors.ts';
+import { ValidationError } from '../../lib/errors.ts';
 import type { SiteUrls } from '../driver.ts';
 import type { InstanceEngine, Resources, SiteSpec } from '../engine.ts';
-import { checkDomain } from '../local/site-spec.ts';
+import { checkDomain, checkSiteSpec } from '../local/site-spec.ts';
 import { generateSalts } from '../local/wp-config.ts';
 import { checkPassword, generatePassword } from '../tenant-names.ts';
 import { databaseServiceSpec, FLAVORS, instanceLabels } from './database-engine.ts';
@@ -16,10 +16,7 @@ import {
   type InstanceNames,
   instanceNames,
   LABEL,
-  removeNetwork,
   removeSecrets,
-  removeService,
-  removeVolumes,
   resourcesSpec,
   type ServiceInfo,
   scale,
@@ -30,6 +27,15 @@ import {
   waitForRunning,
 } from './services.ts';
 import type { SwarmContext } from './swarm-context.ts';
+import {
+  appResources,
+  certificateOps,
+  removeWebInstance,
+  requireWebState,
+  secretOf,
+  type WebState,
+  webState,
+} from './web-instance.ts';
 
 /**
  * WordPress on a swarm: two services per site, both pinned to the node first chosen for them (their
@@ -50,55 +56,18 @@ const SITE_DB: Resources = { memoryMb: 256, cpus: 0.25 };
 const WP_ROOT = '/var/www/wordpress';
 const WWW = String(SERVICE_UIDS['www-data']);
 
+/** The local driver's checks of a site spec (title, admin, passwords), and the one PHP version here. */
 function checkSpec(spec: SiteSpec): SiteSpec {
-  const title = spec.title.trim();
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point.
-  const control = /[\u0000-\u001f\u007f]/;
-  if (title.length < 1 || title.length > 200 || control.test(title)) {
-    throw new ValidationError('The site title must be 1 to 200 characters');
-  }
-  if (!/^[A-Za-z0-9_.@-][A-Za-z0-9 _.@-]{1,58}[A-Za-z0-9_.@-]$/.test(spec.adminUser)) {
-    throw new ValidationError('The admin username must be 3 to 60 letters, digits, spaces or _ . - @');
-  }
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(spec.adminEmail) || spec.adminEmail.length > 100) {
-    throw new ValidationError('The admin e-mail address is not valid');
-  }
-  if (spec.adminPassword.length < 8 || spec.adminPassword.length > 128 || control.test(spec.adminPassword)) {
-    throw new ValidationError('The admin password must be 8 to 128 characters without control characters');
-  }
+  const { title } = checkSiteSpec({ ...spec, type: 'wordpress' });
   if (spec.phpVersion !== '8.2') throw new ValidationError('PHP 8.2 is the version sites run on here');
   return { ...spec, title };
-}
-
-interface SiteState {
-  region: Region;
-  app: ServiceInfo;
-  nodeId: string;
-  domain: string | null;
-  owner: string | undefined;
 }
 
 export function wordpressEngine(ctx: SwarmContext, doors: SwarmFrontDoors): InstanceEngine<SiteSpec> {
   const withLock = <T>(id: string, task: () => Promise<T>) => ctx.lock(`instance:${id}`, task);
 
-  async function stateOf(id: string): Promise<SiteState | undefined> {
-    const found = await ctx.locate(id);
-    if (!found) return undefined;
-    const labels = found.service.Spec.Labels ?? {};
-    return {
-      region: found.region,
-      app: found.service,
-      nodeId: labels[LABEL.node] ?? '',
-      domain: labels[LABEL.domain] || null,
-      owner: labels[LABEL.owner],
-    };
-  }
-
-  async function requireState(id: string): Promise<SiteState> {
-    const state = await stateOf(id);
-    if (!state) throw new NotFoundError('Site not found');
-    return state;
-  }
+  const stateOf = (id: string) => webState(ctx, id);
+  const requireState = (id: string) => requireWebState(ctx, id, 'Site');
 
   /** The app service's environment value `name` (what it was deployed with). */
   const envOf = (service: ServiceInfo, name: string) => {
@@ -177,7 +146,7 @@ export function wordpressEngine(ctx: SwarmContext, doors: SwarmFrontDoors): Inst
   /** Creates or updates both services and waits until the site answers through the front door. */
   async function apply(
     spec: SiteSpec,
-    existing: SiteState | undefined,
+    existing: WebState | undefined,
     domain: string | null,
   ): Promise<{ urls: SiteUrls; databasePassword: string }> {
     const names = instanceNames(spec.id);
@@ -261,20 +230,16 @@ export function wordpressEngine(ctx: SwarmContext, doors: SwarmFrontDoors): Inst
     }
   }
 
-  async function removeAll(region: Region, id: string, nodeId: string | undefined) {
+  const removeAll = (region: Region, id: string, nodeId: string | undefined) => {
     const names = instanceNames(id);
-    await removeService(region.manager, names.service);
-    await removeService(region.manager, names.dbService);
-    await doors.disconnect(region.id, names.network);
-    await removeNetwork(region.manager, names.network).catch(() => {});
-    await removeVolumes(region, nodeId, [names.volume('content'), names.volume('db')]);
-    await removeSecrets(region.manager, id);
-    await doors.reload(region.id).catch(() => {});
-  }
+    return removeWebInstance(doors, region, id, nodeId, {
+      services: [names.service, names.dbService],
+      volumes: [names.volume('content'), names.volume('db')],
+    });
+  };
 
   /** The deployed spec again, from the app service (a domain change keeps everything else). */
-  function specOf(id: string, state: SiteState): SiteSpec {
-    const resources = state.app.Spec.TaskTemplate?.Resources?.Limits;
+  function specOf(id: string, state: WebState): SiteSpec {
     return {
       id,
       owner: state.owner,
@@ -283,20 +248,8 @@ export function wordpressEngine(ctx: SwarmContext, doors: SwarmFrontDoors): Inst
       adminEmail: envOf(state.app, 'BERTH_ADMIN_EMAIL') ?? '',
       adminPassword: '',
       phpVersion: '8.2',
-      resources: resources
-        ? { memoryMb: (resources.MemoryBytes ?? 0) / 1024 / 1024, cpus: (resources.NanoCPUs ?? 0) / 1e9 }
-        : undefined,
+      resources: appResources(state.app),
     };
-  }
-
-  async function secretValueless(state: SiteState, role: string) {
-    return (
-      await state.region.manager.listSecrets({
-        filters: {
-          label: [`${LABEL.instance}=${state.app.Spec.Labels?.[LABEL.instance]}`, `${LABEL.role}=${role}`],
-        },
-      })
-    )[0];
   }
 
   const dbTarget = async (id: string) =>
@@ -363,17 +316,11 @@ export function wordpressEngine(ctx: SwarmContext, doors: SwarmFrontDoors): Inst
           const domain = input === null ? null : checkDomain(input, ctx.options.baseDomain);
           const names = instanceNames(id);
           const urls = doors.urls(state.region.id, names.slug, domain);
-          const secrets = await Promise.all(
-            ['db-password', 'admin-password', 'salts'].map(async (role) => {
-              const secret = await secretValueless(state, role);
-              return { SecretID: secret?.ID ?? '', SecretName: secret?.Spec?.Name ?? '' };
-            }),
-          );
-          const [db, admin, salts] = secrets as [
-            { SecretID: string; SecretName: string },
-            { SecretID: string; SecretName: string },
-            { SecretID: string; SecretName: string },
-          ];
+          const [db, admin, salts] = await Promise.all([
+            secretOf(state.region, id, 'db-password'),
+            secretOf(state.region, id, 'admin-password'),
+            secretOf(state.region, id, 'salts'),
+          ]);
           const after = await applyService(
             state.region.manager,
             appSpec({
@@ -394,18 +341,7 @@ export function wordpressEngine(ctx: SwarmContext, doors: SwarmFrontDoors): Inst
           await doors.waitFor(state.region.id, names.slug, '/', [200]);
           return urls;
         }),
-      async sslStatus(id) {
-        const state = await requireState(id);
-        return state.domain ? doors.sslStatus(state.region.id, state.domain) : null;
-      },
-      requestSsl: (id) =>
-        withLock(id, async () => {
-          const state = await requireState(id);
-          if (!state.domain) throw new ValidationError('The site has no custom domain');
-          await doors.removeCertificates(state.region.id, state.domain);
-          await doors.reload(state.region.id);
-          return doors.sslStatus(state.region.id, state.domain);
-        }),
+      ...certificateOps(ctx, doors, 'Site'),
     },
 
     backups: {
