@@ -244,7 +244,7 @@ describe('MySQL on swarm', () => {
 });
 
 describe('PostgreSQL on swarm', () => {
-  it('deploys in eu-west-1, psql connects, the limits hold, and delete removes it', async () => {
+  it('deploys in eu-west-1, psql connects, the limits hold, backup and restore, and delete removes it', async () => {
     const id = randomUUID();
     const { database } = await h.driver
       .engine('postgresql')
@@ -275,6 +275,20 @@ describe('PostgreSQL on swarm', () => {
         )
       ).stdout,
     ).toBe(credentials.database);
+    // Backup and exact restore, the restored objects the tenant's own.
+    const backup = await h.driver.engine('postgresql').backups?.create(id, { name: 'pg' });
+    await tenantCli('postgresql', credentials, 'DELETE FROM t; CREATE TABLE later (y int)');
+    await h.driver.engine('postgresql').backups?.restore(id, backup?.id ?? '');
+    expect((await tenantCli('postgresql', credentials, 'SELECT x FROM t')).stdout).toBe('42');
+    expect(
+      (
+        await tenantCli(
+          'postgresql',
+          credentials,
+          "SELECT tableowner FROM pg_tables WHERE schemaname = 'public'",
+        )
+      ).stdout,
+    ).toBe(credentials.user);
     await h.driver.engine('postgresql').delete(id);
     expect(await h.docker('euw1-m', 'service', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe(
       '',
