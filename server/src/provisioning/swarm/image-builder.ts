@@ -1,11 +1,11 @@
 import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
-import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type Docker from 'dockerode';
-import { buildOnce } from '../local/build-once.ts';
+import { buildOnce, isAlive } from '../local/build-once.ts';
 import { debianMirror, hostAptSources, hostCodename, sourcesList } from './apt-sources.ts';
 import { filePath, type ImageName, type ImageRecipe, imageRef, RECIPES } from './image-recipes.ts';
 
@@ -133,17 +133,21 @@ getent passwd ${user.name} >/dev/null || useradd -r -u ${user.uid} -g ${user.uid
  * A recipe's packages installed on the base (a root file system folder), built once per host and kept:
  * a change to a recipe's files or steps then rebuilds in seconds, not minutes of apt.
  */
+const packagedDir = (cacheDir: string, base: BaseImage, recipe: ImageRecipe) => {
+  const hash = createHash('sha256')
+    .update(JSON.stringify({ base: base.id, packages: recipe.packages, users: recipe.users }))
+    .digest('hex')
+    .slice(0, 12);
+  return path.join(cacheDir, `packages-${recipe.name}-${hash}`);
+};
+
 async function ensurePackaged(
   cacheDir: string,
   base: BaseImage,
   recipe: ImageRecipe,
   log: (line: string) => void,
 ): Promise<string> {
-  const hash = createHash('sha256')
-    .update(JSON.stringify({ base: base.id, packages: recipe.packages, users: recipe.users }))
-    .digest('hex')
-    .slice(0, 12);
-  const dir = path.join(cacheDir, `packages-${recipe.name}-${hash}`);
+  const dir = packagedDir(cacheDir, base, recipe);
   await buildOnce(
     dir,
     () => existsSync(path.join(dir, 'complete')),
@@ -207,7 +211,26 @@ export async function buildImages(
   const tars: Partial<Record<ImageName, string>> = {};
   // One after another: apt and dpkg are heavy, and the base is made by the first.
   for (const name of names) tars[name] = await ensureImageTar(cacheDir, base, name, log);
+  if (!options.names) await pruneCache(cacheDir, base, log);
   return tars as Record<ImageName, string>;
+}
+
+/** Removes what earlier recipes left in the cache (older images, package layers, bases). */
+async function pruneCache(cacheDir: string, base: BaseImage, log: (line: string) => void): Promise<void> {
+  const recipes = Object.values(RECIPES) as ImageRecipe[];
+  const current = new Set([
+    path.basename(baseDir(cacheDir, base)),
+    ...recipes.map((recipe) => path.basename(`${imageTar(cacheDir, imageRef(recipe, base.id))}.d`)),
+    ...recipes.map((recipe) => path.basename(packagedDir(cacheDir, base, recipe))),
+  ]);
+  for (const entry of await readdir(cacheDir)) {
+    // A partial folder belongs to a build: kept while its process lives.
+    const builder = /\.partial-(\d+)-\d+$/.exec(entry)?.[1];
+    if (current.has(entry) || (builder !== undefined && isAlive(Number(builder)))) continue;
+    if (!/^(berth-.+\.tar\.d|packages-.+|debian-.+)(\.partial-\d+-\d+)?$/.test(entry)) continue;
+    await rm(path.join(cacheDir, entry), { recursive: true, force: true });
+    log(`removed ${entry} from the image cache (an older recipe, or a build that died)`);
+  }
 }
 
 async function follow(docker: Docker, stream: NodeJS.ReadableStream): Promise<void> {

@@ -35,9 +35,11 @@ export const RECIPES = {
     packages: ['mariadb-server'],
     users: [{ name: 'mysql', uid: SERVICE_UIDS.mysql, home: '/nonexistent' }],
     files: [{ from: 'berth-mariadb', to: '/usr/local/bin/berth-mariadb', mode: 0o755 }],
-    // The package's own data folder goes: the entrypoint makes the instance's on its volume.
+    // A fresh data folder made at build time (the package's own goes): a new instance's volume starts as
+    // a copy of it, so its first start skips mariadb-install-db.
     steps: `rm -rf /var/lib/mysql && install -d -o mysql -g mysql -m 700 /var/lib/mysql
-install -d -o mysql -g mysql -m 755 /run/mysqld`,
+install -d -o mysql -g mysql -m 755 /run/mysqld
+mariadb-install-db --no-defaults --force --user=mysql --datadir=/var/lib/mysql --auth-root-authentication-method=socket --skip-test-db >/dev/null`,
   },
   postgres: {
     name: 'postgres',

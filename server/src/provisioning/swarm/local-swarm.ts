@@ -8,14 +8,17 @@ import Docker from 'dockerode';
 
 /**
  * A Docker Swarm on this one host, for `npm run swarm:local` and the tests: each "node" is a dockerd in a
- * network namespace of its own (`ip netns`), the namespaces joined by one bridge on the host. Nothing else
- * of the host changes: not its firewall, not its forwarding (each dockerd writes iptables rules and
- * ip_forward inside its own namespace only), and traffic goes only between the host and the namespaces.
+ * network namespace of its own (`ip netns`), the namespaces joined by a bridge that lives in a namespace
+ * of its own too (the "switch"), which the host reaches through one veth. Nothing of the host changes: not
+ * its firewall, not its forwarding (each dockerd writes iptables rules and ip_forward inside its own
+ * namespace only; traffic between the nodes never crosses the host's own network stack, so a host whose
+ * firewall drops forwarded or bridged packets does not get in the way), and traffic goes only between the
+ * host and the namespaces.
  *
- *   host ── bridge <name>br (10.231.N.1/24)
- *             ├─ veth ─ netns <name>-use1-m   dockerd, swarm manager of us-east-1   10.231.N.11
- *             ├─ veth ─ netns <name>-use1-w   dockerd, worker of us-east-1          10.231.N.12
- *             └─ veth ─ netns <name>-euw1-m   dockerd, swarm manager of eu-west-1   10.231.N.21
+ *   host 10.231.N.1 ── veth ── netns <name>-sw: bridge
+ *                                 ├─ veth ─ netns <name>-use1-m   dockerd, manager of us-east-1   10.231.N.11
+ *                                 ├─ veth ─ netns <name>-use1-w   dockerd, worker of us-east-1    10.231.N.12
+ *                                 └─ veth ─ netns <name>-euw1-m   dockerd, manager of eu-west-1   10.231.N.21
  *
  * Each region is a swarm of its own (a region maps to one manager's Docker endpoint). Node labels:
  * `region=<id>`, `berth.engine=unix://<socket>` (where the driver reaches that node's own Engine API, for
@@ -66,7 +69,9 @@ export interface LocalNode extends LocalNodeSpec {
 export interface LocalSwarm {
   name: string;
   root: string;
-  bridge: string;
+  /** The switch's namespace (holding the bridge) and the host's veth into it. */
+  switchNetns: string;
+  hostLink: string;
   nodes: LocalNode[];
   /** Region id → the manager's endpoint. */
   regions: Record<string, string>;
@@ -98,9 +103,8 @@ async function sh(command: string, args: string[]): Promise<string> {
 
 const quiet = (command: string, args: string[]) => sh(command, args).catch(() => '');
 
-/** The bridge and veth names (interface names have at most 15 characters). */
-const bridgeName = (name: string) => `${name}br`.slice(0, 15);
-const vethName = (name: string, node: string) => `${name}${node.replace(/-/g, '')}`.slice(0, 15);
+/** The host's veth name (interface names have at most 15 characters). */
+const hostLinkName = (name: string) => `${name}h`.slice(0, 15);
 
 async function startDockerd(node: LocalNode, log: (line: string) => void): Promise<ChildProcess> {
   await mkdir(node.dir, { recursive: true });
@@ -173,11 +177,13 @@ export function readLocalSwarm(root: string): LocalSwarm | undefined {
 export async function startLocalSwarm(options: LocalSwarmOptions): Promise<LocalSwarm> {
   const log = options.log ?? (() => {});
   const nodes = (options.nodes ?? LOCAL_NODES).map((spec) => nodeOf(options, spec));
-  const bridge = bridgeName(options.name);
+  const switchNetns = `${options.name}-sw`;
+  const hostLink = hostLinkName(options.name);
   const swarm: LocalSwarm = {
     name: options.name,
     root: options.root,
-    bridge,
+    switchNetns,
+    hostLink,
     nodes,
     regions: Object.fromEntries(
       nodes.filter((node) => node.role === 'manager').map((node) => [node.region, node.endpoint]),
@@ -187,15 +193,21 @@ export async function startLocalSwarm(options: LocalSwarmOptions): Promise<Local
   // Written first, so that stop() can undo a half-made swarm too.
   await writeFile(path.join(options.root, STATE), JSON.stringify(swarm, null, 2));
   try {
-    await sh('ip', ['link', 'add', bridge, 'type', 'bridge']);
-    await sh('ip', ['addr', 'add', `10.231.${options.subnet}.1/24`, 'dev', bridge]);
-    await sh('ip', ['link', 'set', bridge, 'up']);
+    const inSwitch = (...args: string[]) => sh('ip', ['netns', 'exec', switchNetns, 'ip', ...args]);
+    await sh('ip', ['netns', 'add', switchNetns]);
+    await inSwitch('link', 'add', 'br0', 'type', 'bridge');
+    await inSwitch('link', 'set', 'br0', 'up');
+    await sh('ip', ['link', 'add', hostLink, 'type', 'veth', 'peer', 'name', 'host', 'netns', switchNetns]);
+    await sh('ip', ['addr', 'add', `10.231.${options.subnet}.1/24`, 'dev', hostLink]);
+    await sh('ip', ['link', 'set', hostLink, 'up']);
+    await inSwitch('link', 'set', 'host', 'master', 'br0');
+    await inSwitch('link', 'set', 'host', 'up');
     for (const node of nodes) {
-      const veth = vethName(options.name, node.name);
+      const port = node.name.replace(/-/g, '');
       await sh('ip', ['netns', 'add', node.netns]);
-      await sh('ip', ['link', 'add', veth, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', node.netns]);
-      await sh('ip', ['link', 'set', veth, 'master', bridge]);
-      await sh('ip', ['link', 'set', veth, 'up']);
+      await inSwitch('link', 'add', port, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', node.netns);
+      await inSwitch('link', 'set', port, 'master', 'br0');
+      await inSwitch('link', 'set', port, 'up');
       const inNs = (...args: string[]) => sh('ip', ['netns', 'exec', node.netns, ...args]);
       await inNs('ip', 'link', 'set', 'lo', 'up');
       await inNs('ip', 'addr', 'add', `${node.address}/24`, 'dev', 'eth0');
@@ -329,7 +341,8 @@ export async function restartLocalNode(node: LocalNode, log: (line: string) => v
 
 /**
  * Stops everything the local swarm under `root` made: each dockerd by its pid (then anything left in its
- * namespace), the namespaces, the bridge, the nodes' folders. Safe to call twice.
+ * namespace), the namespaces (their veths and the switch's bridge go with them), the nodes' folders. Safe
+ * to call twice.
  */
 export async function stopLocalSwarm(root: string, log: (line: string) => void = () => {}): Promise<void> {
   const swarm = readLocalSwarm(root);
@@ -344,9 +357,9 @@ export async function stopLocalSwarm(root: string, log: (line: string) => void =
       .sort((a, b) => b.length - a.length);
     for (const target of mounts) await quiet('umount', ['-l', target]);
     await quiet('ip', ['netns', 'del', node.netns]);
-    await quiet('ip', ['link', 'del', vethName(swarm.name, node.name)]);
   }
-  await quiet('ip', ['link', 'del', swarm.bridge]);
+  await quiet('ip', ['netns', 'del', swarm.switchNetns]);
+  await quiet('ip', ['link', 'del', swarm.hostLink]);
   await rm(root, { recursive: true, force: true });
   log(`local swarm ${swarm.name} stopped and removed`);
 }

@@ -215,15 +215,24 @@ export function wordpressEngine(ctx: SwarmContext, doors: SwarmFrontDoors): Inst
           secrets: { db_password: dbSecret, admin_password: adminSecret, salts: saltsSecret },
         }),
       );
+      const t0 = performance.now();
+      const phases: string[] = [];
+      const phase = (name: string) =>
+        phases.push(`${name} ${((performance.now() - t0) / 1000).toFixed(1)} s`);
       await waitForRunning(region, names.dbService, { after: dbAfter });
+      phase('database healthy');
       await waitForRunning(region, names.service, { after: appAfter });
+      phase('site healthy');
       await removeSecrets(region.manager, spec.id, [
         dbSecret.SecretName,
         adminSecret.SecretName,
         saltsSecret.SecretName,
       ]);
       await doors.reload(region.id);
+      phase('route loaded');
       await doors.waitFor(region.id, names.slug, '/', [200]);
+      phase('200 through the front door');
+      ctx.log(`WordPress ${spec.id} in ${region.id}: ${phases.join(', ')}`);
       return { urls, databasePassword };
     } catch (error) {
       if (!existing) await removeAll(region, spec.id, nodeId);
