@@ -46,9 +46,12 @@ mariadb-install-db --no-defaults --force --user=mysql --datadir=/var/lib/mysql -
     packages: ['postgresql-15'],
     users: [{ name: 'postgres', uid: SERVICE_UIDS.postgres, home: '/var/lib/postgresql' }],
     files: [{ from: 'berth-postgres', to: '/usr/local/bin/berth-postgres', mode: 0o755 }],
+    // A fresh cluster made at build time: a new instance's volume is a copy of it (no initdb at start).
     steps: `rm -rf /var/lib/postgresql/15 /etc/postgresql/15/main
 install -d -o postgres -g postgres -m 700 /var/lib/postgresql/data
-install -d -o postgres -g postgres -m 2775 /run/postgresql`,
+install -d -o postgres -g postgres -m 2775 /run/postgresql
+su -s /bin/sh postgres -c '/usr/lib/postgresql/15/bin/initdb -D /var/lib/postgresql/data -U postgres -E UTF8 --no-locale --auth-local=peer --auth-host=scram-sha-256 >/dev/null'
+printf 'host all all 0.0.0.0/0 scram-sha-256\\nhost all all ::/0 scram-sha-256\\n' >>/var/lib/postgresql/data/pg_hba.conf`,
   },
   wordpress: {
     name: 'wordpress',

@@ -391,6 +391,69 @@ describe('WordPress on swarm', () => {
     expect((await get('/')).status).toBe(200);
   }, 180_000);
 
+  it("keeps the site's code from other tenants, the metadata address and Docker", async () => {
+    // A second tenant's site in the same region, on the same node or the other.
+    const other = randomUUID();
+    await h.driver.engine('wordpress').deploy({
+      id: other,
+      region: 'us-east-1',
+      resources: { memoryMb: 256, cpus: 0.25 },
+      title: 'Neighbour',
+      adminUser: 'neighbour',
+      adminEmail: 'n@example.com',
+      adminPassword: 'Neighbour-pass-2026',
+      phpVersion: '8.2',
+    });
+    const service = (instance: string) => `berth-${instance.replaceAll('-', '')}`;
+    const mine = await inspect('use1-m', service(id));
+    const theirs = await inspect('use1-m', service(other));
+    const node = nodeNameOf(mine.hostname);
+    const app = await containerOf(node, service(id));
+    const theirNode = nodeNameOf(theirs.hostname);
+    const theirApp = await containerOf(theirNode, service(other));
+    const theirIp = await h.docker(
+      theirNode,
+      'inspect',
+      theirApp,
+      '--format',
+      '{{range .NetworkSettings.Networks}}{{.IPAddress}} {{end}}',
+    );
+    // What customer code (PHP as www-data) in the first site reaches.
+    const probe = async (host: string, port: number) =>
+      h.docker(
+        node,
+        'exec',
+        '-u',
+        'www-data',
+        app,
+        'php',
+        '-r',
+        `$s = @fsockopen(${JSON.stringify(host)}, ${port}, $e, $m, 3); echo $s ? "open" : "closed";`,
+      );
+    expect(await probe(`${service(id)}-db`, 3306)).toBe('open');
+    expect(await probe(`${service(other)}`, 8080)).toBe('closed');
+    expect(await probe(`${service(other)}-db`, 3306)).toBe('closed');
+    for (const ip of theirIp.split(' ').filter(Boolean)) expect(await probe(ip, 8080)).toBe('closed');
+    expect(await probe('169.254.169.254', 80)).toBe('closed');
+    expect(
+      await h.docker(node, 'exec', app, 'sh', '-c', 'ls /var/run/docker.sock /run/docker.sock 2>&1 || true'),
+    ).toMatch(/No such file/);
+    // Its own files only: WordPress core and the system are read-only to it.
+    expect(
+      await h.docker(
+        node,
+        'exec',
+        '-u',
+        'www-data',
+        app,
+        'sh',
+        '-c',
+        'touch /var/www/wordpress/x.php 2>&1 || true',
+      ),
+    ).toMatch(/Read-only file system/);
+    await h.driver.engine('wordpress').delete(other);
+  }, 240_000);
+
   it('serves a custom domain over HTTPS with a certificate, the temporary URL still working', async () => {
     const urls = await h.driver.engine('wordpress').domains?.set(id, 'bakery.example.org');
     expect(urls?.url).toBe('https://bakery.example.org');

@@ -15,10 +15,15 @@ require '/var/www/wordpress/wp-load.php';
 require_once ABSPATH . 'wp-admin/includes/upgrade.php';
 if (!is_blog_installed()) {
   $password = rtrim((string) file_get_contents('/run/secrets/admin_password'), "\n");
+  // One commit for the install's few hundred rows instead of one flush each (its table creations
+  // still commit on their own): seconds less on a busy disk.
+  global $wpdb;
+  $wpdb->query('SET SESSION autocommit = 0');
   wp_install(getenv('BERTH_SITE_TITLE'), getenv('BERTH_ADMIN_USER'), getenv('BERTH_ADMIN_EMAIL'), true, '', wp_slash($password));
   update_option('permalink_structure', '/%postname%/');
   update_option('siteurl', $url);
   update_option('home', $url);
+  $wpdb->query('COMMIT');
   echo "WordPress installed at $url\n";
   exit(0);
 }
