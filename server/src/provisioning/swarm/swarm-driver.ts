@@ -58,11 +58,19 @@ export function createSwarmDriver(options: SwarmDriverOptions): SwarmDriver {
     engine: <T extends InstanceType>(type: T) => engines[type] as InstanceEngine<SpecOf[T]>,
 
     async capabilities(): Promise<Capabilities> {
+      // No region that answers: nothing can be deployed anywhere, whatever the type.
+      const down = started ? await Promise.all([...ctx.regions.keys()].map(ping)) : [];
+      const nowhere = down.length > 0 && down.every((why) => why !== undefined);
       const entries = await Promise.all(
-        (Object.keys(engines) as InstanceType[]).map(async (type) => [
-          type,
-          await engines[type].capability(),
-        ]),
+        (Object.keys(engines) as InstanceType[]).map(async (type) => {
+          const capability = await engines[type].capability();
+          return [
+            type,
+            nowhere && capability.available
+              ? { available: false, reason: 'No region of this platform answers right now' }
+              : capability,
+          ];
+        }),
       );
       return Object.fromEntries(entries) as Capabilities;
     },

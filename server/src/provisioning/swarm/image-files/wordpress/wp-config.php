@@ -31,5 +31,11 @@ if ($berth_temporary && $berth_temporary !== getenv('BERTH_SITE_URL')) {
     define('WP_SITEURL', $berth_temporary);
   }
 }
+// The site's network has no way out: WordPress' HTTP requests (its install's and site health's loopback
+// tests among them) fail at once instead of waiting for a name lookup that cannot be answered.
+$GLOBALS['wp_filter']['pre_http_request'][10][] = [
+  'function' => function () { return new WP_Error('http_request_not_executed', 'This site has no outbound network.'); },
+  'accepted_args' => 0,
+];
 if (!defined('ABSPATH')) { define('ABSPATH', __DIR__ . '/'); }
 require_once ABSPATH . 'wp-settings.php';
