@@ -306,17 +306,21 @@ export async function ensureNetwork(
   }
 }
 
+/**
+ * Removes a network and waits until it is gone: for a moment after its last task went it still has
+ * endpoints (refused), and a removal the manager accepted can take a moment to show.
+ */
 export async function removeNetwork(manager: Docker, name: string): Promise<void> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     try {
       await unlessMissing(() => manager.getNetwork(name).remove());
-      return;
+      if (!(await unlessMissing(() => manager.getNetwork(name).inspect()))) return;
     } catch (error) {
-      // Still has endpoints for a moment after its last task went.
       if (Date.now() > deadline) throw error;
-      await sleep(250);
     }
+    if (Date.now() > deadline) throw new Error(`The network ${name} was not removed in 30 s`);
+    await sleep(250);
   }
 }
 

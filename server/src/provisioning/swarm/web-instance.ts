@@ -76,7 +76,7 @@ export async function removeWebInstance(
   const names = instanceNames(id);
   for (const service of parts.services) await removeService(region.manager, service);
   await doors.disconnect(region.id, names.network);
-  await removeNetwork(region.manager, names.network).catch(() => {});
+  await removeNetwork(region.manager, names.network);
   await removeVolumes(region, nodeId, parts.volumes);
   await removeSecrets(region.manager, id);
   await doors.reload(region.id).catch(() => {});
