@@ -179,8 +179,13 @@ export function databaseEngine(ctx: SwarmContext, type: SqlType): InstanceEngine
       );
       await waitForRunning(region, names.service, { after });
     } catch (error) {
-      // A first deploy that cannot run leaves nothing behind (a retry starts over).
-      if (!existing) await removeAll(region, spec.id, placed.nodeId);
+      // A first deploy that cannot run leaves nothing behind (a retry starts over); a failed clean-up is
+      // logged, and the deploy's own error is what the job reports.
+      if (!existing) {
+        await removeAll(region, spec.id, placed.nodeId).catch((cleanup: Error) =>
+          ctx.log(`clean-up after a failed deploy of ${spec.id}: ${cleanup.message}`),
+        );
+      }
       throw error;
     }
     await removeSecrets(region.manager, spec.id, [secret.SecretName]);

@@ -226,7 +226,13 @@ export function n8nEngine(ctx: SwarmContext, doors: SwarmFrontDoors): InstanceEn
       }
       return urls;
     } catch (error) {
-      if (!existing) await removeAll(region, input.id, nodeId);
+      // A first deploy that cannot run leaves nothing behind (a retry starts over); a failed clean-up is
+      // logged, and the deploy's own error is what the job reports.
+      if (!existing) {
+        await removeAll(region, input.id, nodeId).catch((cleanup: Error) =>
+          ctx.log(`clean-up after a failed deploy of ${input.id}: ${cleanup.message}`),
+        );
+      }
       throw error;
     }
   }

@@ -235,7 +235,13 @@ export function wordpressEngine(ctx: SwarmContext, doors: SwarmFrontDoors): Inst
       ctx.log(`WordPress ${spec.id} in ${region.id}: ${phases.join(', ')}`);
       return { urls, databasePassword };
     } catch (error) {
-      if (!existing) await removeAll(region, spec.id, nodeId);
+      // A first deploy that cannot run leaves nothing behind (a retry starts over); a failed clean-up is
+      // logged, and the deploy's own error is what the job reports.
+      if (!existing) {
+        await removeAll(region, spec.id, nodeId).catch((cleanup: Error) =>
+          ctx.log(`clean-up after a failed deploy of ${spec.id}: ${cleanup.message}`),
+        );
+      }
       throw error;
     }
   }
