@@ -21,6 +21,8 @@ export interface ProvisioningDriver {
    * a function that stops the listening.
    */
   onStorageLimit(listener: (event: StorageLimitEvent) => void): () => void;
+  /** Live instance states (the swarm driver has them; the local driver's jobs already know). */
+  readonly live?: LiveStatusCapability;
   /** Brings up what the driver supervises (or connects to). */
   start(): Promise<void>;
   /** Closes connections and shuts supervised servers down gracefully. */
@@ -95,6 +97,34 @@ export interface ServerHealth {
 export interface DriverHealth {
   ok: boolean;
   servers: Record<string, ServerHealth>;
+}
+
+/**
+ * An instance's live state as the driver sees it, for drivers whose instances can change state by
+ * themselves (swarm: a node goes down, a task fails or is killed by its memory limit). The jobs write
+ * `running`/`error` after their own operations; this carries what happens between them.
+ */
+export interface InstanceStatus {
+  id: string;
+  type: InstanceType;
+  /**
+   * running · starting (being (re)started) · stopped (suspended) · node-down (its server stopped
+   * answering; it comes back with it) · error (it cannot run: `message` says why).
+   */
+  state: 'running' | 'starting' | 'stopped' | 'node-down' | 'error';
+  /** In the customer's words: node-down "Waiting for its server to come back", error its reason. */
+  message?: string;
+}
+
+export interface LiveStatusCapability {
+  /** The instance's state now; undefined when the driver has no such instance. */
+  status(id: string): Promise<InstanceStatus | undefined>;
+  /**
+   * Calls `listener` with an instance's state whenever it changes, and with an `error`-free notice
+   * (`message` set, state unchanged) when a process of it was killed by its memory limit. Answers the
+   * unsubscribe. The driver watches only while someone listens.
+   */
+  watch(listener: (status: InstanceStatus) => void): () => void;
 }
 
 /** A database reached its size limit (its writes are refused) or is below it again. */

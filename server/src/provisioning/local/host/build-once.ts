@@ -12,7 +12,7 @@ import path from 'node:path';
 const PARTIAL = /^\.partial(?:-(\d+)-\d+)?$/;
 let builds = 0;
 
-function isAlive(pid: number): boolean {
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

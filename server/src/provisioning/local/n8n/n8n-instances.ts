@@ -27,6 +27,7 @@ import {
   ensureN8nTemplate,
   installedN8nRuntime,
   missingRuntimeReason,
+  N8N_INSTANCE_ENV,
   N8N_LEAN_ENV,
   n8nCompileCache,
   n8nCompileCacheMount,
@@ -227,32 +228,18 @@ export function localN8n(
     return {
       ...N8N_BASE_ENV,
       ...N8N_LEAN_ENV,
+      // SQLite, Caddy in front (X-Forwarded-*), a cookie the plain-HTTP temporary URL gets back, quiet.
+      ...N8N_INSTANCE_ENV,
       // The shared compile cache, read-only (only n8n's main process reads it; its task runner does not).
       ...(sandbox.compileCache ? { NODE_COMPILE_CACHE: N8N_INSIDE.compileCache } : {}),
-      NODE_ENV: 'production',
       N8N_PORT: String(state.port),
       N8N_LISTEN_ADDRESS: '127.0.0.1',
       N8N_HOST: url.hostname,
       N8N_PROTOCOL: url.protocol.replace(':', ''),
       N8N_EDITOR_BASE_URL: `${url.origin}/`,
       WEBHOOK_URL: `${url.origin}/`,
-      // Caddy in front: X-Forwarded-* name the client and the scheme.
-      N8N_PROXY_HOPS: '1',
       N8N_USER_FOLDER: N8N_INSIDE.data,
       N8N_ENCRYPTION_KEY: state.encryptionKey,
-      DB_TYPE: 'sqlite',
-      // The temporary URL is plain HTTP: a Secure cookie would never come back on it.
-      N8N_SECURE_COOKIE: 'false',
-      N8N_DIAGNOSTICS_ENABLED: 'false',
-      N8N_DIAGNOSTICS_CONFIG_FRONTEND: '',
-      N8N_DIAGNOSTICS_CONFIG_BACKEND: '',
-      N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-      N8N_TEMPLATES_ENABLED: 'false',
-      N8N_PERSONALIZATION_ENABLED: 'false',
-      N8N_HIRING_BANNER_ENABLED: 'false',
-      N8N_COMMUNITY_PACKAGES_ENABLED: 'false',
-      EXTERNAL_FRONTEND_HOOKS_URLS: '',
-      N8N_BLOCK_ENV_ACCESS_IN_NODE: 'true',
     };
   }
 

@@ -365,6 +365,28 @@ export const N8N_LEAN_ENV = {
   N8N_DISABLED_MODULES: 'breaking-changes,quick-connect',
 };
 
+/**
+ * What every n8n instance runs with, on any driver: SQLite, behind one proxy (the front door), the
+ * cookie usable on the plain-HTTP temporary URL, and everything that phones home or offers paid
+ * features off; workflows cannot read the environment.
+ */
+export const N8N_INSTANCE_ENV = {
+  NODE_ENV: 'production',
+  N8N_PROXY_HOPS: '1',
+  DB_TYPE: 'sqlite',
+  N8N_SECURE_COOKIE: 'false',
+  N8N_DIAGNOSTICS_ENABLED: 'false',
+  N8N_DIAGNOSTICS_CONFIG_FRONTEND: '',
+  N8N_DIAGNOSTICS_CONFIG_BACKEND: '',
+  N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+  N8N_TEMPLATES_ENABLED: 'false',
+  N8N_PERSONALIZATION_ENABLED: 'false',
+  N8N_HIRING_BANNER_ENABLED: 'false',
+  N8N_COMMUNITY_PACKAGES_ENABLED: 'false',
+  EXTERNAL_FRONTEND_HOOKS_URLS: '',
+  N8N_BLOCK_ENV_ACCESS_IN_NODE: 'true',
+};
+
 const cmdlineOf = (pid: number): string => {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
