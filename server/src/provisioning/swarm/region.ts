@@ -51,7 +51,7 @@ export interface Region {
 const GB = 1024 ** 3;
 export const formatMemory = (bytes: number) =>
   bytes >= GB ? `${(bytes / GB).toFixed(1).replace(/\.0$/, '')} GB` : `${Math.round(bytes / 1024 ** 2)} MB`;
-export const formatCpus = (nano: number) => `${(nano / 1e9).toFixed(2).replace(/\.?0+$/, '')} vCPU`;
+const formatCpus = (nano: number) => `${(nano / 1e9).toFixed(2).replace(/\.?0+$/, '')} vCPU`;
 
 export function createRegion(id: string, config: SwarmRegion): Region {
   const manager = dockerFor(config.endpoint, config.tls);
