@@ -142,6 +142,7 @@ export function createServices(config: ServicesConfig) {
     payments: config.payments,
     paymentSettings,
     dnsServers: config.dnsServers,
+    log: errorLog,
   });
   const auth = createAuthService({
     db,

@@ -273,7 +273,7 @@ export function capabilities(overrides: Partial<Record<Capability['type'], strin
       name: 'MongoDB',
       category: 'database',
       available: false,
-      reason: 'MongoDB needs MONGODB_ADMIN_URL',
+      reason: 'MongoDB is not offered on this server',
     },
     {
       type: 'wordpress',

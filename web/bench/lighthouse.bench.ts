@@ -31,6 +31,7 @@ const TARGETS: readonly Target[] = [
   { path: '/pricing', performance: 95, signedIn: false },
   { path: '/login', performance: 95, signedIn: false },
   { path: '/dashboard', performance: 90, signedIn: true },
+  { path: '/api-reference', performance: 80, signedIn: false },
 ];
 const ACCESSIBILITY = 100;
 

@@ -87,10 +87,56 @@ type SiteType = (typeof SITE_TYPES)[number];
 export const INSTANCE_TYPES = [...DATABASE_TYPES, ...SITE_TYPES] as const;
 export type InstanceType = DatabaseType | SiteType;
 
-export type Capability = { available: true } | { available: false; reason: string };
+/** The names customers read for each type. */
+export const TYPE_LABELS = {
+  mysql: 'MySQL',
+  postgresql: 'PostgreSQL',
+  mongodb: 'MongoDB',
+  wordpress: 'WordPress',
+  n8n: 'n8n',
+} as const satisfies Record<InstanceType, string>;
+
+/**
+ * Why a type cannot be deployed now, twice: `reason` in the customer's words (the deploy page, API
+ * errors, an instance's status message), and `detail`, the operator's (what is missing on the host, the
+ * command that fixes it), which only the Admin Panel and the server log show.
+ */
+export interface Unavailable {
+  reason: string;
+  detail?: string;
+}
+
+type NotAvailable = { available: false } & Unavailable;
+export type Capability = { available: true } | NotAvailable;
 export type Capabilities = Record<InstanceType, Capability>;
 
-export const COMING_SOON: Capability = { available: false, reason: 'Coming soon' };
+export const COMING_SOON: NotAvailable = { available: false, reason: 'Coming soon' };
+
+/** The customer's words for each way a type can be unavailable; the operator's `detail` rides along. */
+export const unavailable = {
+  /** This server cannot run the type at all (no server for it, a host package missing, turned off). */
+  notOffered: (type: InstanceType, detail?: string): NotAvailable => ({
+    available: false,
+    reason: `${TYPE_LABELS[type]} is not offered on this server`,
+    detail,
+  }),
+  /** It is being installed or started, and will be available without anyone doing anything. */
+  settingUp: (type: InstanceType, detail?: string, minutesLeft?: number): NotAvailable => ({
+    available: false,
+    reason: `${TYPE_LABELS[type]} is being set up on this server; it will be ready in ${
+      minutesLeft === undefined
+        ? 'a few minutes'
+        : `about ${minutesLeft} minute${minutesLeft === 1 ? '' : 's'}`
+    }`,
+    detail,
+  }),
+  /** It ran here but does not now (a server stopped, a start failed): the operator has to look. */
+  down: (type: InstanceType, detail?: string): NotAvailable => ({
+    available: false,
+    reason: `${TYPE_LABELS[type]} is temporarily unavailable on this server; please try again later`,
+    detail,
+  }),
+};
 
 export interface DatabaseRef {
   /** The instance id (a uuid): lower-case letters, digits and '-' only. */
@@ -220,9 +266,15 @@ export interface DriverHealth {
   servers: Record<string, ServerHealth>;
 }
 
-/** The instance type cannot be provisioned here; `details.reason` says why (answered as a 409). */
+/**
+ * The instance type cannot be provisioned here (answered as a 409): the message and `details.reason` are
+ * the customer's words; the operator's `detail` is kept for the log only.
+ */
 export class ProvisioningUnavailableError extends ConflictError {
-  constructor(type: InstanceType, reason: string) {
-    super(`${type} is not available: ${reason}`, { type, reason });
+  readonly detail: string | undefined;
+
+  constructor(type: InstanceType, why: Unavailable) {
+    super(why.reason, { type, reason: why.reason });
+    this.detail = why.detail;
   }
 }

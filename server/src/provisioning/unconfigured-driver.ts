@@ -4,21 +4,25 @@ import {
   type InstanceType,
   type ProvisioningDriver,
   ProvisioningUnavailableError,
+  unavailable,
 } from './driver.ts';
 
 const NOT_CONFIGURED = 'No provisioning driver is configured on this server';
 
 /**
- * A driver that provides nothing: every type is unavailable with `reason`. The app uses it when none is
- * given (route tests, the OpenAPI generator), so it never touches a database server by accident.
+ * A driver that provides nothing: every type is "not offered on this server", with `detail` for the
+ * operator. The app uses it when none is given (route tests, the OpenAPI generator), so it never touches
+ * a database server by accident.
  */
-export function createUnconfiguredDriver(reason = NOT_CONFIGURED): ProvisioningDriver {
+export function createUnconfiguredDriver(detail = NOT_CONFIGURED): ProvisioningDriver {
   const refuse = (type: InstanceType) => {
-    throw new ProvisioningUnavailableError(type, reason);
+    throw new ProvisioningUnavailableError(type, unavailable.notOffered(type, detail));
   };
   return {
     capabilities: async () =>
-      Object.fromEntries(INSTANCE_TYPES.map((type) => [type, { available: false, reason }])) as Capabilities,
+      Object.fromEntries(
+        INSTANCE_TYPES.map((type) => [type, unavailable.notOffered(type, detail)]),
+      ) as Capabilities,
     deployDatabase: async (spec) => refuse(spec.type),
     deleteDatabase: async (ref) => refuse(ref.type),
     suspendDatabase: async (ref) => refuse(ref.type),

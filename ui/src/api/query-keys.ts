@@ -71,6 +71,7 @@ export type AdminUserListParams = PageParams;
 export const adminKeys = {
   all: ['admin'] as const,
   paymentSettings: () => [...adminKeys.all, 'payment-settings'] as const,
+  capabilities: () => [...adminKeys.all, 'capabilities'] as const,
   metamaskOrders: () => [...adminKeys.all, 'metamask-orders'] as const,
   metamaskOrderList: (status: string) => [...adminKeys.metamaskOrders(), status] as const,
   users: () => [...adminKeys.all, 'users'] as const,

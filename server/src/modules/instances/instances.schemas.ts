@@ -234,19 +234,34 @@ export const DatabaseAccessSchema = z
   })
   .openapi('InstanceAccess');
 
+const TypeCapabilitySchema = z.object({
+  type: z.enum(INSTANCE_TYPES),
+  name: z.enum(TYPE_NAMES),
+  category: z.enum(['application', 'database']),
+  available: z.boolean(),
+  reason: z.string().nullable().openapi({
+    description:
+      'Why it cannot be deployed now, for customers ("n8n is being set up on this server; it will be ready in about 5 minutes"); null when available',
+  }),
+});
+
 export const CapabilitiesSchema = z
+  .object({ types: z.array(TypeCapabilitySchema) })
+  .openapi('InstanceCapabilities');
+
+/** For admins: the customer's reason and the operator's detail (host paths, the command that fixes it). */
+export const OperatorCapabilitiesSchema = z
   .object({
     types: z.array(
-      z.object({
-        type: z.enum(INSTANCE_TYPES),
-        name: z.enum(TYPE_NAMES),
-        category: z.enum(['application', 'database']),
-        available: z.boolean(),
-        reason: z.string().nullable().openapi({ description: 'Why it cannot be deployed now' }),
+      TypeCapabilitySchema.extend({
+        detail: z.string().nullable().openapi({
+          description:
+            'The operator’s reason: what is missing on the host and how to fix it; null when available or when there is none',
+        }),
       }),
     ),
   })
-  .openapi('InstanceCapabilities');
+  .openapi('OperatorInstanceCapabilities');
 
 const PHP_VERSION = /^\d+\.\d+(\.\d+)?$/;
 
@@ -390,6 +405,7 @@ export type Instance = z.infer<typeof InstanceSchema>;
 export type InstanceList = z.infer<typeof InstanceListSchema>;
 export type DatabaseAccess = z.infer<typeof DatabaseAccessSchema>;
 export type Capabilities = z.infer<typeof CapabilitiesSchema>;
+export type OperatorCapabilities = z.infer<typeof OperatorCapabilitiesSchema>;
 export type SslResult = z.infer<typeof SslResultSchema>;
 export type Backup = z.infer<typeof BackupSchema>;
 export type BackupBody = z.infer<typeof BackupBodySchema>;

@@ -5,6 +5,7 @@ import type { Db, DbOrTx } from '../../db/database.ts';
 import type { InstanceRow, InstanceRowUpdate, StoredSsl } from '../../db/tables/instances.ts';
 import type { Cipher } from '../../lib/crypto.ts';
 import type { TxtLookup } from '../../lib/dns-txt.ts';
+import type { LogLine } from '../../lib/error-reference.ts';
 import {
   backendCall,
   ConflictError,
@@ -72,6 +73,7 @@ import {
   type InstanceList,
   type ListQuery,
   N8nFieldsSchema,
+  type OperatorCapabilities,
   type SslResult,
   type UpdateBody,
   WordPressFieldsSchema,
@@ -124,6 +126,8 @@ export interface InstancesDeps {
   passwordWaitMs?: number;
   /** TXT lookups that prove ownership of custom domains. */
   txtLookup: TxtLookup;
+  /** The server log: why a deploy was refused, in the operator's words. */
+  log?: LogLine;
 }
 
 export type InstancesService = ReturnType<typeof createInstancesService>;
@@ -184,6 +188,7 @@ export function createInstancesService(deps: InstancesDeps) {
   const budgets = deps.budgets ?? DEFAULT_BUDGETS;
   const startup = deps.startup ?? NOTHING_STARTING;
   const passwordWaitMs = deps.passwordWaitMs ?? 10_000;
+  const log = deps.log ?? ((line: string) => console.error(`[berth] ${line}`));
 
   const publish = (trx: DbOrTx, row: InstanceRow) =>
     notifications.publishInstanceEvent(
@@ -468,6 +473,23 @@ export function createInstancesService(deps: InstancesDeps) {
     return ssl ? { ssl, status: ssl.status } : { ssl: null, status: 'none' };
   }
 
+  /** Every type, available or with the customer's reason and the operator's detail. */
+  async function capabilityList(): Promise<OperatorCapabilities['types']> {
+    const found: DriverCapabilities = await driver.capabilities();
+    return INSTANCE_TYPES.map((type) => {
+      const capability = found[type];
+      const available = capability.available || startup.mayProvide(type);
+      return {
+        type,
+        name: TYPE_INFO[type].name,
+        category: TYPE_INFO[type].category,
+        available,
+        reason: capability.available || available ? null : capability.reason,
+        detail: capability.available || available ? null : (capability.detail ?? null),
+      };
+    });
+  }
+
   function backupId(id: string): string {
     if (!BACKUP_ID.test(id)) throw new NotFoundError('Backup not found');
     return id;
@@ -485,22 +507,17 @@ export function createInstancesService(deps: InstancesDeps) {
     /** Instances that count against the plan (all but those being deleted). */
     count: (userId: string, trx: DbOrTx = db) => countActiveInstances(trx, userId),
 
-    /** What the driver can provide; a type its start may still bring counts as available (deploy waits). */
+    /**
+     * What the driver can provide, with the customer's reason for the rest; a type its start may still
+     * bring counts as available (deploy waits).
+     */
     async capabilities(): Promise<Capabilities> {
-      const found: DriverCapabilities = await driver.capabilities();
-      return {
-        types: INSTANCE_TYPES.map((type) => {
-          const capability = found[type];
-          const available = capability.available || startup.mayProvide(type);
-          return {
-            type,
-            name: TYPE_INFO[type].name,
-            category: TYPE_INFO[type].category,
-            available,
-            reason: available ? null : capability.reason,
-          };
-        }),
-      };
+      return { types: (await capabilityList()).map(({ detail: _operators, ...type }) => type) };
+    },
+
+    /** The same with the operator's detail of each unavailable type (what is missing, what to run). */
+    async capabilitiesForOperator(): Promise<OperatorCapabilities> {
+      return { types: await capabilityList() };
     },
 
     async list(userId: string, query: ListQuery): Promise<InstanceList> {
@@ -535,7 +552,8 @@ export function createInstancesService(deps: InstancesDeps) {
       const capability = (await driver.capabilities())[body.type];
       const starting = !capability.available && startup.mayProvide(body.type);
       if (!capability.available && !starting) {
-        throw new ProvisioningUnavailableError(body.type, capability.reason);
+        log(`deploy of ${body.type} refused: ${capability.detail ?? capability.reason}`);
+        throw new ProvisioningUnavailableError(body.type, capability);
       }
       const site =
         body.type === 'wordpress'

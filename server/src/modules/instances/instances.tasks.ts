@@ -236,7 +236,9 @@ export function createInstanceTasks({
       return `${failed}: it did not finish in time`;
     }
     if (error instanceof AppError) {
-      log(`${what} gave up: ${reasonOf(error)}`);
+      const detail =
+        error instanceof ProvisioningUnavailableError && error.detail ? ` (${error.detail})` : '';
+      log(`${what} gave up: ${reasonOf(error)}${detail}`);
       return `${failed}: ${reasonOf(error)}`;
     }
     return reportFailure(log, what, error, failed);
@@ -244,7 +246,9 @@ export function createInstanceTasks({
 
   const ref = (row: InstanceRow): DatabaseRef => {
     if (!isDatabaseType(row.type)) {
-      throw new ProvisioningUnavailableError(row.type, `${TYPE_INFO[row.type].name} hosting is coming soon`);
+      throw new ProvisioningUnavailableError(row.type, {
+        reason: `${TYPE_INFO[row.type].name} hosting is coming soon`,
+      });
     }
     return { id: row.id, type: row.type };
   };

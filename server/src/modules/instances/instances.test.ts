@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, register, type TestApp } from '../../../test/create-test-app.ts';
+import { call, createTestApp, register, registerAdmin, type TestApp } from '../../../test/create-test-app.ts';
 import {
   startTestProvisioning,
   startTestRunner,
@@ -81,7 +81,7 @@ async function deployRunning(token: string, type: SqlType, name = `db-${type}`) 
 }
 
 describe('instance API with the local driver', { timeout: 60_000 }, () => {
-  it('reports what can be deployed, each unavailable type with its reason', async () => {
+  it('reports what can be deployed: customers read each unavailable type’s reason in their words, admins the operator’s too', async () => {
     const { token } = await register(app);
     const res = await call(app, 'GET', '/api/instances/capabilities', { token });
     expect(res.status).toBe(200);
@@ -93,7 +93,7 @@ describe('instance API with the local driver', { timeout: 60_000 }, () => {
         name: 'MongoDB',
         category: 'database',
         available: false,
-        reason: MONGODB_UNAVAILABLE,
+        reason: 'MongoDB is not offered on this server',
       },
       {
         type: 'wordpress',
@@ -104,6 +104,24 @@ describe('instance API with the local driver', { timeout: 60_000 }, () => {
       },
       { type: 'n8n', name: 'n8n', category: 'application', available: false, reason: 'Coming soon' },
     ]);
+    // No host setting, path or command reaches a customer.
+    expect(JSON.stringify(res.json)).not.toMatch(/MONGODB_ADMIN_URL|host|detail/);
+    expect((await call(app, 'GET', '/api/admin/capabilities', { token })).status).toBe(403);
+
+    const admin = await registerAdmin(app, db);
+    const operator = await call(app, 'GET', '/api/admin/capabilities', { token: admin.token });
+    expect(operator.status).toBe(200);
+    expect(operator.json.types).toContainEqual({
+      type: 'mongodb',
+      name: 'MongoDB',
+      category: 'database',
+      available: false,
+      reason: 'MongoDB is not offered on this server',
+      detail: MONGODB_UNAVAILABLE,
+    });
+    expect(operator.json.types).toContainEqual(
+      expect.objectContaining({ type: 'mysql', available: true, reason: null, detail: null }),
+    );
   });
 
   it.each(['mysql', 'postgresql'] as const)(
@@ -386,12 +404,12 @@ describe('validation', () => {
   it.each([
     ['WordPress', 'Coming soon'],
     ['n8n', 'Coming soon'],
-    ['MongoDB', MONGODB_UNAVAILABLE],
-  ])('answers 409 with the reason for %s', async (type, reason) => {
+    ['MongoDB', 'MongoDB is not offered on this server'],
+  ])('answers 409 with the customer’s reason for %s', async (type, reason) => {
     const other = await register(app);
     const res = await deploy(other.token, { type });
     expect(res.status).toBe(409);
-    expect(res.json).toMatchObject({ error: 'conflict', details: { reason } });
+    expect(res.json).toMatchObject({ error: 'conflict', message: reason, details: { reason } });
     expect((await call(app, 'GET', '/api/instances', { token: other.token })).json.total).toBe(0);
   });
 

@@ -78,7 +78,11 @@ describe('local provisioning driver', { timeout: 60_000 }, () => {
     expect(await driver.capabilities(), logs.join('\n')).toEqual({
       mysql: { available: true },
       postgresql: { available: true },
-      mongodb: { available: false, reason: MONGODB_UNAVAILABLE },
+      mongodb: {
+        available: false,
+        reason: 'MongoDB is not offered on this server',
+        detail: MONGODB_UNAVAILABLE,
+      },
       wordpress: { available: false, reason: 'Coming soon' },
       n8n: { available: false, reason: 'Coming soon' },
     });

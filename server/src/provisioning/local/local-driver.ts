@@ -9,6 +9,7 @@ import {
   type ProvisioningDriver,
   ProvisioningUnavailableError,
   type ServerHealth,
+  unavailable,
 } from '../driver.ts';
 import { checkPassword, generatePassword, tenantNames } from '../tenant-names.ts';
 import type { EngineServer } from './engine-server.ts';
@@ -47,7 +48,6 @@ export interface LocalDriverOptions {
 
 export const MONGODB_UNAVAILABLE =
   'MongoDB needs MONGODB_ADMIN_URL (no MongoDB server is available on this host)';
-const COMING_SOON_REASON = 'Coming soon';
 const MONGODB_DRIVER_MISSING = 'MongoDB tenants need the mongodb npm package, which is not installed yet';
 
 type SqlType = Exclude<DatabaseType, 'mongodb'>;
@@ -95,13 +95,13 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
       )
     : undefined;
   function n8nRuntime(): LocalN8n {
-    if (!n8n) throw new ProvisioningUnavailableError('n8n', COMING_SOON_REASON);
+    if (!n8n) throw new ProvisioningUnavailableError('n8n', COMING_SOON);
     return n8n;
   }
   /** The id-keyed site operations go to the n8n instance of that id when there is one. */
   const isN8n = async (id: string) => (n8n ? n8n.has(id) : false);
   function siteRuntime(): LocalSites {
-    if (!sites) throw new ProvisioningUnavailableError('wordpress', COMING_SOON_REASON);
+    if (!sites) throw new ProvisioningUnavailableError('wordpress', COMING_SOON);
     return sites;
   }
 
@@ -121,29 +121,32 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
 
   async function capability(type: SqlType): Promise<Capability> {
     const missing = missingReason(type);
-    if (missing) return { available: false, reason: missing };
+    if (missing) return unavailable.notOffered(type, missing);
     const server = servers[type];
-    if (!started || !server) return { available: false, reason: 'The provisioning driver is not started' };
+    if (!started || !server) return unavailable.settingUp(type, 'The provisioning driver is not started');
     const health = await server.health();
     if (health.ok) return { available: true };
     const why = health.message ?? startErrors[type];
-    return {
-      available: false,
-      reason: `The ${ENGINES[type].label} server is not running${why ? `: ${why}` : ''}`,
-    };
+    return unavailable.down(type, `The ${ENGINES[type].label} server is not running${why ? `: ${why}` : ''}`);
   }
+
+  /** MongoDB: no tenants yet, whatever the configuration; the operator reads what is missing. */
+  const mongodb = () =>
+    unavailable.notOffered('mongodb', options.mongodbAdminUrl ? MONGODB_DRIVER_MISSING : MONGODB_UNAVAILABLE);
 
   /** The server of a SQL instance type, or an unavailable error saying why there is none. */
   function serverFor(type: DatabaseType): EngineServer {
-    if (type === 'mongodb') {
+    if (type === 'mongodb') throw new ProvisioningUnavailableError(type, mongodb());
+    const server = servers[type];
+    if (!server) {
+      const missing = missingReason(type);
       throw new ProvisioningUnavailableError(
         type,
-        options.mongodbAdminUrl ? MONGODB_DRIVER_MISSING : MONGODB_UNAVAILABLE,
+        missing
+          ? unavailable.notOffered(type, missing)
+          : unavailable.settingUp(type, 'The driver is not started'),
       );
     }
-    const server = servers[type];
-    if (!server)
-      throw new ProvisioningUnavailableError(type, missingReason(type) ?? 'The driver is not started');
     return server;
   }
 
@@ -153,10 +156,7 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
       return {
         mysql,
         postgresql,
-        mongodb: {
-          available: false,
-          reason: options.mongodbAdminUrl ? MONGODB_DRIVER_MISSING : MONGODB_UNAVAILABLE,
-        },
+        mongodb: mongodb(),
         wordpress: sites ? await sites.capability() : COMING_SOON,
         n8n: n8n ? await n8n.capability() : COMING_SOON,
       };

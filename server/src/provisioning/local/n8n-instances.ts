@@ -15,6 +15,7 @@ import type {
   SiteUrls,
   SslStatus,
 } from '../driver.ts';
+import { ProvisioningUnavailableError, unavailable } from '../driver.ts';
 import * as backups from './backups.ts';
 import type { CaddySite } from './caddy-config.ts';
 import { isRoot, type OsUser, ownedDir, systemUser } from './host.ts';
@@ -29,6 +30,7 @@ import {
   n8nCompileCacheMount,
   n8nNodeBinary,
   n8nTemplate,
+  runtimeInstallUnderWay,
   TEMPLATE_FILES,
 } from './n8n-runtime.ts';
 import {
@@ -163,12 +165,14 @@ export function localN8n(
       return 'n8n needs the server to run as root (each instance runs as its own user in its own sandbox)';
     return prepareTun();
   };
-  const missingReason = (): string | undefined => hostReason() ?? missingRuntimeReason(options.runtimesDir);
 
   function front() {
     const runtime = sites();
     if (!runtime?.ready()) {
-      throw new ConflictError('n8n is not available: the front door (Caddy) is not running');
+      throw new ProvisioningUnavailableError(
+        'n8n',
+        unavailable.down('n8n', 'n8n needs the front door (Caddy), which is not running'),
+      );
     }
     return runtime;
   }
@@ -176,7 +180,10 @@ export function localN8n(
   function runtimeDir(): string {
     const runtime = installedN8nRuntime(options.runtimesDir);
     if (!runtime)
-      throw new ConflictError(`n8n is not available: ${missingRuntimeReason(options.runtimesDir)}`);
+      throw new ProvisioningUnavailableError(
+        'n8n',
+        unavailable.notOffered('n8n', missingRuntimeReason(options.runtimesDir)),
+      );
     return runtime.dir;
   }
 
@@ -388,12 +395,26 @@ export function localN8n(
     },
 
     async capability() {
-      const missing = missingReason();
-      if (missing) return { available: false, reason: missing };
+      const host = hostReason();
+      if (host) return unavailable.notOffered('n8n', host);
+      const missing = missingRuntimeReason(options.runtimesDir);
+      if (missing) {
+        // Installing (in the background after the first start: minutes): customers learn when it is ready.
+        const install = runtimeInstallUnderWay(options.runtimesDir);
+        return install
+          ? unavailable.settingUp(
+              'n8n',
+              `${missing} (an install is under way since ${install.began.toISOString()})`,
+              install.minutesLeft,
+            )
+          : unavailable.notOffered('n8n', missing);
+      }
       if (!started)
-        return { available: false, reason: startError ?? 'The provisioning driver is not started' };
+        return startError
+          ? unavailable.down('n8n', startError)
+          : unavailable.settingUp('n8n', 'The provisioning driver is not started');
       if (!sites()?.ready())
-        return { available: false, reason: 'n8n needs the front door (Caddy), which is not running' };
+        return unavailable.down('n8n', 'n8n needs the front door (Caddy), which is not running');
       return { available: true };
     },
 

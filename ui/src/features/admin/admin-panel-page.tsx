@@ -1,5 +1,6 @@
 import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
 import CampaignIcon from '@mui/icons-material/Campaign';
+import DnsIcon from '@mui/icons-material/Dns';
 import GroupIcon from '@mui/icons-material/Group';
 import HandshakeIcon from '@mui/icons-material/Handshake';
 import PaymentsIcon from '@mui/icons-material/Payments';
@@ -7,6 +8,7 @@ import SupportAgentIcon from '@mui/icons-material/SupportAgent';
 import { Box, Container, Stack, Tab, Tabs, Typography } from '@mui/material';
 import { useSearchParams } from 'react-router';
 import { IconHeading } from '../../components/icon-heading.tsx';
+import { AdminCapabilities } from './admin-capabilities.tsx';
 import { AdminHelpDesk } from './admin-help-desk.tsx';
 import { AdminNotifications } from './admin-notifications.tsx';
 import { AdminUsers } from './admin-users.tsx';
@@ -20,6 +22,7 @@ const TABS = [
   { value: 'users', label: 'Users', Icon: GroupIcon },
   { value: 'payments', label: 'Payments', Icon: PaymentsIcon },
   { value: 'affiliates', label: 'Affiliates', Icon: HandshakeIcon },
+  { value: 'server', label: 'Server', Icon: DnsIcon },
 ] as const;
 type TabValue = (typeof TABS)[number]['value'];
 const DEFAULT_TAB: TabValue = 'help-desk';
@@ -55,7 +58,7 @@ export function AdminPanelPage() {
       <IconHeading
         icon={<AdminPanelSettingsIcon />}
         title="Admin Panel"
-        subtitle="Answer support tickets, notify users, manage plans and billing, and pay affiliates."
+        subtitle="Answer support tickets, notify users, manage plans and billing, pay affiliates, and see what this server can deploy."
       />
       <Tabs
         value={tab}
@@ -84,6 +87,7 @@ export function AdminPanelPage() {
         {tab === 'users' && <AdminUsers />}
         {tab === 'payments' && <PaymentsTab />}
         {tab === 'affiliates' && <AffiliatePayouts />}
+        {tab === 'server' && <AdminCapabilities />}
       </Box>
     </Container>
   );

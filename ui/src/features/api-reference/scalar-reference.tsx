@@ -1,5 +1,6 @@
 import publicApi from '@berth/openapi/openapi.v1.json';
 import { ApiReferenceReact } from '@scalar/api-reference-react';
+import '@scalar/api-reference-react/style.css';
 import { useMemo } from 'react';
 import type { ApiReferenceViewerProps } from '../../app/integrations.ts';
 
