@@ -60,3 +60,22 @@ export const REGIONS = [
 
 export type RegionId = (typeof REGIONS)[number]['id'];
 export const DEFAULT_REGION: RegionId = 'us-east-1';
+
+/**
+ * How soon support answers a ticket, in hours, by plan: what the pricing, legal and help pages promise,
+ * and the due time the help desk records on each ticket. Accounts without a running paid plan (a trial,
+ * a lapsed plan) are answered within Starter's time.
+ */
+export const SUPPORT_RESPONSE_HOURS = { starter: 24, pro: 4 } as const;
+
+/** The plan a ticket is answered by: what the customer had when they sent it. */
+export type SupportPlan = 'free' | 'starter' | 'pro';
+
+export const supportResponseHours = (plan: SupportPlan): number =>
+  plan === 'pro' ? SUPPORT_RESPONSE_HOURS.pro : SUPPORT_RESPONSE_HOURS.starter;
+
+/**
+ * The DNS record that proves a customer controls a custom domain: a TXT record named
+ * `_berth-verify.<domain>` holding `berth-verify=<token>` (the token is shown on the instance page).
+ */
+export const DOMAIN_VERIFICATION = { name: '_berth-verify', valuePrefix: 'berth-verify=' } as const;

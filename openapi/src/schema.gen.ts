@@ -2596,6 +2596,18 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /**
+             * @description The sender’s plan when it was sent (`free`: a trial or a lapsed plan)
+             * @enum {string}
+             */
+            plan: "free" | "starter" | "pro";
+            /**
+             * Format: date-time
+             * @description When support promised to answer: 4 hours after it was sent on Pro, 24 hours otherwise
+             */
+            dueAt: string;
+            /** @description Still open after its due time */
+            overdue: boolean;
             attachments: components["schemas"]["HelpAttachment"][];
             adminResponse: {
                 text: string;
@@ -6227,6 +6239,8 @@ export interface operations {
                 q?: string;
                 status?: "open" | "answered" | "closed";
                 category?: "general" | "technical" | "billing" | "feature" | "bug";
+                /** @description `due` (default): open tickets first, the one due soonest on top, then the others newest first; `newest`: newest first */
+                sort?: "due" | "newest";
                 /** @description Default 1 */
                 page?: string;
                 /** @description Default 20, at most 100 */

@@ -93,6 +93,8 @@ export interface TicketListParams {
   q: string;
   status: '' | 'open' | 'answered' | 'closed';
   category: '' | 'general' | 'technical' | 'billing' | 'feature' | 'bug';
+  /** 'due': open tickets first, the one due soonest on top (the server's default); 'newest'. */
+  sort: 'due' | 'newest';
   page: number;
   limit: number;
 }

@@ -21,13 +21,18 @@ import type { TicketListParams } from '../../api/query-keys.ts';
 import { LoadState } from '../../components/load-state.tsx';
 import { CATEGORY_LABELS, formatTime, TicketStatusBadge } from '../get-help/ticket-status.tsx';
 import { AdminTicketDetail } from './admin-ticket-detail.tsx';
+import { TicketPromise } from './ticket-promise.tsx';
 
 const TICKET_PAGE_SIZE = 20;
 const STATUS_OPTIONS = ['', 'open', 'answered', 'closed'] as const;
 const CATEGORY_OPTIONS = ['', 'general', 'technical', 'billing', 'feature', 'bug'] as const;
+const SORT_OPTIONS = [
+  { value: 'due', label: 'Due first' },
+  { value: 'newest', label: 'Newest first' },
+] as const;
 
-type Filters = Pick<TicketListParams, 'q' | 'status' | 'category'>;
-const NO_FILTERS: Filters = { q: '', status: '', category: '' };
+type Filters = Pick<TicketListParams, 'q' | 'status' | 'category' | 'sort'>;
+const NO_FILTERS: Filters = { q: '', status: '', category: '', sort: 'due' };
 
 function TicketRow({ ticket, selected, onSelect }: { ticket: Ticket; selected: boolean; onSelect(): void }) {
   return (
@@ -42,6 +47,7 @@ function TicketRow({ ticket, selected, onSelect }: { ticket: Ticket; selected: b
           <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>{ticket.subject}</Typography>
           <TicketStatusBadge status={ticket.status} />
         </Stack>
+        <TicketPromise ticket={ticket} />
         <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
           {formatTime(ticket.createdAt)} · {CATEGORY_LABELS[ticket.category] ?? ticket.category} ·{' '}
           {ticket.email}
@@ -148,6 +154,19 @@ export function AdminHelpDesk() {
             </MenuItem>
           ))}
         </TextField>
+        <TextField
+          select
+          label="Order"
+          value={draft.sort}
+          onChange={(event) => setDraft({ ...draft, sort: event.target.value as Filters['sort'] })}
+          sx={{ flex: 1, minWidth: 150 }}
+        >
+          {SORT_OPTIONS.map((option) => (
+            <MenuItem key={option.value} value={option.value}>
+              {option.label}
+            </MenuItem>
+          ))}
+        </TextField>
         <Button type="submit" variant="contained">
           Apply
         </Button>
@@ -161,7 +180,7 @@ export function AdminHelpDesk() {
                 {query.isPending ? 'Loading...' : `${query.data?.total ?? 0} results`}
               </Typography>
             </Box>
-            <LoadState query={query} loading="Loading..." failed="The tickets could not be loaded." />
+            <LoadState query={query} loading="Loading..." failed="Failed to load tickets" />
             {query.isSuccess && items.length === 0 && (
               <Typography color="text.secondary" sx={{ p: 3, textAlign: 'center' }}>
                 No tickets found.

@@ -1,4 +1,5 @@
 import type { Schemas } from '@berth/openapi';
+import { SUPPORT_RESPONSE_HOURS } from '@berth/openapi/rules';
 
 export type BillingCycle = 'monthly' | 'yearly';
 export type PlanId = 'starter' | 'pro';
@@ -26,7 +27,7 @@ export const PLAN_OFFERS: readonly PlanOffer[] = [
       'Custom domain',
       'Free SSL certificate',
       'Email support',
-      'Support response within 24 hours',
+      `Support response within ${SUPPORT_RESPONSE_HOURS.starter} hours`,
       `Additional instances at ${addonPrice}/month each`,
     ],
   },
@@ -39,7 +40,7 @@ export const PLAN_OFFERS: readonly PlanOffer[] = [
       'Unlimited custom domains',
       'Free SSL certificates',
       'Priority support',
-      'Support response within 4 hours',
+      `Support response within ${SUPPORT_RESPONSE_HOURS.pro} hours`,
       apiAccess ? 'API access: 150 requests per minute' : 'API access: Coming soon',
     ],
   },
