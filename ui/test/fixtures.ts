@@ -307,6 +307,7 @@ export function databaseAccess(overrides: Partial<InstanceAccess['database']> = 
     database: {
       ...database,
       connectionString: `mysql://${database.user}:${database.password}@${database.host}:${database.port}/${database.name}`,
+      phpmyadmin: null,
     },
   };
 }

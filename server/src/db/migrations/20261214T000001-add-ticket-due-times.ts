@@ -22,7 +22,10 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`
     update help_tickets
        set due_at = created_at + (case when plan = 'pro' then 4 else 24 end) * interval '1 hour'`.execute(db);
-  await db.schema.alterTable('help_tickets').alterColumn('due_at', (c) => c.setNotNull()).execute();
+  await db.schema
+    .alterTable('help_tickets')
+    .alterColumn('due_at', (c) => c.setNotNull())
+    .execute();
   // The admin's default order: open tickets by due time.
   await sql`create index help_tickets_open_due_at_idx on help_tickets (due_at) where status = 'open'`.execute(
     db,

@@ -150,6 +150,10 @@ const CustomDomainSchema = z
     isActive: z.boolean().openapi({ description: 'Whether its certificate was Active at the last check' }),
     ssl: z.object({
       status: z.enum(SSL_STATUSES),
+      isPrimary: z.boolean().openapi({
+        description:
+          'Whether the domain is the site’s address (its URL, and WordPress’ own): true once it is attached',
+      }),
       message: z.string(),
       lastChecked: z.iso.datetime().nullable().openapi({ description: 'Null before the first check' }),
     }),
@@ -221,6 +225,10 @@ export const DatabaseAccessSchema = z
       user: z.string(),
       password: z.string(),
       connectionString: z.string().openapi({ example: 'mysql://u_x:secret@127.0.0.1:3306/t_x' }),
+      phpmyadmin: z.string().nullable().openapi({
+        description:
+          'The address of a phpMyAdmin for this database; always null: this server runs no phpMyAdmin (connect with any MySQL client instead)',
+      }),
     }),
     sftp: z
       .object({

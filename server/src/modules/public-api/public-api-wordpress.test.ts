@@ -146,6 +146,8 @@ describe('/api/v1 with a real WordPress site', { timeout: 120_000 }, () => {
     expect(added.json.data.instance.customDomain).toMatchObject({
       domain,
       verification: { status: 'pending', record: { type: 'TXT', name: `_berth-verify.${domain}` } },
+      // Not the site's address until it is attached.
+      ssl: { status: 'Pending', isPrimary: false },
     });
     const ssl = await v1('GET', `/instances/${id}/ssl/status`);
     expect(ssl.status).toBe(200);
