@@ -29,6 +29,13 @@ export interface PageTemplate {
   entry: string;
   /** The modules to preload with it: the entry's imports and the page's own chunks. */
   preloads: string[];
+  /** Stylesheets the page's markup needs before any script runs (paths from the site root). */
+  stylesheets?: string[];
+  /**
+   * Markup made at build time without React (Scalar's), by the attribute of the empty element of the
+   * page that takes it: React renders that element with `dangerouslySetInnerHTML` '' and leaves it.
+   */
+  fills?: Record<string, string>;
 }
 
 const ENTRY_SCRIPT = /<script type="module" crossorigin src="([^"]+)"><\/script>\s*/;
@@ -41,6 +48,17 @@ export function pageTemplate(indexHtml: string, pageChunks: readonly string[]): 
   const preloads = Array.from(indexHtml.matchAll(PRELOAD_LINK), (match) => match[1] ?? '');
   const shell = indexHtml.replace(ENTRY_SCRIPT, '').replace(PRELOAD_LINK, '');
   return { shell, entry, preloads: [...preloads, ...pageChunks] };
+}
+
+/** `html` with each fill's markup inside the empty element carrying its attribute. */
+function filled(html: string, fills: Record<string, string> = {}): string {
+  let result = html;
+  for (const [attribute, markup] of Object.entries(fills)) {
+    const empty = new RegExp(`(<div [^>]*\\b${attribute}=""[^>]*>)(</div>)`);
+    if (!empty.test(result)) throw new Error(`the page has no empty element with ${attribute} to fill`);
+    result = result.replace(empty, (_all, open: string, close: string) => `${open}${markup}${close}`);
+  }
+  return result;
 }
 
 /** JSON inside <script>: `<` escaped, so no value can close the element. */
@@ -68,6 +86,8 @@ export function pageDocument(
       ? `<script>${startScript(template.entry, template.preloads)}</script>`
       : `${jsonElement(SERVER_RENDER_ELEMENT_ID, serverRender)}<script>${startScript(template.entry, template.preloads, true)}</script>`;
   const head = [
+    // First: the page's own styles (Emotion's, below) come later and win over a stylesheet's page-wide rules.
+    ...(template.stylesheets ?? []).map((href) => `<link rel="stylesheet" crossorigin href="${href}">`),
     page.styles,
     `<style>${CLIENT_RENDER_STYLE}</style>`,
     `<script>${bootScript}</script>`,
@@ -81,7 +101,10 @@ export function pageDocument(
     }>`,
   );
   const withHead = withScheme.replace('</head>', `${head}</head>`);
-  const html = withHead.replace('<div id="root"></div>', `<div id="root">${page.html}</div>`);
+  const html = withHead.replace(
+    '<div id="root"></div>',
+    () => `<div id="root">${filled(page.html, template.fills)}</div>`,
+  );
   if (html === withHead || withScheme === template.shell)
     throw new Error('index.html lost its <html lang="en"> or #root');
   return html;

@@ -21,7 +21,13 @@ import { prerender } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
 import { appElement } from './app-element.tsx';
 import { type PageTemplate, pageDocument, type RenderedPage } from './page-document.ts';
-import { bootScript, INTL_COOKIE, SESSION_COOKIE, sessionTag } from './prerender-contract.ts';
+import {
+  bootScript,
+  INTL_COOKIE,
+  PRERENDERED_SCHEME,
+  SESSION_COOKIE,
+  sessionTag,
+} from './prerender-contract.ts';
 import { TOKEN_STORAGE_KEY, webPlatform } from './web-platform.ts';
 
 /** The <head> scripts of the pages, with the localStorage keys the app reads. */
@@ -81,6 +87,17 @@ export async function renderDocument(
 ): Promise<string> {
   const page = await renderElement(appElement(staticRouter(url), { publicConfig: config ?? undefined }));
   return pageDocument(template, page, PUBLIC_BOOT_SCRIPT, config);
+}
+
+/**
+ * Markup of a page made without React, for its template (PageTemplate.fills), by the build only:
+ * /api-reference holds Scalar's rendering of the public API (a second or two of work, so never at a
+ * visit), in the colour scheme pages are prerendered in.
+ */
+export async function pageFills(pagePath: string): Promise<Record<string, string>> {
+  if (pagePath !== '/api-reference') return {};
+  const { renderScalarMarkup, SCALAR_MOUNT_ATTRIBUTE } = await import('@berth/ui/api-reference-markup');
+  return { [SCALAR_MOUNT_ATTRIBUTE]: await renderScalarMarkup(PRERENDERED_SCHEME) };
 }
 
 /** What the server knows of a visit to a signed-in page (SIGNED_IN_PAGES). */
