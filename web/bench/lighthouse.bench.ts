@@ -1,7 +1,8 @@
 // `npm run bench:web` (after `npm run build -w @berth/web`, which the script does first): Lighthouse
 // (the npm package, mobile form factor, simulated slow 4G and 4× CPU) against Debian's Chromium, offline,
 // on the built web app served by the real server. Prints performance and accessibility of the public
-// pages and of /dashboard signed in, next to the targets of issue 15; the median of `RUNS` runs each.
+// pages, /api-reference and /dashboard signed in, next to the targets of issues 15 and 27; the median of
+// `RUNS` runs each.
 //   node web/bench/lighthouse.bench.ts [RUNS]
 
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -16,7 +17,7 @@ import { INTL_COOKIE, SESSION_COOKIE } from '../src/prerender-contract.ts';
 const RUNS = Math.max(1, Number(process.argv[2] ?? 1));
 /** Set LIGHTHOUSE_REPORTS to a folder to keep each run's full report there (JSON, for the long tasks). */
 const REPORTS = process.env.LIGHTHOUSE_REPORTS;
-/** Set LIGHTHOUSE_PAGES to a comma-separated list of paths to measure only those (default: all four). */
+/** Set LIGHTHOUSE_PAGES to a comma-separated list of paths to measure only those (default: all five). */
 const PAGES = process.env.LIGHTHOUSE_PAGES?.split(',').map((page) => page.trim());
 
 interface Target {
@@ -31,6 +32,7 @@ const TARGETS: readonly Target[] = [
   { path: '/pricing', performance: 95, signedIn: false },
   { path: '/login', performance: 95, signedIn: false },
   { path: '/dashboard', performance: 90, signedIn: true },
+  // Scalar's reference (issue 27): its markup and styles paint first; its script loads on first use.
   { path: '/api-reference', performance: 80, signedIn: false },
 ];
 const ACCESSIBILITY = 100;
@@ -175,6 +177,6 @@ for (const { target, measure: m } of results) {
   );
 }
 console.log(
-  `targets: performance ≥ 95 on the public pages, ≥ 90 on /dashboard; accessibility ${ACCESSIBILITY} everywhere` +
+  `targets: performance ≥ 95 on the public pages, ≥ 80 on /api-reference, ≥ 90 on /dashboard; accessibility ${ACCESSIBILITY} everywhere` +
     ` — ${missed === 0 ? 'all met' : `${missed} page(s) below`}`,
 );
