@@ -34,6 +34,35 @@ const SORT_OPTIONS = [
 type Filters = Pick<TicketListParams, 'q' | 'status' | 'category' | 'sort'>;
 const NO_FILTERS: Filters = { q: '', status: '', category: '', sort: 'due' };
 
+/** One select of the filter bar: its choices, each with what it shows. */
+function FilterSelect<T extends string>({
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  value: T;
+  options: readonly { value: T; label: string }[];
+  onChange: (value: T) => void;
+}) {
+  return (
+    <TextField
+      select
+      label={label}
+      value={value}
+      onChange={(event) => onChange(event.target.value as T)}
+      sx={{ flex: 1, minWidth: 140 }}
+    >
+      {options.map((option) => (
+        <MenuItem key={option.value || 'all'} value={option.value}>
+          {option.label}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}
+
 function TicketRow({ ticket, selected, onSelect }: { ticket: Ticket; selected: boolean; onSelect(): void }) {
   return (
     <ListItem disablePadding sx={{ display: 'block' }}>
@@ -128,45 +157,24 @@ export function AdminHelpDesk() {
             },
           }}
         />
-        <TextField
-          select
+        <FilterSelect
           label="Status"
           value={draft.status}
-          onChange={(event) => setDraft({ ...draft, status: event.target.value as Filters['status'] })}
-          sx={{ flex: 1, minWidth: 140 }}
-        >
-          {STATUS_OPTIONS.map((status) => (
-            <MenuItem key={status || 'all'} value={status}>
-              {status || 'All'}
-            </MenuItem>
-          ))}
-        </TextField>
-        <TextField
-          select
+          options={STATUS_OPTIONS.map((status) => ({ value: status, label: status || 'All' }))}
+          onChange={(status) => setDraft({ ...draft, status })}
+        />
+        <FilterSelect
           label="Category"
           value={draft.category}
-          onChange={(event) => setDraft({ ...draft, category: event.target.value as Filters['category'] })}
-          sx={{ flex: 1, minWidth: 140 }}
-        >
-          {CATEGORY_OPTIONS.map((category) => (
-            <MenuItem key={category || 'all'} value={category}>
-              {category || 'All'}
-            </MenuItem>
-          ))}
-        </TextField>
-        <TextField
-          select
+          options={CATEGORY_OPTIONS.map((category) => ({ value: category, label: category || 'All' }))}
+          onChange={(category) => setDraft({ ...draft, category })}
+        />
+        <FilterSelect
           label="Order"
           value={draft.sort}
-          onChange={(event) => setDraft({ ...draft, sort: event.target.value as Filters['sort'] })}
-          sx={{ flex: 1, minWidth: 150 }}
-        >
-          {SORT_OPTIONS.map((option) => (
-            <MenuItem key={option.value} value={option.value}>
-              {option.label}
-            </MenuItem>
-          ))}
-        </TextField>
+          options={SORT_OPTIONS}
+          onChange={(sort) => setDraft({ ...draft, sort })}
+        />
         <Button type="submit" variant="contained">
           Apply
         </Button>

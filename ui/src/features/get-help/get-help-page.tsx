@@ -79,11 +79,6 @@ function TicketList({
   onDelete: (ticket: Ticket) => void;
 }) {
   const tickets = useMyTicketsQuery();
-  const toast = useToast();
-  const failed = tickets.isError;
-  useEffect(() => {
-    if (failed) toast.error('Failed to load your tickets');
-  }, [failed, toast]);
   const loading = answeredOnly ? 'Loading answered tickets...' : 'Loading your tickets...';
   const empty = answeredOnly ? 'No answered tickets yet.' : 'No tickets yet.';
   const items = (tickets.data?.items ?? []).filter(
