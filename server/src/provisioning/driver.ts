@@ -88,7 +88,7 @@ export const INSTANCE_TYPES = [...DATABASE_TYPES, ...SITE_TYPES] as const;
 export type InstanceType = DatabaseType | SiteType;
 
 /** The names customers read for each type. */
-export const TYPE_LABELS = {
+const TYPE_LABELS = {
   mysql: 'MySQL',
   postgresql: 'PostgreSQL',
   mongodb: 'MongoDB',
