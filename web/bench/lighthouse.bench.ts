@@ -31,9 +31,10 @@ const TARGETS: readonly Target[] = [
   { path: '/', performance: 95, signedIn: false },
   { path: '/pricing', performance: 95, signedIn: false },
   { path: '/login', performance: 95, signedIn: false },
-  { path: '/dashboard', performance: 90, signedIn: true },
   // Scalar's reference (issue 27): its markup and styles paint first; its script loads on first use.
   { path: '/api-reference', performance: 80, signedIn: false },
+  // Last: signing in leaves a token in the browser, which turns a public page into the signed-in app.
+  { path: '/dashboard', performance: 90, signedIn: true },
 ];
 const ACCESSIBILITY = 100;
 
@@ -166,14 +167,14 @@ console.log(
   `\nLighthouse ${RUNS > 1 ? `(median of ${RUNS} runs) ` : ''}mobile, simulated throttling, Debian Chromium`,
 );
 console.log(
-  `${'page'.padEnd(12)}${cell('perf', 6)}${cell('target', 8)}${cell('a11y', 6)}${cell('FCP', 9)}${cell('LCP', 9)}${cell('TBT', 8)}${cell('CLS', 7)}${cell('KiB', 8)}`,
+  `${'page'.padEnd(15)}${cell('perf', 6)}${cell('target', 8)}${cell('a11y', 6)}${cell('FCP', 9)}${cell('LCP', 9)}${cell('TBT', 8)}${cell('CLS', 7)}${cell('KiB', 8)}`,
 );
 let missed = 0;
 for (const { target, measure: m } of results) {
   const met = m.performance >= target.performance && m.accessibility >= ACCESSIBILITY;
   if (!met) missed++;
   console.log(
-    `${target.path.padEnd(12)}${cell(String(m.performance), 6)}${cell(`≥ ${target.performance}`, 8)}${cell(String(m.accessibility), 6)}${cell(`${(m.fcpMs / 1000).toFixed(2)} s`, 9)}${cell(`${(m.lcpMs / 1000).toFixed(2)} s`, 9)}${cell(`${m.tbtMs.toFixed(0)} ms`, 8)}${cell(m.cls.toFixed(3), 7)}${cell(m.transferKiB.toFixed(0), 8)}  ${met ? 'ok' : 'BELOW TARGET'}`,
+    `${target.path.padEnd(15)}${cell(String(m.performance), 6)}${cell(`≥ ${target.performance}`, 8)}${cell(String(m.accessibility), 6)}${cell(`${(m.fcpMs / 1000).toFixed(2)} s`, 9)}${cell(`${(m.lcpMs / 1000).toFixed(2)} s`, 9)}${cell(`${m.tbtMs.toFixed(0)} ms`, 8)}${cell(m.cls.toFixed(3), 7)}${cell(m.transferKiB.toFixed(0), 8)}  ${met ? 'ok' : 'BELOW TARGET'}`,
   );
 }
 console.log(
