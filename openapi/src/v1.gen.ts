@@ -284,6 +284,8 @@ export interface components {
             ssl: {
                 /** @enum {string} */
                 status: "Active" | "Pending" | "FAILED";
+                /** @description Whether the domain is the site’s address (its URL, and WordPress’ own): true once it is attached */
+                isPrimary: boolean;
                 message: string;
                 /**
                  * Format: date-time
@@ -325,6 +327,8 @@ export interface components {
                 password: string;
                 /** @example mysql://u_x:secret@127.0.0.1:3306/t_x */
                 connectionString: string;
+                /** @description The address of a phpMyAdmin for this database; always null: this server runs no phpMyAdmin (connect with any MySQL client instead) */
+                phpmyadmin: string | null;
             };
             /** @description WordPress sites: the SFTP login (chrooted to the site); null for databases */
             sftp: {
@@ -399,14 +403,21 @@ export interface components {
         };
         PublicError: {
             /**
-             * @description A stable machine-readable code
-             * @example unauthorized
+             * @description The status’s name (the error table above)
+             * @example Unauthorized
+             * @enum {string}
              */
-            error: string;
+            error: "Bad Request" | "Unauthorized" | "Forbidden" | "Not Found" | "Conflict" | "Payload Too Large" | "Too Many Requests" | "Internal Server Error" | "Bad Gateway";
             /** @example Invalid or missing API key */
             message: string;
-            /** @description Per-field messages (`fieldErrors`) for 400; `requestId` for 5xx */
-            details?: {
+            /** @description `code` always; per-field messages (`fieldErrors`) for 400; `requestId` for 5xx */
+            details: {
+                /**
+                 * @description A stable machine-readable code (`validation_error`, `plan_limit`, `conflict`, …)
+                 * @example unauthorized
+                 */
+                code: string;
+            } & {
                 [key: string]: unknown;
             };
         };
@@ -434,10 +445,11 @@ export interface components {
             description?: string;
             /**
              * @description Display name or id, in any case
+             * @default n8n
              * @example MySQL
              * @enum {string}
              */
-            type: "MySQL" | "PostgreSQL" | "MongoDB" | "WordPress" | "n8n" | "mysql" | "postgresql" | "mongodb" | "wordpress" | "postgres";
+            type?: "MySQL" | "PostgreSQL" | "MongoDB" | "WordPress" | "n8n" | "mysql" | "postgresql" | "mongodb" | "wordpress" | "postgres";
             /**
              * @default us-east-1
              * @enum {string}
@@ -467,6 +479,11 @@ export interface components {
                 adminEmail?: string;
                 adminPassword?: string;
                 phpVersion?: string;
+            };
+            /** @description Required for n8n (the default type): the owner account the editor signs in with; the password has 8–64 characters with a number and a capital letter */
+            n8n?: {
+                ownerEmail?: string;
+                ownerPassword?: string;
             };
         };
         PublicInstanceDeleted: {
@@ -595,8 +612,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -618,8 +638,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -641,8 +664,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -666,8 +692,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -724,8 +753,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -747,8 +779,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -770,8 +805,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -793,8 +831,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "This Idempotency-Key was used with a different request. Use a new key for a new request."
+                     *       "error": "Conflict",
+                     *       "message": "This Idempotency-Key was used with a different request. Use a new key for a new request.",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -818,8 +859,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -871,8 +915,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -894,8 +941,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -917,8 +967,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -942,8 +995,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -995,8 +1051,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1018,8 +1077,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1041,8 +1103,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1066,8 +1131,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1140,8 +1208,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1163,8 +1234,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1186,8 +1260,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1209,8 +1286,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1232,8 +1312,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1257,8 +1340,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1280,8 +1366,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "operation_failed",
-                     *       "message": "Failed to create backup. Please try again."
+                     *       "error": "Bad Gateway",
+                     *       "message": "Failed to create backup. Please try again.",
+                     *       "details": {
+                     *         "code": "operation_failed"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1353,8 +1442,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1376,8 +1468,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1399,8 +1494,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1422,8 +1520,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1447,8 +1548,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1504,8 +1608,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1527,8 +1634,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1550,8 +1660,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1573,8 +1686,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1596,8 +1712,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1621,8 +1740,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1644,8 +1766,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "operation_failed",
-                     *       "message": "Failed to create backup. Please try again."
+                     *       "error": "Bad Gateway",
+                     *       "message": "Failed to create backup. Please try again.",
+                     *       "details": {
+                     *         "code": "operation_failed"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1697,8 +1822,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1720,8 +1848,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1743,8 +1874,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1766,8 +1900,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1789,8 +1926,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1814,8 +1954,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1837,8 +1980,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "operation_failed",
-                     *       "message": "Failed to create backup. Please try again."
+                     *       "error": "Bad Gateway",
+                     *       "message": "Failed to create backup. Please try again.",
+                     *       "details": {
+                     *         "code": "operation_failed"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1890,8 +2036,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1913,8 +2062,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1936,8 +2088,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1959,8 +2114,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1982,8 +2140,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2007,8 +2168,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2060,8 +2224,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2083,8 +2250,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2106,8 +2276,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2129,8 +2302,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2152,8 +2328,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2177,8 +2356,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2200,8 +2382,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "operation_failed",
-                     *       "message": "Failed to create backup. Please try again."
+                     *       "error": "Bad Gateway",
+                     *       "message": "Failed to create backup. Please try again.",
+                     *       "details": {
+                     *         "code": "operation_failed"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2253,8 +2438,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2276,8 +2464,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2299,8 +2490,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2322,8 +2516,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2345,8 +2542,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2370,8 +2570,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2393,8 +2596,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "operation_failed",
-                     *       "message": "Failed to create backup. Please try again."
+                     *       "error": "Bad Gateway",
+                     *       "message": "Failed to create backup. Please try again.",
+                     *       "details": {
+                     *         "code": "operation_failed"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2453,8 +2659,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2476,8 +2685,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2499,8 +2711,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2522,8 +2737,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2545,8 +2763,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2570,8 +2791,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2593,8 +2817,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "operation_failed",
-                     *       "message": "Failed to create backup. Please try again."
+                     *       "error": "Bad Gateway",
+                     *       "message": "Failed to create backup. Please try again.",
+                     *       "details": {
+                     *         "code": "operation_failed"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2647,8 +2874,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2670,8 +2900,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2693,8 +2926,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2716,8 +2952,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2739,8 +2978,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2764,8 +3006,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2787,8 +3032,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "operation_failed",
-                     *       "message": "Failed to create backup. Please try again."
+                     *       "error": "Bad Gateway",
+                     *       "message": "Failed to create backup. Please try again.",
+                     *       "details": {
+                     *         "code": "operation_failed"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2841,8 +3089,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2864,8 +3115,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2887,8 +3141,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2910,8 +3167,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2933,8 +3193,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2958,8 +3221,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2981,8 +3247,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "operation_failed",
-                     *       "message": "Failed to create backup. Please try again."
+                     *       "error": "Bad Gateway",
+                     *       "message": "Failed to create backup. Please try again.",
+                     *       "details": {
+                     *         "code": "operation_failed"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];

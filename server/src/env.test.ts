@@ -3,7 +3,33 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readConfig } from './env.ts';
+import { defaultDataDir, readConfig } from './env.ts';
+
+describe('the data directory', () => {
+  it('is the checkout’s data/ by default, whichever folder the server starts in (npm start runs it in server/)', () => {
+    const cwd = process.cwd();
+    try {
+      process.chdir(new URL('..', import.meta.url).pathname);
+      expect(readConfig({}).dataDir).toBe(defaultDataDir());
+      expect(readConfig({ BERTH_DATA_DIR: 'elsewhere' }).dataDir).toBe(path.resolve('elsewhere'));
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
+  it('stays in server/data for an install whose database is there already, until data/ exists', async () => {
+    const checkout = await mkdtemp(path.join(tmpdir(), 'berth-checkout-'));
+    try {
+      expect(defaultDataDir(checkout)).toBe(path.join(checkout, 'data'));
+      await mkdir(path.join(checkout, 'server', 'data', 'postgres'), { recursive: true });
+      expect(defaultDataDir(checkout)).toBe(path.join(checkout, 'server', 'data'));
+      await mkdir(path.join(checkout, 'data'));
+      expect(defaultDataDir(checkout)).toBe(path.join(checkout, 'data'));
+    } finally {
+      await rm(checkout, { recursive: true, force: true });
+    }
+  });
+});
 
 describe('provisioning and secrets configuration', () => {
   it('defaults to the local driver under the data directory, naming 127.0.0.1 in credentials', () => {

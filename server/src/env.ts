@@ -117,7 +117,7 @@ const EnvSchema = z.object({
           message: `TRUSTED_PROXY must be comma-separated IPv4/IPv6 addresses or CIDRs (such as 10.0.0.0/8, ::1); "${parsed.invalid}" is not one`,
         });
     }),
-  BERTH_DATA_DIR: z.string().min(1).default('./data'),
+  BERTH_DATA_DIR: z.string().min(1).optional(),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL')
@@ -371,6 +371,20 @@ function trustedProxiesOf(value: string): TrustedProxies {
   return parsed;
 }
 
+/** The checkout this server runs from. */
+const CHECKOUT_DIR = new URL('../../', import.meta.url).pathname;
+
+/**
+ * The default data directory: the checkout's `data/`, whichever folder the server starts in (`npm start`
+ * runs it in server/). An install whose database is still in server/data, where the relative default
+ * `./data` put it before, keeps using that one.
+ */
+export function defaultDataDir(checkout = CHECKOUT_DIR): string {
+  const data = path.join(checkout, 'data');
+  const earlier = path.join(checkout, 'server', 'data');
+  return !existsSync(data) && existsSync(path.join(earlier, 'postgres')) ? earlier : data;
+}
+
 export function readConfig(env: Record<string, string | undefined> = process.env): ServerConfig {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
@@ -378,7 +392,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
-  const dataDir = path.resolve(e.BERTH_DATA_DIR);
+  const dataDir = path.resolve(e.BERTH_DATA_DIR ?? defaultDataDir());
   const together = (names: string[], values: (string | undefined)[]) => {
     if (values.some(Boolean) && !values.every(Boolean))
       throw new Error(

@@ -111,6 +111,7 @@ export function createServices(config: ServicesConfig) {
     payments: config.payments,
     paymentSettings,
     dnsServers: config.dnsServers,
+    log: errorLog,
   });
   const auth = createAuthService({
     db,

@@ -1,7 +1,13 @@
 import { REGIONS } from '@berth/openapi/rules';
 import { ConflictError } from '../lib/errors.ts';
 import type { InstanceEngine, SpecOf } from './engine.ts';
-import { type Capabilities, INSTANCE_TYPES, type InstanceType } from './instance-types.ts';
+import {
+  type Capabilities,
+  INSTANCE_TYPES,
+  type InstanceType,
+  type NotAvailable,
+  type Unavailable,
+} from './instance-types.ts';
 
 /**
  * The provisioning driver: what the rest of the server calls to run what customers deploy. It holds one
@@ -65,14 +71,14 @@ export async function capabilitiesOf(engines: Engines): Promise<Capabilities> {
  */
 export function unavailableEngine<T extends InstanceType>(
   type: T,
-  reason: () => string,
+  why: () => NotAvailable,
 ): InstanceEngine<SpecOf[T]> {
   const refuse = async (): Promise<never> => {
-    throw new ProvisioningUnavailableError(type, reason());
+    throw new ProvisioningUnavailableError(type, why());
   };
   return {
     type,
-    capability: async () => ({ available: false, reason: reason() }),
+    capability: async () => why(),
     deploy: refuse,
     delete: refuse,
     suspend: refuse,
@@ -146,9 +152,15 @@ export class StorageExhaustedError extends ConflictError {
   }
 }
 
-/** The instance type cannot be provisioned here; `details.reason` says why (answered as a 409). */
+/**
+ * The instance type cannot be provisioned here (answered as a 409): the message and `details.reason` are
+ * the customer's words; the operator's `detail` is kept for the log only.
+ */
 export class ProvisioningUnavailableError extends ConflictError {
-  constructor(type: InstanceType, reason: string) {
-    super(`${type} is not available: ${reason}`, { type, reason });
+  readonly detail: string | undefined;
+
+  constructor(type: InstanceType, why: Unavailable) {
+    super(why.reason, { type, reason: why.reason });
+    this.detail = why.detail;
   }
 }

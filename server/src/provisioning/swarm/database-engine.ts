@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type Docker from 'dockerode';
 import { NotFoundError } from '../../lib/errors.ts';
 import type { DatabaseCredentials, DatabaseSpec, InstanceEngine, Resources } from '../engine.ts';
+import { unavailable } from '../instance-types.ts';
 import { checkTenantLogin } from '../tenant-login.ts';
 import { checkPassword, generatePassword, tenantNames } from '../tenant-names.ts';
 import { FLAVORS, type Flavor } from './database-flavors.ts';
@@ -224,7 +225,7 @@ export function databaseEngine(ctx: SwarmContext, type: SqlType): InstanceEngine
   return {
     type,
     async capability() {
-      if (!ctx.started()) return { available: false, reason: 'The provisioning driver is not started' };
+      if (!ctx.started()) return unavailable.settingUp(type, 'The provisioning driver is not started');
       return { available: true };
     },
 

@@ -1,6 +1,7 @@
 import { NotFoundError } from '../../lib/errors.ts';
 import { ProvisioningUnavailableError } from '../driver.ts';
 import type { DatabaseSpec, InstanceEngine } from '../engine.ts';
+import { unavailable } from '../instance-types.ts';
 import { checkPassword, generatePassword, tenantNames } from '../tenant-names.ts';
 import { DATABASE_DEFAULTS, instanceLabels } from './database-engine.ts';
 import { choosePlacement } from './region.ts';
@@ -33,18 +34,19 @@ const MONGODB_UNAVAILABLE =
 
 export function mongodbEngine(ctx: SwarmContext): InstanceEngine<DatabaseSpec> {
   const image = ctx.options.images?.mongodb;
-  const unavailable = () => new ProvisioningUnavailableError('mongodb', MONGODB_UNAVAILABLE);
+  const notOffered = () => unavailable.notOffered('mongodb', MONGODB_UNAVAILABLE);
+  const refused = () => new ProvisioningUnavailableError('mongodb', notOffered());
   const withLock = <T>(id: string, task: () => Promise<T>) => ctx.lock(`instance:${id}`, task);
   return {
     type: 'mongodb',
     async capability() {
-      if (!image) return { available: false, reason: MONGODB_UNAVAILABLE };
-      if (!ctx.started()) return { available: false, reason: 'The provisioning driver is not started' };
+      if (!image) return notOffered();
+      if (!ctx.started()) return unavailable.settingUp('mongodb', 'The provisioning driver is not started');
       return { available: true };
     },
     deploy: (spec) =>
       withLock(spec.id, async () => {
-        if (!image) throw unavailable();
+        if (!image) throw refused();
         const names = instanceNames(spec.id);
         const tenant = tenantNames(spec.id);
         const password = spec.password === undefined ? generatePassword() : checkPassword(spec.password);

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { ValidationError } from '../../lib/errors.ts';
 import type { InstanceEngine, N8nSpec, Resources, SiteUrls } from '../engine.ts';
+import { unavailable } from '../instance-types.ts';
 import { checkDomain } from '../local/front-door/domain-names.ts';
 import {
   DEFAULT_RUNTIMES_DIR,
@@ -252,7 +253,7 @@ export function n8nEngine(ctx: SwarmContext, doors: SwarmFrontDoors): InstanceEn
   return {
     type: 'n8n',
     async capability() {
-      if (!ctx.started()) return { available: false, reason: 'The provisioning driver is not started' };
+      if (!ctx.started()) return unavailable.settingUp('n8n', 'The provisioning driver is not started');
       return { available: true };
     },
     deploy: (input) =>

@@ -1,7 +1,7 @@
 import { REGIONS } from '@berth/openapi/rules';
 import type { DriverHealth, ProvisioningDriver, ServerHealth } from '../driver.ts';
 import type { InstanceEngine, SpecOf } from '../engine.ts';
-import type { Capabilities, InstanceType } from '../instance-types.ts';
+import { type Capabilities, type InstanceType, unavailable } from '../instance-types.ts';
 import { databaseEngine } from './database-engine.ts';
 import { swarmFrontDoors } from './front-door.ts';
 import { liveStatus } from './live-status.ts';
@@ -68,7 +68,7 @@ export function createSwarmDriver(options: SwarmDriverOptions): SwarmDriver {
           return [
             type,
             nowhere && capability.available
-              ? { available: false, reason: 'No region of this platform answers right now' }
+              ? unavailable.down(type, 'No region of this platform answers right now')
               : capability,
           ];
         }),

@@ -1,5 +1,6 @@
 import { ValidationError } from '../../lib/errors.ts';
 import type { InstanceEngine, Resources, SiteSpec, SiteUrls } from '../engine.ts';
+import { unavailable } from '../instance-types.ts';
 import { checkDomain } from '../local/front-door/domain-names.ts';
 import { checkSiteSpec } from '../local/wordpress/site-spec.ts';
 import { generateSalts } from '../local/wordpress/wp-config.ts';
@@ -276,7 +277,7 @@ export function wordpressEngine(ctx: SwarmContext, doors: SwarmFrontDoors): Inst
   return {
     type: 'wordpress',
     async capability() {
-      if (!ctx.started()) return { available: false, reason: 'The provisioning driver is not started' };
+      if (!ctx.started()) return unavailable.settingUp('wordpress', 'The provisioning driver is not started');
       return { available: true };
     },
 

@@ -7,9 +7,9 @@ import { isN8nPassword, N8N_PASSWORD } from '@berth/openapi/rules';
 import { ConflictError, NotFoundError, ValidationError } from '../../../lib/errors.ts';
 import { freePort } from '../../../lib/free-port.ts';
 import { createKeyedLock } from '../../../lib/keyed-lock.ts';
-import type { ServerHealth } from '../../driver.ts';
+import { ProvisioningUnavailableError, type ServerHealth } from '../../driver.ts';
 import type { BackupInfo, BackupInput, InstanceEngine, N8nSpec, SiteUrls, SslStatus } from '../../engine.ts';
-import type { Capability } from '../../instance-types.ts';
+import { type Capability, unavailable } from '../../instance-types.ts';
 import { type CaddySite, proxyTo } from '../front-door/caddy-config.ts';
 import { checkDomain } from '../front-door/domain-names.ts';
 import type { FrontDoor } from '../front-door/front-door.ts';
@@ -33,6 +33,7 @@ import {
   n8nCompileCacheMount,
   n8nNodeBinary,
   n8nTemplate,
+  runtimeInstallUnderWay,
   TEMPLATE_FILES,
 } from './n8n-runtime.ts';
 import {
@@ -176,11 +177,13 @@ export function localN8n(
       return 'n8n needs the server to run as root (each instance runs as its own user in its own sandbox)';
     return prepareTun();
   };
-  const missingReason = (): string | undefined => hostReason() ?? missingRuntimeReason(options.runtimesDir);
 
   function front(): FrontDoor {
     if (!frontDoor?.running()) {
-      throw new ConflictError('n8n is not available: the front door (Caddy) is not running');
+      throw new ProvisioningUnavailableError(
+        'n8n',
+        unavailable.down('n8n', 'n8n needs the front door (Caddy), which is not running'),
+      );
     }
     return frontDoor;
   }
@@ -188,7 +191,10 @@ export function localN8n(
   function runtimeDir(): string {
     const runtime = installedN8nRuntime(options.runtimesDir);
     if (!runtime)
-      throw new ConflictError(`n8n is not available: ${missingRuntimeReason(options.runtimesDir)}`);
+      throw new ProvisioningUnavailableError(
+        'n8n',
+        unavailable.notOffered('n8n', missingRuntimeReason(options.runtimesDir)),
+      );
     return runtime.dir;
   }
 
@@ -423,12 +429,26 @@ export function localN8n(
     },
 
     async capability() {
-      const missing = missingReason();
-      if (missing) return { available: false, reason: missing };
+      const host = hostReason();
+      if (host) return unavailable.notOffered('n8n', host);
+      const missing = missingRuntimeReason(options.runtimesDir);
+      if (missing) {
+        // Installing (in the background after the first start: minutes): customers learn when it is ready.
+        const install = runtimeInstallUnderWay(options.runtimesDir);
+        return install
+          ? unavailable.settingUp(
+              'n8n',
+              `${missing} (an install is under way since ${install.began.toISOString()})`,
+              install.minutesLeft,
+            )
+          : unavailable.notOffered('n8n', missing);
+      }
       if (!started)
-        return { available: false, reason: startError ?? 'The provisioning driver is not started' };
+        return startError
+          ? unavailable.down('n8n', startError)
+          : unavailable.settingUp('n8n', 'The provisioning driver is not started');
       if (!frontDoor?.running())
-        return { available: false, reason: 'n8n needs the front door (Caddy), which is not running' };
+        return unavailable.down('n8n', 'n8n needs the front door (Caddy), which is not running');
       return { available: true };
     },
 
