@@ -1,8 +1,8 @@
 import type { SubscriptionRow } from '../../db/tables/subscriptions.ts';
 import { ConflictError, NotFoundError, PaymentProviderError } from '../../lib/errors.ts';
 import { DOWNGRADE_BLOCKED_MESSAGE } from '../subscriptions/billing-rules.ts';
-import { PLANS, standingOf } from '../subscriptions/plan-rules.ts';
-import { factsOf, type SubscriptionsService } from '../subscriptions/subscriptions.service.ts';
+import { factsOf, PLANS, standingOf } from '../subscriptions/plan-rules.ts';
+import type { SubscriptionsService } from '../subscriptions/subscriptions.service.ts';
 import type { RenewingProvider } from './provider-contract.ts';
 
 const NO_ADDON_TO_REMOVE = 'There is no additional instance to remove.';
