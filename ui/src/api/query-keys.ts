@@ -72,6 +72,7 @@ export const adminKeys = {
   all: ['admin'] as const,
   paymentSettings: () => [...adminKeys.all, 'payment-settings'] as const,
   capabilities: () => [...adminKeys.all, 'capabilities'] as const,
+  regions: () => [...adminKeys.all, 'regions'] as const,
   metamaskOrders: () => [...adminKeys.all, 'metamask-orders'] as const,
   metamaskOrderList: (status: string) => [...adminKeys.metamaskOrders(), status] as const,
   users: () => [...adminKeys.all, 'users'] as const,

@@ -12,6 +12,7 @@ import { HELP_DESK_TOASTS, ToastTimingsProvider } from '../../components/toasts/
 import { AdminCapabilities } from './admin-capabilities.tsx';
 import { AdminHelpDesk } from './admin-help-desk.tsx';
 import { AdminNotifications } from './admin-notifications.tsx';
+import { AdminRegions } from './admin-regions.tsx';
 import { AdminUsers } from './admin-users.tsx';
 import { AffiliatePayouts } from './affiliate-payouts.tsx';
 import { MetaMaskReview } from './metamask-review.tsx';
@@ -90,7 +91,12 @@ export function AdminPanelPage() {
           {tab === 'users' && <AdminUsers />}
           {tab === 'payments' && <PaymentsTab />}
           {tab === 'affiliates' && <AffiliatePayouts />}
-          {tab === 'server' && <AdminCapabilities />}
+          {tab === 'server' && (
+            <Stack spacing={4}>
+              <AdminCapabilities />
+              <AdminRegions />
+            </Stack>
+          )}
         </Box>
       </Container>
     </ToastTimingsProvider>
