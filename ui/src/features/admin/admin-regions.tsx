@@ -1,7 +1,5 @@
-import RefreshIcon from '@mui/icons-material/Refresh';
 import {
   Box,
-  Button,
   Chip,
   Stack,
   Table,
@@ -14,6 +12,7 @@ import {
 } from '@mui/material';
 import { type AdminRegion, useAdminRegionsQuery } from '../../api/admin.queries.ts';
 import { LoadState } from '../../components/load-state.tsx';
+import { RefreshButton } from '../../components/refresh-button.tsx';
 import { AdminSection } from './admin-section.tsx';
 
 const GIB = 1024 ** 3;
@@ -138,15 +137,7 @@ export function AdminRegions() {
           ? 'The regions with a swarm, and each of their nodes as the swarm reports it.'
           : 'The region this server runs instances in.'
       }
-      control={
-        <Button
-          startIcon={<RefreshIcon />}
-          onClick={() => void query.refetch()}
-          loading={query.isFetching && !query.isPending}
-        >
-          Refresh
-        </Button>
-      }
+      control={<RefreshButton query={query} />}
     >
       <LoadState query={query} loading="Loading..." failed="The regions could not be loaded." />
       {data && (
