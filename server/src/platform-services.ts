@@ -2,6 +2,7 @@ import type { Db } from './db/database.ts';
 import type { Cipher } from './lib/crypto.ts';
 import { createTxtLookup } from './lib/dns-txt.ts';
 import type { DriverStartup } from './modules/instances/driver-startup.ts';
+import type { InstanceBackupsDeps } from './modules/instances/instance-backups.service.ts';
 import type { OperationBudgets } from './modules/instances/instance-jobs.ts';
 import { createInstancesService } from './modules/instances/instances.service.ts';
 import type { NotificationsService } from './modules/notifications/notifications.service.ts';
@@ -30,6 +31,8 @@ export interface SubscriptionAndInstanceDeps {
   paymentSettings?: PaymentSettingsStore;
   /** DNS servers for custom-domain TXT checks (DNS_RESOLVER); absent: the system's. */
   dnsServers?: readonly string[];
+  /** Where instances' backups are kept, and their download links. */
+  backups: InstanceBackupsDeps;
 }
 
 /**
@@ -61,6 +64,7 @@ export function createSubscriptionAndInstanceServices(deps: SubscriptionAndInsta
     startup: deps.startup,
     passwordWaitMs: deps.passwordWaitMs,
     txtLookup: createTxtLookup({ servers: deps.dnsServers }),
+    backups: deps.backups,
   });
   return { subscriptions, instances };
 }

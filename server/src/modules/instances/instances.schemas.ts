@@ -348,9 +348,26 @@ export const BackupSchema = z
     name: z.string(),
     note: z.string(),
     createdAt: z.iso.datetime(),
-    size: z.int().openapi({ description: 'Bytes of the stored archives' }),
+    completedAt: z.iso.datetime().nullable(),
+    kind: z.enum(['scheduled', 'manual']).openapi({ description: 'Made by the daily schedule, or by hand' }),
+    status: z
+      .enum(['running', 'complete', 'failed'])
+      .openapi({ description: 'running until every part is stored and checked' }),
+    step: z.string().nullable().openapi({ description: 'What a running backup is doing now' }),
+    error: z.string().nullable().openapi({ description: 'Why it failed, with the reference of the request' }),
+    bytes: z.int().openapi({ description: 'Bytes backed up (so far, while running)' }),
+    size: z.int().openapi({ description: 'Bytes of the stored archives (encrypted)' }),
+    location: z.string().openapi({ description: 'Where it is kept: "Off-site storage" or "This server"' }),
+    offsite: z.boolean(),
   })
   .openapi('Backup');
+
+export const BackupDownloadSchema = z
+  .object({
+    url: z.string().openapi({ description: 'Downloads the backup as a tar, for the owner, for 5 minutes' }),
+    expiresAt: z.iso.datetime(),
+  })
+  .openapi('BackupDownload');
 
 export const BackupListSchema = z.array(BackupSchema).openapi('BackupList');
 
@@ -401,4 +418,5 @@ export type Capabilities = z.infer<typeof CapabilitiesSchema>;
 export type SslResult = z.infer<typeof SslResultSchema>;
 export type Backup = z.infer<typeof BackupSchema>;
 export type BackupBody = z.infer<typeof BackupBodySchema>;
+export type BackupDownload = z.infer<typeof BackupDownloadSchema>;
 export type SiteStorage = z.infer<typeof SiteStorageSchema>;

@@ -16,7 +16,7 @@ import { generatePassword } from '../../provisioning/tenant-names.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service.ts';
 import { type DriverStartup, NOTHING_STARTING } from './driver-startup.ts';
-import { createInstanceBackupsService } from './instance-backups.service.ts';
+import { createInstanceBackupsService, type InstanceBackupsDeps } from './instance-backups.service.ts';
 import { DEFAULT_PAGE_SIZE, TYPE_INFO } from './instance-catalog.ts';
 import { createInstanceCredentialsService } from './instance-credentials.service.ts';
 import { createInstanceDomainsService, domainFree, pendingDomain } from './instance-domains.service.ts';
@@ -63,6 +63,8 @@ export interface InstancesDeps {
   passwordWaitMs?: number;
   /** TXT lookups that prove ownership of custom domains. */
   txtLookup: TxtLookup;
+  /** Where backups are kept, and the signed download links. */
+  backups: InstanceBackupsDeps;
 }
 
 export type InstancesService = ReturnType<typeof createInstancesService>;
@@ -81,7 +83,7 @@ export function createInstancesService(deps: InstancesDeps) {
   return {
     ...instanceLifecycle(deps, ctx, budgets),
     ...createInstanceDomainsService(deps, ctx),
-    ...createInstanceBackupsService(ctx),
+    ...createInstanceBackupsService(ctx, deps.backups),
     ...createInstanceCredentialsService(
       { db: deps.db, cipher: deps.cipher, budgets, passwordWaitMs: deps.passwordWaitMs ?? 10_000 },
       ctx,

@@ -67,6 +67,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
     return {
       currency: s.currency,
       prices: s.prices,
+      backupDays: s.backupDays,
       methods: {
         stripe: {
           enabled: s.enabled.stripe,
@@ -107,6 +108,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
       const next: StoredPaymentSettings = {
         currency: input.currency ?? current.currency,
         prices: { ...current.prices, ...input.prices },
+        backupDays: { ...current.backupDays, ...input.backupDays },
         enabled: {
           stripe: m?.stripe?.enabled ?? current.enabled.stripe,
           paypal_business: m?.paypalBusiness?.enabled ?? current.enabled.paypal_business,
