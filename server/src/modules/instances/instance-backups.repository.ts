@@ -138,8 +138,9 @@ export async function findOrphanedRunning(db: DbOrTx): Promise<InstanceBackupRow
   const { rows } = await sql<InstanceBackupRow>`
     select b.* from instance_backups b
      where b.status = 'running'
-       and not exists (select 1 from graphile_worker.jobs j
-                        where j.task_identifier = 'instance.backup'
+       and not exists (select 1 from graphile_worker._private_jobs j
+                          join graphile_worker._private_tasks t on t.id = j.task_id
+                        where t.identifier = 'instance.backup'
                           and j.payload->>'backupId' = b.id and j.attempts < j.max_attempts)`.execute(db);
   return rows;
 }

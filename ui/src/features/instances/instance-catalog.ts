@@ -192,12 +192,13 @@ export const STATUS_LABELS: Record<Instance['status'], string> = {
   suspended: 'Suspended',
   error: 'Error',
   deleting: 'Deleting',
+  restoring: 'Restoring',
 };
 
 /** Running green (emphasised), deploying yellow, error red, anything else neutral. */
 export function statusColor(status: Instance['status']): 'success' | 'warning' | 'error' | 'default' {
   if (status === 'running') return 'success';
-  if (status === 'deploying') return 'warning';
+  if (status === 'deploying' || status === 'restoring') return 'warning';
   if (status === 'error') return 'error';
   return 'default';
 }

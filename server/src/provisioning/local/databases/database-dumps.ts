@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { StringDecoder } from 'node:string_decoder';
 import { createGunzip, createGzip } from 'node:zlib';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
@@ -126,27 +127,82 @@ export async function dumpPostgres(database: DatabaseCredentials, archive: Archi
   await pipePart(archive, name, out, () =>
     runClient(
       '/usr/lib/postgresql/15/bin/pg_dump',
-      ['-Fc', '--no-owner', '--no-privileges', '--no-tablespaces'],
+      // The platform's own schema (the event trigger refusing hash indexes, from template1) is made with
+      // every database: not the tenant's to dump or restore.
+      ['-Fc', '--no-owner', '--no-privileges', '--no-tablespaces', '--exclude-schema=berth'],
       pgEnv(database),
       { output: out },
     ),
   );
 }
 
-/** pg_restore of the part `name` into the (freshly made, empty) tenant database, in one transaction. */
+/**
+ * Drops the platform's event trigger from pg_restore's SQL (a tenant may not create one; every database
+ * gets it from template1 anyway). Lines inside COPY data pass untouched, whatever they say.
+ */
+function withoutEventTriggers(): Transform {
+  const text = new StringDecoder('utf8');
+  let rest = '';
+  let copying = false;
+  let skipping = false;
+  const keep = (line: string): boolean => {
+    if (copying) {
+      if (line === '\\.') copying = false;
+      return true;
+    }
+    if (skipping) {
+      if (line.trimEnd().endsWith(';')) skipping = false;
+      return false;
+    }
+    if (/^COPY .* FROM stdin;$/.test(line)) copying = true;
+    else if (line.startsWith('CREATE EVENT TRIGGER ')) {
+      skipping = !line.trimEnd().endsWith(';');
+      return false;
+    }
+    return true;
+  };
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      const lines = (rest + text.write(chunk)).split('\n');
+      rest = lines.pop() ?? '';
+      done(
+        null,
+        lines
+          .filter(keep)
+          .map((line) => `${line}\n`)
+          .join(''),
+      );
+    },
+    flush(done) {
+      rest += text.end();
+      done(null, rest && keep(rest) ? rest : '');
+    },
+  });
+}
+
+/**
+ * Loads the part `name` (pg_dump's custom format) into the (freshly made, empty) tenant database, in
+ * one transaction: pg_restore turns it into SQL, which psql runs as the tenant, stopping at the first
+ * error.
+ */
 export async function loadPostgres(database: DatabaseCredentials, archive: ArchiveReader, name: string) {
-  await runClient(
-    '/usr/lib/postgresql/15/bin/pg_restore',
-    [
-      '--no-owner',
-      '--no-privileges',
-      '--no-tablespaces',
-      '--single-transaction',
-      '--exit-on-error',
-      '-d',
-      database.database,
-    ],
-    pgEnv(database),
-    { input: archive.part(name) },
-  );
+  const sqlText = new PassThrough();
+  const filtered = withoutEventTriggers();
+  await Promise.all([
+    runClient(
+      '/usr/lib/postgresql/15/bin/pg_restore',
+      ['--no-owner', '--no-privileges', '--no-tablespaces', '-f', '-'],
+      pgEnv(database),
+      { input: archive.part(name), output: sqlText },
+    ).catch((error: unknown) => {
+      sqlText.destroy(error as Error);
+      throw error;
+    }),
+    runClient(
+      '/usr/bin/psql',
+      ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '--single-transaction', '-f', '-'],
+      pgEnv(database),
+      { input: sqlText.pipe(filtered) },
+    ),
+  ]);
 }
