@@ -57,6 +57,7 @@ export function createBackupSchedule({ db, now, driver, vault, paymentSettings }
             name: `Daily backup ${day}`,
             note: '',
             requestId: newReference(),
+            createdAt: now(),
           }),
         );
       }

@@ -69,7 +69,7 @@ export async function enqueueBackup(
   trx: DbOrTx,
   vault: BackupVault,
   row: Pick<InstanceRow, 'id'>,
-  backup: { kind: 'scheduled' | 'manual'; name: string; note: string; requestId: string },
+  backup: { kind: 'scheduled' | 'manual'; name: string; note: string; requestId: string; createdAt?: Date },
 ): Promise<InstanceBackupRow> {
   const inserted = await insertBackup(trx, {
     id: newBackupId(),
@@ -78,6 +78,7 @@ export async function enqueueBackup(
     name: backup.name,
     note: backup.note,
     location: vault.store.kind,
+    createdAt: backup.createdAt,
   });
   const payload: BackupJobPayload = {
     backupId: inserted.id,
