@@ -86,7 +86,11 @@ async function instance(userId: string, status: 'running' | 'suspended' = 'runni
 }
 
 /** A backup made `daysAgo` before NOW, with a stored object, in state `status`. */
-async function backup(instanceId: string, daysAgo: number, status: 'complete' | 'failed' | 'running' = 'complete') {
+async function backup(
+  instanceId: string,
+  daysAgo: number,
+  status: 'complete' | 'failed' | 'running' = 'complete',
+) {
   const id = `b-${Math.random().toString(16).slice(2, 14).padEnd(12, '0')}`;
   await insertBackup(db, {
     id,
@@ -99,14 +103,22 @@ async function backup(instanceId: string, daysAgo: number, status: 'complete' | 
   });
   const parts = [{ name: 'dump.sql.gz', size: 3, sha256: 'x', plainSize: 3 }];
   if (status !== 'running') await updateBackup(db, id, { status, parts });
-  await services.vault.store.put(`instances/${instanceId}/${id}/dump.sql.gz.enc`, Readable.from([Buffer.from('abc')]));
+  await services.vault.store.put(
+    `instances/${instanceId}/${id}/dump.sql.gz.enc`,
+    Readable.from([Buffer.from('abc')]),
+  );
   return id;
 }
 
 const remaining = async (instanceId: string) =>
-  (await db.selectFrom('instance_backups').select('name').where('instance_id', '=', instanceId).orderBy('created_at').execute()).map(
-    (b) => b.name,
-  );
+  (
+    await db
+      .selectFrom('instance_backups')
+      .select('name')
+      .where('instance_id', '=', instanceId)
+      .orderBy('created_at')
+      .execute()
+  ).map((b) => b.name);
 
 beforeAll(async () => {
   ({ db } = await createTestDatabase());
@@ -159,7 +171,11 @@ describe('the daily schedule', () => {
     clock = NOW; // 23:59 UTC: every instance's time of day has passed
     const first = await services.backupSchedule.scheduleDue();
     expect(first).toBeGreaterThanOrEqual(running.length);
-    const rows = await db.selectFrom('instance_backups').selectAll().where('instance_id', 'in', [...running, suspended]).execute();
+    const rows = await db
+      .selectFrom('instance_backups')
+      .selectAll()
+      .where('instance_id', 'in', [...running, suspended])
+      .execute();
     expect(new Set(rows.map((r) => r.instance_id))).toEqual(new Set(running));
     expect(rows.every((r) => r.kind === 'scheduled' && r.status === 'running')).toBe(true);
     // Its job is in the instance's queue.
@@ -175,6 +191,8 @@ describe('the daily schedule', () => {
     const early = await services.backupSchedule.scheduleDue();
     expect(early).toBeLessThan(running.length / 2);
     clock = new Date(NOW.getTime() + DAY);
-    expect(await services.backupSchedule.scheduleDue()).toBe(running.length - early + (first - running.length));
+    expect(await services.backupSchedule.scheduleDue()).toBe(
+      running.length - early + (first - running.length),
+    );
   });
 });
