@@ -473,6 +473,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/capabilities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Which instance types this server can deploy, with the operator’s reason and fix for the others (admin) */
+        get: operations["admin.capabilities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/instances/deploy": {
         parameters: {
             query?: never;
@@ -2303,6 +2320,8 @@ export interface components {
             ssl: {
                 /** @enum {string} */
                 status: "Active" | "Pending" | "FAILED";
+                /** @description Whether the domain is the site’s address (its URL, and WordPress’ own): true once it is attached */
+                isPrimary: boolean;
                 message: string;
                 /**
                  * Format: date-time
@@ -2344,7 +2363,7 @@ export interface components {
                 /** @enum {string} */
                 category: "application" | "database";
                 available: boolean;
-                /** @description Why it cannot be deployed now */
+                /** @description Why it cannot be deployed now, for customers ("n8n is being set up on this server; it will be ready in about 5 minutes"); null when available */
                 reason: string | null;
             }[];
             /** @description Every region, and whether this server places instances there */
@@ -2355,6 +2374,21 @@ export interface components {
                 available: boolean;
                 /** @description Why instances cannot be placed there */
                 reason: string | null;
+            }[];
+        };
+        OperatorInstanceCapabilities: {
+            types: {
+                /** @enum {string} */
+                type: "mysql" | "postgresql" | "mongodb" | "wordpress" | "n8n";
+                /** @enum {string} */
+                name: "MySQL" | "PostgreSQL" | "MongoDB" | "WordPress" | "n8n";
+                /** @enum {string} */
+                category: "application" | "database";
+                available: boolean;
+                /** @description Why it cannot be deployed now, for customers ("n8n is being set up on this server; it will be ready in about 5 minutes"); null when available */
+                reason: string | null;
+                /** @description The operator’s reason: what is missing on the host and how to fix it; null when available or when there is none */
+                detail: string | null;
             }[];
         };
         InstanceChange: {
@@ -2415,6 +2449,8 @@ export interface components {
                 password: string;
                 /** @example mysql://u_x:secret@127.0.0.1:3306/t_x */
                 connectionString: string;
+                /** @description The address of a phpMyAdmin for this database; always null: this server runs no phpMyAdmin (connect with any MySQL client instead) */
+                phpmyadmin: string | null;
             };
             /** @description WordPress sites: the SFTP login (chrooted to the site); null for databases */
             sftp: {
@@ -2660,6 +2696,18 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /**
+             * @description The sender’s plan when it was sent (`free`: a trial or a lapsed plan)
+             * @enum {string}
+             */
+            plan: "free" | "starter" | "pro";
+            /**
+             * Format: date-time
+             * @description When support promised to answer: 4 hours after it was sent on Pro, 24 hours otherwise
+             */
+            dueAt: string;
+            /** @description Still open after its due time */
+            overdue: boolean;
             attachments: components["schemas"]["HelpAttachment"][];
             adminResponse: {
                 text: string;
@@ -2992,14 +3040,21 @@ export interface components {
         };
         PublicError: {
             /**
-             * @description A stable machine-readable code
-             * @example unauthorized
+             * @description The status’s name (the error table above)
+             * @example Unauthorized
+             * @enum {string}
              */
-            error: string;
+            error: "Bad Request" | "Unauthorized" | "Forbidden" | "Not Found" | "Conflict" | "Payload Too Large" | "Too Many Requests" | "Internal Server Error" | "Bad Gateway";
             /** @example Invalid or missing API key */
             message: string;
-            /** @description Per-field messages (`fieldErrors`) for 400; `requestId` for 5xx */
-            details?: {
+            /** @description `code` always; per-field messages (`fieldErrors`) for 400; `requestId` for 5xx */
+            details: {
+                /**
+                 * @description A stable machine-readable code (`validation_error`, `plan_limit`, `conflict`, …)
+                 * @example unauthorized
+                 */
+                code: string;
+            } & {
                 [key: string]: unknown;
             };
         };
@@ -3027,6 +3082,7 @@ export interface components {
             description?: string;
             /**
              * @description Display name or id, in any case
+             * @default n8n
              * @example MySQL
              * @enum {string}
              */
@@ -3060,6 +3116,11 @@ export interface components {
                 adminEmail?: string;
                 adminPassword?: string;
                 phpVersion?: string;
+            };
+            /** @description Required for n8n (the default type): the owner account the editor signs in with; the password has 8–64 characters with a number and a capital letter */
+            n8n?: {
+                ownerEmail?: string;
+                ownerPassword?: string;
             };
         };
         PublicInstanceDeleted: {
@@ -4400,6 +4461,44 @@ export interface operations {
             };
             /** @description Not signed in */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "admin.capabilities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every type: the customer’s reason and the operator’s detail */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorInstanceCapabilities"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6314,6 +6413,8 @@ export interface operations {
                 q?: string;
                 status?: "open" | "answered" | "closed";
                 category?: "general" | "technical" | "billing" | "feature" | "bug";
+                /** @description `due` (default): open tickets first, the one due soonest on top, then the others newest first; `newest`: newest first */
+                sort?: "due" | "newest";
                 /** @description Default 1 */
                 page?: string;
                 /** @description Default 20, at most 100 */
@@ -7491,8 +7592,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -7514,8 +7618,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -7537,8 +7644,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -7562,8 +7672,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -7620,8 +7733,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -7643,8 +7759,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -7666,8 +7785,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -7689,8 +7811,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "This Idempotency-Key was used with a different request. Use a new key for a new request."
+                     *       "error": "Conflict",
+                     *       "message": "This Idempotency-Key was used with a different request. Use a new key for a new request.",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -7714,8 +7839,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -7767,8 +7895,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -7790,8 +7921,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -7813,8 +7947,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -7838,8 +7975,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -7891,8 +8031,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -7914,8 +8057,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -7937,8 +8083,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -7962,8 +8111,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8036,8 +8188,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8059,8 +8214,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8082,8 +8240,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8105,8 +8266,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8128,8 +8292,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8153,8 +8320,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8176,8 +8346,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "operation_failed",
-                     *       "message": "Failed to create backup. Please try again."
+                     *       "error": "Bad Gateway",
+                     *       "message": "Failed to create backup. Please try again.",
+                     *       "details": {
+                     *         "code": "operation_failed"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8249,8 +8422,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8272,8 +8448,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8295,8 +8474,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8318,8 +8500,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8343,8 +8528,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8400,8 +8588,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8423,8 +8614,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8446,8 +8640,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8469,8 +8666,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8492,8 +8692,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8517,8 +8720,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8540,8 +8746,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "operation_failed",
-                     *       "message": "Failed to create backup. Please try again."
+                     *       "error": "Bad Gateway",
+                     *       "message": "Failed to create backup. Please try again.",
+                     *       "details": {
+                     *         "code": "operation_failed"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8593,8 +8802,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8616,8 +8828,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8639,8 +8854,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8662,8 +8880,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8685,8 +8906,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8710,8 +8934,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8733,8 +8960,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "operation_failed",
-                     *       "message": "Failed to create backup. Please try again."
+                     *       "error": "Bad Gateway",
+                     *       "message": "Failed to create backup. Please try again.",
+                     *       "details": {
+                     *         "code": "operation_failed"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8786,8 +9016,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8809,8 +9042,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8832,8 +9068,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8855,8 +9094,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8878,8 +9120,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8903,8 +9148,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8956,8 +9204,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8979,8 +9230,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9002,8 +9256,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9025,8 +9282,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9048,8 +9308,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9073,8 +9336,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9096,8 +9362,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "operation_failed",
-                     *       "message": "Failed to create backup. Please try again."
+                     *       "error": "Bad Gateway",
+                     *       "message": "Failed to create backup. Please try again.",
+                     *       "details": {
+                     *         "code": "operation_failed"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9149,8 +9418,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9172,8 +9444,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9195,8 +9470,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9218,8 +9496,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9241,8 +9522,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9266,8 +9550,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9289,8 +9576,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "operation_failed",
-                     *       "message": "Failed to create backup. Please try again."
+                     *       "error": "Bad Gateway",
+                     *       "message": "Failed to create backup. Please try again.",
+                     *       "details": {
+                     *         "code": "operation_failed"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9349,8 +9639,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9372,8 +9665,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9395,8 +9691,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9418,8 +9717,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9441,8 +9743,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9466,8 +9771,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9489,8 +9797,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "operation_failed",
-                     *       "message": "Failed to create backup. Please try again."
+                     *       "error": "Bad Gateway",
+                     *       "message": "Failed to create backup. Please try again.",
+                     *       "details": {
+                     *         "code": "operation_failed"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9543,8 +9854,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9566,8 +9880,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9589,8 +9906,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9612,8 +9932,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9635,8 +9958,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9660,8 +9986,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9683,8 +10012,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "operation_failed",
-                     *       "message": "Failed to create backup. Please try again."
+                     *       "error": "Bad Gateway",
+                     *       "message": "Failed to create backup. Please try again.",
+                     *       "details": {
+                     *         "code": "operation_failed"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9737,8 +10069,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9760,8 +10095,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9783,8 +10121,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9806,8 +10147,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9829,8 +10173,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9854,8 +10201,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9877,8 +10227,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "operation_failed",
-                     *       "message": "Failed to create backup. Please try again."
+                     *       "error": "Bad Gateway",
+                     *       "message": "Failed to create backup. Please try again.",
+                     *       "details": {
+                     *         "code": "operation_failed"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9931,8 +10284,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9954,8 +10310,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9977,8 +10336,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -10000,8 +10362,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -10023,8 +10388,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -10048,8 +10416,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];

@@ -301,6 +301,8 @@ export interface components {
             ssl: {
                 /** @enum {string} */
                 status: "Active" | "Pending" | "FAILED";
+                /** @description Whether the domain is the site’s address (its URL, and WordPress’ own): true once it is attached */
+                isPrimary: boolean;
                 message: string;
                 /**
                  * Format: date-time
@@ -342,6 +344,8 @@ export interface components {
                 password: string;
                 /** @example mysql://u_x:secret@127.0.0.1:3306/t_x */
                 connectionString: string;
+                /** @description The address of a phpMyAdmin for this database; always null: this server runs no phpMyAdmin (connect with any MySQL client instead) */
+                phpmyadmin: string | null;
             };
             /** @description WordPress sites: the SFTP login (chrooted to the site); null for databases */
             sftp: {
@@ -443,14 +447,21 @@ export interface components {
         };
         PublicError: {
             /**
-             * @description A stable machine-readable code
-             * @example unauthorized
+             * @description The status’s name (the error table above)
+             * @example Unauthorized
+             * @enum {string}
              */
-            error: string;
+            error: "Bad Request" | "Unauthorized" | "Forbidden" | "Not Found" | "Conflict" | "Payload Too Large" | "Too Many Requests" | "Internal Server Error" | "Bad Gateway";
             /** @example Invalid or missing API key */
             message: string;
-            /** @description Per-field messages (`fieldErrors`) for 400; `requestId` for 5xx */
-            details?: {
+            /** @description `code` always; per-field messages (`fieldErrors`) for 400; `requestId` for 5xx */
+            details: {
+                /**
+                 * @description A stable machine-readable code (`validation_error`, `plan_limit`, `conflict`, …)
+                 * @example unauthorized
+                 */
+                code: string;
+            } & {
                 [key: string]: unknown;
             };
         };
@@ -478,10 +489,11 @@ export interface components {
             description?: string;
             /**
              * @description Display name or id, in any case
+             * @default n8n
              * @example MySQL
              * @enum {string}
              */
-            type: "MySQL" | "PostgreSQL" | "MongoDB" | "WordPress" | "n8n" | "mysql" | "postgresql" | "mongodb" | "wordpress" | "postgres";
+            type?: "MySQL" | "PostgreSQL" | "MongoDB" | "WordPress" | "n8n" | "mysql" | "postgresql" | "mongodb" | "wordpress" | "postgres";
             /**
              * @default us-east-1
              * @enum {string}
@@ -511,6 +523,11 @@ export interface components {
                 adminEmail?: string;
                 adminPassword?: string;
                 phpVersion?: string;
+            };
+            /** @description Required for n8n (the default type): the owner account the editor signs in with; the password has 8–64 characters with a number and a capital letter */
+            n8n?: {
+                ownerEmail?: string;
+                ownerPassword?: string;
             };
         };
         PublicInstanceDeleted: {
@@ -646,8 +663,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -669,8 +689,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -692,8 +715,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -717,8 +743,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -775,8 +804,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -798,8 +830,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -821,8 +856,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -844,8 +882,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "This Idempotency-Key was used with a different request. Use a new key for a new request."
+                     *       "error": "Conflict",
+                     *       "message": "This Idempotency-Key was used with a different request. Use a new key for a new request.",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -869,8 +910,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -922,8 +966,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -945,8 +992,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -968,8 +1018,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -993,8 +1046,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1046,8 +1102,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1069,8 +1128,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1092,8 +1154,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1117,8 +1182,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1191,8 +1259,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1214,8 +1285,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1237,8 +1311,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1260,8 +1337,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1283,8 +1363,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1308,8 +1391,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1331,8 +1417,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "operation_failed",
-                     *       "message": "Failed to create backup. Please try again."
+                     *       "error": "Bad Gateway",
+                     *       "message": "Failed to create backup. Please try again.",
+                     *       "details": {
+                     *         "code": "operation_failed"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1404,8 +1493,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1427,8 +1519,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1450,8 +1545,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1473,8 +1571,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1498,8 +1599,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1555,8 +1659,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1578,8 +1685,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1601,8 +1711,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1624,8 +1737,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1647,8 +1763,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1672,8 +1791,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1695,8 +1817,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "operation_failed",
-                     *       "message": "Failed to create backup. Please try again."
+                     *       "error": "Bad Gateway",
+                     *       "message": "Failed to create backup. Please try again.",
+                     *       "details": {
+                     *         "code": "operation_failed"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1748,8 +1873,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1771,8 +1899,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1794,8 +1925,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1817,8 +1951,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1840,8 +1977,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1865,8 +2005,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1888,8 +2031,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "operation_failed",
-                     *       "message": "Failed to create backup. Please try again."
+                     *       "error": "Bad Gateway",
+                     *       "message": "Failed to create backup. Please try again.",
+                     *       "details": {
+                     *         "code": "operation_failed"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1941,8 +2087,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1964,8 +2113,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1987,8 +2139,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2010,8 +2165,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2033,8 +2191,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2058,8 +2219,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2111,8 +2275,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2134,8 +2301,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2157,8 +2327,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2180,8 +2353,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2203,8 +2379,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2228,8 +2407,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2251,8 +2433,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "operation_failed",
-                     *       "message": "Failed to create backup. Please try again."
+                     *       "error": "Bad Gateway",
+                     *       "message": "Failed to create backup. Please try again.",
+                     *       "details": {
+                     *         "code": "operation_failed"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2304,8 +2489,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2327,8 +2515,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2350,8 +2541,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2373,8 +2567,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2396,8 +2593,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2421,8 +2621,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2444,8 +2647,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "operation_failed",
-                     *       "message": "Failed to create backup. Please try again."
+                     *       "error": "Bad Gateway",
+                     *       "message": "Failed to create backup. Please try again.",
+                     *       "details": {
+                     *         "code": "operation_failed"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2504,8 +2710,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2527,8 +2736,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2550,8 +2762,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2573,8 +2788,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2596,8 +2814,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2621,8 +2842,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2644,8 +2868,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "operation_failed",
-                     *       "message": "Failed to create backup. Please try again."
+                     *       "error": "Bad Gateway",
+                     *       "message": "Failed to create backup. Please try again.",
+                     *       "details": {
+                     *         "code": "operation_failed"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2698,8 +2925,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2721,8 +2951,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2744,8 +2977,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2767,8 +3003,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2790,8 +3029,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2815,8 +3057,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2838,8 +3083,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "operation_failed",
-                     *       "message": "Failed to create backup. Please try again."
+                     *       "error": "Bad Gateway",
+                     *       "message": "Failed to create backup. Please try again.",
+                     *       "details": {
+                     *         "code": "operation_failed"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2892,8 +3140,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2915,8 +3166,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2938,8 +3192,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2961,8 +3218,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2984,8 +3244,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -3009,8 +3272,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -3032,8 +3298,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "operation_failed",
-                     *       "message": "Failed to create backup. Please try again."
+                     *       "error": "Bad Gateway",
+                     *       "message": "Failed to create backup. Please try again.",
+                     *       "details": {
+                     *         "code": "operation_failed"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -3086,8 +3355,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -3109,8 +3381,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -3132,8 +3407,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -3155,8 +3433,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -3178,8 +3459,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -3203,8 +3487,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];

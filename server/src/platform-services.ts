@@ -1,6 +1,7 @@
 import type { Db } from './db/database.ts';
 import type { Cipher } from './lib/crypto.ts';
 import { createTxtLookup } from './lib/dns-txt.ts';
+import type { LogLine } from './lib/error-reference.ts';
 import type { DriverStartup } from './modules/instances/driver-startup.ts';
 import type { InstanceBackupsDeps } from './modules/instances/instance-backups.service.ts';
 import type { OperationBudgets } from './modules/instances/instance-jobs.ts';
@@ -33,6 +34,8 @@ export interface SubscriptionAndInstanceDeps {
   dnsServers?: readonly string[];
   /** Where instances' backups are kept, and their download links. */
   backups: InstanceBackupsDeps;
+  /** The server log (the operator's reason of a refused deploy goes there). */
+  log?: LogLine;
 }
 
 /**
@@ -65,6 +68,7 @@ export function createSubscriptionAndInstanceServices(deps: SubscriptionAndInsta
     passwordWaitMs: deps.passwordWaitMs,
     txtLookup: createTxtLookup({ servers: deps.dnsServers }),
     backups: deps.backups,
+    log: deps.log,
   });
   return { subscriptions, instances };
 }

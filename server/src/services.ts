@@ -30,6 +30,7 @@ import { createBackupSchedule } from './modules/instances/backup-schedule.ts';
 import type { DriverStartup } from './modules/instances/driver-startup.ts';
 import { createBackupTasks } from './modules/instances/instance-backups.tasks.ts';
 import type { OperationBudgets } from './modules/instances/instance-jobs.ts';
+import { createInstanceLiveStates } from './modules/instances/instance-live-states.ts';
 import { createInstanceTasks } from './modules/instances/instances.tasks.ts';
 import { createStorageAlerts } from './modules/instances/storage-alerts.ts';
 import { createNotificationHub, type NotificationHub } from './modules/notifications/notifications.hub.ts';
@@ -135,6 +136,7 @@ export function createServices(config: ServicesConfig) {
     paymentSettings,
     dnsServers: config.dnsServers,
     backups: { vault, tokens, publicUrl },
+    log: errorLog,
   });
   const auth = createAuthService({
     db,
@@ -238,6 +240,7 @@ export function createServices(config: ServicesConfig) {
     vault,
     /** Daily backups of every instance, retention by plan, and the clean-up after a crash. */
     backupSchedule: createBackupSchedule({ db, now, driver, vault, paymentSettings }),
+    instanceLiveStates: createInstanceLiveStates({ db, driver, notifications }),
     platformJobTasks,
   };
 }

@@ -22,7 +22,7 @@ function resourcesOf(row: Pick<InstanceRow, 'memory' | 'cpu'>): Resources | unde
 }
 
 export function deployRequestOf(row: InstanceRow, secret: StoredSecret): DeployRequest {
-  const base = { id: row.id, region: row.region, resources: resourcesOf(row) };
+  const base = { id: row.id, owner: row.user_id, region: row.region, resources: resourcesOf(row) };
   const settings = row.site;
   switch (row.type) {
     case 'wordpress':

@@ -27,8 +27,11 @@ export type TlsIssuer = { issuer: 'internal' } | { issuer: 'acme'; email?: strin
 export interface CaddySettings {
   /** `unix/<path>` or `127.0.0.1:<port>`. */
   adminListen: string;
-  /** Caddy's own log (JSON lines), in a folder Caddy's user writes: rolled at LOG_ROLL_MB. */
-  logFile: string;
+  /**
+   * Caddy's own log (JSON lines), in a folder Caddy's user writes: rolled at LOG_ROLL_MB. Absent: Caddy
+   * logs to its standard error (a container's, which the container engine keeps).
+   */
+  logFile?: string;
   listenHost: string;
   httpPort: number;
   httpsPort: number;
@@ -127,21 +130,23 @@ export function buildCaddyConfig(settings: CaddySettings, sites: readonly CaddyS
   return {
     // Node's http client always sends a Host (localhost); on a unix socket Caddy allows none by default.
     admin: { listen: settings.adminListen, origins: ['localhost'], config: { persist: false } },
-    logging: {
-      logs: {
-        default: {
-          writer: {
-            output: 'file',
-            filename: settings.logFile,
-            roll_size_mb: LOG_ROLL_MB,
-            roll_keep: LOG_ROLL_KEEP,
-            roll_keep_days: 14,
-            roll_gzip: true,
+    ...(settings.logFile && {
+      logging: {
+        logs: {
+          default: {
+            writer: {
+              output: 'file',
+              filename: settings.logFile,
+              roll_size_mb: LOG_ROLL_MB,
+              roll_keep: LOG_ROLL_KEEP,
+              roll_keep_days: 14,
+              roll_gzip: true,
+            },
+            encoder: { format: 'json' },
           },
-          encoder: { format: 'json' },
         },
       },
-    },
+    }),
     apps: {
       http: {
         http_port: settings.httpPort,
