@@ -218,6 +218,19 @@ const DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
 export const formatDate = (iso: string): string => DATE.format(new Date(iso));
 
+const BACKUP_TYPES: readonly string[] = ['WordPress', 'MySQL', 'PostgreSQL', 'n8n'];
+
+/** Whether the instance's type has backups (MongoDB has none yet). */
+export const hasBackups = (type: string): boolean => BACKUP_TYPES.includes(type);
+
+/** What restoring replaces, in the confirmation: the customer's data is gone past this point. */
+export function restoreWarning(type: string, name: string): string {
+  if (type === 'WordPress') return `The site's database and files are replaced by those of “${name}”.`;
+  if (type === 'n8n')
+    return `The instance's workflows, credentials and settings are replaced by those of “${name}”.`;
+  return `The database's contents are replaced by those of “${name}”: anything written since is gone.`;
+}
+
 /** What suspended backups, domains and SSL say. */
 export const BACKUP_CREATE_DISABLED = 'Your subscription is inactive. Creating backups is disabled.';
 export const BACKUP_RESTORE_DISABLED = 'Restoring backups is disabled.';
