@@ -2390,6 +2390,15 @@ export interface components {
                 /** @description The operator’s reason: what is missing on the host and how to fix it; null when available or when there is none */
                 detail: string | null;
             }[];
+            /** @description Where instances’ and Berth’s own backups go */
+            backups: {
+                /** @description Whether backups are kept away from this server */
+                offsite: boolean;
+                /** @description Where backups are kept (a folder, or a bucket) */
+                where: string;
+                /** @description What the operator should do about it; null when off-site */
+                detail: string | null;
+            };
         };
         InstanceChange: {
             instance: components["schemas"]["Instance"];

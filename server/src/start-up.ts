@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { backupKeyFrom } from './backup-storage/archive-cipher.ts';
 import { type BackupVault, backupVault } from './backup-storage/backup-vault.ts';
-import { folderStore } from './backup-storage/object-store.ts';
+import { BACKUPS_NOT_OFFSITE, folderStore } from './backup-storage/object-store.ts';
 import { s3Store } from './backup-storage/s3-store.ts';
 import { connectDatabase } from './db/connect.ts';
 import { createDb, createPool } from './db/create-db.ts';
@@ -88,10 +88,7 @@ export async function serviceSettings(config: ServerConfig, log: LogLine): Promi
     `backups: ${vault.store.description}, encrypted with a key derived from ${config.encryptionKey ? 'ENCRYPTION_KEY' : `${dataDir}/secrets/encryption-key`} ` +
       '(keep a copy away from this machine: without it no backup can be read)',
   );
-  if (!vault.store.offsite)
-    log(
-      'backups: NOT OFF-SITE: a lost disk takes the backups with it; set BACKUP_S3_* to keep them in a bucket',
-    );
+  if (!vault.store.offsite) log(`backups: ${BACKUPS_NOT_OFFSITE}`);
   return {
     jwtSecret,
     backupVault: vault,

@@ -5,6 +5,10 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
+/** What the start-up log and the admin panel say when no bucket is configured (the operator's words). */
+export const BACKUPS_NOT_OFFSITE =
+  'Backups are NOT off-site: they are on this server’s disk, and a lost disk takes them with it. Set BACKUP_S3_ENDPOINT, BACKUP_S3_BUCKET, BACKUP_S3_REGION, BACKUP_S3_ACCESS_KEY_ID, BACKUP_S3_SECRET_ACCESS_KEY and BACKUP_S3_FORCE_PATH_STYLE to keep them in an S3-compatible bucket.';
+
 /**
  * Where backup archives are kept: a folder on this host, or an S3-compatible bucket (s3-store.ts). The
  * store only keeps bytes under keys; encryption and checksums are the vault's (backup-vault.ts).

@@ -15,6 +15,7 @@ const BACKUP_WHEN_INACTIVE = 'Your subscription is inactive. Creating backups is
 const RESTORE_WHEN_INACTIVE = 'Restoring backups is disabled.';
 const DELETE_BACKUP_WHEN_INACTIVE = 'Deleting backups is disabled.';
 export const BACKUPS_LACKING = 'Backups are not available for this type of instance';
+
 const STORAGE_SITES_ONLY = 'Storage use is shown for WordPress instances';
 export const BACKUP_BUSY =
   'A backup of this instance is already in progress. Try again when it has finished.';

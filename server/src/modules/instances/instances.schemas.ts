@@ -286,6 +286,16 @@ export const OperatorCapabilitiesSchema = z
         }),
       }),
     ),
+    backups: z
+      .object({
+        offsite: z.boolean().openapi({ description: 'Whether backups are kept away from this server' }),
+        where: z.string().openapi({ description: 'Where backups are kept (a folder, or a bucket)' }),
+        detail: z
+          .string()
+          .nullable()
+          .openapi({ description: 'What the operator should do about it; null when off-site' }),
+      })
+      .openapi({ description: 'Where instances’ and Berth’s own backups go' }),
   })
   .openapi('OperatorInstanceCapabilities');
 

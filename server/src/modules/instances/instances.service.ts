@@ -1,5 +1,6 @@
 import { REGIONS } from '@berth/openapi/rules';
 import type { z } from '@hono/zod-openapi';
+import { BACKUPS_NOT_OFFSITE } from '../../backup-storage/object-store.ts';
 import type { Db, DbOrTx } from '../../db/database.ts';
 import type { Cipher } from '../../lib/crypto.ts';
 import type { TxtLookup } from '../../lib/dns-txt.ts';
@@ -207,7 +208,15 @@ function instanceLifecycle(
 
     /** The types with the operator's detail of each unavailable one (what is missing, what to run). */
     async capabilitiesForOperator(): Promise<OperatorCapabilities> {
-      return { types: await capabilityList() };
+      const { store } = deps.backups.vault;
+      return {
+        types: await capabilityList(),
+        backups: {
+          offsite: store.offsite,
+          where: store.description,
+          detail: store.offsite ? null : BACKUPS_NOT_OFFSITE,
+        },
+      };
     },
 
     async list(userId: string, query: ListQuery): Promise<InstanceList> {
