@@ -30,7 +30,7 @@ export interface TestProvisioning {
  * `mysqlDiskMb` gives MySQL instances a smaller database than the default 1 GiB (quick to fill).
  */
 export async function startTestProvisioning(
-  options: { sites?: boolean; mysqlDiskMb?: number } = {},
+  options: { sites?: boolean; mysqlDiskMb?: number; siteDiskMb?: number } = {},
 ): Promise<TestProvisioning> {
   await ensureTestPackages();
   if (options.sites) await ensureSiteTestPackages();
@@ -39,7 +39,7 @@ export async function startTestProvisioning(
   const logs: string[] = [];
   const driver = createLocalDriver({
     dataRoot: root,
-    sites: options.sites ? {} : undefined,
+    sites: options.sites ? { diskMb: options.siteDiskMb } : undefined,
     mysqlDiskMb: options.mysqlDiskMb,
     log: (line) => logs.push(line),
   });

@@ -113,9 +113,14 @@ export function createInstanceBackupsService(ctx: InstancesContext, deps: Instan
   const { db, ownDeployed, own, capabilityOf, viaDriver, refuseWhenInactive, publish } = ctx;
 
   /** The customer's backup of their instance, or 404 (also another instance's or customer's). */
-  async function ownBackup(userId: string, id: string, backupId: string) {
+  /**
+   * The caller's instance and its backup (404 for either when not theirs). `whenInactive`: refused with
+   * that message for a lapsed subscription before the backup is looked up, as for any id.
+   */
+  async function ownBackup(userId: string, id: string, backupId: string, whenInactive?: string) {
     const row = await own(userId, id);
     capabilityOf(row, 'backups', BACKUPS_LACKING);
+    if (whenInactive) await refuseWhenInactive(userId, whenInactive);
     const backup = BACKUP_ID.test(backupId) ? await findBackup(db, row.id, backupId) : undefined;
     if (!backup) throw new NotFoundError('Backup not found');
     return { row, backup };
@@ -161,8 +166,7 @@ export function createInstanceBackupsService(ctx: InstancesContext, deps: Instan
      * until the job ends, then `running` again (the stream tells both).
      */
     async restoreBackup(userId: string, id: string, backupId: string, requestId: string): Promise<void> {
-      const { row, backup } = await ownBackup(userId, id, backupId);
-      await refuseWhenInactive(userId, RESTORE_WHEN_INACTIVE);
+      const { row, backup } = await ownBackup(userId, id, backupId, RESTORE_WHEN_INACTIVE);
       if (row.deployed_at === null) throw new ConflictError('The instance was never deployed');
       if (backup.status !== 'complete') throw new ConflictError('Only a complete backup can be restored');
       await db.transaction().execute(async (trx) => {
@@ -186,8 +190,7 @@ export function createInstanceBackupsService(ctx: InstancesContext, deps: Instan
     },
 
     async deleteBackup(userId: string, id: string, backupId: string): Promise<void> {
-      const { row, backup } = await ownBackup(userId, id, backupId);
-      await refuseWhenInactive(userId, DELETE_BACKUP_WHEN_INACTIVE);
+      const { row, backup } = await ownBackup(userId, id, backupId, DELETE_BACKUP_WHEN_INACTIVE);
       if (backup.status === 'running') throw new ConflictError(BACKUP_BUSY);
       await viaDriver('Failed to delete backup', () =>
         deps.vault.remove(backupPrefix(row.id, backup.id), backup.parts, [manifestKey(row.id, backup.id)]),
