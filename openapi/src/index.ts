@@ -46,4 +46,12 @@ export interface InstanceStreamEvent {
   id: string;
   status: Instance['status'] | 'deleted';
   statusMessage: string | null;
+  /** Present when a backup of the instance (or a restore from one) moved on: its progress. */
+  backup?: {
+    id: string;
+    status: 'running' | 'complete' | 'failed' | 'restoring' | 'restored' | 'restore-failed';
+    step: string | null;
+    bytes: number;
+    error: string | null;
+  };
 }

@@ -652,7 +652,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The backups of a WordPress site, newest first */
+        /** The backups of an instance, newest first: scheduled and manual, with where each is kept */
         get: operations["instances.backups"];
         put?: never;
         post?: never;
@@ -672,8 +672,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Back up a WordPress site: database dump + wp-content, stored outside the site
-         * @description Synchronous: answers once the backup is stored (a fresh site takes a second or two).
+         * Back up an instance now (WordPress: database + wp-content; MySQL, PostgreSQL: a dump; n8n: its data and key)
+         * @description Records the backup and starts it: it reads `running` (with its progress on the live stream) until every part is stored, encrypted and checked, then `complete` (or `failed`, with the reason).
          */
         post: operations["instances.createBackup"];
         delete?: never;
@@ -692,8 +692,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Restore a backup exactly (database recreated, wp-content replaced, checksums verified)
-         * @description Synchronous: answers once the site runs on the restored content.
+         * Restore a backup exactly: the instance’s data is replaced (checksums verified first)
+         * @description The instance shows `restoring` until the restore ends, then `running` (or `error` with the reason), on the live stream.
          */
         post: operations["instances.restoreBackup"];
         delete?: never;
@@ -714,6 +714,40 @@ export interface paths {
         post?: never;
         /** Delete a backup */
         delete: operations["instances.deleteBackup"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/instances/{id}/backups/{backupId}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A short-lived link (5 minutes) that downloads the backup as a tar of its parts, decrypted */
+        post: operations["instances.backupDownloadLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/backup-downloads/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The download a backup link gives (the link is the credential: it expires after 5 minutes) */
+        get: operations["instances.backupDownload"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1511,7 +1545,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a WordPress site’s backups */
+        /** List an instance’s backups (scheduled and manual, with where each is kept) */
         get: operations["v1.instances.backups"];
         put?: never;
         post?: never;
@@ -1531,8 +1565,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Back up a WordPress site (database and wp-content)
-         * @description Synchronous: answers once the backup is stored. Honours `Idempotency-Key`.
+         * Back up an instance now (WordPress, MySQL, PostgreSQL, n8n)
+         * @description Records the backup and starts it; list the backups to follow it (`running`, then `complete` or `failed`). Honours `Idempotency-Key`.
          */
         post: operations["v1.instances.createBackup"];
         delete?: never;
@@ -1551,8 +1585,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Restore a backup
-         * @description Synchronous: answers once the site runs on the restored content.
+         * Restore a backup (the instance’s data is replaced)
+         * @description The instance reads `restoring` until the restore ends, then `running` (or `error`).
          */
         post: operations["v1.instances.restoreBackup"];
         delete?: never;
@@ -1573,6 +1607,23 @@ export interface paths {
         post?: never;
         /** Delete a backup */
         delete: operations["v1.instances.deleteBackup"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/instances/{instanceId}/backups/{backupId}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A link that downloads the backup as a tar (works for 5 minutes, no key needed to follow it) */
+        post: operations["v1.instances.backupDownloadLink"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2142,6 +2193,11 @@ export interface components {
                 pro: number;
                 addonInstance: number;
             };
+            /** @description Days each plan keeps its instances’ backups (the trial keeps them like Starter) */
+            backupDays: {
+                starter: number;
+                pro: number;
+            };
             methods: {
                 stripe: {
                     /** @description The admin's switch */
@@ -2187,6 +2243,10 @@ export interface components {
                 starter?: number;
                 pro?: number;
                 addonInstance?: number;
+            };
+            backupDays?: {
+                starter?: number;
+                pro?: number;
             };
             methods?: {
                 stripe?: {
@@ -2235,7 +2295,7 @@ export interface components {
             /** @enum {string} */
             category: "application" | "database";
             /** @enum {string} */
-            status: "deploying" | "running" | "suspended" | "error" | "deleting";
+            status: "deploying" | "running" | "suspended" | "error" | "deleting" | "restoring";
             /** @description Why it is in error; null when all is well */
             statusMessage: string | null;
             /** @description Null for databases */
@@ -2347,6 +2407,15 @@ export interface components {
                 /** @description The operator’s reason: what is missing on the host and how to fix it; null when available or when there is none */
                 detail: string | null;
             }[];
+            /** @description Where instances’ and Berth’s own backups go */
+            backups: {
+                /** @description Whether backups are kept away from this server */
+                offsite: boolean;
+                /** @description Where backups are kept (a folder, or a bucket) */
+                where: string;
+                /** @description What the operator should do about it; null when off-site */
+                detail: string | null;
+            };
         };
         InstanceChange: {
             instance: components["schemas"]["Instance"];
@@ -2463,8 +2532,29 @@ export interface components {
             note: string;
             /** Format: date-time */
             createdAt: string;
-            /** @description Bytes of the stored archives */
+            /** Format: date-time */
+            completedAt: string | null;
+            /**
+             * @description Made by the daily schedule, or by hand
+             * @enum {string}
+             */
+            kind: "scheduled" | "manual";
+            /**
+             * @description running until every part is stored and checked
+             * @enum {string}
+             */
+            status: "running" | "complete" | "failed";
+            /** @description What a running backup is doing now */
+            step: string | null;
+            /** @description Why it failed, with the reference of the request */
+            error: string | null;
+            /** @description Bytes backed up (so far, while running) */
+            bytes: number;
+            /** @description Bytes of the stored archives (encrypted) */
             size: number;
+            /** @description Where it is kept: "Off-site storage" or "This server" */
+            location: string;
+            offsite: boolean;
         };
         BackupCreated: {
             id: string;
@@ -2476,6 +2566,12 @@ export interface components {
         CreateBackupRequest: {
             name: string;
             note?: string;
+        };
+        BackupDownload: {
+            /** @description Downloads the backup as a tar, for the owner, for 5 minutes */
+            url: string;
+            /** Format: date-time */
+            expiresAt: string;
         };
         NotificationList: {
             /** @description Newest first, at most 50 */
@@ -3159,6 +3255,13 @@ export interface components {
                 instanceId: string;
                 backupId: string;
             };
+        };
+        PublicBackupDownload: {
+            /** @enum {boolean} */
+            success: true;
+            /** @example Download link created */
+            message: string;
+            data: components["schemas"]["BackupDownload"];
         };
         PortalSession: {
             /** Format: uri */
@@ -5273,7 +5376,7 @@ export interface operations {
                     "application/json": components["schemas"]["BackupList"];
                 };
             };
-            /** @description "Backups are only available for WordPress instances" */
+            /** @description "Backups are not available for this type of instance" (MongoDB) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5293,24 +5396,6 @@ export interface operations {
             };
             /** @description No such instance of this user (`not_found`, "Instance not found") */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The instance is still deploying, was never deployed, or is being deleted */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The host failed the operation (`operation_failed`, "Failed to load backups"; `details.requestId` names the server log entry) */
-            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5345,7 +5430,7 @@ export interface operations {
                     "application/json": components["schemas"]["BackupCreated"];
                 };
             };
-            /** @description "Backup name is required", "Name too long", "Note too long", or not WordPress */
+            /** @description "Backup name is required", "Name too long", "Note too long", or "Backups are not available for this type of instance" (MongoDB) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5381,17 +5466,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The instance is not deployed, or the site is suspended */
+            /** @description Not running, a backup already in progress, or 10 manual backups kept */
             409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The host failed the operation (`operation_failed`, "Failed to create backup"; `details.requestId` names the server log entry) */
-            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5414,7 +5490,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description "Restore initiated" */
-            200: {
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5422,7 +5498,7 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            /** @description "Backups are only available for WordPress instances" */
+            /** @description "Backups are not available for this type of instance" (MongoDB) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5458,17 +5534,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The instance is still deploying, was never deployed, or is being deleted */
+            /** @description The instance is not running, or the backup is not complete */
             409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The host failed the operation (`operation_failed`, "Failed to restore backup"; `details.requestId` names the server log entry) */
-            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5499,7 +5566,7 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            /** @description "Backups are only available for WordPress instances" */
+            /** @description "Backups are not available for this type of instance" (MongoDB) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5535,7 +5602,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The instance is still deploying, was never deployed, or is being deleted */
+            /** @description The backup is still being made */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5546,6 +5613,96 @@ export interface operations {
             };
             /** @description The host failed the operation (`operation_failed`, "Failed to delete backup"; `details.requestId` names the server log entry) */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "instances.backupDownloadLink": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                backupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BackupDownload"];
+                };
+            };
+            /** @description "Backups are not available for this type of instance" (MongoDB) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such instance of this user, or no such backup */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The backup is not complete */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "instances.backupDownload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The backup’s parts as a tar */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-tar": string;
+                };
+            };
+            /** @description "This download link is invalid or has expired", or the backup is gone */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9348,7 +9505,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicBackupList"];
                 };
             };
-            /** @description "Backups are only available for WordPress instances" */
+            /** @description "Backups are not available for this type of instance" */
             400: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -9569,7 +9726,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicBackupRef"];
                 };
             };
-            /** @description "Backup name is required", or not WordPress */
+            /** @description "Backup name is required", or a type without backups */
             400: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -9768,7 +9925,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description "Restore initiated" */
-            200: {
+            202: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
                     "RateLimit-Limit"?: number;
@@ -9784,7 +9941,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicBackupRef"];
                 };
             };
-            /** @description "Backups are only available for WordPress instances" */
+            /** @description "Backups are not available for this type of instance" */
             400: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -9999,7 +10156,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicBackupRef"];
                 };
             };
-            /** @description "Backups are only available for WordPress instances" */
+            /** @description "Backups are not available for this type of instance" */
             400: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -10177,6 +10334,195 @@ export interface operations {
                      *       "message": "Failed to create backup. Please try again.",
                      *       "details": {
                      *         "code": "operation_failed"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+        };
+    };
+    "v1.instances.backupDownloadLink": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                instanceId: string;
+                backupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description "Download link created" */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicBackupDownload"];
+                };
+            };
+            /** @description "Backups are not available for this type of instance" */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No key, or not a current key */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No such instance of the key’s owner, or no such backup */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The backup is not complete */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description More than 150 requests in the key’s current minute */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
                      *       }
                      *     }
                      */

@@ -151,7 +151,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a WordPress site’s backups */
+        /** List an instance’s backups (scheduled and manual, with where each is kept) */
         get: operations["v1.instances.backups"];
         put?: never;
         post?: never;
@@ -171,8 +171,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Back up a WordPress site (database and wp-content)
-         * @description Synchronous: answers once the backup is stored. Honours `Idempotency-Key`.
+         * Back up an instance now (WordPress, MySQL, PostgreSQL, n8n)
+         * @description Records the backup and starts it; list the backups to follow it (`running`, then `complete` or `failed`). Honours `Idempotency-Key`.
          */
         post: operations["v1.instances.createBackup"];
         delete?: never;
@@ -191,8 +191,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Restore a backup
-         * @description Synchronous: answers once the site runs on the restored content.
+         * Restore a backup (the instance’s data is replaced)
+         * @description The instance reads `restoring` until the restore ends, then `running` (or `error`).
          */
         post: operations["v1.instances.restoreBackup"];
         delete?: never;
@@ -213,6 +213,23 @@ export interface paths {
         post?: never;
         /** Delete a backup */
         delete: operations["v1.instances.deleteBackup"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/instances/{instanceId}/backups/{backupId}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A link that downloads the backup as a tar (works for 5 minutes, no key needed to follow it) */
+        post: operations["v1.instances.backupDownloadLink"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -242,7 +259,7 @@ export interface components {
             /** @enum {string} */
             category: "application" | "database";
             /** @enum {string} */
-            status: "deploying" | "running" | "suspended" | "error" | "deleting";
+            status: "deploying" | "running" | "suspended" | "error" | "deleting" | "restoring";
             /** @description Why it is in error; null when all is well */
             statusMessage: string | null;
             /** @description Null for databases */
@@ -377,12 +394,39 @@ export interface components {
             note: string;
             /** Format: date-time */
             createdAt: string;
-            /** @description Bytes of the stored archives */
+            /** Format: date-time */
+            completedAt: string | null;
+            /**
+             * @description Made by the daily schedule, or by hand
+             * @enum {string}
+             */
+            kind: "scheduled" | "manual";
+            /**
+             * @description running until every part is stored and checked
+             * @enum {string}
+             */
+            status: "running" | "complete" | "failed";
+            /** @description What a running backup is doing now */
+            step: string | null;
+            /** @description Why it failed, with the reference of the request */
+            error: string | null;
+            /** @description Bytes backed up (so far, while running) */
+            bytes: number;
+            /** @description Bytes of the stored archives (encrypted) */
             size: number;
+            /** @description Where it is kept: "Off-site storage" or "This server" */
+            location: string;
+            offsite: boolean;
         };
         CreateBackupRequest: {
             name: string;
             note?: string;
+        };
+        BackupDownload: {
+            /** @description Downloads the backup as a tar, for the owner, for 5 minutes */
+            url: string;
+            /** Format: date-time */
+            expiresAt: string;
         };
         PublicInstanceList: {
             /** @enum {boolean} */
@@ -553,6 +597,13 @@ export interface components {
                 instanceId: string;
                 backupId: string;
             };
+        };
+        PublicBackupDownload: {
+            /** @enum {boolean} */
+            success: true;
+            /** @example Download link created */
+            message: string;
+            data: components["schemas"]["BackupDownload"];
         };
     };
     responses: never;
@@ -2422,7 +2473,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicBackupList"];
                 };
             };
-            /** @description "Backups are only available for WordPress instances" */
+            /** @description "Backups are not available for this type of instance" */
             400: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -2643,7 +2694,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicBackupRef"];
                 };
             };
-            /** @description "Backup name is required", or not WordPress */
+            /** @description "Backup name is required", or a type without backups */
             400: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -2842,7 +2893,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description "Restore initiated" */
-            200: {
+            202: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
                     "RateLimit-Limit"?: number;
@@ -2858,7 +2909,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicBackupRef"];
                 };
             };
-            /** @description "Backups are only available for WordPress instances" */
+            /** @description "Backups are not available for this type of instance" */
             400: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -3073,7 +3124,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicBackupRef"];
                 };
             };
-            /** @description "Backups are only available for WordPress instances" */
+            /** @description "Backups are not available for this type of instance" */
             400: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -3251,6 +3302,195 @@ export interface operations {
                      *       "message": "Failed to create backup. Please try again.",
                      *       "details": {
                      *         "code": "operation_failed"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+        };
+    };
+    "v1.instances.backupDownloadLink": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                instanceId: string;
+                backupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description "Download link created" */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicBackupDownload"];
+                };
+            };
+            /** @description "Backups are not available for this type of instance" */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No key, or not a current key */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No such instance of the key’s owner, or no such backup */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The backup is not complete */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description More than 150 requests in the key’s current minute */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
                      *       }
                      *     }
                      */

@@ -7,8 +7,10 @@ import type { ServerConfig } from './env.ts';
 import { collectJobGarbage, recoverAbandonedJobs, startJobRunner } from './jobs/job-runner.ts';
 import type { LogLine } from './lib/error-reference.ts';
 import { startIntervalTask } from './lib/interval-task.ts';
+import { BACKUP_SCHEDULE_INTERVAL_MS } from './modules/instances/backup-schedule.ts';
 import type { TrackedDriverStartup } from './modules/instances/driver-startup.ts';
 import { reconcileInstances } from './modules/instances/instance-jobs.ts';
+import { platformBackupRound } from './modules/platform-backups/platform-backups.ts';
 import { TRIAL_NOTICES_INTERVAL_MS } from './modules/subscriptions/trial-notices.service.ts';
 import type { Services } from './services.ts';
 
@@ -99,7 +101,28 @@ export function backgroundTasks(deps: BackgroundDeps): BackgroundTask[] {
       const reconciled = await reconcileInstances(db);
       if (reconciled.deploy + reconciled.delete > 0)
         log(`instances: reconciling ${reconciled.deploy} to deploy again, ${reconciled.delete} to delete`);
+      const interrupted = await services.backupSchedule.cleanUpInterrupted();
+      if (interrupted.length > 0)
+        log(`backups: ${interrupted.join(', ')} cut short by a stop, marked failed`);
     }),
+    everyInterval(
+      'backups',
+      BACKUP_SCHEDULE_INTERVAL_MS,
+      async () => {
+        const scheduled = await services.backupSchedule.scheduleDue();
+        const expired = await services.backupSchedule.applyRetention();
+        if (scheduled + expired.length > 0)
+          log(`backups: ${scheduled} scheduled, ${expired.length} past their plan's days removed`);
+        await platformBackupRound(
+          services.vault,
+          deps.connectionString,
+          deps.config.backups,
+          services.now,
+          log,
+        );
+      },
+      log,
+    ),
     everyInterval(
       'job recovery',
       JOB_RECOVERY_INTERVAL_MS,

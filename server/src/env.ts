@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { REGIONS } from '@berth/openapi/rules';
 import { z } from 'zod';
+import type { S3Settings } from './backup-storage/s3-store.ts';
 import { parseTrustedProxies, type TrustedProxies } from './lib/client-address.ts';
 import { ENCRYPTION_KEY_RULE, parseEncryptionKey } from './lib/crypto.ts';
 import { CLOUDFLARE_SITEVERIFY_URL } from './lib/turnstile.ts';
@@ -230,6 +231,35 @@ const EnvSchema = z.object({
     .string()
     .refine((value) => parseEncryptionKey(value) !== undefined, ENCRYPTION_KEY_RULE)
     .optional(),
+  BACKUP_S3_ENDPOINT: z
+    .url('BACKUP_S3_ENDPOINT must be a URL such as https://s3.eu-west-1.amazonaws.com')
+    .optional(),
+  BACKUP_S3_BUCKET: z
+    .string()
+    .regex(
+      /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+      'BACKUP_S3_BUCKET must be a bucket name (3-63 of a-z, 0-9, . and -)',
+    )
+    .optional(),
+  BACKUP_S3_REGION: z
+    .string()
+    .regex(/^[a-z0-9-]{1,40}$/, 'BACKUP_S3_REGION must be a region such as us-east-1')
+    .optional(),
+  BACKUP_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  BACKUP_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  BACKUP_S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false'], { error: 'BACKUP_S3_FORCE_PATH_STYLE must be true or false' })
+    .optional(),
+  BACKUP_PLATFORM_DAYS: z.coerce
+    .number({ error: 'BACKUP_PLATFORM_DAYS must be a number of days' })
+    .int('BACKUP_PLATFORM_DAYS must be a whole number of days')
+    .min(1, 'BACKUP_PLATFORM_DAYS must be at least 1')
+    .max(3650, 'BACKUP_PLATFORM_DAYS must be at most 3650')
+    .default(30),
+  BACKUP_PLATFORM_TIME: z
+    .string()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'BACKUP_PLATFORM_TIME must be a UTC time such as 03:30')
+    .default('03:30'),
   SWARM_REGIONS: z
     .string()
     .refine((value) => swarmRegionsOf(value) !== undefined, SWARM_REGIONS_RULE)
@@ -272,6 +302,16 @@ export interface ServerConfig {
   payments: PaymentsConfig;
   /** DNS servers for custom-domain TXT checks (`host:port`); undefined: the system's resolvers. */
   dnsServers: string[] | undefined;
+  backups: BackupConfig;
+}
+
+export interface BackupConfig {
+  /** The off-site bucket (BACKUP_S3_*, all or none); undefined: `<dataDir>/backups`, not off-site. */
+  s3: S3Settings | undefined;
+  /** Days Berth's own database backups are kept. */
+  platformDays: number;
+  /** UTC time of day (minutes after midnight) of the daily backup of Berth's own database. */
+  platformMinute: number;
 }
 
 interface ProvisioningConfig {
@@ -404,6 +444,18 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     ['PAYPAL_CLIENT_ID', 'PAYPAL_CLIENT_SECRET', 'PAYPAL_WEBHOOK_ID'],
     [e.PAYPAL_CLIENT_ID, e.PAYPAL_CLIENT_SECRET, e.PAYPAL_WEBHOOK_ID],
   );
+  const s3Names = [
+    'BACKUP_S3_ENDPOINT',
+    'BACKUP_S3_BUCKET',
+    'BACKUP_S3_REGION',
+    'BACKUP_S3_ACCESS_KEY_ID',
+    'BACKUP_S3_SECRET_ACCESS_KEY',
+    'BACKUP_S3_FORCE_PATH_STYLE',
+  ] as const;
+  together(
+    [...s3Names],
+    s3Names.map((name) => e[name]),
+  );
   if (e.PROVISIONER === 'swarm' && !e.SWARM_REGIONS) {
     throw new Error(
       'Invalid configuration:\n  PROVISIONER=swarm needs SWARM_REGIONS (which swarm serves which region)',
@@ -474,6 +526,27 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     },
     dnsServers: e.DNS_RESOLVER === undefined ? undefined : parseDnsServers(e.DNS_RESOLVER),
     encryptionKey: e.ENCRYPTION_KEY === undefined ? undefined : parseEncryptionKey(e.ENCRYPTION_KEY),
+    backups: {
+      s3:
+        e.BACKUP_S3_ENDPOINT &&
+        e.BACKUP_S3_BUCKET &&
+        e.BACKUP_S3_REGION &&
+        e.BACKUP_S3_ACCESS_KEY_ID &&
+        e.BACKUP_S3_SECRET_ACCESS_KEY &&
+        e.BACKUP_S3_FORCE_PATH_STYLE
+          ? {
+              endpoint: e.BACKUP_S3_ENDPOINT.replace(/\/$/, ''),
+              bucket: e.BACKUP_S3_BUCKET,
+              region: e.BACKUP_S3_REGION,
+              accessKeyId: e.BACKUP_S3_ACCESS_KEY_ID,
+              secretAccessKey: e.BACKUP_S3_SECRET_ACCESS_KEY,
+              forcePathStyle: e.BACKUP_S3_FORCE_PATH_STYLE === 'true',
+            }
+          : undefined,
+      platformDays: e.BACKUP_PLATFORM_DAYS,
+      platformMinute:
+        Number(e.BACKUP_PLATFORM_TIME.slice(0, 2)) * 60 + Number(e.BACKUP_PLATFORM_TIME.slice(3)),
+    },
     payments: {
       stripe:
         e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET

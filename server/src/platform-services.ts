@@ -3,6 +3,7 @@ import type { Cipher } from './lib/crypto.ts';
 import { createTxtLookup } from './lib/dns-txt.ts';
 import type { LogLine } from './lib/error-reference.ts';
 import type { DriverStartup } from './modules/instances/driver-startup.ts';
+import type { InstanceBackupsDeps } from './modules/instances/instance-backups.service.ts';
 import type { OperationBudgets } from './modules/instances/instance-jobs.ts';
 import { createInstancesService } from './modules/instances/instances.service.ts';
 import type { NotificationsService } from './modules/notifications/notifications.service.ts';
@@ -31,6 +32,8 @@ export interface SubscriptionAndInstanceDeps {
   paymentSettings?: PaymentSettingsStore;
   /** DNS servers for custom-domain TXT checks (DNS_RESOLVER); absent: the system's. */
   dnsServers?: readonly string[];
+  /** Where instances' backups are kept, and their download links. */
+  backups: InstanceBackupsDeps;
   /** The server log (the operator's reason of a refused deploy goes there). */
   log?: LogLine;
 }
@@ -64,6 +67,7 @@ export function createSubscriptionAndInstanceServices(deps: SubscriptionAndInsta
     startup: deps.startup,
     passwordWaitMs: deps.passwordWaitMs,
     txtLookup: createTxtLookup({ servers: deps.dnsServers }),
+    backups: deps.backups,
     log: deps.log,
   });
   return { subscriptions, instances };

@@ -1,7 +1,13 @@
 // The composition root: every service of the server is built here, once, from its configuration.
 // main.ts, the HTTP app (app.ts), the OpenAPI generator, the benches and the tests all call
 // createServices, so they share one Stripe client, one payment-settings cache and one job task list.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { TaskList } from 'graphile-worker';
+import { backupKeyFrom } from './backup-storage/archive-cipher.ts';
+import { type BackupVault, backupVault } from './backup-storage/backup-vault.ts';
+import { folderStore } from './backup-storage/object-store.ts';
 import type { Db } from './db/database.ts';
 import { createMailTask, SEND_MAIL_TASK } from './jobs/mail-task.ts';
 import { type Cipher, createEphemeralCipher } from './lib/crypto.ts';
@@ -20,7 +26,9 @@ import { createAvatarsService } from './modules/avatars/avatars.service.ts';
 import { createContactService } from './modules/contact/contact.service.ts';
 import { createHelpFiles } from './modules/help-desk/help-desk.files.ts';
 import { createHelpDeskService } from './modules/help-desk/help-desk.service.ts';
+import { createBackupSchedule } from './modules/instances/backup-schedule.ts';
 import type { DriverStartup } from './modules/instances/driver-startup.ts';
+import { createBackupTasks } from './modules/instances/instance-backups.tasks.ts';
 import type { OperationBudgets } from './modules/instances/instance-jobs.ts';
 import { createInstanceLiveStates } from './modules/instances/instance-live-states.ts';
 import { createInstanceTasks } from './modules/instances/instances.tasks.ts';
@@ -74,6 +82,21 @@ export interface ServicesConfig {
   errorLog?: LogLine;
   /** The affiliate minimum payout in minor units (AFFILIATE_MIN_PAYOUT); absent: $50. */
   affiliateMinimumPayoutMinor?: number;
+  /**
+   * Where backups go (main.ts: the BACKUP_S3_* bucket, else `<BERTH_DATA_DIR>/backups`, encrypted with a
+   * key derived from ENCRYPTION_KEY); absent: a temporary folder and a key of this process only.
+   */
+  backupVault?: BackupVault;
+}
+
+/** A vault in a temporary folder with a key of this process: tests and tools that keep nothing. */
+function temporaryVault(): BackupVault {
+  const dir = path.join(tmpdir(), 'berth-backups', randomUUID());
+  return backupVault({
+    store: folderStore(path.join(dir, 'store')),
+    key: backupKeyFrom(randomBytes(32)),
+    spoolDir: path.join(dir, 'spool'),
+  });
 }
 
 export function createServices(config: ServicesConfig) {
@@ -83,6 +106,7 @@ export function createServices(config: ServicesConfig) {
   const errorLog = config.errorLog ?? ((line: string) => console.error(`[berth] ${line}`));
   const driver = config.provisioner ?? createUnconfiguredDriver();
   const cipher = config.cipher ?? createEphemeralCipher();
+  const vault = config.backupVault ?? temporaryVault();
   const tokens = createTokenService(config.jwtSecret);
   const hub = config.notificationHub ?? createNotificationHub();
   // Cached while the hub hears session signals over LISTEN; one primary-key read per check otherwise.
@@ -112,6 +136,7 @@ export function createServices(config: ServicesConfig) {
     payments: config.payments,
     paymentSettings,
     dnsServers: config.dnsServers,
+    backups: { vault, tokens, publicUrl },
     log: errorLog,
   });
   const auth = createAuthService({
@@ -176,6 +201,7 @@ export function createServices(config: ServicesConfig) {
   /** Every graphile-worker task: instance operations and the platform's own (main.ts runs them). */
   const jobTasks: TaskList = {
     ...createInstanceTasks({ db, driver, cipher, notifications, startup: config.driverStartup }),
+    ...createBackupTasks({ db, driver, cipher, vault, notifications }),
     ...platformJobTasks,
   };
 
@@ -213,6 +239,9 @@ export function createServices(config: ServicesConfig) {
     apiKeys,
     jobTasks,
     storageAlerts: createStorageAlerts({ db, driver, notifications }),
+    vault,
+    /** Daily backups of every instance, retention by plan, and the clean-up after a crash. */
+    backupSchedule: createBackupSchedule({ db, now, driver, vault, paymentSettings }),
     instanceLiveStates: createInstanceLiveStates({ db, driver, notifications }),
     platformJobTasks,
   };

@@ -1,6 +1,10 @@
 // The steps main() takes before the server listens, one function each: the platform's database, the
 // services' settings from the configuration (keys, mail, bot check, folders), and the start-up log.
 import path from 'node:path';
+import { backupKeyFrom } from './backup-storage/archive-cipher.ts';
+import { type BackupVault, backupVault } from './backup-storage/backup-vault.ts';
+import { BACKUPS_NOT_OFFSITE, folderStore } from './backup-storage/object-store.ts';
+import { s3Store } from './backup-storage/s3-store.ts';
 import { connectDatabase } from './db/connect.ts';
 import { createDb, createPool } from './db/create-db.ts';
 import type { Db } from './db/database.ts';
@@ -79,8 +83,15 @@ export async function serviceSettings(config: ServerConfig, log: LogLine): Promi
   const encryptionKey =
     config.encryptionKey ?? parseEncryptionKey(await persistentSecret(dataDir, 'encryption-key', 32));
   if (!encryptionKey) throw new Error(`${dataDir}/secrets/encryption-key is not a 32-byte key`);
+  const vault = createBackupVault(config, encryptionKey);
+  log(
+    `backups: ${vault.store.description}, encrypted with a key derived from ${config.encryptionKey ? 'ENCRYPTION_KEY' : `${dataDir}/secrets/encryption-key`} ` +
+      '(keep a copy away from this machine: without it no backup can be read)',
+  );
+  if (!vault.store.offsite) log(`backups: ${BACKUPS_NOT_OFFSITE}`);
   return {
     jwtSecret,
+    backupVault: vault,
     cipher: createCipher(encryptionKey),
     mailer: createMailer(config, log),
     turnstile: createTurnstile(config, log),
@@ -92,6 +103,16 @@ export async function serviceSettings(config: ServerConfig, log: LogLine): Promi
     payments: config.payments,
     dnsServers: config.dnsServers,
   };
+}
+
+/** Where backups go: the BACKUP_S3_* bucket, else `<dataDir>/backups`; encrypted with a key from `encryptionKey`. */
+export function createBackupVault(config: ServerConfig, encryptionKey: Buffer): BackupVault {
+  const { s3 } = config.backups;
+  return backupVault({
+    store: s3 ? s3Store(s3) : folderStore(path.join(config.dataDir, 'backups')),
+    key: backupKeyFrom(encryptionKey),
+    spoolDir: path.join(config.dataDir, 'backup-spool'),
+  });
 }
 
 function createMailer(config: ServerConfig, log: LogLine): Mailer {

@@ -1,10 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
+import type { BackupVault } from '../src/backup-storage/backup-vault.ts';
 import type { Db } from '../src/db/database.ts';
 import { type JobRunner, startJobRunner } from '../src/jobs/job-runner.ts';
 import type { Cipher } from '../src/lib/crypto.ts';
 import type { DriverStartup } from '../src/modules/instances/driver-startup.ts';
+import { createBackupTasks } from '../src/modules/instances/instance-backups.tasks.ts';
 import { createInstanceTasks } from '../src/modules/instances/instances.tasks.ts';
 import { createNotificationsService } from '../src/modules/notifications/notifications.service.ts';
 import type { ProvisioningDriver } from '../src/provisioning/driver.ts';
@@ -28,7 +30,7 @@ export interface TestProvisioning {
  * `mysqlDiskMb` gives MySQL instances a smaller database than the default 1 GiB (quick to fill).
  */
 export async function startTestProvisioning(
-  options: { sites?: boolean; mysqlDiskMb?: number } = {},
+  options: { sites?: boolean; mysqlDiskMb?: number; siteDiskMb?: number } = {},
 ): Promise<TestProvisioning> {
   await ensureTestPackages();
   if (options.sites) await ensureSiteTestPackages();
@@ -37,7 +39,7 @@ export async function startTestProvisioning(
   const logs: string[] = [];
   const driver = createLocalDriver({
     dataRoot: root,
-    sites: options.sites ? {} : undefined,
+    sites: options.sites ? { diskMb: options.siteDiskMb } : undefined,
     mysqlDiskMb: options.mysqlDiskMb,
     log: (line) => logs.push(line),
   });
@@ -65,18 +67,18 @@ export function startTestRunner(options: {
   log?: string[];
   /** Where the driver's start stands (jobs wait for it); absent: nothing is starting. */
   startup?: DriverStartup;
+  /** The services' backup storage: the backup and restore jobs run too. */
+  vault?: BackupVault;
 }): Promise<JobRunner> {
-  const { db, driver, cipher, startup } = options;
+  const { db, driver, cipher, startup, vault } = options;
+  const notifications = createNotificationsService({ db });
   return startJobRunner({
     pgPool: options.pool,
     connectionString: options.url,
-    taskList: createInstanceTasks({
-      db,
-      driver,
-      cipher,
-      notifications: createNotificationsService({ db }),
-      startup,
-    }),
+    taskList: {
+      ...createInstanceTasks({ db, driver, cipher, notifications, startup }),
+      ...(vault && createBackupTasks({ db, driver, cipher, vault, notifications })),
+    },
     pollIntervalMs: 200,
     log: (line) => options.log?.push(line),
   });
@@ -115,6 +117,24 @@ export async function waitForStatus(
   } catch (error) {
     throw new Error(`${(error as Error).message}; last answer ${JSON.stringify(last)}`);
   }
+}
+
+/** Waits until the instance's backup `backupId` is no longer running; answers it (as the API lists it). */
+export async function waitForBackup(
+  app: TestApp,
+  token: string,
+  id: string,
+  backupId: string,
+  timeoutMs = 60_000,
+) {
+  return waitFor(
+    async () => {
+      const res = await call(app, 'GET', `/api/instances/${id}/backups`, { token });
+      const found = Array.isArray(res.json) ? res.json.find((b) => b.id === backupId) : undefined;
+      return found && found.status !== 'running' ? found : undefined;
+    },
+    { timeoutMs, what: `backup ${backupId} of ${id} to end` },
+  );
 }
 
 /** Waits until GET /api/instances/{id} answers 404 (the delete job removed it). */

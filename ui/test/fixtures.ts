@@ -1,6 +1,7 @@
 import type { AuthResult, Schemas, Subscription, SubscriptionStatus, User } from '@berth/openapi';
 import { REGIONS } from '@berth/openapi/rules';
 import type {
+  Backup,
   DomainVerification,
   Instance,
   InstanceAccess,
@@ -413,5 +414,23 @@ export function affiliateApi(code = 'KATHY123') {
         payouts: [],
       } satisfies Schemas['AffiliatePayoutList'],
     },
+  };
+}
+
+/** A complete manual backup kept off-site, as GET /api/instances/{id}/backups lists it. */
+export function backupRow(overrides: Partial<Backup> & Pick<Backup, 'id' | 'name'>): Backup {
+  return {
+    note: '',
+    createdAt: '2026-11-21T09:00:00.000Z',
+    completedAt: '2026-11-21T09:01:00.000Z',
+    kind: 'manual',
+    status: 'complete',
+    step: null,
+    error: null,
+    bytes: 1_000_000,
+    size: 1_000_000,
+    location: 'Off-site storage',
+    offsite: true,
+    ...overrides,
   };
 }

@@ -9,7 +9,7 @@ import type {
 import type { ApiIdempotencyTable, ApiKeyTable } from './tables/api-keys.ts';
 import type { ContactMessageTable } from './tables/contact-messages.ts';
 import type { AnnouncementTable, HelpTicketTable, HelpUploadTable } from './tables/help-desk.ts';
-import type { InstanceCredentialsTable, InstanceTable } from './tables/instances.ts';
+import type { InstanceBackupTable, InstanceCredentialsTable, InstanceTable } from './tables/instances.ts';
 import type { InvoiceTable, PaymentRefundTable } from './tables/invoices.ts';
 import type { NotificationTable } from './tables/notifications.ts';
 import type { PasswordResetTokenTable } from './tables/password-reset-tokens.ts';
@@ -31,6 +31,7 @@ export interface Database {
   contact_messages: ContactMessageTable;
   instances: InstanceTable;
   instance_credentials: InstanceCredentialsTable;
+  instance_backups: InstanceBackupTable;
   invoices: InvoiceTable;
   payment_settings: PaymentSettingsTable;
   payment_orders: PaymentOrderTable;

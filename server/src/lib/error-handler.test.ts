@@ -1,7 +1,13 @@
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, register } from '../../test/create-test-app.ts';
 import { createTestDatabase } from '../../test/test-db.ts';
+import { backupVault } from '../backup-storage/backup-vault.ts';
+import { folderStore } from '../backup-storage/object-store.ts';
 import type { Db } from '../db/database.ts';
+import { insertBackup, updateBackup } from '../modules/instances/instance-backups.repository.ts';
 import { createUnconfiguredDriver } from '../provisioning/unconfigured-driver.ts';
 import { REQUEST_ID_HEADER } from './request-id.ts';
 
@@ -79,19 +85,31 @@ describe('failures', () => {
 
   it("answers a driver's raw failure with 502, the spec's message and the id; the log has the raw error", async () => {
     const errors: string[] = [];
-    // A driver whose WordPress engine has backups, and whose backup fails with a raw error.
+    // A driver whose WordPress engine has backups, and a backup store that fails with a raw error.
     const base = createUnconfiguredDriver();
-    const fail = async (): Promise<never> => {
-      throw new Error(RAW);
-    };
-    const failing = {
+    const withBackups = {
       ...base,
       engine: (type: Parameters<typeof base.engine>[0]) => ({
         ...base.engine(type),
-        backups: { create: fail, list: async () => [], restore: fail, delete: fail },
+        backups: { dump: async () => ({}), restore: async () => {} },
       }),
     };
-    const app = createTestApp(db, { provisioner: failing, errorLog: (line) => errors.push(line) });
+    const store = folderStore(path.join(tmpdir(), 'berth-failing-store'));
+    const failingVault = backupVault({
+      store: {
+        ...store,
+        remove: async () => {
+          throw new Error(RAW);
+        },
+      },
+      key: randomBytes(32),
+      spoolDir: path.join(tmpdir(), 'berth-failing-spool'),
+    });
+    const app = createTestApp(db, {
+      provisioner: withBackups,
+      backupVault: failingVault,
+      errorLog: (line) => errors.push(line),
+    });
     const { token, user } = await register(app);
     const site = await db
       .insertInto('instances')
@@ -109,20 +127,27 @@ describe('failures', () => {
       .returning('id')
       .executeTakeFirstOrThrow();
 
-    const res = await call(app, 'POST', `/api/instances/${site.id}/backups/new`, {
-      token,
-      body: { name: 'Before the update' },
+    await insertBackup(db, {
+      id: 'b-0000000000aa',
+      instanceId: site.id,
+      kind: 'manual',
+      name: 'Before the update',
+      note: '',
+      location: 'local',
     });
+    await updateBackup(db, 'b-0000000000aa', { status: 'complete' });
+
+    const res = await call(app, 'DELETE', `/api/instances/${site.id}/backups/b-0000000000aa`, { token });
     expect(res.status).toBe(502);
     const id = res.headers.get(REQUEST_ID_HEADER);
     expect(res.json).toEqual({
       error: 'operation_failed',
-      message: 'Failed to create backup',
+      message: 'Failed to delete backup',
       details: { requestId: id },
     });
     const logged = errors.filter((line) => line.includes(`[${id}]`));
     expect(logged).toHaveLength(1);
-    expect(logged[0]).toContain(`POST /api/instances/${site.id}/backups/new answered 502`);
+    expect(logged[0]).toContain(`DELETE /api/instances/${site.id}/backups/b-0000000000aa answered 502`);
     expect(logged[0]).toContain(RAW);
   });
 

@@ -38,7 +38,7 @@ export interface TokenService {
 }
 
 /** What a link token opens; each is its own audience, so one never opens another. */
-type LinkPurpose = 'sse' | 'invoice';
+type LinkPurpose = 'sse' | 'invoice' | 'backup';
 
 export function createTokenService(secret: string): TokenService {
   // A KeyObject made once: jose would otherwise import the raw secret on every sign and verify.

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { Capability, InstanceType } from './instance-types.ts';
 
 /**
@@ -21,7 +22,7 @@ export interface InstanceEngine<Spec extends BaseSpec = BaseSpec> {
    * the very same credentials back.
    */
   deploy(spec: Spec): Promise<Deployment>;
-  /** Removes the instance and everything of it (files, database, user, certificates, backups). Absent: a no-op. */
+  /** Removes the instance and everything of it (files, database, user, certificates). Absent: a no-op. */
   delete(id: string): Promise<void>;
   /** Takes it offline (a lapsed subscription): logins refused, sites show an offline page. The data stays. */
   suspend(id: string): Promise<void>;
@@ -30,7 +31,7 @@ export interface InstanceEngine<Spec extends BaseSpec = BaseSpec> {
 
   readonly password?: PasswordCapability;
   readonly domains?: DomainCapability;
-  readonly backups?: BackupCapability;
+  readonly backups?: BackupCapability<Spec>;
   readonly storage?: StorageCapability;
   readonly php?: PhpCapability;
 }
@@ -122,14 +123,48 @@ export interface DomainCapability {
   requestSsl(id: string): Promise<SslStatus>;
 }
 
-export interface BackupCapability {
-  /** Same `backupId` again: the same backup. */
-  create(id: string, input: BackupInput): Promise<BackupInfo>;
-  /** Newest first. */
-  list(id: string): Promise<BackupInfo[]>;
-  /** Exact restore: checksums verified first; the result is checked before it answers. */
-  restore(id: string, backupId: string): Promise<void>;
-  delete(id: string, backupId: string): Promise<void>;
+/**
+ * Backups, as the engine's half of them: it streams a consistent copy of the instance's data into an
+ * archive and brings the instance back from one. Where the archive goes (a local folder or an S3
+ * bucket), its encryption, checksums, names and retention are the platform's (server/src/backups/):
+ * the engine only writes and reads named parts. Each part is written as it is produced (a dump piped
+ * through), so a backup is never held whole in memory. Both calls run as the instance's own user in its
+ * sandbox wherever they touch the instance's files.
+ */
+export interface BackupCapability<Spec extends BaseSpec = BaseSpec> {
+  /**
+   * Streams the instance's data into `archive`, one part after another, and answers figures its restore
+   * will check (such as the table count). The instance keeps serving (or is briefly stopped where a
+   * consistent copy needs it, like n8n's SQLite). `spec` is the one the instance runs with (its
+   * stored passwords: a database is dumped with its own login).
+   */
+  dump(spec: Spec, archive: ArchiveWriter, progress?: BackupProgress): Promise<BackupFacts>;
+  /**
+   * Replaces the instance's data with the archive's, exactly: data added since is gone. The archive
+   * was checked (SHA-256) before this is called; `facts` are what dump answered. Resolves once the
+   * result was checked against them.
+   */
+  restore(spec: Spec, archive: ArchiveReader, facts: BackupFacts, progress?: BackupProgress): Promise<void>;
+}
+
+/** Figures a dump answers and its restore checks, e.g. `{ tables: 12 }`. */
+export type BackupFacts = Record<string, number>;
+
+/** Says which step a backup or restore is at ("Dumping the database", "Copying files"). */
+export type BackupProgress = (step: string) => void;
+
+/** Where a dump writes its parts. */
+export interface ArchiveWriter {
+  /** Stores `source` whole as the part `name` ([a-z0-9.-]), streamed; resolves once it is stored. */
+  part(name: string, source: Readable): Promise<void>;
+}
+
+/** Where a restore reads the parts a dump wrote. */
+export interface ArchiveReader {
+  /** The names of the parts, in the order they were written. */
+  readonly parts: readonly string[];
+  /** The bytes of a part as the dump wrote them (a NotFoundError for a part the archive lacks). */
+  part(name: string): Readable;
 }
 
 /** How much of its size an instance uses. */
@@ -186,23 +221,4 @@ export interface StorageUse {
   limitBytes: number;
   /** Whether its writes are refused now because it reached its limit (a database at its size). */
   full?: boolean;
-}
-
-export interface BackupInput {
-  /** [a-z0-9-], up to 64; generated when absent (generate it before the job to keep retries exact). */
-  backupId?: string;
-  name: string;
-  note?: string;
-}
-
-export interface BackupInfo {
-  id: string;
-  name: string;
-  note: string;
-  /** ISO time. */
-  createdAt: string;
-  /** Bytes of the stored archives together. */
-  size: number;
-  /** sha256 (hex) of the backup's SHA256SUMS text, which lists the sha256 of each archive. */
-  sha256: string;
 }

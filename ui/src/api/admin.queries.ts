@@ -15,12 +15,15 @@ export type GrantPlanRequest = Schemas['GrantPlanRequest'];
 
 export type OperatorCapability = Schemas['OperatorInstanceCapabilities']['types'][number];
 
-/** GET /api/admin/capabilities: each instance type, with the customer's reason and the operator's detail. */
+/**
+ * GET /api/admin/capabilities: each instance type, with the customer's reason and the operator's detail,
+ * and where backups are kept.
+ */
 export function useOperatorCapabilitiesQuery() {
   const client = useApiClient();
   return useQuery({
     queryKey: adminKeys.capabilities(),
-    queryFn: async () => (await unwrap(client.GET('/api/admin/capabilities'))).types,
+    queryFn: () => unwrap(client.GET('/api/admin/capabilities')),
   });
 }
 

@@ -207,6 +207,7 @@ function applyInstanceEvent(queryClient: QueryClient, event: InstanceStreamEvent
     return;
   }
   const { id, status, statusMessage } = event;
+  if (event.backup) applyBackupProgress(queryClient, id, event.backup);
   queryClient.setQueriesData<InstanceList>({ queryKey: instanceKeys.lists() }, (list) => {
     if (!list) return list;
     if (status === 'deleted') {
@@ -234,6 +235,38 @@ function applyInstanceEvent(queryClient: QueryClient, event: InstanceStreamEvent
     void queryClient.invalidateQueries({ queryKey: authKeys.profile() });
     void queryClient.invalidateQueries({ queryKey: subscriptionKeys.all });
   }
+}
+
+type BackupProgress = NonNullable<InstanceStreamEvent['backup']>;
+
+/**
+ * A backup's progress from the stream: a running or finished backup's row is updated in place (its
+ * step, bytes, error), a restore's progress is kept for the Backups tab; a finished one reloads the list.
+ */
+function applyBackupProgress(queryClient: QueryClient, instanceId: string, progress: BackupProgress): void {
+  const { id, status, step, bytes, error } = progress;
+  if (status === 'running' || status === 'complete' || status === 'failed') {
+    queryClient.setQueryData<Backup[]>(instanceKeys.backups(instanceId), (list) =>
+      list?.map((backup) => (backup.id === id ? { ...backup, status, step, bytes, error } : backup)),
+    );
+  } else {
+    queryClient.setQueryData<BackupProgress>(instanceKeys.restore(instanceId), progress);
+  }
+  if (status !== 'running' && status !== 'restoring') {
+    void queryClient.invalidateQueries({ queryKey: instanceKeys.backups(instanceId) });
+  }
+}
+
+/** The last restore progress of the instance the stream sent (null before any). */
+export function useRestoreProgress(id: string): BackupProgress | null {
+  const { data } = useQuery<BackupProgress | null>({
+    queryKey: instanceKeys.restore(id),
+    // Only the stream writes it: there is nothing to fetch.
+    queryFn: () => null,
+    initialData: null,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  return data;
 }
 
 /** The live stream's instance handler (see applyInstanceEvent). */
@@ -324,7 +357,7 @@ export function useSiteStorageQuery(id: string, enabled: boolean) {
   });
 }
 
-/** The backups of a WordPress site, newest first. */
+/** The backups of an instance (WordPress, MySQL, PostgreSQL, n8n), newest first. */
 export function useBackupsQuery(id: string, enabled: boolean) {
   const client = useApiClient();
   return useQuery({
@@ -365,4 +398,17 @@ export function useDeleteBackupMutation(id: string) {
   return useBackupMutation(id, (backupId: string) =>
     unwrap(client.DELETE('/api/instances/{id}/backups/{backupId}', { params: { path: { id, backupId } } })),
   );
+}
+
+/** A link that downloads the backup as a tar: it works for 5 minutes, so it is asked for on each click. */
+export function useBackupDownloadMutation(id: string) {
+  const client = useApiClient();
+  return useMutation<Schemas['BackupDownload'], Error, string>({
+    mutationFn: (backupId) =>
+      unwrap(
+        client.POST('/api/instances/{id}/backups/{backupId}/download', {
+          params: { path: { id, backupId } },
+        }),
+      ),
+  });
 }

@@ -1,6 +1,13 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 
-export const INSTANCE_STATUSES = ['deploying', 'running', 'suspended', 'error', 'deleting'] as const;
+export const INSTANCE_STATUSES = [
+  'deploying',
+  'running',
+  'suspended',
+  'error',
+  'deleting',
+  'restoring',
+] as const;
 export type InstanceStatus = (typeof INSTANCE_STATUSES)[number];
 
 export interface InstanceTable {
@@ -17,7 +24,8 @@ export interface InstanceTable {
   cpu: string;
   /**
    * Where the instance is: deploying until the deploy job succeeds (running, or suspended when the
-   * subscription lapsed meanwhile) or gives up (error); deleting until the delete job removes the row.
+   * subscription lapsed meanwhile) or gives up (error); deleting until the delete job removes the row;
+   * restoring while a backup is being restored into it (then running again, or error).
    */
   status: InstanceStatus;
   /** Why it is in error (or what last went wrong); null when all is well. */
@@ -89,3 +97,37 @@ export interface InstanceCredentialsTable {
 }
 
 export type InstanceCredentialsRow = Selectable<InstanceCredentialsTable>;
+
+/** One backup of an instance, kept in the platform's backup storage (server/src/backup-storage/). */
+export interface InstanceBackupTable {
+  /** `b-` and 12 hex digits. */
+  id: string;
+  instance_id: string;
+  kind: 'scheduled' | 'manual';
+  name: string;
+  note: ColumnType<string, string | undefined, string>;
+  /** running until every part is stored and checked (a backup cut short never reads as complete). */
+  status: 'running' | 'complete' | 'failed';
+  /** What a running backup is doing now. */
+  step: string | null;
+  /** Why it failed, in the customer's words (with the log reference). */
+  error: string | null;
+  /** Bytes written so far (before encryption); int8 comes back from pg as a string. */
+  bytes: ColumnType<string, number | undefined, number>;
+  /** Bytes stored (encrypted), once complete. */
+  size: ColumnType<string, number | undefined, number>;
+  location: 'local' | 's3';
+  parts: ColumnType<StoredBackupPart[], string | undefined, string>;
+  facts: ColumnType<Record<string, number>, string | undefined, string>;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  completed_at: Date | null;
+}
+
+export interface StoredBackupPart {
+  name: string;
+  size: number;
+  sha256: string;
+  plainSize: number;
+}
+
+export type InstanceBackupRow = Selectable<InstanceBackupTable>;

@@ -13,6 +13,9 @@ export interface PaymentSettingsTable {
   starter_price: Numeric;
   pro_price: Numeric;
   addon_price: Numeric;
+  /** Days each plan keeps instance backups. */
+  starter_backup_days: ColumnType<number, number | undefined, number>;
+  pro_backup_days: ColumnType<number, number | undefined, number>;
   stripe_enabled: ColumnType<boolean, boolean | undefined>;
   paypal_business_enabled: ColumnType<boolean, boolean | undefined>;
   paypal_standard_enabled: ColumnType<boolean, boolean | undefined>;

@@ -1,85 +1,234 @@
 import { randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { BackupVault } from '../../backup-storage/backup-vault.ts';
+import type { DbOrTx } from '../../db/database.ts';
+import type { InstanceBackupRow, InstanceRow } from '../../db/tables/instances.ts';
+import { addJob } from '../../jobs/job-queue.ts';
 import { ConflictError, NotFoundError } from '../../lib/errors.ts';
-import type { BackupInfo } from '../../provisioning/engine.ts';
-import { DRIVER_FAILED, type InstancesContext } from './instances.context.ts';
-import type { Backup, BackupBody, SiteStorage } from './instances.schemas.ts';
+import type { TokenService } from '../../lib/tokens.ts';
+import { deleteBackupRow, findBackup, findBackupsOf, insertBackup } from './instance-backups.repository.ts';
+import type { InstancesContext } from './instances.context.ts';
+import { updateInstance } from './instances.repository.ts';
+import type { Backup, BackupBody, BackupDownload, SiteStorage } from './instances.schemas.ts';
 
 const BACKUP_WHEN_INACTIVE = 'Your subscription is inactive. Creating backups is disabled.';
 const RESTORE_WHEN_INACTIVE = 'Restoring backups is disabled.';
 const DELETE_BACKUP_WHEN_INACTIVE = 'Deleting backups is disabled.';
-const BACKUPS_SITES_ONLY = 'Backups are only available for WordPress instances';
-const STORAGE_SITES_ONLY = 'Storage use is shown for WordPress instances';
-const BACKUP_ID = /^[a-z0-9-]{1,64}$/;
+export const BACKUPS_LACKING = 'Backups are not available for this type of instance';
 
-function backupId(id: string): string {
-  if (!BACKUP_ID.test(id)) throw new NotFoundError('Backup not found');
-  return id;
+const STORAGE_SITES_ONLY = 'Storage use is shown for WordPress instances';
+export const BACKUP_BUSY =
+  'A backup of this instance is already in progress. Try again when it has finished.';
+/** Manual backups one instance may keep at once (scheduled ones are bounded by the plan's days). */
+export const MAX_MANUAL_BACKUPS = 10;
+export const manualLimitMessage = `This instance already has ${MAX_MANUAL_BACKUPS} manual backups, the most it can keep. Delete one to make room for a new one.`;
+const BACKUP_ID = /^b-[0-9a-f]{12}$/;
+/** How long a download link works. */
+export const DOWNLOAD_LINK_SECONDS = 5 * 60;
+
+export const TASK_BACKUP = 'instance.backup';
+export const TASK_RESTORE = 'instance.restore';
+/** Deploys the instance again and restores its latest backup (a platform recovery, instance-recovery.ts). */
+export const TASK_RECOVER = 'instance.recover';
+
+/** What the backup jobs carry: the backup, and the request that asked (its id is the failure's reference). */
+export interface BackupJobPayload {
+  backupId: string;
+  instanceId: string;
+  requestId: string;
 }
 
-const toBackup = (b: BackupInfo): Backup => ({
-  id: b.id,
-  name: b.name,
-  note: b.note,
-  createdAt: b.createdAt,
-  size: b.size,
-});
+/** Where the platform keeps an instance's backup (prefix of its parts and manifest). */
+export const backupPrefix = (instanceId: string, backupId: string) => `instances/${instanceId}/${backupId}`;
+export const manifestKey = (instanceId: string, backupId: string) =>
+  `${backupPrefix(instanceId, backupId)}/manifest.json.enc`;
+
+export const newBackupId = () => `b-${randomBytes(6).toString('hex')}`;
+
+const LOCATION = { s3: 'Off-site storage', local: 'This server' } as const;
+
+export function toBackup(row: InstanceBackupRow): Backup {
+  return {
+    id: row.id,
+    name: row.name,
+    note: row.note,
+    createdAt: row.created_at.toISOString(),
+    completedAt: row.completed_at?.toISOString() ?? null,
+    kind: row.kind,
+    status: row.status,
+    step: row.step,
+    error: row.error,
+    bytes: Number(row.bytes),
+    size: Number(row.size),
+    location: LOCATION[row.location],
+    offsite: row.location === 's3',
+  };
+}
+
+/** A scheduled or manual backup recorded as running and its job added, in one transaction. */
+export async function enqueueBackup(
+  trx: DbOrTx,
+  vault: BackupVault,
+  row: Pick<InstanceRow, 'id'>,
+  backup: { kind: 'scheduled' | 'manual'; name: string; note: string; requestId: string; createdAt?: Date },
+): Promise<InstanceBackupRow> {
+  const inserted = await insertBackup(trx, {
+    id: newBackupId(),
+    instanceId: row.id,
+    kind: backup.kind,
+    name: backup.name,
+    note: backup.note,
+    location: vault.store.kind,
+    createdAt: backup.createdAt,
+  });
+  const payload: BackupJobPayload = {
+    backupId: inserted.id,
+    instanceId: row.id,
+    requestId: backup.requestId,
+  };
+  await addJob(trx, {
+    task: TASK_BACKUP,
+    payload: { ...payload },
+    jobKey: `backup:${inserted.id}`,
+    queueName: `instance:${row.id}`,
+    maxAttempts: 3,
+  });
+  return inserted;
+}
+
+export interface InstanceBackupsDeps {
+  vault: BackupVault;
+  tokens: Pick<TokenService, 'signLink' | 'verifyLink'>;
+  publicUrl: string;
+}
 
 /**
- * Backups and storage use, for the instance types whose engine has them: each call runs synchronously
- * through the engine (a fresh site's backup takes a second or two, so the answer names a backup that
- * exists).
+ * Backups and storage use, for the instance types whose engine has them. A backup or a restore is a
+ * job in the instance's queue (so it never runs beside a deploy or a delete of the same instance): the
+ * call records it and answers at once; the live stream tells its progress and its end. Backups are
+ * listed from the platform's database (never from the store), so another customer's backup id answers
+ * 404 like a missing one.
  */
-export function createInstanceBackupsService(ctx: InstancesContext) {
-  const { ownDeployed, viaDriver, refuseWhenInactive } = ctx;
+export function createInstanceBackupsService(ctx: InstancesContext, deps: InstanceBackupsDeps) {
+  const { db, ownDeployed, own, capabilityOf, viaDriver, refuseWhenInactive, publish } = ctx;
+
+  /** The customer's backup of their instance, or 404 (also another instance's or customer's). */
+  /**
+   * The caller's instance and its backup (404 for either when not theirs). `whenInactive`: refused with
+   * that message for a lapsed subscription before the backup is looked up, as for any id.
+   */
+  async function ownBackup(userId: string, id: string, backupId: string, whenInactive?: string) {
+    const row = await own(userId, id);
+    capabilityOf(row, 'backups', BACKUPS_LACKING);
+    if (whenInactive) await refuseWhenInactive(userId, whenInactive);
+    const backup = BACKUP_ID.test(backupId) ? await findBackup(db, row.id, backupId) : undefined;
+    if (!backup) throw new NotFoundError('Backup not found');
+    return { row, backup };
+  }
+
   return {
     /** How much of its storage an instance uses (its disk: a site's uploads, files, sessions, logs). */
     async storage(userId: string, id: string): Promise<SiteStorage> {
       const { row, capability: storage } = await ownDeployed(userId, id, 'storage', STORAGE_SITES_ONLY);
-      const use = await storage.usage(row.id);
+      const use = await viaDriver('Failed to load storage use', () => storage.usage(row.id));
       if (!use) throw new ConflictError('No size is kept for this instance, so its use is not measured');
       return { usedBytes: use.usedBytes, limitBytes: use.limitBytes };
     },
 
     async listBackups(userId: string, id: string): Promise<Backup[]> {
-      const { row, capability: backups } = await ownDeployed(userId, id, 'backups', BACKUPS_SITES_ONLY);
-      return (await viaDriver(DRIVER_FAILED.listBackups, () => backups.list(row.id))).map(toBackup);
+      const row = await own(userId, id);
+      capabilityOf(row, 'backups', BACKUPS_LACKING);
+      return (await findBackupsOf(db, row.id)).map(toBackup);
     },
 
-    /**
-     * Creates a backup (database dump + wp-content) synchronously: a fresh site takes a second or two,
-     * and the answer then names a backup that exists. Answers its id.
-     */
-    async createBackup(userId: string, id: string, body: BackupBody): Promise<string> {
-      const { row, capability: backups } = await ownDeployed(userId, id, 'backups', BACKUPS_SITES_ONLY);
+    /** Records a manual backup and adds its job; answers its id at once (the stream tells the rest). */
+    async createBackup(userId: string, id: string, body: BackupBody, requestId: string): Promise<string> {
+      const { row } = await ownDeployed(userId, id, 'backups', BACKUPS_LACKING);
       await refuseWhenInactive(userId, BACKUP_WHEN_INACTIVE);
-      const backup = await viaDriver(DRIVER_FAILED.createBackup, () =>
-        backups.create(row.id, {
-          backupId: `b-${randomBytes(6).toString('hex')}`,
+      if (row.status !== 'running') throw new ConflictError('Backups are made while the instance runs');
+      const existing = await findBackupsOf(db, row.id);
+      if (existing.some((b) => b.status === 'running')) throw new ConflictError(BACKUP_BUSY);
+      if (existing.filter((b) => b.kind === 'manual').length >= MAX_MANUAL_BACKUPS)
+        throw new ConflictError(manualLimitMessage);
+      const backup = await db.transaction().execute((trx) =>
+        enqueueBackup(trx, deps.vault, row, {
+          kind: 'manual',
           name: body.name,
           note: body.note ?? '',
+          requestId,
         }),
       );
       return backup.id;
     },
 
-    /** Exact restore (database recreated, wp-content replaced, verified), synchronously. */
-    async restoreBackup(userId: string, id: string, backup: string): Promise<void> {
-      const { row, capability: backups } = await ownDeployed(userId, id, 'backups', BACKUPS_SITES_ONLY);
-      await refuseWhenInactive(userId, RESTORE_WHEN_INACTIVE);
-      const wanted = backupId(backup);
-      await viaDriver(DRIVER_FAILED.restoreBackup, () => backups.restore(row.id, wanted));
+    /**
+     * Restores a complete backup exactly (the instance's data replaced): the instance shows `restoring`
+     * until the job ends, then `running` again (the stream tells both).
+     */
+    async restoreBackup(userId: string, id: string, backupId: string, requestId: string): Promise<void> {
+      const { row, backup } = await ownBackup(userId, id, backupId, RESTORE_WHEN_INACTIVE);
+      if (row.deployed_at === null) throw new ConflictError('The instance was never deployed');
+      if (backup.status !== 'complete') throw new ConflictError('Only a complete backup can be restored');
+      await db.transaction().execute(async (trx) => {
+        const updated = await updateInstance(
+          trx,
+          row.id,
+          { status: 'restoring', status_message: 'Restoring a backup' },
+          { statusIn: ['running'] },
+        );
+        if (!updated) throw new ConflictError('A backup can be restored only while the instance runs');
+        const payload: BackupJobPayload = { backupId, instanceId: row.id, requestId };
+        await addJob(trx, {
+          task: TASK_RESTORE,
+          payload: { ...payload },
+          jobKey: `restore:${row.id}`,
+          queueName: `instance:${row.id}`,
+          maxAttempts: 1,
+        });
+        await publish(trx, updated);
+      });
     },
 
-    async deleteBackup(userId: string, id: string, backup: string): Promise<void> {
-      const { row, capability: backups } = await ownDeployed(userId, id, 'backups', BACKUPS_SITES_ONLY);
-      await refuseWhenInactive(userId, DELETE_BACKUP_WHEN_INACTIVE);
-      const wanted = backupId(backup);
-      await viaDriver(DRIVER_FAILED.deleteBackup, async () => {
-        if (!(await backups.list(row.id)).some((b) => b.id === wanted)) {
-          throw new NotFoundError('Backup not found');
-        }
-        await backups.delete(row.id, wanted);
+    async deleteBackup(userId: string, id: string, backupId: string): Promise<void> {
+      const { row, backup } = await ownBackup(userId, id, backupId, DELETE_BACKUP_WHEN_INACTIVE);
+      if (backup.status === 'running') throw new ConflictError(BACKUP_BUSY);
+      await viaDriver('Failed to delete backup', () =>
+        deps.vault.remove(backupPrefix(row.id, backup.id), backup.parts, [manifestKey(row.id, backup.id)]),
+      );
+      await deleteBackupRow(db, backup.id);
+    },
+
+    /** A link that downloads the backup (its parts, decrypted, as one tar) for a few minutes. */
+    async downloadLink(userId: string, id: string, backupId: string): Promise<BackupDownload> {
+      const { row, backup } = await ownBackup(userId, id, backupId);
+      if (backup.status !== 'complete') throw new ConflictError('Only a complete backup can be downloaded');
+      const token = await deps.tokens.signLink(
+        `${userId}:${row.id}:${backup.id}`,
+        'backup',
+        DOWNLOAD_LINK_SECONDS,
+      );
+      return {
+        url: `${deps.publicUrl}/api/backup-downloads/${encodeURIComponent(token)}`,
+        expiresAt: new Date(Date.now() + DOWNLOAD_LINK_SECONDS * 1000).toISOString(),
+      };
+    },
+
+    /**
+     * What a download link gives: the backup as a tar stream, while the link is fresh and the backup
+     * still belongs to the user it was made for (404 otherwise, as for any unknown link).
+     */
+    async openDownload(token: string): Promise<{ fileName: string; body: Readable }> {
+      const subject = await deps.tokens.verifyLink(token, 'backup').catch(() => {
+        throw new NotFoundError('This download link is invalid or has expired');
       });
+      const [userId = '', id = '', backupId = ''] = subject.split(':');
+      const { row, backup } = await ownBackup(userId, id, backupId);
+      if (backup.status !== 'complete') throw new NotFoundError('Backup not found');
+      const stamp = backup.created_at.toISOString().slice(0, 16).replace(/[-:T]/g, '');
+      return {
+        fileName: `${row.type}-${stamp}-${backup.id}.tar`,
+        body: deps.vault.download(backupPrefix(row.id, backup.id), backup.parts, backup.created_at),
+      };
     },
   };
 }

@@ -37,10 +37,6 @@ export const DRIVER_FAILED = {
   removeDomain: 'Failed to remove custom domain',
   checkSsl: 'Failed to check SSL status',
   requestSsl: 'Failed to request SSL',
-  listBackups: 'Failed to load backups',
-  createBackup: 'Failed to create backup',
-  restoreBackup: 'Failed to restore backup',
-  deleteBackup: 'Failed to delete backup',
 } as const;
 
 /** The optional capabilities an engine may have (engine.ts). */
@@ -76,6 +72,7 @@ export function instancesContext({ db, driver, notifications, subscriptions }: I
   }
 
   return {
+    db,
     publish,
     own,
     capabilityOf,

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { createRouter } from '../../lib/create-router.ts';
 import { PENDING_ACTIVATION } from './domain-verification.ts';
 import { TYPE_INFO } from './instance-catalog.ts';
@@ -81,18 +82,34 @@ export function createInstancesRouter(instances: InstancesService) {
           c.get('user').id,
           c.req.valid('param').id,
           c.req.valid('json'),
+          c.get('requestId'),
         );
         return c.json({ id, backupId: id, 'backup-id': id, message: 'Backup creation started' }, 201);
       })
       .openapi(routes.restoreBackup, async (c) => {
         const { id, backupId } = c.req.valid('param');
-        await instances.restoreBackup(c.get('user').id, id, backupId);
-        return c.json({ message: 'Restore initiated' }, 200);
+        await instances.restoreBackup(c.get('user').id, id, backupId, c.get('requestId'));
+        return c.json({ message: 'Restore initiated' }, 202);
       })
       .openapi(routes.deleteBackup, async (c) => {
         const { id, backupId } = c.req.valid('param');
         await instances.deleteBackup(c.get('user').id, id, backupId);
         return c.json({ message: 'Backup deleted' }, 200);
+      })
+      .openapi(routes.backupDownloadLink, async (c) => {
+        const { id, backupId } = c.req.valid('param');
+        return c.json(await instances.downloadLink(c.get('user').id, id, backupId), 200);
+      })
+      .openapi(routes.backupDownload, async (c) => {
+        const { fileName, body } = await instances.openDownload(c.req.valid('param').token);
+        return new Response(Readable.toWeb(body) as ReadableStream, {
+          status: 200,
+          headers: {
+            'content-type': 'application/x-tar',
+            'content-disposition': `attachment; filename="${fileName}"`,
+            'cache-control': 'no-store',
+          },
+        });
       })
   );
 }

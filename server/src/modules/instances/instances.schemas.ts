@@ -286,6 +286,16 @@ export const OperatorCapabilitiesSchema = z
         }),
       }),
     ),
+    backups: z
+      .object({
+        offsite: z.boolean().openapi({ description: 'Whether backups are kept away from this server' }),
+        where: z.string().openapi({ description: 'Where backups are kept (a folder, or a bucket)' }),
+        detail: z
+          .string()
+          .nullable()
+          .openapi({ description: 'What the operator should do about it; null when off-site' }),
+      })
+      .openapi({ description: 'Where instances’ and Berth’s own backups go' }),
   })
   .openapi('OperatorInstanceCapabilities');
 
@@ -373,9 +383,26 @@ export const BackupSchema = z
     name: z.string(),
     note: z.string(),
     createdAt: z.iso.datetime(),
-    size: z.int().openapi({ description: 'Bytes of the stored archives' }),
+    completedAt: z.iso.datetime().nullable(),
+    kind: z.enum(['scheduled', 'manual']).openapi({ description: 'Made by the daily schedule, or by hand' }),
+    status: z
+      .enum(['running', 'complete', 'failed'])
+      .openapi({ description: 'running until every part is stored and checked' }),
+    step: z.string().nullable().openapi({ description: 'What a running backup is doing now' }),
+    error: z.string().nullable().openapi({ description: 'Why it failed, with the reference of the request' }),
+    bytes: z.int().openapi({ description: 'Bytes backed up (so far, while running)' }),
+    size: z.int().openapi({ description: 'Bytes of the stored archives (encrypted)' }),
+    location: z.string().openapi({ description: 'Where it is kept: "Off-site storage" or "This server"' }),
+    offsite: z.boolean(),
   })
   .openapi('Backup');
+
+export const BackupDownloadSchema = z
+  .object({
+    url: z.string().openapi({ description: 'Downloads the backup as a tar, for the owner, for 5 minutes' }),
+    expiresAt: z.iso.datetime(),
+  })
+  .openapi('BackupDownload');
 
 export const BackupListSchema = z.array(BackupSchema).openapi('BackupList');
 
@@ -427,4 +454,5 @@ export type OperatorCapabilities = z.infer<typeof OperatorCapabilitiesSchema>;
 export type SslResult = z.infer<typeof SslResultSchema>;
 export type Backup = z.infer<typeof BackupSchema>;
 export type BackupBody = z.infer<typeof BackupBodySchema>;
+export type BackupDownload = z.infer<typeof BackupDownloadSchema>;
 export type SiteStorage = z.infer<typeof SiteStorageSchema>;

@@ -1,5 +1,6 @@
 import { REGIONS } from '@berth/openapi/rules';
 import type { z } from '@hono/zod-openapi';
+import { BACKUPS_NOT_OFFSITE } from '../../backup-storage/object-store.ts';
 import type { Db, DbOrTx } from '../../db/database.ts';
 import type { Cipher } from '../../lib/crypto.ts';
 import type { TxtLookup } from '../../lib/dns-txt.ts';
@@ -17,7 +18,7 @@ import { generatePassword } from '../../provisioning/tenant-names.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service.ts';
 import { type DriverStartup, NOTHING_STARTING } from './driver-startup.ts';
-import { createInstanceBackupsService } from './instance-backups.service.ts';
+import { createInstanceBackupsService, type InstanceBackupsDeps } from './instance-backups.service.ts';
 import { DEFAULT_PAGE_SIZE, TYPE_INFO } from './instance-catalog.ts';
 import { createInstanceCredentialsService } from './instance-credentials.service.ts';
 import { createInstanceDomainsService, domainFree, pendingDomain } from './instance-domains.service.ts';
@@ -65,6 +66,8 @@ export interface InstancesDeps {
   passwordWaitMs?: number;
   /** TXT lookups that prove ownership of custom domains. */
   txtLookup: TxtLookup;
+  /** Where backups are kept, and the signed download links. */
+  backups: InstanceBackupsDeps;
   /** The server log: why a deploy was refused, in the operator's words. */
   log?: LogLine;
 }
@@ -85,7 +88,7 @@ export function createInstancesService(deps: InstancesDeps) {
   return {
     ...instanceLifecycle(deps, ctx, budgets),
     ...createInstanceDomainsService(deps, ctx),
-    ...createInstanceBackupsService(ctx),
+    ...createInstanceBackupsService(ctx, deps.backups),
     ...createInstanceCredentialsService(
       { db: deps.db, cipher: deps.cipher, budgets, passwordWaitMs: deps.passwordWaitMs ?? 10_000 },
       ctx,
@@ -205,7 +208,15 @@ function instanceLifecycle(
 
     /** The types with the operator's detail of each unavailable one (what is missing, what to run). */
     async capabilitiesForOperator(): Promise<OperatorCapabilities> {
-      return { types: await capabilityList() };
+      const { store } = deps.backups.vault;
+      return {
+        types: await capabilityList(),
+        backups: {
+          offsite: store.offsite,
+          where: store.description,
+          detail: store.offsite ? null : BACKUPS_NOT_OFFSITE,
+        },
+      };
     },
 
     async list(userId: string, query: ListQuery): Promise<InstanceList> {

@@ -20,6 +20,7 @@ import { listen } from '../../../test/listen.ts';
 import { adminCli, tenantCli } from '../../../test/provisioning/db-clients.ts';
 import { type EventStream, openEventStream } from '../../../test/sse-client.ts';
 import { createTestDatabase } from '../../../test/test-db.ts';
+import { BACKUPS_NOT_OFFSITE } from '../../backup-storage/object-store.ts';
 import type { Db } from '../../db/database.ts';
 import type { JobRunner } from '../../jobs/job-runner.ts';
 import { type Cipher, createEphemeralCipher } from '../../lib/crypto.ts';
@@ -137,6 +138,13 @@ describe('instance API with the local driver', { timeout: 60_000 }, () => {
     expect(operator.json.types).toContainEqual(
       expect.objectContaining({ type: 'mysql', available: true, reason: null, detail: null }),
     );
+    // No bucket configured here: the admin reads that backups are on this server, and what to set.
+    expect(operator.json.backups).toEqual({
+      offsite: false,
+      where: expect.stringMatching(/^folder .* on this machine \(not off-site\)$/),
+      detail: BACKUPS_NOT_OFFSITE,
+    });
+    expect(JSON.stringify(res.json)).not.toContain('BACKUP_S3');
     // One host, one region (the driver's own, us-east-1 by default); every other says why not.
     expect(res.json.regions).toHaveLength(REGIONS.length);
     expect(res.json.regions[0]).toEqual({

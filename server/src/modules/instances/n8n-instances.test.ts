@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
   createTestApp,
+  createTestServices,
   type Method,
   present,
   register,
@@ -22,11 +23,9 @@ import { createTestDatabase } from '../../../test/test-db.ts';
 import type { Db } from '../../db/database.ts';
 import type { JobRunner } from '../../jobs/job-runner.ts';
 import { type Cipher, createEphemeralCipher } from '../../lib/crypto.ts';
-import { createSubscriptionAndInstanceServices } from '../../platform-services.ts';
 import { systemUser } from '../../provisioning/local/host/host.ts';
 import { DEFAULT_RUNTIMES_DIR, missingRuntimeReason } from '../../provisioning/local/n8n/n8n-runtime.ts';
 import { n8nNames, n8nPaths } from '../../provisioning/local/n8n/n8n-state.ts';
-import { createNotificationsService } from '../notifications/notifications.service.ts';
 import { openSecret } from './instance-secrets.ts';
 import { findCredentials } from './instances.repository.ts';
 
@@ -43,7 +42,7 @@ let prov: TestProvisioning;
 let runner: JobRunner;
 let app: TestApp;
 let cipher: Cipher;
-let services: ReturnType<typeof createSubscriptionAndInstanceServices>;
+let services: ReturnType<typeof createTestServices>;
 let owner: { token: string; userId: string };
 let id = '';
 let url = '';
@@ -72,13 +71,7 @@ describe.skipIf(missing !== undefined)('n8n instances through the API', { timeou
     cipher = createEphemeralCipher();
     app = createTestApp(db, { provisioner: prov.driver, cipher });
     runner = await startTestRunner({ ...testDb, driver: prov.driver, cipher });
-    services = createSubscriptionAndInstanceServices({
-      db,
-      now: () => new Date(),
-      driver: prov.driver,
-      cipher,
-      notifications: createNotificationsService({ db }),
-    });
+    services = createTestServices(db, { provisioner: prov.driver, cipher });
     const { token, user } = await register(app);
     owner = { token, userId: String(user.id) };
   }, 300_000);

@@ -8,9 +8,15 @@ import {
   type TestApp,
   variant,
 } from '../../../test/create-test-app.ts';
-import { startTestRunner, waitForGone, waitForStatus } from '../../../test/instances-harness.ts';
+import {
+  startTestRunner,
+  waitForBackup,
+  waitForGone,
+  waitForStatus,
+} from '../../../test/instances-harness.ts';
 import { tenantCli } from '../../../test/provisioning/db-clients.ts';
 import { type SwarmHarness, startSwarmHarness } from '../../../test/provisioning/swarm-harness.ts';
+import { testArchives } from '../../../test/provisioning/test-archives.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
 import type { JobRunner } from '../../jobs/job-runner.ts';
 import { createEphemeralCipher } from '../../lib/crypto.ts';
@@ -33,8 +39,9 @@ beforeAll(async () => {
   database = await createTestDatabase();
   h = await startSwarmHarness();
   const cipher = createEphemeralCipher();
-  app = createTestApp(database.db, { provisioner: h.driver, cipher });
-  runner = await startTestRunner({ ...database, driver: h.driver, cipher });
+  const { vault } = await testArchives();
+  app = createTestApp(database.db, { provisioner: h.driver, cipher, backupVault: vault });
+  runner = await startTestRunner({ ...database, driver: h.driver, cipher, vault });
 }, 600_000);
 
 afterAll(async () => {
@@ -129,11 +136,13 @@ describe('instances through the API on the swarm driver', { timeout: 180_000 }, 
       body: { name: 'before cleanup' },
     });
     expect(backup.status, JSON.stringify(backup.json)).toBe(201);
+    expect(await waitForBackup(app, token, id, backup.json.id)).toMatchObject({ status: 'complete' });
     expect((await tenantCli('mysql', second, 'DELETE FROM t')).ok).toBe(true);
-    const restored = await call(app, 'POST', `/api/instances/${id}/backups/${backup.json.backupId}/restore`, {
+    const restored = await call(app, 'POST', `/api/instances/${id}/backups/${backup.json.id}/restore`, {
       token,
     });
-    expect(restored.status, JSON.stringify(restored.json)).toBe(200);
+    expect(restored.status, JSON.stringify(restored.json)).toBe(202);
+    await waitForStatus(app, token, id, 'running', 120_000);
     expect((await tenantCli('mysql', second, 'SELECT COUNT(*) FROM t')).stdout).toBe('1');
 
     expect((await call(app, 'DELETE', `/api/instances/${id}`, { token })).status).toBe(202);

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -18,6 +19,7 @@ import {
   startTestRunner,
   type TestProvisioning,
   waitFor,
+  waitForBackup,
   waitForGone,
   waitForStatus,
 } from '../../../test/instances-harness.ts';
@@ -32,7 +34,7 @@ import type { JobRunner } from '../../jobs/job-runner.ts';
 import { type Cipher, createEphemeralCipher } from '../../lib/crypto.ts';
 import type { DatabaseCredentials, SftpCredentials } from '../../provisioning/engine.ts';
 import { caddyPaths } from '../../provisioning/local/front-door/caddy.ts';
-import { sitePaths } from '../../provisioning/local/wordpress/site-names.ts';
+import { siteNames, sitePaths } from '../../provisioning/local/wordpress/site-names.ts';
 import { runInSandbox } from '../../provisioning/local/wordpress/site-sandbox.ts';
 import type { Services } from '../../services.ts';
 import { instanceHasJobs, reconcileInstances } from './instance-jobs.ts';
@@ -76,12 +78,13 @@ let sftp: SftpCredentials;
 beforeAll(async () => {
   const testDb = await createTestDatabase();
   db = testDb.db;
-  prov = await startTestProvisioning({ sites: true });
+  // 2 GiB disks: room for the 1 GiB site of the streamed-backup test.
+  prov = await startTestProvisioning({ sites: true, siteDiskMb: 2048 });
   cipher = createEphemeralCipher();
   dns = await startFakeDns();
   services = createTestServices(db, { provisioner: prov.driver, cipher, dnsServers: [dns.server] });
   app = createApp(services);
-  runner = await startTestRunner({ ...testDb, driver: prov.driver, cipher });
+  runner = await startTestRunner({ ...testDb, driver: prov.driver, cipher, vault: services.vault });
   work = await mkdtemp('/tmp/berth-wp-api-client-');
   const { token, user } = await register(app);
   owner = { token, userId: String(user.id) };
@@ -303,7 +306,7 @@ describe('WordPress instances through the API', { timeout: 60_000 }, () => {
     expect((await curlDomain()).status).toBe(200);
   });
 
-  it('refuses domains, SSL and backups for a database instance', async () => {
+  it('refuses domains and SSL for a database instance (backups it has)', async () => {
     const other = await register(app);
     const res = await api('POST', '/api/instances/deploy', { name: 'db', type: 'MySQL' }, other.token);
     expect(res.status).toBe(202);
@@ -320,11 +323,9 @@ describe('WordPress instances through the API', { timeout: 60_000 }, () => {
     ]);
     const ssl = await api('GET', `/api/instances/${dbId}/ssl`, undefined, other.token);
     expect([ssl.status, ssl.json.message]).toEqual([400, 'SSL is only available for custom domains']);
+    // A database has backups too (none yet).
     const backups = await api('GET', `/api/instances/${dbId}/backups`, undefined, other.token);
-    expect([backups.status, backups.json.message]).toEqual([
-      400,
-      'Backups are only available for WordPress instances',
-    ]);
+    expect([backups.status, backups.json]).toEqual([200, []]);
     // The domain taken by the site is refused to anyone else.
     const taken = await api(
       'POST',
@@ -359,17 +360,17 @@ describe('WordPress instances through the API', { timeout: 60_000 }, () => {
       'backup-id': backupId,
       message: 'Backup creation started',
     });
-    const list = await api('GET', `/api/instances/${id}/backups`);
-    expect(list.json).toEqual([
-      {
-        id: backupId,
-        name: 'Before cleanup',
-        note: 'all posts',
-        createdAt: expect.any(String),
-        size: expect.any(Number),
-      },
-    ]);
-    expect(list.json[0]?.size).toBeGreaterThan(1000);
+    const backup = await waitForBackup(app, owner.token, id, backupId);
+    expect(backup).toMatchObject({
+      id: backupId,
+      name: 'Before cleanup',
+      note: 'all posts',
+      kind: 'manual',
+      status: 'complete',
+      location: 'This server',
+      offsite: false,
+    });
+    expect(backup.size).toBeGreaterThan(1000);
 
     // Deleted in WordPress, as in wp-admin (its hooks clear the page cache).
     await runInSandbox(
@@ -381,7 +382,8 @@ describe('WordPress instances through the API', { timeout: 60_000 }, () => {
     );
     expect((await curlDomain()).body).not.toContain('Hello world!');
     const restored = await api('POST', `/api/instances/${id}/backups/${backupId}/restore`);
-    expect([restored.status, restored.json.message]).toEqual([200, 'Restore initiated']);
+    expect([restored.status, restored.json.message]).toEqual([202, 'Restore initiated']);
+    await waitForStatus(app, owner.token, id, 'running', 60_000);
     const page = await curlDomain();
     expect(page.status).toBe(200);
     expect(page.body).toContain('Hello world!');
@@ -392,6 +394,51 @@ describe('WordPress instances through the API', { timeout: 60_000 }, () => {
     expect([deleted.status, deleted.json.message]).toEqual([200, 'Backup deleted']);
     expect((await api('GET', `/api/instances/${id}/backups`)).json).toEqual([]);
     expect((await api('DELETE', `/api/instances/${id}/backups/${backupId}`)).status).toBe(404);
+  });
+
+  it('backs up a 1 GiB site streamed: the server grows by less than 100 MB while it runs', {
+    timeout: 600_000,
+  }, async () => {
+    // 1 GiB of uploads that do not compress, written by the site's own user as an upload would be.
+    const uploads = path.join(sitePaths(prov.root, id).public, 'wp-content', 'uploads');
+    const big = path.join(uploads, 'big.bin');
+    const { unixUser } = siteNames(id);
+    execFileSync('runuser', ['-u', unixUser, '--', 'mkdir', '-p', uploads]);
+    execFileSync(
+      'runuser',
+      ['-u', unixUser, '--', 'dd', 'if=/dev/urandom', `of=${big}`, 'bs=1M', 'count=1024'],
+      {
+        stdio: 'ignore',
+      },
+    );
+    try {
+      const rss = () => process.memoryUsage().rss;
+      global.gc?.();
+      const before = rss();
+      let peak = before;
+      const sampler = setInterval(() => {
+        peak = Math.max(peak, rss());
+      }, 50);
+      let backupId = '';
+      try {
+        const created = await api('POST', `/api/instances/${id}/backups/new`, { name: 'Big' });
+        expect(created.status, JSON.stringify(created.json)).toBe(201);
+        backupId = created.json.id;
+        const backup = await waitForBackup(app, owner.token, id, backupId, 540_000);
+        expect(backup.status, backup.error ?? '').toBe('complete');
+        // The whole site went through: at least the 1 GiB of uploads (encrypted, barely compressed).
+        expect(backup.bytes).toBeGreaterThanOrEqual(1024 ** 3);
+        expect(backup.size).toBeGreaterThanOrEqual(1024 ** 3);
+      } finally {
+        clearInterval(sampler);
+      }
+      const grown = peak - before;
+      console.log(`1 GiB site backup: the server's RSS grew by ${(grown / 1_048_576).toFixed(1)} MB at most`);
+      expect(grown).toBeLessThan(100 * 1_048_576);
+      expect((await api('DELETE', `/api/instances/${id}/backups/${backupId}`)).status).toBe(200);
+    } finally {
+      await rm(big, { force: true });
+    }
   });
 
   it("tells how much of its own disk the site uses (WordPress core takes some, the rest is the customer's)", async () => {

@@ -13,8 +13,37 @@ export interface NotificationSignal {
 export interface InstanceEvent {
   id: string;
   /** The instance's status, or `deleted` once it is gone. */
-  status: 'deploying' | 'running' | 'suspended' | 'error' | 'deleting' | 'deleted';
+  status: 'deploying' | 'running' | 'suspended' | 'error' | 'deleting' | 'restoring' | 'deleted';
   statusMessage: string | null;
+  /** A backup or restore of the instance moved on (its progress), when that is what changed. */
+  backup?: BackupEvent;
+}
+
+/** Where a backup (or a restore from it) of an instance stands, as the stream sends it. */
+export interface BackupEvent {
+  id: string;
+  /** running, complete or failed: the backup's; `restoring` / `restored` / `restore-failed` for a restore. */
+  status: 'running' | 'complete' | 'failed' | 'restoring' | 'restored' | 'restore-failed';
+  step: string | null;
+  /** Bytes written (a backup) or read (a restore) so far. */
+  bytes: number;
+  /** Why it failed, in words, with the log reference. */
+  error: string | null;
+}
+
+const BACKUP_STATUSES = new Set(['running', 'complete', 'failed', 'restoring', 'restored', 'restore-failed']);
+
+function parseBackup(value: unknown): BackupEvent | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { id, status, step, bytes, error } = value as Record<string, unknown>;
+  if (typeof id !== 'string' || typeof status !== 'string' || !BACKUP_STATUSES.has(status)) return undefined;
+  return {
+    id,
+    status: status as BackupEvent['status'],
+    step: typeof step === 'string' ? step : null,
+    bytes: typeof bytes === 'number' ? bytes : 0,
+    error: typeof error === 'string' ? error : null,
+  };
 }
 
 /** What the instance engine sends with pg_notify when an instance's status changes. */
@@ -74,17 +103,27 @@ export interface NotificationHub {
   watchSessions(watcher: SessionWatcher): () => void;
 }
 
-const INSTANCE_STATUSES = new Set(['deploying', 'running', 'suspended', 'error', 'deleting', 'deleted']);
+const INSTANCE_STATUSES = new Set([
+  'deploying',
+  'running',
+  'suspended',
+  'error',
+  'deleting',
+  'restoring',
+  'deleted',
+]);
 
 function parseInstance(value: unknown): InstanceEvent | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
-  const { id, status, statusMessage } = value as Record<string, unknown>;
+  const { id, status, statusMessage, backup } = value as Record<string, unknown>;
   if (typeof id !== 'string' || typeof status !== 'string' || !INSTANCE_STATUSES.has(status))
     return undefined;
+  const progress = parseBackup(backup);
   return {
     id,
     status: status as InstanceEvent['status'],
     statusMessage: typeof statusMessage === 'string' ? statusMessage : null,
+    ...(progress && { backup: progress }),
   };
 }
 

@@ -28,6 +28,7 @@ export function createPaymentSettingsService({ db, now, configured, settingsStor
     return {
       currency: s.currency,
       prices: s.prices,
+      backupDays: s.backupDays,
       methods: {
         stripe: {
           enabled: s.enabled.stripe,
@@ -70,6 +71,7 @@ export function createPaymentSettingsService({ db, now, configured, settingsStor
       const next: StoredPaymentSettings = {
         currency: input.currency ?? current.currency,
         prices: { ...current.prices, ...input.prices },
+        backupDays: { ...current.backupDays, ...input.backupDays },
         enabled: {
           stripe: m?.stripe?.enabled ?? current.enabled.stripe,
           paypal_business: m?.paypalBusiness?.enabled ?? current.enabled.paypal_business,

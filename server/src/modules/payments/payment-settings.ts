@@ -3,6 +3,7 @@ import type { MetaMaskChainId, PaymentProviderId, PaymentSettingsRow } from '../
 import { currencySymbol, NO_PAYMENT_METHODS_MESSAGE, type PaidPlan } from '../subscriptions/billing-rules.ts';
 import {
   ADDON_INSTANCE_MONTHLY_PRICE,
+  BACKUP_DAYS,
   PLANS,
   YEARLY_DISCOUNT,
   yearlyPrice,
@@ -19,6 +20,8 @@ export interface ConfiguredProviders {
 export interface StoredPaymentSettings {
   currency: 'USD' | 'EUR' | 'GBP';
   prices: { starter: number; pro: number; addonInstance: number };
+  /** Days each plan keeps its instances' backups (plan-rules.ts' BACKUP_DAYS until changed). */
+  backupDays: { starter: number; pro: number };
   enabled: Record<PaymentProviderId, boolean>;
   metamask: { receiverAddress: string | null; chainId: MetaMaskChainId | null };
 }
@@ -30,6 +33,7 @@ export const DEFAULT_PAYMENT_SETTINGS: StoredPaymentSettings = {
     pro: PLANS.pro.monthlyPrice,
     addonInstance: ADDON_INSTANCE_MONTHLY_PRICE,
   },
+  backupDays: BACKUP_DAYS,
   enabled: { stripe: true, paypal_business: true, paypal_standard: true, metamask: false },
   metamask: { receiverAddress: null, chainId: null },
 };
@@ -44,6 +48,7 @@ function fromRow(row: PaymentSettingsRow): StoredPaymentSettings {
       pro: Number(row.pro_price),
       addonInstance: Number(row.addon_price),
     },
+    backupDays: { starter: row.starter_backup_days, pro: row.pro_backup_days },
     enabled: {
       stripe: row.stripe_enabled,
       paypal_business: row.paypal_business_enabled,
@@ -65,6 +70,8 @@ export async function writePaymentSettings(db: DbOrTx, s: StoredPaymentSettings,
     starter_price: s.prices.starter,
     pro_price: s.prices.pro,
     addon_price: s.prices.addonInstance,
+    starter_backup_days: s.backupDays.starter,
+    pro_backup_days: s.backupDays.pro,
     stripe_enabled: s.enabled.stripe,
     paypal_business_enabled: s.enabled.paypal_business,
     paypal_standard_enabled: s.enabled.paypal_standard,

@@ -73,10 +73,19 @@ const Price = z
   .max(100000, 'Prices must be at most 100000')
   .refine((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, 'Prices have at most 2 decimals');
 
+const BackupDays = z
+  .number({ error: 'Backup days must be a whole number' })
+  .int('Backup days must be a whole number')
+  .min(1, 'Backups are kept at least 1 day')
+  .max(365, 'Backups are kept at most 365 days');
+
 export const AdminPaymentSettingsSchema = z
   .object({
     currency: z.enum(['USD', 'EUR', 'GBP']),
     prices: z.object({ starter: z.number(), pro: z.number(), addonInstance: z.number() }),
+    backupDays: z.object({ starter: z.number().int(), pro: z.number().int() }).openapi({
+      description: 'Days each plan keeps its instances’ backups (the trial keeps them like Starter)',
+    }),
     methods: z.object({
       stripe: AdminMethodSchema,
       paypalBusiness: AdminMethodSchema,
@@ -95,6 +104,7 @@ export const AdminPaymentSettingsUpdateSchema = z
   .object({
     currency: z.enum(['USD', 'EUR', 'GBP'], { error: 'currency must be USD, EUR or GBP' }),
     prices: z.object({ starter: Price, pro: Price, addonInstance: Price }).partial(),
+    backupDays: z.object({ starter: BackupDays, pro: BackupDays }).partial(),
     methods: z
       .object({
         stripe: Switch,

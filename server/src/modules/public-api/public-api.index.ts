@@ -150,17 +150,27 @@ export function createPublicApiRouter({ db, instances, subscriptions, keys, coun
     })
     .openapi(routes.createBackup, async (c) => {
       const { instanceId } = c.req.valid('param');
-      const backupId = await instances.createBackup(user(c), instanceId, c.req.valid('json'));
+      const backupId = await instances.createBackup(
+        user(c),
+        instanceId,
+        c.req.valid('json'),
+        c.get('requestId'),
+      );
       return c.json(done('Backup creation started', { instanceId, backupId }), 201);
     })
     .openapi(routes.restoreBackup, async (c) => {
       const { instanceId, backupId } = c.req.valid('param');
-      await instances.restoreBackup(user(c), instanceId, backupId);
-      return c.json(done('Restore initiated', { instanceId, backupId }), 200);
+      await instances.restoreBackup(user(c), instanceId, backupId, c.get('requestId'));
+      return c.json(done('Restore initiated', { instanceId, backupId }), 202);
     })
     .openapi(routes.deleteBackup, async (c) => {
       const { instanceId, backupId } = c.req.valid('param');
       await instances.deleteBackup(user(c), instanceId, backupId);
       return c.json(done('Backup deleted', { instanceId, backupId }), 200);
+    })
+    .openapi(routes.backupDownloadLink, async (c) => {
+      const { instanceId, backupId } = c.req.valid('param');
+      const link = await instances.downloadLink(user(c), instanceId, backupId);
+      return c.json(done('Download link created', link), 200);
     });
 }

@@ -11,6 +11,7 @@ import {
   InstanceIdParams,
   PUBLIC_ERROR_NAMES,
   PublicAccessSchema,
+  PublicBackupDownloadSchema,
   PublicBackupIdSchema,
   PublicBackupListSchema,
   PublicCreateInstanceSchema,
@@ -294,11 +295,11 @@ export const listBackups = createRoute({
   path: '/api/v1/instances/{instanceId}/backups',
   operationId: 'v1.instances.backups',
   tags: ['Backup Management'],
-  summary: 'List a WordPress site’s backups',
+  summary: 'List an instance’s backups (scheduled and manual, with where each is kept)',
   request: { params: InstanceIdParams },
   responses: {
     200: ok(PublicBackupListSchema, 'Backups, newest first'),
-    400: invalid('"Backups are only available for WordPress instances"'),
+    400: invalid('"Backups are not available for this type of instance"'),
     ...common,
     404: notFound,
     409: conflict('The instance is not deployed'),
@@ -312,8 +313,9 @@ export const createBackup = createRoute({
   path: '/api/v1/instances/{instanceId}/backups/new',
   operationId: 'v1.instances.createBackup',
   tags: ['Backup Management'],
-  summary: 'Back up a WordPress site (database and wp-content)',
-  description: 'Synchronous: answers once the backup is stored. Honours `Idempotency-Key`.',
+  summary: 'Back up an instance now (WordPress, MySQL, PostgreSQL, n8n)',
+  description:
+    'Records the backup and starts it; list the backups to follow it (`running`, then `complete` or `failed`). Honours `Idempotency-Key`.',
   request: {
     params: InstanceIdParams,
     headers: idempotencyHeader,
@@ -321,7 +323,7 @@ export const createBackup = createRoute({
   },
   responses: {
     201: ok(PublicBackupIdSchema, '"Backup creation started"'),
-    400: invalid('"Backup name is required", or not WordPress'),
+    400: invalid('"Backup name is required", or a type without backups'),
     ...common,
     404: notFound,
     409: conflict('Not deployed, suspended, or the Idempotency-Key was used with another body'),
@@ -335,12 +337,12 @@ export const restoreBackup = createRoute({
   path: '/api/v1/instances/{instanceId}/backups/{backupId}/restore',
   operationId: 'v1.instances.restoreBackup',
   tags: ['Backup Management'],
-  summary: 'Restore a backup',
-  description: 'Synchronous: answers once the site runs on the restored content.',
+  summary: 'Restore a backup (the instance’s data is replaced)',
+  description: 'The instance reads `restoring` until the restore ends, then `running` (or `error`).',
   request: { params: BackupIdParams },
   responses: {
-    200: ok(PublicBackupIdSchema, '"Restore initiated"'),
-    400: invalid('"Backups are only available for WordPress instances"'),
+    202: ok(PublicBackupIdSchema, '"Restore initiated"'),
+    400: invalid('"Backups are not available for this type of instance"'),
     ...common,
     404: failure(
       'No such instance of the key’s owner, or no such backup',
@@ -363,7 +365,7 @@ export const deleteBackup = createRoute({
   request: { params: BackupIdParams },
   responses: {
     200: ok(PublicBackupIdSchema, '"Backup deleted"'),
-    400: invalid('"Backups are only available for WordPress instances"'),
+    400: invalid('"Backups are not available for this type of instance"'),
     ...common,
     404: failure(
       'No such instance of the key’s owner, or no such backup',
@@ -373,5 +375,27 @@ export const deleteBackup = createRoute({
     ),
     409: conflict('The instance is not deployed'),
     502: upstream('The host failed the deletion'),
+  },
+});
+
+export const backupDownloadLink = createRoute({
+  ...base,
+  method: 'post',
+  path: '/api/v1/instances/{instanceId}/backups/{backupId}/download',
+  operationId: 'v1.instances.backupDownloadLink',
+  tags: ['Backup Management'],
+  summary: 'A link that downloads the backup as a tar (works for 5 minutes, no key needed to follow it)',
+  request: { params: BackupIdParams },
+  responses: {
+    200: ok(PublicBackupDownloadSchema, '"Download link created"'),
+    400: invalid('"Backups are not available for this type of instance"'),
+    ...common,
+    404: failure(
+      'No such instance of the key’s owner, or no such backup',
+      'not_found',
+      'Instance not found',
+      404,
+    ),
+    409: conflict('The backup is not complete'),
   },
 });

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import {
+  BackupDownloadSchema,
   BackupSchema,
   DatabaseAccessSchema,
   DeployBodySchema,
@@ -175,6 +176,12 @@ export const PublicBackupListSchema = envelope(
   z.object({ backups: z.array(BackupSchema).openapi({ description: 'Newest first' }) }),
   'PublicBackupList',
   'Backups retrieved',
+);
+
+export const PublicBackupDownloadSchema = envelope(
+  BackupDownloadSchema,
+  'PublicBackupDownload',
+  'Download link created',
 );
 
 export const PublicBackupIdSchema = envelope(

@@ -188,7 +188,7 @@ describe('/api/v1 with real database instances', { timeout: 90_000 }, () => {
       'A database password must be 8 to 128 characters without control characters',
     );
 
-    // Domain, SSL and backups are WordPress features: the same answers as /api gives for a database.
+    // Domain and SSL are for sites: the same answers as /api gives for a database.
     const siteOnly = [
       [
         'POST',
@@ -204,25 +204,6 @@ describe('/api/v1 with real database instances', { timeout: 90_000 }, () => {
       ],
       ['POST', `/instances/${id}/ssl/enable`, undefined, 'SSL is only available for custom domains'],
       ['GET', `/instances/${id}/ssl/status`, undefined, 'SSL is only available for custom domains'],
-      ['GET', `/instances/${id}/backups`, undefined, 'Backups are only available for WordPress instances'],
-      [
-        'POST',
-        `/instances/${id}/backups/new`,
-        { name: 'nightly' },
-        'Backups are only available for WordPress instances',
-      ],
-      [
-        'POST',
-        `/instances/${id}/backups/b-1/restore`,
-        undefined,
-        'Backups are only available for WordPress instances',
-      ],
-      [
-        'DELETE',
-        `/instances/${id}/backups/b-1`,
-        undefined,
-        'Backups are only available for WordPress instances',
-      ],
     ] as const;
     for (const [method, path, payload, message] of siteOnly) {
       const res = await v1(apiKey, method, path, payload);

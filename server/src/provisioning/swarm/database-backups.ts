@@ -1,58 +1,48 @@
-import type { BackupCapability } from '../engine.ts';
+import type { BackupCapability, DatabaseSpec } from '../engine.ts';
 import { tenantNames } from '../tenant-names.ts';
 import type { Flavor } from './database-flavors.ts';
-import { execIn, runningContainer } from './node-exec.ts';
+import { execIn, execIntoPart, partOutput, runningContainer } from './node-exec.ts';
 import { instanceNames } from './services.ts';
 import type { SwarmContext } from './swarm-context.ts';
 
 /**
  * Backups of a MySQL or PostgreSQL instance on a swarm (database-engine.ts): the tenant's database dumped
- * inside its server's container; a restore recreates it, loads the dump and checks the table count.
+ * inside its server's container into the platform's archive; a restore recreates it, loads the dump and
+ * checks the table count.
  */
-export function sqlDatabaseBackups(ctx: SwarmContext, flavor: Flavor): BackupCapability {
+export function sqlDatabaseBackups(ctx: SwarmContext, flavor: Flavor): BackupCapability<DatabaseSpec> {
   const withLock = <T>(id: string, task: () => Promise<T>) => ctx.lock(`instance:${id}`, task);
+  const tablesIn = async (target: Awaited<ReturnType<typeof runningContainer>>, database: string) => {
+    const count = flavor.countTables(database);
+    return Number((await execIn(target, count.cmd, { user: count.user })).trim());
+  };
 
   return {
-    create: (id, input) =>
-      withLock(id, async () => {
-        const { region } = await ctx.require(id);
-        const tenant = tenantNames(id);
-        const target = await runningContainer(region, instanceNames(id).service);
-        const count = flavor.countTables(tenant.database);
-        return ctx.backups.create(
-          id,
-          input,
-          [
-            {
-              name: 'db.sql.gz',
-              write: async (sink) => {
-                const dump = flavor.dump(tenant.database);
-                await execIn(target, dump.cmd, { user: dump.user, stdout: sink });
-              },
-            },
-          ],
-          async () => ({ tables: Number((await execIn(target, count.cmd, { user: count.user })).trim()) }),
-        );
+    dump: (spec, archive, progress) =>
+      withLock(spec.id, async () => {
+        const { region } = await ctx.require(spec.id);
+        const tenant = tenantNames(spec.id);
+        const target = await runningContainer(region, instanceNames(spec.id).service);
+        const tables = await tablesIn(target, tenant.database);
+        progress?.('Dumping the database');
+        const dump = flavor.dump(tenant.database);
+        await execIntoPart(archive, 'db.sql', target, dump.cmd, dump.user);
+        return { tables };
       }),
-    list: (id) => ctx.backups.list(id),
-    restore: (id, backupId) =>
-      withLock(id, async () => {
-        const { region } = await ctx.require(id);
-        const tenant = tenantNames(id);
-        const backup = await ctx.backups.open(id, backupId);
-        const target = await runningContainer(region, instanceNames(id).service);
+    restore: (spec, archive, facts, progress) =>
+      withLock(spec.id, async () => {
+        const { region } = await ctx.require(spec.id);
+        const tenant = tenantNames(spec.id);
+        const target = await runningContainer(region, instanceNames(spec.id).service);
+        progress?.('Loading the database');
         const recreate = flavor.recreate(tenant.database, tenant.user);
         await execIn(target, recreate.cmd, { user: recreate.user });
         const load = flavor.load(tenant.database, tenant.user);
-        await execIn(target, load.cmd, { user: load.user, stdin: backup.read('db.sql.gz') });
-        const count = flavor.countTables(tenant.database);
-        const tables = Number((await execIn(target, count.cmd, { user: count.user })).trim());
-        if (tables !== backup.manifest.check.tables) {
-          throw new Error(
-            `Restore of ${backupId} incomplete: ${tables} tables, the backup had ${backup.manifest.check.tables}`,
-          );
+        await execIn(target, load.cmd, { user: load.user, stdin: partOutput(archive, 'db.sql') });
+        const tables = await tablesIn(target, tenant.database);
+        if (tables !== facts.tables) {
+          throw new Error(`Restore incomplete: ${tables} tables, the backup had ${facts.tables}`);
         }
       }),
-    delete: (id, backupId) => ctx.backups.delete(id, backupId),
   };
 }

@@ -244,7 +244,7 @@ export function databaseEngine(ctx: SwarmContext, type: SqlType): InstanceEngine
         if (placed) await removeAll(placed.region, id, placed.nodeId);
         // Secrets of a first deploy that failed before its service existed.
         for (const region of ctx.regions.values()) await removeSecrets(region.manager, id).catch(() => {});
-        await ctx.backups.deleteAll(id);
+        await ctx.deleteLegacyBackups(id);
       }),
 
     suspend: (id) =>

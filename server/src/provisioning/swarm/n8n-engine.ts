@@ -141,7 +141,7 @@ export function n8nEngine(ctx: SwarmContext, doors: SwarmFrontDoors): InstanceEn
       withLock(id, async () => {
         const state = await stateOf(id);
         if (state) await removeAll(state.region, id, state.nodeId);
-        await ctx.backups.deleteAll(id);
+        await ctx.deleteLegacyBackups(id);
       }),
     suspend: (id) =>
       withLock(id, async () => {

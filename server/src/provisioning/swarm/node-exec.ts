@@ -1,7 +1,10 @@
 import type { Readable, Writable } from 'node:stream';
 import { PassThrough } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { createGunzip, createGzip } from 'node:zlib';
 import type Docker from 'dockerode';
+import type { ArchiveReader, ArchiveWriter } from '../engine.ts';
+import { pipePart } from '../local/host/archive-parts.ts';
 import type { Region } from './region.ts';
 import { currentTask, listTasks } from './swarm-api.ts';
 
@@ -81,4 +84,27 @@ export async function execIn(
   const { ExitCode } = (await exec.inspect()) as { ExitCode: number | null };
   if (ExitCode !== 0) throw new Error(`${cmd.join(' ')} exited with ${ExitCode}: ${stderr.trim()}`);
   return Buffer.concat(collected).toString();
+}
+
+/**
+ * Streams `cmd`'s stdout in the container into the archive part `name` (a dump, a tar), gzipped on the
+ * way; never held whole in memory. A failed command or a failed store tears the other side down.
+ */
+export async function execIntoPart(
+  archive: ArchiveWriter,
+  name: string,
+  target: RunningContainer,
+  cmd: string[],
+  user: string,
+): Promise<void> {
+  const gzip = createGzip();
+  await pipePart(archive, `${name}.gz`, gzip, async () => {
+    await execIn(target, cmd, { user, stdout: gzip });
+    gzip.end();
+  });
+}
+
+/** Reads a part that execIntoPart wrote, as the command's raw output. */
+export function partOutput(archive: ArchiveReader, name: string): Readable {
+  return archive.part(`${name}.gz`).pipe(createGunzip());
 }

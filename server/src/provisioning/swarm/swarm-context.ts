@@ -1,14 +1,15 @@
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
 import { NotFoundError } from '../../lib/errors.ts';
 import { createKeyedLock, type KeyedLock } from '../../lib/keyed-lock.ts';
 import type { InstanceType } from '../instance-types.ts';
-import { type BackupStore, backupStore } from './backup-store.ts';
 import { imageRefs } from './image-builder.ts';
 import type { ImageName } from './image-recipes.ts';
 import { createRegion, type Region, RegionUnavailableError } from './region.ts';
 import { findService, instanceNames, type ServiceInfo } from './services.ts';
 import { DEFAULT_DATABASE_PORTS, type SwarmDriverOptions } from './swarm-options.ts';
 
-/** What the engines of the swarm driver share: the regions, image names, locks and the backup store. */
+/** What the engines of the swarm driver share: the regions, image names and locks. */
 export interface SwarmContext {
   options: SwarmDriverOptions & {
     httpPort: number;
@@ -26,7 +27,11 @@ export interface SwarmContext {
   image(name: ImageName, type: InstanceType): string;
   /** One operation at a time per instance (and per region for port choice). */
   lock: KeyedLock;
-  backups: BackupStore;
+  /**
+   * Removes the folder backups this driver kept before backups became the platform's (SWARM_BACKUPS_DIR/<id>):
+   * an instance's deletion leaves none behind.
+   */
+  deleteLegacyBackups(id: string): Promise<void>;
   started(): boolean;
   log: (line: string) => void;
 }
@@ -72,7 +77,7 @@ export function createSwarmContext(options: SwarmDriverOptions, started: () => b
     },
     image: (name, type) => options.images?.[type] ?? refs[name],
     lock: createKeyedLock(),
-    backups: backupStore(options.backupsDir),
+    deleteLegacyBackups: (id) => rm(path.join(options.backupsDir, id), { recursive: true, force: true }),
     started,
     log: options.log ?? (() => {}),
   };

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mariadbCli, tenantCli } from '../../../test/provisioning/db-clients.ts';
 import { curl } from '../../../test/provisioning/site-clients.ts';
 import { type SwarmHarness, startSwarmHarness } from '../../../test/provisioning/swarm-harness.ts';
+import { testArchives } from '../../../test/provisioning/test-archives.ts';
 import type { InstanceStatus } from '../driver.ts';
 import type { DatabaseCredentials } from '../engine.ts';
 import { NODE_DOWN_MESSAGE } from './instance-status.ts';
@@ -15,11 +16,14 @@ import { killLocalNode, restartLocalNode } from './local-swarm.ts';
  */
 
 let h: SwarmHarness;
+/** The platform's backup storage (a folder, encrypted, checked), as the backup jobs use it. */
+let archives: Awaited<ReturnType<typeof testArchives>>;
 const statuses: InstanceStatus[] = [];
 let unwatch: () => void = () => {};
 
 beforeAll(async () => {
   h = await startSwarmHarness((line) => console.log(`[swarm] ${line}`));
+  archives = await testArchives();
   unwatch = h.driver.live.watch((status) => statuses.push(status));
 }, 900_000);
 
@@ -217,16 +221,19 @@ describe('MySQL on swarm', () => {
   }, 180_000);
 
   it('backs up off the node and restores exactly', async () => {
-    const backup = await h.driver.engine('mysql').backups?.create(id, { name: 'before' });
-    expect(backup?.size).toBeGreaterThan(0);
+    const mysql = h.driver.engine('mysql');
+    const spec = { id, region: 'us-east-1', resources: SIZE, owner: 'owner-1' };
+    const backup = await archives.dump(mysql.backups, spec, 'mysql-before');
+    expect(backup.parts.map((p) => p.name)).toEqual(['db.sql.gz']);
+    expect(backup.parts[0]?.plainSize).toBeGreaterThan(0);
+    expect(backup.facts).toEqual({ tables: 1 });
     await mariadbCli(
       credentials,
       "DELETE FROM notes; CREATE TABLE extra (x INT); INSERT INTO notes VALUES ('later')",
     );
-    await h.driver.engine('mysql').backups?.restore(id, backup?.id ?? '');
+    await archives.restore(mysql.backups, spec, backup);
     expect((await mariadbCli(credentials, 'SELECT body FROM notes')).stdout).toBe('kept');
     expect((await mariadbCli(credentials, 'SHOW TABLES')).stdout).toBe('notes');
-    expect(await h.driver.engine('mysql').backups?.list(id)).toHaveLength(1);
   }, 120_000);
 
   it('deletes the service, its volume and its secrets', async () => {
@@ -276,9 +283,10 @@ describe('PostgreSQL on swarm', () => {
       ).stdout,
     ).toBe(credentials.database);
     // Backup and exact restore, the restored objects the tenant's own.
-    const backup = await h.driver.engine('postgresql').backups?.create(id, { name: 'pg' });
+    const pgSpec = { id, region: 'eu-west-1', resources: { memoryMb: 256, cpus: 0.25 } };
+    const backup = await archives.dump(h.driver.engine('postgresql').backups, pgSpec, 'pg');
     await tenantCli('postgresql', credentials, 'DELETE FROM t; CREATE TABLE later (y int)');
-    await h.driver.engine('postgresql').backups?.restore(id, backup?.id ?? '');
+    await archives.restore(h.driver.engine('postgresql').backups, pgSpec, backup);
     expect((await tenantCli('postgresql', credentials, 'SELECT x FROM t')).stdout).toBe('42');
     expect(
       (
@@ -330,6 +338,16 @@ describe('a node that goes down', () => {
 describe('WordPress on swarm', () => {
   const id = randomUUID();
   const password = 'Wp-admin-pass-2026';
+  const siteSpec = {
+    id,
+    region: 'us-east-1',
+    resources: { memoryMb: 512, cpus: 0.5 },
+    title: 'Swarm Bakery',
+    adminUser: 'baker',
+    adminEmail: 'baker@example.com',
+    adminPassword: password,
+    phpVersion: '8.2',
+  };
   let front: string;
   let host: string;
 
@@ -337,16 +355,7 @@ describe('WordPress on swarm', () => {
     curl(['--resolve', `${host}:80:${front}`, ...extra, `http://${host}${path}`]);
 
   it('deploys to running in us-east-1 and serves the site and wp-admin through the front door', async () => {
-    const deployed = await h.driver.engine('wordpress').deploy({
-      id,
-      region: 'us-east-1',
-      resources: { memoryMb: 512, cpus: 0.5 },
-      title: 'Swarm Bakery',
-      adminUser: 'baker',
-      adminEmail: 'baker@example.com',
-      adminPassword: password,
-      phpVersion: '8.2',
-    });
+    const deployed = await h.driver.engine('wordpress').deploy(siteSpec);
     host = new URL(deployed.urls?.url ?? '').host;
     expect(host).toMatch(/^[a-z0-9]{12}\.us-east-1\.sites\.test$/);
     front = h.swarm.nodes.find((n) => n.name === 'use1-m')?.address ?? '';
@@ -488,7 +497,7 @@ describe('WordPress on swarm', () => {
       '-c',
       'mkdir -p /var/www/wordpress/wp-content/uploads && echo kept > /var/www/wordpress/wp-content/uploads/probe.txt',
     );
-    const backup = await h.driver.engine('wordpress').backups?.create(id, { name: 'site' });
+    const backup = await archives.dump(h.driver.engine('wordpress').backups, siteSpec, 'site');
     await h.docker(
       node,
       'exec',
@@ -499,7 +508,7 @@ describe('WordPress on swarm', () => {
       '/var/www/wordpress/wp-content/uploads/probe.txt',
     );
     expect((await get('/wp-content/uploads/probe.txt')).status).toBe(404);
-    await h.driver.engine('wordpress').backups?.restore(id, backup?.id ?? '');
+    await archives.restore(h.driver.engine('wordpress').backups, siteSpec, backup);
     const restored = await get('/wp-content/uploads/probe.txt');
     expect(restored.status).toBe(200);
     expect(restored.body.trim()).toBe('kept');

@@ -36,7 +36,10 @@ export interface SwarmDriverOptions {
    * Berth's (same entrypoint contract).
    */
   images?: Partial<Record<InstanceType, string>>;
-  /** The platform's backup folder: backups of swarm instances are streamed here, off their node. */
+  /**
+   * Where this driver kept folder backups before backups became the platform's (server/src/backup-storage):
+   * only read to remove a deleted instance's old ones.
+   */
   backupsDir: string;
   /** Where nodes have the n8n runtime (n8n-runtime.ts), bound read-only into n8n instances. */
   runtimesDir?: string;

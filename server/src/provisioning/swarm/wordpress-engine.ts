@@ -68,7 +68,7 @@ export function wordpressEngine(ctx: SwarmContext, doors: SwarmFrontDoors): Inst
       withLock(id, async () => {
         const state = await stateOf(id);
         if (state) await removeAll(state.region, id, state.nodeId);
-        await ctx.backups.deleteAll(id);
+        await ctx.deleteLegacyBackups(id);
       }),
 
     suspend: (id) =>

@@ -1,4 +1,4 @@
-import { Box, Chip, Stack, Typography } from '@mui/material';
+import { Alert, AlertTitle, Box, Chip, Stack, Typography } from '@mui/material';
 import { useOperatorCapabilitiesQuery } from '../../api/admin.queries.ts';
 import { LoadState } from '../../components/load-state.tsx';
 import { RefreshButton } from '../../components/refresh-button.tsx';
@@ -15,12 +15,13 @@ export function AdminCapabilities() {
     <AdminSection
       id="admin-capabilities"
       title="Instance types"
-      text="What customers can deploy on this server; for the others, what they read and what to fix."
+      text="What customers can deploy on this server, and where backups are kept; for the types they cannot deploy, what they read and what to fix."
       control={<RefreshButton query={query} />}
     >
       <LoadState query={query} loading="Loading..." failed="The instance types could not be loaded." />
+      {query.data && <BackupPlace backups={query.data.backups} />}
       <Stack component="ul" spacing={2} sx={{ m: 0, p: 0, listStyle: 'none' }}>
-        {(query.data ?? []).map((type) => (
+        {(query.data?.types ?? []).map((type) => (
           <Box
             component="li"
             key={type.type}
@@ -56,5 +57,25 @@ export function AdminCapabilities() {
         ))}
       </Stack>
     </AdminSection>
+  );
+}
+
+/** Where backups are kept: a warning while they are on this server's own disk. */
+function BackupPlace({ backups }: { backups: { offsite: boolean; where: string; detail: string | null } }) {
+  if (backups.offsite) {
+    return (
+      <Alert severity="success" sx={{ mb: 2 }}>
+        Backups are off-site: {backups.where}.
+      </Alert>
+    );
+  }
+  return (
+    <Alert severity="warning" sx={{ mb: 2 }}>
+      <AlertTitle>Backups are not off-site</AlertTitle>
+      {backups.detail}
+      <Typography variant="body2" sx={{ mt: 0.5, fontFamily: 'monospace', overflowWrap: 'anywhere' }}>
+        Now: {backups.where}
+      </Typography>
+    </Alert>
   );
 }

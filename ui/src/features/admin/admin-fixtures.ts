@@ -17,6 +17,7 @@ export function adminPaymentSettings(overrides: Partial<AdminPaymentSettings> = 
   return {
     currency: 'USD',
     prices: { starter: 3.99, pro: 19.99, addonInstance: 3.99 },
+    backupDays: { starter: 7, pro: 30 },
     methods: {
       stripe: { enabled: true, configured: true, available: true },
       paypalBusiness: { enabled: false, configured: false, available: false },

@@ -87,11 +87,19 @@ describe('what this server can deploy (Admin Panel → Server)', () => {
                 detail,
               },
             ],
+            backups: {
+              offsite: true,
+              where: 'S3 bucket berth-backups at https://s3.example.net',
+              detail: null,
+            },
           },
         },
       },
       '/admin-panel?tab=server',
     );
+    expect(
+      await screen.findByText('Backups are off-site: S3 bucket berth-backups at https://s3.example.net.'),
+    ).toBeTruthy();
     const n8n = await screen.findByRole('listitem', { name: 'n8n' });
     expect(within(n8n).getByText('Unavailable')).toBeTruthy();
     expect(within(n8n).getByText(`Customers read: ${customers}`)).toBeTruthy();
@@ -99,6 +107,31 @@ describe('what this server can deploy (Admin Panel → Server)', () => {
     const mysql = screen.getByRole('listitem', { name: 'MySQL' });
     expect(within(mysql).getByText('Available')).toBeTruthy();
     expect(within(mysql).queryByText(/Customers read/)).toBeNull();
+  });
+
+  it('warns admins when backups are not off-site, with what to set', async () => {
+    const detail = 'Backups are NOT off-site: set BACKUP_S3_* to keep them in a bucket.';
+    renderAdmin(
+      {
+        'GET /api/admin/capabilities': {
+          body: {
+            types: [],
+            backups: {
+              offsite: false,
+              where: 'folder /srv/berth/backups on this machine (not off-site)',
+              detail,
+            },
+          },
+        },
+      },
+      '/admin-panel?tab=server',
+    );
+    const warning = await screen.findByRole('alert');
+    expect(within(warning).getByText('Backups are not off-site')).toBeTruthy();
+    expect(within(warning).getByText(detail)).toBeTruthy();
+    expect(
+      within(warning).getByText('Now: folder /srv/berth/backups on this machine (not off-site)'),
+    ).toBeTruthy();
   });
 });
 
@@ -273,6 +306,7 @@ describe('payment settings', () => {
     expect(app.api.calls('PUT /api/admin/payment-settings')[0]?.body).toEqual({
       currency: 'EUR',
       prices: { starter: 4.5, pro: 19.99, addonInstance: 3.99 },
+      backupDays: { starter: 7, pro: 30 },
       methods: {
         stripe: { enabled: true },
         paypalBusiness: { enabled: false },
@@ -293,6 +327,29 @@ describe('payment settings', () => {
       await within(form).findByText('Receiver address must be 0x followed by 40 hex characters'),
     ).toBeTruthy();
     expect(app.api.calls('PUT /api/admin/payment-settings')).toHaveLength(0);
+  });
+
+  it('changes how many days each plan keeps backups, within 1 to 365', async () => {
+    const saved = adminPaymentSettings({ backupDays: { starter: 14, pro: 30 } });
+    const app = renderAdmin({ 'PUT /api/admin/payment-settings': { body: saved } });
+    const form = await settingsForm();
+    await within(form).findByText('Stripe');
+    const starter = within(form).getByLabelText('Starter keeps backups (days)') as HTMLInputElement;
+    expect(starter.value).toBe('7');
+    expect((within(form).getByLabelText('Pro keeps backups (days)') as HTMLInputElement).value).toBe('30');
+    await app.user.clear(starter);
+    await app.user.type(starter, '400');
+    await app.user.click(within(form).getByRole('button', { name: 'Save' }));
+    expect(await within(form).findByText('Backups are kept at most 365 days')).toBeTruthy();
+    expect(app.api.calls('PUT /api/admin/payment-settings')).toHaveLength(0);
+
+    await app.user.clear(starter);
+    await app.user.type(starter, '14');
+    await app.user.click(within(form).getByRole('button', { name: 'Save' }));
+    expect(await toast('Payment settings saved')).toBeTruthy();
+    expect(app.api.calls('PUT /api/admin/payment-settings')[0]?.body).toMatchObject({
+      backupDays: { starter: 14, pro: 30 },
+    });
   });
 
   it('refuses an empty price', async () => {

@@ -106,6 +106,22 @@ export function priceError(value: string): string | null {
   return null;
 }
 
+/** Days each plan keeps its instances' backups (the trial keeps them like Starter). */
+export const BACKUP_DAYS_FIELDS = [
+  { key: 'starter', label: 'Starter keeps backups (days)' },
+  { key: 'pro', label: 'Pro keeps backups (days)' },
+] as const;
+export type BackupDaysKey = (typeof BACKUP_DAYS_FIELDS)[number]['key'];
+
+/** The server's rule: a whole number of days from 1 to 365. */
+export function backupDaysError(value: string): string | null {
+  const days = Number(value);
+  if (value.trim() === '' || !Number.isInteger(days)) return 'Backup days must be a whole number';
+  if (days < 1) return 'Backups are kept at least 1 day';
+  if (days > 365) return 'Backups are kept at most 365 days';
+  return null;
+}
+
 export const ZERO_VALUE_NOTICE =
   'A MetaMask payment is a zero-value transaction: it proves that the wallet owner meant to order, not that money was paid. Check that the payment arrived before you approve it.';
 

@@ -27,6 +27,9 @@ import { errorMessage } from '../../api/api-error.ts';
 import { LoadState } from '../../components/load-state.tsx';
 import { useToast } from '../../components/toasts/use-toast.ts';
 import {
+  BACKUP_DAYS_FIELDS,
+  type BackupDaysKey,
+  backupDaysError,
   type ChainId,
   CURRENCIES,
   CURRENCY_SYMBOL,
@@ -47,6 +50,7 @@ import {
 interface FormValues {
   currency: Currency;
   prices: Record<PriceKey, string>;
+  backupDays: Record<BackupDaysKey, string>;
   enabled: Record<MethodKey, boolean>;
   receiverAddress: string;
   chainId: ChainId;
@@ -58,6 +62,10 @@ const valuesOf = (settings: AdminPaymentSettings): FormValues => ({
     starter: String(settings.prices.starter),
     pro: String(settings.prices.pro),
     addonInstance: String(settings.prices.addonInstance),
+  },
+  backupDays: {
+    starter: String(settings.backupDays.starter),
+    pro: String(settings.backupDays.pro),
   },
   enabled: {
     stripe: settings.methods.stripe.enabled,
@@ -76,6 +84,7 @@ const updateOf = (values: FormValues): AdminPaymentSettingsUpdate => ({
     pro: Number(values.prices.pro),
     addonInstance: Number(values.prices.addonInstance),
   },
+  backupDays: { starter: Number(values.backupDays.starter), pro: Number(values.backupDays.pro) },
   methods: {
     stripe: { enabled: values.enabled.stripe },
     paypalBusiness: { enabled: values.enabled.paypalBusiness },
@@ -169,7 +178,12 @@ function SettingsForm({ settings }: { settings: AdminPaymentSettings }) {
   const priceErrors = Object.fromEntries(
     PRICE_FIELDS.map(({ key }) => [key, priceError(values.prices[key])]),
   ) as Record<PriceKey, string | null>;
-  const invalid = receiverError !== null || Object.values(priceErrors).some((error) => error !== null);
+  const daysErrors = Object.fromEntries(
+    BACKUP_DAYS_FIELDS.map(({ key }) => [key, backupDaysError(values.backupDays[key])]),
+  ) as Record<BackupDaysKey, string | null>;
+  const invalid =
+    receiverError !== null ||
+    [...Object.values(priceErrors), ...Object.values(daysErrors)].some((error) => error !== null);
   const changed = JSON.stringify(values) !== JSON.stringify(valuesOf(settings));
 
   const submit = (event: FormEvent) => {
@@ -231,6 +245,29 @@ function SettingsForm({ settings }: { settings: AdminPaymentSettings }) {
                         htmlInput: { min: 0.01, max: 100_000, step: 0.01, inputMode: 'decimal' },
                         input: { startAdornment: <InputAdornment position="start">{symbol}</InputAdornment> },
                       }}
+                    />
+                  );
+                })}
+                <Typography variant="subtitle2" component="h4" sx={{ pt: 1 }}>
+                  Backups
+                </Typography>
+                {BACKUP_DAYS_FIELDS.map(({ key, label }) => {
+                  const error = showErrors ? daysErrors[key] : null;
+                  return (
+                    <TextField
+                      key={key}
+                      label={label}
+                      type="number"
+                      value={values.backupDays[key]}
+                      onChange={(event) =>
+                        setValues({
+                          ...values,
+                          backupDays: { ...values.backupDays, [key]: event.target.value },
+                        })
+                      }
+                      error={error !== null}
+                      helperText={error ?? 'Older backups are removed; each instance keeps its newest.'}
+                      slotProps={{ htmlInput: { min: 1, max: 365, step: 1, inputMode: 'numeric' } }}
                     />
                   );
                 })}
@@ -337,7 +374,10 @@ function SettingsForm({ settings }: { settings: AdminPaymentSettings }) {
   );
 }
 
-/** The payment settings of the Payments tab: currency, prices, one switch per method, MetaMask receiver. */
+/**
+ * The payment settings of the Payments tab: currency, prices, the days each plan keeps backups, one
+ * switch per method, MetaMask receiver.
+ */
 export function PaymentSettingsForm() {
   const query = useAdminPaymentSettingsQuery();
   if (!query.isSuccess)

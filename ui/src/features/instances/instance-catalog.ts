@@ -192,12 +192,13 @@ export const STATUS_LABELS: Record<Instance['status'], string> = {
   suspended: 'Suspended',
   error: 'Error',
   deleting: 'Deleting',
+  restoring: 'Restoring',
 };
 
 /** Running green (emphasised), deploying yellow, error red, anything else neutral. */
 export function statusColor(status: Instance['status']): 'success' | 'warning' | 'error' | 'default' {
   if (status === 'running') return 'success';
-  if (status === 'deploying') return 'warning';
+  if (status === 'deploying' || status === 'restoring') return 'warning';
   if (status === 'error') return 'error';
   return 'default';
 }
@@ -216,6 +217,19 @@ export const LINKS_DISABLED = 'Your subscription is inactive.';
 const DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
 export const formatDate = (iso: string): string => DATE.format(new Date(iso));
+
+const BACKUP_TYPES: readonly string[] = ['WordPress', 'MySQL', 'PostgreSQL', 'n8n'];
+
+/** Whether the instance's type has backups (MongoDB has none yet). */
+export const hasBackups = (type: string): boolean => BACKUP_TYPES.includes(type);
+
+/** What restoring replaces, in the confirmation: the customer's data is gone past this point. */
+export function restoreWarning(type: string, name: string): string {
+  if (type === 'WordPress') return `The site's database and files are replaced by those of “${name}”.`;
+  if (type === 'n8n')
+    return `The instance's workflows, credentials and settings are replaced by those of “${name}”.`;
+  return `The database's contents are replaced by those of “${name}”: anything written since is gone.`;
+}
 
 /** What suspended backups, domains and SSL say. */
 export const BACKUP_CREATE_DISABLED = 'Your subscription is inactive. Creating backups is disabled.';

@@ -13,10 +13,17 @@ import { type Instance, useInstanceAccessQuery, useInstanceQuery } from '../../a
 import { useToast } from '../../components/toasts/use-toast.ts';
 import { formatDateTime } from '../subscription/standing.ts';
 import { useCurrentSubscription } from '../subscription/use-current-subscription.ts';
+import { BackupsCard } from './backups-tab.tsx';
 import { CustomDomainCard, SslCertificateCard } from './domain-cards.tsx';
 import { isDeployed, OpenExternalButton, WithReason } from './instance-actions.tsx';
 import { StatusChip, SuspendedBadge, TypeBadge } from './instance-badges.tsx';
-import { DELETE_DISABLED, isDatabase, PASSWORD_CHANGE_DISABLED, regionLabel } from './instance-catalog.ts';
+import {
+  DELETE_DISABLED,
+  hasBackups,
+  isDatabase,
+  PASSWORD_CHANGE_DISABLED,
+  regionLabel,
+} from './instance-catalog.ts';
 import { Rows, SettingsCard, SideCard, Tile } from './instance-detail-cards.tsx';
 import { InstanceDialogs, useInstanceDialogs } from './instance-dialogs.tsx';
 import { WordPressCard } from './wordpress-panels.tsx';
@@ -192,6 +199,9 @@ function InstanceView({ instance }: { instance: Instance }) {
         <Grid size={{ xs: 12, md: 7 }}>
           <Stack spacing={3}>
             {instance.type === 'WordPress' && <WordPressCard instance={instance} inactive={inactive} />}
+            {instance.type !== 'WordPress' && hasBackups(instance.type) && (
+              <BackupsCard instance={instance} inactive={inactive} />
+            )}
             <SettingsCard key={instance.id} instance={instance} />
           </Stack>
         </Grid>

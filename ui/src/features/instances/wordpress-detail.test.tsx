@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CannedAnswer, FakeRoutes } from '../../../test/fake-api.ts';
 import {
   apiError,
+  backupRow,
   databaseAccess,
   domainVerification,
   expiredSubscription,
@@ -39,14 +40,14 @@ const ACCESS = {
 };
 
 const BACKUPS = [
-  {
+  backupRow({
     id: 'b2',
     name: 'Before update',
     note: 'Plugins 2026',
     createdAt: '2026-11-21T09:00:00.000Z',
     size: 2_500_000,
-  },
-  { id: 'b1', name: 'First', note: '', createdAt: '2026-11-20T09:00:00.000Z', size: 40_000 },
+  }),
+  backupRow({ id: 'b1', name: 'First', createdAt: '2026-11-20T09:00:00.000Z', size: 40_000 }),
 ];
 
 const ADDONS = [
@@ -215,7 +216,15 @@ describe('WordPress detail', () => {
       within(wordpress).getByText('Your subscription is inactive. Creating backups is disabled.'),
     ).toBeTruthy();
     expect(within(wordpress).getByRole('button', { name: 'Create Backup' })).toHaveProperty('disabled', true);
-    for (const button of within(list).getAllByRole('button')) expect(button).toHaveProperty('disabled', true);
+    for (const name of ['Restore', 'Delete']) {
+      for (const button of within(list).getAllByRole('button', { name })) {
+        expect(button).toHaveProperty('disabled', true);
+      }
+    }
+    // The customer's data stays theirs: a download works while the subscription is inactive.
+    for (const button of within(list).getAllByRole('button', { name: 'Download' })) {
+      expect(button).toHaveProperty('disabled', false);
+    }
     await app.user.hover(
       within(list).getAllByRole('button', { name: 'Restore' })[0]?.parentElement as HTMLElement,
     );

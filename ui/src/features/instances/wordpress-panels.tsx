@@ -14,11 +14,10 @@ import {
 import { useEffect, useState } from 'react';
 import { type Instance, useInstanceAccessQuery, useSiteStorageQuery } from '../../api/instances.queries.ts';
 import { useToast } from '../../components/toasts/use-toast.ts';
+import { BackupsTab, formatSize } from './backups-tab.tsx';
 import { CredentialField } from './credential-field.tsx';
 import { isDeployed } from './instance-actions.tsx';
-
 import { AddonsTab } from './wordpress-addons-tab.tsx';
-import { BackupsTab, formatSize } from './wordpress-backups-tab.tsx';
 
 /** The SFTP port when the server names none. */
 const DEFAULT_SFTP_PORT = 22;

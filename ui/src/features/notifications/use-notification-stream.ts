@@ -37,7 +37,12 @@ function parseInstanceEvent(data: unknown): InstanceStreamEvent | null {
   try {
     const value = JSON.parse(data) as Partial<InstanceStreamEvent> | null;
     return value && typeof value.id === 'string' && typeof value.status === 'string'
-      ? { id: value.id, status: value.status, statusMessage: value.statusMessage ?? null }
+      ? {
+          id: value.id,
+          status: value.status,
+          statusMessage: value.statusMessage ?? null,
+          ...(value.backup && typeof value.backup.id === 'string' ? { backup: value.backup } : {}),
+        }
       : null;
   } catch {
     return null;

@@ -1,7 +1,19 @@
-import type { DatabaseSpec, InstanceEngine } from '../../engine.ts';
+import { ValidationError } from '../../../lib/errors.ts';
+import type { DatabaseCredentials, DatabaseSpec, InstanceEngine } from '../../engine.ts';
 import type { Capability } from '../../instance-types.ts';
 import { checkPassword, generatePassword, tenantNames } from '../../tenant-names.ts';
+import {
+  dumpMysql,
+  dumpPostgres,
+  loadMysql,
+  loadPostgres,
+  mysqlTableCount,
+  postgresTableCount,
+} from './database-dumps.ts';
 import type { EngineServer } from './engine-server.ts';
+
+/** The one part of a database instance's backup. */
+const DUMP_PART = { mysql: 'dump.sql.gz', postgresql: 'dump.pgdump' } as const;
 
 /**
  * The MySQL and PostgreSQL engines of the local driver: each instance is a tenant (its own database and
@@ -19,6 +31,17 @@ export function databaseEngine(
   },
 ): InstanceEngine<DatabaseSpec> {
   const tenants = () => deps.server().tenants;
+  const dumps =
+    type === 'mysql'
+      ? { dump: dumpMysql, load: loadMysql, tables: mysqlTableCount }
+      : { dump: dumpPostgres, load: loadPostgres, tables: postgresTableCount };
+  /** The tenant's own login on the server itself (dumps run on this host). */
+  function login(spec: DatabaseSpec): DatabaseCredentials {
+    if (spec.password === undefined) throw new ValidationError('A backup needs the database password');
+    const names = tenantNames(spec.id);
+    const { host, port } = deps.server().endpoint();
+    return { host, port, database: names.database, user: names.user, password: spec.password };
+  }
   return {
     type,
     capability: deps.capability,
@@ -42,6 +65,27 @@ export function databaseEngine(
     suspend: (id) => tenants().suspend(tenantNames(id)),
     resume: (id) => tenants().resume(tenantNames(id)),
     password: { change: (id, password) => tenants().setPassword(tenantNames(id), checkPassword(password)) },
+    backups: {
+      async dump(spec, archive, progress) {
+        const database = login(spec);
+        const tables = await dumps.tables(database);
+        progress?.('Dumping the database');
+        await dumps.dump(database, archive, DUMP_PART[type]);
+        return { tables };
+      },
+      /** Drops and recreates the database (empty, same login and size), then loads the dump into it. */
+      async restore(spec, archive, facts, progress) {
+        const database = login(spec);
+        const names = tenantNames(spec.id);
+        progress?.('Loading the database');
+        await tenants().delete(names);
+        await tenants().create(names, database.password);
+        await dumps.load(database, archive, DUMP_PART[type]);
+        const tables = await dumps.tables(database);
+        if (tables !== facts.tables)
+          throw new Error(`Restore incomplete: ${tables} tables, the backup had ${facts.tables}`);
+      },
+    },
     storage: { usage: async (id) => (await deps.server().storage?.(tenantNames(id))) ?? null },
   };
 }

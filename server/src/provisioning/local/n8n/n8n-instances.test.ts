@@ -13,6 +13,7 @@ import { frontDoorRequest, n8nSession, webhookWorkflow } from '../../../../test/
 import { type OutsideHost, startOutsideHost } from '../../../../test/provisioning/outside-host.ts';
 import { curl, ensureSiteTestPackages } from '../../../../test/provisioning/site-clients.ts';
 import { removeSiteUsersUnder } from '../../../../test/provisioning/site-sandbox.ts';
+import { testArchives } from '../../../../test/provisioning/test-archives.ts';
 import type { ProvisioningDriver } from '../../driver.ts';
 import type { N8nSpec, SiteUrls } from '../../engine.ts';
 import { caddyPaths } from '../front-door/caddy.ts';
@@ -386,10 +387,9 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
     const created = await session.call('POST', '/rest/workflows', webhookWorkflow('Keep me', 'keep', 'kept'));
     const workflowId = (created.json().data as { id: string }).id;
 
-    const backup = await required(driver.engine('n8n').backups).create(specA.id, { name: 'before cleanup' });
-    expect((await required(driver.engine('n8n').backups).list(specA.id)).map((x) => x.id)).toEqual([
-      backup.id,
-    ]);
+    const archives = await testArchives();
+    const backup = await archives.dump(driver.engine('n8n').backups, specA, 'before-cleanup');
+    expect(backup.parts.map((p) => p.name)).toEqual(['data.tar.gz']);
     // The editor is back after the backup (n8n was stopped for a consistent copy).
     expect((await frontDoorRequest(a.url, 'GET', '/')).status).toBe(200);
 
@@ -399,7 +399,7 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
     expect((await after.call('DELETE', `/rest/credentials/${credentialId}`)).status).toBe(200);
     expect((await after.call('GET', `/rest/workflows/${workflowId}`)).status).toBe(404);
 
-    await required(driver.engine('n8n').backups).restore(specA.id, backup.id);
+    await archives.restore(driver.engine('n8n').backups, specA, backup);
     const restored = await n8nSession(a.url, specA.ownerEmail, specA.ownerPassword);
     const workflow = await restored.call('GET', `/rest/workflows/${workflowId}`);
     expect(workflow.status).toBe(200);
@@ -502,8 +502,9 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
 
     // Redeploy, then a backup and a restore (each stops and starts n8n: the restart path).
     await deployN8n(driver, specB);
-    const backup = await required(driver.engine('n8n').backups).create(specB.id, { name: 'with links' });
-    await required(driver.engine('n8n').backups).restore(specB.id, backup.id);
+    const archives = await testArchives();
+    const backup = await archives.dump(driver.engine('n8n').backups, specB, 'with-links');
+    await archives.restore(driver.engine('n8n').backups, specB, backup);
     expect((await frontDoorRequest(b.url, 'GET', '/')).status).toBe(200);
 
     // The restarted n8n sees its own two folders from its disk and no host path: /data and /tmp are
@@ -537,8 +538,11 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
 
     // Nothing outside was chowned, chmodded, written, added to or read into the archive.
     expect(outsideSnapshot()).toEqual(before);
-    const archive = gunzipSync(readFileSync(path.join(root, 'backups', specB.id, backup.id, 'data.tar.gz')));
-    expect(archive.includes(outsideSecret)).toBe(false);
+    const opened = await archives.vault.open('test/with-links', backup.parts);
+    const chunks: Buffer[] = [];
+    for await (const chunk of opened.archive.part('data.tar.gz')) chunks.push(chunk as Buffer);
+    await opened.close();
+    expect(gunzipSync(Buffer.concat(chunks)).includes(outsideSecret)).toBe(false);
     // The links themselves are still the customer's (root did not chown through or replace them).
     const uid = systemUser(n8nNames(specB.id).unixUser)?.uid;
     expect(lstatSync(tmpLink).uid).toBe(uid);
@@ -582,8 +586,7 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
     await n8nSession(b.url, specB.ownerEmail, specB.ownerPassword);
   }, 120_000);
 
-  it('delete leaves nothing: process, user, data, route, backups', async () => {
-    await required(driver.engine('n8n').backups).create(specB.id, { name: 'last' });
+  it('delete leaves nothing: process, user, data, route', async () => {
     await driver.engine('n8n').delete(specB.id);
     const paths = n8nPaths(root, specB.id);
     expect(systemUser(n8nNames(specB.id).unixUser)).toBeUndefined();
@@ -594,7 +597,6 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
       paths.etcDir,
       paths.stateFile,
       paths.pidFile,
-      path.join(root, 'backups', specB.id),
     ])
       expect(existsSync(gone), gone).toBe(false);
     expect((await frontDoorRequest(b.url, 'GET', '/')).status).toBe(404);

@@ -8,12 +8,21 @@ import { ConflictError, NotFoundError, ValidationError } from '../../../lib/erro
 import { freePort } from '../../../lib/free-port.ts';
 import { createKeyedLock } from '../../../lib/keyed-lock.ts';
 import { ProvisioningUnavailableError, type ServerHealth } from '../../driver.ts';
-import type { BackupInfo, BackupInput, InstanceEngine, N8nSpec, SiteUrls, SslStatus } from '../../engine.ts';
+import type {
+  ArchiveReader,
+  ArchiveWriter,
+  BackupFacts,
+  BackupProgress,
+  InstanceEngine,
+  N8nSpec,
+  SiteUrls,
+  SslStatus,
+} from '../../engine.ts';
 import { type Capability, unavailable } from '../../instance-types.ts';
 import { type CaddySite, proxyTo } from '../front-door/caddy-config.ts';
 import { checkDomain } from '../front-door/domain-names.ts';
 import type { FrontDoor } from '../front-door/front-door.ts';
-import * as backupStore from '../host/backup-store.ts';
+import { deleteLegacyBackups } from '../host/backup-store.ts';
 import type { DiskReserve } from '../host/disk-reserve.ts';
 import { isRoot, type OsUser, ownedDir, systemUser } from '../host/host.ts';
 import { shell } from '../host/sandbox-process.ts';
@@ -97,10 +106,8 @@ interface N8nOperations {
   sslStatus(id: string): Promise<SslStatus | null>;
   /** Issues the custom domain's certificate again (as for WordPress sites). */
   requestSsl(id: string): Promise<SslStatus>;
-  createBackup(id: string, input: BackupInput): Promise<BackupInfo>;
-  listBackups(id: string): Promise<BackupInfo[]>;
-  restoreBackup(id: string, backupId: string): Promise<void>;
-  deleteBackup(id: string, backupId: string): Promise<void>;
+  dump(id: string, archive: ArchiveWriter, progress?: BackupProgress): Promise<BackupFacts>;
+  restore(id: string, archive: ArchiveReader, progress?: BackupProgress): Promise<void>;
   /** The sandbox of an instance (tests run probes in it like the instance would). */
   sandboxOf(id: string): N8nSandbox;
 }
@@ -545,7 +552,7 @@ export function localN8n(
         await rm(paths.etcDir, { recursive: true, force: true });
         await rm(paths.logFile, { force: true });
         await rm(paths.pidFile, { force: true });
-        await backupStore.deleteAllBackups(root, id);
+        await deleteLegacyBackups(root, id);
       });
     },
 
@@ -613,43 +620,35 @@ export function localN8n(
       return status;
     },
 
-    createBackup(id, input) {
+    dump(id, archive, progress) {
       return withInstance(id, async () => {
         const state = await requireState(id);
         await stillRunning(state);
         // SQLite is copied consistently only while n8n is stopped (a few seconds).
+        progress?.('Stopping n8n for a consistent copy');
         await stopProcess(id);
         try {
-          return await n8nBackups.createN8nBackup(root, id, sandboxOf(id), input);
+          progress?.('Copying the data');
+          await n8nBackups.dumpN8nData(sandboxOf(id), archive);
+          return {};
         } finally {
           await startServing(state);
         }
       });
     },
 
-    async listBackups(id) {
-      await requireState(id);
-      return backupStore.listBackups(root, id);
-    },
-
-    restoreBackup(id, backupId) {
+    restore(id, archive, progress) {
       return withInstance(id, async () => {
         const state = await requireState(id);
         await stillRunning(state);
-        await n8nBackups.checkN8nBackup(root, id, backupId);
         await stopProcess(id);
         try {
-          await n8nBackups.restoreN8nBackup(root, id, sandboxOf(id), backupId);
+          progress?.('Restoring the data');
+          await n8nBackups.restoreN8nData(sandboxOf(id), archive);
         } finally {
+          progress?.('Starting n8n');
           await startServing(state);
         }
-      });
-    },
-
-    deleteBackup(id, backupId) {
-      return withInstance(id, async () => {
-        await requireState(id);
-        await backupStore.deleteBackup(root, id, backupId);
       });
     },
   };
@@ -667,10 +666,8 @@ export function localN8n(
       resume: api.resume,
       domains: { set: api.setDomain, sslStatus: api.sslStatus, requestSsl: api.requestSsl },
       backups: {
-        create: api.createBackup,
-        list: api.listBackups,
-        restore: api.restoreBackup,
-        delete: api.deleteBackup,
+        dump: (spec, archive, progress) => api.dump(spec.id, archive, progress),
+        restore: (spec, archive, _facts, progress) => api.restore(spec.id, archive, progress),
       },
       storage: {
         async usage(id) {

@@ -1,36 +1,42 @@
-import { ConflictError } from '../../../lib/errors.ts';
-import type { BackupInfo, BackupInput } from '../../engine.ts';
-import * as backupStore from '../host/backup-store.ts';
+import mysql from 'mysql2/promise';
+import type { BackupCapability, DatabaseCredentials, SiteSpec } from '../../engine.ts';
 import { purgePageCache } from './site-files.ts';
 import { siteNames } from './site-names.ts';
 import type { SiteState } from './site-state.ts';
-import * as backups from './wordpress-archives.ts';
+import * as archives from './wordpress-archives.ts';
 import { notSuspended, type SiteContext } from './wordpress-context.ts';
+import { updateSiteAddress } from './wordpress-install.ts';
 
-/** Backups one site may have in flight at once (running or waiting its turn). */
-const BACKUPS_IN_FLIGHT = 1;
-export const BACKUP_BUSY = 'A backup of this site is already in progress. Try again when it has finished.';
-export const backupLimitMessage = (max: number) =>
-  `This site already has ${max} backups, the most it can keep. Delete one to make room for a new one.`;
+/** WordPress' stored home address. */
+async function homeOf(database: DatabaseCredentials): Promise<string | undefined> {
+  const connection = await mysql.createConnection({ ...database, connectTimeout: 5000 });
+  try {
+    const [rows] = await connection.query<mysql.RowDataPacket[]>(
+      "SELECT option_value FROM wp_options WHERE option_name = 'home'",
+    );
+    const value = rows[0]?.option_value;
+    return typeof value === 'string' ? value : undefined;
+  } finally {
+    await connection.end();
+  }
+}
 
 /**
- * A site's backups (backups.ts writes and reads them): one in flight per site, at most `maxBackups`
- * kept, none made or restored while the site is suspended; a restore drops the cached pages.
+ * A site's backups (wordpress-archives.ts writes and reads them), under the site's lock so a dump or a
+ * restore never interleaves with a deploy of the same site; none while the site is suspended; a
+ * restore drops the cached pages.
  */
 export function siteBackups(
   ctx: Pick<
     SiteContext,
-    'root' | 'withSite' | 'requireState' | 'sandboxOf' | 'databaseOf' | 'mariadb' | 'databaseMb'
+    'withSite' | 'requireState' | 'sandboxOf' | 'databaseOf' | 'mariadb' | 'databaseMb' | 'urlsOf'
   >,
-  limits: { maxBackups: number; diskMb: number },
-) {
-  const { root, withSite, requireState } = ctx;
-  const backupsInFlight = new Map<string, number>();
+  limits: { diskMb: number },
+): BackupCapability<SiteSpec> {
+  const { withSite, requireState } = ctx;
 
-  function backupSite(state: SiteState): backups.BackupSite {
+  function backupSite(state: SiteState): archives.BackupSite {
     return {
-      root,
-      id: state.id,
       sandbox: ctx.sandboxOf(state.id),
       database: ctx.databaseOf(state),
       tenant: siteNames(state.id).tenant,
@@ -41,45 +47,24 @@ export function siteBackups(
   }
 
   return {
-    async createBackup(id: string, input: BackupInput): Promise<BackupInfo> {
-      const inFlight = backupsInFlight.get(id) ?? 0;
-      if (inFlight >= BACKUPS_IN_FLIGHT) throw new ConflictError(BACKUP_BUSY);
-      backupsInFlight.set(id, inFlight + 1);
-      try {
-        return await withSite(id, async () => {
-          const state = await requireState(id);
-          notSuspended(state, 'creating backups');
-          const existing = await backupStore.listBackups(root, id);
-          if (existing.length >= limits.maxBackups && !existing.some((b) => b.id === input.backupId))
-            throw new ConflictError(backupLimitMessage(limits.maxBackups));
-          return backups.createBackup(backupSite(state), input);
-        });
-      } finally {
-        const left = (backupsInFlight.get(id) ?? 1) - 1;
-        if (left > 0) backupsInFlight.set(id, left);
-        else backupsInFlight.delete(id);
-      }
-    },
+    dump: (spec, archive, progress) =>
+      withSite(spec.id, async () => {
+        const state = await requireState(spec.id);
+        notSuspended(state, 'creating backups');
+        return archives.dumpSite(backupSite(state), archive, progress);
+      }),
 
-    async listBackups(id: string): Promise<BackupInfo[]> {
-      await requireState(id);
-      return backupStore.listBackups(root, id);
-    },
-
-    restoreBackup(id: string, backupId: string): Promise<void> {
-      return withSite(id, async () => {
-        const state = await requireState(id);
+    restore: (spec, archive, facts, progress) =>
+      withSite(spec.id, async () => {
+        const state = await requireState(spec.id);
         notSuspended(state, 'restoring backups');
-        await backups.restoreBackup(backupSite(state), backupId);
-        await purgePageCache(ctx.sandboxOf(id));
-      });
-    },
-
-    deleteBackup(id: string, backupId: string): Promise<void> {
-      return withSite(id, async () => {
-        await requireState(id);
-        await backupStore.deleteBackup(root, id, backupId);
-      });
-    },
+        await archives.restoreSite(backupSite(state), archive, facts, progress);
+        // A backup brought to another machine (a recovery) names the address the site had there.
+        const database = ctx.databaseOf(state);
+        const restored = await homeOf(database);
+        const { url } = ctx.urlsOf(state);
+        if (restored && restored !== url) await updateSiteAddress(database, restored, url);
+        await purgePageCache(ctx.sandboxOf(spec.id));
+      }),
   };
 }

@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { ConflictError, ValidationError } from '../../../lib/errors.ts';
 import type { Deployment, SiteSpec, StorageUse } from '../../engine.ts';
 import { generatePassword } from '../../tenant-names.ts';
-import { deleteAllBackups } from '../host/backup-store.ts';
+import { deleteLegacyBackups } from '../host/backup-store.ts';
 import { ensureSiteUser, removeSiteUser } from '../host/tenant-users.ts';
 import { installedPhpVersions } from './php-fpm.ts';
 import { installPageCache, writeWpConfig } from './site-files.ts';
@@ -151,7 +151,7 @@ export function siteLifecycle(ctx: Omit<SiteContext, 'caddySites'>, publicHost: 
         // The whole disk goes: no file of the customer's is walked or removed one by one as root.
         await disks.remove(id);
         await rm(sandboxEtcDir(root, names.key), { recursive: true, force: true });
-        await deleteAllBackups(root, id);
+        await deleteLegacyBackups(root, id);
       });
     },
 

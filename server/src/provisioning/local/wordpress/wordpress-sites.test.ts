@@ -10,6 +10,7 @@ import { type DeployedSite, deploySite, required } from '../../../../test/provis
 import { killLeftoverServers } from '../../../../test/provisioning/leftover-servers.ts';
 import { curl, ensureSiteTestPackages, sftpBatch } from '../../../../test/provisioning/site-clients.ts';
 import { removeSiteUsersUnder, siteSandbox } from '../../../../test/provisioning/site-sandbox.ts';
+import { testArchives } from '../../../../test/provisioning/test-archives.ts';
 import type { ProvisioningDriver } from '../../driver.ts';
 import type { SiteSpec, SslStatus } from '../../engine.ts';
 import { caddyAdmin, caddyPaths } from '../front-door/caddy.ts';
@@ -500,16 +501,15 @@ describe('WordPress sites on the local driver', { timeout: 60_000 }, () => {
   it('backs up and restores exactly: a deleted post comes back, later changes go', {
     timeout: 120_000,
   }, async () => {
+    const archives = await testArchives();
+    const backups = driver.engine('wordpress').backups;
     const started = performance.now();
-    const backup = await required(driver.engine('wordpress').backups).create(spec.id, {
-      name: 'Before cleanup',
-      note: 'all posts',
-    });
-    console.log(`backup: ${(performance.now() - started).toFixed(0)} ms, ${backup.size} bytes`);
-    expect(backup).toMatchObject({ name: 'Before cleanup', note: 'all posts' });
-    expect(backup.sha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(backup.size).toBeGreaterThan(1000);
-    expect(await required(driver.engine('wordpress').backups).list(spec.id)).toEqual([backup]);
+    const backup = await archives.dump(backups, spec, 'before-cleanup');
+    const size = backup.parts.reduce((sum, p) => sum + p.size, 0);
+    console.log(`backup: ${(performance.now() - started).toFixed(0)} ms, ${size} bytes`);
+    expect(backup.parts.map((p) => p.name)).toEqual(['db.sql.gz', 'files.tar.gz']);
+    expect(backup.facts.tables).toBeGreaterThan(10);
+    expect(size).toBeGreaterThan(1000);
 
     const db = access.database;
     // The post deleted in WordPress (which clears the page cache), a table added behind its back.
@@ -527,7 +527,7 @@ describe('WordPress sites on the local driver', { timeout: 60_000 }, () => {
     );
 
     const restoring = performance.now();
-    await required(driver.engine('wordpress').backups).restore(spec.id, backup.id);
+    await archives.restore(backups, spec, backup);
     console.log(`restore: ${(performance.now() - restoring).toFixed(0)} ms`);
     const found = await mariadbCli(
       db,
@@ -541,24 +541,10 @@ describe('WordPress sites on the local driver', { timeout: 60_000 }, () => {
     expect(page.body).toContain('Hello world!');
 
     // A damaged backup is refused before anything is touched.
-    const second = await required(driver.engine('wordpress').backups).create(spec.id, {
-      backupId: `b-${suffix}`,
-      name: 'Second',
-    });
-    expect(
-      await required(driver.engine('wordpress').backups).create(spec.id, {
-        backupId: `b-${suffix}`,
-        name: 'Second',
-      }),
-    ).toEqual(second);
-    await appendFile(path.join(sitePaths(root, spec.id).backups, second.id, 'db.sql.gz'), 'x');
-    await expect(required(driver.engine('wordpress').backups).restore(spec.id, second.id)).rejects.toThrow(
-      /damaged: db.sql.gz/,
-    );
-    await required(driver.engine('wordpress').backups).delete(spec.id, second.id);
-    expect((await required(driver.engine('wordpress').backups).list(spec.id)).map((b) => b.id)).toEqual([
-      backup.id,
-    ]);
+    const second = await archives.dump(backups, spec, 'second');
+    await appendFile(path.join(archives.dir, 'store', 'test', 'second', 'db.sql.gz.enc'), 'x');
+    await expect(archives.restore(backups, spec, second)).rejects.toThrow(/damaged: db.sql.gz/);
+    await rm(archives.dir, { recursive: true, force: true });
   });
 
   it('suspends the site (offline page, SFTP refused) and resumes it', async () => {
@@ -571,7 +557,8 @@ describe('WordPress sites on the local driver', { timeout: 60_000 }, () => {
       expect(page.body).toContain('This site is temporarily offline');
     }
     expect((await sftpBatch(access.sftp, ['pwd'], work)).code).not.toBe(0);
-    await expect(required(driver.engine('wordpress').backups).create(spec.id, { name: 'x' })).rejects.toThrow(
+    const { archive } = (await testArchives()).vault.writer('test/suspended');
+    await expect(required(driver.engine('wordpress').backups).dump(spec, archive)).rejects.toThrow(
       /suspended/,
     );
 
@@ -598,14 +585,12 @@ describe('WordPress sites on the local driver', { timeout: 60_000 }, () => {
   it('deletes the site and leaves nothing behind', async () => {
     const key = access.sftp.user;
     const site = sitePaths(root, spec.id);
-    expect(existsSync(site.backups)).toBe(true);
     await driver.engine('wordpress').delete(spec.id);
 
     expect((await curl([access.temporaryUrl])).status).toBe(404);
     expect((await curlDomain(['-k'])).code).not.toBe(0); // no certificate for the name any more
     expect(existsSync(site.dir)).toBe(false);
     expect(existsSync(site.stateFile)).toBe(false);
-    expect(existsSync(site.backups)).toBe(false);
     expect(existsSync(path.join(root, 'disks', `${spec.id}.img`))).toBe(false);
     expect(mountPoints().has(site.dir)).toBe(false);
     expect(existsSync(sandboxEtcDir(root, key))).toBe(false);

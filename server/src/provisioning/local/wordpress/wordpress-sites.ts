@@ -30,8 +30,6 @@ export interface SiteRuntimeOptions {
   diskMb?: number;
   /** Size of each site's database (its own disk on MariaDB, database-disks.ts) in MiB; default 512. */
   databaseMb?: number;
-  /** Most backups a site keeps; default 10. */
-  maxBackups?: number;
   /**
    * How often every running site gets its upkeep (WP-Cron's due tasks, stale page cache removed);
    * default 5 minutes.
@@ -73,7 +71,7 @@ export interface LocalSites {
  * - wordpress-lifecycle.ts: deploy, delete, disk usage;
  * - wordpress-suspension.ts: suspend, resume;
  * - wordpress-domains.ts: custom domain, certificate status, new certificate;
- * - wordpress-backups.ts: create, list, restore and delete backups;
+ * - wordpress-backups.ts: a site's backup dumped into an archive, and restored from one;
  * - wordpress-context.ts: what they share (a site's sandbox, database login, addresses, wp-config.php);
  * - wordpress-php.ts: the php-fpm of each site.
  */
@@ -123,7 +121,7 @@ export function localSites(
   const lifecycle = siteLifecycle(ctx, deps.publicHost);
   const suspension = siteSuspension(ctx);
   const domains = siteDomains(ctx, baseDomain);
-  const backups = siteBackups(ctx, { maxBackups: options.maxBackups ?? 10, diskMb });
+  const backups = siteBackups(ctx, { diskMb });
 
   return {
     start: runtime.start,
@@ -137,12 +135,7 @@ export function localSites(
       suspend: suspension.suspend,
       resume: suspension.resume,
       domains: { set: domains.setDomain, sslStatus: domains.sslStatus, requestSsl: domains.requestSsl },
-      backups: {
-        create: backups.createBackup,
-        list: backups.listBackups,
-        restore: backups.restoreBackup,
-        delete: backups.deleteBackup,
-      },
+      backups,
       storage: { usage: lifecycle.storage },
       php: { versions: async () => runtime.phpVersions() },
     },
