@@ -2,6 +2,7 @@ import { REGIONS } from '@berth/openapi/rules';
 import { ConflictError } from '../lib/errors.ts';
 import type { InstanceEngine, SpecOf } from './engine.ts';
 import { type Capabilities, INSTANCE_TYPES, type InstanceType } from './instance-types.ts';
+import type { UsageCapability } from './usage.ts';
 
 /**
  * The provisioning driver: what the rest of the server calls to run what customers deploy. It holds one
@@ -21,6 +22,8 @@ export interface ProvisioningDriver {
    * a function that stops the listening.
    */
   onStorageLimit(listener: (event: StorageLimitEvent) => void): () => void;
+  /** What instances use and what the host has (usage.ts); absent: this driver measures nothing. */
+  readonly usage?: UsageCapability;
   /** Brings up what the driver supervises (or connects to). */
   start(): Promise<void>;
   /** Closes connections and shuts supervised servers down gracefully. */

@@ -17,6 +17,7 @@ import type { EngineServer } from './databases/engine-server.ts';
 import { externalMariaDb, localMariaDb } from './databases/mariadb-server.ts';
 import { externalPostgres, localPostgres } from './databases/postgres-server.ts';
 import { type FrontDoor, frontDoor } from './front-door/front-door.ts';
+import { type ControlGroups, hostControlGroups } from './host/control-groups.ts';
 import { type DiskReserve, diskReserve } from './host/disk-reserve.ts';
 import { makeTraversable, ownedDir } from './host/host.ts';
 import { aptInstallLine, type LocalEngine, missingHostPackages } from './host/host-packages.ts';
@@ -61,6 +62,11 @@ export interface LocalDriverOptions {
   region?: string;
   /** n8n instances: each one's disk size (MiB) and the private ranges they may reach. */
   n8n?: { diskMb?: number; egressAllow?: readonly string[] };
+  /**
+   * The folder of the instances' control groups in each hierarchy (host/control-groups.ts); default
+   * `berth` (/sys/fs/cgroup/berth on v2). Tests give one of their own.
+   */
+  cgroupParent?: string;
   log?: (line: string) => void;
 }
 
@@ -96,6 +102,8 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
     options.diskReserveMb ?? DEFAULT_DISK_RESERVE_MB,
     log,
   );
+  // Each site's and n8n instance's memory and CPU, enforced by the kernel (v2 or v1, as the host mounts).
+  const groups: ControlGroups = hostControlGroups(options.cgroupParent ?? 'berth');
   const storageListeners: ((event: StorageLimitEvent) => void)[] = [];
   const tellStorage = (event: StorageLimitEvent) => {
     for (const listener of storageListeners) listener(event);
@@ -125,7 +133,7 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
     ? localSites(
         options.dataRoot,
         options.sites ?? {},
-        { mariadb: () => servers.mysql, reserve, publicHost: options.publicHost, front: door },
+        { mariadb: () => servers.mysql, reserve, publicHost: options.publicHost, front: door, groups },
         log,
       )
     : undefined;
@@ -138,6 +146,7 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
           diskMb: options.n8n?.diskMb,
           egressAllow: options.n8n?.egressAllow,
           reserve,
+          groups,
         },
         door,
         log,
@@ -260,6 +269,7 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
     /** Starts what it can; an engine that fails is logged and reported by capabilities() and health(). */
     async start() {
       if (started) return;
+      log(`control groups: ${groups.summary}`);
       await startServers();
       // Sites need MariaDB up first; n8n instances come back behind the front door.
       await startFrontDoor();

@@ -1,7 +1,9 @@
 import type { DatabaseSpec, InstanceEngine } from '../../engine.ts';
 import type { Capability } from '../../instance-types.ts';
 import { checkPassword, generatePassword, tenantNames } from '../../tenant-names.ts';
+import { DEFAULT_LIMITS } from '../host/control-groups.ts';
 import type { EngineServer } from './engine-server.ts';
+import { tenantLimits } from './tenant-limits.ts';
 
 /**
  * The MySQL and PostgreSQL engines of the local driver: each instance is a tenant (its own database and
@@ -26,7 +28,7 @@ export function databaseEngine(
       const names = tenantNames(spec.id);
       const password = spec.password === undefined ? generatePassword() : checkPassword(spec.password);
       const server = deps.server();
-      await server.tenants.create(names, password);
+      await server.tenants.create(names, password, undefined, tenantLimits(spec.resources ?? DEFAULT_LIMITS));
       const { host, port } = server.endpoint();
       return {
         database: {

@@ -65,6 +65,9 @@ export interface ControlGroups {
   remove(name: string): Promise<void>;
 }
 
+/** An instance deployed without resources (made before they were sold): the spec's default, 4GB and 2 vCPU. */
+export const DEFAULT_LIMITS: GroupLimits = { memoryMb: 4096, cpus: 2 };
+
 /** Every instance may run this many processes at once (its sandboxes' rlimits are per user). */
 export const PIDS_MAX = 512;
 const CPU_PERIOD_US = 100_000;
