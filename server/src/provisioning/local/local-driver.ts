@@ -16,6 +16,8 @@ import { databaseEngine } from './databases/database-engines.ts';
 import type { EngineServer } from './databases/engine-server.ts';
 import { externalMariaDb, localMariaDb } from './databases/mariadb-server.ts';
 import { externalPostgres, localPostgres } from './databases/postgres-server.ts';
+import { accessLogReader } from './front-door/access-log.ts';
+import { caddyPaths } from './front-door/caddy.ts';
 import { type FrontDoor, frontDoor } from './front-door/front-door.ts';
 import { type ControlGroups, hostControlGroups } from './host/control-groups.ts';
 import { type DiskReserve, diskReserve } from './host/disk-reserve.ts';
@@ -24,6 +26,7 @@ import { aptInstallLine, type LocalEngine, missingHostPackages } from './host/ho
 import { disksDir } from './host/tenant-disks.ts';
 import { localN8n } from './n8n/n8n-instances.ts';
 import { DEFAULT_RUNTIMES_DIR } from './n8n/n8n-runtime.ts';
+import { localUsage } from './usage/local-usage.ts';
 import { localSites, type SiteRuntimeOptions } from './wordpress/wordpress-sites.ts';
 
 export interface LocalDriverOptions {
@@ -253,7 +256,12 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
     }
   }
 
+  // What instances use (driver.usage): control groups, disks, and the front door's access log.
+  const accessLog = door ? accessLogReader(caddyPaths(options.dataRoot).accessLog) : undefined;
+  const usage = localUsage({ groups, engines, accessLog, dataRoot: options.dataRoot });
+
   return {
+    usage,
     engine: (type) => engines[type],
     capabilities: () => capabilitiesOf(engines),
     regions: async () => oneRegion(options.region ?? DEFAULT_REGION),
@@ -283,6 +291,7 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
       await n8n?.stop();
       await sites?.stop();
       await door?.stop();
+      await accessLog?.close();
       await Promise.all(Object.values(servers).map((server) => server.stop()));
       servers = {};
     },

@@ -3,9 +3,9 @@ import path from 'node:path';
 import { type Client, escapeIdentifier, escapeLiteral, type Pool } from 'pg';
 import { NotFoundError } from '../../../lib/errors.ts';
 import type { TenantNames } from '../../tenant-names.ts';
+import { DEFAULT_LIMITS } from '../host/control-groups.ts';
 import { allocateFiles } from '../host/tenant-disks.ts';
 import type { SpareSteps } from './database-disks.ts';
-import { DEFAULT_LIMITS } from '../host/control-groups.ts';
 import type { TenantOps } from './engine-server.ts';
 import { type TenantLimits, tenantLimits } from './tenant-limits.ts';
 
@@ -31,7 +31,6 @@ import { type TenantLimits, tenantLimits } from './tenant-limits.ts';
  * write, see allocateNewDatabase) and hash indexes (a bucket split writes only the last page of the new
  * buckets: refused, see TENANT_GUARD_SQL).
  */
-
 
 /** SQLSTATE undefined_object: ALTER ROLE of a role that does not exist. */
 const UNDEFINED_OBJECT = '42704';

@@ -29,6 +29,11 @@ export interface CaddySettings {
   adminListen: string;
   /** Caddy's own log (JSON lines), in a folder Caddy's user writes: rolled at LOG_ROLL_MB. */
   logFile: string;
+  /**
+   * The access log of every instance's hosts (JSON lines, one per response, the logger named by the
+   * instance id), read by the usage sampler (access-log.ts): rolled at ACCESS_LOG_ROLL_MB.
+   */
+  accessLogFile: string;
   listenHost: string;
   httpPort: number;
   httpsPort: number;
@@ -55,6 +60,31 @@ const hostMatch = (hosts: string[]) => [{ host: hosts }];
  */
 const LOG_ROLL_MB = 10;
 const LOG_ROLL_KEEP = 5;
+/** The access log is read every 15 s and only counted: one rolled file is kept, at most about 40 MB. */
+const ACCESS_LOG_ROLL_MB = 20;
+
+/** The logger of an instance's access lines (Caddy prefixes its access loggers' names). */
+export const ACCESS_LOGGER_PREFIX = 'http.log.access.';
+
+/**
+ * Each response's line holds what counting needs (instance, status, size, time), the method and the
+ * host; the visitor's address, the path with its query, and the request and response headers are left
+ * out (nothing reads them, and they are most of a line).
+ */
+const accessEncoder: Json = {
+  format: 'filter',
+  wrap: { format: 'json' },
+  fields: Object.fromEntries(
+    [
+      'request>remote_ip',
+      'request>remote_port',
+      'request>uri',
+      'request>headers',
+      'request>tls',
+      'resp_headers',
+    ].map((field) => [field, { filter: 'delete' }]),
+  ),
+};
 
 /** An application with its own HTTP server (n8n): everything proxied, websockets (`/rest/push`) too. */
 export function proxyTo(upstream: string): Json {
@@ -124,6 +154,14 @@ export function buildCaddyConfig(settings: CaddySettings, sites: readonly CaddyS
           ...(settings.tls.directoryUrl ? { ca: settings.tls.directoryUrl } : {}),
         };
   const listen = (port: number) => [`${settings.listenHost}:${port}`];
+  // Every host of an instance logs its responses under the instance's id; unknown hosts (404) are not logged.
+  const loggerNames = Object.fromEntries(
+    sorted.flatMap((site) => [
+      [site.temporaryHost, site.id],
+      ...(site.domain ? [[site.domain, site.id]] : []),
+    ]),
+  );
+  const serverLogs = { logger_names: loggerNames, skip_unmapped_hosts: true };
   return {
     // Node's http client always sends a Host (localhost); on a unix socket Caddy allows none by default.
     admin: { listen: settings.adminListen, origins: ['localhost'], config: { persist: false } },
@@ -139,6 +177,19 @@ export function buildCaddyConfig(settings: CaddySettings, sites: readonly CaddyS
             roll_gzip: true,
           },
           encoder: { format: 'json' },
+          exclude: ['http.log.access'],
+        },
+        access: {
+          writer: {
+            output: 'file',
+            filename: settings.accessLogFile,
+            roll_size_mb: ACCESS_LOG_ROLL_MB,
+            roll_keep: 1,
+            roll_keep_days: 2,
+            roll_gzip: false,
+          },
+          encoder: accessEncoder,
+          include: ['http.log.access'],
         },
       },
     },
@@ -150,11 +201,13 @@ export function buildCaddyConfig(settings: CaddySettings, sites: readonly CaddyS
           http: {
             listen: listen(settings.httpPort),
             automatic_https: { disable: true },
+            logs: serverLogs,
             routes: [...httpRoutes, notFound],
           },
           https: {
             listen: listen(settings.httpsPort),
             automatic_https: { disable_redirects: true },
+            logs: serverLogs,
             routes: [...httpsRoutes, notFound],
           },
         },

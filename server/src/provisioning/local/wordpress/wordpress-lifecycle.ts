@@ -2,8 +2,8 @@ import { rm } from 'node:fs/promises';
 import { ConflictError, ValidationError } from '../../../lib/errors.ts';
 import type { Deployment, SiteSpec, StorageUse } from '../../engine.ts';
 import { generatePassword } from '../../tenant-names.ts';
-import { deleteAllBackups } from '../host/backup-store.ts';
 import { tenantLimits } from '../databases/tenant-limits.ts';
+import { deleteAllBackups } from '../host/backup-store.ts';
 import { DEFAULT_LIMITS } from '../host/control-groups.ts';
 import { ensureSiteUser, removeSiteUser } from '../host/tenant-users.ts';
 import { installedPhpVersions } from './php-fpm.ts';
@@ -74,7 +74,9 @@ export function siteLifecycle(ctx: Omit<SiteContext, 'caddySites'>, publicHost: 
         const resources = spec.resources ?? previous?.resources ?? DEFAULT_LIMITS;
         const steps = stepTimer();
         const [, owner] = await Promise.all([
-          ctx.mariadb().tenants.create(names.tenant, databasePassword, ctx.databaseMb, tenantLimits(resources)),
+          ctx
+            .mariadb()
+            .tenants.create(names.tenant, databasePassword, ctx.databaseMb, tenantLimits(resources)),
           (async () => {
             const user = await ensureSiteUser(names.unixUser, sitePaths(root, spec.id).dir);
             const etcDir = sandboxEtcDir(root, names.key);
