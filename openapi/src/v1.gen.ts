@@ -444,15 +444,17 @@ export interface components {
              */
             region?: "us-east-1" | "us-west-2" | "eu-west-1" | "eu-central-1" | "eu-north-1" | "ap-south-1" | "ap-southeast-1" | "ap-southeast-2" | "ap-northeast-1" | "ap-northeast-2" | "sa-east-1" | "me-central-1" | "af-south-1";
             /**
-             * @default 4GB
+             * @description The memory the instance has to itself (n8n: at least 1GB)
              * @example 1GB
+             * @enum {string}
              */
-            memory?: string;
+            memory?: "256MB" | "512MB" | "1GB" | "2GB" | "4GB";
             /**
-             * @default 2
+             * @description vCPUs the instance may use (n8n: at least 0.5)
              * @example 1
+             * @enum {string}
              */
-            cpu?: string;
+            cpu?: "0.25" | "0.5" | "1" | "2";
             /** @description WordPress only: a temporary address, or a custom domain (`value`) */
             domain?: {
                 /** @enum {string} */

@@ -29,6 +29,7 @@ import { createPaymentsRouter } from './modules/payments/payments.index.ts';
 import { PUBLIC_API_RATE_LIMIT } from './modules/public-api/public-api.gate.ts';
 import { createPublicApiRouter } from './modules/public-api/public-api.index.ts';
 import { createSubscriptionsRouter } from './modules/subscriptions/subscriptions.index.ts';
+import { createUsageRouter } from './modules/usage/usage.index.ts';
 import type { Services } from './services.ts';
 
 /** What only the HTTP layer needs; everything else comes built in `Services` (services.ts). */
@@ -179,6 +180,7 @@ export function createApp(services: Services, http: HttpOptions = {}) {
       createAffiliatesRouter({ affiliates: services.affiliates, limiter, clickLimit: limits.affiliateClick }),
     )
     .route('/', createApiKeysRouter(services.apiKeys))
+    .route('/', createUsageRouter(services.usage))
     .route('/', publicApi);
 
   for (const router of providers.routers) app.route('/', router);

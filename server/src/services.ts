@@ -32,6 +32,7 @@ import type { PaymentsConfig } from './modules/payments/payments.config.ts';
 import { createPaymentsService } from './modules/payments/payments.service.ts';
 import { createPaymentProviders } from './modules/payments/providers.ts';
 import { createTrialNoticesService } from './modules/subscriptions/trial-notices.service.ts';
+import { createUsageService } from './modules/usage/usage.service.ts';
 import { createSubscriptionAndInstanceServices } from './platform-services.ts';
 import type { ProvisioningDriver } from './provisioning/driver.ts';
 import { createUnconfiguredDriver } from './provisioning/unconfigured-driver.ts';
@@ -209,6 +210,8 @@ export function createServices(config: ServicesConfig) {
     apiKeys,
     jobTasks,
     storageAlerts: createStorageAlerts({ db, driver, notifications }),
+    /** What instances use (sampled by background.ts every 15 s), warnings, the admin's capacity. */
+    usage: createUsageService({ db, now, driver, instances, notifications }),
     platformJobTasks,
   };
 }

@@ -11,7 +11,7 @@ import {
   ValidationError,
 } from '../../lib/errors.ts';
 import { type ProvisioningDriver, ProvisioningUnavailableError } from '../../provisioning/driver.ts';
-import { INSTANCE_TYPES } from '../../provisioning/instance-types.ts';
+import { INSTANCE_TYPES, type InstanceType } from '../../provisioning/instance-types.ts';
 import { generatePassword } from '../../provisioning/tenant-names.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service.ts';
@@ -21,10 +21,12 @@ import { DEFAULT_PAGE_SIZE, TYPE_INFO } from './instance-catalog.ts';
 import { createInstanceCredentialsService } from './instance-credentials.service.ts';
 import { createInstanceDomainsService, domainFree, pendingDomain } from './instance-domains.service.ts';
 import { DEFAULT_BUDGETS, enqueueInstanceJob, type OperationBudgets } from './instance-jobs.ts';
+import { checkResources } from './instance-resources.ts';
 import { generateN8nKey, sealSecret } from './instance-secrets.ts';
 import { instancesContext, toInstance } from './instances.context.ts';
 import {
   countActiveInstances,
+  findDeployedInstances,
   findInstancesPage,
   insertCredentials,
   insertInstance,
@@ -66,6 +68,18 @@ export interface InstancesDeps {
 }
 
 export type InstancesService = ReturnType<typeof createInstancesService>;
+
+/** An instance as the platform's background work sees it (usage sampling, the admin's capacity). */
+export interface DeployedInstance {
+  id: string;
+  userId: string;
+  type: InstanceType;
+  name: string;
+  /** As sold: '4GB', '2'. */
+  memory: string;
+  cpu: string;
+  suspended: boolean;
+}
 
 /**
  * Customers' instances: their life here (capabilities, list, deploy, update, delete, suspension as the
@@ -160,6 +174,19 @@ function instanceLifecycle(
     /** Instances that count against the plan (all but those being deleted). */
     count: (userId: string, trx: DbOrTx = db) => countActiveInstances(trx, userId),
 
+    /** Every deployed instance (not being deleted), as the usage sampler and the admin's view need it. */
+    async listDeployed(): Promise<DeployedInstance[]> {
+      return (await findDeployedInstances(db)).map((row) => ({
+        id: row.id,
+        userId: row.user_id,
+        type: row.type,
+        name: row.name,
+        memory: row.memory,
+        cpu: row.cpu,
+        suspended: row.suspended,
+      }));
+    },
+
     /** What the driver can provide; a type its start may still bring counts as available (deploy waits). */
     async capabilities(): Promise<Capabilities> {
       const [found, regions] = await Promise.all([driver.capabilities(), driver.regions()]);
@@ -223,6 +250,7 @@ function instanceLifecycle(
       if (!capability.available && !starting) {
         throw new ProvisioningUnavailableError(body.type, capability.reason);
       }
+      await checkResources(driver, body.type, body.memory, body.cpu);
       const site =
         body.type === 'wordpress'
           ? await wordpressFields(body, starting)

@@ -37,7 +37,7 @@ describe('the access log reader (what the Usage tab counts)', () => {
     // Caddy rolls: the rest of the old file (the cut line's end and more) is read, then the new one.
     await appendFile(file, cut.slice(20) + line(B, 200, 3));
     await rename(file, path.join(dir, 'access-rolled.log'));
-    await writeFile(file, line(A, 101, 0) + 'not json\n' + line(A, 500, 9));
+    await writeFile(file, `${line(A, 101, 0)}not json\n${line(A, 500, 9)}`);
     counts = await reader.read();
     expect(counts.get(B)?.status2xx).toBe(2);
     expect(counts.get(B)?.bytesSent).toBe(10);
