@@ -46,7 +46,8 @@ async function createMariaDbTenant(
   const db = pool.escapeId(names.database);
   await pool.query(`CREATE DATABASE IF NOT EXISTS ${db}`);
   await pool.query(`ALTER DATABASE ${db} CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-  // Per-user resource limits (tenant-limits.ts): enforced by the server, no session can lift them.
+  // Per-user resource limits (tenant-limits.ts): the connections are enforced, the statement time is
+  // each session's default.
   const resourceLimits = `MAX_USER_CONNECTIONS ${limits.connections} MAX_STATEMENT_TIME ${limits.statementSeconds}`;
   const [created] = await pool.query<ResultSetHeader>(
     `CREATE USER IF NOT EXISTS ?@'%' IDENTIFIED BY ? WITH ${resourceLimits}`,

@@ -7,8 +7,9 @@ import type { AppliedLimit } from '../../usage.ts';
  * between them); what each engine itself bounds per tenant is set on the tenant's user or role at every
  * deploy:
  *
- * - MariaDB (per-user resource limits, enforced: a session cannot lift them): `MAX_USER_CONNECTIONS`
- *   and `MAX_STATEMENT_TIME` (a statement running longer is stopped);
+ * - MariaDB (per-user resource limits): `MAX_USER_CONNECTIONS` (enforced: the next login is refused)
+ *   and `MAX_STATEMENT_TIME`, which only sets the session's `max_statement_time` (a session may change
+ *   it: measured; the card says so);
  * - PostgreSQL: `CONNECTION LIMIT` (enforced) and `temp_file_limit` (enforced: only a superuser may
  *   change it, and tenants are not), plus `statement_timeout` and `work_mem` as the role's defaults
  *   (USERSET parameters: a session may change them; the card says so).
@@ -16,7 +17,7 @@ import type { AppliedLimit } from '../../usage.ts';
 export interface TenantLimits {
   /** Connections at once: 10 per vCPU, at least 5. */
   connections: number;
-  /** A statement is stopped after this long. */
+  /** A statement is stopped after this long, unless its session chose otherwise. */
   statementSeconds: number;
   /** PostgreSQL: memory per sort or hash before it spills to disk (1/64 of the memory, 4–64 MB). */
   workMemMb: number;
@@ -49,24 +50,16 @@ export function describeTenantLimits(type: 'mysql' | 'postgresql', resources: Re
     },
     { label: 'Connections', value: `At most ${limits.connections} at once`, enforced: true },
   ];
-  if (type === 'mysql') {
-    return [
-      ...shared,
-      {
-        label: 'Statement time',
-        value: `A statement is stopped after ${limits.statementSeconds} seconds`,
-        enforced: true,
-      },
-    ];
-  }
+  const statementTime: AppliedLimit = {
+    label: 'Statement time',
+    value: `Stopped after ${limits.statementSeconds} seconds by default (a session may change it)`,
+    enforced: false,
+  };
+  if (type === 'mysql') return [...shared, statementTime];
   return [
     ...shared,
     { label: 'Temporary files', value: `At most ${limits.tempFilesMb} MB per session`, enforced: true },
-    {
-      label: 'Statement time',
-      value: `${limits.statementSeconds} seconds by default (a session may change it)`,
-      enforced: false,
-    },
+    statementTime,
     {
       label: 'Sort memory',
       value: `${limits.workMemMb} MB per sort or hash by default (a session may change it)`,
