@@ -59,6 +59,9 @@ export const TEST_PACKAGES: SystemPackage[] = [
   { probe: '/usr/bin/g++', apt: 'g++ make', why: "the n8n runtime's sqlite3 addon (built from source)" },
   { probe: '/usr/bin/sftp', apt: 'openssh-client', why: 'tests reach sites over SFTP' },
   { probe: '/usr/bin/curl', apt: 'curl', why: 'tests fetch sites over HTTP(S)' },
+  { probe: '/usr/sbin/dockerd', apt: 'docker.io', why: 'the swarm driver tests run a local Docker Swarm' },
+  { probe: '/usr/sbin/debootstrap', apt: 'debootstrap', why: "the swarm driver's images (Debian base)" },
+  { probe: '/usr/sbin/iptables', apt: 'iptables', why: "dockerd's rules inside each swarm node's namespace" },
 ];
 
 export function ensureSystemPackages(packages: SystemPackage[]): void {

@@ -1,6 +1,6 @@
 // `npm test`: everything CI checks, in order, on a machine with nothing but Debian, git and npm.
-// 1 system packages and the n8n runtime · 2 typecheck · 3 lint · 4 unused files and exports · 5 build (web for the
-// browser tests, desktop) · 6 the web app's JavaScript budget · 7 tests.
+// 1 system packages, the n8n runtime and the swarm images · 2 typecheck · 3 lint · 4 unused files and
+// exports · 5 build (web for the browser tests, desktop) · 6 the web app's JavaScript budget · 7 tests.
 // Ends with one line "N passed, N failed" counted from vitest's JSON report.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -23,6 +23,9 @@ function step(title: string, command: string, args: string[]): void {
 ensureSystemPackages(TEST_PACKAGES);
 // n8n 2.8.4 once per host into /var/cache/berth/runtimes (about 7 minutes the first time; then reused).
 step('n8n runtime', 'npm', ['run', 'install-n8n']);
+// The swarm driver's images (Debian base by debootstrap, one image per type), once per host into
+// /var/cache/berth/images (about 10 minutes the first time; then reused).
+step('swarm images', 'npm', ['run', 'swarm:local', '--', 'images']);
 step('typecheck', 'tsc', ['-b']);
 step('lint', 'biome', ['ci', '--error-on-warnings', '.']);
 // A file nothing imports or an export nobody uses fails the run (knip.jsonc names the entry files and the

@@ -17,7 +17,25 @@ import { PRERENDERED_PAGES, SIGNED_IN_PAGES } from './src/prerender-contract.ts'
 interface ManifestChunk {
   file: string;
   imports?: string[];
+  css?: string[];
   isEntry?: boolean;
+}
+
+/** The stylesheets of a lazy module (`module` under ui/src/features/) and of the chunks it imports. */
+function stylesheetsOf(manifest: Record<string, ManifestChunk>, module: string): string[] {
+  const key = Object.keys(manifest).find((k) => k.endsWith(`/ui/src/features/${module}`));
+  if (!key) throw new Error(`the build's manifest has no chunk for ${module}`);
+  const sheets = new Set<string>();
+  const seen = new Set<string>();
+  const collect = (k: string) => {
+    const chunk = manifest[k];
+    if (!chunk || seen.has(k)) return;
+    seen.add(k);
+    for (const css of chunk.css ?? []) sheets.add(`/${css}`);
+    for (const imported of chunk.imports ?? []) collect(imported);
+  };
+  collect(key);
+  return [...sheets];
 }
 
 /** The chunks a lazy page needs beyond the entry's (which index.html preloads already). */
@@ -77,7 +95,7 @@ export function prerenderPages(): Plugin {
           },
         },
       });
-      const { renderDocument } = (await import(
+      const { renderDocument, pageFills } = (await import(
         pathToFileURL(path.join(serverDir, RENDERER_FILES.bundle)).href
       )) as PageRenderer<null>;
       const shell = await readFile(path.join(outDir, 'index.html'), 'utf8');
@@ -91,8 +109,13 @@ export function prerenderPages(): Plugin {
           pageChunks(manifest, module).map((file) => `/${file}`),
         );
       const templates: Record<string, PageTemplate> = {};
-      for (const { path: pagePath, module } of PRERENDERED_PAGES) {
-        const template = templateOf(module);
+      for (const { path: pagePath, module, styles } of PRERENDERED_PAGES) {
+        const fills = await pageFills(pagePath);
+        const template = {
+          ...templateOf(module),
+          ...(styles ? { stylesheets: stylesheetsOf(manifest, styles) } : {}),
+          ...(Object.keys(fills).length > 0 ? { fills } : {}),
+        };
         templates[pagePath] = template;
         const file = path.join(outDir, PRERENDERED_DIR, prerenderedFile(pagePath));
         await mkdir(path.dirname(file), { recursive: true });

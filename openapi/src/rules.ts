@@ -97,6 +97,24 @@ export function yearlyPrice(monthly: number, discount: number): number {
 
 /** A yearly price as its monthly equivalent, rounded to cents. */
 export const monthlyEquivalent = (yearly: number): number => Math.round((yearly / 12) * 100) / 100;
+/**
+ * How soon support answers a ticket, in hours, by plan: what the pricing, legal and help pages promise,
+ * and the due time the help desk records on each ticket. Accounts without a running paid plan (a trial,
+ * a lapsed plan) are answered within Starter's time.
+ */
+export const SUPPORT_RESPONSE_HOURS = { starter: 24, pro: 4 } as const;
+
+/** The plan a ticket is answered by: what the customer had when they sent it. */
+export type SupportPlan = 'free' | 'starter' | 'pro';
+
+export const supportResponseHours = (plan: SupportPlan): number =>
+  plan === 'pro' ? SUPPORT_RESPONSE_HOURS.pro : SUPPORT_RESPONSE_HOURS.starter;
+
+/**
+ * The DNS record that proves a customer controls a custom domain: a TXT record named
+ * `_berth-verify.<domain>` holding `berth-verify=<token>` (the token is shown on the instance page).
+ */
+export const DOMAIN_VERIFICATION = { name: '_berth-verify', valuePrefix: 'berth-verify=' } as const;
 
 /**
  * What an instance can be deployed with: its memory and its vCPUs, enforced by the server (a control

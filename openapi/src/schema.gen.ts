@@ -473,6 +473,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/capabilities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Which instance types this server can deploy, with the operator’s reason and fix for the others (admin) */
+        get: operations["admin.capabilities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/instances/deploy": {
         parameters: {
             query?: never;
@@ -2277,6 +2294,8 @@ export interface components {
             ssl: {
                 /** @enum {string} */
                 status: "Active" | "Pending" | "FAILED";
+                /** @description Whether the domain is the site’s address (its URL, and WordPress’ own): true once it is attached */
+                isPrimary: boolean;
                 message: string;
                 /**
                  * Format: date-time
@@ -2318,7 +2337,7 @@ export interface components {
                 /** @enum {string} */
                 category: "application" | "database";
                 available: boolean;
-                /** @description Why it cannot be deployed now */
+                /** @description Why it cannot be deployed now, for customers ("n8n is being set up on this server; it will be ready in about 5 minutes"); null when available */
                 reason: string | null;
             }[];
             /** @description Every region, and whether this server places instances there */
@@ -2329,6 +2348,21 @@ export interface components {
                 available: boolean;
                 /** @description Why instances cannot be placed there */
                 reason: string | null;
+            }[];
+        };
+        OperatorInstanceCapabilities: {
+            types: {
+                /** @enum {string} */
+                type: "mysql" | "postgresql" | "mongodb" | "wordpress" | "n8n";
+                /** @enum {string} */
+                name: "MySQL" | "PostgreSQL" | "MongoDB" | "WordPress" | "n8n";
+                /** @enum {string} */
+                category: "application" | "database";
+                available: boolean;
+                /** @description Why it cannot be deployed now, for customers ("n8n is being set up on this server; it will be ready in about 5 minutes"); null when available */
+                reason: string | null;
+                /** @description The operator’s reason: what is missing on the host and how to fix it; null when available or when there is none */
+                detail: string | null;
             }[];
         };
         InstanceChange: {
@@ -2395,6 +2429,8 @@ export interface components {
                 password: string;
                 /** @example mysql://u_x:secret@127.0.0.1:3306/t_x */
                 connectionString: string;
+                /** @description The address of a phpMyAdmin for this database; always null: this server runs no phpMyAdmin (connect with any MySQL client instead) */
+                phpmyadmin: string | null;
             };
             /** @description WordPress sites: the SFTP login (chrooted to the site); null for databases */
             sftp: {
@@ -2613,6 +2649,18 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /**
+             * @description The sender’s plan when it was sent (`free`: a trial or a lapsed plan)
+             * @enum {string}
+             */
+            plan: "free" | "starter" | "pro";
+            /**
+             * Format: date-time
+             * @description When support promised to answer: 4 hours after it was sent on Pro, 24 hours otherwise
+             */
+            dueAt: string;
+            /** @description Still open after its due time */
+            overdue: boolean;
             attachments: components["schemas"]["HelpAttachment"][];
             adminResponse: {
                 text: string;
@@ -3060,14 +3108,21 @@ export interface components {
         };
         PublicError: {
             /**
-             * @description A stable machine-readable code
-             * @example unauthorized
+             * @description The status’s name (the error table above)
+             * @example Unauthorized
+             * @enum {string}
              */
-            error: string;
+            error: "Bad Request" | "Unauthorized" | "Forbidden" | "Not Found" | "Conflict" | "Payload Too Large" | "Too Many Requests" | "Internal Server Error" | "Bad Gateway";
             /** @example Invalid or missing API key */
             message: string;
-            /** @description Per-field messages (`fieldErrors`) for 400; `requestId` for 5xx */
-            details?: {
+            /** @description `code` always; per-field messages (`fieldErrors`) for 400; `requestId` for 5xx */
+            details: {
+                /**
+                 * @description A stable machine-readable code (`validation_error`, `plan_limit`, `conflict`, …)
+                 * @example unauthorized
+                 */
+                code: string;
+            } & {
                 [key: string]: unknown;
             };
         };
@@ -3095,6 +3150,7 @@ export interface components {
             description?: string;
             /**
              * @description Display name or id, in any case
+             * @default n8n
              * @example MySQL
              * @enum {string}
              */
@@ -3130,6 +3186,11 @@ export interface components {
                 adminEmail?: string;
                 adminPassword?: string;
                 phpVersion?: string;
+            };
+            /** @description Required for n8n (the default type): the owner account the editor signs in with; the password has 8–64 characters with a number and a capital letter */
+            n8n?: {
+                ownerEmail?: string;
+                ownerPassword?: string;
             };
         };
         PublicInstanceDeleted: {
@@ -4463,6 +4524,44 @@ export interface operations {
             };
             /** @description Not signed in */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "admin.capabilities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every type: the customer’s reason and the operator’s detail */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorInstanceCapabilities"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6323,6 +6422,8 @@ export interface operations {
                 q?: string;
                 status?: "open" | "answered" | "closed";
                 category?: "general" | "technical" | "billing" | "feature" | "bug";
+                /** @description `due` (default): open tickets first, the one due soonest on top, then the others newest first; `newest`: newest first */
+                sort?: "due" | "newest";
                 /** @description Default 1 */
                 page?: string;
                 /** @description Default 20, at most 100 */
@@ -7599,8 +7700,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -7622,8 +7726,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -7645,8 +7752,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -7670,8 +7780,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -7728,8 +7841,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -7751,8 +7867,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -7774,8 +7893,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -7797,8 +7919,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "This Idempotency-Key was used with a different request. Use a new key for a new request."
+                     *       "error": "Conflict",
+                     *       "message": "This Idempotency-Key was used with a different request. Use a new key for a new request.",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -7822,8 +7947,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -7875,8 +8003,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -7898,8 +8029,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -7921,8 +8055,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -7946,8 +8083,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -7999,8 +8139,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8022,8 +8165,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8045,8 +8191,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8070,8 +8219,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8144,8 +8296,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8167,8 +8322,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8190,8 +8348,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8213,8 +8374,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8236,8 +8400,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8261,8 +8428,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8284,8 +8454,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "operation_failed",
-                     *       "message": "Failed to create backup. Please try again."
+                     *       "error": "Bad Gateway",
+                     *       "message": "Failed to create backup. Please try again.",
+                     *       "details": {
+                     *         "code": "operation_failed"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8357,8 +8530,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8380,8 +8556,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8403,8 +8582,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8426,8 +8608,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8451,8 +8636,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8508,8 +8696,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8531,8 +8722,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8554,8 +8748,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8577,8 +8774,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8600,8 +8800,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8625,8 +8828,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8648,8 +8854,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "operation_failed",
-                     *       "message": "Failed to create backup. Please try again."
+                     *       "error": "Bad Gateway",
+                     *       "message": "Failed to create backup. Please try again.",
+                     *       "details": {
+                     *         "code": "operation_failed"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8701,8 +8910,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8724,8 +8936,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8747,8 +8962,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8770,8 +8988,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8793,8 +9014,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8818,8 +9042,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8841,8 +9068,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "operation_failed",
-                     *       "message": "Failed to create backup. Please try again."
+                     *       "error": "Bad Gateway",
+                     *       "message": "Failed to create backup. Please try again.",
+                     *       "details": {
+                     *         "code": "operation_failed"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8894,8 +9124,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8917,8 +9150,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8940,8 +9176,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8963,8 +9202,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -8986,8 +9228,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9011,8 +9256,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9064,8 +9312,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9087,8 +9338,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9110,8 +9364,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9133,8 +9390,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9156,8 +9416,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9181,8 +9444,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9204,8 +9470,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "operation_failed",
-                     *       "message": "Failed to create backup. Please try again."
+                     *       "error": "Bad Gateway",
+                     *       "message": "Failed to create backup. Please try again.",
+                     *       "details": {
+                     *         "code": "operation_failed"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9257,8 +9526,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9280,8 +9552,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9303,8 +9578,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9326,8 +9604,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9349,8 +9630,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9374,8 +9658,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9397,8 +9684,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "operation_failed",
-                     *       "message": "Failed to create backup. Please try again."
+                     *       "error": "Bad Gateway",
+                     *       "message": "Failed to create backup. Please try again.",
+                     *       "details": {
+                     *         "code": "operation_failed"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9457,8 +9747,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9480,8 +9773,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9503,8 +9799,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9526,8 +9825,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9549,8 +9851,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9574,8 +9879,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9597,8 +9905,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "operation_failed",
-                     *       "message": "Failed to create backup. Please try again."
+                     *       "error": "Bad Gateway",
+                     *       "message": "Failed to create backup. Please try again.",
+                     *       "details": {
+                     *         "code": "operation_failed"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9651,8 +9962,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9674,8 +9988,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9697,8 +10014,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9720,8 +10040,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9743,8 +10066,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9768,8 +10094,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9791,8 +10120,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "operation_failed",
-                     *       "message": "Failed to create backup. Please try again."
+                     *       "error": "Bad Gateway",
+                     *       "message": "Failed to create backup. Please try again.",
+                     *       "details": {
+                     *         "code": "operation_failed"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9845,8 +10177,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9868,8 +10203,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9891,8 +10229,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9914,8 +10255,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9937,8 +10281,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9962,8 +10309,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -9985,8 +10335,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "operation_failed",
-                     *       "message": "Failed to create backup. Please try again."
+                     *       "error": "Bad Gateway",
+                     *       "message": "Failed to create backup. Please try again.",
+                     *       "details": {
+                     *         "code": "operation_failed"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];

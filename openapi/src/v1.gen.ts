@@ -284,6 +284,8 @@ export interface components {
             ssl: {
                 /** @enum {string} */
                 status: "Active" | "Pending" | "FAILED";
+                /** @description Whether the domain is the site’s address (its URL, and WordPress’ own): true once it is attached */
+                isPrimary: boolean;
                 message: string;
                 /**
                  * Format: date-time
@@ -325,6 +327,8 @@ export interface components {
                 password: string;
                 /** @example mysql://u_x:secret@127.0.0.1:3306/t_x */
                 connectionString: string;
+                /** @description The address of a phpMyAdmin for this database; always null: this server runs no phpMyAdmin (connect with any MySQL client instead) */
+                phpmyadmin: string | null;
             };
             /** @description WordPress sites: the SFTP login (chrooted to the site); null for databases */
             sftp: {
@@ -399,14 +403,21 @@ export interface components {
         };
         PublicError: {
             /**
-             * @description A stable machine-readable code
-             * @example unauthorized
+             * @description The status’s name (the error table above)
+             * @example Unauthorized
+             * @enum {string}
              */
-            error: string;
+            error: "Bad Request" | "Unauthorized" | "Forbidden" | "Not Found" | "Conflict" | "Payload Too Large" | "Too Many Requests" | "Internal Server Error" | "Bad Gateway";
             /** @example Invalid or missing API key */
             message: string;
-            /** @description Per-field messages (`fieldErrors`) for 400; `requestId` for 5xx */
-            details?: {
+            /** @description `code` always; per-field messages (`fieldErrors`) for 400; `requestId` for 5xx */
+            details: {
+                /**
+                 * @description A stable machine-readable code (`validation_error`, `plan_limit`, `conflict`, …)
+                 * @example unauthorized
+                 */
+                code: string;
+            } & {
                 [key: string]: unknown;
             };
         };
@@ -434,10 +445,11 @@ export interface components {
             description?: string;
             /**
              * @description Display name or id, in any case
+             * @default n8n
              * @example MySQL
              * @enum {string}
              */
-            type: "MySQL" | "PostgreSQL" | "MongoDB" | "WordPress" | "n8n" | "mysql" | "postgresql" | "mongodb" | "wordpress" | "postgres";
+            type?: "MySQL" | "PostgreSQL" | "MongoDB" | "WordPress" | "n8n" | "mysql" | "postgresql" | "mongodb" | "wordpress" | "postgres";
             /**
              * @default us-east-1
              * @enum {string}
@@ -469,6 +481,11 @@ export interface components {
                 adminEmail?: string;
                 adminPassword?: string;
                 phpVersion?: string;
+            };
+            /** @description Required for n8n (the default type): the owner account the editor signs in with; the password has 8–64 characters with a number and a capital letter */
+            n8n?: {
+                ownerEmail?: string;
+                ownerPassword?: string;
             };
         };
         PublicInstanceDeleted: {
@@ -597,8 +614,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -620,8 +640,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -643,8 +666,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -668,8 +694,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -726,8 +755,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -749,8 +781,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -772,8 +807,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -795,8 +833,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "This Idempotency-Key was used with a different request. Use a new key for a new request."
+                     *       "error": "Conflict",
+                     *       "message": "This Idempotency-Key was used with a different request. Use a new key for a new request.",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -820,8 +861,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -873,8 +917,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -896,8 +943,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -919,8 +969,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -944,8 +997,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -997,8 +1053,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1020,8 +1079,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1043,8 +1105,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1068,8 +1133,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1142,8 +1210,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1165,8 +1236,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1188,8 +1262,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1211,8 +1288,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1234,8 +1314,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1259,8 +1342,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1282,8 +1368,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "operation_failed",
-                     *       "message": "Failed to create backup. Please try again."
+                     *       "error": "Bad Gateway",
+                     *       "message": "Failed to create backup. Please try again.",
+                     *       "details": {
+                     *         "code": "operation_failed"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1355,8 +1444,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1378,8 +1470,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1401,8 +1496,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1424,8 +1522,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1449,8 +1550,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1506,8 +1610,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1529,8 +1636,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1552,8 +1662,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1575,8 +1688,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1598,8 +1714,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1623,8 +1742,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1646,8 +1768,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "operation_failed",
-                     *       "message": "Failed to create backup. Please try again."
+                     *       "error": "Bad Gateway",
+                     *       "message": "Failed to create backup. Please try again.",
+                     *       "details": {
+                     *         "code": "operation_failed"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1699,8 +1824,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1722,8 +1850,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1745,8 +1876,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1768,8 +1902,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1791,8 +1928,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1816,8 +1956,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1839,8 +1982,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "operation_failed",
-                     *       "message": "Failed to create backup. Please try again."
+                     *       "error": "Bad Gateway",
+                     *       "message": "Failed to create backup. Please try again.",
+                     *       "details": {
+                     *         "code": "operation_failed"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1892,8 +2038,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1915,8 +2064,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1938,8 +2090,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1961,8 +2116,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -1984,8 +2142,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2009,8 +2170,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2062,8 +2226,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2085,8 +2252,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2108,8 +2278,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2131,8 +2304,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2154,8 +2330,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2179,8 +2358,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2202,8 +2384,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "operation_failed",
-                     *       "message": "Failed to create backup. Please try again."
+                     *       "error": "Bad Gateway",
+                     *       "message": "Failed to create backup. Please try again.",
+                     *       "details": {
+                     *         "code": "operation_failed"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2255,8 +2440,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2278,8 +2466,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2301,8 +2492,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2324,8 +2518,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2347,8 +2544,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2372,8 +2572,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2395,8 +2598,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "operation_failed",
-                     *       "message": "Failed to create backup. Please try again."
+                     *       "error": "Bad Gateway",
+                     *       "message": "Failed to create backup. Please try again.",
+                     *       "details": {
+                     *         "code": "operation_failed"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2455,8 +2661,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2478,8 +2687,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2501,8 +2713,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2524,8 +2739,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2547,8 +2765,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2572,8 +2793,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2595,8 +2819,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "operation_failed",
-                     *       "message": "Failed to create backup. Please try again."
+                     *       "error": "Bad Gateway",
+                     *       "message": "Failed to create backup. Please try again.",
+                     *       "details": {
+                     *         "code": "operation_failed"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2649,8 +2876,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2672,8 +2902,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2695,8 +2928,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2718,8 +2954,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2741,8 +2980,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2766,8 +3008,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2789,8 +3034,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "operation_failed",
-                     *       "message": "Failed to create backup. Please try again."
+                     *       "error": "Bad Gateway",
+                     *       "message": "Failed to create backup. Please try again.",
+                     *       "details": {
+                     *         "code": "operation_failed"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2843,8 +3091,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "validation_error",
-                     *       "message": "Instance name is required"
+                     *       "error": "Bad Request",
+                     *       "message": "Instance name is required",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2866,8 +3117,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "unauthorized",
-                     *       "message": "Invalid or missing API key"
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2889,8 +3143,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "forbidden",
-                     *       "message": "API access requires Pro plan subscription"
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2912,8 +3169,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "not_found",
-                     *       "message": "Instance not found"
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2935,8 +3195,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "conflict",
-                     *       "message": "The instance is being deleted"
+                     *       "error": "Conflict",
+                     *       "message": "The instance is being deleted",
+                     *       "details": {
+                     *         "code": "conflict"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2960,8 +3223,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "rate_limited",
-                     *       "message": "Rate limit exceeded. Please try again later."
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];
@@ -2983,8 +3249,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "operation_failed",
-                     *       "message": "Failed to create backup. Please try again."
+                     *       "error": "Bad Gateway",
+                     *       "message": "Failed to create backup. Please try again.",
+                     *       "details": {
+                     *         "code": "operation_failed"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["PublicError"];

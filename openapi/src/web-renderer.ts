@@ -34,6 +34,13 @@ export interface PageTemplate {
   entry: string;
   /** The modules to preload with it: the entry's imports and the page's own chunks. */
   preloads: string[];
+  /** Stylesheets the page's markup needs before any script runs (paths from the site root). */
+  stylesheets?: string[];
+  /**
+   * Markup made at build time without React (Scalar's), by the attribute of the empty element of the
+   * page that takes it: React renders that element with `dangerouslySetInnerHTML` '' and leaves it.
+   */
+  fills?: Record<string, string>;
 }
 
 /** What the server knows of a visit to a signed-in page. `Config` is GET /api/config's answer. */
@@ -56,4 +63,9 @@ export interface PageRenderer<Config> {
    * them (no valid session in the cookies): the browser renders it then.
    */
   renderSignedInDocument(template: PageTemplate, visit: SignedInVisit<Config>): Promise<string | undefined>;
+  /**
+   * Markup of a page made without React, for its template (PageTemplate.fills), by the build only (a
+   * second or two of work, so never at a visit).
+   */
+  pageFills(pagePath: string): Promise<Record<string, string>>;
 }

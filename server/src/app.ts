@@ -1,11 +1,12 @@
 import pkg from '../package.json' with { type: 'json' };
-import { limitBody, MAX_JSON_BODY_BYTES } from './lib/body-limit.ts';
+import { answerAfterBody, limitBody, MAX_JSON_BODY_BYTES } from './lib/body-limit.ts';
 import { NO_TRUSTED_PROXIES, type TrustedProxies } from './lib/client-address.ts';
 import { createRouter } from './lib/create-router.ts';
 import { createErrorHandler, onNotFound } from './lib/error-handler.ts';
 import type { LogLine } from './lib/error-reference.ts';
 import { buildOpenApiDocument, publicSubset } from './lib/openapi.ts';
 import type { RateLimitRule } from './lib/rate-limiter.ts';
+import { refuseNul } from './lib/refuse-nul.ts';
 import { responseHeaders } from './lib/response-headers.ts';
 import { createServerPages } from './lib/server-pages.ts';
 import { mountWebApp } from './lib/web-app.ts';
@@ -109,6 +110,8 @@ export function createApp(services: Services, http: HttpOptions = {}) {
   const app = createRouter();
   app.onError(createErrorHandler(services.errorLog));
   app.notFound(onNotFound);
+  // Outermost: no answer leaves before its request's body was read (or thrown away).
+  app.use('*', answerAfterBody);
   // Request ids, security headers, CORS on /api/* and the access log, in one pass (lib/response-headers.ts).
   app.use('*', responseHeaders(http.accessLog));
   // Every body is limited; the avatar and help desk image uploads have their own, larger limits.
@@ -123,6 +126,8 @@ export function createApp(services: Services, http: HttpOptions = {}) {
       return next();
     return jsonLimit(c, next);
   });
+  // No NUL character in a path, query or body gets past here (400), whichever route it is for.
+  app.use('/api/*', refuseNul);
   app.use('/api/*', async (c, next) => {
     c.set('verifyToken', services.verifyToken);
     c.set('isAdmin', admin.isAdmin);

@@ -89,6 +89,11 @@ export function backgroundTasks(deps: BackgroundDeps): BackgroundTask[] {
       start: async () => services.storageAlerts.start(log),
       stop: () => services.storageAlerts.stop(),
     },
+    {
+      name: 'instance live states',
+      start: async () => services.instanceLiveStates.start(log),
+      stop: () => services.instanceLiveStates.stop(),
+    },
     jobRunner(deps, services.jobTasks, 'jobs: runner started', async () => {
       const unlocked = await recoverAbandonedJobs(db);
       if (unlocked.length > 0) log(`jobs: released the jobs of stopped workers ${unlocked.join(', ')}`);

@@ -19,6 +19,8 @@ import {
   installedN8nRuntime,
   installN8nRuntime,
 } from './provisioning/local/n8n/n8n-runtime.ts';
+import { createSwarmDriver } from './provisioning/swarm/swarm-driver.ts';
+import type { SwarmDriverOptions } from './provisioning/swarm/swarm-options.ts';
 import { createUnconfiguredDriver } from './provisioning/unconfigured-driver.ts';
 
 type ProvisioningConfig = ServerConfig['provisioning'];
@@ -33,6 +35,7 @@ export const TYPES_THE_START_BRINGS: readonly InstanceType[] = ['mysql', 'postgr
 export function createDriver(config: ProvisioningConfig, log: LogLine): ProvisioningDriver {
   if (config.driver === 'none')
     return createUnconfiguredDriver('Provisioning is turned off on this server (PROVISIONER=none)');
+  if (config.driver === 'swarm') return createSwarmDriver(swarmOptions(config, log));
   const { sites } = config;
   return createLocalDriver({
     dataRoot: config.dataDir,
@@ -58,6 +61,22 @@ export function createDriver(config: ProvisioningConfig, log: LogLine): Provisio
   });
 }
 
+/** The swarm driver's options (PROVISIONER=swarm): its regions' swarms, images and backups. */
+function swarmOptions(config: ProvisioningConfig, log: LogLine): SwarmDriverOptions {
+  const { swarm, sites } = config;
+  if (!swarm) throw new Error('PROVISIONER=swarm is not configured (SWARM_REGIONS)');
+  return {
+    regions: swarm.regions,
+    images: swarm.images as SwarmDriverOptions['images'],
+    backupsDir: swarm.backupsDir,
+    baseDomain: sites.baseDomain,
+    httpPort: sites.httpPort,
+    httpsPort: sites.httpsPort,
+    tls: { issuer: sites.tls },
+    log: (line) => log(`provisioning: ${line}`),
+  };
+}
+
 /**
  * What the local driver runs from, before it starts: the Debian packages of its own servers (none for
  * engines given by an admin URL), installed when we run as root on Debian, otherwise the exact apt-get
@@ -65,6 +84,8 @@ export function createDriver(config: ProvisioningConfig, log: LogLine): Provisio
  * installed in the background when missing (about 7 minutes).
  */
 export async function prepareHost(config: ServerConfig, log: LogLine): Promise<void> {
+  // The swarm driver's hosts are its nodes: what they run from is the operator's (README: Scaling out).
+  if (config.provisioning.driver !== 'local') return;
   await ensureHostPackages(config.provisioning, log);
   ensureN8nRuntime(config.installEnv, log);
 }

@@ -1,13 +1,42 @@
 import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readConfig } from './env.ts';
+import { defaultDataDir, readConfig } from './env.ts';
+
+describe('the data directory', () => {
+  it('is the checkout’s data/ by default, whichever folder the server starts in (npm start runs it in server/)', () => {
+    const cwd = process.cwd();
+    try {
+      process.chdir(new URL('..', import.meta.url).pathname);
+      expect(readConfig({}).dataDir).toBe(defaultDataDir());
+      expect(readConfig({ BERTH_DATA_DIR: 'elsewhere' }).dataDir).toBe(path.resolve('elsewhere'));
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
+  it('stays in server/data for an install whose database is there already, until data/ exists', async () => {
+    const checkout = await mkdtemp(path.join(tmpdir(), 'berth-checkout-'));
+    try {
+      expect(defaultDataDir(checkout)).toBe(path.join(checkout, 'data'));
+      await mkdir(path.join(checkout, 'server', 'data', 'postgres'), { recursive: true });
+      expect(defaultDataDir(checkout)).toBe(path.join(checkout, 'server', 'data'));
+      await mkdir(path.join(checkout, 'data'));
+      expect(defaultDataDir(checkout)).toBe(path.join(checkout, 'data'));
+    } finally {
+      await rm(checkout, { recursive: true, force: true });
+    }
+  });
+});
 
 describe('provisioning and secrets configuration', () => {
   it('defaults to the local driver under the data directory, naming 127.0.0.1 in credentials', () => {
     const config = readConfig({ BERTH_DATA_DIR: '/var/lib/berth' });
     expect(config.provisioning).toEqual({
       driver: 'local',
+      swarm: undefined,
       dataDir: '/var/lib/berth/provisioning',
       mysqlAdminUrl: undefined,
       postgresAdminUrl: undefined,
@@ -126,7 +155,7 @@ describe('provisioning and secrets configuration', () => {
   it.each([
     [
       { PROVISIONER: 'kubernetes' },
-      'PROVISIONER "kubernetes" is not available; this build has only: local, none',
+      'PROVISIONER "kubernetes" is not available; this build has only: local, swarm, none',
     ],
     [{ MYSQL_ADMIN_URL: 'postgres://x' }, 'MYSQL_ADMIN_URL must be a mysql://user:password@host:port URL'],
     [{ POSTGRES_ADMIN_URL: 'mysql://x' }, 'POSTGRES_ADMIN_URL must be a postgres:// URL'],
@@ -141,8 +170,59 @@ describe('provisioning and secrets configuration', () => {
     [{ SFTP_PORT: '70000' }, 'SFTP_PORT must be 1 to 65535'],
     [{ SITES_TLS: 'letsencrypt' }, 'SITES_TLS must be internal or acme'],
     [{ SITES_LISTEN_HOST: 'localhost' }, 'SITES_LISTEN_HOST must be an IP address'],
+    [{ PROVISIONER: 'swarm' }, 'PROVISIONER=swarm needs SWARM_REGIONS (which swarm serves which region)'],
+    [
+      { SWARM_REGIONS: 'mars-1=unix:///run/docker.sock' },
+      'SWARM_REGIONS must be a comma-separated list of <region>=<Docker endpoint>',
+    ],
+    [{ SWARM_REGIONS: 'us-east-1=http://10.0.0.1:2375' }, 'SWARM_REGIONS must be a comma-separated list'],
+    [{ SWARM_IMAGES: 'redis=redis:7' }, 'SWARM_IMAGES must be a comma-separated list of <type>=<image>'],
+    [
+      { PROVISIONER: 'swarm', SWARM_REGIONS: 'eu-west-1=tcp://10.0.2.5:2376' },
+      'SWARM_TLS_DIR is needed for the tcp:// endpoint of eu-west-1',
+    ],
+    [
+      { PROVISIONER: 'swarm', SWARM_REGIONS: 'eu-west-1=tcp://10.0.2.5:2376', SWARM_TLS_DIR: '/nonexistent' },
+      'SWARM_TLS_DIR: /nonexistent/eu-west-1/ca.pem is missing (the TLS client files of eu-west-1)',
+    ],
   ])('refuses %j clearly', (env, message) => {
     expect(() => readConfig(env)).toThrow(message);
+  });
+});
+
+describe('swarm configuration', () => {
+  it('reads one swarm per region, TLS files for tcp:// endpoints, images and the backups folder', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'berth-swarm-tls-'));
+    await mkdir(path.join(dir, 'eu-west-1'));
+    for (const name of ['ca.pem', 'cert.pem', 'key.pem'])
+      await writeFile(path.join(dir, 'eu-west-1', name), 'x');
+    const config = readConfig({
+      PROVISIONER: 'swarm',
+      SWARM_REGIONS: 'us-east-1=unix:///run/berth/use1.sock, eu-west-1=tcp://10.0.2.5:2376',
+      SWARM_TLS_DIR: dir,
+      SWARM_IMAGES: 'mongodb=mongo:7.0',
+      SWARM_BACKUPS_DIR: '/srv/backups',
+    });
+    expect(config.provisioning.swarm).toEqual({
+      regions: {
+        'us-east-1': { endpoint: 'unix:///run/berth/use1.sock' },
+        'eu-west-1': {
+          endpoint: 'tcp://10.0.2.5:2376',
+          tls: {
+            ca: path.join(dir, 'eu-west-1/ca.pem'),
+            cert: path.join(dir, 'eu-west-1/cert.pem'),
+            key: path.join(dir, 'eu-west-1/key.pem'),
+          },
+        },
+      },
+      images: { mongodb: 'mongo:7.0' },
+      backupsDir: '/srv/backups',
+    });
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('has no swarm unless PROVISIONER=swarm', () => {
+    expect(readConfig({ SWARM_REGIONS: 'us-east-1=unix:///x.sock' }).provisioning.swarm).toBeUndefined();
   });
 });
 

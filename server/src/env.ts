@@ -1,5 +1,7 @@
+import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { REGIONS } from '@berth/openapi/rules';
 import { z } from 'zod';
 import { parseTrustedProxies, type TrustedProxies } from './lib/client-address.ts';
 import { ENCRYPTION_KEY_RULE, parseEncryptionKey } from './lib/crypto.ts';
@@ -8,7 +10,54 @@ import type { PaymentsConfig } from './modules/payments/payments.config.ts';
 
 /** The provisioning drivers this build has (`kubernetes` comes later). */
 /** `none` runs the platform without deploying anything: every instance type is unavailable, with that reason. */
-const PROVISIONERS = ['local', 'none'] as const;
+/** `swarm` places instances on one Docker Swarm per region (SWARM_REGIONS). */
+const PROVISIONERS = ['local', 'swarm', 'none'] as const;
+
+const SWARM_REGIONS_RULE =
+  'SWARM_REGIONS must be a comma-separated list of <region>=<Docker endpoint>, such as us-east-1=unix:///run/docker.sock,eu-west-1=tcp://10.0.2.5:2376';
+const SWARM_IMAGE_TYPES = ['mysql', 'postgresql', 'mongodb', 'wordpress', 'n8n'] as const;
+const SWARM_IMAGES_RULE =
+  'SWARM_IMAGES must be a comma-separated list of <type>=<image> (types: mysql, postgresql, mongodb, wordpress, n8n), such as mongodb=mongo:7.0';
+
+/** `a=b,c=d` → [[a, b], [c, d]], or undefined when an entry has no `=`. */
+function pairs(value: string): [string, string][] | undefined {
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const at = entry.indexOf('=');
+      return at > 0
+        ? ([entry.slice(0, at).trim(), entry.slice(at + 1).trim()] as [string, string])
+        : undefined;
+    });
+  return entries.every((entry) => entry !== undefined && entry[1] !== '')
+    ? (entries as [string, string][])
+    : undefined;
+}
+
+function swarmRegionsOf(value: string): Record<string, string> | undefined {
+  const entries = pairs(value);
+  if (!entries || entries.length === 0) return undefined;
+  const ids = REGIONS.map((region) => region.id as string);
+  const ok = entries.every(
+    ([region, endpoint]) =>
+      ids.includes(region) && /^(unix:\/\/\/\S+|tcp:\/\/[A-Za-z0-9.:[\]-]+:\d{1,5})$/.test(endpoint),
+  );
+  return ok && new Set(entries.map(([region]) => region)).size === entries.length
+    ? Object.fromEntries(entries)
+    : undefined;
+}
+
+function swarmImagesOf(value: string): Record<string, string> | undefined {
+  const entries = pairs(value);
+  if (!entries) return undefined;
+  const ok = entries.every(
+    ([type, image]) =>
+      (SWARM_IMAGE_TYPES as readonly string[]).includes(type) && /^[a-z0-9][\w./:@-]*$/i.test(image),
+  );
+  return ok ? Object.fromEntries(entries) : undefined;
+}
 
 /**
  * The only reader of process.env. Every setting the server takes is listed, validated and documented
@@ -68,7 +117,7 @@ const EnvSchema = z.object({
           message: `TRUSTED_PROXY must be comma-separated IPv4/IPv6 addresses or CIDRs (such as 10.0.0.0/8, ::1); "${parsed.invalid}" is not one`,
         });
     }),
-  BERTH_DATA_DIR: z.string().min(1).default('./data'),
+  BERTH_DATA_DIR: z.string().min(1).optional(),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL')
@@ -181,6 +230,16 @@ const EnvSchema = z.object({
     .string()
     .refine((value) => parseEncryptionKey(value) !== undefined, ENCRYPTION_KEY_RULE)
     .optional(),
+  SWARM_REGIONS: z
+    .string()
+    .refine((value) => swarmRegionsOf(value) !== undefined, SWARM_REGIONS_RULE)
+    .optional(),
+  SWARM_TLS_DIR: z.string().min(1).optional(),
+  SWARM_IMAGES: z
+    .string()
+    .refine((value) => swarmImagesOf(value) !== undefined, SWARM_IMAGES_RULE)
+    .optional(),
+  SWARM_BACKUPS_DIR: z.string().min(1).optional(),
 });
 
 export interface ServerConfig {
@@ -217,6 +276,8 @@ export interface ServerConfig {
 
 interface ProvisioningConfig {
   driver: (typeof PROVISIONERS)[number];
+  /** PROVISIONER=swarm: its swarms (otherwise undefined). */
+  swarm: SwarmConfig | undefined;
   /** Absolute directory of the local driver (its MariaDB and PostgreSQL servers, logs, pid files). */
   dataDir: string;
   /** Existing servers to create tenants on instead of the ones the local driver runs itself. */
@@ -236,6 +297,44 @@ interface ProvisioningConfig {
   n8n: { diskMb: number };
   /** IPv4 CIDRs of private ranges instances may reach (n8n's workflows); empty: none. */
   tenantEgressAllow: string[];
+}
+
+export interface SwarmConfig {
+  /** Region id → a manager's Docker endpoint, with TLS client files for tcp:// endpoints. */
+  regions: Record<string, { endpoint: string; tls?: { ca: string; cert: string; key: string } }>;
+  /** Images per type instead of Berth's own (MongoDB only runs from one named here). */
+  images: Record<string, string>;
+  /** Where backups of swarm instances are kept (off their nodes). */
+  backupsDir: string;
+}
+
+/** The files of a tcp:// region: <SWARM_TLS_DIR>/<region>/{ca,cert,key}.pem, which must exist. */
+function swarmConfigOf(
+  regions: Record<string, string>,
+  tlsDir: string | undefined,
+  images: Record<string, string>,
+  backupsDir: string,
+): SwarmConfig {
+  const problems: string[] = [];
+  const withTls = Object.fromEntries(
+    Object.entries(regions).map(([region, endpoint]) => {
+      if (!endpoint.startsWith('tcp://')) return [region, { endpoint }];
+      if (!tlsDir) {
+        problems.push(
+          `SWARM_TLS_DIR is needed for the tcp:// endpoint of ${region} (Docker's TLS client certificates)`,
+        );
+        return [region, { endpoint }];
+      }
+      const file = (name: string) => path.resolve(tlsDir, region, name);
+      const tls = { ca: file('ca.pem'), cert: file('cert.pem'), key: file('key.pem') };
+      for (const missing of Object.values(tls).filter((f) => !existsSync(f))) {
+        problems.push(`SWARM_TLS_DIR: ${missing} is missing (the TLS client files of ${region})`);
+      }
+      return [region, { endpoint, tls }];
+    }),
+  );
+  if (problems.length > 0) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  return { regions: withTls, images, backupsDir };
 }
 
 interface SitesConfig {
@@ -272,6 +371,20 @@ function trustedProxiesOf(value: string): TrustedProxies {
   return parsed;
 }
 
+/** The checkout this server runs from. */
+const CHECKOUT_DIR = new URL('../../', import.meta.url).pathname;
+
+/**
+ * The default data directory: the checkout's `data/`, whichever folder the server starts in (`npm start`
+ * runs it in server/). An install whose database is still in server/data, where the relative default
+ * `./data` put it before, keeps using that one.
+ */
+export function defaultDataDir(checkout = CHECKOUT_DIR): string {
+  const data = path.join(checkout, 'data');
+  const earlier = path.join(checkout, 'server', 'data');
+  return !existsSync(data) && existsSync(path.join(earlier, 'postgres')) ? earlier : data;
+}
+
 export function readConfig(env: Record<string, string | undefined> = process.env): ServerConfig {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
@@ -279,7 +392,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
-  const dataDir = path.resolve(e.BERTH_DATA_DIR);
+  const dataDir = path.resolve(e.BERTH_DATA_DIR ?? defaultDataDir());
   const together = (names: string[], values: (string | undefined)[]) => {
     if (values.some(Boolean) && !values.every(Boolean))
       throw new Error(
@@ -291,6 +404,11 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     ['PAYPAL_CLIENT_ID', 'PAYPAL_CLIENT_SECRET', 'PAYPAL_WEBHOOK_ID'],
     [e.PAYPAL_CLIENT_ID, e.PAYPAL_CLIENT_SECRET, e.PAYPAL_WEBHOOK_ID],
   );
+  if (e.PROVISIONER === 'swarm' && !e.SWARM_REGIONS) {
+    throw new Error(
+      'Invalid configuration:\n  PROVISIONER=swarm needs SWARM_REGIONS (which swarm serves which region)',
+    );
+  }
   if (Boolean(e.TURNSTILE_SITE_KEY) !== Boolean(e.TURNSTILE_SECRET_KEY)) {
     throw new Error(
       'Invalid configuration:\n  TURNSTILE_SITE_KEY and TURNSTILE_SECRET_KEY must be set together (or both left unset)',
@@ -321,6 +439,18 @@ export function readConfig(env: Record<string, string | undefined> = process.env
         : undefined,
     provisioning: {
       driver: e.PROVISIONER,
+      swarm:
+        e.PROVISIONER === 'swarm' && e.SWARM_REGIONS
+          ? swarmConfigOf(
+              swarmRegionsOf(e.SWARM_REGIONS) ?? {},
+              e.SWARM_TLS_DIR,
+              e.SWARM_IMAGES ? (swarmImagesOf(e.SWARM_IMAGES) ?? {}) : {},
+              path.resolve(
+                e.SWARM_BACKUPS_DIR ??
+                  path.join(e.PROVISIONING_DATA_DIR ?? path.join(dataDir, 'provisioning'), 'swarm-backups'),
+              ),
+            )
+          : undefined,
       dataDir: path.resolve(e.PROVISIONING_DATA_DIR ?? path.join(dataDir, 'provisioning')),
       mysqlAdminUrl: e.MYSQL_ADMIN_URL,
       postgresAdminUrl: e.POSTGRES_ADMIN_URL,

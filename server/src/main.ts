@@ -26,7 +26,7 @@ async function main() {
   // Requests are answered from the start on; deploys of the types the driver's start may bring are
   // accepted meanwhile, and their jobs wait for it (modules/instances/driver-startup.ts).
   const startup =
-    config.provisioning.driver === 'none' ? undefined : trackDriverStart(TYPES_THE_START_BRINGS);
+    config.provisioning.driver === 'local' ? trackDriverStart(TYPES_THE_START_BRINGS) : undefined;
   const services = createServices({
     ...(await serviceSettings(config, log)),
     db: database.db,

@@ -1,6 +1,7 @@
 import type { Db } from './db/database.ts';
 import type { Cipher } from './lib/crypto.ts';
 import { createTxtLookup } from './lib/dns-txt.ts';
+import type { LogLine } from './lib/error-reference.ts';
 import type { DriverStartup } from './modules/instances/driver-startup.ts';
 import type { OperationBudgets } from './modules/instances/instance-jobs.ts';
 import { createInstancesService } from './modules/instances/instances.service.ts';
@@ -30,6 +31,8 @@ export interface SubscriptionAndInstanceDeps {
   paymentSettings?: PaymentSettingsStore;
   /** DNS servers for custom-domain TXT checks (DNS_RESOLVER); absent: the system's. */
   dnsServers?: readonly string[];
+  /** The server log (the operator's reason of a refused deploy goes there). */
+  log?: LogLine;
 }
 
 /**
@@ -61,6 +64,7 @@ export function createSubscriptionAndInstanceServices(deps: SubscriptionAndInsta
     startup: deps.startup,
     passwordWaitMs: deps.passwordWaitMs,
     txtLookup: createTxtLookup({ servers: deps.dnsServers }),
+    log: deps.log,
   });
   return { subscriptions, instances };
 }

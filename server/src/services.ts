@@ -22,6 +22,7 @@ import { createHelpFiles } from './modules/help-desk/help-desk.files.ts';
 import { createHelpDeskService } from './modules/help-desk/help-desk.service.ts';
 import type { DriverStartup } from './modules/instances/driver-startup.ts';
 import type { OperationBudgets } from './modules/instances/instance-jobs.ts';
+import { createInstanceLiveStates } from './modules/instances/instance-live-states.ts';
 import { createInstanceTasks } from './modules/instances/instances.tasks.ts';
 import { createStorageAlerts } from './modules/instances/storage-alerts.ts';
 import { createNotificationHub, type NotificationHub } from './modules/notifications/notifications.hub.ts';
@@ -111,6 +112,7 @@ export function createServices(config: ServicesConfig) {
     payments: config.payments,
     paymentSettings,
     dnsServers: config.dnsServers,
+    log: errorLog,
   });
   const auth = createAuthService({
     db,
@@ -210,6 +212,7 @@ export function createServices(config: ServicesConfig) {
     apiKeys,
     jobTasks,
     storageAlerts: createStorageAlerts({ db, driver, notifications }),
+    instanceLiveStates: createInstanceLiveStates({ db, driver, notifications }),
     /** What instances use (sampled by background.ts every 15 s), warnings, the admin's capacity. */
     usage: createUsageService({ db, now, driver, instances, notifications }),
     platformJobTasks,

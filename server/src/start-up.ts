@@ -35,7 +35,11 @@ export async function openDatabase(config: ServerConfig, log: LogLine): Promise<
   const pool = createPool(database.url, 20);
   const db = createDb(pool);
   const applied = await migrateToLatest(db);
-  if (applied.length > 0) log(`migrations applied: ${applied.join(', ')}`);
+  // One short line: a fresh database applies them all.
+  if (applied.length > 0)
+    log(
+      `migrations applied: ${applied.length === 1 ? applied[0] : `${applied.length}, ${applied[0]} to ${applied.at(-1)}`}`,
+    );
   await migrateJobQueue(pool);
   return {
     db,

@@ -134,3 +134,42 @@ describe('the OpenAPI contract', () => {
     expect(lint).not.toMatch(/warning/i);
   });
 });
+
+/** A schema of the public document, by name, as plain JSON Schema. */
+type JsonSchema = {
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  default?: unknown;
+  enum?: unknown[];
+};
+
+describe('the public API document against the spec (platform-area "Public API")', () => {
+  it('defaults `type` to n8n, carries ssl.isPrimary and phpmyadmin, and names errors as the error table', async () => {
+    const doc = JSON.parse(await readFile(path.join(root, 'openapi/openapi.v1.json'), 'utf8')) as OpenApiDoc;
+    const schema = (name: string) => doc.components.schemas?.[name] as JsonSchema;
+    const create = schema('PublicCreateInstanceRequest');
+    expect(create.properties?.type?.default).toBe('n8n');
+    expect(create.required).not.toContain('type');
+    expect(create.properties?.region?.default).toBe('us-east-1');
+    expect(create.properties?.memory?.default).toBe('4GB');
+    expect(create.properties?.cpu?.default).toBe('2');
+
+    // customDomain {domain, isActive, addedAt, ssl {status, isPrimary, message, lastChecked}}
+    const ssl = schema('CustomDomain').properties?.ssl;
+    expect(Object.keys(ssl?.properties ?? {})).toEqual(
+      expect.arrayContaining(['status', 'isPrimary', 'message', 'lastChecked']),
+    );
+    expect(ssl?.required).toContain('isPrimary');
+    // Database credentials: host, port, name, user, password, connectionString, phpmyadmin.
+    const database = schema('InstanceAccess').properties?.database;
+    expect(database?.required).toEqual(
+      expect.arrayContaining(['host', 'port', 'name', 'user', 'password', 'connectionString', 'phpmyadmin']),
+    );
+
+    const error = schema('PublicError');
+    expect(error.properties?.error?.enum).toEqual(
+      expect.arrayContaining(['Unauthorized', 'Forbidden', 'Not Found', 'Too Many Requests']),
+    );
+    expect(error.properties?.details?.required).toEqual(['code']);
+  });
+});

@@ -282,7 +282,7 @@ export function capabilities(
       name: 'MongoDB',
       category: 'database',
       available: false,
-      reason: 'MongoDB needs MONGODB_ADMIN_URL',
+      reason: 'MongoDB is not offered on this server',
     },
     {
       type: 'wordpress',
@@ -320,6 +320,7 @@ export function databaseAccess(overrides: Partial<InstanceAccess['database']> = 
     database: {
       ...database,
       connectionString: `mysql://${database.user}:${database.password}@${database.host}:${database.port}/${database.name}`,
+      phpmyadmin: null,
     },
   };
 }

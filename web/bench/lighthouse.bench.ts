@@ -1,7 +1,8 @@
 // `npm run bench:web` (after `npm run build -w @berth/web`, which the script does first): Lighthouse
 // (the npm package, mobile form factor, simulated slow 4G and 4× CPU) against Debian's Chromium, offline,
 // on the built web app served by the real server. Prints performance and accessibility of the public
-// pages and of /dashboard signed in, next to the targets of issue 15; the median of `RUNS` runs each.
+// pages, /api-reference and /dashboard signed in, next to the targets of issues 15 and 27; the median of
+// `RUNS` runs each.
 //   node web/bench/lighthouse.bench.ts [RUNS]
 
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -16,7 +17,7 @@ import { INTL_COOKIE, SESSION_COOKIE } from '../src/prerender-contract.ts';
 const RUNS = Math.max(1, Number(process.argv[2] ?? 1));
 /** Set LIGHTHOUSE_REPORTS to a folder to keep each run's full report there (JSON, for the long tasks). */
 const REPORTS = process.env.LIGHTHOUSE_REPORTS;
-/** Set LIGHTHOUSE_PAGES to a comma-separated list of paths to measure only those (default: all four). */
+/** Set LIGHTHOUSE_PAGES to a comma-separated list of paths to measure only those (default: all five). */
 const PAGES = process.env.LIGHTHOUSE_PAGES?.split(',').map((page) => page.trim());
 
 interface Target {
@@ -30,6 +31,9 @@ const TARGETS: readonly Target[] = [
   { path: '/', performance: 95, signedIn: false },
   { path: '/pricing', performance: 95, signedIn: false },
   { path: '/login', performance: 95, signedIn: false },
+  // Scalar's reference (issue 27): its markup and styles paint first; its script loads on first use.
+  { path: '/api-reference', performance: 80, signedIn: false },
+  // Last: signing in leaves a token in the browser, which turns a public page into the signed-in app.
   { path: '/dashboard', performance: 90, signedIn: true },
 ];
 const ACCESSIBILITY = 100;
@@ -163,17 +167,17 @@ console.log(
   `\nLighthouse ${RUNS > 1 ? `(median of ${RUNS} runs) ` : ''}mobile, simulated throttling, Debian Chromium`,
 );
 console.log(
-  `${'page'.padEnd(12)}${cell('perf', 6)}${cell('target', 8)}${cell('a11y', 6)}${cell('FCP', 9)}${cell('LCP', 9)}${cell('TBT', 8)}${cell('CLS', 7)}${cell('KiB', 8)}`,
+  `${'page'.padEnd(15)}${cell('perf', 6)}${cell('target', 8)}${cell('a11y', 6)}${cell('FCP', 9)}${cell('LCP', 9)}${cell('TBT', 8)}${cell('CLS', 7)}${cell('KiB', 8)}`,
 );
 let missed = 0;
 for (const { target, measure: m } of results) {
   const met = m.performance >= target.performance && m.accessibility >= ACCESSIBILITY;
   if (!met) missed++;
   console.log(
-    `${target.path.padEnd(12)}${cell(String(m.performance), 6)}${cell(`≥ ${target.performance}`, 8)}${cell(String(m.accessibility), 6)}${cell(`${(m.fcpMs / 1000).toFixed(2)} s`, 9)}${cell(`${(m.lcpMs / 1000).toFixed(2)} s`, 9)}${cell(`${m.tbtMs.toFixed(0)} ms`, 8)}${cell(m.cls.toFixed(3), 7)}${cell(m.transferKiB.toFixed(0), 8)}  ${met ? 'ok' : 'BELOW TARGET'}`,
+    `${target.path.padEnd(15)}${cell(String(m.performance), 6)}${cell(`≥ ${target.performance}`, 8)}${cell(String(m.accessibility), 6)}${cell(`${(m.fcpMs / 1000).toFixed(2)} s`, 9)}${cell(`${(m.lcpMs / 1000).toFixed(2)} s`, 9)}${cell(`${m.tbtMs.toFixed(0)} ms`, 8)}${cell(m.cls.toFixed(3), 7)}${cell(m.transferKiB.toFixed(0), 8)}  ${met ? 'ok' : 'BELOW TARGET'}`,
   );
 }
 console.log(
-  `targets: performance ≥ 95 on the public pages, ≥ 90 on /dashboard; accessibility ${ACCESSIBILITY} everywhere` +
+  `targets: performance ≥ 95 on the public pages, ≥ 80 on /api-reference, ≥ 90 on /dashboard; accessibility ${ACCESSIBILITY} everywhere` +
     ` — ${missed === 0 ? 'all met' : `${missed} page(s) below`}`,
 );

@@ -87,6 +87,8 @@ describe('help desk', () => {
     const card = customerPage.getByRole('article', { name: `Site down ${XSS}` });
     await card.getByRole('img', { name: 'screenshot.png' }).waitFor();
     expect(await card.getByText(`It shows 502 ${XSS}`).count()).toBe(1);
+    // A trial is answered in Starter's time: the card says by when.
+    expect(await card.getByText(/^Expect an answer by .+ \(within 24 hours\)\.$/).count()).toBe(1);
     expect(await pwned(customerPage)).toBeUndefined();
     await shot(customerPage, 'help-desk-1-customer-ticket');
   });
@@ -112,7 +114,12 @@ describe('help desk', () => {
     await detail.locator('input[type="file"]').setInputFiles(files.steps);
     await detail.getByRole('img', { name: 'steps.gif' }).waitFor();
     await detail.getByRole('button', { name: 'Send Response' }).click();
-    await detail.getByText(/^Last responded/).waitFor();
+    await adminPage.getByRole('alert').getByText('Response saved').waitFor();
+    // The panel is cleared after sending; the ticket shows as answered, with no due time any more.
+    await detail.waitFor({ state: 'detached' });
+    const row = adminPage.getByRole('list', { name: 'Tickets' }).getByRole('listitem');
+    await row.getByText('answered', { exact: true }).waitFor();
+    expect(await row.getByText(/^Due /).count()).toBe(0);
     expect(await pwned(adminPage)).toBeUndefined();
     await shot(adminPage, 'help-desk-2-admin-answered');
 

@@ -7,6 +7,10 @@ import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  DEFAULT_RUNTIMES_DIR,
+  missingRuntimeReason,
+} from '../../server/src/provisioning/local/n8n/n8n-runtime.ts';
+import {
   api,
   browserSuite,
   type CreatedAccount,
@@ -64,7 +68,10 @@ async function n8nMissingReason(): Promise<string | undefined> {
     );
     const n8n = types.find((entry) => entry.type === 'n8n');
     if (n8n?.available) return undefined;
-    if (n8n?.reason?.includes('is not installed on this host')) return n8n.reason;
+    // Customers read "n8n is not offered on this server" or "… is being set up" (the runtime installs);
+    // the operator's reason says which is missing.
+    const runtime = missingRuntimeReason(DEFAULT_RUNTIMES_DIR);
+    if (runtime) return runtime;
     if (Date.now() > deadline) throw new Error(`n8n never became available: ${n8n?.reason}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

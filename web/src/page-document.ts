@@ -35,6 +35,17 @@ export function pageTemplate(indexHtml: string, pageChunks: readonly string[]): 
   return { shell, entry, preloads: [...preloads, ...pageChunks] };
 }
 
+/** `html` with each fill's markup inside the empty element carrying its attribute. */
+function filled(html: string, fills: Record<string, string> = {}): string {
+  let result = html;
+  for (const [attribute, markup] of Object.entries(fills)) {
+    const empty = new RegExp(`(<div [^>]*\\b${attribute}=""[^>]*>)(</div>)`);
+    if (!empty.test(result)) throw new Error(`the page has no empty element with ${attribute} to fill`);
+    result = result.replace(empty, (_all, open: string, close: string) => `${open}${markup}${close}`);
+  }
+  return result;
+}
+
 /** JSON inside <script>: `<` escaped, so no value can close the element. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
@@ -60,6 +71,8 @@ export function pageDocument(
       ? `<script>${startScript(template.entry, template.preloads)}</script>`
       : `${jsonElement(SERVER_RENDER_ELEMENT_ID, serverRender)}<script>${startScript(template.entry, template.preloads, true)}</script>`;
   const head = [
+    // First: the page's own styles (Emotion's, below) come later and win over a stylesheet's page-wide rules.
+    ...(template.stylesheets ?? []).map((href) => `<link rel="stylesheet" crossorigin href="${href}">`),
     page.styles,
     `<style>${CLIENT_RENDER_STYLE}</style>`,
     `<script>${bootScript}</script>`,
@@ -73,7 +86,10 @@ export function pageDocument(
     }>`,
   );
   const withHead = withScheme.replace('</head>', `${head}</head>`);
-  const html = withHead.replace('<div id="root"></div>', `<div id="root">${page.html}</div>`);
+  const html = withHead.replace(
+    '<div id="root"></div>',
+    () => `<div id="root">${filled(page.html, template.fills)}</div>`,
+  );
   if (html === withHead || withScheme === template.shell)
     throw new Error('index.html lost its <html lang="en"> or #root');
   return html;

@@ -15,9 +15,10 @@ export const PRERENDERED_SCHEME = 'dark';
 /**
  * The public pages written to HTML at build time: the same for every signed-out visitor, and rendered
  * from the path alone (no query, no per-user data; what comes from GET /api/config loads after). The
- * module is the page's lazy chunk, preloaded by the prerendered HTML.
+ * module is the page's lazy chunk, preloaded by the prerendered HTML; `styles`, a lazy module whose
+ * stylesheets the page links in its head (its markup needs them before any script runs).
  */
-export const PRERENDERED_PAGES: readonly { path: string; module: string }[] = [
+export const PRERENDERED_PAGES: readonly { path: string; module: string; styles?: string }[] = [
   { path: '/', module: 'landing/landing-page.tsx' },
   { path: '/pricing', module: 'pricing/pricing-page.tsx' },
   { path: '/login', module: 'auth/login-page.tsx' },
@@ -29,6 +30,12 @@ export const PRERENDERED_PAGES: readonly { path: string; module: string }[] = [
   { path: '/affiliate/terms', module: 'legal/legal-pages.tsx' },
   { path: '/affiliate/privacy-policy', module: 'legal/legal-pages.tsx' },
   { path: '/affiliate/privacy', module: 'legal/legal-pages.tsx' },
+  // With Scalar's markup of the public API and its styles (no script: it is taken over on first use).
+  {
+    path: '/api-reference',
+    module: 'api-reference/api-reference-page.tsx',
+    styles: 'api-reference/scalar-reference.tsx',
+  },
 ];
 
 /**

@@ -22,7 +22,13 @@ import { prerender } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
 import { appElement } from './app-element.tsx';
 import { pageDocument, type RenderedPage } from './page-document.ts';
-import { bootScript, INTL_COOKIE, SESSION_COOKIE, sessionTag } from './prerender-contract.ts';
+import {
+  bootScript,
+  INTL_COOKIE,
+  PRERENDERED_SCHEME,
+  SESSION_COOKIE,
+  sessionTag,
+} from './prerender-contract.ts';
 import { TOKEN_STORAGE_KEY, webPlatform } from './web-platform.ts';
 
 /** The <head> scripts of the pages, with the localStorage keys the app reads. */
@@ -81,6 +87,19 @@ type Renderer = PageRenderer<Schemas['PublicConfig']>;
 export const renderDocument: Renderer['renderDocument'] = async (template, url, config) => {
   const page = await renderElement(appElement(staticRouter(url), { publicConfig: config ?? undefined }));
   return pageDocument(template, page, PUBLIC_BOOT_SCRIPT, config);
+};
+
+/**
+ * Markup of a page made without React, for its template (PageTemplate.fills), by the build only:
+ * /api-reference holds Scalar's rendering of the public API (a second or two of work, so never at a
+ * visit), in the colour scheme pages are prerendered in.
+ */
+export const pageFills: Renderer['pageFills'] = async (pagePath) => {
+  if (pagePath !== '/api-reference') return {};
+  const { renderScalarMarkup, SCALAR_MOUNT_ATTRIBUTE } = await import('@berth/ui/api-reference-markup');
+  const fills: Record<string, string> = {};
+  fills[SCALAR_MOUNT_ATTRIBUTE] = await renderScalarMarkup(PRERENDERED_SCHEME);
+  return fills;
 };
 
 /** Renders of a page that discover queries, before the last: the dashboard needs three. */

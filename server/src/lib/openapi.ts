@@ -66,8 +66,11 @@ Create a key on the API Access page (/api-access) and send it in the \`X-API-Key
 ## Base URL
 All paths start with \`/api/v1\` on your Berth server.
 
+## Defaults
+\`POST /api/v1/instances\` deploys n8n when \`type\` is left out (its owner account goes in \`n8n\`); the region defaults to us-east-1, memory to 4GB and CPU to 2.
+
 ## Response format
-Successes: \`{ "success": true, "message": "…", "data": … }\`. Errors: \`{ "error": "<code>", "message": "…", "details": { … } }\` (\`details\` is optional).
+Successes: \`{ "success": true, "message": "…", "data": … }\`. Errors: \`{ "error": "<name>", "message": "…", "details": { "code": "<code>", … } }\`: \`error\` is the status's name from the table below (\`Bad Request\`, \`Conflict\` and \`Bad Gateway\` for 400, 409 and 502), \`details.code\` a stable machine code (\`validation_error\`, \`plan_limit\`, \`conflict\`, …).
 
 ## Error responses
 | Status | Name | Message |

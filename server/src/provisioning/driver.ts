@@ -1,7 +1,13 @@
 import { REGIONS } from '@berth/openapi/rules';
 import { ConflictError } from '../lib/errors.ts';
 import type { InstanceEngine, SpecOf } from './engine.ts';
-import { type Capabilities, INSTANCE_TYPES, type InstanceType } from './instance-types.ts';
+import {
+  type Capabilities,
+  INSTANCE_TYPES,
+  type InstanceType,
+  type NotAvailable,
+  type Unavailable,
+} from './instance-types.ts';
 import type { UsageCapability } from './usage.ts';
 
 /**
@@ -22,6 +28,8 @@ export interface ProvisioningDriver {
    * a function that stops the listening.
    */
   onStorageLimit(listener: (event: StorageLimitEvent) => void): () => void;
+  /** Live instance states (the swarm driver has them; the local driver's jobs already know). */
+  readonly live?: LiveStatusCapability;
   /** What instances use and what the host has (usage.ts); absent: this driver measures nothing. */
   readonly usage?: UsageCapability;
   /** Brings up what the driver supervises (or connects to). */
@@ -66,14 +74,14 @@ export async function capabilitiesOf(engines: Engines): Promise<Capabilities> {
  */
 export function unavailableEngine<T extends InstanceType>(
   type: T,
-  reason: () => string,
+  why: () => NotAvailable,
 ): InstanceEngine<SpecOf[T]> {
   const refuse = async (): Promise<never> => {
-    throw new ProvisioningUnavailableError(type, reason());
+    throw new ProvisioningUnavailableError(type, why());
   };
   return {
     type,
-    capability: async () => ({ available: false, reason: reason() }),
+    capability: async () => why(),
     deploy: refuse,
     delete: refuse,
     suspend: refuse,
@@ -100,6 +108,34 @@ export interface DriverHealth {
   servers: Record<string, ServerHealth>;
 }
 
+/**
+ * An instance's live state as the driver sees it, for drivers whose instances can change state by
+ * themselves (swarm: a node goes down, a task fails or is killed by its memory limit). The jobs write
+ * `running`/`error` after their own operations; this carries what happens between them.
+ */
+export interface InstanceStatus {
+  id: string;
+  type: InstanceType;
+  /**
+   * running · starting (being (re)started) · stopped (suspended) · node-down (its server stopped
+   * answering; it comes back with it) · error (it cannot run: `message` says why).
+   */
+  state: 'running' | 'starting' | 'stopped' | 'node-down' | 'error';
+  /** In the customer's words: node-down "Waiting for its server to come back", error its reason. */
+  message?: string;
+}
+
+export interface LiveStatusCapability {
+  /** The instance's state now; undefined when the driver has no such instance. */
+  status(id: string): Promise<InstanceStatus | undefined>;
+  /**
+   * Calls `listener` with an instance's state whenever it changes, and with an `error`-free notice
+   * (`message` set, state unchanged) when a process of it was killed by its memory limit. Answers the
+   * unsubscribe. The driver watches only while someone listens.
+   */
+  watch(listener: (status: InstanceStatus) => void): () => void;
+}
+
 /** A database reached its size limit (its writes are refused) or is below it again. */
 export interface StorageLimitEvent {
   /** The instance: a MySQL instance, or the WordPress site whose database it is. */
@@ -119,9 +155,15 @@ export class StorageExhaustedError extends ConflictError {
   }
 }
 
-/** The instance type cannot be provisioned here; `details.reason` says why (answered as a 409). */
+/**
+ * The instance type cannot be provisioned here (answered as a 409): the message and `details.reason` are
+ * the customer's words; the operator's `detail` is kept for the log only.
+ */
 export class ProvisioningUnavailableError extends ConflictError {
-  constructor(type: InstanceType, reason: string) {
-    super(`${type} is not available: ${reason}`, { type, reason });
+  readonly detail: string | undefined;
+
+  constructor(type: InstanceType, why: Unavailable) {
+    super(why.reason, { type, reason: why.reason });
+    this.detail = why.detail;
   }
 }

@@ -43,6 +43,11 @@ export interface BaseSpec {
   region?: string;
   /** The memory and CPU it was sold; absent: the driver's defaults. */
   resources?: Resources;
+  /**
+   * The owner's user id. The swarm driver labels everything it makes for the instance with it (so the
+   * engine's own data says whose a service is: the admin's node view, clean-up); the local driver ignores it.
+   */
+  owner?: string;
 }
 
 export interface Resources {

@@ -13,6 +13,17 @@ export type AdminUser = Schemas['AdminUser'];
 export type AdminUserList = Schemas['AdminUserList'];
 export type GrantPlanRequest = Schemas['GrantPlanRequest'];
 
+export type OperatorCapability = Schemas['OperatorInstanceCapabilities']['types'][number];
+
+/** GET /api/admin/capabilities: each instance type, with the customer's reason and the operator's detail. */
+export function useOperatorCapabilitiesQuery() {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: adminKeys.capabilities(),
+    queryFn: async () => (await unwrap(client.GET('/api/admin/capabilities'))).types,
+  });
+}
+
 /** Users per page of the admin user list (the server's default). */
 export const ADMIN_USER_PAGE_SIZE = 20;
 

@@ -37,3 +37,13 @@ export function useUpdateApiKeyMutation() {
     onSuccess: (result) => queryClient.setQueryData(apiKeyKeys.list(), [result.key]),
   });
 }
+
+/** DELETE /api/keys/{id}: the key stops working at once; a new one may be generated after. */
+export function useDeleteApiKeyMutation() {
+  const client = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation<unknown, Error, string>({
+    mutationFn: (id) => unwrap(client.DELETE('/api/keys/{id}', { params: { path: { id } } })),
+    onSuccess: () => queryClient.setQueryData(apiKeyKeys.list(), []),
+  });
+}

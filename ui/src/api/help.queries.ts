@@ -111,6 +111,7 @@ export function useAllTicketsQuery(params: TicketListParams) {
               ...(params.q.trim() ? { q: params.q.trim() } : {}),
               ...(params.status ? { status: params.status } : {}),
               ...(params.category ? { category: params.category } : {}),
+              ...(params.sort === 'newest' ? { sort: params.sort } : {}),
             },
           },
         }),

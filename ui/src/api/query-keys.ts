@@ -71,6 +71,7 @@ export type AdminUserListParams = PageParams;
 export const adminKeys = {
   all: ['admin'] as const,
   paymentSettings: () => [...adminKeys.all, 'payment-settings'] as const,
+  capabilities: () => [...adminKeys.all, 'capabilities'] as const,
   metamaskOrders: () => [...adminKeys.all, 'metamask-orders'] as const,
   metamaskOrderList: (status: string) => [...adminKeys.metamaskOrders(), status] as const,
   users: () => [...adminKeys.all, 'users'] as const,
@@ -92,6 +93,8 @@ export interface TicketListParams {
   q: string;
   status: '' | 'open' | 'answered' | 'closed';
   category: '' | 'general' | 'technical' | 'billing' | 'feature' | 'bug';
+  /** 'due': open tickets first, the one due soonest on top (the server's default); 'newest'. */
+  sort: 'due' | 'newest';
   page: number;
   limit: number;
 }

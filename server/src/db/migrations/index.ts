@@ -15,6 +15,7 @@ import * as createAffiliates from './20261203T000001-create-affiliates.ts';
 import * as createApiKeys from './20261205T000001-create-api-keys.ts';
 import * as affPartialRefunds from './20261211T000001-aff-partial-refunds.ts';
 import * as aff2ClickVisitorRetention from './20261212T000001-aff2-click-visitor-retention.ts';
+import * as addTicketDueTimes from './20261214T000001-add-ticket-due-times.ts';
 import * as createInstanceUsage from './20261215T000001-create-instance-usage.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit an old one. */
@@ -35,5 +36,6 @@ export const migrations: Record<string, Migration> = {
   '20261205T000001-create-api-keys': createApiKeys,
   '20261211T000001-aff-partial-refunds': affPartialRefunds,
   '20261212T000001-aff2-click-visitor-retention': aff2ClickVisitorRetention,
+  '20261214T000001-add-ticket-due-times': addTicketDueTimes,
   '20261215T000001-create-instance-usage': createInstanceUsage,
 };

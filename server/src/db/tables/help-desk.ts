@@ -1,3 +1,4 @@
+import type { SupportPlan } from '@berth/openapi/rules';
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
 export const TICKET_STATUSES = ['open', 'answered', 'closed'] as const;
@@ -27,6 +28,10 @@ export interface HelpTicketTable {
   path: string | null;
   status: ColumnType<TicketStatus, TicketStatus | undefined, TicketStatus>;
   context: ColumnType<TicketContext | null, string | null | undefined, string | null>;
+  /** The sender's plan when they sent it ('free': a trial or a lapsed plan). */
+  plan: ColumnType<SupportPlan, SupportPlan, never>;
+  /** When support promised an answer: sent + 4 h on Pro, 24 h otherwise (SUPPORT_RESPONSE_HOURS). */
+  due_at: ColumnType<Date, Date, never>;
   response_text: string | null;
   responded_at: Date | null;
   responded_by: string | null;

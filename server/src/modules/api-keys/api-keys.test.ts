@@ -150,7 +150,12 @@ describe('API key lifecycle', () => {
       await v1('/api/v1/instances', 'berth_sk_'),
     ]) {
       expect(attempt.status).toBe(401);
-      expect(attempt.json).toEqual({ error: 'unauthorized', message: INVALID_KEY });
+      // The spec's error table: 401 Unauthorized 'Invalid or missing API key'.
+      expect(attempt.json).toEqual({
+        error: 'Unauthorized',
+        message: INVALID_KEY,
+        details: { code: 'unauthorized' },
+      });
     }
   });
 
@@ -205,7 +210,11 @@ describe('API key lifecycle', () => {
     await setPro(userId, false);
     const refused = await v1('/api/v1/instances', apiKey);
     expect(refused.status).toBe(403);
-    expect(refused.json).toEqual({ error: 'forbidden', message: PRO_REQUIRED });
+    expect(refused.json).toEqual({
+      error: 'Forbidden',
+      message: PRO_REQUIRED,
+      details: { code: 'forbidden' },
+    });
     expect(refused.headers.get('ratelimit-limit')).toBe('150');
     await setPro(userId, true);
     expect((await v1('/api/v1/instances', apiKey)).status).toBe(200);
@@ -225,7 +234,11 @@ describe('API key lifecycle', () => {
     ]) {
       const res = await v1(path, stranger.apiKey);
       expect(res.status).toBe(404);
-      expect(res.json).toEqual({ error: 'not_found', message: 'Instance not found' });
+      expect(res.json).toEqual({
+        error: 'Not Found',
+        message: 'Instance not found',
+        details: { code: 'not_found' },
+      });
     }
     expect((await v1('/api/v1/instances', stranger.apiKey)).json.data.total).toBe(0);
   });
@@ -247,9 +260,9 @@ describe('the /api/v1 rate limit', () => {
     const over = await v1('/api/v1/instances', apiKey);
     expect(over.status).toBe(429);
     expect(over.json).toEqual({
-      error: 'rate_limited',
+      error: 'Too Many Requests',
       message: 'Rate limit exceeded. Please try again later.',
-      details: { retryAfterSeconds: Number(over.headers.get('retry-after')) },
+      details: { code: 'rate_limited', retryAfterSeconds: Number(over.headers.get('retry-after')) },
     });
     expect(over.headers.get('ratelimit-remaining')).toBe('0');
     expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import type { TicketContext } from '../../db/tables/help-desk.ts';
-import type { SubscriptionsService } from '../subscriptions/subscriptions.service.ts';
+import type { Subscription } from '../subscriptions/subscriptions.schemas.ts';
 import { findInstanceFacts } from './help-desk.repository.ts';
 
 /**
@@ -10,13 +10,10 @@ import { findInstanceFacts } from './help-desk.repository.ts';
  */
 export async function takeContextSnapshot(
   db: Db,
-  subscriptions: Pick<SubscriptionsService, 'get'>,
+  subscription: Pick<Subscription, 'planLabel' | 'standing'>,
   userId: string,
 ): Promise<TicketContext> {
-  const [subscription, instances] = await Promise.all([
-    subscriptions.get(userId),
-    findInstanceFacts(db, userId),
-  ]);
+  const instances = await findInstanceFacts(db, userId);
   return {
     plan: subscription.planLabel,
     standing: subscription.standing,

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/database.ts';
 import type {
   HelpTicketRow,
@@ -44,9 +45,11 @@ export interface TicketFilter {
   q?: string;
   status?: TicketStatus;
   category?: string;
+  /** 'due' (default): open tickets first, the one due soonest on top, then the others newest first. */
+  sort?: 'due' | 'newest';
 }
 
-/** One page of all tickets matching the filter, newest first, and how many match in all. */
+/** One page of all tickets matching the filter, in the filter's order, and how many match in all. */
 export async function findTicketPage(
   db: DbOrTx,
   filter: TicketFilter,
@@ -70,8 +73,12 @@ export async function findTicketPage(
     );
   }
   const { n } = await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
-  const rows = await base
-    .selectAll()
+  let ordered = base.selectAll();
+  if (filter.sort !== 'newest')
+    ordered = ordered
+      .orderBy(sql`case when status = 'open' then 0 else 1 end`)
+      .orderBy(sql`case when status = 'open' then due_at end`);
+  const rows = await ordered
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)

@@ -1,3 +1,4 @@
+import { SUPPORT_RESPONSE_HOURS } from '@berth/openapi/rules';
 import { z } from '@hono/zod-openapi';
 import { TICKET_STATUSES } from '../../db/tables/help-desk.ts';
 import { CONTACT_CATEGORIES, requiredText } from '../contact/contact.schemas.ts';
@@ -84,6 +85,13 @@ const TicketSchema = z
     status: z.enum(TICKET_STATUSES),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
+    plan: z.enum(['free', 'starter', 'pro']).openapi({
+      description: 'The sender’s plan when it was sent (`free`: a trial or a lapsed plan)',
+    }),
+    dueAt: z.iso.datetime().openapi({
+      description: `When support promised to answer: ${SUPPORT_RESPONSE_HOURS.pro} hours after it was sent on Pro, ${SUPPORT_RESPONSE_HOURS.starter} hours otherwise`,
+    }),
+    overdue: z.boolean().openapi({ description: 'Still open after its due time' }),
     attachments: z.array(AttachmentSchema),
     adminResponse: z
       .object({
@@ -112,6 +120,10 @@ export const AllTicketsQuerySchema = z.object({
   q: z.string().max(200).optional().openapi({ description: 'Part of the subject, message, name or e-mail' }),
   status: z.enum(TICKET_STATUSES).optional(),
   category: z.enum(TICKET_CATEGORIES).optional(),
+  sort: z.enum(['due', 'newest'], { error: 'Sort must be due or newest' }).optional().openapi({
+    description:
+      '`due` (default): open tickets first, the one due soonest on top, then the others newest first; `newest`: newest first',
+  }),
   page: positiveInt('page', 1_000_000).optional().openapi({ description: 'Default 1', example: '1' }),
   limit: positiveInt('limit', 100).optional().openapi({ description: 'Default 20, at most 100' }),
 });

@@ -1,3 +1,4 @@
+import { type SupportPlan, supportResponseHours } from '@berth/openapi/rules';
 import type { Db, DbOrTx } from '../../db/database.ts';
 import type { HelpTicketRow, HelpUploadRow, TicketStatus } from '../../db/tables/help-desk.ts';
 import { enqueueMail } from '../../jobs/mail-task.ts';
@@ -5,6 +6,7 @@ import { NotFoundError, PayloadTooLargeError, ValidationError } from '../../lib/
 import { isUuid } from '../../lib/ids.ts';
 import { detectImageType, IMAGE_CONTENT_TYPES } from '../avatars/image-type.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
+import type { Subscription } from '../subscriptions/subscriptions.schemas.ts';
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service.ts';
 import { takeContextSnapshot } from './help-desk.context.ts';
 import { FILE_NAME, fileNameOf, type HelpFiles, URL_PREFIX } from './help-desk.files.ts';
@@ -61,7 +63,7 @@ const attachmentOf = (u: HelpUploadRow): Attachment => ({
   name: u.original_name,
 });
 
-function toTicket(row: HelpTicketRow, uploads: HelpUploadRow[]): Ticket {
+function toTicket(row: HelpTicketRow, uploads: HelpUploadRow[], now: Date): Ticket {
   const mine = uploads.filter((u) => u.ticket_id === row.id);
   return {
     _id: row.id,
@@ -75,6 +77,9 @@ function toTicket(row: HelpTicketRow, uploads: HelpUploadRow[]): Ticket {
     status: row.status,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
+    plan: row.plan,
+    dueAt: row.due_at.toISOString(),
+    overdue: row.status === 'open' && row.due_at < now,
     attachments: mine.filter((u) => u.role === 'request').map(attachmentOf),
     adminResponse:
       row.response_text !== null && row.responded_at !== null
@@ -86,6 +91,11 @@ function toTicket(row: HelpTicketRow, uploads: HelpUploadRow[]): Ticket {
         : null,
     context: row.context,
   };
+}
+
+/** The plan support answers by: a running paid plan's, else 'free' (a trial, a lapsed plan). */
+function supportPlanOf(subscription: Pick<Subscription, 'plan' | 'standing'>): SupportPlan {
+  return subscription.standing === 'active' && subscription.plan !== 'free' ? subscription.plan : 'free';
 }
 
 /** A display name for an uploaded file: the client's name, cut down, or `image.<ext>`. */
@@ -112,7 +122,8 @@ export function createHelpDeskService({
       tx,
       rows.map((r) => r.id),
     );
-    return rows.map((row) => toTicket(row, uploads));
+    const at = now();
+    return rows.map((row) => toTicket(row, uploads, at));
   }
   const one = async (row: HelpTicketRow, tx: DbOrTx = db) => (await withUploads([row], tx))[0] as Ticket;
 
@@ -197,10 +208,17 @@ export function createHelpDeskService({
       return { bytes, contentType: row.content_type };
     },
 
+    /**
+     * Records the ticket with the sender's plan and the answer support promised by it (due 4 hours
+     * from now on Pro, 24 otherwise: SUPPORT_RESPONSE_HOURS).
+     */
     async submit(userId: string, body: SubmitTicketBody): Promise<Ticket> {
       // Taken before the transaction: reads only, and the snapshot is of this moment either way.
+      const subscription = await subscriptions.get(userId);
       const context =
-        (body.shareContext ?? true) ? await takeContextSnapshot(db, subscriptions, userId) : null;
+        (body.shareContext ?? true) ? await takeContextSnapshot(db, subscription, userId) : null;
+      const plan = supportPlanOf(subscription);
+      const sentAt = now();
       return db.transaction().execute(async (tx) => {
         const uploads = await resolveAttachments(
           tx,
@@ -216,6 +234,8 @@ export function createHelpDeskService({
           message: body.message,
           path: body.path ?? null,
           context,
+          plan,
+          due_at: new Date(sentAt.getTime() + supportResponseHours(plan) * 3_600_000),
         });
         for (const [i, u] of uploads.entries()) await attachUpload(tx, u.id, row.id, 'request', i);
         return one(row, tx);

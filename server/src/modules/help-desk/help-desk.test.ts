@@ -255,15 +255,17 @@ describe('admin side', () => {
 
     const all = await call(app, 'GET', '/api/help/all', { token: admin.token });
     expect(all.json).toMatchObject({ total: 3, page: 1, pages: 1 });
+    // Open tickets first, the one due soonest on top (the same plan: the oldest), then the others.
     expect(all.json.items.map((t: { subject: string }) => t.subject)).toEqual([
-      'Crash',
-      'Feature: dark mode',
       'Billing question',
+      'Feature: dark mode',
+      'Crash',
     ]);
     const subjects = async (query: string) =>
       (await call(app, 'GET', `/api/help/all?${query}`, { token: admin.token })).json.items.map(
         (t: { subject: string }) => t.subject,
       );
+    expect(await subjects('sort=newest')).toEqual(['Crash', 'Feature: dark mode', 'Billing question']);
     expect(await subjects('status=closed')).toEqual(['Crash']);
     expect(await subjects('status=open&category=billing')).toEqual(['Billing question']);
     expect(await subjects('q=GRACE@')).toEqual(['Crash']);
@@ -289,6 +291,74 @@ describe('admin side', () => {
         })
       ).status,
     ).toBe(404);
+  });
+
+  it('records the plan and due time of each ticket (Pro 4 h, Starter and trials 24 h); admins get open tickets by due time, the overdue marked', async () => {
+    let clock = new Date('2027-03-01T09:00:00.000Z');
+    app = createTestApp(db, { helpUploadsDir: dir, now: () => clock });
+    const at = (time: string) => {
+      clock = new Date(`2027-03-01T${time}:00.000Z`);
+    };
+    const admin = await registerAdmin(app, db);
+    const [trial, starter, pro] = [await register(app), await register(app), await register(app)];
+    for (const [customer, plan] of [
+      [starter, 'starter'],
+      [pro, 'pro'],
+    ] as const) {
+      const granted = await call(app, 'POST', `/api/admin/users/${customer.user.id}/plan`, {
+        token: admin.token,
+        body: { plan, billingCycle: 'monthly' },
+      });
+      expect(granted.status, JSON.stringify(granted.json)).toBe(200);
+    }
+
+    const trialTicket = (await submit(trial.token, { subject: 'Trial question' })).json.item;
+    expect(trialTicket).toMatchObject({ plan: 'free', dueAt: '2027-03-02T09:00:00.000Z', overdue: false });
+    at('09:30');
+    const starterTicket = (await submit(starter.token, { subject: 'Starter question' })).json.item;
+    expect(starterTicket).toMatchObject({ plan: 'starter', dueAt: '2027-03-02T09:30:00.000Z' });
+    at('10:00');
+    const proTicket = (await submit(pro.token, { subject: 'Pro question' })).json.item;
+    expect(proTicket).toMatchObject({ plan: 'pro', dueAt: '2027-03-01T14:00:00.000Z', overdue: false });
+    // The customer reads the same due time with their tickets.
+    expect((await call(app, 'GET', '/api/help/my', { token: pro.token })).json.items[0]?.dueAt).toBe(
+      '2027-03-01T14:00:00.000Z',
+    );
+
+    const list = async (query = '') =>
+      // (typed as the route's answer: the query string is the route's own)
+      (
+        await call(app, 'GET', `/api/help/all${query}` as '/api/help/all', { token: admin.token })
+      ).json.items.map((t) => [t.subject, t.plan, t.overdue]);
+    // The Pro ticket, sent last, is due first.
+    expect(await list()).toEqual([
+      ['Pro question', 'pro', false],
+      ['Trial question', 'free', false],
+      ['Starter question', 'starter', false],
+    ]);
+    at('14:01');
+    expect(await list()).toEqual([
+      ['Pro question', 'pro', true],
+      ['Trial question', 'free', false],
+      ['Starter question', 'starter', false],
+    ]);
+    // Answered, it is no longer overdue nor first; the open ones keep their order.
+    const answered = await call(app, 'POST', `/api/help/${proTicket.id}/answer`, {
+      token: admin.token,
+      body: { text: 'Fixed.', notify: false },
+    });
+    expect(answered.json.item).toMatchObject({ status: 'answered', overdue: false });
+    expect(await list()).toEqual([
+      ['Trial question', 'free', false],
+      ['Starter question', 'starter', false],
+      ['Pro question', 'pro', false],
+    ]);
+    expect(await list('?sort=newest')).toEqual([
+      ['Pro question', 'pro', false],
+      ['Starter question', 'starter', false],
+      ['Trial question', 'free', false],
+    ]);
+    expect((await call(app, 'GET', '/api/help/all?sort=plan', { token: admin.token })).status).toBe(400);
   });
 
   it('requires answer text and keeps an answer’s images to its admin’s own uploads', async () => {

@@ -14,7 +14,8 @@ export type DeployRequest = { [T in InstanceType]: { type: T; spec: SpecOf[T] } 
 
 export function deployRequestOf(row: InstanceRow, secret: StoredSecret): DeployRequest {
   // Values the row cannot express (none since the choices are checked) leave the driver's defaults.
-  const base = { id: row.id, region: row.region, resources: resourcesOf(row.memory, row.cpu) };
+  const resources = resourcesOf(row.memory, row.cpu);
+  const base = { id: row.id, owner: row.user_id, region: row.region, resources };
   const settings = row.site;
   switch (row.type) {
     case 'wordpress':

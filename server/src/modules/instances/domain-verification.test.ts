@@ -197,7 +197,11 @@ describe('custom domains need a TXT record before they are attached', { timeout:
     expect(domainCalls.filter(([id]) => id === instance.id)).toEqual([[instance.id, domain]]);
     const active = await call(app, 'GET', `/api/instances/${instance.id}/ssl`, { token });
     expect(active.json).toMatchObject({ status: 'Active', ssl: { message: 'HTTPS is enabled' } });
-    expect((await get(token, instance.id)).customDomain).toMatchObject({ isActive: true });
+    // Attached, the domain is the site's address: `ssl.isPrimary` (the spec's public instance shape).
+    expect((await get(token, instance.id)).customDomain).toMatchObject({
+      isActive: true,
+      ssl: { status: 'Active', isPrimary: true },
+    });
     // Verifying again changes nothing.
     expect((await verify(token, instance.id)).json.instance.customDomain?.verification.status).toBe(
       'attached',

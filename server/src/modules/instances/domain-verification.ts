@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { DOMAIN_VERIFICATION } from '@berth/openapi/rules';
 import type { TxtAnswer } from '../../lib/dns-txt.ts';
 
 /**
@@ -6,8 +7,8 @@ import type { TxtAnswer } from '../../lib/dns-txt.ts';
  * the value `berth-verify=<token>`; the token is random per account and domain (an account's instances
  * share it, so moving a domain between them needs no new record).
  */
-const TXT_PREFIX = '_berth-verify';
-const VALUE_PREFIX = 'berth-verify=';
+const TXT_PREFIX = DOMAIN_VERIFICATION.name;
+const VALUE_PREFIX = DOMAIN_VERIFICATION.valuePrefix;
 
 /** The spec's wording for a domain that is not attached yet. */
 export const PENDING_ACTIVATION = 'A custom domain is pending activation until DNS is set up';

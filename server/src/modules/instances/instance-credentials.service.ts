@@ -83,6 +83,8 @@ export function createInstanceCredentialsService(
         database: {
           ...database,
           connectionString: connectionString(TYPE_INFO[row.type].scheme ?? 'mysql', database),
+          // No phpMyAdmin runs here: the field the spec lists says so rather than point nowhere.
+          phpmyadmin: null,
         },
         sftp,
       };

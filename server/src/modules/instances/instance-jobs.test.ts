@@ -26,8 +26,7 @@ import { type Cipher, createEphemeralCipher } from '../../lib/crypto.ts';
 import { ValidationError } from '../../lib/errors.ts';
 import { type ProvisioningDriver, ProvisioningUnavailableError } from '../../provisioning/driver.ts';
 import type { DatabaseCredentials, DatabaseSpec, InstanceEngine } from '../../provisioning/engine.ts';
-import type { Capabilities } from '../../provisioning/instance-types.ts';
-import { MONGODB_UNAVAILABLE } from '../../provisioning/local/local-driver.ts';
+import { type Capabilities, unavailable } from '../../provisioning/instance-types.ts';
 import { trackDriverStart } from './driver-startup.ts';
 import { DEFAULT_BUDGETS, enqueueInstanceJob, reconcileInstances } from './instance-jobs.ts';
 
@@ -348,20 +347,23 @@ describe('instance jobs', { timeout: 60_000 }, () => {
       ...withEngine(driver, 'mysql', (mysql) => ({
         async deploy(spec) {
           deployCalls.push(spec.id);
-          if (!started) throw new ProvisioningUnavailableError('mysql', NOT_STARTED);
+          if (!started)
+            throw new ProvisioningUnavailableError('mysql', unavailable.settingUp('mysql', NOT_STARTED));
           return mysql.deploy(spec);
         },
       })),
       async capabilities(): Promise<Capabilities> {
         const real = await driver.capabilities();
-        const postgresql = { available: false, reason: NO_POSTGRES } as const;
+        const postgresql = unavailable.notOffered('postgresql', NO_POSTGRES);
         if (started) return { ...real, postgresql };
-        const notYet = { available: false, reason: NOT_STARTED } as const;
+        const notYet = unavailable.settingUp('mysql', NOT_STARTED);
         return { ...real, mysql: notYet, postgresql, wordpress: notYet };
       },
     };
     const startup = trackDriverStart(['mysql', 'postgresql', 'wordpress']);
+    const appLog: string[] = [];
     const early = createTestApp(db, {
+      errorLog: (line) => appLog.push(line),
       provisioner: starting,
       cipher,
       driverStartup: startup,
@@ -384,7 +386,7 @@ describe('instance jobs', { timeout: 60_000 }, () => {
         mysql: true,
         postgresql: true,
         wordpress: true,
-        mongodb: MONGODB_UNAVAILABLE,
+        mongodb: 'MongoDB is not offered on this server',
       });
       const res = await deploy(early, token, 'MySQL', 'Early');
       expect(res.status, JSON.stringify(res.json)).toBe(202);
@@ -393,7 +395,7 @@ describe('instance jobs', { timeout: 60_000 }, () => {
       // A type the start cannot bring is refused at once, with its reason.
       const mongo = await deploy(early, token, 'MongoDB', 'Never');
       expect(mongo.status).toBe(409);
-      expect(mongo.json.details?.reason).toBe(MONGODB_UNAVAILABLE);
+      expect(mongo.json.details?.reason).toBe('MongoDB is not offered on this server');
 
       // The start outlasts the deploy's whole budget; the job waits without calling the driver.
       await waitFor(async () => ((await jobsOf(id))[0]?.locked_by ? true : undefined), {
@@ -411,10 +413,13 @@ describe('instance jobs', { timeout: 60_000 }, () => {
       expect((await tenantCli('mysql', await accessOf(token, id), 'SELECT 1')).stdout).toBe('1');
 
       // Once the start has ended, a type still unavailable is refused at once.
-      expect(await availability()).toMatchObject({ mysql: true, postgresql: NO_POSTGRES });
+      const notOffered = 'PostgreSQL is not offered on this server';
+      expect(await availability()).toMatchObject({ mysql: true, postgresql: notOffered });
       const late = await deploy(early, token, 'PostgreSQL', 'Late');
       expect(late.status).toBe(409);
-      expect(late.json.details?.reason).toBe(NO_POSTGRES);
+      expect(late.json.details?.reason).toBe(notOffered);
+      // The operator's reason goes to the log.
+      expect(appLog.join('\n')).toContain(`deploy of postgresql refused: ${NO_POSTGRES}`);
     } finally {
       started = true;
       startup.end();

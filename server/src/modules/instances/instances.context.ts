@@ -159,10 +159,16 @@ export function toInstance(row: InstanceRow): Instance {
           isActive: row.domain_status === 'attached' && row.ssl?.status === 'Active',
           ssl:
             row.domain_status !== 'attached'
-              ? { status: 'Pending', message: PENDING_ACTIVATION, lastChecked: null }
+              ? { status: 'Pending', isPrimary: false, message: PENDING_ACTIVATION, lastChecked: null }
               : row.ssl
-                ? { status: row.ssl.status, message: row.ssl.message, lastChecked: row.ssl.lastChecked }
-                : { status: 'Pending', message: 'Not checked yet', lastChecked: null },
+                ? {
+                    status: row.ssl.status,
+                    // Attached, the domain is the site's address (its URL and WordPress' own).
+                    isPrimary: true,
+                    message: row.ssl.message,
+                    lastChecked: row.ssl.lastChecked,
+                  }
+                : { status: 'Pending', isPrimary: true, message: 'Not checked yet', lastChecked: null },
           verification: {
             status: row.domain_status ?? 'attached',
             record: verificationRecord(row.custom_domain, row.domain_token ?? ''),

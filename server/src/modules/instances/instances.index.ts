@@ -12,6 +12,9 @@ export function createInstancesRouter(instances: InstancesService) {
       )
       // Before /{id}, which would otherwise take "capabilities" for an id.
       .openapi(routes.capabilities, async (c) => c.json(await instances.capabilities(), 200))
+      .openapi(routes.operatorCapabilities, async (c) =>
+        c.json(await instances.capabilitiesForOperator(), 200),
+      )
       .openapi(routes.deploy, async (c) => {
         const instance = await instances.deploy(c.get('user').id, c.req.valid('json'));
         return c.json({ instance, message: 'Instance deployment initiated' }, 202);

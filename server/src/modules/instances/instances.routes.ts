@@ -1,6 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
 import { errorResponse, json, MessageSchema } from '../../lib/openapi-schemas.ts';
-import { requireUser } from '../../middleware/auth.ts';
+import { requireAdmin, requireUser } from '../../middleware/auth.ts';
 import { DRIVER_FAILED } from './instances.context.ts';
 import {
   BackupBodySchema,
@@ -17,6 +17,7 @@ import {
   InstanceListSchema,
   InstanceResultSchema,
   ListQuerySchema,
+  OperatorCapabilitiesSchema,
   SiteStorageSchema,
   SslResultSchema,
   TypeQuerySchema,
@@ -51,6 +52,22 @@ export const capabilities = createRoute({
   summary: 'Which instance types this server can deploy now, and why not the others',
   ...signedIn,
   responses: { 200: json(CapabilitiesSchema, 'Every type, available or with the reason'), 401: notSignedIn },
+});
+
+export const operatorCapabilities = createRoute({
+  method: 'get',
+  path: '/api/admin/capabilities',
+  operationId: 'admin.capabilities',
+  tags: ['Admin'],
+  summary:
+    'Which instance types this server can deploy, with the operator’s reason and fix for the others (admin)',
+  security: [{ bearerAuth: [] }],
+  middleware: requireAdmin,
+  responses: {
+    200: json(OperatorCapabilitiesSchema, 'Every type: the customer’s reason and the operator’s detail'),
+    401: notSignedIn,
+    403: errorResponse('Not an admin'),
+  },
 });
 
 export const deploy = createRoute({

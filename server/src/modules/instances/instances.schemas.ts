@@ -174,6 +174,10 @@ const CustomDomainSchema = z
     isActive: z.boolean().openapi({ description: 'Whether its certificate was Active at the last check' }),
     ssl: z.object({
       status: z.enum(SSL_STATUSES),
+      isPrimary: z.boolean().openapi({
+        description:
+          'Whether the domain is the site’s address (its URL, and WordPress’ own): true once it is attached',
+      }),
       message: z.string(),
       lastChecked: z.iso.datetime().nullable().openapi({ description: 'Null before the first check' }),
     }),
@@ -245,6 +249,10 @@ export const DatabaseAccessSchema = z
       user: z.string(),
       password: z.string(),
       connectionString: z.string().openapi({ example: 'mysql://u_x:secret@127.0.0.1:3306/t_x' }),
+      phpmyadmin: z.string().nullable().openapi({
+        description:
+          'The address of a phpMyAdmin for this database; always null: this server runs no phpMyAdmin (connect with any MySQL client instead)',
+      }),
     }),
     sftp: z
       .object({
@@ -258,17 +266,20 @@ export const DatabaseAccessSchema = z
   })
   .openapi('InstanceAccess');
 
+const TypeCapabilitySchema = z.object({
+  type: z.enum(INSTANCE_TYPES),
+  name: z.enum(TYPE_NAMES),
+  category: z.enum(['application', 'database']),
+  available: z.boolean(),
+  reason: z.string().nullable().openapi({
+    description:
+      'Why it cannot be deployed now, for customers ("n8n is being set up on this server; it will be ready in about 5 minutes"); null when available',
+  }),
+});
+
 export const CapabilitiesSchema = z
   .object({
-    types: z.array(
-      z.object({
-        type: z.enum(INSTANCE_TYPES),
-        name: z.enum(TYPE_NAMES),
-        category: z.enum(['application', 'database']),
-        available: z.boolean(),
-        reason: z.string().nullable().openapi({ description: 'Why it cannot be deployed now' }),
-      }),
-    ),
+    types: z.array(TypeCapabilitySchema),
     regions: z
       .array(
         z.object({
@@ -281,6 +292,20 @@ export const CapabilitiesSchema = z
       .openapi({ description: 'Every region, and whether this server places instances there' }),
   })
   .openapi('InstanceCapabilities');
+
+/** For admins: the customer's reason and the operator's detail (host paths, the command that fixes it). */
+export const OperatorCapabilitiesSchema = z
+  .object({
+    types: z.array(
+      TypeCapabilitySchema.extend({
+        detail: z.string().nullable().openapi({
+          description:
+            'The operator’s reason: what is missing on the host and how to fix it; null when available or when there is none',
+        }),
+      }),
+    ),
+  })
+  .openapi('OperatorInstanceCapabilities');
 
 export const N8nFieldsSchema = z.object({
   email: z
@@ -416,6 +441,7 @@ export type Instance = z.infer<typeof InstanceSchema>;
 export type InstanceList = z.infer<typeof InstanceListSchema>;
 export type DatabaseAccess = z.infer<typeof DatabaseAccessSchema>;
 export type Capabilities = z.infer<typeof CapabilitiesSchema>;
+export type OperatorCapabilities = z.infer<typeof OperatorCapabilitiesSchema>;
 export type SslResult = z.infer<typeof SslResultSchema>;
 export type Backup = z.infer<typeof BackupSchema>;
 export type BackupBody = z.infer<typeof BackupBodySchema>;

@@ -3,6 +3,7 @@ import type { z } from '@hono/zod-openapi';
 import type { Db, DbOrTx } from '../../db/database.ts';
 import type { Cipher } from '../../lib/crypto.ts';
 import type { TxtLookup } from '../../lib/dns-txt.ts';
+import type { LogLine } from '../../lib/error-reference.ts';
 import {
   ConflictError,
   NotFoundError,
@@ -42,6 +43,7 @@ import {
   type InstanceList,
   type ListQuery,
   N8nFieldsSchema,
+  type OperatorCapabilities,
   type UpdateBody,
   WordPressFieldsSchema,
 } from './instances.schemas.ts';
@@ -65,6 +67,8 @@ export interface InstancesDeps {
   passwordWaitMs?: number;
   /** TXT lookups that prove ownership of custom domains. */
   txtLookup: TxtLookup;
+  /** The server log: why a deploy was refused, in the operator's words. */
+  log?: LogLine;
 }
 
 export type InstancesService = ReturnType<typeof createInstancesService>;
@@ -110,7 +114,25 @@ function instanceLifecycle(
 ) {
   const { db, driver, cipher, subscriptions } = deps;
   const startup = deps.startup ?? NOTHING_STARTING;
+  const log = deps.log ?? ((line: string) => console.error(`[berth] ${line}`));
   const { publish, own, changeUnlessDeleting, standing } = ctx;
+
+  /** Every type, available or with the customer's reason and the operator's detail. */
+  async function capabilityList(): Promise<OperatorCapabilities['types']> {
+    const found = await driver.capabilities();
+    return INSTANCE_TYPES.map((type) => {
+      const capability = found[type];
+      const available = capability.available || startup.mayProvide(type);
+      return {
+        type,
+        name: TYPE_INFO[type].name,
+        category: TYPE_INFO[type].category,
+        available,
+        reason: capability.available || available ? null : capability.reason,
+        detail: capability.available || available ? null : (capability.detail ?? null),
+      };
+    });
+  }
 
   const firstIssue = (error: z.ZodError) => error.issues[0]?.message ?? 'Invalid request';
 
@@ -188,8 +210,12 @@ function instanceLifecycle(
     },
 
     /** What the driver can provide; a type its start may still bring counts as available (deploy waits). */
+    /**
+     * What the driver can provide, with the customer's reason for the rest, and the regions; a type its
+     * start may still bring counts as available (deploy waits).
+     */
     async capabilities(): Promise<Capabilities> {
-      const [found, regions] = await Promise.all([driver.capabilities(), driver.regions()]);
+      const [types, regions] = await Promise.all([capabilityList(), driver.regions()]);
       return {
         regions: REGIONS.map(({ id, label }) => {
           const region = regions.find((r) => r.id === id);
@@ -200,18 +226,13 @@ function instanceLifecycle(
             reason: region?.available ? null : (region?.reason ?? 'Not offered by this server'),
           };
         }),
-        types: INSTANCE_TYPES.map((type) => {
-          const capability = found[type];
-          const available = capability.available || startup.mayProvide(type);
-          return {
-            type,
-            name: TYPE_INFO[type].name,
-            category: TYPE_INFO[type].category,
-            available,
-            reason: available ? null : capability.reason,
-          };
-        }),
+        types: types.map(({ detail: _operators, ...type }) => type),
       };
+    },
+
+    /** The types with the operator's detail of each unavailable one (what is missing, what to run). */
+    async capabilitiesForOperator(): Promise<OperatorCapabilities> {
+      return { types: await capabilityList() };
     },
 
     async list(userId: string, query: ListQuery): Promise<InstanceList> {
@@ -248,7 +269,8 @@ function instanceLifecycle(
       const capability = (await driver.capabilities())[body.type];
       const starting = !capability.available && startup.mayProvide(body.type);
       if (!capability.available && !starting) {
-        throw new ProvisioningUnavailableError(body.type, capability.reason);
+        log(`deploy of ${body.type} refused: ${capability.detail ?? capability.reason}`);
+        throw new ProvisioningUnavailableError(body.type, capability);
       }
       await checkResources(driver, body.type, body.memory, body.cpu);
       const site =

@@ -231,7 +231,9 @@ export function createInstanceTasks({
       return `${failed}: it did not finish in time`;
     }
     if (error instanceof AppError) {
-      log(`${what} gave up: ${reasonOf(error)}`);
+      const detail =
+        error instanceof ProvisioningUnavailableError && error.detail ? ` (${error.detail})` : '';
+      log(`${what} gave up: ${reasonOf(error)}${detail}`);
       return `${failed}: ${reasonOf(error)}`;
     }
     return reportFailure(log, what, error, failed);

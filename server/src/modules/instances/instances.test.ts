@@ -5,6 +5,7 @@ import {
   createTestApp,
   type Method,
   register,
+  registerAdmin,
   type TestApp,
   variant,
 } from '../../../test/create-test-app.ts';
@@ -24,7 +25,7 @@ import type { JobRunner } from '../../jobs/job-runner.ts';
 import { type Cipher, createEphemeralCipher } from '../../lib/crypto.ts';
 import { type PgListener, startPgListener } from '../../lib/pg-listener.ts';
 import type { DatabaseCredentials } from '../../provisioning/engine.ts';
-import { MONGODB_UNAVAILABLE, NO_FRONT_DOOR } from '../../provisioning/local/local-driver.ts';
+import { MONGODB_UNAVAILABLE } from '../../provisioning/local/local-driver.ts';
 import { createNotificationHub, NOTIFICATIONS_CHANNEL } from '../notifications/notifications.hub.ts';
 
 /**
@@ -89,7 +90,7 @@ async function deployRunning(token: string, type: SqlType, name = `db-${type}`) 
 }
 
 describe('instance API with the local driver', { timeout: 60_000 }, () => {
-  it('reports what can be deployed, each unavailable type with its reason', async () => {
+  it('reports what can be deployed: customers read each unavailable type’s reason in their words, admins the operator’s too', async () => {
     const { token } = await register(app);
     const res = await call(app, 'GET', '/api/instances/capabilities', { token });
     expect(res.status).toBe(200);
@@ -101,17 +102,41 @@ describe('instance API with the local driver', { timeout: 60_000 }, () => {
         name: 'MongoDB',
         category: 'database',
         available: false,
-        reason: MONGODB_UNAVAILABLE,
+        reason: 'MongoDB is not offered on this server',
       },
       {
         type: 'wordpress',
         name: 'WordPress',
         category: 'application',
         available: false,
-        reason: NO_FRONT_DOOR,
+        reason: 'WordPress is not offered on this server',
       },
-      { type: 'n8n', name: 'n8n', category: 'application', available: false, reason: NO_FRONT_DOOR },
+      {
+        type: 'n8n',
+        name: 'n8n',
+        category: 'application',
+        available: false,
+        reason: 'n8n is not offered on this server',
+      },
     ]);
+    // No host setting, path or command reaches a customer.
+    expect(JSON.stringify(res.json)).not.toMatch(/MONGODB_ADMIN_URL|host|detail/);
+    expect((await call(app, 'GET', '/api/admin/capabilities', { token })).status).toBe(403);
+
+    const admin = await registerAdmin(app, db);
+    const operator = await call(app, 'GET', '/api/admin/capabilities', { token: admin.token });
+    expect(operator.status).toBe(200);
+    expect(operator.json.types).toContainEqual({
+      type: 'mongodb',
+      name: 'MongoDB',
+      category: 'database',
+      available: false,
+      reason: 'MongoDB is not offered on this server',
+      detail: MONGODB_UNAVAILABLE,
+    });
+    expect(operator.json.types).toContainEqual(
+      expect.objectContaining({ type: 'mysql', available: true, reason: null, detail: null }),
+    );
     // One host, one region (the driver's own, us-east-1 by default); every other says why not.
     expect(res.json.regions).toHaveLength(REGIONS.length);
     expect(res.json.regions[0]).toEqual({
@@ -420,14 +445,14 @@ describe('validation', () => {
   });
 
   it.each([
-    ['WordPress', NO_FRONT_DOOR],
-    ['n8n', NO_FRONT_DOOR],
-    ['MongoDB', MONGODB_UNAVAILABLE],
-  ])('answers 409 with the reason for %s', async (type, reason) => {
+    ['WordPress', 'WordPress is not offered on this server'],
+    ['n8n', 'n8n is not offered on this server'],
+    ['MongoDB', 'MongoDB is not offered on this server'],
+  ])('answers 409 with the customer’s reason for %s', async (type, reason) => {
     const other = await register(app);
     const res = await deploy(other.token, { type });
     expect(res.status).toBe(409);
-    expect(res.json).toMatchObject({ error: 'conflict', details: { reason } });
+    expect(res.json).toMatchObject({ error: 'conflict', message: reason, details: { reason } });
     expect((await call(app, 'GET', '/api/instances', { token: other.token })).json.total).toBe(0);
   });
 

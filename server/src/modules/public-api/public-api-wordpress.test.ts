@@ -92,9 +92,14 @@ describe('/api/v1 with a real WordPress site', { timeout: 120_000 }, () => {
     });
     expect(created.status, JSON.stringify(created.json)).toBe(201);
     id = created.json.data.instance.id;
+    // Polled once a second: the key's 150 requests a minute must last a slow deploy and the tests after.
     await waitFor(
-      async () =>
-        (await v1('GET', `/instances/${id}`)).json.data.instance.status === 'running' ? true : undefined,
+      async () => {
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        return (await v1('GET', `/instances/${id}`)).json.data.instance.status === 'running'
+          ? true
+          : undefined;
+      },
       { timeoutMs: 90_000, what: 'the site to run' },
     );
     const access = await v1('GET', `/instances/${id}/access`);
@@ -160,6 +165,8 @@ describe('/api/v1 with a real WordPress site', { timeout: 120_000 }, () => {
     expect(added.json.data.instance.customDomain).toMatchObject({
       domain,
       verification: { status: 'pending', record: { type: 'TXT', name: `_berth-verify.${domain}` } },
+      // Not the site's address until it is attached.
+      ssl: { status: 'Pending', isPrimary: false },
     });
     const ssl = await v1('GET', `/instances/${id}/ssl/status`);
     expect(ssl.status).toBe(200);

@@ -1,5 +1,8 @@
+import type { MiddlewareHandler } from 'hono';
 import type { Db } from '../../db/database.ts';
+import type { AppEnv } from '../../lib/app-env.ts';
 import { createRouter } from '../../lib/create-router.ts';
+import type { ErrorBody } from '../../lib/error-handler.ts';
 import type { RateCounter, RateLimitRule } from '../../lib/rate-limiter.ts';
 import type { ApiKeysService } from '../api-keys/api-keys.service.ts';
 import { TYPE_INFO } from '../instances/instance-catalog.ts';
@@ -9,7 +12,7 @@ import type { SubscriptionsService } from '../subscriptions/subscriptions.servic
 import { apiKeyGate } from './public-api.gate.ts';
 import { idempotent } from './public-api.idempotency.ts';
 import * as routes from './public-api.routes.ts';
-import type { PublicCreateInstance } from './public-api.schemas.ts';
+import { PUBLIC_ERROR_NAMES, type PublicCreateInstance } from './public-api.schemas.ts';
 
 const CREDENTIALS_NOT_READY = 'Credentials not ready yet';
 
@@ -38,11 +41,31 @@ function toDeployBody(body: PublicCreateInstance): DeployBody {
     customDomain: body.domain?.value,
     title: body.wordpress?.siteTitle,
     username: body.wordpress?.adminUsername,
-    email: body.wordpress?.adminEmail,
-    password: body.wordpress?.adminPassword,
+    email: body.type === 'n8n' ? body.n8n?.ownerEmail : body.wordpress?.adminEmail,
+    password: body.type === 'n8n' ? body.n8n?.ownerPassword : body.wordpress?.adminPassword,
     phpversion: body.wordpress?.phpVersion,
   };
 }
+
+/**
+ * Rewrites every error answer of /api/v1 (the app's error handler, validation, the gate, an unknown
+ * path) into the public API's form: `error` is the status's name from the spec's error table
+ * (PUBLIC_ERROR_NAMES), the machine code moves to `details.code`; message and details stay.
+ */
+const publicErrorNames: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await next();
+  const { status } = c.res;
+  if (status < 400 || !c.res.headers.get('content-type')?.includes('application/json')) return;
+  const body = (await c.res.clone().json()) as Partial<ErrorBody>;
+  if (typeof body.error !== 'string' || typeof body.message !== 'string') return;
+  const name = PUBLIC_ERROR_NAMES[status as keyof typeof PUBLIC_ERROR_NAMES] ?? (c.res.statusText || 'Error');
+  const headers = new Headers(c.res.headers);
+  headers.delete('content-length');
+  const renamed = { error: name, message: body.message, details: { ...body.details, code: body.error } };
+  // Emptied first: Hono copies the previous answer's headers into a new one (content-length among them).
+  c.res = undefined;
+  c.res = new Response(JSON.stringify(renamed), { status, headers });
+};
 
 /**
  * /api/v1: the public API for Pro developers, authenticated by API key. Every route calls the instances
@@ -62,6 +85,8 @@ export function createPublicApiRouter({ db, instances, subscriptions, keys, coun
     scheme: 'bearer',
     description: 'The same API key as `Authorization: Bearer berth_sk_…` (a login token is not accepted)',
   });
+  // Outermost: every error answer of /api/v1, whoever made it, carries the spec's error names.
+  router.use('/api/v1/*', publicErrorNames);
   // '/api/v1/instances/*' also matches '/api/v1/instances' itself: one registration, one count.
   router.use('/api/v1/instances/*', ...apiKeyGate({ keys, count, rule }));
   router.on('POST', ['/api/v1/instances', '/api/v1/instances/:instanceId/backups/new'], idempotent(db));

@@ -9,6 +9,7 @@ import {
 import {
   BackupIdParams,
   InstanceIdParams,
+  PUBLIC_ERROR_NAMES,
   PublicAccessSchema,
   PublicBackupIdSchema,
   PublicBackupListSchema,
@@ -49,26 +50,34 @@ function ok<T extends z.ZodType>(schema: T, description: string) {
   return { content: { 'application/json': { schema } }, description, headers: RATE_HEADERS };
 }
 
-function failure(description: string, error: string, message: string) {
+function failure(
+  description: string,
+  code: string,
+  message: string,
+  status: keyof typeof PUBLIC_ERROR_NAMES,
+) {
+  const example = { error: PUBLIC_ERROR_NAMES[status], message, details: { code } };
   return {
-    content: { 'application/json': { schema: PublicErrorSchema, example: { error, message } } },
+    content: { 'application/json': { schema: PublicErrorSchema, example } },
     description,
     headers: RATE_HEADERS,
   };
 }
 
 const common = {
-  401: failure('No key, or not a current key', 'unauthorized', 'Invalid or missing API key'),
+  401: failure('No key, or not a current key', 'unauthorized', 'Invalid or missing API key', 401),
   403: failure(
     'The key’s owner has no running Pro plan; or the plan or subscription refuses the change',
     'forbidden',
     'API access requires Pro plan subscription',
+    403,
   ),
   429: {
     ...failure(
       'More than 150 requests in the key’s current minute',
       'rate_limited',
       'Rate limit exceeded. Please try again later.',
+      429,
     ),
     headers: {
       ...RATE_HEADERS,
@@ -76,11 +85,11 @@ const common = {
     },
   },
 };
-const notFound = failure('No such instance of the key’s owner', 'not_found', 'Instance not found');
-const invalid = (what: string) => failure(what, 'validation_error', 'Instance name is required');
-const conflict = (what: string) => failure(what, 'conflict', 'The instance is being deleted');
+const notFound = failure('No such instance of the key’s owner', 'not_found', 'Instance not found', 404);
+const invalid = (what: string) => failure(what, 'validation_error', 'Instance name is required', 400);
+const conflict = (what: string) => failure(what, 'conflict', 'The instance is being deleted', 409);
 const upstream = (what: string) =>
-  failure(what, 'operation_failed', 'Failed to create backup. Please try again.');
+  failure(what, 'operation_failed', 'Failed to create backup. Please try again.', 502);
 
 const security: Record<string, string[]>[] = [{ ApiKeyHeader: [] }, { ApiKeyBearer: [] }];
 const base = { security };
@@ -141,6 +150,7 @@ export const create = createRoute({
       'The type cannot be deployed on this server; or the Idempotency-Key was used with another body, or its first request is still running',
       'conflict',
       'This Idempotency-Key was used with a different request. Use a new key for a new request.',
+      409,
     ),
   },
 });
@@ -332,7 +342,12 @@ export const restoreBackup = createRoute({
     200: ok(PublicBackupIdSchema, '"Restore initiated"'),
     400: invalid('"Backups are only available for WordPress instances"'),
     ...common,
-    404: failure('No such instance of the key’s owner, or no such backup', 'not_found', 'Instance not found'),
+    404: failure(
+      'No such instance of the key’s owner, or no such backup',
+      'not_found',
+      'Instance not found',
+      404,
+    ),
     409: conflict('The instance is not deployed'),
     502: upstream('The host failed the restore'),
   },
@@ -350,7 +365,12 @@ export const deleteBackup = createRoute({
     200: ok(PublicBackupIdSchema, '"Backup deleted"'),
     400: invalid('"Backups are only available for WordPress instances"'),
     ...common,
-    404: failure('No such instance of the key’s owner, or no such backup', 'not_found', 'Instance not found'),
+    404: failure(
+      'No such instance of the key’s owner, or no such backup',
+      'not_found',
+      'Instance not found',
+      404,
+    ),
     409: conflict('The instance is not deployed'),
     502: upstream('The host failed the deletion'),
   },

@@ -21,14 +21,42 @@ function envelope<T extends z.ZodType>(data: T, name: string, message: string) {
     .openapi(name);
 }
 
+/**
+ * The `error` of a /api/v1 error answer, by status: the names of the spec's error table (401
+ * Unauthorized, 403 Forbidden, 404 Not Found, 429 Too Many Requests) and HTTP's reason phrase for the
+ * other statuses. The stable machine code (`not_found`, `plan_limit`, …) is `details.code`.
+ */
+export const PUBLIC_ERROR_NAMES = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+} as const;
+
+export type PublicErrorName = (typeof PUBLIC_ERROR_NAMES)[keyof typeof PUBLIC_ERROR_NAMES];
+
 export const PublicErrorSchema = z
   .object({
-    error: z.string().openapi({ example: 'unauthorized', description: 'A stable machine-readable code' }),
+    error: z
+      .enum(Object.values(PUBLIC_ERROR_NAMES) as [PublicErrorName, ...PublicErrorName[]])
+      .openapi({ example: 'Unauthorized', description: 'The status’s name (the error table above)' }),
     message: z.string().openapi({ example: 'Invalid or missing API key' }),
     details: z
-      .record(z.string(), z.unknown())
-      .optional()
-      .openapi({ description: 'Per-field messages (`fieldErrors`) for 400; `requestId` for 5xx' }),
+      .object({
+        code: z.string().openapi({
+          example: 'unauthorized',
+          description: 'A stable machine-readable code (`validation_error`, `plan_limit`, `conflict`, …)',
+        }),
+      })
+      .catchall(z.unknown())
+      .openapi({
+        description: '`code` always; per-field messages (`fieldErrors`) for 400; `requestId` for 5xx',
+      }),
   })
   .openapi('PublicError');
 
@@ -49,7 +77,8 @@ export const PublicCreateInstanceSchema = z
   .object({
     name: shape.name,
     description: shape.description,
-    type: shape.type,
+    // The spec's default: n8n (which needs its owner account, `n8n`).
+    type: shape.type.default('n8n').openapi({ default: 'n8n' }),
     region: shape.region,
     memory: shape.memory.openapi({ example: '1GB' }),
     cpu: shape.cpu.openapi({ example: '1' }),
@@ -71,6 +100,16 @@ export const PublicCreateInstanceSchema = z
       .optional()
       .openapi({
         description: 'Required for WordPress: siteTitle, adminUsername, adminEmail, adminPassword',
+      }),
+    n8n: z
+      .object({
+        ownerEmail: z.string().max(254).optional(),
+        ownerPassword: z.string().max(256).optional(),
+      })
+      .optional()
+      .openapi({
+        description:
+          'Required for n8n (the default type): the owner account the editor signs in with; the password has 8–64 characters with a number and a capital letter',
       }),
   })
   .refine((body) => body.domain?.type !== 'custom' || Boolean(body.domain.value?.trim()), {

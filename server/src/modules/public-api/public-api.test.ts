@@ -164,6 +164,8 @@ describe('/api/v1 with real database instances', { timeout: 90_000 }, () => {
     const data = variant(access.json.data, 'database');
     expect(data.sftp).toBeNull();
     expect(data.database.connectionString).toMatch(/^mysql:\/\//);
+    // The spec lists `phpmyadmin`; no phpMyAdmin runs here, and the field says so.
+    expect(data.database).toHaveProperty('phpmyadmin', null);
     const credentials = credentialsOf(data);
     expect((await tenantCli('mysql', credentials, 'SELECT 1')).stdout).toBe('1');
 
@@ -269,7 +271,7 @@ describe('/api/v1 with real database instances', { timeout: 90_000 }, () => {
       const res = await v1(stranger.apiKey, method, path, payload);
       expect([res.status, res.json], `${method} ${path}`).toEqual([
         404,
-        { error: 'not_found', message: 'Instance not found' },
+        { error: 'Not Found', message: 'Instance not found', details: { code: 'not_found' } },
       ]);
     }
     expect((await v1(apiKey, 'GET', `/instances/${id}`)).json.data.instance.status).toBe('running');
@@ -279,7 +281,12 @@ describe('/api/v1 with real database instances', { timeout: 90_000 }, () => {
   it('applies the deploy rules of /api: field messages, unavailable types, and a subscription that lapsed', async () => {
     const { apiKey, user } = await proKey();
     const noName = await v1(apiKey, 'POST', '/instances', { type: 'MySQL' });
-    expect([noName.status, noName.json.message]).toEqual([400, 'Instance name is required']);
+    expect([noName.status, noName.json.error, noName.json.message]).toEqual([
+      400,
+      'Bad Request',
+      'Instance name is required',
+    ]);
+    expect(noName.json.details?.code).toBe('validation_error');
     expect(noName.json.details?.fieldErrors).toHaveProperty('name');
     const badType = await v1(apiKey, 'POST', '/instances', { name: 'x', type: 'Oracle' });
     expect([badType.status, badType.json.message]).toEqual([
@@ -294,6 +301,13 @@ describe('/api/v1 with real database instances', { timeout: 90_000 }, () => {
     expect([custom.status, custom.json.message]).toEqual([400, 'Custom domain is required']);
     const n8n = await v1(apiKey, 'POST', '/instances', { name: 'flows', type: 'n8n' });
     expect(n8n.status).toBe(409);
+    // `type` defaults to n8n (the spec): without one, the request is an n8n deploy, refused alike here.
+    const untyped = await v1(apiKey, 'POST', '/instances', { name: 'flows' });
+    expect(untyped.json).toEqual({
+      error: 'Conflict',
+      message: 'Coming soon',
+      details: { code: 'conflict', type: 'n8n', reason: 'Coming soon' },
+    });
     // A failed create does not keep its Idempotency-Key: the fixed request may use it.
     const failed = await v1(
       apiKey,

@@ -80,9 +80,17 @@ describe('local provisioning driver', { timeout: 60_000 }, () => {
     expect(await driver.capabilities(), logs.join('\n')).toEqual({
       mysql: { available: true },
       postgresql: { available: true },
-      mongodb: { available: false, reason: MONGODB_UNAVAILABLE },
-      wordpress: { available: false, reason: NO_FRONT_DOOR },
-      n8n: { available: false, reason: NO_FRONT_DOOR },
+      mongodb: {
+        available: false,
+        reason: 'MongoDB is not offered on this server',
+        detail: MONGODB_UNAVAILABLE,
+      },
+      wordpress: {
+        available: false,
+        reason: 'WordPress is not offered on this server',
+        detail: NO_FRONT_DOOR,
+      },
+      n8n: { available: false, reason: 'n8n is not offered on this server', detail: NO_FRONT_DOOR },
     });
     const health = await driver.health();
     expect(health.ok).toBe(true);

@@ -11,7 +11,7 @@ import {
   type StorageLimitEvent,
   unavailableEngine,
 } from '../driver.ts';
-import type { Capability } from '../instance-types.ts';
+import { type Capability, unavailable } from '../instance-types.ts';
 import { databaseEngine } from './databases/database-engines.ts';
 import type { EngineServer } from './databases/engine-server.ts';
 import { externalMariaDb, localMariaDb } from './databases/mariadb-server.ts';
@@ -78,7 +78,7 @@ const DEFAULT_DISK_RESERVE_MB = 2048;
 
 export const MONGODB_UNAVAILABLE =
   'MongoDB needs MONGODB_ADMIN_URL (no MongoDB server is available on this host)';
-export const NO_FRONT_DOOR = 'Not offered by this server (its front door is turned off)';
+export const NO_FRONT_DOOR = 'The front door is turned off (the local driver was given no sites options)';
 const MONGODB_DRIVER_MISSING = 'MongoDB tenants need the mongodb npm package, which is not installed yet';
 
 type SqlType = 'mysql' | 'postgresql';
@@ -181,23 +181,30 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
 
   async function sqlCapability(type: SqlType): Promise<Capability> {
     const missing = missingReason(type);
-    if (missing) return { available: false, reason: missing };
+    if (missing) return unavailable.notOffered(type, missing);
     const server = servers[type];
-    if (!started || !server) return { available: false, reason: 'The provisioning driver is not started' };
+    if (!started || !server) return unavailable.settingUp(type, 'The provisioning driver is not started');
     const health = await server.health();
     if (health.ok) return { available: true };
     const why = health.message ?? startErrors[type];
-    return {
-      available: false,
-      reason: `The ${SQL_ENGINES[type].label} server is not running${why ? `: ${why}` : ''}`,
-    };
+    return unavailable.down(
+      type,
+      `The ${SQL_ENGINES[type].label} server is not running${why ? `: ${why}` : ''}`,
+    );
   }
 
   /** The started server of a SQL type, or an unavailable error saying why there is none. */
   function serverFor(type: SqlType): EngineServer {
     const server = servers[type];
-    if (!server)
-      throw new ProvisioningUnavailableError(type, missingReason(type) ?? 'The driver is not started');
+    if (!server) {
+      const missing = missingReason(type);
+      throw new ProvisioningUnavailableError(
+        type,
+        missing
+          ? unavailable.notOffered(type, missing)
+          : unavailable.settingUp(type, 'The driver is not started'),
+      );
+    }
     return server;
   }
 
@@ -211,10 +218,15 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
     mysql: sqlEngine('mysql'),
     postgresql: sqlEngine('postgresql'),
     mongodb: unavailableEngine('mongodb', () =>
-      options.mongodbAdminUrl ? MONGODB_DRIVER_MISSING : MONGODB_UNAVAILABLE,
+      unavailable.notOffered(
+        'mongodb',
+        options.mongodbAdminUrl ? MONGODB_DRIVER_MISSING : MONGODB_UNAVAILABLE,
+      ),
     ),
-    wordpress: sites?.engine ?? unavailableEngine('wordpress', () => NO_FRONT_DOOR),
-    n8n: n8n?.engine ?? unavailableEngine('n8n', () => NO_FRONT_DOOR),
+    wordpress:
+      sites?.engine ??
+      unavailableEngine('wordpress', () => unavailable.notOffered('wordpress', NO_FRONT_DOOR)),
+    n8n: n8n?.engine ?? unavailableEngine('n8n', () => unavailable.notOffered('n8n', NO_FRONT_DOOR)),
   };
 
   /** The database servers each engine uses (those of types the host can run), started side by side. */

@@ -3,9 +3,10 @@ import { act, render, screen, waitFor } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MAX_TOASTS, type Toaster, ToastProvider } from './toast-provider.tsx';
+import { HELP_DESK_TOASTS, type ToastTimings, ToastTimingsProvider } from './toast-timings.tsx';
 import { useToast } from './use-toast.ts';
 
-function renderToasts() {
+function renderToasts(timings?: ToastTimings) {
   const holder: { toast?: Toaster } = {};
   function Grab() {
     holder.toast = useToast();
@@ -13,7 +14,13 @@ function renderToasts() {
   }
   render(
     <ToastProvider>
-      <Grab />
+      {timings ? (
+        <ToastTimingsProvider timings={timings}>
+          <Grab />
+        </ToastTimingsProvider>
+      ) : (
+        <Grab />
+      )}
     </ToastProvider>,
   );
   const toast = holder.toast;
@@ -24,6 +31,16 @@ function renderToasts() {
 afterEach(() => {
   vi.useRealTimers();
 });
+
+/** Advances the fake clock, then lets the exit transition finish. */
+async function elapse(ms: number) {
+  await act(async () => {
+    vi.advanceTimersByTime(ms);
+  });
+  await act(async () => {
+    vi.advanceTimersByTime(300);
+  });
+}
 
 describe('toasts', () => {
   it('keeps at most 20 at once, dropping the oldest', async () => {
@@ -65,18 +82,9 @@ describe('toasts', () => {
     expect(screen.getByRole('button', { name: 'Copy' })).toBeTruthy();
   });
 
-  it('hides success after 2 s and errors after 4 s', async () => {
+  it('hides success after 2 s and errors after 4 s (customer screens)', async () => {
     vi.useFakeTimers();
     const toast = renderToasts();
-    // Advances the clock, then lets the exit transition finish.
-    const elapse = async (ms: number) => {
-      await act(async () => {
-        vi.advanceTimersByTime(ms);
-      });
-      await act(async () => {
-        vi.advanceTimersByTime(300);
-      });
-    };
     act(() => {
       toast.success('Saved');
       toast.error('Broken');
@@ -90,5 +98,28 @@ describe('toasts', () => {
     expect(screen.getByText('Broken')).toBeTruthy();
     await elapse(100); // 4.0 s, then 4.3 s
     expect(screen.queryByText('Broken')).toBeNull();
+  });
+
+  it('hides success after 3 s, plain after 4 s and errors after 5 s on the admin and support screens', async () => {
+    vi.useFakeTimers();
+    const toast = renderToasts(HELP_DESK_TOASTS);
+    act(() => {
+      toast.success('Response saved');
+      toast.info('Loading');
+      toast.error('Failed to save response');
+    });
+    await elapse(2_600); // 2.9 s
+    expect(screen.getByText('Response saved')).toBeTruthy();
+    await elapse(100); // 3.0 s, then 3.3 s
+    expect(screen.queryByText('Response saved')).toBeNull();
+    expect(screen.getByText('Loading')).toBeTruthy();
+    await elapse(400); // 3.7 s, then 4.0 s
+    await elapse(0); // then 4.3 s
+    expect(screen.queryByText('Loading')).toBeNull();
+    expect(screen.getByText('Failed to save response')).toBeTruthy();
+    await elapse(600); // 4.6 s, then 4.9 s
+    expect(screen.getByText('Failed to save response')).toBeTruthy();
+    await elapse(100); // 5.0 s, then 5.3 s
+    expect(screen.queryByText('Failed to save response')).toBeNull();
   });
 });

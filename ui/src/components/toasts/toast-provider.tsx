@@ -12,11 +12,14 @@ import {
 } from 'react';
 import type { ToastSeverity } from './toast-item.tsx';
 
+import { CUSTOMER_TOASTS, durationOf } from './toast-timings.tsx';
+
 // Loaded with the first toast: most first visits raise none.
 const ToastItem = lazy(async () => ({ default: (await import('./toast-item.tsx')).ToastItem }));
 
 export interface Toaster {
-  show(message: string, severity?: ToastSeverity): void;
+  /** `durationMs`: how long it shows; by default what the screen's ToastTimings give its severity. */
+  show(message: string, severity?: ToastSeverity, durationMs?: number): void;
   success(message: string): void;
   error(message: string): void;
   info(message: string): void;
@@ -26,27 +29,29 @@ interface Toast {
   id: number;
   message: string;
   severity: ToastSeverity;
+  duration: number;
   open: boolean;
 }
 
-/** 4 s for plain and error toasts, 2 s for success, at most 20 at once. */
-const TOAST_DURATION_MS = { success: 2_000, default: 4_000 } as const;
+/** At most 20 at once. */
 export const MAX_TOASTS = 20;
 
 export const ToastContext = createContext<Toaster | null>(null);
-
-const durationOf = (severity: ToastSeverity) =>
-  severity === 'success' ? TOAST_DURATION_MS.success : TOAST_DURATION_MS.default;
 
 /** Stacked toasts in the top-right corner, built from MUI Snackbar + Alert (toast-item.tsx). */
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const nextId = useRef(1);
 
-  const show = useCallback((message: string, severity: ToastSeverity = 'info') => {
-    const id = nextId.current++;
-    setToasts((current) => [...current, { id, message, severity, open: true }].slice(-MAX_TOASTS));
-  }, []);
+  const show = useCallback(
+    (message: string, severity: ToastSeverity = 'info', duration = durationOf(CUSTOMER_TOASTS, severity)) => {
+      const id = nextId.current++;
+      setToasts((current) =>
+        [...current, { id, message, severity, duration, open: true }].slice(-MAX_TOASTS),
+      );
+    },
+    [],
+  );
 
   const toaster = useMemo<Toaster>(
     () => ({
@@ -107,7 +112,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
                 message={toast.message}
                 severity={toast.severity}
                 open={toast.open}
-                duration={durationOf(toast.severity)}
+                duration={toast.duration}
                 onClose={() => close(toast.id)}
                 onExited={() => remove(toast.id)}
               />

@@ -91,6 +91,9 @@ export function adminTicket(overrides: Partial<Ticket> = {}): Ticket {
     status: 'open',
     createdAt: '2026-11-20T10:00:00.000Z',
     updatedAt: '2026-11-20T10:00:00.000Z',
+    plan: 'starter',
+    dueAt: '2026-11-21T10:00:00.000Z',
+    overdue: false,
     attachments: [],
     adminResponse: null,
     context: {

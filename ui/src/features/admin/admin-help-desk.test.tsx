@@ -1,11 +1,15 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { FakeRoutes } from '../../../test/fake-api.ts';
-import { makeUser, signedInApi } from '../../../test/fixtures.ts';
+import { apiError, makeUser, signedInApi } from '../../../test/fixtures.ts';
 import { renderApp } from '../../../test/render-app.tsx';
 import { adminTicket, ticketPage } from './admin-fixtures.ts';
 
 const admin = makeUser({ role: 'admin', username: 'root' });
+const toast = (text: string) => screen.findByText(text, { selector: '[role="alert"] *' });
+/** An answer with no message of the server's: the screen's own text shows. */
+const broken = { status: 500 };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const XSS = '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=1">';
 
 function renderTab(tab: 'help-desk' | 'notifications', api: FakeRoutes = {}, smtpEnabled = true) {
@@ -72,6 +76,7 @@ describe('Help Desk tab', () => {
     await waitFor(() =>
       expect(app.api.calls(`PUT /api/help/${ticket.id}/status`)[0]?.body).toEqual({ status: 'closed' }),
     );
+    expect(await toast('Status updated to closed')).toBeTruthy();
 
     await app.user.click(within(detail).getByRole('button', { name: 'Send Response' }));
     expect(await within(detail).findByText('Response text is required')).toBeTruthy();
@@ -94,7 +99,110 @@ describe('Help Desk tab', () => {
       notify: true,
       notifyEmail: true,
     });
+    expect(await toast('Response saved')).toBeTruthy();
+    // The panel is cleared after sending: the form and its notification options are gone.
+    await waitFor(() => expect(screen.queryByRole('region', { name: `Broken ${XSS}` })).toBeNull());
     expect((window as { __pwned?: number }).__pwned).toBeUndefined();
+  }, 20_000);
+
+  it('closes the ticket with the panel’s Close button, then the panel', async () => {
+    const ticket = adminTicket();
+    const app = renderTab('help-desk', {
+      'GET /api/help/all': { body: ticketPage([ticket]) },
+      [`PUT /api/help/${ticket.id}/status`]: { body: { item: { ...ticket, status: 'closed' } } },
+    });
+    await app.user.click(await screen.findByText('Deploy fails'));
+    const detail = await screen.findByRole('region', { name: 'Deploy fails' });
+    await app.user.click(within(detail).getByRole('button', { name: /^Close$/ }));
+    await waitFor(() =>
+      expect(app.api.calls(`PUT /api/help/${ticket.id}/status`).map((call) => call.body)).toEqual([
+        { status: 'closed' },
+      ]),
+    );
+    expect(await toast('Status updated to closed')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Deploy fails' })).toBeNull());
+  });
+
+  it('says what failed in the spec’s words, or the server’s when it has some', async () => {
+    const ticket = adminTicket();
+    const app = renderTab('help-desk', { 'GET /api/help/all': broken });
+    expect(await screen.findByText('Failed to load tickets')).toBeTruthy();
+    app.api.on({
+      'GET /api/help/all': { body: ticketPage([ticket]) },
+      [`PUT /api/help/${ticket.id}/status`]: broken,
+      [`POST /api/help/${ticket.id}/answer`]: broken,
+    });
+    await app.user.click(screen.getByRole('button', { name: 'Retry' }));
+    await app.user.click(await screen.findByText('Deploy fails'));
+    const detail = await screen.findByRole('region', { name: 'Deploy fails' });
+    await app.user.click(within(detail).getByRole('button', { name: 'Answered' }));
+    expect(await toast('Failed to update status')).toBeTruthy();
+    await app.user.click(within(detail).getByPlaceholderText('Write your response to the user...'));
+    await app.user.paste('Try again');
+    await app.user.click(within(detail).getByRole('button', { name: 'Send Response' }));
+    expect(await toast('Failed to save response')).toBeTruthy();
+    // A failed send keeps the panel and what was written.
+    expect(within(detail).getByDisplayValue('Try again')).toBeTruthy();
+
+    app.api.on({
+      [`PUT /api/help/${ticket.id}/status`]: { status: 404, body: apiError('Ticket not found', 'not_found') },
+    });
+    await app.user.click(within(detail).getByRole('button', { name: 'Open' }));
+    expect(await toast('Ticket not found')).toBeTruthy();
+  }, 20_000);
+
+  it('shows each ticket’s plan and when its answer is due, overdue ones marked, due first by default', async () => {
+    const overdue = adminTicket({
+      id: '8d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6',
+      subject: 'Pro site down',
+      plan: 'pro',
+      dueAt: '2026-11-20T14:00:00.000Z',
+      overdue: true,
+    });
+    const later = adminTicket({ subject: 'Trial question', plan: 'free', dueAt: '2026-11-21T10:00:00.000Z' });
+    const done = adminTicket({
+      id: '9d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6',
+      subject: 'Old question',
+      status: 'answered',
+      overdue: false,
+    });
+    const app = renderTab('help-desk', { 'GET /api/help/all': { body: ticketPage([overdue, later, done]) } });
+    const list = await screen.findByRole('list', { name: 'Tickets' });
+    const row = (subject: string) => within(list).getByText(subject).closest('li') as HTMLElement;
+    const at = (iso: string) =>
+      new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+    expect(within(row('Pro site down')).getByText('Pro')).toBeTruthy();
+    expect(within(row('Pro site down')).getByText(`Overdue: was due ${at(overdue.dueAt)}`)).toBeTruthy();
+    expect(within(row('Trial question')).getByText('Trial')).toBeTruthy();
+    expect(within(row('Trial question')).getByText(`Due ${at(later.dueAt)}`)).toBeTruthy();
+    expect(within(row('Old question')).getByText('Starter')).toBeTruthy();
+    expect(within(row('Old question')).queryByText(/Due|Overdue/)).toBeNull();
+    // The server's default order (due first) is asked for by sending no order.
+    expect(app.api.calls('GET /api/help/all')[0]?.search).not.toContain('sort');
+
+    await app.user.click(screen.getByRole('combobox', { name: 'Order' }));
+    await app.user.click(await screen.findByRole('option', { name: 'Newest first' }));
+    await app.user.click(screen.getByRole('button', { name: 'Apply' }));
+    await waitFor(() => expect(app.api.calls('GET /api/help/all').at(-1)?.search).toContain('sort=newest'));
+  }, 15_000);
+
+  it('shows its error toasts for 5 s (the admin screens’ time; customer screens: 4 s)', async () => {
+    const ticket = adminTicket();
+    const app = renderTab('help-desk', {
+      'GET /api/help/all': { body: ticketPage([ticket]) },
+      [`PUT /api/help/${ticket.id}/status`]: broken,
+    });
+    await app.user.click(await screen.findByText('Deploy fails'));
+    const detail = await screen.findByRole('region', { name: 'Deploy fails' });
+    await app.user.click(within(detail).getByRole('button', { name: 'Answered' }));
+    await toast('Failed to update status');
+    await sleep(4_500);
+    expect(screen.getByText('Failed to update status', { selector: '[role="alert"] *' })).toBeTruthy();
+    await waitFor(
+      () =>
+        expect(screen.queryByText('Failed to update status', { selector: '[role="alert"] *' })).toBeNull(),
+      { timeout: 2_000 },
+    );
   }, 20_000);
 
   it('offers no e-mail option when the server sends no e-mail', async () => {
@@ -107,6 +215,25 @@ describe('Help Desk tab', () => {
 });
 
 describe('Notifications tab', () => {
+  it("says 'Failed to send notification', or the server's reason", async () => {
+    const app = renderTab('notifications', { 'POST /api/notifications/send': broken });
+    const section = await screen.findByRole('region', { name: 'Send Notifications' });
+    await app.user.click(within(section).getByRole('textbox', { name: 'Title' }));
+    await app.user.paste('Maintenance');
+    await app.user.click(within(section).getByRole('textbox', { name: 'Message' }));
+    await app.user.paste('Tonight at 22:00');
+    await app.user.click(within(section).getByRole('button', { name: 'Send Notification' }));
+    expect(await toast('Failed to send notification')).toBeTruthy();
+    app.api.on({
+      'POST /api/notifications/send': {
+        status: 429,
+        body: apiError('Too many announcements', 'rate_limited'),
+      },
+    });
+    await app.user.click(within(section).getByRole('button', { name: 'Send Notification' }));
+    expect(await toast('Too many announcements')).toBeTruthy();
+  }, 15_000);
+
   it('sends to a chosen user, after checking title, message and user', async () => {
     const grace = {
       _id: 'u1',
@@ -145,7 +272,7 @@ describe('Notifications tab', () => {
       type: 'announcement',
       sendEmail: true,
     });
-    expect(await screen.findByText('Notification sent to 1 user')).toBeTruthy();
+    expect(await toast('Sent to 1 user(s)')).toBeTruthy();
   }, 20_000);
 
   it('sends to a plan without the e-mail box when the server sends no e-mail', async () => {
@@ -164,7 +291,7 @@ describe('Notifications tab', () => {
     await app.user.click(within(section).getByRole('textbox', { name: 'Message' }));
     await app.user.paste('Frankfurt is live');
     await app.user.click(within(section).getByRole('button', { name: 'Send Notification' }));
-    expect(await screen.findByText('Notification sent to 12 users')).toBeTruthy();
+    expect(await toast('Sent to 12 user(s)')).toBeTruthy();
     expect(app.api.calls('POST /api/notifications/send')[0]?.body).toEqual({
       scope: 'plan',
       plan: 'pro',

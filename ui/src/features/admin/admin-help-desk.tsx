@@ -21,13 +21,47 @@ import type { TicketListParams } from '../../api/query-keys.ts';
 import { LoadState } from '../../components/load-state.tsx';
 import { CATEGORY_LABELS, formatTime, TicketStatusBadge } from '../get-help/ticket-status.tsx';
 import { AdminTicketDetail } from './admin-ticket-detail.tsx';
+import { TicketPromise } from './ticket-promise.tsx';
 
 const TICKET_PAGE_SIZE = 20;
 const STATUS_OPTIONS = ['', 'open', 'answered', 'closed'] as const;
 const CATEGORY_OPTIONS = ['', 'general', 'technical', 'billing', 'feature', 'bug'] as const;
+const SORT_OPTIONS = [
+  { value: 'due', label: 'Due first' },
+  { value: 'newest', label: 'Newest first' },
+] as const;
 
-type Filters = Pick<TicketListParams, 'q' | 'status' | 'category'>;
-const NO_FILTERS: Filters = { q: '', status: '', category: '' };
+type Filters = Pick<TicketListParams, 'q' | 'status' | 'category' | 'sort'>;
+const NO_FILTERS: Filters = { q: '', status: '', category: '', sort: 'due' };
+
+/** One select of the filter bar: its choices, each with what it shows. */
+function FilterSelect<T extends string>({
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  value: T;
+  options: readonly { value: T; label: string }[];
+  onChange: (value: T) => void;
+}) {
+  return (
+    <TextField
+      select
+      label={label}
+      value={value}
+      onChange={(event) => onChange(event.target.value as T)}
+      sx={{ flex: 1, minWidth: 140 }}
+    >
+      {options.map((option) => (
+        <MenuItem key={option.value || 'all'} value={option.value}>
+          {option.label}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}
 
 function TicketRow({ ticket, selected, onSelect }: { ticket: Ticket; selected: boolean; onSelect(): void }) {
   return (
@@ -42,6 +76,7 @@ function TicketRow({ ticket, selected, onSelect }: { ticket: Ticket; selected: b
           <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>{ticket.subject}</Typography>
           <TicketStatusBadge status={ticket.status} />
         </Stack>
+        <TicketPromise ticket={ticket} />
         <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
           {formatTime(ticket.createdAt)} · {CATEGORY_LABELS[ticket.category] ?? ticket.category} ·{' '}
           {ticket.email}
@@ -122,32 +157,24 @@ export function AdminHelpDesk() {
             },
           }}
         />
-        <TextField
-          select
+        <FilterSelect
           label="Status"
           value={draft.status}
-          onChange={(event) => setDraft({ ...draft, status: event.target.value as Filters['status'] })}
-          sx={{ flex: 1, minWidth: 140 }}
-        >
-          {STATUS_OPTIONS.map((status) => (
-            <MenuItem key={status || 'all'} value={status}>
-              {status || 'All'}
-            </MenuItem>
-          ))}
-        </TextField>
-        <TextField
-          select
+          options={STATUS_OPTIONS.map((status) => ({ value: status, label: status || 'All' }))}
+          onChange={(status) => setDraft({ ...draft, status })}
+        />
+        <FilterSelect
           label="Category"
           value={draft.category}
-          onChange={(event) => setDraft({ ...draft, category: event.target.value as Filters['category'] })}
-          sx={{ flex: 1, minWidth: 140 }}
-        >
-          {CATEGORY_OPTIONS.map((category) => (
-            <MenuItem key={category || 'all'} value={category}>
-              {category || 'All'}
-            </MenuItem>
-          ))}
-        </TextField>
+          options={CATEGORY_OPTIONS.map((category) => ({ value: category, label: category || 'All' }))}
+          onChange={(category) => setDraft({ ...draft, category })}
+        />
+        <FilterSelect
+          label="Order"
+          value={draft.sort}
+          options={SORT_OPTIONS}
+          onChange={(sort) => setDraft({ ...draft, sort })}
+        />
         <Button type="submit" variant="contained">
           Apply
         </Button>
@@ -161,7 +188,7 @@ export function AdminHelpDesk() {
                 {query.isPending ? 'Loading...' : `${query.data?.total ?? 0} results`}
               </Typography>
             </Box>
-            <LoadState query={query} loading="Loading..." failed="The tickets could not be loaded." />
+            <LoadState query={query} loading="Loading..." failed="Failed to load tickets" />
             {query.isSuccess && items.length === 0 && (
               <Typography color="text.secondary" sx={{ p: 3, textAlign: 'center' }}>
                 No tickets found.

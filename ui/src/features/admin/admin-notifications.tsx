@@ -66,11 +66,11 @@ export function AdminNotifications() {
       },
       {
         onSuccess: ({ count }) => {
-          toast.success(`Notification sent to ${count} user${count === 1 ? '' : 's'}`);
+          toast.success(`Sent to ${count} user(s)`);
           setTitle('');
           setMessage('');
         },
-        onError: (err) => setError(errorMessage(err, 'The notification could not be sent.')),
+        onError: (err) => toast.error(errorMessage(err, 'Failed to send notification')),
       },
     );
   };

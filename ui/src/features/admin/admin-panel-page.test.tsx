@@ -48,7 +48,7 @@ describe('admin panel access (spec platform-area "Admin (role admin)")', () => {
       within(tabs)
         .getAllByRole('tab')
         .map((tab) => tab.textContent),
-    ).toEqual(['Help Desk', 'Notifications', 'Users', 'Payments', 'Affiliates']);
+    ).toEqual(['Help Desk', 'Notifications', 'Users', 'Payments', 'Affiliates', 'Server']);
     expect(screen.getByRole('tab', { name: 'Help Desk' }).getAttribute('aria-selected')).toBe('true');
     expect(screen.getByRole('tabpanel', { name: 'Help Desk' })).toBeTruthy();
     const nav = screen.getByRole('navigation', { name: 'Main' });
@@ -57,6 +57,48 @@ describe('admin panel access (spec platform-area "Admin (role admin)")', () => {
     await app.user.click(screen.getByRole('tab', { name: 'Users' }));
     expect(await screen.findByRole('tabpanel', { name: 'Users' })).toBeTruthy();
     expect(app.location()).toBe('/admin-panel?tab=users');
+  });
+});
+
+describe('what this server can deploy (Admin Panel → Server)', () => {
+  it('shows admins what customers read of an unavailable type, and the operator’s reason and command', async () => {
+    const detail =
+      'n8n 2.8.4 is not installed on this host (/var/cache/berth/runtimes/n8n-2.8.4); install it with: npm run install-n8n';
+    const customers = 'n8n is being set up on this server; it will be ready in about 4 minutes';
+    renderAdmin(
+      {
+        'GET /api/admin/capabilities': {
+          body: {
+            types: [
+              {
+                type: 'mysql',
+                name: 'MySQL',
+                category: 'database',
+                available: true,
+                reason: null,
+                detail: null,
+              },
+              {
+                type: 'n8n',
+                name: 'n8n',
+                category: 'application',
+                available: false,
+                reason: customers,
+                detail,
+              },
+            ],
+          },
+        },
+      },
+      '/admin-panel?tab=server',
+    );
+    const n8n = await screen.findByRole('listitem', { name: 'n8n' });
+    expect(within(n8n).getByText('Unavailable')).toBeTruthy();
+    expect(within(n8n).getByText(`Customers read: ${customers}`)).toBeTruthy();
+    expect(within(n8n).getByText(detail)).toBeTruthy();
+    const mysql = screen.getByRole('listitem', { name: 'MySQL' });
+    expect(within(mysql).getByText('Available')).toBeTruthy();
+    expect(within(mysql).queryByText(/Customers read/)).toBeNull();
   });
 });
 

@@ -1,5 +1,6 @@
 import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
 import CampaignIcon from '@mui/icons-material/Campaign';
+import DnsIcon from '@mui/icons-material/Dns';
 import GroupIcon from '@mui/icons-material/Group';
 import HandshakeIcon from '@mui/icons-material/Handshake';
 import PaymentsIcon from '@mui/icons-material/Payments';
@@ -7,6 +8,8 @@ import SupportAgentIcon from '@mui/icons-material/SupportAgent';
 import { Box, Container, Stack, Tab, Tabs, Typography } from '@mui/material';
 import { useSearchParams } from 'react-router';
 import { IconHeading } from '../../components/icon-heading.tsx';
+import { HELP_DESK_TOASTS, ToastTimingsProvider } from '../../components/toasts/toast-timings.tsx';
+import { AdminCapabilities } from './admin-capabilities.tsx';
 import { AdminHelpDesk } from './admin-help-desk.tsx';
 import { AdminNotifications } from './admin-notifications.tsx';
 import { AdminUsers } from './admin-users.tsx';
@@ -20,6 +23,7 @@ const TABS = [
   { value: 'users', label: 'Users', Icon: GroupIcon },
   { value: 'payments', label: 'Payments', Icon: PaymentsIcon },
   { value: 'affiliates', label: 'Affiliates', Icon: HandshakeIcon },
+  { value: 'server', label: 'Server', Icon: DnsIcon },
 ] as const;
 type TabValue = (typeof TABS)[number]['value'];
 const DEFAULT_TAB: TabValue = 'help-desk';
@@ -51,40 +55,44 @@ export function AdminPanelPage() {
   const [params, setParams] = useSearchParams();
   const tab = tabOf(params.get('tab'));
   return (
-    <Container maxWidth="lg" sx={{ py: { xs: 3, sm: 5 } }}>
-      <IconHeading
-        icon={<AdminPanelSettingsIcon />}
-        title="Admin Panel"
-        subtitle="Answer support tickets, notify users, manage plans and billing, and pay affiliates."
-      />
-      <Tabs
-        value={tab}
-        onChange={(_event, value: TabValue) =>
-          setParams(value === DEFAULT_TAB ? {} : { tab: value }, { replace: true })
-        }
-        aria-label="Admin Panel sections"
-        sx={{ mb: 3, borderBottom: 1, borderColor: 'divider' }}
-      >
-        {TABS.map(({ value, label, Icon }) => (
-          <Tab
-            key={value}
-            value={value}
-            label={label}
-            icon={<Icon fontSize="small" />}
-            iconPosition="start"
-            id={`admin-tab-${value}`}
-            aria-controls={`admin-panel-${value}`}
-            sx={{ minHeight: 48 }}
-          />
-        ))}
-      </Tabs>
-      <Box role="tabpanel" id={`admin-panel-${tab}`} aria-labelledby={`admin-tab-${tab}`}>
-        {tab === 'help-desk' && <AdminHelpDesk />}
-        {tab === 'notifications' && <AdminNotifications />}
-        {tab === 'users' && <AdminUsers />}
-        {tab === 'payments' && <PaymentsTab />}
-        {tab === 'affiliates' && <AffiliatePayouts />}
-      </Box>
-    </Container>
+    // The admin screens' toast times (3 s success, 5 s errors).
+    <ToastTimingsProvider timings={HELP_DESK_TOASTS}>
+      <Container maxWidth="lg" sx={{ py: { xs: 3, sm: 5 } }}>
+        <IconHeading
+          icon={<AdminPanelSettingsIcon />}
+          title="Admin Panel"
+          subtitle="Answer support tickets, notify users, manage plans and billing, pay affiliates, and see what this server can deploy."
+        />
+        <Tabs
+          value={tab}
+          onChange={(_event, value: TabValue) =>
+            setParams(value === DEFAULT_TAB ? {} : { tab: value }, { replace: true })
+          }
+          aria-label="Admin Panel sections"
+          sx={{ mb: 3, borderBottom: 1, borderColor: 'divider' }}
+        >
+          {TABS.map(({ value, label, Icon }) => (
+            <Tab
+              key={value}
+              value={value}
+              label={label}
+              icon={<Icon fontSize="small" />}
+              iconPosition="start"
+              id={`admin-tab-${value}`}
+              aria-controls={`admin-panel-${value}`}
+              sx={{ minHeight: 48 }}
+            />
+          ))}
+        </Tabs>
+        <Box role="tabpanel" id={`admin-panel-${tab}`} aria-labelledby={`admin-tab-${tab}`}>
+          {tab === 'help-desk' && <AdminHelpDesk />}
+          {tab === 'notifications' && <AdminNotifications />}
+          {tab === 'users' && <AdminUsers />}
+          {tab === 'payments' && <PaymentsTab />}
+          {tab === 'affiliates' && <AffiliatePayouts />}
+          {tab === 'server' && <AdminCapabilities />}
+        </Box>
+      </Container>
+    </ToastTimingsProvider>
   );
 }

@@ -1,7 +1,6 @@
 import CloseIcon from '@mui/icons-material/Close';
 import InsertLinkIcon from '@mui/icons-material/InsertLink';
 import {
-  Alert,
   Box,
   Button,
   ButtonGroup,
@@ -34,6 +33,7 @@ import { AttachmentPicker } from '../get-help/attachment-picker.tsx';
 import { HelpImages } from '../get-help/help-image.tsx';
 import { SupportText } from '../get-help/support-text.tsx';
 import { CATEGORY_LABELS, formatTime, TicketStatusBadge } from '../get-help/ticket-status.tsx';
+import { TicketPromise } from './ticket-promise.tsx';
 
 const STATUSES: readonly { value: TicketStatus; label: string }[] = [
   { value: 'open', label: 'Open' },
@@ -135,9 +135,13 @@ function ContextSnapshot({ context }: { context: NonNullable<Ticket['context']> 
   );
 }
 
+const STATUS_FAILED = 'Failed to update status';
+const SAVE_FAILED = 'Failed to save response';
+
 /**
  * One ticket in the admin's Help Desk: the customer's message and images, the shared context, status
- * buttons, and the response form (text, images, Insert Link, notification options).
+ * buttons, and the response form (text, images, Insert Link, notification options). Its Close button
+ * closes the ticket (status closed) and the panel; a sent response clears the panel.
  */
 export function AdminTicketDetail({ ticket, onClose }: { ticket: Ticket; onClose(): void }) {
   const toast = useToast();
@@ -172,11 +176,27 @@ export function AdminTicketDetail({ ticket, onClose }: { ticket: Ticket; onClose
         notifyEmail: smtpEnabled && notifyEmail,
       },
       {
-        onSuccess: () => toast.success('Response sent'),
-        onError: (error) => toast.error(errorMessage(error, 'The response could not be saved.')),
+        onSuccess: () => {
+          toast.success('Response saved');
+          // The panel is cleared: the form and its notification options go with it.
+          onClose();
+        },
+        onError: (error) => toast.error(errorMessage(error, SAVE_FAILED)),
       },
     );
   };
+
+  const changeStatus = (status: TicketStatus, then?: () => void) =>
+    setStatus.mutate(
+      { id: ticket.id, status },
+      {
+        onSuccess: () => {
+          toast.success(`Status updated to ${status}`);
+          then?.();
+        },
+        onError: (error) => toast.error(errorMessage(error, STATUS_FAILED)),
+      },
+    );
 
   return (
     <Card component="section" aria-labelledby={headingId}>
@@ -191,6 +211,7 @@ export function AdminTicketDetail({ ticket, onClose }: { ticket: Ticket; onClose
               {CATEGORY_LABELS[ticket.category] ?? ticket.category}
               {ticket.path ? ` · sent from ${ticket.path}` : ''}
             </Typography>
+            <TicketPromise ticket={ticket} />
           </Box>
           <Stack direction="row" sx={{ gap: 1, alignItems: 'center' }}>
             <TicketStatusBadge status={ticket.status} />
@@ -224,14 +245,7 @@ export function AdminTicketDetail({ ticket, onClose }: { ticket: Ticket; onClose
               key={value}
               variant={ticket.status === value ? 'contained' : 'outlined'}
               aria-pressed={ticket.status === value}
-              onClick={() =>
-                setStatus.mutate(
-                  { id: ticket.id, status: value },
-                  {
-                    onError: (error) => toast.error(errorMessage(error, 'The status could not be changed.')),
-                  },
-                )
-              }
+              onClick={() => changeStatus(value)}
             >
               {label}
             </Button>
@@ -307,11 +321,10 @@ export function AdminTicketDetail({ ticket, onClose }: { ticket: Ticket; onClose
               />
             )}
           </Box>
-          {answer.isError && (
-            <Alert severity="error">{errorMessage(answer.error, 'The response could not be saved.')}</Alert>
-          )}
           <Stack direction="row" sx={{ gap: 2, justifyContent: 'flex-end' }}>
-            <Button onClick={onClose}>Close</Button>
+            <Button onClick={() => changeStatus('closed', onClose)} disabled={setStatus.isPending}>
+              Close
+            </Button>
             <Button type="submit" variant="contained" disabled={answer.isPending}>
               {answer.isPending ? 'Saving...' : 'Send Response'}
             </Button>

@@ -163,3 +163,104 @@ describe('API Access, /api-access (platform-area)', () => {
     }
   });
 });
+
+const infoOf = (apiKey: string) =>
+  keyInfo({ last4: apiKey.slice(-4), masked: `berth_sk_…${apiKey.slice(-4)}` });
+const OTHER_KEY = 'berth_sk_9a8b7c6d5e4f30211f0e9d8c7b6a5948abcdefghijklmnWXyz';
+
+describe('deleting the API key', () => {
+  it('deletes only after confirmation; the page then offers a new key', async () => {
+    const app = renderPage(pro(), {
+      'GET /api/keys': { body: { keys: [keyInfo()] } },
+      [`DELETE /api/keys/${keyInfo().id}`]: { body: { message: 'API key deleted' } },
+    });
+    await app.user.click(await screen.findByRole('button', { name: 'Delete' }, { timeout: 5000 }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete API key?' });
+    expect(dialog.textContent).toContain('The key stops working at once');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(app.api.calls(`DELETE /api/keys/${keyInfo().id}`)).toHaveLength(0);
+
+    await app.user.click(screen.getByRole('button', { name: 'Delete' }));
+    await app.user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('API key deleted', { selector: '[role="alert"] *' })).toBeTruthy();
+    expect(app.api.calls(`DELETE /api/keys/${keyInfo().id}`)).toHaveLength(1);
+    expect(await screen.findByRole('button', { name: 'Generate API Key' })).toBeTruthy();
+    expect(screen.queryByLabelText('API key')).toBeNull();
+  });
+});
+
+describe('the API key in the desktop app: kept in the OS keychain', () => {
+  function renderDesktop(api: FakeRoutes, kept?: string) {
+    const user = pro();
+    const app = renderApp({
+      path: '/api-access',
+      token: 'stored',
+      host: { desktop: true },
+      api: { ...signedInApi(user), ...api },
+    });
+    if (kept !== undefined) app.desktop.secrets.set(`apiKey:${user.id}`, kept);
+    return { ...app, keychain: () => app.desktop.secrets.get(`apiKey:${user.id}`) };
+  }
+
+  it('keeps a generated key in the keychain at once, and says so', async () => {
+    const app = renderDesktop({
+      'GET /api/keys': { body: { keys: [] } },
+      'POST /api/keys/generate': fresh(),
+    });
+    await app.user.click(await screen.findByRole('button', { name: 'Generate API Key' }, { timeout: 5000 }));
+    expect(((await screen.findByLabelText('API key')) as HTMLInputElement).value).toBe(KEY);
+    await waitFor(() => expect(app.keychain()).toBe(KEY));
+    expect(screen.getByText(/Kept in this computer’s keychain/)).toBeTruthy();
+  });
+
+  it('shows the kept key later from the keychain: hidden, revealed on demand, copied whole', async () => {
+    const app = renderDesktop({ 'GET /api/keys': { body: { keys: [keyInfo()] } } }, KEY);
+    const field = (await screen.findByDisplayValue(KEY, {}, { timeout: 5000 })) as HTMLInputElement;
+    expect(field.type).toBe('password');
+    await app.user.click(screen.getByRole('button', { name: 'Show API key' }));
+    expect(field.type).toBe('text');
+    const writeText = vi.fn(async () => {});
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    await app.user.click(screen.getByRole('button', { name: 'Copy' }));
+    expect(writeText).toHaveBeenCalledWith(KEY);
+  });
+
+  it('does not show a kept key the server no longer lists (regenerated elsewhere)', async () => {
+    renderDesktop({ 'GET /api/keys': { body: { keys: [infoOf(OTHER_KEY)] } } }, KEY);
+    const field = (await screen.findByLabelText('API key', {}, { timeout: 5000 })) as HTMLInputElement;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(field.value).toBe(`berth_sk_…${OTHER_KEY.slice(-4)}`);
+    expect(screen.queryByRole('button', { name: 'Show API key' })).toBeNull();
+  });
+
+  it('replaces the kept key when regenerated, and removes it when the key is deleted', async () => {
+    const app = renderDesktop(
+      {
+        'GET /api/keys': { body: { keys: [keyInfo()] } },
+        'POST /api/keys/regenerate': {
+          body: { apiKey: OTHER_KEY, key: infoOf(OTHER_KEY), message: 'API key regenerated' },
+        },
+        [`DELETE /api/keys/${keyInfo().id}`]: { body: { message: 'API key deleted' } },
+      },
+      KEY,
+    );
+    await screen.findByDisplayValue(KEY, {}, { timeout: 5000 });
+    await app.user.click(screen.getByRole('button', { name: 'Regenerate' }));
+    await app.user.click(
+      within(await screen.findByRole('dialog')).getByRole('button', { name: 'Regenerate' }),
+    );
+    expect(((await screen.findByDisplayValue(OTHER_KEY)) as HTMLInputElement).type).toBe('text');
+    await waitFor(() => expect(app.keychain()).toBe(OTHER_KEY));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    await app.user.click(screen.getByRole('button', { name: 'Delete' }));
+    await app.user.click(
+      within(await screen.findByRole('dialog', { name: 'Delete API key?' })).getByRole('button', {
+        name: 'Delete',
+      }),
+    );
+    await screen.findByRole('button', { name: 'Generate API Key' });
+    await waitFor(() => expect(app.keychain()).toBeUndefined());
+  }, 15_000);
+});

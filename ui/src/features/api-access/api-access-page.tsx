@@ -1,4 +1,5 @@
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import VisibilityOffIcon from '@mui/icons-material/VisibilityOff';
 import {
@@ -17,9 +18,11 @@ import {
 } from '@mui/material';
 import { useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { errorMessage } from '../../api/api-error.ts';
 import {
   type ApiKeyInfo,
   useApiKeysQuery,
+  useDeleteApiKeyMutation,
   useNewApiKeyMutation,
   useUpdateApiKeyMutation,
 } from '../../api/api-keys.queries.ts';
@@ -28,6 +31,11 @@ import { LoadState } from '../../components/load-state.tsx';
 import { useToast } from '../../components/toasts/use-toast.ts';
 import { useSession } from '../session/use-session.ts';
 import { hasApiAccess } from './has-api-access.ts';
+import { type KeptApiKey, useKeptApiKey } from './use-kept-api-key.ts';
+
+/** Said when the desktop keychain refused to store the key (it is still shown here) or to forget it. */
+const KEEP_FAILED = 'The key could not be kept in this computer’s keychain: copy it now.';
+const FORGET_FAILED = 'The old key could not be removed from this computer’s keychain.';
 
 /** Copy feedback 2 s, key-metadata saved message 1.8 s. */
 export const COPIED_MS = 2000;
@@ -59,43 +67,68 @@ function UpgradePrompt() {
   );
 }
 
-/** The key: shown in full only right after it was made (only its hash is kept), hidden by default otherwise. */
+/**
+ * The key. On the web it is shown in full only right after it was made (only its hash is kept); in the
+ * desktop app it is kept in the OS keychain at once and shown from there later, hidden until revealed.
+ * Regenerate and Delete ask first; both take the old key out of the keychain.
+ */
 function KeyCard({
   current,
   newKey,
+  kept,
 }: {
   current: ApiKeyInfo | undefined;
   newKey: ReturnType<typeof useNewApiKeyMutation>;
+  kept: KeptApiKey;
 }) {
   const toast = useToast();
-  const fresh = newKey.data?.apiKey ?? null;
-  const [visible, setVisible] = useState(true);
+  const remove = useDeleteApiKeyMutation();
+  const made = newKey.data?.apiKey ?? null;
+  const full = kept.key ?? made;
+  // Shown right after it was made; a key read back from the keychain stays hidden until revealed.
+  const [visible, setVisible] = useState(false);
   const [copied, flashCopied] = useFlash(COPIED_MS);
-  const [confirming, setConfirming] = useState(false);
+  const [confirming, setConfirming] = useState<'regenerate' | 'delete' | null>(null);
+
+  const keep = (apiKey: string) => kept.keep(apiKey).catch(() => toast.error(KEEP_FAILED));
 
   const make = (which: 'generate' | 'regenerate') =>
     newKey.mutate(which, {
-      onSuccess: () => {
+      onSuccess: ({ apiKey }) => {
         setVisible(true);
-        setConfirming(false);
+        setConfirming(null);
+        void keep(apiKey);
       },
       onError: () => toast.error('Failed to generate API key'),
     });
 
+  const deleteKey = () => {
+    if (!current) return;
+    remove.mutate(current.id, {
+      onSuccess: () => {
+        setConfirming(null);
+        newKey.reset();
+        void kept.forget().catch(() => toast.error(FORGET_FAILED));
+        toast.success('API key deleted');
+      },
+      onError: (error) => toast.error(errorMessage(error, 'Failed to delete API key')),
+    });
+  };
+
   const copy = async () => {
-    if (!fresh) {
+    if (!full) {
       toast.error('No API key to copy');
       return;
     }
     try {
-      await navigator.clipboard.writeText(fresh);
+      await navigator.clipboard.writeText(full);
       flashCopied();
     } catch {
       toast.error('Failed to copy API key to clipboard');
     }
   };
 
-  const shown = fresh ?? (current ? current.masked : '');
+  const shown = full ?? (current ? current.masked : '');
   return (
     <Card>
       <CardContent>
@@ -116,12 +149,12 @@ function KeyCard({
             <TextField
               label="API key"
               value={shown}
-              type={fresh && !visible ? 'password' : 'text'}
+              type={full && !visible ? 'password' : 'text'}
               fullWidth
               slotProps={{
                 htmlInput: { readOnly: true, spellCheck: false, style: { fontFamily: 'monospace' } },
                 input: {
-                  endAdornment: fresh ? (
+                  endAdornment: full ? (
                     <InputAdornment position="end">
                       <IconButton
                         aria-label={visible ? 'Hide API key' : 'Show API key'}
@@ -135,17 +168,27 @@ function KeyCard({
                 },
               }}
               helperText={
-                fresh
-                  ? 'Copy it now: it is shown only this once. Berth keeps only a fingerprint of it.'
-                  : 'The full key was shown once, when it was made. Regenerate to get a new one.'
+                kept.keeps && full
+                  ? 'Kept in this computer’s keychain: it shows here whenever you come back. Berth itself keeps only a fingerprint of it.'
+                  : full
+                    ? 'Copy it now: it is shown only this once. Berth keeps only a fingerprint of it.'
+                    : 'The full key was shown once, when it was made. Regenerate to get a new one.'
               }
             />
             <Stack direction="row" spacing={1.5} useFlexGap sx={{ flexWrap: 'wrap' }}>
               <Button variant="outlined" startIcon={<ContentCopyIcon />} onClick={copy}>
                 {copied ? 'Copied!' : 'Copy'}
               </Button>
-              <Button color="warning" variant="outlined" onClick={() => setConfirming(true)}>
+              <Button color="warning" variant="outlined" onClick={() => setConfirming('regenerate')}>
                 Regenerate
+              </Button>
+              <Button
+                color="error"
+                variant="outlined"
+                startIcon={<DeleteOutlineIcon />}
+                onClick={() => setConfirming('delete')}
+              >
+                Delete
               </Button>
             </Stack>
             <Typography variant="body2" color="text.secondary">
@@ -158,14 +201,24 @@ function KeyCard({
         )}
       </CardContent>
       <ConfirmDialog
-        open={confirming}
+        open={confirming === 'regenerate'}
         title="Regenerate API key?"
         text="Your current key stops working at once: scripts that use it get 401 until they have the new key."
         confirmLabel="Regenerate"
         destructive
         pending={newKey.isPending}
         onConfirm={() => make('regenerate')}
-        onClose={() => setConfirming(false)}
+        onClose={() => setConfirming(null)}
+      />
+      <ConfirmDialog
+        open={confirming === 'delete'}
+        title="Delete API key?"
+        text="The key stops working at once: scripts that use it get 401. You can generate a new key afterwards."
+        confirmLabel="Delete"
+        destructive
+        pending={remove.isPending}
+        onConfirm={deleteKey}
+        onClose={() => setConfirming(null)}
       />
     </Card>
   );
@@ -234,6 +287,7 @@ export function ApiAccessPage() {
   // Its last answer holds the whole key, shown until the page is left.
   const newKey = useNewApiKeyMutation();
   const current = keys.data?.[0];
+  const kept = useKeptApiKey(user?.id ?? '', current, pro && keys.isSuccess);
 
   return (
     <Container maxWidth="md" sx={{ py: { xs: 3, md: 5 } }}>
@@ -263,7 +317,7 @@ export function ApiAccessPage() {
       ) : (
         <Stack spacing={3}>
           <LoadState query={keys} loading="Loading your API key..." failed="Failed to load your API key" />
-          {keys.isSuccess && <KeyCard current={current} newKey={newKey} />}
+          {keys.isSuccess && <KeyCard current={current} newKey={newKey} kept={kept} />}
           {current && <KeyDetails key={current.id} current={current} />}
         </Stack>
       )}

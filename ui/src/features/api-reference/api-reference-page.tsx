@@ -1,3 +1,5 @@
+// Before Scalar's chunk loads (it is this page's lazy part): Zod inside it is told not to try eval.
+import './zod-without-eval.ts';
 import { Box, CircularProgress, Container, Link, Stack, Typography } from '@mui/material';
 import { Suspense } from 'react';
 import { Link as RouterLink } from 'react-router';
@@ -41,7 +43,11 @@ export function ApiReferencePage() {
           </Stack>
         }
       >
-        <ApiReferenceViewer theme={mode} serverUrl={apiBaseUrl || window.location.origin} />
+        <ApiReferenceViewer
+          theme={mode}
+          // On the web, this page's own server (unknown where the server renders the page).
+          serverUrl={apiBaseUrl || (typeof window === 'undefined' ? '' : window.location.origin)}
+        />
       </Suspense>
     </Box>
   );

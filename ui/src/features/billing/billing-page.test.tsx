@@ -104,7 +104,7 @@ describe('billing page: usage', () => {
       domain: name,
       addedAt: null,
       isActive: true,
-      ssl: { status: 'Active' as const, message: 'Certificate issued', lastChecked: null },
+      ssl: { status: 'Active' as const, isPrimary: true, message: 'Certificate issued', lastChecked: null },
       verification: domainVerification(name),
     });
     const instances = [

@@ -26,7 +26,7 @@ const custom = (status: CustomDomain['ssl']['status']): CustomDomain => ({
   domain: 'shop.example.com',
   addedAt: '2026-11-21T10:00:00.000Z',
   isActive: status === 'Active',
-  ssl: { status, message: '', lastChecked: null },
+  ssl: { status, isPrimary: true, message: '', lastChecked: null },
   verification: domainVerification('shop.example.com'),
 });
 

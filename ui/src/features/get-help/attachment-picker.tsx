@@ -1,6 +1,6 @@
 import AddPhotoAlternateIcon from '@mui/icons-material/AddPhotoAlternate';
 import CloseIcon from '@mui/icons-material/Close';
-import { Alert, Box, Button, IconButton, Stack, Typography } from '@mui/material';
+import { Box, Button, IconButton, Stack, Typography } from '@mui/material';
 import { type ChangeEvent, useId, useState } from 'react';
 import { errorMessage } from '../../api/api-error.ts';
 import {
@@ -8,6 +8,7 @@ import {
   useRemoveHelpUploadMutation,
   useUploadHelpImageMutation,
 } from '../../api/help.queries.ts';
+import { useToast } from '../../components/toasts/use-toast.ts';
 import { HelpImage } from './help-image.tsx';
 
 const MAX_IMAGES = 5;
@@ -32,7 +33,7 @@ export function AttachmentPicker({
   const upload = useUploadHelpImageMutation();
   const removeUpload = useRemoveHelpUploadMutation();
   const [uploading, setUploading] = useState(0);
-  const [error, setError] = useState<string | null>(null);
+  const toast = useToast();
   const full = value.length + uploading >= MAX_IMAGES;
 
   const choose = async (event: ChangeEvent<HTMLInputElement>) => {
@@ -41,7 +42,6 @@ export function AttachmentPicker({
       .filter((file) => file.type.startsWith('image/'))
       .slice(0, Math.max(0, room));
     event.target.value = '';
-    setError(null);
     let next = [...value];
     for (const file of files) {
       setUploading((n) => n + 1);
@@ -50,7 +50,8 @@ export function AttachmentPicker({
         next = [...next, attachment];
         onChange(next);
       } catch (err) {
-        setError(errorMessage(err, `${file.name} could not be uploaded`));
+        // The server's reason (too large, not an image) when it gave one.
+        toast.error(errorMessage(err, 'Upload failed'));
       } finally {
         setUploading((n) => n - 1);
       }
@@ -88,11 +89,6 @@ export function AttachmentPicker({
           Max 5 images ({value.length}/{MAX_IMAGES})
         </Typography>
       </Stack>
-      {error && (
-        <Alert severity="error" onClose={() => setError(null)}>
-          {error}
-        </Alert>
-      )}
       {value.length > 0 && (
         <Stack
           direction="row"

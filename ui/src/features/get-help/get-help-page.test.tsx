@@ -2,7 +2,7 @@ import type { Schemas } from '@berth/openapi';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { FakeRoutes } from '../../../test/fake-api.ts';
-import { makeNotification, notificationList, signedInApi } from '../../../test/fixtures.ts';
+import { apiError, makeNotification, notificationList, signedInApi } from '../../../test/fixtures.ts';
 import { renderApp } from '../../../test/render-app.tsx';
 import { linkParts } from './support-text.tsx';
 
@@ -24,11 +24,28 @@ function makeTicket(overrides: Partial<Ticket> = {}): Ticket {
     status: 'open',
     createdAt: '2026-11-20T10:00:00.000Z',
     updatedAt: '2026-11-20T10:00:00.000Z',
+    plan: 'starter',
+    dueAt: '2026-11-21T10:00:00.000Z',
+    overdue: false,
     attachments: [],
     adminResponse: null,
     context: null,
     ...overrides,
   };
+}
+
+const toast = (text: string) => screen.findByText(text, { selector: '[role="alert"] *' });
+/** An answer with no message of the server's: the screen's own text shows. */
+const broken = { status: 500 };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Writes a subject and a message into the support form and sends it. */
+async function fillAndSend(app: ReturnType<typeof renderGetHelp>, form: HTMLElement) {
+  await app.user.click(within(form).getByLabelText('Subject'));
+  await app.user.paste('My site is down');
+  await app.user.click(within(form).getByLabelText('Message'));
+  await app.user.paste('It says 502.');
+  await app.user.click(within(form).getByRole('button', { name: 'Send Message' }));
 }
 
 function renderGetHelp(api: FakeRoutes = {}, path = '/get-help') {
@@ -56,11 +73,7 @@ describe('/get-help', () => {
 
     await app.user.click(within(form).getByRole('button', { name: 'Send Message' }));
     expect(await within(form).findByText('Subject is required')).toBeTruthy();
-    await app.user.click(within(form).getByLabelText('Subject'));
-    await app.user.paste('My site is down');
-    await app.user.click(within(form).getByLabelText('Message'));
-    await app.user.paste('It says 502.');
-    await app.user.click(within(form).getByRole('button', { name: 'Send Message' }));
+    await fillAndSend(app, form);
 
     expect(await screen.findByText('Your message was sent.')).toBeTruthy();
     expect(app.api.calls('POST /api/help/submit')[0]?.body).toEqual({
@@ -148,7 +161,7 @@ describe('/get-help', () => {
     expect(screen.getByRole('tab', { name: 'My Tickets' }).getAttribute('aria-selected')).toBe('true');
   }, 15_000);
 
-  it('deletes a ticket after confirmation', async () => {
+  it('deletes a ticket after confirmation, and says so for 3 s (the support screens’ time; customer screens: 2 s)', async () => {
     const ticket = makeTicket();
     const app = renderGetHelp(
       {
@@ -163,7 +176,14 @@ describe('/get-help', () => {
     await app.user.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('No tickets yet.')).toBeTruthy();
     expect(app.api.calls(`DELETE /api/help/${ticket.id}`)).toHaveLength(1);
-  });
+    await toast('Ticket deleted');
+    await sleep(2_500);
+    expect(screen.getByText('Ticket deleted', { selector: '[role="alert"] *' })).toBeTruthy();
+    await waitFor(
+      () => expect(screen.queryByText('Ticket deleted', { selector: '[role="alert"] *' })).toBeNull(),
+      { timeout: 2_000 },
+    );
+  }, 15_000);
 
   it('uploads each chosen image at once and deletes it when removed before sending', async () => {
     const file = { url: '/uploads/help/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.png', name: 'shot.png' };
@@ -184,6 +204,98 @@ describe('/get-help', () => {
     );
     expect(within(form).queryByRole('list', { name: 'Attached images' })).toBeNull();
   });
+});
+
+describe('/get-help, the spec’s texts and times', () => {
+  it('confirms a request with the spec’s toast and says by when support answers, by the plan', async () => {
+    const sent = makeTicket({ plan: 'pro', dueAt: '2026-11-20T14:00:00.000Z' });
+    const app = renderGetHelp({
+      'POST /api/help/submit': { status: 201, body: { item: sent } },
+      'GET /api/help/my': { body: { items: [sent] } },
+    });
+    const form = await screen.findByRole('form', { name: 'Send a support message' });
+    await fillAndSend(app, form);
+    expect(await toast("Your request has been received. We'll get back to you shortly.")).toBeTruthy();
+    const due = new Date('2026-11-20T14:00:00.000Z').toLocaleString(undefined, {
+      dateStyle: 'medium',
+      timeStyle: 'short',
+    });
+    const success = screen.getByRole('status');
+    expect(success.textContent).toContain(`Expect an answer by ${due} (within 4 hours on Pro).`);
+
+    // The open ticket says it too; an answered one does not.
+    await app.user.click(screen.getByRole('button', { name: 'View my tickets' }));
+    const card = await screen.findByRole('article', { name: 'My site is down' });
+    expect(within(card).getByText(`Expect an answer by ${due} (within 4 hours on Pro).`)).toBeTruthy();
+  }, 15_000);
+
+  it('says a trial or a Starter plan is answered within 24 hours', async () => {
+    renderGetHelp(
+      {
+        'GET /api/help/my': {
+          body: {
+            items: [
+              makeTicket({ plan: 'free', subject: 'On trial', dueAt: '2026-11-21T10:00:00.000Z' }),
+              makeTicket({
+                id: '2b5c8a1e-3b43-4c8e-9a57-0d4a8c1f2b10',
+                subject: 'Answered',
+                status: 'answered',
+                adminResponse: { text: 'Done', respondedAt: '2026-11-20T11:00:00.000Z', attachments: [] },
+              }),
+            ],
+          },
+        },
+      },
+      '/get-help?tab=my',
+    );
+    const trial = await screen.findByRole('article', { name: 'On trial' });
+    expect(within(trial).getByText(/^Expect an answer by .* \(within 24 hours\)\.$/)).toBeTruthy();
+    const answered = screen.getByRole('article', { name: 'Answered' });
+    expect(within(answered).queryByText(/Expect an answer/)).toBeNull();
+  });
+
+  it("falls back to 'Failed to submit request' and 'Upload failed', and shows the server's reason when it has one", async () => {
+    const app = renderGetHelp({ 'POST /api/help/submit': broken, 'POST /api/help/upload': broken });
+    const form = await screen.findByRole('form', { name: 'Send a support message' });
+    await app.user.upload(
+      form.querySelector('input[type="file"]') as HTMLInputElement,
+      new File([new Uint8Array([0x89, 0x50])], 'shot.png', { type: 'image/png' }),
+    );
+    expect(await toast('Upload failed')).toBeTruthy();
+    await fillAndSend(app, form);
+    expect(await toast('Failed to submit request')).toBeTruthy();
+
+    app.api.on({
+      'POST /api/help/upload': {
+        status: 413,
+        body: apiError('Image must be 5 MB or smaller', 'payload_too_large'),
+      },
+    });
+    await app.user.upload(
+      form.querySelector('input[type="file"]') as HTMLInputElement,
+      new File([new Uint8Array([0x89, 0x50])], 'big.png', { type: 'image/png' }),
+    );
+    expect(await toast('Image must be 5 MB or smaller')).toBeTruthy();
+  }, 15_000);
+
+  it("says 'Failed to load your tickets' and 'Failed to delete ticket'", async () => {
+    const ticket = makeTicket();
+    const app = renderGetHelp({ 'GET /api/help/my': broken }, '/get-help?tab=my');
+    // Where the list would be, with Retry.
+    expect(
+      await screen.findByText('Failed to load your tickets', { selector: '.MuiAlert-message' }),
+    ).toBeTruthy();
+
+    app.api.on({
+      'GET /api/help/my': { body: { items: [ticket] } },
+      [`DELETE /api/help/${ticket.id}`]: broken,
+    });
+    await app.user.click(screen.getByRole('button', { name: 'Retry' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Delete ticket My site is down' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete this ticket?' });
+    await app.user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await toast('Failed to delete ticket')).toBeTruthy();
+  }, 15_000);
 });
 
 describe('linkParts', () => {

@@ -9,9 +9,13 @@ import { type Ticket, useDeleteTicketMutation, useMyTicketsQuery } from '../../a
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { IconHeading } from '../../components/icon-heading.tsx';
 import { LoadState } from '../../components/load-state.tsx';
+import { HELP_DESK_TOASTS, ToastTimingsProvider } from '../../components/toasts/toast-timings.tsx';
 import { useToast } from '../../components/toasts/use-toast.ts';
+import { answerExpected } from './support-promise.ts';
 import { TicketCard } from './ticket-card.tsx';
 import { TicketForm } from './ticket-form.tsx';
+
+const DELETE_FAILED = 'Failed to delete ticket';
 
 const TABS = [
   { value: 'send', label: 'Send Message' },
@@ -37,7 +41,15 @@ function useTabFromNavigation() {
   return [tab, setTab] as const;
 }
 
-function Sent({ onAnother, onShowTickets }: { onAnother(): void; onShowTickets(): void }) {
+function Sent({
+  ticket,
+  onAnother,
+  onShowTickets,
+}: {
+  ticket: Ticket;
+  onAnother(): void;
+  onShowTickets(): void;
+}) {
   return (
     <Box role="status" sx={{ textAlign: 'center', py: 5 }}>
       <MarkEmailReadIcon color="success" sx={{ fontSize: 56, mb: 1 }} />
@@ -45,7 +57,7 @@ function Sent({ onAnother, onShowTickets }: { onAnother(): void; onShowTickets()
         Your message was sent.
       </Typography>
       <Typography color="text.secondary" sx={{ mb: 3 }}>
-        Support answers here and in your notifications, usually within 24 hours.
+        {answerExpected(ticket)} Support answers here and in your notifications.
       </Typography>
       <Stack direction="row" sx={{ gap: 2, justifyContent: 'center', flexWrap: 'wrap' }}>
         <Button variant="contained" onClick={onShowTickets}>
@@ -83,7 +95,7 @@ function TicketList({
           Refresh
         </Button>
       </Box>
-      <LoadState query={tickets} loading={loading} failed="Your tickets could not be loaded." />
+      <LoadState query={tickets} loading={loading} failed="Failed to load your tickets" />
       {tickets.isSuccess && items.length === 0 && (
         <Typography color="text.secondary" sx={{ textAlign: 'center', py: 4 }}>
           {empty}
@@ -99,10 +111,19 @@ function TicketList({
 /**
  * Get Help, /get-help (spec platform-area "Get Help"): send a support message with images, read one's
  * tickets and the answers of support. The public /help page (FAQ and contact form) is another screen.
+ * Its toasts show for the support screens' times (3 s success, 5 s errors).
  */
 export function GetHelpPage() {
+  return (
+    <ToastTimingsProvider timings={HELP_DESK_TOASTS}>
+      <GetHelp />
+    </ToastTimingsProvider>
+  );
+}
+
+function GetHelp() {
   const [tab, setTab] = useTabFromNavigation();
-  const [sent, setSent] = useState(false);
+  const [sent, setSent] = useState<Ticket | null>(null);
   const [toDelete, setToDelete] = useState<Ticket | null>(null);
   const remove = useDeleteTicketMutation();
   const toast = useToast();
@@ -135,14 +156,15 @@ export function GetHelpPage() {
         {tab === 'send' &&
           (sent ? (
             <Sent
-              onAnother={() => setSent(false)}
+              ticket={sent}
+              onAnother={() => setSent(null)}
               onShowTickets={() => {
-                setSent(false);
+                setSent(null);
                 setTab('my');
               }}
             />
           ) : (
-            <TicketForm onSent={() => setSent(true)} />
+            <TicketForm onSent={setSent} />
           ))}
         {tab !== 'send' && <TicketList answeredOnly={tab === 'answered'} onDelete={setToDelete} />}
       </Box>
@@ -153,7 +175,6 @@ export function GetHelpPage() {
         confirmLabel="Delete"
         destructive
         pending={remove.isPending}
-        error={remove.error ? errorMessage(remove.error, 'The ticket could not be deleted.') : null}
         onConfirm={() => {
           if (!toDelete) return;
           remove.mutate(toDelete.id, {
@@ -161,6 +182,7 @@ export function GetHelpPage() {
               setToDelete(null);
               toast.success('Ticket deleted');
             },
+            onError: (error) => toast.error(errorMessage(error, DELETE_FAILED)),
           });
         }}
         onClose={() => {

@@ -3,6 +3,7 @@ import SupportAgentIcon from '@mui/icons-material/SupportAgent';
 import { Box, Card, CardContent, IconButton, Stack, Tooltip, Typography } from '@mui/material';
 import type { Ticket } from '../../api/help.queries.ts';
 import { HelpImages } from './help-image.tsx';
+import { answerExpected } from './support-promise.ts';
 import { SupportText } from './support-text.tsx';
 import { CATEGORY_LABELS, formatTime, TicketStatusBadge } from './ticket-status.tsx';
 
@@ -36,6 +37,11 @@ export function TicketCard({
             <Typography variant="body2" color="text.secondary">
               {formatTime(ticket.createdAt)} · {CATEGORY_LABELS[ticket.category] ?? ticket.category}
             </Typography>
+            {ticket.status === 'open' && !response && (
+              <Typography variant="body2" color="text.secondary">
+                {answerExpected(ticket)}
+              </Typography>
+            )}
           </Box>
           <Tooltip title="Delete ticket">
             <IconButton aria-label={`Delete ticket ${ticket.subject}`} onClick={() => onDelete(ticket)}>

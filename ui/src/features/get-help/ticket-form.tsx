@@ -15,7 +15,7 @@ import {
 import { type FormEvent, useMemo, useState } from 'react';
 import { useLocation } from 'react-router';
 import { errorMessage, fieldErrorsOf } from '../../api/api-error.ts';
-import { type HelpAttachment, useSubmitTicketMutation } from '../../api/help.queries.ts';
+import { type HelpAttachment, type Ticket, useSubmitTicketMutation } from '../../api/help.queries.ts';
 import { useForm } from '../../components/form/use-form.ts';
 import { useToast } from '../../components/toasts/use-toast.ts';
 import { type ContactValues, isContactCategory, validateContact } from '../help/contact-validation.ts';
@@ -23,14 +23,15 @@ import { MessageFields } from '../help/message-fields.tsx';
 import { useCurrentUser } from '../session/use-session.ts';
 import { AttachmentPicker } from './attachment-picker.tsx';
 
-const TICKET_FAILURE = 'Failed to send your message. Please try again.';
+const TICKET_FAILURE = 'Failed to submit request';
+const TICKET_SENT = "Your request has been received. We'll get back to you shortly.";
 
 /**
  * The support form of /get-help: name and e-mail from the
  * account (blurred until shown), category, subject, message with a counter, up to 5 images, and the
  * consent to attach a snapshot of the account for support.
  */
-export function TicketForm({ onSent }: { onSent: () => void }) {
+export function TicketForm({ onSent }: { onSent: (ticket: Ticket) => void }) {
   const user = useCurrentUser();
   const submit = useSubmitTicketMutation();
   const toast = useToast();
@@ -65,10 +66,11 @@ export function TicketForm({ onSent }: { onSent: () => void }) {
           shareContext,
         },
         {
-          onSuccess: () => {
+          onSuccess: ({ item }) => {
             form.reset();
             setAttachments([]);
-            onSent();
+            toast.success(TICKET_SENT);
+            onSent(item);
           },
           onError: (error) => {
             form.showServerErrors(fieldErrorsOf(error));

@@ -1,3 +1,4 @@
+import { DOMAIN_VERIFICATION, SUPPORT_RESPONSE_HOURS } from '@berth/openapi/rules';
 import type { FaqItem } from '../../components/faq-list.tsx';
 
 export interface FaqCategory {
@@ -52,8 +53,7 @@ export const HELP_FAQ: readonly FaqCategory[] = [
     items: [
       {
         question: 'How do I connect my own domain?',
-        answer:
-          'Create a CNAME record for your domain that points at Berth, then add the domain on the instance page. The SSL certificate is issued once the DNS record is visible, which can take a few minutes.',
+        answer: `Add the domain on the instance page: it shows a TXT record that proves the domain is yours. Add that record at your DNS provider exactly as shown, named ${DOMAIN_VERIFICATION.name}.<your domain> with the value ${DOMAIN_VERIFICATION.valuePrefix}<the token shown> (for shop.example.com: ${DOMAIN_VERIFICATION.name}.shop.example.com). Point the domain itself at Berth too: a CNAME record for a subdomain, an A or ALIAS record for the bare domain. Once the TXT record is found (at once with Verify now, or by the background checks) the domain is attached; the SSL certificate is issued when the DNS record is visible, which can take a few minutes.`,
       },
       {
         question: 'Where do I find my database credentials?',
@@ -69,8 +69,12 @@ export const HELP_FAQ: readonly FaqCategory[] = [
   },
 ];
 
-/** Support response times. */
+/** Support response times: what the help desk records as each ticket's due time. */
 export const RESPONSE_TIMES = [
-  { plan: 'Starter', time: '24 hours', note: 'E-mail support on business days' },
-  { plan: 'Pro', time: '4 hours', note: 'Priority support' },
+  {
+    plan: 'Starter',
+    time: `${SUPPORT_RESPONSE_HOURS.starter} hours`,
+    note: 'Trials too; answers in the app',
+  },
+  { plan: 'Pro', time: `${SUPPORT_RESPONSE_HOURS.pro} hours`, note: 'Priority support: answered first' },
 ] as const;

@@ -44,7 +44,7 @@ describe('what can be deployed', () => {
     expect(availabilityOf(choice('MySQL'), types)).toEqual({ available: true });
     expect(availabilityOf(choice('MongoDB'), types)).toEqual({
       available: false,
-      reason: 'MongoDB needs MONGODB_ADMIN_URL',
+      reason: 'MongoDB is not offered on this server',
     });
     expect(availabilityOf(choice('WordPress'), types)).toEqual({ available: false, reason: 'Coming soon' });
     expect(availabilityOf(choice('Node-RED'), types)).toEqual({ available: false, reason: 'Soon' });

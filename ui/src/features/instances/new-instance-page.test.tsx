@@ -35,13 +35,27 @@ describe('Deploy New Instance', () => {
     const mongo = await radio('MongoDB');
     expect(mongo).toHaveProperty('disabled', true);
     expect(mongo.getAttribute('aria-describedby')).toContain('choice-mongodb-reason');
-    expect(screen.getByText('MongoDB needs MONGODB_ADMIN_URL')).toBeTruthy();
+    expect(screen.getByText('MongoDB is not offered on this server')).toBeTruthy();
 
     await app.user.click(screen.getByRole('button', { name: 'Applications' }));
     for (const name of ['WordPress', 'n8n', 'Node-RED', 'Nextcloud'])
       expect(await radio(name)).toHaveProperty('disabled', true);
     expect(screen.getAllByText('Coming soon')).toHaveLength(2);
     expect(screen.getAllByText('Soon')).toHaveLength(2);
+  });
+
+  it('tells a customer when n8n will be ready while this server sets it up, in the server’s words', async () => {
+    const settingUp = 'n8n is being set up on this server; it will be ready in about 5 minutes';
+    const app = renderNew({
+      'GET /api/instances/capabilities': { body: capabilities({ n8n: settingUp }) },
+    });
+    await radio('MySQL');
+    await app.user.click(screen.getByRole('button', { name: 'Applications' }));
+    const n8n = await radio('n8n');
+    expect(n8n).toHaveProperty('disabled', true);
+    expect(
+      document.getElementById(n8n.getAttribute('aria-describedby')?.split(' ').at(-1) ?? '')?.textContent,
+    ).toBe(settingUp);
   });
 
   it('offers n8n where the server does, asking for the owner account by n8n’s rules', {

@@ -18,7 +18,7 @@ const domain = (status: CustomDomain['ssl']['status'], message = 'HTTPS is enabl
   domain: 'blog.example.com',
   addedAt: '2026-11-21T10:00:00.000Z',
   isActive: status === 'Active',
-  ssl: { status, message, lastChecked: '2026-11-21T10:05:00.000Z' },
+  ssl: { status, isPrimary: true, message, lastChecked: '2026-11-21T10:05:00.000Z' },
   verification: domainVerification('blog.example.com'),
 });
 

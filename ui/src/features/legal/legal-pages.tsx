@@ -1,3 +1,4 @@
+import { SUPPORT_RESPONSE_HOURS } from '@berth/openapi/rules';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import { Box, Container, Divider, Link, Stack, Typography } from '@mui/material';
 import { Link as RouterLink } from 'react-router';
@@ -82,7 +83,8 @@ export function LegalPage({ document }: { document: LegalDocument }) {
           ) : (
             'Help Center'
           )}
-          . We answer within 24 hours on Starter and within 4 hours on Pro.
+          . We answer within {SUPPORT_RESPONSE_HOURS.starter} hours on Starter and within{' '}
+          {SUPPORT_RESPONSE_HOURS.pro} hours on Pro.
         </Typography>
       </Box>
     </Container>

@@ -1,5 +1,5 @@
 import type { Schemas } from '@berth/openapi';
-import { monthlyEquivalent, yearlyPrice } from '@berth/openapi/rules';
+import { monthlyEquivalent, SUPPORT_RESPONSE_HOURS, yearlyPrice } from '@berth/openapi/rules';
 
 export type BillingCycle = 'monthly' | 'yearly';
 export type PlanId = 'starter' | 'pro';
@@ -27,7 +27,7 @@ export const PLAN_OFFERS: readonly PlanOffer[] = [
       'Custom domain',
       'Free SSL certificate',
       'Email support',
-      'Support response within 24 hours',
+      `Support response within ${SUPPORT_RESPONSE_HOURS.starter} hours`,
       `Additional instances at ${addonPrice}/month each`,
     ],
   },
@@ -40,7 +40,7 @@ export const PLAN_OFFERS: readonly PlanOffer[] = [
       'Unlimited custom domains',
       'Free SSL certificates',
       'Priority support',
-      'Support response within 4 hours',
+      `Support response within ${SUPPORT_RESPONSE_HOURS.pro} hours`,
       apiAccess ? 'API access: 150 requests per minute' : 'API access: Coming soon',
     ],
   },

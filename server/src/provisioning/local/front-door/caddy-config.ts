@@ -27,13 +27,17 @@ export type TlsIssuer = { issuer: 'internal' } | { issuer: 'acme'; email?: strin
 export interface CaddySettings {
   /** `unix/<path>` or `127.0.0.1:<port>`. */
   adminListen: string;
-  /** Caddy's own log (JSON lines), in a folder Caddy's user writes: rolled at LOG_ROLL_MB. */
-  logFile: string;
+  /**
+   * Caddy's own log (JSON lines), in a folder Caddy's user writes: rolled at LOG_ROLL_MB. Absent: Caddy
+   * logs to its standard error (a container's, which the container engine keeps).
+   */
+  logFile?: string;
   /**
    * The access log of every instance's hosts (JSON lines, one per response, the logger named by the
-   * instance id), read by the usage sampler (access-log.ts): rolled at ACCESS_LOG_ROLL_MB.
+   * instance id), read by the usage sampler (access-log.ts): rolled at ACCESS_LOG_ROLL_MB. Only with
+   * `logFile`; absent: no access log.
    */
-  accessLogFile: string;
+  accessLogFile?: string;
   listenHost: string;
   httpPort: number;
   httpsPort: number;
@@ -161,38 +165,45 @@ export function buildCaddyConfig(settings: CaddySettings, sites: readonly CaddyS
       ...(site.domain ? [[site.domain, site.id]] : []),
     ]),
   );
-  const serverLogs = { logger_names: loggerNames, skip_unmapped_hosts: true };
+  const serverLogs = settings.accessLogFile
+    ? { logs: { logger_names: loggerNames, skip_unmapped_hosts: true } }
+    : {};
+  const access: Json | undefined = settings.accessLogFile
+    ? {
+        writer: {
+          output: 'file',
+          filename: settings.accessLogFile,
+          roll_size_mb: ACCESS_LOG_ROLL_MB,
+          roll_keep: 1,
+          roll_keep_days: 2,
+          roll_gzip: false,
+        },
+        encoder: accessEncoder,
+        include: ['http.log.access'],
+      }
+    : undefined;
   return {
     // Node's http client always sends a Host (localhost); on a unix socket Caddy allows none by default.
     admin: { listen: settings.adminListen, origins: ['localhost'], config: { persist: false } },
-    logging: {
-      logs: {
-        default: {
-          writer: {
-            output: 'file',
-            filename: settings.logFile,
-            roll_size_mb: LOG_ROLL_MB,
-            roll_keep: LOG_ROLL_KEEP,
-            roll_keep_days: 14,
-            roll_gzip: true,
+    ...(settings.logFile && {
+      logging: {
+        logs: {
+          default: {
+            writer: {
+              output: 'file',
+              filename: settings.logFile,
+              roll_size_mb: LOG_ROLL_MB,
+              roll_keep: LOG_ROLL_KEEP,
+              roll_keep_days: 14,
+              roll_gzip: true,
+            },
+            encoder: { format: 'json' },
+            ...(access && { exclude: ['http.log.access'] }),
           },
-          encoder: { format: 'json' },
-          exclude: ['http.log.access'],
-        },
-        access: {
-          writer: {
-            output: 'file',
-            filename: settings.accessLogFile,
-            roll_size_mb: ACCESS_LOG_ROLL_MB,
-            roll_keep: 1,
-            roll_keep_days: 2,
-            roll_gzip: false,
-          },
-          encoder: accessEncoder,
-          include: ['http.log.access'],
+          ...(access && { access }),
         },
       },
-    },
+    }),
     apps: {
       http: {
         http_port: settings.httpPort,
@@ -201,13 +212,13 @@ export function buildCaddyConfig(settings: CaddySettings, sites: readonly CaddyS
           http: {
             listen: listen(settings.httpPort),
             automatic_https: { disable: true },
-            logs: serverLogs,
+            ...serverLogs,
             routes: [...httpRoutes, notFound],
           },
           https: {
             listen: listen(settings.httpsPort),
             automatic_https: { disable_redirects: true },
-            logs: serverLogs,
+            ...serverLogs,
             routes: [...httpsRoutes, notFound],
           },
         },

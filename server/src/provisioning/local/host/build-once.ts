@@ -1,3 +1,4 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -12,7 +13,7 @@ import path from 'node:path';
 const PARTIAL = /^\.partial(?:-(\d+)-\d+)?$/;
 let builds = 0;
 
-function isAlive(pid: number): boolean {
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -34,6 +35,25 @@ async function removeAbandoned(target: string): Promise<void> {
     if (pid === process.pid || (pid !== undefined && isAlive(pid))) continue;
     await rm(path.join(parent, name), { recursive: true, force: true });
   }
+}
+
+/**
+ * When a live process (this one or another) is building `target` now: when the oldest such build began
+ * (its partial folder's birth), else undefined.
+ */
+export function buildUnderWay(target: string): Date | undefined {
+  const parent = path.dirname(target);
+  const base = path.basename(target);
+  let began: Date | undefined;
+  for (const name of existsSync(parent) ? readdirSync(parent) : []) {
+    if (!name.startsWith(base)) continue;
+    const pid = PARTIAL.exec(name.slice(base.length))?.[1];
+    if (pid === undefined || !isAlive(Number(pid))) continue;
+    const stats = statSync(path.join(parent, name), { throwIfNoEntry: false });
+    const birth = stats && (stats.birthtimeMs > 0 ? stats.birthtime : stats.ctime);
+    if (birth && (!began || birth < began)) began = birth;
+  }
+  return began;
 }
 
 /**

@@ -7,9 +7,9 @@ import { isN8nPassword, N8N_PASSWORD } from '@berth/openapi/rules';
 import { ConflictError, NotFoundError, ValidationError } from '../../../lib/errors.ts';
 import { freePort } from '../../../lib/free-port.ts';
 import { createKeyedLock } from '../../../lib/keyed-lock.ts';
-import type { ServerHealth } from '../../driver.ts';
+import { ProvisioningUnavailableError, type ServerHealth } from '../../driver.ts';
 import type { BackupInfo, BackupInput, InstanceEngine, N8nSpec, SiteUrls, SslStatus } from '../../engine.ts';
-import type { Capability } from '../../instance-types.ts';
+import { type Capability, unavailable } from '../../instance-types.ts';
 import { type CaddySite, proxyTo } from '../front-door/caddy-config.ts';
 import { checkDomain } from '../front-door/domain-names.ts';
 import type { FrontDoor } from '../front-door/front-door.ts';
@@ -28,11 +28,13 @@ import {
   ensureN8nTemplate,
   installedN8nRuntime,
   missingRuntimeReason,
+  N8N_INSTANCE_ENV,
   N8N_LEAN_ENV,
   n8nCompileCache,
   n8nCompileCacheMount,
   n8nNodeBinary,
   n8nTemplate,
+  runtimeInstallUnderWay,
   TEMPLATE_FILES,
 } from './n8n-runtime.ts';
 import {
@@ -190,11 +192,13 @@ export function localN8n(
       return 'n8n needs the server to run as root (each instance runs as its own user in its own sandbox)';
     return prepareTun();
   };
-  const missingReason = (): string | undefined => hostReason() ?? missingRuntimeReason(options.runtimesDir);
 
   function front(): FrontDoor {
     if (!frontDoor?.running()) {
-      throw new ConflictError('n8n is not available: the front door (Caddy) is not running');
+      throw new ProvisioningUnavailableError(
+        'n8n',
+        unavailable.down('n8n', 'n8n needs the front door (Caddy), which is not running'),
+      );
     }
     return frontDoor;
   }
@@ -202,7 +206,10 @@ export function localN8n(
   function runtimeDir(): string {
     const runtime = installedN8nRuntime(options.runtimesDir);
     if (!runtime)
-      throw new ConflictError(`n8n is not available: ${missingRuntimeReason(options.runtimesDir)}`);
+      throw new ProvisioningUnavailableError(
+        'n8n',
+        unavailable.notOffered('n8n', missingRuntimeReason(options.runtimesDir)),
+      );
     return runtime.dir;
   }
 
@@ -243,32 +250,18 @@ export function localN8n(
     return {
       ...N8N_BASE_ENV,
       ...N8N_LEAN_ENV,
+      // SQLite, Caddy in front (X-Forwarded-*), a cookie the plain-HTTP temporary URL gets back, quiet.
+      ...N8N_INSTANCE_ENV,
       // The shared compile cache, read-only (only n8n's main process reads it; its task runner does not).
       ...(sandbox.compileCache ? { NODE_COMPILE_CACHE: N8N_INSIDE.compileCache } : {}),
-      NODE_ENV: 'production',
       N8N_PORT: String(state.port),
       N8N_LISTEN_ADDRESS: '127.0.0.1',
       N8N_HOST: url.hostname,
       N8N_PROTOCOL: url.protocol.replace(':', ''),
       N8N_EDITOR_BASE_URL: `${url.origin}/`,
       WEBHOOK_URL: `${url.origin}/`,
-      // Caddy in front: X-Forwarded-* name the client and the scheme.
-      N8N_PROXY_HOPS: '1',
       N8N_USER_FOLDER: N8N_INSIDE.data,
       N8N_ENCRYPTION_KEY: state.encryptionKey,
-      DB_TYPE: 'sqlite',
-      // The temporary URL is plain HTTP: a Secure cookie would never come back on it.
-      N8N_SECURE_COOKIE: 'false',
-      N8N_DIAGNOSTICS_ENABLED: 'false',
-      N8N_DIAGNOSTICS_CONFIG_FRONTEND: '',
-      N8N_DIAGNOSTICS_CONFIG_BACKEND: '',
-      N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-      N8N_TEMPLATES_ENABLED: 'false',
-      N8N_PERSONALIZATION_ENABLED: 'false',
-      N8N_HIRING_BANNER_ENABLED: 'false',
-      N8N_COMMUNITY_PACKAGES_ENABLED: 'false',
-      EXTERNAL_FRONTEND_HOOKS_URLS: '',
-      N8N_BLOCK_ENV_ACCESS_IN_NODE: 'true',
       N8N_RUNNERS_MAX_OLD_SPACE_SIZE: String(n8nHeapsMb(state.resources ?? DEFAULT_LIMITS).runner),
     };
   }
@@ -453,12 +446,26 @@ export function localN8n(
     },
 
     async capability() {
-      const missing = missingReason();
-      if (missing) return { available: false, reason: missing };
+      const host = hostReason();
+      if (host) return unavailable.notOffered('n8n', host);
+      const missing = missingRuntimeReason(options.runtimesDir);
+      if (missing) {
+        // Installing (in the background after the first start: minutes): customers learn when it is ready.
+        const install = runtimeInstallUnderWay(options.runtimesDir);
+        return install
+          ? unavailable.settingUp(
+              'n8n',
+              `${missing} (an install is under way since ${install.began.toISOString()})`,
+              install.minutesLeft,
+            )
+          : unavailable.notOffered('n8n', missing);
+      }
       if (!started)
-        return { available: false, reason: startError ?? 'The provisioning driver is not started' };
+        return startError
+          ? unavailable.down('n8n', startError)
+          : unavailable.settingUp('n8n', 'The provisioning driver is not started');
       if (!frontDoor?.running())
-        return { available: false, reason: 'n8n needs the front door (Caddy), which is not running' };
+        return unavailable.down('n8n', 'n8n needs the front door (Caddy), which is not running');
       return { available: true };
     },
 

@@ -10,7 +10,7 @@ import {
 } from 'node:fs';
 import { chmod, chown, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { buildOnce } from '../host/build-once.ts';
+import { buildOnce, buildUnderWay } from '../host/build-once.ts';
 
 /**
  * The n8n runtime: one pinned n8n version installed from npm once per host, outside the project's
@@ -55,6 +55,28 @@ const N8N_INSTALL_COMMAND = 'npm run install-n8n';
 export function missingRuntimeReason(runtimesDir: string): string | undefined {
   if (installedN8nRuntime(runtimesDir)) return undefined;
   return `n8n ${N8N_VERSION} is not installed on this host (${n8nRuntimeDir(runtimesDir)}); install it with: ${N8N_INSTALL_COMMAND}`;
+}
+
+/** How long an install takes on a fresh 2-core host (measured: about 7 minutes). */
+const INSTALL_MINUTES = 7;
+
+/**
+ * The install of the runtime under way now (by this server in the background, `npm run install-n8n`, or
+ * another process on the host): when it began and, while within the usual time, the minutes left.
+ */
+export function runtimeInstallUnderWay(
+  runtimesDir: string,
+  now = Date.now(),
+): { began: Date; minutesLeft?: number } | undefined {
+  if (installedN8nRuntime(runtimesDir)) return undefined;
+  const headers = path.join(runtimesDir, `node-headers-${process.version.slice(1)}`);
+  const starts = [buildUnderWay(headers), buildUnderWay(n8nRuntimeDir(runtimesDir))].filter(
+    (date): date is Date => date !== undefined,
+  );
+  if (starts.length === 0) return undefined;
+  const began = new Date(Math.min(...starts.map((date) => date.getTime())));
+  const left = Math.ceil(INSTALL_MINUTES - (now - began.getTime()) / 60_000);
+  return left >= 1 ? { began, minutesLeft: left } : { began };
 }
 
 function run(
@@ -363,6 +385,28 @@ export const N8N_LEAN_ENV = {
   // Modules that do nothing for a pinned 2.x instance: the v1→v2 upgrade report, and "quick connect"
   // offers, which need options we never configure.
   N8N_DISABLED_MODULES: 'breaking-changes,quick-connect',
+};
+
+/**
+ * What every n8n instance runs with, on any driver: SQLite, behind one proxy (the front door), the
+ * cookie usable on the plain-HTTP temporary URL, and everything that phones home or offers paid
+ * features off; workflows cannot read the environment.
+ */
+export const N8N_INSTANCE_ENV = {
+  NODE_ENV: 'production',
+  N8N_PROXY_HOPS: '1',
+  DB_TYPE: 'sqlite',
+  N8N_SECURE_COOKIE: 'false',
+  N8N_DIAGNOSTICS_ENABLED: 'false',
+  N8N_DIAGNOSTICS_CONFIG_FRONTEND: '',
+  N8N_DIAGNOSTICS_CONFIG_BACKEND: '',
+  N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+  N8N_TEMPLATES_ENABLED: 'false',
+  N8N_PERSONALIZATION_ENABLED: 'false',
+  N8N_HIRING_BANNER_ENABLED: 'false',
+  N8N_COMMUNITY_PACKAGES_ENABLED: 'false',
+  EXTERNAL_FRONTEND_HOOKS_URLS: '',
+  N8N_BLOCK_ENV_ACCESS_IN_NODE: 'true',
 };
 
 const cmdlineOf = (pid: number): string => {

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { ConflictError } from '../../../lib/errors.ts';
 import { type IntervalTask, startIntervalTask } from '../../../lib/interval-task.ts';
 import type { ServerHealth } from '../../driver.ts';
-import type { Capability } from '../../instance-types.ts';
+import { type Capability, unavailable } from '../../instance-types.ts';
 import type { EngineServer } from '../databases/engine-server.ts';
 import type { FrontDoor } from '../front-door/front-door.ts';
 import { type ControlGroups, DEFAULT_LIMITS } from '../host/control-groups.ts';
@@ -184,27 +184,30 @@ export function sitesRuntime(deps: SitesRuntimeDeps, options: SitesRuntimeOption
 
     async capability(): Promise<Capability> {
       const missing = missingReason();
-      if (missing) return { available: false, reason: missing };
+      if (missing) return unavailable.notOffered('wordpress', missing);
       if (installedPhpVersions().length === 0)
-        return { available: false, reason: 'No PHP version with php-fpm is installed' };
+        return unavailable.notOffered('wordpress', 'No PHP version with php-fpm is installed');
       const server = deps.mariadb();
-      if (!server)
-        return { available: false, reason: 'WordPress needs MySQL (MariaDB), which is not available' };
+      if (!server) {
+        const detail = 'WordPress needs MySQL (MariaDB), which is not available';
+        return started ? unavailable.down('wordpress', detail) : unavailable.settingUp('wordpress', detail);
+      }
       if (!server.socket)
-        return {
-          available: false,
-          reason:
-            'WordPress sites need the MariaDB server the driver runs (an external one is not reachable from the site sandboxes)',
-        };
+        return unavailable.notOffered(
+          'wordpress',
+          'WordPress sites need the MariaDB server the driver runs (an external one is not reachable from the site sandboxes)',
+        );
       if (!started)
-        return { available: false, reason: startError ?? 'The provisioning driver is not started' };
-      if (!front.running()) return { available: false, reason: 'The front door (Caddy) is not running' };
+        return startError
+          ? unavailable.down('wordpress', startError)
+          : unavailable.settingUp('wordpress', 'The provisioning driver is not started');
+      if (!front.running()) return unavailable.down('wordpress', 'The front door (Caddy) is not running');
       const down = Object.entries(await health()).filter(([name, h]) => name !== 'php-fpm' && !h.ok);
       if (down.length > 0) {
-        return {
-          available: false,
-          reason: `Not running: ${down.map(([name, h]) => `${name} (${h.message ?? h.state})`).join(', ')}`,
-        };
+        return unavailable.down(
+          'wordpress',
+          `Not running: ${down.map(([name, h]) => `${name} (${h.message ?? h.state})`).join(', ')}`,
+        );
       }
       return { available: true };
     },

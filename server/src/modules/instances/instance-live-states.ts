@@ -1,0 +1,95 @@
+import type { Db } from '../../db/database.ts';
+import type { InstanceRow, InstanceRowUpdate } from '../../db/tables/instances.ts';
+import type { LogLine } from '../../lib/error-reference.ts';
+import type { InstanceStatus, ProvisioningDriver } from '../../provisioning/driver.ts';
+import type { NotificationsService } from '../notifications/notifications.service.ts';
+import { TYPE_INFO } from './instance-catalog.ts';
+import { instanceHasJobs } from './instance-jobs.ts';
+import { findInstanceById, updateInstance } from './instances.repository.ts';
+
+/**
+ * Carries what a driver sees happen to running instances between operations (the swarm driver: a node
+ * down, a task failing or killed by its memory limit, then back) to the instance rows and, through the
+ * live stream, to the customer's open pages. The jobs own every change they make themselves: while an
+ * operation of the instance is queued or running, or the row is not a deployed, running (or failed)
+ * instance, a live state is not applied. Drivers without live states (the local driver) have nothing
+ * to carry. Started and stopped with the other background work (background.ts).
+ */
+
+/** The customer's words for a node that stopped answering. */
+export const NODE_DOWN = 'Waiting for its server to come back';
+
+/** The row's status and message for a live state; undefined when the row should not change. */
+function patchOf(status: InstanceStatus): InstanceRowUpdate | undefined {
+  switch (status.state) {
+    case 'running':
+      return { status: 'running', status_message: null };
+    case 'starting':
+      return { status: 'running', status_message: status.message ?? 'Starting' };
+    case 'node-down':
+      return { status: 'error', status_message: NODE_DOWN };
+    case 'error':
+      return { status: 'error', status_message: status.message ?? 'It stopped running' };
+    default:
+      // stopped: a suspension, which its own job records
+      return undefined;
+  }
+}
+
+export function createInstanceLiveStates(deps: {
+  db: Db;
+  driver: Pick<ProvisioningDriver, 'live'>;
+  notifications: Pick<NotificationsService, 'notify' | 'publishInstanceEvent'>;
+}) {
+  const { db, notifications } = deps;
+  let unsubscribe: (() => void) | undefined;
+
+  /** Applies one live state to its row (and says so on the stream); answers the row as it is now. */
+  async function apply(status: InstanceStatus): Promise<InstanceRow | undefined> {
+    const row = await findInstanceById(db, status.id);
+    if (!row || row.deployed_at === null || row.suspended) return row;
+    if (!['running', 'error'].includes(row.status) || (await instanceHasJobs(db, row.id))) return row;
+    const patch = patchOf(status);
+    const changes =
+      patch !== undefined &&
+      (patch.status !== row.status || (patch.status_message ?? null) !== row.status_message);
+    if (!changes) {
+      // A notice with the state unchanged: a process of it was killed by its memory limit.
+      if (status.message && status.state === 'running') {
+        await notifications.notify(row.user_id, {
+          type: 'instance',
+          title: 'Instance restarted',
+          message: `Your ${TYPE_INFO[row.type].name} instance "${row.name}": ${status.message}`,
+        });
+      }
+      return row;
+    }
+    return db.transaction().execute(async (trx) => {
+      const updated = await updateInstance(trx, row.id, patch, { statusIn: ['running', 'error'] });
+      if (!updated) return row;
+      await notifications.publishInstanceEvent(
+        updated.user_id,
+        { id: updated.id, status: updated.status, statusMessage: updated.status_message },
+        trx,
+      );
+      return updated;
+    });
+  }
+
+  return {
+    apply,
+    start(log: LogLine) {
+      unsubscribe ??= deps.driver.live?.watch((status) => {
+        apply(status).catch((error: unknown) =>
+          log(
+            `live state of ${status.id} not recorded: ${error instanceof Error ? error.message : String(error)}`,
+          ),
+        );
+      });
+    },
+    async stop() {
+      unsubscribe?.();
+      unsubscribe = undefined;
+    },
+  };
+}

@@ -1,0 +1,331 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type Docker from 'dockerode';
+import { NotFoundError } from '../../lib/errors.ts';
+import type { DatabaseCredentials, DatabaseSpec, InstanceEngine, Resources } from '../engine.ts';
+import { unavailable } from '../instance-types.ts';
+import { checkTenantLogin } from '../tenant-login.ts';
+import { checkPassword, generatePassword, tenantNames } from '../tenant-names.ts';
+import { FLAVORS, type Flavor } from './database-flavors.ts';
+import { SERVICE_UIDS } from './image-recipes.ts';
+import { execIn, runningContainer } from './node-exec.ts';
+import { choosePlacement, type Region } from './region.ts';
+import {
+  applyService,
+  ensureSecret,
+  findService,
+  freeHostPort,
+  type InstanceNames,
+  instanceNames,
+  LABEL,
+  removeSecrets,
+  removeService,
+  removeVolumes,
+  resourcesSpec,
+  type Sized,
+  scale,
+  seconds,
+  sizeOf,
+  volumeMount,
+  waitForRunning,
+} from './services.ts';
+import type { SwarmContext } from './swarm-context.ts';
+
+/**
+ * MySQL (MariaDB) and PostgreSQL instances on a swarm: one server per instance, in a service of its own
+ * (the customer gets the memory and CPU they were sold, and tenants share no server). Its data is a
+ * volume on the node it was first placed on, and it stays pinned there; its port is published in host
+ * mode on that node (no routing mesh: this kernel has no IPVS, and a database has one home anyway), so
+ * the credentials name that node's public address. The password reaches the server as a Docker secret;
+ * a new password is a new secret and a restart, which also ends every session of the old one.
+ */
+
+type SqlType = 'mysql' | 'postgresql';
+
+/** What a database instance gets when its spec names no resources. */
+export const DATABASE_DEFAULTS: Resources = { memoryMb: 512, cpus: 0.5 };
+
+interface DbServiceInput {
+  flavor: Flavor;
+  names: InstanceNames;
+  /** The service's name (an instance's own, or a WordPress site's database). */
+  service: string;
+  image: string;
+  size: Sized;
+  nodeId: string;
+  region: string;
+  labels: Record<string, string>;
+  secret: { SecretID: string; SecretName: string };
+  tenant: { database: string; user: string };
+  /** Host port to publish (database instances); none for a site's private database. */
+  hostPort?: number;
+  /** Networks to join (a site's private one). */
+  networks?: string[];
+}
+
+/** The service of one database server (also a WordPress site's own MariaDB). */
+export function databaseServiceSpec(input: DbServiceInput): Docker.ServiceSpec & { Name: string } {
+  const { flavor, size } = input;
+  const uid = String(SERVICE_UIDS[flavor.user]);
+  return {
+    Name: input.service,
+    Labels: {
+      ...input.labels,
+      [LABEL.node]: input.nodeId,
+      ...(input.hostPort ? { [LABEL.port]: String(input.hostPort) } : {}),
+    },
+    TaskTemplate: {
+      ContainerSpec: {
+        Image: input.image,
+        Command: flavor.command,
+        User: flavor.user,
+        Env: [
+          `BERTH_DATABASE=${input.tenant.database}`,
+          `BERTH_USER=${input.tenant.user}`,
+          `BERTH_MEMORY_MB=${size.memoryMb}`,
+        ],
+        Labels: { [LABEL.instance]: input.names.id },
+        Mounts: [
+          volumeMount(input.names, input.service === input.names.service ? 'data' : 'db', flavor.dataPath),
+        ],
+        Secrets: [{ ...input.secret, File: { Name: 'password', UID: uid, GID: uid, Mode: 0o400 } }],
+        HealthCheck: {
+          Test: flavor.health,
+          Interval: seconds(1),
+          Timeout: seconds(5),
+          Retries: 5,
+          StartPeriod: seconds(120),
+        },
+        StopGracePeriod: seconds(30),
+        CapabilityDrop: ['NET_RAW'],
+      },
+      Resources: resourcesSpec(size),
+      RestartPolicy: { Condition: 'any', Delay: seconds(2) },
+      Placement: { Constraints: [`node.labels.region==${input.region}`, `node.id==${input.nodeId}`] },
+      Networks: (input.networks ?? []).map((Target) => ({ Target })),
+    },
+    Mode: { Replicated: { Replicas: 1 } },
+    UpdateConfig: { Parallelism: 1, Order: 'stop-first' },
+    EndpointSpec: {
+      Mode: 'dnsrr',
+      Ports: input.hostPort
+        ? [{ Protocol: 'tcp', TargetPort: flavor.port, PublishedPort: input.hostPort, PublishMode: 'host' }]
+        : [],
+    },
+  };
+}
+
+/** Whose and what an instance is, on every object made for it. */
+export const instanceLabels = (id: string, type: string, owner: string | undefined) => ({
+  [LABEL.instance]: id,
+  [LABEL.type]: type,
+  ...(owner ? { [LABEL.owner]: owner } : {}),
+});
+
+/** Logs in as the tenant from here until it works (the published port takes a moment after health). */
+async function provenLogin(type: SqlType, credentials: DatabaseCredentials, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await checkTenantLogin(type, credentials);
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await sleep(200);
+    }
+  }
+}
+
+export function databaseEngine(ctx: SwarmContext, type: SqlType): InstanceEngine<DatabaseSpec> {
+  const flavor = FLAVORS[type];
+
+  /** Creates or updates the instance's service with `password`; resolves with its credentials once it serves. */
+  async function apply(
+    spec: DatabaseSpec,
+    password: string,
+    existing: { region: Region; nodeId: string; port: number } | undefined,
+  ): Promise<DatabaseCredentials> {
+    const names = instanceNames(spec.id);
+    const tenant = tenantNames(spec.id);
+    const region = existing?.region ?? ctx.region(spec.region);
+    const size = sizeOf(spec.resources, DATABASE_DEFAULTS);
+    const labels = instanceLabels(spec.id, type, spec.owner);
+    const placed =
+      existing ??
+      (await ctx.lock(`ports:${region.id}`, async () => {
+        const node = await choosePlacement(region, {
+          memoryBytes: size.memoryBytes,
+          nanoCpus: size.nanoCpus,
+        });
+        const port = await freeHostPort(region.manager, ctx.options.databasePorts);
+        return { region, nodeId: node.ID, port };
+      }));
+    const secret = await ensureSecret(region.manager, names, 'password', password, labels);
+    try {
+      const after = await applyService(
+        region.manager,
+        databaseServiceSpec({
+          flavor,
+          names,
+          service: names.service,
+          image: ctx.image(flavor.image, type),
+          size,
+          nodeId: placed.nodeId,
+          region: region.id,
+          labels,
+          secret,
+          tenant,
+          hostPort: placed.port,
+        }),
+      );
+      await waitForRunning(region, names.service, { after });
+    } catch (error) {
+      // A first deploy that cannot run leaves nothing behind (a retry starts over); a failed clean-up is
+      // logged, and the deploy's own error is what the job reports.
+      if (!existing) {
+        await removeAll(region, spec.id, placed.nodeId).catch((cleanup: Error) =>
+          ctx.log(`clean-up after a failed deploy of ${spec.id}: ${cleanup.message}`),
+        );
+      }
+      throw error;
+    }
+    await removeSecrets(region.manager, spec.id, [secret.SecretName]);
+    const node = await region.nodeById(placed.nodeId);
+    const credentials: DatabaseCredentials = {
+      host: node ? region.publicAddress(node) : '',
+      port: placed.port,
+      database: tenant.database,
+      user: tenant.user,
+      password,
+    };
+    await provenLogin(type, credentials);
+    return credentials;
+  }
+
+  async function removeAll(region: Region, id: string, nodeId: string | undefined) {
+    const names = instanceNames(id);
+    await removeService(region.manager, names.service);
+    await removeVolumes(region, nodeId, [names.volume('data')]);
+    await removeSecrets(region.manager, id);
+  }
+
+  async function placedOf(id: string) {
+    const found = await ctx.locate(id);
+    if (!found) return undefined;
+    const labels = found.service.Spec.Labels ?? {};
+    return {
+      region: found.region,
+      nodeId: labels[LABEL.node] ?? '',
+      port: Number(labels[LABEL.port]),
+      owner: labels[LABEL.owner],
+    };
+  }
+
+  const withLock = <T>(id: string, task: () => Promise<T>) => ctx.lock(`instance:${id}`, task);
+
+  return {
+    type,
+    async capability() {
+      if (!ctx.started()) return unavailable.settingUp(type, 'The provisioning driver is not started');
+      return { available: true };
+    },
+
+    deploy: (spec) =>
+      withLock(spec.id, async () => {
+        const password = spec.password === undefined ? generatePassword() : checkPassword(spec.password);
+        const existing = await placedOf(spec.id);
+        const owner = spec.owner ?? existing?.owner;
+        return { database: await apply({ ...spec, owner }, password, existing) };
+      }),
+
+    delete: (id) =>
+      withLock(id, async () => {
+        const placed = await placedOf(id);
+        if (placed) await removeAll(placed.region, id, placed.nodeId);
+        // Secrets of a first deploy that failed before its service existed.
+        for (const region of ctx.regions.values()) await removeSecrets(region.manager, id).catch(() => {});
+        await ctx.backups.deleteAll(id);
+      }),
+
+    suspend: (id) =>
+      withLock(id, async () => {
+        const { region } = await ctx.require(id);
+        await scale(region.manager, instanceNames(id).service, 0);
+      }),
+
+    resume: (id) =>
+      withLock(id, async () => {
+        const { region } = await ctx.require(id);
+        const service = instanceNames(id).service;
+        await scale(region.manager, service, 1);
+        await waitForRunning(region, service);
+      }),
+
+    password: {
+      change: (id, password) =>
+        withLock(id, async () => {
+          const placed = await placedOf(id);
+          if (!placed) throw new NotFoundError('Instance not found');
+          const current = await findService(placed.region.manager, instanceNames(id).service);
+          const env =
+            current?.Spec.TaskTemplate && 'ContainerSpec' in current.Spec.TaskTemplate
+              ? (current.Spec.TaskTemplate.ContainerSpec?.Env ?? [])
+              : [];
+          const memoryMb = Number(env.find((e) => e.startsWith('BERTH_MEMORY_MB='))?.split('=')[1]);
+          const nano = current?.Spec.TaskTemplate?.Resources?.Limits?.NanoCPUs ?? 5e8;
+          await apply(
+            {
+              id,
+              owner: placed.owner,
+              resources: { memoryMb: memoryMb || DATABASE_DEFAULTS.memoryMb, cpus: nano / 1e9 },
+            },
+            checkPassword(password),
+            placed,
+          );
+        }),
+    },
+
+    backups: {
+      create: (id, input) =>
+        withLock(id, async () => {
+          const { region } = await ctx.require(id);
+          const tenant = tenantNames(id);
+          const target = await runningContainer(region, instanceNames(id).service);
+          const count = flavor.countTables(tenant.database);
+          return ctx.backups.create(
+            id,
+            input,
+            [
+              {
+                name: 'db.sql.gz',
+                write: async (sink) => {
+                  const dump = flavor.dump(tenant.database);
+                  await execIn(target, dump.cmd, { user: dump.user, stdout: sink });
+                },
+              },
+            ],
+            async () => ({ tables: Number((await execIn(target, count.cmd, { user: count.user })).trim()) }),
+          );
+        }),
+      list: (id) => ctx.backups.list(id),
+      restore: (id, backupId) =>
+        withLock(id, async () => {
+          const { region } = await ctx.require(id);
+          const tenant = tenantNames(id);
+          const backup = await ctx.backups.open(id, backupId);
+          const target = await runningContainer(region, instanceNames(id).service);
+          const recreate = flavor.recreate(tenant.database, tenant.user);
+          await execIn(target, recreate.cmd, { user: recreate.user });
+          const load = flavor.load(tenant.database, tenant.user);
+          await execIn(target, load.cmd, { user: load.user, stdin: backup.read('db.sql.gz') });
+          const count = flavor.countTables(tenant.database);
+          const tables = Number((await execIn(target, count.cmd, { user: count.user })).trim());
+          if (tables !== backup.manifest.check.tables) {
+            throw new Error(
+              `Restore of ${backupId} incomplete: ${tables} tables, the backup had ${backup.manifest.check.tables}`,
+            );
+          }
+        }),
+      delete: (id, backupId) => ctx.backups.delete(id, backupId),
+    },
+  };
+}

@@ -1,0 +1,310 @@
+import http from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type Docker from 'dockerode';
+import type { SiteUrls, SslStatus } from '../engine.ts';
+import { buildCaddyConfig, type CaddySite, proxyTo } from '../local/front-door/caddy-config.ts';
+import { sslStatusOf } from '../local/front-door/ssl-probe.ts';
+import { SERVICE_UIDS } from './image-recipes.ts';
+import { execIn, type RunningContainer } from './node-exec.ts';
+import type { Region } from './region.ts';
+import { instanceNames, LABEL, type ServiceInfo } from './services.ts';
+import { listNodes, statusOf, unlessMissing } from './swarm-api.ts';
+import type { SwarmContext } from './swarm-context.ts';
+
+/**
+ * Each region's front door: Caddy (as `caddy`, never root) in a container on the region's manager node,
+ * publishing the HTTP and HTTPS ports there. It reaches sites and n8n instances over their own overlay
+ * networks, which it joins one by one (`docker network connect`; the instances never share a network
+ * with each other), by their service names (dnsrr: this kernel has no IPVS for virtual IPs). Its
+ * configuration is built from the region's services (their labels: slug, domain; replicas 0 = suspended)
+ * with the local driver's builder and loaded through Caddy's admin API inside the container (`caddy
+ * reload`, graceful); certificates (internal CA or ACME) live in its volume.
+ */
+
+const CONTAINER = 'berth-front-door';
+const NETWORK = 'berth-front';
+const VOLUME = 'berth-front-door';
+const CONFIG_FILE = '/data/berth.json';
+const ADMIN = 'localhost:2019';
+const WEB_TYPES = ['wordpress', 'n8n'];
+
+/** A one-file tar archive (ustar), for Docker's archive API. */
+function singleFileTar(name: string, content: Buffer, uid: number, mode = 0o600): Buffer {
+  const header = Buffer.alloc(512);
+  const write = (text: string, offset: number, length: number) => header.write(text, offset, length, 'ascii');
+  const octal = (value: number, length: number) => `${value.toString(8).padStart(length - 1, '0')}\0`;
+  write(name, 0, 100);
+  write(octal(mode, 8), 100, 8);
+  write(octal(uid, 8), 108, 8);
+  write(octal(uid, 8), 116, 8);
+  write(octal(content.length, 12), 124, 12);
+  write(octal(Math.floor(Date.now() / 1000), 12), 136, 12);
+  write('        ', 148, 8);
+  write('0', 156, 1);
+  write('ustar\0', 257, 6);
+  write('00', 263, 2);
+  let sum = 0;
+  for (const byte of header) sum += byte;
+  write(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 8);
+  const padding = Buffer.alloc((512 - (content.length % 512)) % 512);
+  return Buffer.concat([header, content, padding, Buffer.alloc(1024)]);
+}
+
+export interface SwarmFrontDoors {
+  /** Starts (or adopts) the region's front door and loads it. */
+  start(regionId: string): Promise<void>;
+  /** Loads the region's front door with its current sites (after any change). */
+  reload(regionId: string): Promise<void>;
+  /** Joins the front door to an instance's network (before its route is loaded). */
+  connect(regionId: string, network: string): Promise<void>;
+  disconnect(regionId: string, network: string): Promise<void>;
+  urls(regionId: string, slug: string, domain: string | null): SiteUrls;
+  /** Where the front door answers, as seen from the platform: the manager node's address. */
+  address(regionId: string): Promise<string>;
+  /** Resolves when `path` on the site's temporary host answers one of `statuses` through the front door. */
+  waitFor(
+    regionId: string,
+    slug: string,
+    path: string,
+    statuses: number[],
+    timeoutMs?: number,
+  ): Promise<void>;
+  request(
+    regionId: string,
+    host: string,
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; text: string }>;
+  sslStatus(regionId: string, domain: string): Promise<SslStatus>;
+  removeCertificates(regionId: string, domain: string): Promise<void>;
+}
+
+export function swarmFrontDoors(ctx: SwarmContext): SwarmFrontDoors {
+  const { httpPort, httpsPort } = ctx.options;
+  const region = (id: string) => ctx.region(id);
+  const temporaryHost = (regionId: string, slug: string) => `${slug}.${regionId}.${ctx.options.baseDomain}`;
+  const suffix = (port: number, standard: number) => (port === standard ? '' : `:${port}`);
+
+  async function managerNodeAddress(r: Region): Promise<string> {
+    const info = (await r.manager.info()) as { Swarm?: { NodeID?: string; NodeAddr?: string } };
+    const node = (await listNodes(r.manager)).find((n) => n.ID === info.Swarm?.NodeID);
+    return node ? r.publicAddress(node) : (info.Swarm?.NodeAddr ?? '127.0.0.1');
+  }
+
+  async function container(r: Region): Promise<RunningContainer> {
+    const info = (await r.manager.info()) as { Swarm?: { NodeID?: string } };
+    return {
+      engine: r.manager,
+      container: r.manager.getContainer(CONTAINER),
+      nodeId: info.Swarm?.NodeID ?? '',
+    };
+  }
+
+  async function ensureContainer(r: Region): Promise<void> {
+    const image = ctx.image('caddy', 'wordpress');
+    const existing = (await unlessMissing(() => r.manager.getContainer(CONTAINER).inspect())) as
+      | { Config: { Image: string }; State: { Running: boolean } }
+      | undefined;
+    if (existing && existing.Config.Image === image) {
+      if (!existing.State.Running) await r.manager.getContainer(CONTAINER).start();
+      return;
+    }
+    if (existing) await r.manager.getContainer(CONTAINER).remove({ force: true });
+    if (!(await unlessMissing(() => r.manager.getNetwork(NETWORK).inspect()))) {
+      await r.manager.createNetwork({
+        Name: NETWORK,
+        Driver: 'bridge',
+        Labels: { [LABEL.role]: 'front-door' },
+      });
+    }
+    const created = await r.manager.createContainer({
+      name: CONTAINER,
+      Image: image,
+      Cmd: ['/usr/local/bin/berth-caddy'],
+      User: 'caddy',
+      Labels: { [LABEL.role]: 'front-door' },
+      ExposedPorts: { [`${httpPort}/tcp`]: {}, [`${httpsPort}/tcp`]: {} },
+      HostConfig: {
+        NetworkMode: NETWORK,
+        PortBindings: {
+          [`${httpPort}/tcp`]: [{ HostPort: String(httpPort) }],
+          [`${httpsPort}/tcp`]: [{ HostPort: String(httpsPort) }],
+        },
+        Mounts: [{ Type: 'volume', Source: VOLUME, Target: '/data' }],
+        RestartPolicy: { Name: 'always' },
+        // Caddy binds 80/443 as its own user (no root, no capability).
+        Sysctls: { 'net.ipv4.ip_unprivileged_port_start': '0' },
+        CapDrop: ['ALL'],
+        SecurityOpt: ['no-new-privileges'],
+        ReadonlyRootfs: true,
+        Tmpfs: { '/tmp': 'rw,noexec,nosuid,size=16m' },
+      },
+    });
+    await created.start();
+  }
+
+  async function webServices(r: Region): Promise<ServiceInfo[]> {
+    const services = (await r.manager.listServices({
+      filters: { label: [LABEL.instance] },
+    })) as ServiceInfo[];
+    return services.filter(
+      (s) => WEB_TYPES.includes(s.Spec.Labels?.[LABEL.type] ?? '') && s.Spec.Labels?.[LABEL.role] === 'app',
+    );
+  }
+
+  function siteOf(regionId: string, service: ServiceInfo): CaddySite {
+    const labels = service.Spec.Labels ?? {};
+    const port = labels[LABEL.type] === 'n8n' ? 5678 : 8080;
+    return {
+      id: labels[LABEL.instance] ?? service.ID,
+      temporaryHost: temporaryHost(regionId, labels[LABEL.slug] ?? ''),
+      domain: labels[LABEL.domain] || null,
+      suspended: service.Spec.Mode?.Replicated?.Replicas === 0,
+      handler: proxyTo(`${service.Spec.Name}:${port}`),
+    };
+  }
+
+  const doors: SwarmFrontDoors = {
+    async start(regionId) {
+      await ensureContainer(region(regionId));
+      await doors.reload(regionId);
+    },
+
+    reload: (regionId) =>
+      ctx.lock(`front-door:${regionId}`, async () => {
+        const r = region(regionId);
+        const services = await webServices(r);
+        for (const service of services) {
+          const id = service.Spec.Labels?.[LABEL.instance];
+          if (id) await doors.connect(regionId, instanceNames(id).network);
+        }
+        const config = buildCaddyConfig(
+          {
+            adminListen: ADMIN,
+            listenHost: '0.0.0.0',
+            httpPort,
+            httpsPort,
+            tls: ctx.options.tls ?? { issuer: 'internal' },
+          },
+          services.map((service) => siteOf(regionId, service)),
+        );
+        // Caddy's own CLI talks to its admin API inside the container; it keeps the config (autosave) so
+        // that a restarted container resumes it.
+        config.admin = { listen: ADMIN, config: { persist: true } };
+        const target = await container(r);
+        const archive = singleFileTar('berth.json', Buffer.from(JSON.stringify(config)), SERVICE_UIDS.caddy);
+        await target.container.putArchive(archive, { path: '/data' });
+        // Caddy may still be starting (a new container): its admin API answers within a second or two.
+        const deadline = Date.now() + 20_000;
+        for (;;) {
+          try {
+            await execIn(target, ['caddy', 'reload', '--config', CONFIG_FILE, '--address', ADMIN], {
+              user: 'caddy',
+              env: ['XDG_DATA_HOME=/data/data', 'XDG_CONFIG_HOME=/data/config'],
+            });
+            return;
+          } catch (error) {
+            if (Date.now() > deadline) throw error;
+            await sleep(250);
+          }
+        }
+      }),
+
+    async connect(regionId, network) {
+      const r = region(regionId);
+      try {
+        await r.manager.getNetwork(network).connect({ Container: CONTAINER });
+      } catch (error) {
+        // Already connected (403 or 409, depending on the engine's version).
+        if ([403, 409].includes(statusOf(error) ?? 0)) return;
+        throw error;
+      }
+    },
+
+    async disconnect(regionId, network) {
+      const r = region(regionId);
+      await unlessMissing(() =>
+        r.manager.getNetwork(network).disconnect({ Container: CONTAINER, Force: true }),
+      ).catch(() => {});
+    },
+
+    urls(regionId, slug, domain) {
+      const temporaryUrl = `http://${temporaryHost(regionId, slug)}${suffix(httpPort, 80)}`;
+      const url = domain ? `https://${domain}${suffix(httpsPort, 443)}` : temporaryUrl;
+      return { url, adminUrl: `${url}/wp-admin/`, temporaryUrl };
+    },
+
+    address: (regionId) => managerNodeAddress(region(regionId)),
+
+    async request(regionId, host, method, path, body) {
+      const address = await managerNodeAddress(region(regionId));
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      return new Promise((resolve) => {
+        const req = http.request(
+          {
+            host: address,
+            port: httpPort,
+            method,
+            path,
+            headers: {
+              Host: host,
+              ...(payload
+                ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }
+                : {}),
+            },
+            agent: false,
+            timeout: 15_000,
+          },
+          (response) => {
+            let text = '';
+            response.on('data', (chunk: Buffer) => {
+              text += chunk.toString();
+            });
+            response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+          },
+        );
+        req.on('timeout', () => req.destroy(new Error('timed out')));
+        req.on('error', (error) => resolve({ status: 0, text: error.message }));
+        req.end(payload);
+      });
+    },
+
+    async waitFor(regionId, slug, path, statuses, timeoutMs = 60_000) {
+      const host = `${temporaryHost(regionId, slug)}${suffix(httpPort, 80)}`;
+      const deadline = Date.now() + timeoutMs;
+      let last = '';
+      for (;;) {
+        const { status, text } = await doors.request(regionId, host, 'GET', path);
+        if (statuses.includes(status)) return;
+        last = status ? `HTTP ${status}` : text;
+        if (Date.now() > deadline)
+          throw new Error(`${host}${path} did not answer in ${timeoutMs} ms (${last})`);
+        await sleep(150);
+      }
+    },
+
+    async sslStatus(regionId, domain) {
+      const r = region(regionId);
+      const address = await managerNodeAddress(r);
+      let ca: string | undefined;
+      if ((ctx.options.tls ?? { issuer: 'internal' }).issuer === 'internal') {
+        ca = await execIn(await container(r), ['cat', '/data/data/caddy/pki/authorities/local/root.crt'], {
+          user: 'caddy',
+        }).catch(() => undefined);
+      }
+      // Certificates and Caddy's log are inside its container: the handshake alone decides here.
+      return sslStatusOf({ host: address, port: httpsPort, domain, ca }, '/nonexistent', '/nonexistent');
+    },
+
+    async removeCertificates(regionId, domain) {
+      const target = await container(region(regionId));
+      await execIn(target, ['sh', '-c', 'rm -rf /data/data/caddy/certificates/*/"$1"', 'sh', domain], {
+        user: 'caddy',
+      });
+    },
+  };
+  return doors;
+}
+
+export type { Docker };

@@ -1,0 +1,141 @@
+import { REGIONS } from '@berth/openapi/rules';
+import type Docker from 'dockerode';
+import { ConflictError } from '../../lib/errors.ts';
+import { dockerFor, listNodes, listTasks, type SwarmNode } from './swarm-api.ts';
+import type { SwarmRegion } from './swarm-options.ts';
+
+/**
+ * One region: its swarm's manager (every service call goes there), its nodes (those labelled
+ * `region=<id>`), their own engines (volumes, exec and archives are per node), and the scheduling facts
+ * the driver decides placement from: each node's capacity and what the tasks on it reserve.
+ */
+
+export const regionLabel = (id: string) => REGIONS.find((region) => region.id === id)?.label ?? id;
+
+/** A region id that has no swarm here; answered as a 409 with the regions that do. */
+export class RegionUnavailableError extends ConflictError {
+  constructor(region: string, configured: string[]) {
+    super(
+      `${regionLabel(region)} is not available on this platform: it has no servers there (available: ${configured.map(regionLabel).join(', ') || 'none'})`,
+      { region, available: configured },
+    );
+  }
+}
+
+/** No node of the region can take what an instance was sold; answered as a 409 with the reason. */
+export class CapacityError extends ConflictError {}
+
+export interface NodeLoad {
+  node: SwarmNode;
+  /** Reserved by the tasks Berth's (and anyone's) services placed there. */
+  reservedMemory: number;
+  reservedNanoCpus: number;
+  /** Berth instances with a task there. */
+  instances: Set<string>;
+}
+
+export interface Region {
+  id: string;
+  manager: Docker;
+  /** Nodes labelled with this region, whatever their state. */
+  nodes(): Promise<SwarmNode[]>;
+  /** Every node of the region with what its tasks reserve. */
+  loads(): Promise<NodeLoad[]>;
+  /** A node's own engine (from its `berth.engine` label, else tcp://<address>:2376 with TLS). */
+  nodeEngine(node: SwarmNode): Docker;
+  nodeById(id: string): Promise<SwarmNode | undefined>;
+  /** The address customers reach the node at (credentials name it). */
+  publicAddress(node: SwarmNode): string;
+}
+
+const GB = 1024 ** 3;
+export const formatMemory = (bytes: number) =>
+  bytes >= GB ? `${(bytes / GB).toFixed(1).replace(/\.0$/, '')} GB` : `${Math.round(bytes / 1024 ** 2)} MB`;
+const formatCpus = (nano: number) => `${(nano / 1e9).toFixed(2).replace(/\.?0+$/, '')} vCPU`;
+
+export function createRegion(id: string, config: SwarmRegion): Region {
+  const manager = dockerFor(config.endpoint, config.tls);
+  const engines = new Map<string, Docker>();
+  const region: Region = {
+    id,
+    manager,
+    async nodes() {
+      return (await listNodes(manager)).filter((node) => node.Spec.Labels?.region === id);
+    },
+    async loads() {
+      const nodes = await region.nodes();
+      const tasks = await listTasks(manager, { 'desired-state': ['running'] });
+      return nodes.map((node) => {
+        const mine = tasks.filter((task) => task.NodeID === node.ID);
+        const sum = (pick: (r: { NanoCPUs?: number; MemoryBytes?: number }) => number | undefined) =>
+          mine.reduce((total, task) => total + (pick(task.Spec.Resources?.Reservations ?? {}) ?? 0), 0);
+        return {
+          node,
+          reservedMemory: sum((r) => r.MemoryBytes),
+          reservedNanoCpus: sum((r) => r.NanoCPUs),
+          instances: new Set(mine.flatMap((task) => task.Labels?.['berth.instance'] ?? [])),
+        };
+      });
+    },
+    nodeEngine(node) {
+      const endpoint = node.Spec.Labels?.['berth.engine'] ?? `tcp://${node.Status.Addr}:2376`;
+      let docker = engines.get(endpoint);
+      if (!docker) {
+        docker = dockerFor(endpoint, config.tls);
+        engines.set(endpoint, docker);
+      }
+      return docker;
+    },
+    async nodeById(nodeId) {
+      return (await listNodes(manager)).find((node) => node.ID === nodeId);
+    },
+    publicAddress: (node) => node.Spec.Labels?.['berth.public-address'] ?? node.Status.Addr,
+  };
+  return region;
+}
+
+export interface Need {
+  memoryBytes: number;
+  nanoCpus: number;
+  /** Node labels the node must carry (e.g. the n8n runtime). */
+  labels?: Record<string, string>;
+  /** Why a node without those labels cannot take it (customer words). */
+  labelReason?: string;
+}
+
+/**
+ * The node a new stateful instance goes to (its volumes stay there): among the region's ready, active
+ * nodes that can take its reservation, the one with the most free memory. Refuses with the reason when
+ * none can, instead of leaving a service pending forever.
+ */
+export async function choosePlacement(region: Region, need: Need): Promise<SwarmNode> {
+  const loads = (await region.loads()).filter(
+    (load) => load.node.Status.State === 'ready' && load.node.Spec.Availability === 'active',
+  );
+  const where = regionLabel(region.id);
+  if (loads.length === 0) throw new CapacityError(`No server of ${where} is up right now`);
+  const eligible = loads.filter((load) =>
+    Object.entries(need.labels ?? {}).every(([key, value]) => load.node.Spec.Labels?.[key] === value),
+  );
+  if (eligible.length === 0) {
+    throw new CapacityError(need.labelReason ?? `No server of ${where} can run this instance type`);
+  }
+  const free = (load: NodeLoad) => ({
+    memory: load.node.Description.Resources.MemoryBytes - load.reservedMemory,
+    cpus: load.node.Description.Resources.NanoCPUs - load.reservedNanoCpus,
+  });
+  const fitting = eligible
+    .filter((load) => free(load).memory >= need.memoryBytes && free(load).cpus >= need.nanoCpus)
+    .sort((a, b) => free(b).memory - free(a).memory);
+  const chosen = fitting[0];
+  if (chosen) return chosen.node;
+  const largest = eligible.map(free).sort((a, b) => b.memory - a.memory)[0] ?? { memory: 0, cpus: 0 };
+  throw new CapacityError(
+    `No server of ${where} has ${formatMemory(need.memoryBytes)} of memory and ${formatCpus(need.nanoCpus)} free for this instance (the most any has free is ${formatMemory(Math.max(0, largest.memory))} and ${formatCpus(Math.max(0, largest.cpus))})`,
+    {
+      region: region.id,
+      memoryBytes: need.memoryBytes,
+      nanoCpus: need.nanoCpus,
+    },
+  );
+}

@@ -1,0 +1,561 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mariadbCli, tenantCli } from '../../../test/provisioning/db-clients.ts';
+import { curl } from '../../../test/provisioning/site-clients.ts';
+import { type SwarmHarness, startSwarmHarness } from '../../../test/provisioning/swarm-harness.ts';
+import type { InstanceStatus } from '../driver.ts';
+import type { DatabaseCredentials } from '../engine.ts';
+import { NODE_DOWN_MESSAGE } from './instance-status.ts';
+import { killLocalNode, restartLocalNode } from './local-swarm.ts';
+
+/**
+ * The swarm driver against a real local swarm of two regions (us-east-1: a manager and a worker;
+ * eu-west-1: a manager), every node a dockerd in its own network namespace. Customers' real clients
+ * connect: mariadb, psql, curl through the region's front door.
+ */
+
+let h: SwarmHarness;
+const statuses: InstanceStatus[] = [];
+let unwatch: () => void = () => {};
+
+beforeAll(async () => {
+  h = await startSwarmHarness((line) => console.log(`[swarm] ${line}`));
+  unwatch = h.driver.live.watch((status) => statuses.push(status));
+}, 900_000);
+
+afterAll(async () => {
+  unwatch();
+  await h?.stop();
+}, 120_000);
+
+const SIZE = { memoryMb: 384, cpus: 0.5 };
+
+interface Inspected {
+  Spec: {
+    TaskTemplate: {
+      Resources: {
+        Limits: { MemoryBytes: number; NanoCPUs: number };
+        Reservations: { MemoryBytes: number; NanoCPUs: number };
+      };
+      Placement: { Constraints: string[] };
+      ContainerSpec: { Env?: string[]; Secrets?: { File: { Name: string } }[] };
+    };
+  };
+}
+
+/** The service as `docker service inspect` shows it, the node its task runs on, and that node's labels. */
+async function inspect(manager: string, service: string) {
+  const spec = (JSON.parse(await h.docker(manager, 'service', 'inspect', service)) as Inspected[])[0];
+  if (!spec) throw new Error(`no service ${service}`);
+  const nodeId = await h.docker(
+    manager,
+    'service',
+    'ps',
+    service,
+    '--filter',
+    'desired-state=running',
+    '--format',
+    '{{.Node}}',
+  );
+  const nodeLabels = JSON.parse(
+    await h.docker(
+      manager,
+      'node',
+      'inspect',
+      nodeId.split('\n')[0] ?? '',
+      '--format',
+      '{{json .Spec.Labels}}',
+    ),
+  ) as Record<string, string>;
+  return { spec, nodeLabels, hostname: nodeId.split('\n')[0] ?? '' };
+}
+
+/** The id of the container of `service` on the local node `node`. */
+async function containerOf(node: string, service: string): Promise<string> {
+  const id = await h.docker(node, 'ps', '-q', '--filter', `label=com.docker.swarm.service.name=${service}`);
+  if (!id) throw new Error(`no container of ${service} on ${node}`);
+  return id.split('\n')[0] ?? '';
+}
+
+const nodeNameOf = (hostname: string) => hostname.replace(/^bt[a-z0-9]+-/, '');
+
+async function waitForStatus(id: string, predicate: (s: InstanceStatus) => boolean, timeoutMs = 90_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = statuses.find((s) => s.id === id && predicate(s));
+    if (found) return found;
+    if (Date.now() > deadline) {
+      throw new Error(
+        `no such status of ${id}; seen: ${JSON.stringify(statuses.filter((s) => s.id === id))}`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+describe('regions and capacity', () => {
+  it('refuses a region without a swarm with a clear message, and lists the regions that exist', async () => {
+    await expect(
+      h.driver.engine('mysql').deploy({ id: randomUUID(), region: 'ap-south-1', resources: SIZE }),
+    ).rejects.toThrow(
+      /AP South \(Mumbai\) is not available on this platform: it has no servers there \(available: US East \(N\. Virginia\), EU West \(Ireland\)\)/,
+    );
+    const regions = await h.driver.regions();
+    expect(regions.find((r) => r.id === 'us-east-1')).toEqual({ id: 'us-east-1', available: true });
+    expect(regions.find((r) => r.id === 'eu-west-1')).toEqual({ id: 'eu-west-1', available: true });
+    expect(regions.find((r) => r.id === 'ap-south-1')).toMatchObject({
+      available: false,
+      reason: 'No servers in this region yet',
+    });
+  });
+
+  it('ends a deploy that fits no node in an error with the reason, leaving nothing behind', async () => {
+    const id = randomUUID();
+    await expect(
+      h.driver
+        .engine('postgresql')
+        .deploy({ id, region: 'eu-west-1', resources: { memoryMb: 65536, cpus: 1 } }),
+    ).rejects.toThrow(
+      /No server of EU West \(Ireland\) has 64 GB of memory and 1 vCPU free for this instance \(the most any has free is [\d.]+ GB/,
+    );
+    expect(await h.docker('euw1-m', 'service', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe(
+      '',
+    );
+    expect(await h.docker('euw1-m', 'secret', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe('');
+  });
+
+  it('shows the admin each region with its nodes, their labels and what is reserved', async () => {
+    const report = await h.driver.nodes();
+    const east = report.find((r) => r.region === 'us-east-1');
+    expect(east?.nodes.map((n) => [n.role, n.state, n.labels.region])).toEqual([
+      ['manager', 'ready', 'us-east-1'],
+      ['worker', 'ready', 'us-east-1'],
+    ]);
+    expect(east?.nodes[0]?.memoryBytes).toBeGreaterThan(1024 ** 3);
+    expect(report.find((r) => r.region === 'eu-west-1')?.nodes).toHaveLength(1);
+  });
+});
+
+describe('MySQL on swarm', () => {
+  const id = randomUUID();
+  let credentials: DatabaseCredentials;
+  let service: string;
+
+  it('deploys to running in the chosen region with the limits it was sold', async () => {
+    const deployed = await h.driver
+      .engine('mysql')
+      .deploy({ id, region: 'us-east-1', resources: SIZE, owner: 'owner-1' });
+    credentials = deployed.database as DatabaseCredentials;
+    service = `berth-${id.replaceAll('-', '')}`;
+    const { spec, nodeLabels, hostname } = await inspect('use1-m', service);
+    expect(nodeLabels.region).toBe('us-east-1');
+    expect(spec.Spec.TaskTemplate.Resources.Limits).toEqual({
+      MemoryBytes: 384 * 1024 * 1024,
+      NanoCPUs: 5e8,
+    });
+    expect(spec.Spec.TaskTemplate.Resources.Reservations).toEqual({
+      MemoryBytes: 384 * 1024 * 1024,
+      NanoCPUs: 5e8,
+    });
+    expect(spec.Spec.TaskTemplate.Placement.Constraints).toContain('node.labels.region==us-east-1');
+    // The password is a secret file, not in the environment or labels.
+    expect(JSON.stringify(spec)).not.toContain(credentials.password);
+    expect(spec.Spec.TaskTemplate.ContainerSpec.Secrets?.map((s) => s.File.Name)).toEqual(['password']);
+    // The credentials name the node's own address and its published port.
+    expect(credentials.host).toBe(nodeLabels['berth.public-address']);
+    const created = await mariadbCli(
+      credentials,
+      "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('kept'); SELECT body FROM notes",
+    );
+    expect(created.stdout).toBe('kept');
+    // Inside the container the kernel holds the limits (cgroup v1 here).
+    const container = await containerOf(nodeNameOf(hostname), service);
+    const limits = await h.docker(
+      nodeNameOf(hostname),
+      'exec',
+      container,
+      'sh',
+      '-c',
+      'cat /sys/fs/cgroup/memory/memory.limit_in_bytes /sys/fs/cgroup/cpu/cpu.cfs_quota_us /sys/fs/cgroup/cpu/cpu.cfs_period_us 2>/dev/null || cat /sys/fs/cgroup/memory.max /sys/fs/cgroup/cpu.max',
+    );
+    expect(limits.split(/\s+/)).toEqual(expect.arrayContaining([String(384 * 1024 * 1024)]));
+    expect(limits).toMatch(/50000\s+100000/);
+  }, 120_000);
+
+  it('kills a process that allocates past the limit, and the driver reports it', async () => {
+    const { hostname } = await inspect('use1-m', service);
+    const node = nodeNameOf(hostname);
+    const container = await containerOf(node, service);
+    // `tail` keeps its input's last line whole: 600 MB without a newline cannot fit in 384 MB.
+    const result = await h
+      .docker(
+        node,
+        'exec',
+        container,
+        'sh',
+        '-c',
+        'head -c 600000000 /dev/zero | tail >/dev/null; echo exit=$?',
+      )
+      .catch((error: Error) => error.message);
+    expect(result).toMatch(/exit=137/);
+    const notice = await waitForStatus(id, (s) => /more than its 384 MB of memory/.test(s.message ?? ''));
+    expect(notice.type).toBe('mysql');
+    // The server itself kept running: the data is there.
+    expect((await mariadbCli(credentials, 'SELECT body FROM notes')).stdout).toBe('kept');
+  }, 120_000);
+
+  it('changes the password (the old one stops working), suspends and resumes with the data', async () => {
+    await h.driver.engine('mysql').password?.change(id, 'A-new-password-2026');
+    expect((await mariadbCli(credentials, 'SELECT 1')).ok).toBe(false);
+    credentials = { ...credentials, password: 'A-new-password-2026' };
+    expect((await mariadbCli(credentials, 'SELECT body FROM notes')).stdout).toBe('kept');
+    await h.driver.engine('mysql').suspend(id);
+    expect((await mariadbCli(credentials, 'SELECT 1')).ok).toBe(false);
+    expect((await h.driver.live.status(id))?.state).toBe('stopped');
+    await h.driver.engine('mysql').resume(id);
+    expect((await mariadbCli(credentials, 'SELECT body FROM notes')).stdout).toBe('kept');
+  }, 180_000);
+
+  it('backs up off the node and restores exactly', async () => {
+    const backup = await h.driver.engine('mysql').backups?.create(id, { name: 'before' });
+    expect(backup?.size).toBeGreaterThan(0);
+    await mariadbCli(
+      credentials,
+      "DELETE FROM notes; CREATE TABLE extra (x INT); INSERT INTO notes VALUES ('later')",
+    );
+    await h.driver.engine('mysql').backups?.restore(id, backup?.id ?? '');
+    expect((await mariadbCli(credentials, 'SELECT body FROM notes')).stdout).toBe('kept');
+    expect((await mariadbCli(credentials, 'SHOW TABLES')).stdout).toBe('notes');
+    expect(await h.driver.engine('mysql').backups?.list(id)).toHaveLength(1);
+  }, 120_000);
+
+  it('deletes the service, its volume and its secrets', async () => {
+    const { hostname } = await inspect('use1-m', service);
+    await h.driver.engine('mysql').delete(id);
+    expect(await h.docker('use1-m', 'service', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe(
+      '',
+    );
+    expect(await h.docker('use1-m', 'secret', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe('');
+    expect(
+      await h.docker(nodeNameOf(hostname), 'volume', 'ls', '-q', '--filter', `label=berth.instance=${id}`),
+    ).toBe('');
+    expect((await mariadbCli(credentials, 'SELECT 1')).ok).toBe(false);
+  }, 120_000);
+});
+
+describe('PostgreSQL on swarm', () => {
+  it('deploys in eu-west-1, psql connects, the limits hold, backup and restore, and delete removes it', async () => {
+    const id = randomUUID();
+    const { database } = await h.driver
+      .engine('postgresql')
+      .deploy({ id, region: 'eu-west-1', resources: { memoryMb: 256, cpus: 0.25 } });
+    const credentials = database as DatabaseCredentials;
+    const { spec, nodeLabels } = await inspect('euw1-m', `berth-${id.replaceAll('-', '')}`);
+    expect(nodeLabels.region).toBe('eu-west-1');
+    expect(spec.Spec.TaskTemplate.Resources.Limits).toEqual({
+      MemoryBytes: 256 * 1024 * 1024,
+      NanoCPUs: 2.5e8,
+    });
+    expect(
+      (
+        await tenantCli(
+          'postgresql',
+          credentials,
+          'CREATE TABLE t (x int); INSERT INTO t VALUES (42); SELECT x FROM t',
+        )
+      ).stdout,
+    ).toBe('42');
+    // Another tenant's database is not even there: one server per instance.
+    expect(
+      (
+        await tenantCli(
+          'postgresql',
+          credentials,
+          "SELECT string_agg(datname, ',') FROM pg_database WHERE NOT datistemplate AND datname <> 'postgres'",
+        )
+      ).stdout,
+    ).toBe(credentials.database);
+    // Backup and exact restore, the restored objects the tenant's own.
+    const backup = await h.driver.engine('postgresql').backups?.create(id, { name: 'pg' });
+    await tenantCli('postgresql', credentials, 'DELETE FROM t; CREATE TABLE later (y int)');
+    await h.driver.engine('postgresql').backups?.restore(id, backup?.id ?? '');
+    expect((await tenantCli('postgresql', credentials, 'SELECT x FROM t')).stdout).toBe('42');
+    expect(
+      (
+        await tenantCli(
+          'postgresql',
+          credentials,
+          "SELECT tableowner FROM pg_tables WHERE schemaname = 'public'",
+        )
+      ).stdout,
+    ).toBe(credentials.user);
+    await h.driver.engine('postgresql').delete(id);
+    expect(await h.docker('euw1-m', 'service', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe(
+      '',
+    );
+  }, 120_000);
+});
+
+describe('a node that goes down', () => {
+  it('shows the instance waiting for its server, and the same data once the server is back', async () => {
+    // Placement takes the node with the most free memory: of two instances, one lands on the worker.
+    const ids = [randomUUID(), randomUUID()];
+    const creds: DatabaseCredentials[] = [];
+    for (const id of ids)
+      creds.push(
+        (await h.driver.engine('mysql').deploy({ id, region: 'us-east-1', resources: SIZE }))
+          .database as DatabaseCredentials,
+      );
+    const worker = h.swarm.nodes.find((n) => n.name === 'use1-w');
+    const index = creds.findIndex((c) => c.host === worker?.address);
+    expect(index).toBeGreaterThanOrEqual(0);
+    const id = ids[index] ?? '';
+    const onWorker = creds[index] as DatabaseCredentials;
+    await mariadbCli(onWorker, "CREATE TABLE t (v TEXT); INSERT INTO t VALUES ('survives')");
+    if (!worker) throw new Error('no worker');
+    await killLocalNode(worker);
+    const down = await waitForStatus(id, (s) => s.state === 'node-down', 60_000);
+    expect(down.message).toBe(NODE_DOWN_MESSAGE);
+    statuses.length = 0;
+    await restartLocalNode(worker);
+    await waitForStatus(id, (s) => s.state === 'running', 120_000);
+    const deadline = Date.now() + 30_000;
+    let answer = await mariadbCli(onWorker, 'SELECT v FROM t');
+    while (!answer.ok && Date.now() < deadline) answer = await mariadbCli(onWorker, 'SELECT v FROM t');
+    expect(answer.stdout).toBe('survives');
+    for (const instance of ids) await h.driver.engine('mysql').delete(instance);
+  }, 300_000);
+});
+
+describe('WordPress on swarm', () => {
+  const id = randomUUID();
+  const password = 'Wp-admin-pass-2026';
+  let front: string;
+  let host: string;
+
+  const get = (path: string, extra: string[] = []) =>
+    curl(['--resolve', `${host}:80:${front}`, ...extra, `http://${host}${path}`]);
+
+  it('deploys to running in us-east-1 and serves the site and wp-admin through the front door', async () => {
+    const deployed = await h.driver.engine('wordpress').deploy({
+      id,
+      region: 'us-east-1',
+      resources: { memoryMb: 512, cpus: 0.5 },
+      title: 'Swarm Bakery',
+      adminUser: 'baker',
+      adminEmail: 'baker@example.com',
+      adminPassword: password,
+      phpVersion: '8.2',
+    });
+    host = new URL(deployed.urls?.url ?? '').host;
+    expect(host).toMatch(/^[a-z0-9]{12}\.us-east-1\.sites\.test$/);
+    front = h.swarm.nodes.find((n) => n.name === 'use1-m')?.address ?? '';
+    const page = await get('/');
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('Swarm Bakery');
+    const { spec, nodeLabels } = await inspect('use1-m', `berth-${id.replaceAll('-', '')}`);
+    expect(nodeLabels.region).toBe('us-east-1');
+    expect(spec.Spec.TaskTemplate.Resources.Limits).toEqual({
+      MemoryBytes: 512 * 1024 * 1024,
+      NanoCPUs: 5e8,
+    });
+    // wp-admin login, as a browser does it: the test cookie, the form, the session cookie.
+    const jar = `/tmp/berth-swarm-jar-${process.pid}`;
+    const login = await get('/wp-login.php', [
+      '-c',
+      jar,
+      '-b',
+      'wordpress_test_cookie=WP%20Cookie%20check',
+      '--data-urlencode',
+      'log=baker',
+      '--data-urlencode',
+      `pwd=${password}`,
+      '--data-urlencode',
+      'wp-submit=Log In',
+      '--data-urlencode',
+      'testcookie=1',
+    ]);
+    expect(login.status).toBe(302);
+    expect(login.headers).toMatch(/location: .*\/wp-admin\//i);
+    const dashboard = await get('/wp-admin/', ['-b', jar]);
+    expect(dashboard.status).toBe(200);
+    expect(dashboard.body).toContain('Dashboard');
+  }, 180_000);
+
+  it('suspends to the offline page and resumes', async () => {
+    await h.driver.engine('wordpress').suspend(id);
+    const offline = await get('/');
+    expect(offline.status).toBe(503);
+    expect(offline.body).toContain('This site is temporarily offline');
+    await h.driver.engine('wordpress').resume(id);
+    expect((await get('/')).status).toBe(200);
+  }, 180_000);
+
+  it("keeps the site's code from other tenants, the metadata address and Docker", async () => {
+    // A second tenant's site in the same region, on the same node or the other.
+    const other = randomUUID();
+    await h.driver.engine('wordpress').deploy({
+      id: other,
+      region: 'us-east-1',
+      resources: { memoryMb: 256, cpus: 0.25 },
+      title: 'Neighbour',
+      adminUser: 'neighbour',
+      adminEmail: 'n@example.com',
+      adminPassword: 'Neighbour-pass-2026',
+      phpVersion: '8.2',
+    });
+    const service = (instance: string) => `berth-${instance.replaceAll('-', '')}`;
+    const mine = await inspect('use1-m', service(id));
+    const theirs = await inspect('use1-m', service(other));
+    const node = nodeNameOf(mine.hostname);
+    const app = await containerOf(node, service(id));
+    const theirNode = nodeNameOf(theirs.hostname);
+    const theirApp = await containerOf(theirNode, service(other));
+    const theirIp = await h.docker(
+      theirNode,
+      'inspect',
+      theirApp,
+      '--format',
+      '{{range .NetworkSettings.Networks}}{{.IPAddress}} {{end}}',
+    );
+    // What customer code (PHP as www-data) in the first site reaches.
+    const probe = async (host: string, port: number) =>
+      h.docker(
+        node,
+        'exec',
+        '-u',
+        'www-data',
+        app,
+        'php',
+        '-r',
+        `$s = @fsockopen(${JSON.stringify(host)}, ${port}, $e, $m, 3); echo $s ? "open" : "closed";`,
+      );
+    expect(await probe(`${service(id)}-db`, 3306)).toBe('open');
+    expect(await probe(`${service(other)}`, 8080)).toBe('closed');
+    expect(await probe(`${service(other)}-db`, 3306)).toBe('closed');
+    for (const ip of theirIp.split(' ').filter(Boolean)) expect(await probe(ip, 8080)).toBe('closed');
+    expect(await probe('169.254.169.254', 80)).toBe('closed');
+    expect(
+      await h.docker(node, 'exec', app, 'sh', '-c', 'ls /var/run/docker.sock /run/docker.sock 2>&1 || true'),
+    ).toMatch(/No such file/);
+    // Its own files only: WordPress core and the system are read-only to it.
+    expect(
+      await h.docker(
+        node,
+        'exec',
+        '-u',
+        'www-data',
+        app,
+        'sh',
+        '-c',
+        'touch /var/www/wordpress/x.php 2>&1 || true',
+      ),
+    ).toMatch(/Read-only file system/);
+    await h.driver.engine('wordpress').delete(other);
+  }, 240_000);
+
+  it('serves a custom domain over HTTPS with a certificate, the temporary URL still working', async () => {
+    const urls = await h.driver.engine('wordpress').domains?.set(id, 'bakery.example.org');
+    expect(urls?.url).toBe('https://bakery.example.org');
+    const status = await h.driver.engine('wordpress').domains?.sslStatus(id);
+    const deadline = Date.now() + 30_000;
+    let ssl = status;
+    while (ssl?.status !== 'Active' && Date.now() < deadline)
+      ssl = await h.driver.engine('wordpress').domains?.sslStatus(id);
+    expect(ssl).toMatchObject({ domain: 'bakery.example.org', status: 'Active' });
+    const page = await curl([
+      '-k',
+      '--resolve',
+      `bakery.example.org:443:${front}`,
+      'https://bakery.example.org/',
+    ]);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('Swarm Bakery');
+    expect((await get('/')).status).toBe(200);
+  }, 180_000);
+
+  it('backs up database and files off the node and restores them', async () => {
+    const { hostname } = await inspect('use1-m', `berth-${id.replaceAll('-', '')}`);
+    const node = nodeNameOf(hostname);
+    const app = await containerOf(node, `berth-${id.replaceAll('-', '')}`);
+    await h.docker(
+      node,
+      'exec',
+      '-u',
+      'www-data',
+      app,
+      'sh',
+      '-c',
+      'mkdir -p /var/www/wordpress/wp-content/uploads && echo kept > /var/www/wordpress/wp-content/uploads/probe.txt',
+    );
+    const backup = await h.driver.engine('wordpress').backups?.create(id, { name: 'site' });
+    await h.docker(
+      node,
+      'exec',
+      '-u',
+      'www-data',
+      app,
+      'rm',
+      '/var/www/wordpress/wp-content/uploads/probe.txt',
+    );
+    expect((await get('/wp-content/uploads/probe.txt')).status).toBe(404);
+    await h.driver.engine('wordpress').backups?.restore(id, backup?.id ?? '');
+    const restored = await get('/wp-content/uploads/probe.txt');
+    expect(restored.status).toBe(200);
+    expect(restored.body.trim()).toBe('kept');
+    expect((await get('/')).body).toContain('Swarm Bakery');
+  }, 180_000);
+
+  it('deletes both services, the network, the volumes and the secrets', async () => {
+    const { hostname } = await inspect('use1-m', `berth-${id.replaceAll('-', '')}`);
+    await h.driver.engine('wordpress').delete(id);
+    expect(await h.docker('use1-m', 'service', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe(
+      '',
+    );
+    expect(await h.docker('use1-m', 'secret', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe('');
+    expect(await h.docker('use1-m', 'network', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe(
+      '',
+    );
+    expect(
+      await h.docker(nodeNameOf(hostname), 'volume', 'ls', '-q', '--filter', `label=berth.instance=${id}`),
+    ).toBe('');
+    expect((await get('/')).status).toBe(404);
+  }, 120_000);
+});
+
+describe('n8n on swarm', () => {
+  it('deploys in eu-west-1 and the owner logs in through the front door', async () => {
+    const id = randomUUID();
+    const deployed = await h.driver.engine('n8n').deploy({
+      id,
+      region: 'eu-west-1',
+      resources: { memoryMb: 1024, cpus: 1 },
+      ownerEmail: 'owner@example.com',
+      ownerPassword: 'Owner2026pass',
+      encryptionKey: 'a-swarm-test-encryption-key-0123',
+    });
+    const host = new URL(deployed.urls?.url ?? '').host;
+    const front = h.swarm.nodes.find((n) => n.name === 'euw1-m')?.address ?? '';
+    const login = await curl([
+      '--resolve',
+      `${host}:80:${front}`,
+      '-H',
+      'content-type: application/json',
+      '-H',
+      'browser-id: berth-test',
+      '--data',
+      JSON.stringify({ emailOrLdapLoginId: 'owner@example.com', password: 'Owner2026pass' }),
+      `http://${host}/rest/login`,
+    ]);
+    expect(login.status).toBe(200);
+    expect(login.body).toContain('owner@example.com');
+    const { spec, nodeLabels } = await inspect('euw1-m', `berth-${id.replaceAll('-', '')}`);
+    expect(nodeLabels.region).toBe('eu-west-1');
+    expect(spec.Spec.TaskTemplate.Resources.Limits).toEqual({ MemoryBytes: 1024 ** 3, NanoCPUs: 1e9 });
+    expect(JSON.stringify(spec)).not.toContain('a-swarm-test-encryption-key-0123');
+    await h.driver.engine('n8n').delete(id);
+    expect(await h.docker('euw1-m', 'service', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe(
+      '',
+    );
+  }, 400_000);
+});

@@ -1,0 +1,132 @@
+import { REGIONS } from '@berth/openapi/rules';
+import type { DriverHealth, ProvisioningDriver, ServerHealth } from '../driver.ts';
+import type { InstanceEngine, SpecOf } from '../engine.ts';
+import { type Capabilities, type InstanceType, unavailable } from '../instance-types.ts';
+import { databaseEngine } from './database-engine.ts';
+import { swarmFrontDoors } from './front-door.ts';
+import { liveStatus } from './live-status.ts';
+import { mongodbEngine } from './mongodb-engine.ts';
+import { n8nEngine } from './n8n-engine.ts';
+import { type RegionNodes, regionNodes } from './node-report.ts';
+import { regionLabel } from './region.ts';
+import { createSwarmContext } from './swarm-context.ts';
+import type { SwarmDriverOptions } from './swarm-options.ts';
+import { wordpressEngine } from './wordpress-engine.ts';
+
+/**
+ * The swarm driver: every instance type as Docker services on one Docker Swarm per region (see the
+ * README's "Scaling out"). Engines per type share a context (regions, images, locks, backups); each
+ * region has a front door for sites and n8n. Beyond the driver's contract it reports instances' live states
+ * (`live`) and, for the admin, each region's nodes (`nodes()`).
+ */
+export interface SwarmDriver extends ProvisioningDriver {
+  readonly live: NonNullable<ProvisioningDriver['live']>;
+  /** Per configured region, its nodes as the swarm sees them (state, labels, capacity, reservations). */
+  nodes(): Promise<RegionNodes[]>;
+}
+
+export function createSwarmDriver(options: SwarmDriverOptions): SwarmDriver {
+  let started = false;
+  const ctx = createSwarmContext(options, () => started);
+  const frontDoors = swarmFrontDoors(ctx);
+  const engines: { [T in InstanceType]: InstanceEngine<SpecOf[T]> } = {
+    mysql: databaseEngine(ctx, 'mysql'),
+    postgresql: databaseEngine(ctx, 'postgresql'),
+    mongodb: mongodbEngine(ctx),
+    wordpress: wordpressEngine(ctx, frontDoors),
+    n8n: n8nEngine(ctx, frontDoors),
+  };
+  const live = liveStatus(ctx.regions, ctx.log);
+  const reachable = new Map<string, string | undefined>();
+
+  async function ping(regionId: string): Promise<string | undefined> {
+    const region = ctx.regions.get(regionId);
+    try {
+      await region?.manager.ping();
+      const nodes = (await region?.nodes()) ?? [];
+      const ready = nodes.filter((node) => node.Status.State === 'ready');
+      const why = ready.length === 0 ? 'none of its servers is up' : undefined;
+      reachable.set(regionId, why);
+      return why;
+    } catch (error) {
+      const why = `its swarm manager does not answer (${(error as Error).message})`;
+      reachable.set(regionId, why);
+      return why;
+    }
+  }
+
+  return {
+    engine: <T extends InstanceType>(type: T) => engines[type] as InstanceEngine<SpecOf[T]>,
+
+    async capabilities(): Promise<Capabilities> {
+      // No region that answers: nothing can be deployed anywhere, whatever the type.
+      const down = started ? await Promise.all([...ctx.regions.keys()].map(ping)) : [];
+      const nowhere = down.length > 0 && down.every((why) => why !== undefined);
+      const entries = await Promise.all(
+        (Object.keys(engines) as InstanceType[]).map(async (type) => {
+          const capability = await engines[type].capability();
+          return [
+            type,
+            nowhere && capability.available
+              ? unavailable.down(type, 'No region of this platform answers right now')
+              : capability,
+          ];
+        }),
+      );
+      return Object.fromEntries(entries) as Capabilities;
+    },
+
+    async regions() {
+      return Promise.all(
+        REGIONS.map(async ({ id }) => {
+          if (!ctx.regions.has(id)) {
+            return { id, available: false, reason: 'No servers in this region yet' };
+          }
+          const why = started ? await ping(id) : 'The platform is starting';
+          return why
+            ? { id, available: false, reason: `${regionLabel(id)} is unavailable right now: ${why}` }
+            : { id, available: true };
+        }),
+      );
+    },
+
+    async start() {
+      if (started) return;
+      for (const id of ctx.regions.keys()) {
+        const why = await ping(id);
+        if (why) ctx.log(`swarm region ${id}: ${why}`);
+        else
+          await frontDoors
+            .start(id)
+            .catch((error: Error) => ctx.log(`front door of ${id}: ${error.message}`));
+      }
+      started = true;
+    },
+
+    async stop() {
+      started = false;
+      live.stop();
+    },
+
+    async health(): Promise<DriverHealth> {
+      const servers: Record<string, ServerHealth> = {};
+      for (const id of ctx.regions.keys()) {
+        const why = await ping(id);
+        servers[`swarm:${id}`] = {
+          kind: 'external',
+          state: why ? 'failed' : 'running',
+          ok: !why,
+          message: why,
+        };
+      }
+      return { ok: started && Object.values(servers).every((s) => s.ok), servers };
+    },
+
+    live: live.capability,
+
+    // Databases on swarm have no size guard of their own (their volume is their limit, no event).
+    onStorageLimit: () => () => {},
+
+    nodes: () => Promise.all([...ctx.regions.values()].map((region) => regionNodes(region))),
+  };
+}
