@@ -158,12 +158,16 @@ export function buildCaddyConfig(settings: CaddySettings, sites: readonly CaddyS
           ...(settings.tls.directoryUrl ? { ca: settings.tls.directoryUrl } : {}),
         };
   const listen = (port: number) => [`${settings.listenHost}:${port}`];
-  // Every host of an instance logs its responses under the instance's id; unknown hosts (404) are not logged.
+  // Every host of an instance logs its responses under the instance's id; unknown hosts (404) are not
+  // logged. Caddy 2.6 matches the Host header as sent, port included (measured), so both spellings.
   const loggerNames = Object.fromEntries(
-    sorted.flatMap((site) => [
-      [site.temporaryHost, site.id],
-      ...(site.domain ? [[site.domain, site.id]] : []),
-    ]),
+    sorted.flatMap((site) =>
+      [site.temporaryHost, ...(site.domain ? [site.domain] : [])].flatMap((host) => [
+        [host, site.id],
+        [`${host}:${settings.httpPort}`, site.id],
+        [`${host}:${settings.httpsPort}`, site.id],
+      ]),
+    ),
   );
   const serverLogs = settings.accessLogFile
     ? { logs: { logger_names: loggerNames, skip_unmapped_hosts: true } }

@@ -90,14 +90,22 @@ export const POSIX_KEPT = [
 ];
 
 /**
+ * PHP's own memory limit lies this far above the site's memory: the site's control group, which counts
+ * every process of the site (the master, the other workers, the opcache), is what stops a request that
+ * grows past the site's memory; PHP's limit only refuses a single allocation larger than all of it, with
+ * its usual error.
+ */
+const PHP_LIMIT_ABOVE_SITE_MB = 64;
+
+/**
  * The PHP settings of a site, the same for its php-fpm pool, its installer and WP-Cron runs. A request
- * may use as much memory as the whole site has (`memoryMb`): the site's control group is the bound, and
- * the kernel, not PHP, stops what goes past it (the instance page then says it restarted).
+ * may use as much memory as the whole site has (`memoryMb`): the kernel stops what goes past it (the
+ * worker is killed and php-fpm starts another; the instance page says when).
  */
 export function phpSettings(memoryMb: number): Record<string, string> {
   return {
     open_basedir: `${INSIDE.public}/:${INSIDE.tmp}/`,
-    memory_limit: `${memoryMb}M`,
+    memory_limit: `${memoryMb + PHP_LIMIT_ABOVE_SITE_MB}M`,
     disable_functions: DISABLED_FUNCTIONS.join(','),
     upload_tmp_dir: INSIDE.tmp,
     sys_temp_dir: INSIDE.tmp,
