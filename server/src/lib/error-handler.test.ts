@@ -79,11 +79,17 @@ describe('failures', () => {
 
   it("answers a driver's raw failure with 502, the spec's message and the id; the log has the raw error", async () => {
     const errors: string[] = [];
+    // A driver whose WordPress engine has backups, and whose backup fails with a raw error.
+    const base = createUnconfiguredDriver();
+    const fail = async (): Promise<never> => {
+      throw new Error(RAW);
+    };
     const failing = {
-      ...createUnconfiguredDriver(),
-      createBackup: async () => {
-        throw new Error(RAW);
-      },
+      ...base,
+      engine: (type: Parameters<typeof base.engine>[0]) => ({
+        ...base.engine(type),
+        backups: { create: fail, list: async () => [], restore: fail, delete: fail },
+      }),
     };
     const app = createTestApp(db, { provisioner: failing, errorLog: (line) => errors.push(line) });
     const { token, user } = await register(app);

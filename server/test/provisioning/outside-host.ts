@@ -17,9 +17,31 @@ export interface OutsideHost {
 
 const ip = (...args: string[]) => execFileSync('/usr/bin/ip', args, { stdio: 'pipe' });
 
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Namespaces are named after the test process that made them. One left by a run that was killed holds
+ * the same addresses and would take this run's traffic: remove those whose process is gone.
+ */
+function removeAbandoned() {
+  const names = ip('netns', 'list').toString().split('\n');
+  for (const name of names.map((line) => line.split(' ')[0] ?? '')) {
+    const owner = /^berth-out-(\d+)-/.exec(name)?.[1];
+    if (owner && !alive(Number(owner))) ip('netns', 'del', name);
+  }
+}
+
 export async function startOutsideHost(): Promise<OutsideHost> {
+  removeAbandoned();
   const tag = randomBytes(3).toString('hex');
-  const ns = `berth-out-${tag}`;
+  const ns = `berth-out-${process.pid}-${tag}`;
   const hostSide = `bo${tag}h`;
   const nsSide = `bo${tag}n`;
   const publicAddress = '198.51.100.2';

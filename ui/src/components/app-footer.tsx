@@ -42,7 +42,7 @@ export function AppFooter({ groups }: { groups: readonly FooterGroup[] }) {
           spacing={1}
           sx={{ justifyContent: 'space-between', color: 'text.secondary' }}
         >
-          <Typography variant="body2">Hosting for applications and databases, run on this server.</Typography>
+          <Typography variant="body2">Hosting for applications and databases.</Typography>
           <Typography variant="body2">© {new Date().getFullYear()} Berth</Typography>
         </Stack>
       </Container>

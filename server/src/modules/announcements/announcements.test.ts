@@ -60,16 +60,18 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, tim
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`not done within ${timeoutMs} ms: ${JSON.stringify(value)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
 
 /** Announcement notifications per user, once the announcement's job completed. */
-async function delivered(title: string) {
+async function delivered(title: string, timeoutMs?: number) {
   await until(
     () => db.selectFrom('announcements').select('completed_at').where('title', '=', title).executeTakeFirst(),
     (row) => row?.completed_at != null,
+    timeoutMs,
   );
   const rows = await db
     .selectFrom('notifications')
@@ -177,7 +179,7 @@ describe('POST /api/notifications/send', () => {
     expect(failNextSend).toBe(false);
   }, 40_000);
 
-  it('answers a 2,000-user broadcast within 200 ms and completes it in the job', async () => {
+  it('answers a 2,000-user broadcast before delivering it, and completes it in the job', async () => {
     const admin = await registerAdmin(app, db);
     await sql`
       with made as (
@@ -188,15 +190,21 @@ describe('POST /api/notifications/send', () => {
       )
       insert into subscriptions (user_id, plan, status) select id, 'free', 'trialing' from made`.execute(db);
 
-    const started = performance.now();
     const res = await send(admin.token, { scope: 'all', title: 'Big news', message: 'For everyone' });
-    const elapsed = performance.now() - started;
     expect(res.json.count).toBe(2001);
-    expect(elapsed).toBeLessThan(200);
-    const counts = await delivered('Big news');
+    // The answer does not wait for the delivery: in batches of 3, the job is far from done by now.
+    // (How fast the answer comes is measured by `npm run bench`, not here.)
+    const atAnswer = await db
+      .selectFrom('announcements')
+      .select(['completed_at', 'delivered'])
+      .where('title', '=', 'Big news')
+      .executeTakeFirstOrThrow();
+    expect(atAnswer.completed_at).toBeNull();
+    expect(atAnswer.delivered).toBeLessThan(2001);
+    const counts = await delivered('Big news', 150_000);
     expect(counts.size).toBe(2001);
     expect([...counts.values()].every((n) => n === 1)).toBe(true);
-  }, 60_000);
+  }, 180_000);
 });
 
 describe('GET /api/users', () => {

@@ -305,8 +305,8 @@ describe('/api/v1 with real database instances', { timeout: 90_000 }, () => {
     const untyped = await v1(apiKey, 'POST', '/instances', { name: 'flows' });
     expect(untyped.json).toEqual({
       error: 'Conflict',
-      message: 'Coming soon',
-      details: { code: 'conflict', type: 'n8n', reason: 'Coming soon' },
+      message: 'n8n is not offered on this server',
+      details: { code: 'conflict', type: 'n8n', reason: 'n8n is not offered on this server' },
     });
     // A failed create does not keep its Idempotency-Key: the fixed request may use it.
     const failed = await v1(
