@@ -3021,18 +3021,16 @@ export interface components {
                 limit: number | null;
             };
             /** @description Responses over the whole range */
-            requests: components["schemas"]["UsageRequests"] & ({
+            requests: {
+                /** @description Successful responses (1xx and 2xx) */
+                status2xx: number;
+                status3xx: number;
+                status4xx: number;
+                status5xx: number;
+                /** @description Response body bytes */
+                bytesSent: number;
                 total: number;
-            } | null);
-        };
-        UsageRequests: {
-            /** @description Successful responses (1xx and 2xx) */
-            status2xx: number;
-            status3xx: number;
-            status4xx: number;
-            status5xx: number;
-            /** @description Response body bytes */
-            bytesSent: number;
+            } | null;
         };
         UsagePoint: {
             /**
@@ -3052,7 +3050,16 @@ export interface components {
             diskUsedBytes: number | null;
             /** @description The size of its disk */
             diskLimitBytes: number | null;
-            requests: components["schemas"]["UsageRequests"] & (Record<string, never> | null);
+            /** @description Sites and n8n; null for databases */
+            requests: {
+                /** @description Successful responses (1xx and 2xx) */
+                status2xx: number;
+                status3xx: number;
+                status4xx: number;
+                status5xx: number;
+                /** @description Response body bytes */
+                bytesSent: number;
+            } | null;
             /** @description Processes stopped by the system for memory during the step */
             oomKills: number;
         };

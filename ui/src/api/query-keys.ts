@@ -63,6 +63,8 @@ export const instanceKeys = {
   backups: (id: string) => [...instanceKeys.all, 'backups', id] as const,
   storage: (id: string) => [...instanceKeys.all, 'storage', id] as const,
   ssl: (id: string) => [...instanceKeys.all, 'ssl', id] as const,
+  usage: (id: string) => [...instanceKeys.all, 'usage', id] as const,
+  usageRange: (id: string, range: string) => [...instanceKeys.usage(id), range] as const,
 };
 
 /** One page of the admin user list: `search` is the trimmed term ('' for none). */
@@ -72,6 +74,7 @@ export const adminKeys = {
   all: ['admin'] as const,
   paymentSettings: () => [...adminKeys.all, 'payment-settings'] as const,
   capabilities: () => [...adminKeys.all, 'capabilities'] as const,
+  capacity: () => [...adminKeys.all, 'capacity'] as const,
   metamaskOrders: () => [...adminKeys.all, 'metamask-orders'] as const,
   metamaskOrderList: (status: string) => [...adminKeys.metamaskOrders(), status] as const,
   users: () => [...adminKeys.all, 'users'] as const,

@@ -19,7 +19,9 @@ const RequestCountsSchema = z
     status5xx: z.int(),
     bytesSent: z.number().openapi({ description: 'Response body bytes' }),
   })
-  .openapi('UsageRequests');
+  // Not a named component: a nullable reference would come out as allOf [$ref, null], which no
+  // client reads as nullable.
+  .openapi({ description: 'Responses by status class' });
 
 export const UsagePointSchema = z
   .object({

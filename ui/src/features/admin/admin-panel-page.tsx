@@ -10,6 +10,7 @@ import { useSearchParams } from 'react-router';
 import { IconHeading } from '../../components/icon-heading.tsx';
 import { HELP_DESK_TOASTS, ToastTimingsProvider } from '../../components/toasts/toast-timings.tsx';
 import { AdminCapabilities } from './admin-capabilities.tsx';
+import { AdminCapacity } from './admin-capacity.tsx';
 import { AdminHelpDesk } from './admin-help-desk.tsx';
 import { AdminNotifications } from './admin-notifications.tsx';
 import { AdminUsers } from './admin-users.tsx';
@@ -90,7 +91,12 @@ export function AdminPanelPage() {
           {tab === 'users' && <AdminUsers />}
           {tab === 'payments' && <PaymentsTab />}
           {tab === 'affiliates' && <AffiliatePayouts />}
-          {tab === 'server' && <AdminCapabilities />}
+          {tab === 'server' && (
+            <Stack spacing={3}>
+              <AdminCapacity />
+              <AdminCapabilities />
+            </Stack>
+          )}
         </Box>
       </Container>
     </ToastTimingsProvider>
