@@ -1595,6 +1595,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/instances/{instanceId}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What an instance used over the last hour, day or week
+         * @description CPU, memory against its limit, disk against its size and requests by status class: the numbers of the Usage tab. `range=1h` has a point per 15 s, `24h` per 5 minutes, `7d` per 30 minutes; points oldest first.
+         */
+        get: operations["v1.instances.usage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payments/stripe/portal": {
         parameters: {
             query?: never;
@@ -2386,14 +2406,16 @@ export interface components {
             region: "us-east-1" | "us-west-2" | "eu-west-1" | "eu-central-1" | "eu-north-1" | "ap-south-1" | "ap-southeast-1" | "ap-southeast-2" | "ap-northeast-1" | "ap-northeast-2" | "sa-east-1" | "me-central-1" | "af-south-1";
             /**
              * @description The memory the instance has to itself (n8n: at least 1GB)
+             * @default 4GB
              * @enum {string}
              */
-            memory?: "256MB" | "512MB" | "1GB" | "2GB" | "4GB";
+            memory: "256MB" | "512MB" | "1GB" | "2GB" | "4GB";
             /**
              * @description vCPUs the instance may use (n8n: at least 0.5)
+             * @default 2
              * @enum {string}
              */
-            cpu?: "0.25" | "0.5" | "1" | "2";
+            cpu: "0.25" | "0.5" | "1" | "2";
             /**
              * @description Applications only (comes with site hosting)
              * @enum {string}
@@ -3169,16 +3191,18 @@ export interface components {
             region: "us-east-1" | "us-west-2" | "eu-west-1" | "eu-central-1" | "eu-north-1" | "ap-south-1" | "ap-southeast-1" | "ap-southeast-2" | "ap-northeast-1" | "ap-northeast-2" | "sa-east-1" | "me-central-1" | "af-south-1";
             /**
              * @description The memory the instance has to itself (n8n: at least 1GB)
+             * @default 4GB
              * @example 1GB
              * @enum {string}
              */
-            memory?: "256MB" | "512MB" | "1GB" | "2GB" | "4GB";
+            memory: "256MB" | "512MB" | "1GB" | "2GB" | "4GB";
             /**
              * @description vCPUs the instance may use (n8n: at least 0.5)
+             * @default 2
              * @example 1
              * @enum {string}
              */
-            cpu?: "0.25" | "0.5" | "1" | "2";
+            cpu: "0.25" | "0.5" | "1" | "2";
             /** @description WordPress only: a temporary address, or a custom domain (`value`) */
             domain?: {
                 /** @enum {string} */
@@ -3267,6 +3291,13 @@ export interface components {
                 instanceId: string;
                 backupId: string;
             };
+        };
+        PublicUsageReport: {
+            /** @enum {boolean} */
+            success: true;
+            /** @example Usage retrieved */
+            message: string;
+            data: components["schemas"]["UsageReport"];
         };
         PortalSession: {
             /** Format: uri */
@@ -10346,6 +10377,171 @@ export interface operations {
                      *       "message": "Failed to create backup. Please try again.",
                      *       "details": {
                      *         "code": "operation_failed"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+        };
+    };
+    "v1.instances.usage": {
+        parameters: {
+            query?: {
+                /** @description The last hour (a point per 15 s), 24 hours (per 5 minutes) or 7 days (per 30 minutes) */
+                range?: "1h" | "24h" | "7d";
+            };
+            header?: never;
+            path: {
+                instanceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report: points, current and peak values, limits, last out-of-memory time */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicUsageReport"];
+                };
+            };
+            /** @description An unknown range */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Bad Request",
+                     *       "message": "range must be one of 1h, 24h, 7d",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No key, or not a current key */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No such instance of the key’s owner */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description More than 150 requests in the key’s current minute */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
                      *       }
                      *     }
                      */

@@ -102,6 +102,7 @@ export function createApp(services: Services, http: HttpOptions = {}) {
     db,
     instances,
     subscriptions,
+    usage: services.usage,
     keys: services.apiKeys,
     count: services.rateCounter,
     rule: limits.publicApi,

@@ -70,6 +70,8 @@ export const DeployBodySchema = z
       .openapi({
         type: 'string',
         enum: [...MEMORY_CHOICES],
+        // Said again: the refine before the default hides it from the document.
+        default: DEFAULT_MEMORY,
         description: 'The memory the instance has to itself (n8n: at least 1GB)',
       }),
     cpu: z
@@ -80,6 +82,7 @@ export const DeployBodySchema = z
       .openapi({
         type: 'string',
         enum: [...CPU_CHOICES],
+        default: DEFAULT_CPU,
         description: 'vCPUs the instance may use (n8n: at least 0.5)',
       }),
     domainType: z

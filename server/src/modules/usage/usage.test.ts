@@ -398,3 +398,68 @@ describe('the admin’s capacity', () => {
     expect(res.json.busiest[0]?.cpu).toBeCloseTo(0.6);
   });
 });
+
+describe('the public API', () => {
+  /** A Pro user's API key, as /api-access makes it. */
+  async function proKey() {
+    const account = await register(app);
+    await db
+      .updateTable('subscriptions')
+      .set({ plan: 'pro', status: 'active', current_period_end: null })
+      .where('user_id', '=', account.user.id)
+      .execute();
+    const res = await call(app, 'POST', '/api/keys/generate', { token: account.token });
+    return { ...account, apiKey: String(res.json.apiKey) };
+  }
+
+  const v1 = (key: string, path: string) => app.request(`/api/v1${path}`, { headers: { 'x-api-key': key } });
+
+  it('answers GET /api/v1/instances/{id}/usage in the envelope, with the same numbers as the Usage tab', async () => {
+    const owner = await proKey();
+    const site = await deployedInstance(owner.user.id, 'wordpress');
+    next.set(site, {});
+    await usage.collect();
+    tick();
+    next.set(site, { cpuSeconds: 6, memoryBytes: 300 * MIB });
+    await usage.collect();
+
+    const res = await v1(owner.apiKey, `/instances/${site}/usage?range=1h`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('RateLimit-Limit')).toBe('150');
+    const body = (await res.json()) as { success: boolean; message: string; data: unknown };
+    expect(body.success).toBe(true);
+    expect(body.message).toBe('Usage retrieved');
+    const tab = await call(app, 'GET', `/api/instances/${site}/usage?range=1h`, { token: owner.token });
+    expect(body.data).toEqual(tab.json);
+    expect(tab.json.summary.memory.current).toBe(300 * MIB);
+    expect(tab.json.summary.requests?.total).toBe(26);
+
+    // The range defaults to the last hour; the week reads the rollups (none yet: no points).
+    const week = await v1(owner.apiKey, `/instances/${site}/usage?range=7d`);
+    expect(((await week.json()) as { data: { stepSeconds: number } }).data.stepSeconds).toBe(1800);
+  });
+
+  it('answers 404 for another user’s instance, 400 for an unknown range and 403 without Pro', async () => {
+    const owner = await proKey();
+    const stranger = await proKey();
+    const site = await deployedInstance(owner.user.id, 'wordpress');
+
+    const foreign = await v1(stranger.apiKey, `/instances/${site}/usage`);
+    expect(foreign.status).toBe(404);
+    expect(await foreign.json()).toMatchObject({ error: 'Not Found', message: 'Instance not found' });
+
+    const bad = await v1(owner.apiKey, `/instances/${site}/usage?range=1y`);
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({
+      error: 'Bad Request',
+      details: { code: 'validation_error' },
+    });
+
+    await db
+      .updateTable('subscriptions')
+      .set({ plan: 'starter' })
+      .where('user_id', '=', owner.user.id)
+      .execute();
+    expect((await v1(owner.apiKey, `/instances/${site}/usage`)).status).toBe(403);
+  });
+});
