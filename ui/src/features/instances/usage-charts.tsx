@@ -1,5 +1,6 @@
 import { Box, Typography, useTheme } from '@mui/material';
 import { BarChart } from '@mui/x-charts/BarChart';
+import { ChartsReferenceLine } from '@mui/x-charts/ChartsReferenceLine';
 import { LineChart } from '@mui/x-charts/LineChart';
 import { SparkLineChart } from '@mui/x-charts/SparkLineChart';
 import type { UsagePoint, UsageReport } from '../../api/usage.queries.ts';
@@ -17,6 +18,22 @@ const TIME = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-di
 const DAY_TIME = new Intl.DateTimeFormat(undefined, { weekday: 'short', hour: '2-digit', minute: '2-digit' });
 const tickOf = (report: UsageReport) => (date: Date) =>
   (report.range === '7d' ? DAY_TIME : TIME).format(date);
+const RANGE_MS: Record<UsageReport['range'], number> = {
+  '1h': 3_600_000,
+  '24h': 86_400_000,
+  '7d': 604_800_000,
+};
+/** The time axis spans the whole range (ending at the last point), however few points there are yet. */
+const timeAxis = (report: UsageReport) => {
+  const end = report.points.length > 0 ? Date.parse(report.points.at(-1)?.at ?? '') : Date.now();
+  return {
+    scaleType: 'time' as const,
+    data: timeOf(report),
+    min: new Date(end - RANGE_MS[report.range]),
+    max: new Date(end),
+    valueFormatter: tickOf(report),
+  };
+};
 const limitLine = (report: UsageReport, pick: (p: UsagePoint) => number | null) => report.points.map(pick);
 
 function ChartTitle({ children }: { children: string }) {
@@ -27,40 +44,59 @@ function ChartTitle({ children }: { children: string }) {
   );
 }
 
+/** The limit as a dashed line across the chart, labelled. */
+function LimitLine({ value, label }: { value: number; label: string }) {
+  const theme = useTheme();
+  const color = theme.palette.text.secondary;
+  return (
+    <ChartsReferenceLine
+      y={value}
+      label={label}
+      labelAlign="start"
+      lineStyle={{ stroke: color, strokeDasharray: '6 4' }}
+      labelStyle={{ fill: color, fontSize: 12 }}
+    />
+  );
+}
+
+/** The y axis from 0 to a little above the limit (so that the limit line shows), or to the data. */
+const yAxisUpTo = (limit: number | null, values: (number | null)[], format: (v: number) => string) => {
+  const highest = Math.max(0, ...values.filter((v): v is number => v !== null));
+  return {
+    min: 0,
+    max: limit ? Math.max(limit, highest) * 1.15 : undefined,
+    width: 72,
+    valueFormatter: format,
+  };
+};
+
 /** CPU in vCPUs, with the instance's own limit when it has one. */
 export function CpuChart({ report }: { report: UsageReport }) {
-  const limit = report.cpuLimit;
   const theme = useTheme();
+  const limit = report.cpuLimit;
+  const data = report.points.map((p) => p.cpu);
   return (
     <Box aria-hidden data-testid="usage-cpu-chart">
       <ChartTitle>CPU</ChartTitle>
       <LineChart
         height={HEIGHT}
         skipAnimation
-        xAxis={[{ scaleType: 'time', data: timeOf(report), valueFormatter: tickOf(report) }]}
-        yAxis={[{ min: 0, width: 56, valueFormatter: (v: number) => formatCpu(v) }]}
+        hideLegend
+        xAxis={[timeAxis(report)]}
+        yAxis={[yAxisUpTo(limit, data, (v: number) => formatCpu(v))]}
         series={[
           {
             label: 'Used',
-            data: report.points.map((p) => p.cpu),
+            data,
             showMark: false,
             area: true,
             color: theme.palette.primary.main,
             valueFormatter: (v) => (v === null ? '' : formatCpu(v)),
           },
-          ...(limit === null
-            ? []
-            : [
-                {
-                  label: 'Limit',
-                  data: report.points.map(() => limit),
-                  showMark: false,
-                  color: theme.palette.text.secondary,
-                  valueFormatter: (v: number | null) => (v === null ? '' : formatCpu(v)),
-                },
-              ]),
         ]}
-      />
+      >
+        {limit !== null && <LimitLine value={limit} label={`Limit ${formatCpu(limit)}`} />}
+      </LineChart>
     </Box>
   );
 }
@@ -68,38 +104,30 @@ export function CpuChart({ report }: { report: UsageReport }) {
 /** Memory in use against the limit. */
 export function MemoryChart({ report }: { report: UsageReport }) {
   const theme = useTheme();
-  const hasLimit = report.points.some((p) => p.memoryLimitBytes !== null);
-  const bytes = (v: number | null) => (v === null ? '' : formatBytes(v));
+  const limit = report.summary.memory.limit;
+  const data = report.points.map((p) => p.memoryBytes);
   return (
     <Box aria-hidden data-testid="usage-memory-chart">
       <ChartTitle>Memory</ChartTitle>
       <LineChart
         height={HEIGHT}
         skipAnimation
-        xAxis={[{ scaleType: 'time', data: timeOf(report), valueFormatter: tickOf(report) }]}
-        yAxis={[{ min: 0, width: 64, valueFormatter: (v: number) => formatBytes(v) }]}
+        hideLegend
+        xAxis={[timeAxis(report)]}
+        yAxis={[yAxisUpTo(limit, data, (v: number) => formatBytes(v))]}
         series={[
           {
             label: 'In use',
-            data: report.points.map((p) => p.memoryBytes),
+            data,
             showMark: false,
             area: true,
             color: theme.palette.secondary.main,
-            valueFormatter: bytes,
+            valueFormatter: (v) => (v === null ? '' : formatBytes(v)),
           },
-          ...(hasLimit
-            ? [
-                {
-                  label: 'Limit',
-                  data: limitLine(report, (p) => p.memoryLimitBytes),
-                  showMark: false,
-                  color: theme.palette.text.secondary,
-                  valueFormatter: bytes,
-                },
-              ]
-            : []),
         ]}
-      />
+      >
+        {limit !== null && <LimitLine value={limit} label={`Limit ${formatBytes(limit)}`} />}
+      </LineChart>
     </Box>
   );
 }
