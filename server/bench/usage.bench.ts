@@ -11,7 +11,7 @@
 // statement of 50 rows every 15 s) is not counted.
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { appendFile, mkdir, mkdtemp, rm, rmdir, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Engines } from '../src/provisioning/driver.ts';
@@ -22,6 +22,7 @@ import { systemUser } from '../src/provisioning/local/host/host.ts';
 import { diskUsage } from '../src/provisioning/local/host/tenant-disks.ts';
 import { localUsage } from '../src/provisioning/local/usage/local-usage.ts';
 import { createUnconfiguredDriver } from '../src/provisioning/unconfigured-driver.ts';
+import { removeTestGroups } from '../test/provisioning/test-driver-cleanup.ts';
 
 const SITES = Number(process.env.BENCH_USAGE_SITES ?? 50);
 /** Samples measured (every 15 s in production; back to back here, each after 15 s worth of log lines). */
@@ -102,7 +103,6 @@ try {
 } finally {
   for (const child of children) child.kill('SIGKILL');
   await sleep(300);
-  for (const id of ids) await groups.remove(id).catch(() => {});
-  for (const file of groups.joins('x')) await rmdir(path.dirname(path.dirname(file))).catch(() => {});
+  await removeTestGroups(groups);
   await rm(root, { recursive: true, force: true });
 }

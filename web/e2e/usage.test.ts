@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { seriousViolations } from './axe.ts';
 import { api, browserSuite, type CreatedAccount, createAccount, openSignedIn, shot } from './helpers.ts';
 import { localDriverEnv, type RunningServer } from './server.ts';
 
@@ -117,9 +118,10 @@ describe('the Usage tab in the browser', () => {
     const statuses = await Promise.all(
       Array.from({ length: BURST }, (_, i) => hit(url, i % 10 === 0 ? '/no-such-page' : '/wp-login.php')),
     );
-    const ok = statuses.filter((status) => status < 300).length;
-    const notFound = statuses.filter((status) => status === 404).length;
-    expect(ok + notFound).toBe(BURST);
+    // Every answer counts, whatever its class (a loaded machine may answer some 502 at 0.5 vCPU).
+    const classOf = (status: number) => (status < 300 ? 2 : status < 400 ? 3 : status < 500 ? 4 : 5);
+    const sent = [2, 3, 4, 5].map((c) => statuses.filter((status) => classOf(status) === c).length);
+    expect(statuses.every((status) => status >= 100)).toBe(true);
 
     // The next samples (every 15 s) reach the open page over the live stream: no reload.
     const requests = await until('the burst in words', 60_000, async () => {
@@ -131,13 +133,20 @@ describe('the Usage tab in the browser', () => {
       const total = Number(/^Requests: ([\d,]+) /.exec(line ?? '')?.[1]?.replaceAll(',', '') ?? 0);
       return total >= BURST ? (line ?? '') : undefined;
     });
-    console.log(`[usage e2e] ${requests}`);
+    console.log(`[usage e2e] sent 2xx/3xx/4xx/5xx: ${sent.join('/')}; the tab: ${requests}`);
     // The tab counts the burst, plus the few requests of the deploy's own checks at most.
     const total = Number(/^Requests: ([\d,]+) /.exec(requests)?.[1]?.replaceAll(',', ''));
     expect(total).toBeLessThanOrEqual(BURST + 10);
-    expect(requests).toMatch(/in the last hour: [\d,]+ successful, [\d,]+ redirects, ([\d,]+) client errors/);
-    const clientErrors = Number(/([\d,]+) client errors/.exec(requests)?.[1]);
-    expect(clientErrors).toBeGreaterThanOrEqual(notFound);
+    const counted =
+      /: ([\d,]+) successful, ([\d,]+) redirects, ([\d,]+) client errors, ([\d,]+) server errors\.$/
+        .exec(requests)
+        ?.slice(1)
+        .map((n) => Number(n.replaceAll(',', '')));
+    expect(counted).toHaveLength(4);
+    // Each class counts at least what the burst got of it (the deploy's check adds a success or two).
+    sent.forEach((n, i) => {
+      expect(counted?.[i]).toBeGreaterThanOrEqual(n);
+    });
 
     const memory = await words.getByText(/^Memory: /).textContent();
     expect(memory).toMatch(/^Memory: [\d.]+ [KMG]B now of 512 MB; peak [\d.]+ [KMG]B in the last hour\.$/);
@@ -147,9 +156,18 @@ describe('the Usage tab in the browser', () => {
       return line.includes('not measured') ? undefined : line;
     });
     expect(cpu).toMatch(/^CPU: [\d.]+ vCPU now of 0\.5 vCPU; peak [\d.]+ vCPU in the last hour\.$/);
-    await page.getByTestId('usage-memory-chart').locator('svg').first().waitFor();
+    // Each chart's own text alternative (its accessible name) says the same as the words above it.
+    const chart = page.getByRole('img', { name: /^Memory: / });
+    await chart.locator('svg').first().waitFor();
+    // (Read again if a new point came in between the two reads.)
+    await until('the chart named as the words say', 20_000, async () => {
+      const name = await chart.getAttribute('aria-label');
+      return name === (await words.getByText(/^Memory: /).textContent()) ? name : undefined;
+    });
     await shot(page, 'usage-tab');
+    expect(await seriousViolations(page), 'axe on the Usage tab, dark').toEqual([]);
     await page.getByRole('button', { name: 'Switch to light mode' }).click();
     await shot(page, 'usage-tab-light');
+    expect(await seriousViolations(page), 'axe on the Usage tab, light').toEqual([]);
   });
 });

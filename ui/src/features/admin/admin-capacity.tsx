@@ -50,36 +50,37 @@ function Meter({ label, used, total, words }: { label: string; used: number; tot
 function CapacityView({ capacity }: { capacity: HostCapacity }) {
   const { memory, cpu, disk, busiest } = capacity;
   const diskUsed = disk.totalBytes - disk.freeBytes;
+  const meters = [
+    {
+      label: 'Memory sold',
+      used: memory.soldBytes,
+      total: memory.hostBytes,
+      words: `${formatBytes(memory.soldBytes)} sold of ${formatBytes(memory.hostBytes)} on the host`,
+    },
+    {
+      label: 'CPU sold',
+      used: cpu.soldCpus,
+      total: cpu.hostCpus,
+      words: `${formatCpu(cpu.soldCpus)} sold of ${formatCpu(cpu.hostCpus)} on the host`,
+    },
+    {
+      label: 'Disk used',
+      used: diskUsed,
+      total: disk.totalBytes,
+      words: `${formatBytes(diskUsed)} used of ${formatBytes(disk.totalBytes)}; ${formatBytes(disk.freeBytes)} free`,
+    },
+  ];
   return (
     <Stack spacing={3}>
       <Typography variant="body2" color="text.secondary">
         {formatCount(capacity.instances)} deployed instances; limits enforced by {capacity.enforcement}.
       </Typography>
       <Grid container spacing={3}>
-        <Grid size={{ xs: 12, md: 4 }}>
-          <Meter
-            label="Memory sold"
-            used={memory.soldBytes}
-            total={memory.hostBytes}
-            words={`${formatBytes(memory.soldBytes)} sold of ${formatBytes(memory.hostBytes)} on the host`}
-          />
-        </Grid>
-        <Grid size={{ xs: 12, md: 4 }}>
-          <Meter
-            label="CPU sold"
-            used={cpu.soldCpus}
-            total={cpu.hostCpus}
-            words={`${formatCpu(cpu.soldCpus)} sold of ${formatCpu(cpu.hostCpus)} on the host`}
-          />
-        </Grid>
-        <Grid size={{ xs: 12, md: 4 }}>
-          <Meter
-            label="Disk used"
-            used={diskUsed}
-            total={disk.totalBytes}
-            words={`${formatBytes(diskUsed)} used of ${formatBytes(disk.totalBytes)}; ${formatBytes(disk.freeBytes)} free`}
-          />
-        </Grid>
+        {meters.map((meter) => (
+          <Grid key={meter.label} size={{ xs: 12, md: 4 }}>
+            <Meter {...meter} />
+          </Grid>
+        ))}
       </Grid>
       <Box>
         <Typography variant="subtitle2" component="h3" sx={{ mb: 1 }}>

@@ -4,12 +4,12 @@ import { ChartsReferenceLine } from '@mui/x-charts/ChartsReferenceLine';
 import { LineChart } from '@mui/x-charts/LineChart';
 import { SparkLineChart } from '@mui/x-charts/SparkLineChart';
 import type { UsagePoint, UsageReport } from '../../api/usage.queries.ts';
-import { formatBytes, formatCount, formatCpu } from './usage-words.ts';
+import { formatBytes, formatCount, formatCpu, usageInWords } from './usage-words.ts';
 
 /*
  * The usage charts (loaded on demand: the charts library is its own chunk). Each chart is drawn
  * with the theme's palette, so it reads in dark and light; its numbers are in words beside it
- * (usage-words.ts), which is what screen readers get: the SVG itself is hidden from them.
+ * (usage-words.ts), which is also each chart's name (role img) for screen readers.
  */
 
 const HEIGHT = 220;
@@ -34,8 +34,6 @@ const timeAxis = (report: UsageReport) => {
     valueFormatter: tickOf(report),
   };
 };
-const limitLine = (report: UsageReport, pick: (p: UsagePoint) => number | null) => report.points.map(pick);
-
 function ChartTitle({ children }: { children: string }) {
   return (
     <Typography variant="subtitle2" component="h3" sx={{ mb: 0.5 }}>
@@ -76,7 +74,7 @@ export function CpuChart({ report }: { report: UsageReport }) {
   const limit = report.cpuLimit;
   const data = report.points.map((p) => p.cpu);
   return (
-    <Box aria-hidden data-testid="usage-cpu-chart">
+    <Box role="img" aria-label={usageInWords(report).cpu} data-testid="usage-cpu-chart">
       <ChartTitle>CPU</ChartTitle>
       <LineChart
         height={HEIGHT}
@@ -107,7 +105,7 @@ export function MemoryChart({ report }: { report: UsageReport }) {
   const limit = report.summary.memory.limit;
   const data = report.points.map((p) => p.memoryBytes);
   return (
-    <Box aria-hidden data-testid="usage-memory-chart">
+    <Box role="img" aria-label={usageInWords(report).memory} data-testid="usage-memory-chart">
       <ChartTitle>Memory</ChartTitle>
       <LineChart
         height={HEIGHT}
@@ -139,7 +137,11 @@ export function RequestsChart({ report }: { report: UsageReport }) {
     report.points.map((p) => (p.requests ? pick(p.requests) : null));
   const format = (v: number | null) => (v === null ? '' : formatCount(v));
   return (
-    <Box aria-hidden data-testid="usage-requests-chart">
+    <Box
+      role="img"
+      aria-label={usageInWords(report).requests ?? 'Requests'}
+      data-testid="usage-requests-chart"
+    >
       <ChartTitle>Requests</ChartTitle>
       <BarChart
         height={HEIGHT}
@@ -195,7 +197,11 @@ export function UsageSparklines({ report }: { report: UsageReport }) {
   const memory = report.points.map((p) => p.memoryBytes ?? 0);
   const cpu = report.points.map((p) => p.cpu ?? 0);
   return (
-    <Box aria-hidden sx={{ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 2 }}>
+    <Box
+      role="img"
+      aria-label="Memory and CPU over the last hour"
+      sx={{ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 2 }}
+    >
       <Box>
         <Typography variant="caption" color="text.secondary">
           Memory, last hour

@@ -154,6 +154,39 @@ describe('the Usage tab', () => {
     expect(notice.textContent).toMatch(/^Restarted after running out of memory at 14:02( on .+)?$/);
   });
 
+  it('says that a database on a shared server is measured by its disk alone, without CPU and memory charts', async () => {
+    const orders = makeInstance({ name: 'Orders' });
+    const diskOnly = point(iso(30_000), {
+      cpu: null,
+      memoryBytes: null,
+      memoryPeakBytes: null,
+      memoryLimitBytes: null,
+      requests: null,
+    });
+    const base = report('1h', [diskOnly], { instanceId: orders.id, cpuLimit: null });
+    renderUsage(orders, {
+      '1h': {
+        ...base,
+        summary: {
+          ...base.summary,
+          cpu: { current: null, peak: null },
+          memory: { current: null, peak: null, limit: null },
+          requests: null,
+        },
+      },
+    });
+    const list = await words();
+    expect(list.getByText('CPU: not measured for this instance alone (it shares its server).')).toBeTruthy();
+    expect(
+      list.getByText('Memory: not measured for this instance alone (it shares its server).'),
+    ).toBeTruthy();
+    expect(list.getByText('Disk: 200 MB used of 1 GB.')).toBeTruthy();
+    expect(list.queryByText(/^Requests/)).toBeNull();
+    await screen.findByRole('progressbar', { name: 'Disk used' }, { timeout: 5000 });
+    expect(screen.queryByTestId('usage-cpu-chart')).toBeNull();
+    expect(screen.queryByTestId('usage-memory-chart')).toBeNull();
+  });
+
   it('says so when this server measures nothing', async () => {
     renderUsage(blog, { '1h': report('1h', [], { measured: false }) });
     expect(await screen.findByText('This server does not measure what its instances use.')).toBeTruthy();

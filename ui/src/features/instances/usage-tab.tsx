@@ -155,12 +155,16 @@ function UsageReportView({ report }: { report: UsageReport }) {
           }
         >
           <Grid container spacing={3}>
-            <Grid size={{ xs: 12, md: 6 }}>
-              <CpuChart report={report} />
-            </Grid>
-            <Grid size={{ xs: 12, md: 6 }}>
-              <MemoryChart report={report} />
-            </Grid>
+            {report.summary.cpu.peak !== null && (
+              <Grid size={{ xs: 12, md: 6 }}>
+                <CpuChart report={report} />
+              </Grid>
+            )}
+            {report.summary.memory.peak !== null && (
+              <Grid size={{ xs: 12, md: 6 }}>
+                <MemoryChart report={report} />
+              </Grid>
+            )}
             {report.summary.requests && (
               <Grid size={{ xs: 12, md: 6 }}>
                 <RequestsChart report={report} />

@@ -47,14 +47,19 @@ export function usageInWords(report: UsageReport): {
   const range = RANGE_WORDS[report.range];
   const of = (limit: string | null) => (limit ? ` of ${limit}` : '');
   const cpuLimit = report.cpuLimit === null ? null : formatCpu(report.cpuLimit);
+  // Points but no CPU or memory in them: a database on a shared server, measured by its disk only.
+  const unmeasured = (what: string) =>
+    report.points.length > 0
+      ? `${what}: not measured for this instance alone (it shares its server).`
+      : `${what}: not measured yet.`;
   return {
     cpu:
       cpu.current === null
-        ? 'CPU: not measured yet.'
+        ? unmeasured('CPU')
         : `CPU: ${formatCpu(cpu.current)} now${of(cpuLimit)}; peak ${formatCpu(cpu.peak ?? cpu.current)} in ${range}.`,
     memory:
       memory.current === null
-        ? 'Memory: not measured yet.'
+        ? unmeasured('Memory')
         : `Memory: ${formatBytes(memory.current)} now${of(memory.limit === null ? null : formatBytes(memory.limit))}; peak ${formatBytes(memory.peak ?? memory.current)} in ${range}.`,
     disk:
       disk.used === null

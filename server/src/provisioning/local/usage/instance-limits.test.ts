@@ -1,14 +1,14 @@
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, rm, rmdir } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deployN8n, deploySite } from '../../../../test/provisioning/engines.ts';
-import { killLeftoverServers } from '../../../../test/provisioning/leftover-servers.ts';
 import { ensureSiteTestPackages } from '../../../../test/provisioning/site-clients.ts';
-import { removeSiteUsersUnder, siteSandbox } from '../../../../test/provisioning/site-sandbox.ts';
+import { siteSandbox } from '../../../../test/provisioning/site-sandbox.ts';
+import { cleanUpLocalDriver } from '../../../../test/provisioning/test-driver-cleanup.ts';
 import type { ProvisioningDriver } from '../../driver.ts';
 import type { SiteSpec, SiteUrls } from '../../engine.ts';
 import type { UsageSample } from '../../usage.ts';
@@ -74,14 +74,7 @@ beforeAll(async () => {
   [urlA, urlB] = await Promise.all([deploySite(driver, siteA), deploySite(driver, siteB)]);
 }, 300_000);
 
-afterAll(async () => {
-  await driver?.stop().catch(() => {});
-  killLeftoverServers(root);
-  await removeSiteUsersUnder(root);
-  for (const name of await groups.names()) await groups.remove(name);
-  for (const file of groups.joins('x')) await rmdir(path.dirname(path.dirname(file))).catch(() => {});
-  if (root) await rm(root, { recursive: true, force: true });
-}, 120_000);
+afterAll(() => cleanUpLocalDriver(driver, root, groups), 120_000);
 
 /** Time to answer a GET of `path` on the site at `url` through the front door, ms; and its status. */
 function timed(url: string, urlPath: string): Promise<{ ms: number; status: number }> {

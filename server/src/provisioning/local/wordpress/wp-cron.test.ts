@@ -1,12 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm, rmdir } from 'node:fs/promises';
-import path from 'node:path';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deploySite } from '../../../../test/provisioning/engines.ts';
-import { killLeftoverServers } from '../../../../test/provisioning/leftover-servers.ts';
 import { ensureSiteTestPackages } from '../../../../test/provisioning/site-clients.ts';
-import { removeSiteUsersUnder, siteSandbox } from '../../../../test/provisioning/site-sandbox.ts';
+import { siteSandbox } from '../../../../test/provisioning/site-sandbox.ts';
+import { cleanUpLocalDriver } from '../../../../test/provisioning/test-driver-cleanup.ts';
 import type { ProvisioningDriver } from '../../driver.ts';
 import type { SiteSpec } from '../../engine.ts';
 import { hostControlGroups } from '../host/control-groups.ts';
@@ -53,14 +52,7 @@ beforeAll(async () => {
   await deploySite(driver, spec);
 }, 300_000);
 
-afterAll(async () => {
-  await driver?.stop().catch(() => {});
-  killLeftoverServers(root);
-  await removeSiteUsersUnder(root);
-  for (const name of await groups.names()) await groups.remove(name);
-  for (const file of groups.joins('x')) await rmdir(path.dirname(path.dirname(file))).catch(() => {});
-  if (root) await rm(root, { recursive: true, force: true });
-}, 120_000);
+afterAll(() => cleanUpLocalDriver(driver, root, groups), 120_000);
 
 /** PHP run with WordPress loaded, in the site's sandbox (the driver's way of running its CLI). */
 const wordpress = async (code: string) =>
