@@ -115,3 +115,48 @@ export const supportResponseHours = (plan: SupportPlan): number =>
  * `_berth-verify.<domain>` holding `berth-verify=<token>` (the token is shown on the instance page).
  */
 export const DOMAIN_VERIFICATION = { name: '_berth-verify', valuePrefix: 'berth-verify=' } as const;
+
+/**
+ * What an instance can be deployed with: its memory and its vCPUs, enforced by the server (a control
+ * group per instance on one host, container limits on a swarm). The spec's quick deploy sends the
+ * defaults, 4GB and 2.
+ */
+export const MEMORY_CHOICES = ['256MB', '512MB', '1GB', '2GB', '4GB'] as const;
+export const CPU_CHOICES = ['0.25', '0.5', '1', '2'] as const;
+export const DEFAULT_MEMORY = '4GB';
+export const DEFAULT_CPU = '2';
+export const MEMORY_MESSAGE = `Memory must be one of ${MEMORY_CHOICES.join(', ')}`;
+export const CPU_MESSAGE = `CPU must be one of ${CPU_CHOICES.join(', ')} vCPU`;
+
+/** The least each type (by id) runs with: n8n's editor and task runner need 1GB and half a core. */
+export const MINIMUM_RESOURCES: Record<string, { memoryMb: number; cpus: number } | undefined> = {
+  n8n: { memoryMb: 1024, cpus: 0.5 },
+};
+
+/** '512MB', '4GB', '1.5 gb' → MiB; undefined when it does not read as memory. */
+export function memoryMbOf(text: string): number | undefined {
+  const match = /^(\d+(?:\.\d+)?)\s*(MB|GB)$/i.exec(text.trim());
+  if (!match) return undefined;
+  const amount = Number(match[1]);
+  const mb = Math.round(match[2]?.toUpperCase() === 'GB' ? amount * 1024 : amount);
+  return mb > 0 ? mb : undefined;
+}
+
+/** The choice `text` names ('4096MB' and '4gb' name '4GB'), or undefined when it is not one. */
+export function memoryChoice(text: string): (typeof MEMORY_CHOICES)[number] | undefined {
+  const mb = memoryMbOf(text);
+  return MEMORY_CHOICES.find((choice) => memoryMbOf(choice) === mb);
+}
+
+/** The choice `text` names ('2.0' names '2'), or undefined when it is not one. */
+export function cpuChoice(text: string): (typeof CPU_CHOICES)[number] | undefined {
+  const cpus = Number(text.trim());
+  return text.trim() === '' ? undefined : CPU_CHOICES.find((choice) => Number(choice) === cpus);
+}
+
+/** Why a type cannot run with these resources (below its minimum), or undefined. */
+export function resourcesProblem(type: string, memoryMb: number, cpus: number): string | undefined {
+  const least = MINIMUM_RESOURCES[type];
+  if (!least || (memoryMb >= least.memoryMb && cpus >= least.cpus)) return undefined;
+  return `${type === 'n8n' ? 'n8n' : type} needs at least ${least.memoryMb / 1024}GB of memory and ${least.cpus} vCPU`;
+}

@@ -1398,6 +1398,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/instances/{id}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What one of the signed-in user’s instances used over the last hour, day or week: CPU, memory against its limit, disk against its size, requests by status class */
+        get: operations["instances.usage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/capacity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The host: memory and CPU sold against what it has, its disk, and the ten busiest instances (admin) */
+        get: operations["admin.capacity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/instances": {
         parameters: {
             query?: never;
@@ -1623,6 +1657,26 @@ export interface paths {
         put?: never;
         /** A link that downloads the backup as a tar (works for 5 minutes, no key needed to follow it) */
         post: operations["v1.instances.backupDownloadLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/instances/{instanceId}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What an instance used over the last hour, day or week
+         * @description CPU, memory against its limit, disk against its size and requests by status class: the numbers of the Usage tab. `range=1h` has a point per 15 s, `24h` per 5 minutes, `7d` per 30 minutes; points oldest first.
+         */
+        get: operations["v1.instances.usage"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2436,10 +2490,18 @@ export interface components {
              * @enum {string}
              */
             region: "us-east-1" | "us-west-2" | "eu-west-1" | "eu-central-1" | "eu-north-1" | "ap-south-1" | "ap-southeast-1" | "ap-southeast-2" | "ap-northeast-1" | "ap-northeast-2" | "sa-east-1" | "me-central-1" | "af-south-1";
-            /** @default 4GB */
-            memory: string;
-            /** @default 2 */
-            cpu: string;
+            /**
+             * @description The memory the instance has to itself (n8n: at least 1GB)
+             * @default 4GB
+             * @enum {string}
+             */
+            memory: "256MB" | "512MB" | "1GB" | "2GB" | "4GB";
+            /**
+             * @description vCPUs the instance may use (n8n: at least 0.5)
+             * @default 2
+             * @enum {string}
+             */
+            cpu: "0.25" | "0.5" | "1" | "2";
             /**
              * @description Applications only (comes with site hosting)
              * @enum {string}
@@ -3086,6 +3148,128 @@ export interface components {
             /** @default  */
             notes: string;
         };
+        UsageReport: {
+            /** Format: uuid */
+            instanceId: string;
+            /** @enum {string} */
+            range: "1h" | "24h" | "7d";
+            /** @description How long each point covers */
+            stepSeconds: number;
+            /** @description Whether this server measures the instance at all */
+            measured: boolean;
+            /** @description What applies to the instance and whether it is its own */
+            limits: components["schemas"]["UsageLimit"][];
+            /** @description vCPUs it may use; null where it shares a server */
+            cpuLimit: number | null;
+            /**
+             * Format: date-time
+             * @description When the system last stopped a process of it for memory (last 30 days)
+             */
+            lastOutOfMemoryAt: string | null;
+            summary: components["schemas"]["UsageSummary"];
+            /** @description Oldest first */
+            points: components["schemas"]["UsagePoint"][];
+        };
+        UsageLimit: {
+            /** @example Connections */
+            label: string;
+            /** @example At most 20 at once */
+            value: string;
+            /** @description Its own and enforced (true), or shared with other instances */
+            enforced: boolean;
+        };
+        UsageSummary: {
+            /** @description vCPUs: the last point and the highest in the range */
+            cpu: {
+                current: number | null;
+                peak: number | null;
+            };
+            /** @description Bytes */
+            memory: {
+                current: number | null;
+                peak: number | null;
+                limit: number | null;
+            };
+            disk: {
+                used: number | null;
+                limit: number | null;
+            };
+            /** @description Responses over the whole range */
+            requests: {
+                /** @description Successful responses (1xx and 2xx) */
+                status2xx: number;
+                status3xx: number;
+                status4xx: number;
+                status5xx: number;
+                /** @description Response body bytes */
+                bytesSent: number;
+                total: number;
+            } | null;
+        };
+        UsagePoint: {
+            /**
+             * Format: date-time
+             * @description Start of the step the point covers
+             */
+            at: string;
+            /** @description vCPUs used on average over the step; null: not measured */
+            cpu: number | null;
+            /** @description Memory in use (without page cache the system drops at once), averaged over the step */
+            memoryBytes: number | null;
+            /** @description The most memory held during the step */
+            memoryPeakBytes: number | null;
+            /** @description Its memory limit; null where it has none of its own */
+            memoryLimitBytes: number | null;
+            /** @description Used of its disk */
+            diskUsedBytes: number | null;
+            /** @description The size of its disk */
+            diskLimitBytes: number | null;
+            /** @description Sites and n8n; null for databases */
+            requests: {
+                /** @description Successful responses (1xx and 2xx) */
+                status2xx: number;
+                status3xx: number;
+                status4xx: number;
+                status5xx: number;
+                /** @description Response body bytes */
+                bytesSent: number;
+            } | null;
+            /** @description Processes stopped by the system for memory during the step */
+            oomKills: number;
+        };
+        HostCapacity: {
+            memory: {
+                hostBytes: number;
+                soldBytes: number;
+            };
+            cpu: {
+                hostCpus: number;
+                soldCpus: number;
+            };
+            disk: {
+                totalBytes: number;
+                freeBytes: number;
+            };
+            /** @description Deployed instances (memory and CPU sold are theirs) */
+            instances: number;
+            /** @example cgroup v1 */
+            enforcement: string;
+            /** @description The ten that used the most CPU in the last hour */
+            busiest: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                type: string;
+                /** Format: uuid */
+                ownerId: string;
+                /** @description vCPUs used on average over the last hour */
+                cpu: number;
+                memoryBytes: number | null;
+                memoryLimitBytes: number | null;
+                /** @description Responses in the last hour */
+                requests: number;
+            }[];
+        };
         PublicInstanceList: {
             /** @enum {boolean} */
             success: true;
@@ -3158,15 +3342,19 @@ export interface components {
              */
             region: "us-east-1" | "us-west-2" | "eu-west-1" | "eu-central-1" | "eu-north-1" | "ap-south-1" | "ap-southeast-1" | "ap-southeast-2" | "ap-northeast-1" | "ap-northeast-2" | "sa-east-1" | "me-central-1" | "af-south-1";
             /**
+             * @description The memory the instance has to itself (n8n: at least 1GB)
              * @default 4GB
              * @example 1GB
+             * @enum {string}
              */
-            memory: string;
+            memory: "256MB" | "512MB" | "1GB" | "2GB" | "4GB";
             /**
+             * @description vCPUs the instance may use (n8n: at least 0.5)
              * @default 2
              * @example 1
+             * @enum {string}
              */
-            cpu: string;
+            cpu: "0.25" | "0.5" | "1" | "2";
             /** @description WordPress only: a temporary address, or a custom domain (`value`) */
             domain?: {
                 /** @enum {string} */
@@ -3262,6 +3450,13 @@ export interface components {
             /** @example Download link created */
             message: string;
             data: components["schemas"]["BackupDownload"];
+        };
+        PublicUsageReport: {
+            /** @enum {boolean} */
+            success: true;
+            /** @example Usage retrieved */
+            message: string;
+            data: components["schemas"]["UsageReport"];
         };
         PortalSession: {
             /** Format: uri */
@@ -7646,6 +7841,105 @@ export interface operations {
             };
         };
     };
+    "instances.usage": {
+        parameters: {
+            query?: {
+                /** @description The last hour (a point per 15 s), 24 hours (per 5 minutes) or 7 days (per 30 minutes) */
+                range?: "1h" | "24h" | "7d";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Points oldest first, with the current and peak values and the limits */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageReport"];
+                };
+            };
+            /** @description An unknown range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such instance of this user ("Instance not found") */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "admin.capacity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Capacity and the busiest instances */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostCapacity"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This server’s provisioning driver measures nothing */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "v1.instances.list": {
         parameters: {
             query?: {
@@ -10495,6 +10789,171 @@ export interface operations {
                      *       "message": "The instance is being deleted",
                      *       "details": {
                      *         "code": "conflict"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description More than 150 requests in the key’s current minute */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+        };
+    };
+    "v1.instances.usage": {
+        parameters: {
+            query?: {
+                /** @description The last hour (a point per 15 s), 24 hours (per 5 minutes) or 7 days (per 30 minutes) */
+                range?: "1h" | "24h" | "7d";
+            };
+            header?: never;
+            path: {
+                instanceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report: points, current and peak values, limits, last out-of-memory time */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicUsageReport"];
+                };
+            };
+            /** @description An unknown range */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Bad Request",
+                     *       "message": "range must be one of 1h, 24h, 7d",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No key, or not a current key */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No such instance of the key’s owner */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
                      *       }
                      *     }
                      */

@@ -235,6 +235,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/instances/{instanceId}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What an instance used over the last hour, day or week
+         * @description CPU, memory against its limit, disk against its size and requests by status class: the numbers of the Usage tab. `range=1h` has a point per 15 s, `24h` per 5 minutes, `7d` per 30 minutes; points oldest first.
+         */
+        get: operations["v1.instances.usage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -428,6 +448,95 @@ export interface components {
             /** Format: date-time */
             expiresAt: string;
         };
+        UsageReport: {
+            /** Format: uuid */
+            instanceId: string;
+            /** @enum {string} */
+            range: "1h" | "24h" | "7d";
+            /** @description How long each point covers */
+            stepSeconds: number;
+            /** @description Whether this server measures the instance at all */
+            measured: boolean;
+            /** @description What applies to the instance and whether it is its own */
+            limits: components["schemas"]["UsageLimit"][];
+            /** @description vCPUs it may use; null where it shares a server */
+            cpuLimit: number | null;
+            /**
+             * Format: date-time
+             * @description When the system last stopped a process of it for memory (last 30 days)
+             */
+            lastOutOfMemoryAt: string | null;
+            summary: components["schemas"]["UsageSummary"];
+            /** @description Oldest first */
+            points: components["schemas"]["UsagePoint"][];
+        };
+        UsageLimit: {
+            /** @example Connections */
+            label: string;
+            /** @example At most 20 at once */
+            value: string;
+            /** @description Its own and enforced (true), or shared with other instances */
+            enforced: boolean;
+        };
+        UsageSummary: {
+            /** @description vCPUs: the last point and the highest in the range */
+            cpu: {
+                current: number | null;
+                peak: number | null;
+            };
+            /** @description Bytes */
+            memory: {
+                current: number | null;
+                peak: number | null;
+                limit: number | null;
+            };
+            disk: {
+                used: number | null;
+                limit: number | null;
+            };
+            /** @description Responses over the whole range */
+            requests: {
+                /** @description Successful responses (1xx and 2xx) */
+                status2xx: number;
+                status3xx: number;
+                status4xx: number;
+                status5xx: number;
+                /** @description Response body bytes */
+                bytesSent: number;
+                total: number;
+            } | null;
+        };
+        UsagePoint: {
+            /**
+             * Format: date-time
+             * @description Start of the step the point covers
+             */
+            at: string;
+            /** @description vCPUs used on average over the step; null: not measured */
+            cpu: number | null;
+            /** @description Memory in use (without page cache the system drops at once), averaged over the step */
+            memoryBytes: number | null;
+            /** @description The most memory held during the step */
+            memoryPeakBytes: number | null;
+            /** @description Its memory limit; null where it has none of its own */
+            memoryLimitBytes: number | null;
+            /** @description Used of its disk */
+            diskUsedBytes: number | null;
+            /** @description The size of its disk */
+            diskLimitBytes: number | null;
+            /** @description Sites and n8n; null for databases */
+            requests: {
+                /** @description Successful responses (1xx and 2xx) */
+                status2xx: number;
+                status3xx: number;
+                status4xx: number;
+                status5xx: number;
+                /** @description Response body bytes */
+                bytesSent: number;
+            } | null;
+            /** @description Processes stopped by the system for memory during the step */
+            oomKills: number;
+        };
         PublicInstanceList: {
             /** @enum {boolean} */
             success: true;
@@ -500,15 +609,19 @@ export interface components {
              */
             region?: "us-east-1" | "us-west-2" | "eu-west-1" | "eu-central-1" | "eu-north-1" | "ap-south-1" | "ap-southeast-1" | "ap-southeast-2" | "ap-northeast-1" | "ap-northeast-2" | "sa-east-1" | "me-central-1" | "af-south-1";
             /**
+             * @description The memory the instance has to itself (n8n: at least 1GB)
              * @default 4GB
              * @example 1GB
+             * @enum {string}
              */
-            memory?: string;
+            memory?: "256MB" | "512MB" | "1GB" | "2GB" | "4GB";
             /**
+             * @description vCPUs the instance may use (n8n: at least 0.5)
              * @default 2
              * @example 1
+             * @enum {string}
              */
-            cpu?: string;
+            cpu?: "0.25" | "0.5" | "1" | "2";
             /** @description WordPress only: a temporary address, or a custom domain (`value`) */
             domain?: {
                 /** @enum {string} */
@@ -604,6 +717,13 @@ export interface components {
             /** @example Download link created */
             message: string;
             data: components["schemas"]["BackupDownload"];
+        };
+        PublicUsageReport: {
+            /** @enum {boolean} */
+            success: true;
+            /** @example Usage retrieved */
+            message: string;
+            data: components["schemas"]["UsageReport"];
         };
     };
     responses: never;
@@ -3463,6 +3583,171 @@ export interface operations {
                      *       "message": "The instance is being deleted",
                      *       "details": {
                      *         "code": "conflict"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description More than 150 requests in the key’s current minute */
+            429: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded. Please try again later.",
+                     *       "details": {
+                     *         "code": "rate_limited"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+        };
+    };
+    "v1.instances.usage": {
+        parameters: {
+            query?: {
+                /** @description The last hour (a point per 15 s), 24 hours (per 5 minutes) or 7 days (per 30 minutes) */
+                range?: "1h" | "24h" | "7d";
+            };
+            header?: never;
+            path: {
+                instanceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report: points, current and peak values, limits, last out-of-memory time */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicUsageReport"];
+                };
+            };
+            /** @description An unknown range */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Bad Request",
+                     *       "message": "range must be one of 1h, 24h, 7d",
+                     *       "details": {
+                     *         "code": "validation_error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No key, or not a current key */
+            401: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Unauthorized",
+                     *       "message": "Invalid or missing API key",
+                     *       "details": {
+                     *         "code": "unauthorized"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description The key’s owner has no running Pro plan; or the plan or subscription refuses the change */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Forbidden",
+                     *       "message": "API access requires Pro plan subscription",
+                     *       "details": {
+                     *         "code": "forbidden"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description No such instance of the key’s owner */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not Found",
+                     *       "message": "Instance not found",
+                     *       "details": {
+                     *         "code": "not_found"
                      *       }
                      *     }
                      */

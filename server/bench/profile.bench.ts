@@ -238,6 +238,9 @@ try {
   }
 }
 
+// Then the usage sampler's CPU time per minute with 50 running sites (usage.bench.ts).
+if (!process.env.BENCH_API_ONLY) await import('./usage.bench.ts');
+
 // The same `npm run bench` then measures deploy-to-ready latency of database instances on the local
 // driver, then on a local two-region swarm beside it (BENCH_NO_SWARM=1 leaves the swarm out).
 if (!process.env.BENCH_API_ONLY) await import('./deploy.bench.ts');

@@ -31,6 +31,7 @@ import { PUBLIC_API_RATE_LIMIT } from './modules/public-api/public-api.gate.ts';
 import { createPublicApiRouter } from './modules/public-api/public-api.index.ts';
 import { createRegionsRouter } from './modules/regions/regions.index.ts';
 import { createSubscriptionsRouter } from './modules/subscriptions/subscriptions.index.ts';
+import { createUsageRouter } from './modules/usage/usage.index.ts';
 import type { Services } from './services.ts';
 
 /** What only the HTTP layer needs; everything else comes built in `Services` (services.ts). */
@@ -102,6 +103,7 @@ export function createApp(services: Services, http: HttpOptions = {}) {
     db,
     instances,
     subscriptions,
+    usage: services.usage,
     keys: services.apiKeys,
     count: services.rateCounter,
     rule: limits.publicApi,
@@ -186,6 +188,7 @@ export function createApp(services: Services, http: HttpOptions = {}) {
       createAffiliatesRouter({ affiliates: services.affiliates, limiter, clickLimit: limits.affiliateClick }),
     )
     .route('/', createApiKeysRouter(services.apiKeys))
+    .route('/', createUsageRouter(services.usage))
     .route('/', publicApi);
 
   for (const router of providers.routers) app.route('/', router);

@@ -12,6 +12,7 @@ import type { TrackedDriverStartup } from './modules/instances/driver-startup.ts
 import { reconcileInstances } from './modules/instances/instance-jobs.ts';
 import { platformBackupRound } from './modules/platform-backups/platform-backups.ts';
 import { TRIAL_NOTICES_INTERVAL_MS } from './modules/subscriptions/trial-notices.service.ts';
+import { COMPACT_INTERVAL_MS, SAMPLE_INTERVAL_MS } from './modules/usage/usage.service.ts';
 import type { Services } from './services.ts';
 
 export interface BackgroundTask {
@@ -133,6 +134,9 @@ export function backgroundTasks(deps: BackgroundDeps): BackgroundTask[] {
       log,
     ),
     everyInterval('job queue cleanup', JOB_GARBAGE_INTERVAL_MS, () => collectJobGarbage(db), log),
+    // What instances use: a sample of each every 15 s, and the one job that rolls up and expires them.
+    everyInterval('usage sampling', SAMPLE_INTERVAL_MS, () => services.usage.collect(), log),
+    everyInterval('usage compaction', COMPACT_INTERVAL_MS, () => services.usage.compact(), log),
     announce(
       `domains: TXT checks of pending custom domains through ${deps.config.dnsServers?.join(', ') ?? 'the system resolvers'}`,
       log,

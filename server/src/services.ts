@@ -42,6 +42,7 @@ import { createPaymentsService } from './modules/payments/payments.service.ts';
 import { createPaymentProviders } from './modules/payments/providers.ts';
 import { createRegionsService } from './modules/regions/regions.service.ts';
 import { createTrialNoticesService } from './modules/subscriptions/trial-notices.service.ts';
+import { createUsageService } from './modules/usage/usage.service.ts';
 import { createSubscriptionAndInstanceServices } from './platform-services.ts';
 import type { ProvisioningDriver } from './provisioning/driver.ts';
 import { createUnconfiguredDriver } from './provisioning/unconfigured-driver.ts';
@@ -243,6 +244,8 @@ export function createServices(config: ServicesConfig) {
     /** Daily backups of every instance, retention by plan, and the clean-up after a crash. */
     backupSchedule: createBackupSchedule({ db, now, driver, vault, paymentSettings }),
     instanceLiveStates: createInstanceLiveStates({ db, driver, notifications }),
+    /** What instances use (sampled by background.ts every 15 s), warnings, the admin's capacity. */
+    usage: createUsageService({ db, now, driver, instances, notifications }),
     platformJobTasks,
   };
 }

@@ -1,8 +1,8 @@
 // Accessibility with axe-core: no violation of impact serious or critical on the public pages and the
 // account pages (issue 3 "Evidence to show"), in the dark and in the light theme.
-import axe from 'axe-core';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { seriousViolations } from './axe.ts';
 import {
   api,
   browserSuite,
@@ -250,27 +250,6 @@ const ACCOUNT: readonly Screen[] = [
 /** The theme the page shows: MUI's CssBaseline sets the root's color-scheme to the palette mode. */
 const shownTheme = () => page.evaluate(() => getComputedStyle(document.documentElement).colorScheme);
 
-/** Serious and critical violations on the page as it is now, one line each. */
-async function seriousViolations(): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axe.source });
-  const violations = await page.evaluate(async () => {
-    const { axe: inPage } = window as unknown as { axe: typeof axe };
-    const results = await inPage.run(document, { resultTypes: ['violations'] });
-    return results.violations.map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      help: v.help,
-      targets: v.nodes.map((node) => node.target.join(' ')),
-    }));
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${v.impact} ${v.id}: ${v.help} — ${v.targets.length} node(s): ${v.targets.slice(0, 3).join(' | ')}${v.targets.length > 3 ? ' …' : ''}`,
-    );
-}
-
 /**
  * Shows `path` the way the app's own links do (client-side, through the router's history), so the
  * page and axe stay loaded between screens; each theme starts from a full page load (useTheme).
@@ -293,7 +272,7 @@ async function check(screen: Screen, theme: Theme) {
   await screen.ready(page);
   await settled(page);
   expect(await shownTheme()).toBe(theme);
-  expect(await seriousViolations(), `axe on ${screen.path} (${screen.name}, ${theme})`).toEqual([]);
+  expect(await seriousViolations(page), `axe on ${screen.path} (${screen.name}, ${theme})`).toEqual([]);
 }
 
 /** Switches to `theme` with the page's own toggle, which stores the choice in localStorage 'theme'. */
@@ -324,7 +303,7 @@ describe('axe-core: no serious or critical violation', () => {
       img.src = 'data:image/gif;base64,R0lGODlhAQABAAAAACw=';
       document.querySelector('main')?.append(img);
     });
-    expect((await seriousViolations()).join('\n')).toMatch(/^critical image-alt:/);
+    expect((await seriousViolations(page)).join('\n')).toMatch(/^critical image-alt:/);
   });
 
   describe('public pages, signed out', () => {

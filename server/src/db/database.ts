@@ -9,6 +9,11 @@ import type {
 import type { ApiIdempotencyTable, ApiKeyTable } from './tables/api-keys.ts';
 import type { ContactMessageTable } from './tables/contact-messages.ts';
 import type { AnnouncementTable, HelpTicketTable, HelpUploadTable } from './tables/help-desk.ts';
+import type {
+  InstanceUsageAlertTable,
+  InstanceUsageRollupTable,
+  InstanceUsageSampleTable,
+} from './tables/instance-usage.ts';
 import type { InstanceBackupTable, InstanceCredentialsTable, InstanceTable } from './tables/instances.ts';
 import type { InvoiceTable, PaymentRefundTable } from './tables/invoices.ts';
 import type { NotificationTable } from './tables/notifications.ts';
@@ -32,6 +37,9 @@ export interface Database {
   instances: InstanceTable;
   instance_credentials: InstanceCredentialsTable;
   instance_backups: InstanceBackupTable;
+  instance_usage_samples: InstanceUsageSampleTable;
+  instance_usage_rollups: InstanceUsageRollupTable;
+  instance_usage_alerts: InstanceUsageAlertTable;
   invoices: InvoiceTable;
   payment_settings: PaymentSettingsTable;
   payment_orders: PaymentOrderTable;

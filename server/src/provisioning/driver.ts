@@ -8,6 +8,7 @@ import {
   type NotAvailable,
   type Unavailable,
 } from './instance-types.ts';
+import type { UsageCapability } from './usage.ts';
 
 /**
  * The provisioning driver: what the rest of the server calls to run what customers deploy. It holds one
@@ -34,6 +35,8 @@ export interface ProvisioningDriver {
    * swarm driver's nodes). Absent: the driver runs everything on this host.
    */
   nodes?(): Promise<RegionNodes[]>;
+  /** What instances use and what the host has (usage.ts); absent: this driver measures nothing. */
+  readonly usage?: UsageCapability;
   /** Brings up what the driver supervises (or connects to). */
   start(): Promise<void>;
   /** Closes connections and shuts supervised servers down gracefully. */

@@ -5,8 +5,12 @@ import { siteNames, sitePaths } from '../../src/provisioning/local/wordpress/sit
 import { type SandboxSite, sandboxEtcDir } from '../../src/provisioning/local/wordpress/site-sandbox.ts';
 import { runCommand } from './site-clients.ts';
 
-/** The sandbox of a deployed site under the driver root `root`, as the driver builds it. */
-export function siteSandbox(root: string, id: string): SandboxSite {
+/**
+ * The sandbox of a deployed site under the driver root `root`, as the driver builds it. `joins`: its
+ * control group's cgroup.procs files, for a probe that must run inside the site's limits (by default
+ * probes run beside them).
+ */
+export function siteSandbox(root: string, id: string, joins: readonly string[] = []): SandboxSite {
   const { key, unixUser } = siteNames(id);
   const user = systemUser(unixUser);
   if (!user) throw new Error(`site user ${unixUser} missing`);
@@ -16,6 +20,7 @@ export function siteSandbox(root: string, id: string): SandboxSite {
     disk: sitePaths(root, id).dir,
     etcDir: sandboxEtcDir(root, key),
     mysqlSocket: mariadbPaths(root).socket,
+    joins,
   };
 }
 

@@ -65,6 +65,8 @@ export const instanceKeys = {
   restore: (id: string) => [...instanceKeys.all, 'restore', id] as const,
   storage: (id: string) => [...instanceKeys.all, 'storage', id] as const,
   ssl: (id: string) => [...instanceKeys.all, 'ssl', id] as const,
+  usage: (id: string) => [...instanceKeys.all, 'usage', id] as const,
+  usageRange: (id: string, range: string) => [...instanceKeys.usage(id), range] as const,
 };
 
 /** One page of the admin user list: `search` is the trimmed term ('' for none). */
@@ -75,6 +77,7 @@ export const adminKeys = {
   paymentSettings: () => [...adminKeys.all, 'payment-settings'] as const,
   capabilities: () => [...adminKeys.all, 'capabilities'] as const,
   regions: () => [...adminKeys.all, 'regions'] as const,
+  capacity: () => [...adminKeys.all, 'capacity'] as const,
   metamaskOrders: () => [...adminKeys.all, 'metamask-orders'] as const,
   metamaskOrderList: (status: string) => [...adminKeys.metamaskOrders(), status] as const,
   users: () => [...adminKeys.all, 'users'] as const,

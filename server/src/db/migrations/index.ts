@@ -16,6 +16,7 @@ import * as createApiKeys from './20261205T000001-create-api-keys.ts';
 import * as affPartialRefunds from './20261211T000001-aff-partial-refunds.ts';
 import * as aff2ClickVisitorRetention from './20261212T000001-aff2-click-visitor-retention.ts';
 import * as addTicketDueTimes from './20261214T000001-add-ticket-due-times.ts';
+import * as createInstanceUsage from './20261215T000001-create-instance-usage.ts';
 import * as createInstanceBackups from './20261220T000001-create-instance-backups.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit an old one. */
@@ -37,5 +38,6 @@ export const migrations: Record<string, Migration> = {
   '20261211T000001-aff-partial-refunds': affPartialRefunds,
   '20261212T000001-aff2-click-visitor-retention': aff2ClickVisitorRetention,
   '20261214T000001-add-ticket-due-times': addTicketDueTimes,
+  '20261215T000001-create-instance-usage': createInstanceUsage,
   '20261220T000001-create-instance-backups': createInstanceBackups,
 };

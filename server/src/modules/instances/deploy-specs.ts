@@ -1,7 +1,8 @@
 import type { InstanceRow } from '../../db/tables/instances.ts';
 import { ConflictError } from '../../lib/errors.ts';
-import type { Resources, SpecOf } from '../../provisioning/engine.ts';
+import type { SpecOf } from '../../provisioning/engine.ts';
 import type { InstanceType } from '../../provisioning/instance-types.ts';
+import { resourcesOf } from './instance-resources.ts';
 import type { StoredSecret } from './instance-secrets.ts';
 
 /**
@@ -11,18 +12,10 @@ import type { StoredSecret } from './instance-secrets.ts';
  */
 export type DeployRequest = { [T in InstanceType]: { type: T; spec: SpecOf[T] } }[InstanceType];
 
-/** '512MB', '4GB' → MiB; '0.5', '2' → vCPUs. Values the row cannot express leave the driver's defaults. */
-function resourcesOf(row: Pick<InstanceRow, 'memory' | 'cpu'>): Resources | undefined {
-  const memory = /^(\d+(?:\.\d+)?)\s*(MB|GB)$/i.exec(row.memory.trim());
-  const cpus = Number(row.cpu);
-  if (!memory || !(cpus > 0)) return undefined;
-  const amount = Number(memory[1]);
-  const memoryMb = Math.round(memory[2]?.toUpperCase() === 'GB' ? amount * 1024 : amount);
-  return memoryMb > 0 ? { memoryMb, cpus } : undefined;
-}
-
 export function deployRequestOf(row: InstanceRow, secret: StoredSecret): DeployRequest {
-  const base = { id: row.id, owner: row.user_id, region: row.region, resources: resourcesOf(row) };
+  // Values the row cannot express (none since the choices are checked) leave the driver's defaults.
+  const resources = resourcesOf(row.memory, row.cpu);
+  const base = { id: row.id, owner: row.user_id, region: row.region, resources };
   const settings = row.site;
   switch (row.type) {
     case 'wordpress':

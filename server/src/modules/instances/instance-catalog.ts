@@ -1,4 +1,4 @@
-import { DEFAULT_REGION, REGIONS, type RegionId } from '@berth/openapi/rules';
+import { DEFAULT_CPU, DEFAULT_MEMORY, DEFAULT_REGION, REGIONS, type RegionId } from '@berth/openapi/rules';
 import { DATABASE_TYPES, type DatabaseType, type InstanceType } from '../../provisioning/instance-types.ts';
 
 /**
@@ -47,11 +47,8 @@ export function isDatabaseType(type: InstanceType): type is DatabaseType {
 
 /** The regions (shared with the UI: @berth/openapi/rules), as a tuple for the request schema's enum. */
 export const REGION_IDS = REGIONS.map((region) => region.id) as [RegionId, ...RegionId[]];
-export { DEFAULT_REGION, type RegionId };
-
-/** The spec's defaults for the nominal resources (quick deploy 4GB, 2 CPU). */
-export const DEFAULT_MEMORY = '4GB';
-export const DEFAULT_CPU = '2';
+/** The spec's defaults for the resources (quick deploy 4GB, 2 CPU) live with the choices in the rules. */
+export { DEFAULT_CPU, DEFAULT_MEMORY, DEFAULT_REGION, type RegionId };
 
 /** Page size of the instance list: default 24, at most 1000 (the UI asks for 1000 while filtering). */
 export const DEFAULT_PAGE_SIZE = 24;

@@ -239,6 +239,16 @@ export async function updateSuspendedOfUser(
     .execute();
 }
 
+/** Every instance that was deployed and is not being deleted (what the usage sampler measures). */
+export async function findDeployedInstances(db: DbOrTx): Promise<InstanceRow[]> {
+  return db
+    .selectFrom('instances')
+    .selectAll()
+    .where('deployed_at', 'is not', null)
+    .where('status', '<>', 'deleting')
+    .execute();
+}
+
 /** Every instance whose tenant should exist or go: all but those whose deploy never succeeded and gave up. */
 export async function findInstancesToReconcile(db: DbOrTx): Promise<InstanceRow[]> {
   return db

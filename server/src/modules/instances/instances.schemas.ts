@@ -1,9 +1,15 @@
 import {
+  CPU_CHOICES,
+  CPU_MESSAGE,
+  cpuChoice,
   DATABASE_PASSWORD_MESSAGE,
   DOMAIN_PATTERN,
   FIELD_LIMITS,
   INVALID_DOMAIN_MESSAGE,
   INVALID_PHP_VERSION_MESSAGE,
+  MEMORY_CHOICES,
+  MEMORY_MESSAGE,
+  memoryChoice,
   N8N_PASSWORD,
   NO_CONTROL_CHARACTERS,
   PHP_VERSION_PATTERN,
@@ -54,16 +60,31 @@ export const DeployBodySchema = z
     description: Description.optional(),
     type: TypeInput('Please select an application or a database'),
     region: z.enum(REGION_IDS, { error: 'Please select a valid region' }).default(DEFAULT_REGION),
+    // The choices the server enforces (a control group or container limit per instance); equivalent
+    // spellings ('4096MB', '2.0') are stored as the choice they name.
     memory: z
       .string()
-      .trim()
-      .regex(/^\d+(\.\d+)?[MGmg][Bb]$/, 'Memory must look like 512MB or 4GB')
-      .default(DEFAULT_MEMORY),
+      .refine((value) => memoryChoice(value) !== undefined, MEMORY_MESSAGE)
+      .transform((value) => memoryChoice(value) ?? DEFAULT_MEMORY)
+      .default(DEFAULT_MEMORY)
+      .openapi({
+        type: 'string',
+        enum: [...MEMORY_CHOICES],
+        // Said again: the refine before the default hides it from the document.
+        default: DEFAULT_MEMORY,
+        description: 'The memory the instance has to itself (n8n: at least 1GB)',
+      }),
     cpu: z
       .string()
-      .trim()
-      .regex(/^\d+(\.\d+)?$/, 'CPU must be a number of cores')
-      .default(DEFAULT_CPU),
+      .refine((value) => cpuChoice(value) !== undefined, CPU_MESSAGE)
+      .transform((value) => cpuChoice(value) ?? DEFAULT_CPU)
+      .default(DEFAULT_CPU)
+      .openapi({
+        type: 'string',
+        enum: [...CPU_CHOICES],
+        default: DEFAULT_CPU,
+        description: 'vCPUs the instance may use (n8n: at least 0.5)',
+      }),
     domainType: z
       .enum(['Temporary', 'Custom Domain'])
       .optional()

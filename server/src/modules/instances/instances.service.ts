@@ -13,7 +13,7 @@ import {
   ValidationError,
 } from '../../lib/errors.ts';
 import { type ProvisioningDriver, ProvisioningUnavailableError } from '../../provisioning/driver.ts';
-import { INSTANCE_TYPES } from '../../provisioning/instance-types.ts';
+import { INSTANCE_TYPES, type InstanceType } from '../../provisioning/instance-types.ts';
 import { generatePassword } from '../../provisioning/tenant-names.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service.ts';
@@ -23,10 +23,12 @@ import { DEFAULT_PAGE_SIZE, TYPE_INFO } from './instance-catalog.ts';
 import { createInstanceCredentialsService } from './instance-credentials.service.ts';
 import { createInstanceDomainsService, domainFree, pendingDomain } from './instance-domains.service.ts';
 import { DEFAULT_BUDGETS, enqueueInstanceJob, type OperationBudgets } from './instance-jobs.ts';
+import { checkResources } from './instance-resources.ts';
 import { generateN8nKey, sealSecret } from './instance-secrets.ts';
 import { instancesContext, toInstance } from './instances.context.ts';
 import {
   countActiveInstances,
+  findDeployedInstances,
   findInstancesPage,
   insertCredentials,
   insertInstance,
@@ -73,6 +75,18 @@ export interface InstancesDeps {
 }
 
 export type InstancesService = ReturnType<typeof createInstancesService>;
+
+/** An instance as the platform's background work sees it (usage sampling, the admin's capacity). */
+export interface DeployedInstance {
+  id: string;
+  userId: string;
+  type: InstanceType;
+  name: string;
+  /** As sold: '4GB', '2'. */
+  memory: string;
+  cpu: string;
+  suspended: boolean;
+}
 
 /**
  * Customers' instances: their life here (capabilities, list, deploy, update, delete, suspension as the
@@ -185,6 +199,19 @@ function instanceLifecycle(
     /** Instances that count against the plan (all but those being deleted). */
     count: (userId: string, trx: DbOrTx = db) => countActiveInstances(trx, userId),
 
+    /** Every deployed instance (not being deleted), as the usage sampler and the admin's view need it. */
+    async listDeployed(): Promise<DeployedInstance[]> {
+      return (await findDeployedInstances(db)).map((row) => ({
+        id: row.id,
+        userId: row.user_id,
+        type: row.type,
+        name: row.name,
+        memory: row.memory,
+        cpu: row.cpu,
+        suspended: row.suspended,
+      }));
+    },
+
     /** What the driver can provide; a type its start may still bring counts as available (deploy waits). */
     /**
      * What the driver can provide, with the customer's reason for the rest, and the regions; a type its
@@ -256,6 +283,7 @@ function instanceLifecycle(
         log(`deploy of ${body.type} refused: ${capability.detail ?? capability.reason}`);
         throw new ProvisioningUnavailableError(body.type, capability);
       }
+      await checkResources(driver, body.type, body.memory, body.cpu);
       const site =
         body.type === 'wordpress'
           ? await wordpressFields(body, starting)

@@ -442,7 +442,10 @@ describe('validation', () => {
     [{ name: 'ok' }, 'Please select an application or a database'],
     [{ name: 'ok', type: 'Oracle' }, 'Please select an application or a database'],
     [{ name: 'ok', type: 'MySQL', region: 'mars-1' }, 'Please select a valid region'],
-    [{ name: 'ok', type: 'MySQL', memory: 'lots' }, 'Memory must look like 512MB or 4GB'],
+    [{ name: 'ok', type: 'MySQL', memory: 'lots' }, 'Memory must be one of 256MB, 512MB, 1GB, 2GB, 4GB'],
+    [{ name: 'ok', type: 'MySQL', memory: '8GB' }, 'Memory must be one of 256MB, 512MB, 1GB, 2GB, 4GB'],
+    [{ name: 'ok', type: 'MySQL', cpu: '3' }, 'CPU must be one of 0.25, 0.5, 1, 2 vCPU'],
+    [{ name: 'ok', type: 'MySQL', cpu: 'fast' }, 'CPU must be one of 0.25, 0.5, 1, 2 vCPU'],
   ])('refuses deploy body %j with "%s"', async (body, message) => {
     const res = await call(app, 'POST', '/api/instances/deploy', { token, body });
     expect(res.status).toBe(400);

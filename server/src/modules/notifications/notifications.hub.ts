@@ -54,6 +54,18 @@ export interface InstanceSignal {
 }
 
 /**
+ * What the usage module sends with pg_notify after each sample of an instance: its new point, passed on
+ * to the owner's open streams as it is (`event: usage`; the usage module's UsagePoint, a few hundred
+ * bytes). Nothing is stored here: a page that missed it refetches.
+ */
+export interface UsageSignal {
+  kind: 'usage';
+  userId: string;
+  instanceId: string;
+  point: unknown;
+}
+
+/**
  * What a password change or reset sends with pg_notify: the user's token version is now `tokenVersion`,
  * so every earlier access token is dead and the user's open streams close.
  */
@@ -70,6 +82,7 @@ export interface SessionSignal {
 export type HubEvent =
   | { kind: 'notification'; id: string }
   | { kind: 'instance'; instance: InstanceEvent }
+  | { kind: 'usage'; instanceId: string; point: unknown }
   | { kind: 'signed-out'; tokenVersion: number }
   | { kind: 'resync' };
 
@@ -131,8 +144,13 @@ function parseSignal(payload: string): { userId: string; event: HubEvent } | und
   try {
     const value: unknown = JSON.parse(payload);
     if (typeof value !== 'object' || value === null) return undefined;
-    const { userId, id, kind, instance, tokenVersion } = value as Record<string, unknown>;
+    const { userId, id, kind, instance, tokenVersion, instanceId, point } = value as Record<string, unknown>;
     if (typeof userId !== 'string') return undefined;
+    if (kind === 'usage') {
+      return typeof instanceId === 'string' && typeof point === 'object' && point !== null
+        ? { userId, event: { kind: 'usage', instanceId, point } }
+        : undefined;
+    }
     if (kind === 'session') {
       return typeof tokenVersion === 'number' && Number.isSafeInteger(tokenVersion)
         ? { userId, event: { kind: 'signed-out', tokenVersion } }

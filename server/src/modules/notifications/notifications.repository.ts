@@ -6,6 +6,7 @@ import {
   NOTIFICATIONS_CHANNEL,
   type NotificationSignal,
   type SessionSignal,
+  type UsageSignal,
 } from './notifications.hub.ts';
 
 export async function insertNotification(db: DbOrTx, row: NewNotificationRow): Promise<NotificationRow> {
@@ -36,7 +37,7 @@ export async function insertNotificationsFor(
 /** Wakes every server process's listener; inside a transaction it fires on commit. */
 export async function signalNotification(
   db: DbOrTx,
-  signal: NotificationSignal | InstanceSignal | SessionSignal,
+  signal: NotificationSignal | InstanceSignal | SessionSignal | UsageSignal,
 ): Promise<void> {
   await sql`select pg_notify(${NOTIFICATIONS_CHANNEL}, ${JSON.stringify(signal)})`.execute(db);
 }

@@ -83,6 +83,11 @@ export function createNotificationsService({ db }: NotificationsDeps) {
       await signalNotification(trx, { kind: 'instance', userId, instance });
     },
 
+    /** Tells the user's open streams about a new usage point of an instance (`event: usage`). */
+    async publishUsage(userId: string, instanceId: string, point: unknown, trx: DbOrTx = db): Promise<void> {
+      await signalNotification(trx, { kind: 'usage', userId, instanceId, point });
+    },
+
     /**
      * Tells every server process, on commit of `trx`, that the user's token version is now
      * `tokenVersion`: their caches drop the old one and the user's open streams close.

@@ -71,6 +71,11 @@ export function streamNotifications(
         } else if (event.kind === 'instance') {
           // No `id:`: Last-Event-ID stays the last notification's, for replays.
           await stream.writeSSE({ event: 'instance', data: JSON.stringify(event.instance) });
+        } else if (event.kind === 'usage') {
+          await stream.writeSSE({
+            event: 'usage',
+            data: JSON.stringify({ instanceId: event.instanceId, point: event.point }),
+          });
         } else if (!replayed.has(event.id)) {
           const n = await deps.notifications.get(userId, event.id);
           if (n) await send(n);

@@ -9,6 +9,7 @@ import { TYPE_INFO } from '../instances/instance-catalog.ts';
 import type { DeployBody } from '../instances/instances.schemas.ts';
 import type { InstancesService } from '../instances/instances.service.ts';
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service.ts';
+import type { UsageService } from '../usage/usage.service.ts';
 import { apiKeyGate } from './public-api.gate.ts';
 import { idempotent } from './public-api.idempotency.ts';
 import * as routes from './public-api.routes.ts';
@@ -20,6 +21,7 @@ export interface PublicApiDeps {
   db: Db;
   instances: InstancesService;
   subscriptions: Pick<SubscriptionsService, 'get'>;
+  usage: Pick<UsageService, 'report'>;
   keys: Pick<ApiKeysService, 'identify' | 'requirePro'>;
   count: RateCounter;
   rule: RateLimitRule;
@@ -72,7 +74,15 @@ const publicErrorNames: MiddlewareHandler<AppEnv> = async (c, next) => {
  * service /api uses, with the key's owner as the user: ownership (another user's instance is 404), plan
  * limits and suspension hold exactly as there. Only the envelope differs.
  */
-export function createPublicApiRouter({ db, instances, subscriptions, keys, count, rule }: PublicApiDeps) {
+export function createPublicApiRouter({
+  db,
+  instances,
+  subscriptions,
+  usage,
+  keys,
+  count,
+  rule,
+}: PublicApiDeps) {
   const router = createRouter();
   router.openAPIRegistry.registerComponent('securitySchemes', 'ApiKeyHeader', {
     type: 'apiKey',
@@ -172,5 +182,9 @@ export function createPublicApiRouter({ db, instances, subscriptions, keys, coun
       const { instanceId, backupId } = c.req.valid('param');
       const link = await instances.downloadLink(user(c), instanceId, backupId);
       return c.json(done('Download link created', link), 200);
+    })
+    .openapi(routes.usage, async (c) => {
+      const report = await usage.report(user(c), c.req.valid('param').instanceId, c.req.valid('query').range);
+      return c.json(done('Usage retrieved', report), 200);
     });
 }

@@ -6,6 +6,7 @@ import {
   ListQuerySchema,
   TypeQuerySchema,
 } from '../instances/instances.schemas.ts';
+import { UsageQuerySchema } from '../usage/usage.schemas.ts';
 import {
   BackupIdParams,
   InstanceIdParams,
@@ -22,9 +23,10 @@ import {
   PublicInstanceSchema,
   PublicPendingSchema,
   PublicSslSchema,
+  PublicUsageSchema,
 } from './public-api.schemas.ts';
 
-// The 14 routes of the public API, each calling the same
+// The 15 routes of the public API, each calling the same
 // instances service as /api. Authentication, rate limit and idempotency are middleware (public-api.index.ts).
 
 /** Sent on every answer to a request with a key (and, counted per address, on those without one). */
@@ -397,5 +399,26 @@ export const backupDownloadLink = createRoute({
       404,
     ),
     409: conflict('The backup is not complete'),
+  },
+});
+
+export const usage = createRoute({
+  ...base,
+  method: 'get',
+  path: '/api/v1/instances/{instanceId}/usage',
+  operationId: 'v1.instances.usage',
+  tags: ['Instance Management'],
+  summary: 'What an instance used over the last hour, day or week',
+  description:
+    'CPU, memory against its limit, disk against its size and requests by status class: the numbers of the Usage tab. `range=1h` has a point per 15 s, `24h` per 5 minutes, `7d` per 30 minutes; points oldest first.',
+  request: { params: InstanceIdParams, query: UsageQuerySchema },
+  responses: {
+    200: ok(
+      PublicUsageSchema,
+      'The report: points, current and peak values, limits, last out-of-memory time',
+    ),
+    400: failure('An unknown range', 'validation_error', 'range must be one of 1h, 24h, 7d', 400),
+    ...common,
+    404: notFound,
   },
 });

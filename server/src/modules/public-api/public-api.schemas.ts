@@ -7,6 +7,7 @@ import {
   InstanceSchema,
   SslResultSchema,
 } from '../instances/instances.schemas.ts';
+import { UsageReportSchema } from '../usage/usage.schemas.ts';
 
 // The shapes of /api/v1. Field rules are the same
 // zod schemas /api uses (instances.schemas.ts); only the envelope and a few spellings differ.
@@ -189,3 +190,5 @@ export const PublicBackupIdSchema = envelope(
   'PublicBackupRef',
   'Backup creation started',
 );
+
+export const PublicUsageSchema = envelope(UsageReportSchema, 'PublicUsageReport', 'Usage retrieved');

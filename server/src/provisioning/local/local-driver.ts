@@ -16,13 +16,17 @@ import { databaseEngine } from './databases/database-engines.ts';
 import type { EngineServer } from './databases/engine-server.ts';
 import { externalMariaDb, localMariaDb } from './databases/mariadb-server.ts';
 import { externalPostgres, localPostgres } from './databases/postgres-server.ts';
+import { accessLogReader } from './front-door/access-log.ts';
+import { caddyPaths } from './front-door/caddy.ts';
 import { type FrontDoor, frontDoor } from './front-door/front-door.ts';
+import { type ControlGroups, hostControlGroups } from './host/control-groups.ts';
 import { type DiskReserve, diskReserve } from './host/disk-reserve.ts';
 import { makeTraversable, ownedDir } from './host/host.ts';
 import { aptInstallLine, type LocalEngine, missingHostPackages } from './host/host-packages.ts';
 import { disksDir } from './host/tenant-disks.ts';
 import { localN8n } from './n8n/n8n-instances.ts';
 import { DEFAULT_RUNTIMES_DIR } from './n8n/n8n-runtime.ts';
+import { localUsage } from './usage/local-usage.ts';
 import { localSites, type SiteRuntimeOptions } from './wordpress/wordpress-sites.ts';
 
 export interface LocalDriverOptions {
@@ -61,6 +65,11 @@ export interface LocalDriverOptions {
   region?: string;
   /** n8n instances: each one's disk size (MiB) and the private ranges they may reach. */
   n8n?: { diskMb?: number; egressAllow?: readonly string[] };
+  /**
+   * The folder of the instances' control groups in each hierarchy (host/control-groups.ts); default
+   * `berth` (/sys/fs/cgroup/berth on v2). Tests give one of their own.
+   */
+  cgroupParent?: string;
   log?: (line: string) => void;
 }
 
@@ -96,6 +105,8 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
     options.diskReserveMb ?? DEFAULT_DISK_RESERVE_MB,
     log,
   );
+  // Each site's and n8n instance's memory and CPU, enforced by the kernel (v2 or v1, as the host mounts).
+  const groups: ControlGroups = hostControlGroups(options.cgroupParent ?? 'berth');
   const storageListeners: ((event: StorageLimitEvent) => void)[] = [];
   const tellStorage = (event: StorageLimitEvent) => {
     for (const listener of storageListeners) listener(event);
@@ -125,7 +136,7 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
     ? localSites(
         options.dataRoot,
         options.sites ?? {},
-        { mariadb: () => servers.mysql, reserve, publicHost: options.publicHost, front: door },
+        { mariadb: () => servers.mysql, reserve, publicHost: options.publicHost, front: door, groups },
         log,
       )
     : undefined;
@@ -138,6 +149,7 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
           diskMb: options.n8n?.diskMb,
           egressAllow: options.n8n?.egressAllow,
           reserve,
+          groups,
         },
         door,
         log,
@@ -256,7 +268,12 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
     }
   }
 
+  // What instances use (driver.usage): control groups, disks, and the front door's access log.
+  const accessLog = door ? accessLogReader(caddyPaths(options.dataRoot).accessLog) : undefined;
+  const usage = localUsage({ groups, engines, accessLog, dataRoot: options.dataRoot });
+
   return {
+    usage,
     engine: (type) => engines[type],
     capabilities: () => capabilitiesOf(engines),
     regions: async () => oneRegion(options.region ?? DEFAULT_REGION),
@@ -272,6 +289,7 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
     /** Starts what it can; an engine that fails is logged and reported by capabilities() and health(). */
     async start() {
       if (started) return;
+      log(`control groups: ${groups.summary}`);
       await startServers();
       // Sites need MariaDB up first; n8n instances come back behind the front door.
       await startFrontDoor();
@@ -285,6 +303,7 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
       await n8n?.stop();
       await sites?.stop();
       await door?.stop();
+      await accessLog?.close();
       await Promise.all(Object.values(servers).map((server) => server.stop()));
       servers = {};
     },

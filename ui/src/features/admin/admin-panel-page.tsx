@@ -10,6 +10,7 @@ import { useSearchParams } from 'react-router';
 import { IconHeading } from '../../components/icon-heading.tsx';
 import { HELP_DESK_TOASTS, ToastTimingsProvider } from '../../components/toasts/toast-timings.tsx';
 import { AdminCapabilities } from './admin-capabilities.tsx';
+import { AdminCapacity } from './admin-capacity.tsx';
 import { AdminHelpDesk } from './admin-help-desk.tsx';
 import { AdminNotifications } from './admin-notifications.tsx';
 import { AdminRegions } from './admin-regions.tsx';
@@ -93,6 +94,7 @@ export function AdminPanelPage() {
           {tab === 'affiliates' && <AffiliatePayouts />}
           {tab === 'server' && (
             <Stack spacing={4}>
+              <AdminCapacity />
               <AdminCapabilities />
               <AdminRegions />
             </Stack>

@@ -36,6 +36,7 @@ import {
   VERIFICATION_LABELS,
   verificationColor,
 } from '../instances/instance-catalog.ts';
+import { UsageSparklineRow } from '../instances/usage-tab.tsx';
 
 // The domain form (its field and validation) loads when a user opens it.
 const DomainForm = lazy(async () => ({
@@ -231,6 +232,7 @@ export function CurrentInstancePanel({
               <Fact label="Region" value={regionLabel(instance.region)} />
               {instance.url && <Fact label="URL" value={instance.url} />}
             </Stack>
+            <UsageSparklineRow instance={instance} />
             {isDatabase(instance) ? (
               <ConnectionDetails instance={instance} />
             ) : (

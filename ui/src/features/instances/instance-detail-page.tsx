@@ -5,9 +5,20 @@ import DnsIcon from '@mui/icons-material/Dns';
 import LockResetIcon from '@mui/icons-material/LockReset';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
 import VisibilityIcon from '@mui/icons-material/Visibility';
-import { Alert, Box, Button, CircularProgress, Container, Grid, Stack, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  CircularProgress,
+  Container,
+  Grid,
+  Stack,
+  Tab,
+  Tabs,
+  Typography,
+} from '@mui/material';
 import { useEffect, useState } from 'react';
-import { Link as RouterLink, useNavigate, useParams } from 'react-router';
+import { Link as RouterLink, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ApiRequestError } from '../../api/api-error.ts';
 import { type Instance, useInstanceAccessQuery, useInstanceQuery } from '../../api/instances.queries.ts';
 import { useToast } from '../../components/toasts/use-toast.ts';
@@ -26,6 +37,7 @@ import {
 } from './instance-catalog.ts';
 import { Rows, SettingsCard, SideCard, Tile } from './instance-detail-cards.tsx';
 import { InstanceDialogs, useInstanceDialogs } from './instance-dialogs.tsx';
+import { OutOfMemoryNotice, UsageTab, useAppliedLimits } from './usage-tab.tsx';
 import { WordPressCard } from './wordpress-panels.tsx';
 
 function BackButton() {
@@ -36,7 +48,55 @@ function BackButton() {
   );
 }
 
+const TABS = [
+  { value: 'overview', label: 'Overview' },
+  { value: 'usage', label: 'Usage' },
+] as const;
+type TabValue = (typeof TABS)[number]['value'];
+
+/**
+ * The Configuration card: region, memory and vCPU, then what applies to the instance in words
+ * (its own, enforced limits; or, on a shared database server, which ones bound it and which not).
+ */
+function ConfigurationCard({ instance }: { instance: Instance }) {
+  const { memory, cpu } = instance.deploymentConfig;
+  const limits = useAppliedLimits(instance);
+  const shared = limits.some((limit) => !limit.enforced);
+  return (
+    <SideCard id="configuration" title="Configuration">
+      <Rows
+        rows={[
+          ['Region', `${regionLabel(instance.region)} (${instance.region})`],
+          ['Memory', memory],
+          ['vCPU', cpu],
+        ]}
+      />
+      {limits.length > 0 && (
+        <Box sx={{ mt: 2 }}>
+          <Typography variant="subtitle2" component="h3">
+            {shared ? 'Limits on a shared server' : 'Limits'}
+          </Typography>
+          {shared && (
+            <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+              This database runs on a server shared with other databases. The limits marked "Enforced" are its
+              own; the others are shared or can be changed by a session.
+            </Typography>
+          )}
+          <Rows
+            rows={limits.map((limit) => [
+              limit.label,
+              shared ? `${limit.value}${limit.enforced ? ' (Enforced)' : ''}` : limit.value,
+            ])}
+          />
+        </Box>
+      )}
+    </SideCard>
+  );
+}
+
 function InstanceView({ instance }: { instance: Instance }) {
+  const [params, setParams] = useSearchParams();
+  const tab: TabValue = params.get('tab') === 'usage' ? 'usage' : 'overview';
   const { inactive } = useCurrentSubscription();
   const dialogs = useInstanceDialogs();
   const database = isDatabase(instance);
@@ -49,7 +109,11 @@ function InstanceView({ instance }: { instance: Instance }) {
 
   const manageDomain = () => {
     setEditingDomain(true);
-    document.getElementById('custom-domain')?.scrollIntoView?.({ behavior: 'smooth', block: 'center' });
+    if (tab !== 'overview') setParams({}, { replace: true });
+    // After the Overview tab (and its domain card) is drawn.
+    setTimeout(() =>
+      document.getElementById('custom-domain')?.scrollIntoView?.({ behavior: 'smooth', block: 'center' }),
+    );
   };
 
   const connection = database
@@ -179,6 +243,7 @@ function InstanceView({ instance }: { instance: Instance }) {
           This instance is being deleted.
         </Alert>
       )}
+      <OutOfMemoryNotice instance={instance} />
 
       <Grid container spacing={2} sx={{ mb: 3 }}>
         <Grid size={{ xs: 12, sm: 6, md: 3 }}>
@@ -195,52 +260,91 @@ function InstanceView({ instance }: { instance: Instance }) {
         </Grid>
       </Grid>
 
-      <Grid container spacing={3}>
-        <Grid size={{ xs: 12, md: 7 }}>
-          <Stack spacing={3}>
-            {instance.type === 'WordPress' && <WordPressCard instance={instance} inactive={inactive} />}
-            {instance.type !== 'WordPress' && hasBackups(instance.type) && (
-              <BackupsCard instance={instance} inactive={inactive} />
-            )}
-            <SettingsCard key={instance.id} instance={instance} />
-          </Stack>
-        </Grid>
-        <Grid size={{ xs: 12, md: 5 }}>
-          <Stack spacing={3}>
-            {!database && (
-              <CustomDomainCard
-                instance={instance}
-                inactive={inactive}
-                editing={editingDomain}
-                onEditingChange={setEditingDomain}
-              />
-            )}
-            {!database && <SslCertificateCard instance={instance} inactive={inactive} />}
-            <SideCard id="instance-information" title="Instance Information">
-              <Rows
-                rows={[
-                  ['Status', <StatusChip key="status" status={instance.status} />],
-                  ['URL', instance.url ?? (database ? 'None (database)' : 'Not available')],
-                  ['Created', formatDateTime(new Date(instance.createdAt))],
-                  ['Last updated', formatDateTime(new Date(instance.updatedAt))],
-                ]}
-              />
-            </SideCard>
-            <SideCard id="configuration" title="Configuration">
-              <Rows
-                rows={[
-                  ['Region', `${regionLabel(instance.region)} (${instance.region})`],
-                  ['Memory', memory],
-                  ['vCPU', cpu],
-                ]}
-              />
-            </SideCard>
-          </Stack>
-        </Grid>
-      </Grid>
+      <Tabs
+        value={tab}
+        onChange={(_event, value: TabValue) =>
+          setParams(value === 'overview' ? {} : { tab: value }, { replace: true })
+        }
+        aria-label="Instance sections"
+        sx={{ mb: 3, borderBottom: 1, borderColor: 'divider' }}
+      >
+        {TABS.map(({ value, label }) => (
+          <Tab
+            key={value}
+            value={value}
+            label={label}
+            id={`instance-tab-${value}`}
+            aria-controls={`instance-panel-${value}`}
+          />
+        ))}
+      </Tabs>
+      <Box role="tabpanel" id={`instance-panel-${tab}`} aria-labelledby={`instance-tab-${tab}`}>
+        {tab === 'usage' ? (
+          <UsageTab instance={instance} />
+        ) : (
+          <Overview
+            instance={instance}
+            inactive={inactive}
+            editingDomain={editingDomain}
+            setEditingDomain={setEditingDomain}
+          />
+        )}
+      </Box>
 
       <InstanceDialogs dialogs={dialogs} inactive={inactive} />
     </>
+  );
+}
+
+/** The Overview tab: WordPress, settings, domain and certificate, information and configuration. */
+function Overview({
+  instance,
+  inactive,
+  editingDomain,
+  setEditingDomain,
+}: {
+  instance: Instance;
+  inactive: boolean;
+  editingDomain: boolean;
+  setEditingDomain(editing: boolean): void;
+}) {
+  const database = isDatabase(instance);
+  return (
+    <Grid container spacing={3}>
+      <Grid size={{ xs: 12, md: 7 }}>
+        <Stack spacing={3}>
+          {instance.type === 'WordPress' && <WordPressCard instance={instance} inactive={inactive} />}
+          {instance.type !== 'WordPress' && hasBackups(instance.type) && (
+            <BackupsCard instance={instance} inactive={inactive} />
+          )}
+          <SettingsCard key={instance.id} instance={instance} />
+        </Stack>
+      </Grid>
+      <Grid size={{ xs: 12, md: 5 }}>
+        <Stack spacing={3}>
+          {!database && (
+            <CustomDomainCard
+              instance={instance}
+              inactive={inactive}
+              editing={editingDomain}
+              onEditingChange={setEditingDomain}
+            />
+          )}
+          {!database && <SslCertificateCard instance={instance} inactive={inactive} />}
+          <SideCard id="instance-information" title="Instance Information">
+            <Rows
+              rows={[
+                ['Status', <StatusChip key="status" status={instance.status} />],
+                ['URL', instance.url ?? (database ? 'None (database)' : 'Not available')],
+                ['Created', formatDateTime(new Date(instance.createdAt))],
+                ['Last updated', formatDateTime(new Date(instance.updatedAt))],
+              ]}
+            />
+          </SideCard>
+          <ConfigurationCard instance={instance} />
+        </Stack>
+      </Grid>
+    </Grid>
   );
 }
 

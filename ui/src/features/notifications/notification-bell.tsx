@@ -5,6 +5,7 @@ import { lazy, Suspense, useCallback } from 'react';
 import { useInstanceEventHandler } from '../../api/instances.queries.ts';
 import { type Notification, useNotificationsQuery } from '../../api/notifications.queries.ts';
 import { helpKeys, notificationKeys } from '../../api/query-keys.ts';
+import { useUsageEventHandler } from '../../api/usage.queries.ts';
 import { useOpenedOnce } from '../../components/use-opened-once.ts';
 import { useRouteScopedMenu } from '../../components/use-route-scoped-menu.ts';
 import { usePlatform } from '../../platform/platform-context.ts';
@@ -43,9 +44,10 @@ export function NotificationBell() {
     },
     [queryClient, platform],
   );
-  // The one live stream of the app also keeps the instance screens up to date.
+  // The one live stream of the app also keeps the instance screens and their usage charts up to date.
   const onInstance = useInstanceEventHandler();
-  useNotificationStream({ onMessage, onInstance });
+  const onUsage = useUsageEventHandler();
+  useNotificationStream({ onMessage, onInstance, onUsage });
 
   const items = list.data?.items ?? [];
   const unread = list.data?.unread ?? 0;

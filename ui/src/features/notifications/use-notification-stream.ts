@@ -1,6 +1,7 @@
 import type { InstanceStreamEvent, Schemas } from '@berth/openapi';
 import { useEffect, useRef } from 'react';
 import { unwrap } from '../../api/api-error.ts';
+import type { UsageStreamEvent } from '../../api/usage.queries.ts';
 import { useApiClient } from '../../api/use-api-client.ts';
 import { useIntegrations } from '../../platform/integrations.ts';
 import { usePlatform } from '../../platform/platform-context.ts';
@@ -18,6 +19,8 @@ export interface StreamHandlers {
    * have been missed (a resync, or a reconnect: instance events are not replayed).
    */
   onInstance?(event: InstanceStreamEvent | null): void;
+  /** A new usage point of one of the user's instances (`event: usage`, every 15 s while it runs). */
+  onUsage?(event: UsageStreamEvent): void;
 }
 
 function parseNotification(data: unknown): Schemas['Notification'] | null {
@@ -49,13 +52,25 @@ function parseInstanceEvent(data: unknown): InstanceStreamEvent | null {
   }
 }
 
+function parseUsageEvent(data: unknown): UsageStreamEvent | null {
+  if (typeof data !== 'string') return null;
+  try {
+    const value = JSON.parse(data) as Partial<UsageStreamEvent> | null;
+    return value && typeof value.instanceId === 'string' && typeof value.point?.at === 'string'
+      ? { instanceId: value.instanceId, point: value.point }
+      : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The live notification stream (Server-Sent Events). An EventSource cannot send the bearer token, so
  * each connection first asks for a short-lived stream token. On any error the connection is closed
  * and reopened with a fresh token, after a growing pause; the last event id is passed on so that the
  * server replays what was missed. Failures are silent.
  */
-export function useNotificationStream({ onMessage, onInstance }: StreamHandlers): void {
+export function useNotificationStream({ onMessage, onInstance, onUsage }: StreamHandlers): void {
   const client = useApiClient();
   const { apiBaseUrl } = usePlatform();
   const { openEventSource } = useIntegrations();
@@ -63,6 +78,8 @@ export function useNotificationStream({ onMessage, onInstance }: StreamHandlers)
   handler.current = onMessage;
   const instanceHandler = useRef(onInstance);
   instanceHandler.current = onInstance;
+  const usageHandler = useRef(onUsage);
+  usageHandler.current = onUsage;
 
   useEffect(() => {
     let stopped = false;
@@ -106,6 +123,10 @@ export function useNotificationStream({ onMessage, onInstance }: StreamHandlers)
       opened.addEventListener('instance', (event) => {
         const change = parseInstanceEvent(event.data);
         if (change) instanceHandler.current?.(change);
+      });
+      opened.addEventListener('usage', (event) => {
+        const usage = parseUsageEvent(event.data);
+        if (usage) usageHandler.current?.(usage);
       });
       opened.addEventListener('resync', () => {
         handler.current(null);

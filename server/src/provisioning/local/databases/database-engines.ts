@@ -2,6 +2,7 @@ import { ValidationError } from '../../../lib/errors.ts';
 import type { DatabaseCredentials, DatabaseSpec, InstanceEngine } from '../../engine.ts';
 import type { Capability } from '../../instance-types.ts';
 import { checkPassword, generatePassword, tenantNames } from '../../tenant-names.ts';
+import { DEFAULT_LIMITS } from '../host/control-groups.ts';
 import {
   dumpMysql,
   dumpPostgres,
@@ -11,6 +12,7 @@ import {
   postgresTableCount,
 } from './database-dumps.ts';
 import type { EngineServer } from './engine-server.ts';
+import { tenantLimits } from './tenant-limits.ts';
 
 /** The one part of a database instance's backup. */
 const DUMP_PART = { mysql: 'dump.sql.gz', postgresql: 'dump.pgdump' } as const;
@@ -49,7 +51,7 @@ export function databaseEngine(
       const names = tenantNames(spec.id);
       const password = spec.password === undefined ? generatePassword() : checkPassword(spec.password);
       const server = deps.server();
-      await server.tenants.create(names, password);
+      await server.tenants.create(names, password, undefined, tenantLimits(spec.resources ?? DEFAULT_LIMITS));
       const { host, port } = server.endpoint();
       return {
         database: {

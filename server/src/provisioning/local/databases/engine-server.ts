@@ -2,6 +2,7 @@ import type { ServerHealth, StorageLimitEvent } from '../../driver.ts';
 import type { StorageUse } from '../../engine.ts';
 import type { TenantNames } from '../../tenant-names.ts';
 import type { DiskReserve } from '../host/disk-reserve.ts';
+import type { TenantLimits } from './tenant-limits.ts';
 
 /** What the local MariaDB and PostgreSQL servers are made with (mariadb-server.ts, postgres-server.ts). */
 export interface LocalDatabaseServerOptions {
@@ -17,9 +18,10 @@ export interface TenantOps {
   /**
    * Creates the tenant, or completes it and sets `password` when it exists. `limitMb`: the size of a new
    * tenant's database where the server enforces one (the servers the driver runs: database-disks.ts);
-   * default the server's own default. An existing tenant keeps its size.
+   * default the server's own default. An existing tenant keeps its size. `limits`: what the engine bounds
+   * per tenant (tenant-limits.ts), set again on every call; default those of the default resources.
    */
-  create(names: TenantNames, password: string, limitMb?: number): Promise<void>;
+  create(names: TenantNames, password: string, limitMb?: number, limits?: TenantLimits): Promise<void>;
   delete(names: TenantNames): Promise<void>;
   suspend(names: TenantNames): Promise<void>;
   resume(names: TenantNames): Promise<void>;

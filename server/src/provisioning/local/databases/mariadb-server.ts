@@ -219,7 +219,7 @@ export function localMariaDb(root: string, options: LocalDatabaseServerOptions):
     },
     tenants: {
       ...tenants,
-      async create(names, password, limitMb = options.tenantLimitMb) {
+      async create(names, password, limitMb = options.tenantLimitMb, limits) {
         const { database } = names;
         // A tenant made before tenants had disks keeps its folder in the data folder, without a limit.
         const onDisk = sized && (disks.has(database) || !existsSync(path.join(paths.data, database)));
@@ -229,7 +229,7 @@ export function localMariaDb(root: string, options: LocalDatabaseServerOptions):
         } else if (sized) {
           log(`mariadb: ${database} has no disk of its own (made before disks): no size limit`);
         }
-        await tenants.create(names, password);
+        await tenants.create(names, password, limitMb, limits);
         if (onDisk) quota.watch(database);
       },
       async delete(names) {

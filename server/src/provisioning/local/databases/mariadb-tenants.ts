@@ -1,7 +1,9 @@
 import type { Pool, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { NotFoundError } from '../../../lib/errors.ts';
 import type { TenantNames } from '../../tenant-names.ts';
+import { DEFAULT_LIMITS } from '../host/control-groups.ts';
 import type { TenantOps } from './engine-server.ts';
+import { type TenantLimits, tenantLimits } from './tenant-limits.ts';
 
 /**
  * MySQL instances are tenants of a MariaDB server: database `t_<id>` and user `'u_<id>'@'%'` holding
@@ -9,8 +11,6 @@ import type { TenantOps } from './engine-server.ts';
  * `CREATE DATABASE` are denied). Names come from `tenantNames` ([a-z0-9_] only) and are quoted with
  * escapeId anyway; user names and passwords travel as escaped values.
  */
-
-const MAX_USER_CONNECTIONS = 20;
 
 /*
  * A tenant may do in its database what ALL PRIVILEGES allows but CREATE TEMPORARY TABLES. Temporary
@@ -41,16 +41,22 @@ async function createMariaDbTenant(
   names: TenantNames,
   password: string,
   full: boolean,
+  limits: TenantLimits,
 ): Promise<void> {
   const db = pool.escapeId(names.database);
   await pool.query(`CREATE DATABASE IF NOT EXISTS ${db}`);
   await pool.query(`ALTER DATABASE ${db} CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  // Per-user resource limits (tenant-limits.ts): the connections are enforced, the statement time is
+  // each session's default.
+  const resourceLimits = `MAX_USER_CONNECTIONS ${limits.connections} MAX_STATEMENT_TIME ${limits.statementSeconds}`;
   const [created] = await pool.query<ResultSetHeader>(
-    `CREATE USER IF NOT EXISTS ?@'%' IDENTIFIED BY ? WITH MAX_USER_CONNECTIONS ${MAX_USER_CONNECTIONS}`,
+    `CREATE USER IF NOT EXISTS ?@'%' IDENTIFIED BY ? WITH ${resourceLimits}`,
     [names.user, password],
   );
-  // A warning means the user already existed (a repeated deploy): give it the password we return.
-  if (created.warningStatus > 0) await pool.query(`ALTER USER ?@'%' IDENTIFIED BY ?`, [names.user, password]);
+  // A warning means the user already existed (a repeated deploy): give it the password we return, and
+  // the limits of what it is sold now.
+  if (created.warningStatus > 0)
+    await pool.query(`ALTER USER ?@'%' IDENTIFIED BY ? WITH ${resourceLimits}`, [names.user, password]);
   // Granted; for a user that existed, what must not be there is taken away after (a tenant made before
   // held ALL PRIVILEGES, CREATE TEMPORARY TABLES included): never a moment without any, which would
   // refuse its logins.
@@ -124,7 +130,8 @@ async function setMariaDbPassword(pool: Pool, names: TenantNames, password: stri
  */
 export function mariadbTenants(pool: () => Pool, isFull?: (names: TenantNames) => boolean): TenantOps {
   return {
-    create: (names, password) => createMariaDbTenant(pool(), names, password, isFull?.(names) ?? false),
+    create: (names, password, _limitMb, limits = tenantLimits(DEFAULT_LIMITS)) =>
+      createMariaDbTenant(pool(), names, password, isFull?.(names) ?? false, limits),
     delete: (names) => deleteMariaDbTenant(pool(), names),
     suspend: (names) => suspendMariaDbTenant(pool(), names),
     resume: (names) => resumeMariaDbTenant(pool(), names),

@@ -202,9 +202,9 @@ export function localPostgres(root: string, options: LocalDatabaseServerOptions)
     },
     tenants: {
       ...tenants,
-      async create(names, password, limitMb = options.tenantLimitMb) {
+      async create(names, password, limitMb = options.tenantLimitMb, limits) {
         if (sized) await disks.ensure(names.database, limitMb);
-        await tenants.create(names, password);
+        await tenants.create(names, password, limitMb, limits);
       },
       async delete(names) {
         await tenants.delete(names);

@@ -3,9 +3,11 @@ import path from 'node:path';
 import { type Client, escapeIdentifier, escapeLiteral, type Pool } from 'pg';
 import { NotFoundError } from '../../../lib/errors.ts';
 import type { TenantNames } from '../../tenant-names.ts';
+import { DEFAULT_LIMITS } from '../host/control-groups.ts';
 import { allocateFiles } from '../host/tenant-disks.ts';
 import type { SpareSteps } from './database-disks.ts';
 import type { TenantOps } from './engine-server.ts';
+import { type TenantLimits, tenantLimits } from './tenant-limits.ts';
 
 /**
  * PostgreSQL instances are tenants of a PostgreSQL server: role `u_<id>` (LOGIN, 20 connections) owning
@@ -29,8 +31,6 @@ import type { TenantOps } from './engine-server.ts';
  * write, see allocateNewDatabase) and hash indexes (a bucket split writes only the last page of the new
  * buckets: refused, see TENANT_GUARD_SQL).
  */
-
-const CONNECTION_LIMIT = 20;
 
 /** SQLSTATE undefined_object: ALTER ROLE of a role that does not exist. */
 const UNDEFINED_OBJECT = '42704';
@@ -118,6 +118,7 @@ async function createPostgresTenant(
   names: TenantNames,
   password: string,
   tablespaceLocation: string | undefined,
+  limits: TenantLimits,
 ): Promise<void> {
   const role = escapeIdentifier(names.user);
   const db = escapeIdentifier(names.database);
@@ -128,13 +129,13 @@ async function createPostgresTenant(
   ) {
     await pool.query(`CREATE TABLESPACE ${db} LOCATION ${escapeLiteral(tablespaceLocation)}`);
   }
+  const connections = `CONNECTION LIMIT ${limits.connections}`;
   if (await exists(pool, 'SELECT 1 FROM pg_roles WHERE rolname = $1', names.user)) {
-    await pool.query(`ALTER ROLE ${role} PASSWORD ${escapeLiteral(password)}`);
+    await pool.query(`ALTER ROLE ${role} PASSWORD ${escapeLiteral(password)} ${connections}`);
   } else {
-    await pool.query(
-      `CREATE ROLE ${role} LOGIN PASSWORD ${escapeLiteral(password)} CONNECTION LIMIT ${CONNECTION_LIMIT}`,
-    );
+    await pool.query(`CREATE ROLE ${role} LOGIN PASSWORD ${escapeLiteral(password)} ${connections}`);
   }
+  await setRoleLimits(pool, role, limits);
   // A non-superuser admin must be a member of the role to create a database owned by it.
   await pool.query(`GRANT ${role} TO CURRENT_USER`);
   if (!(await exists(pool, 'SELECT 1 FROM pg_database WHERE datname = $1', names.database))) {
@@ -150,6 +151,17 @@ async function createPostgresTenant(
   if (tablespaceLocation) await moveOntoTablespace(pool, names);
   // Always (also on a retry after a crash right after CREATE DATABASE): only the owner may connect.
   await pool.query(`REVOKE ALL ON DATABASE ${db} FROM PUBLIC`);
+}
+
+/**
+ * The role's session settings (tenant-limits.ts): statement_timeout and work_mem as defaults (a session
+ * may change them), temp_file_limit enforced (only a superuser may set or change it: an admin that is
+ * not one, on an existing server, leaves it out).
+ */
+async function setRoleLimits(pool: Pool, role: string, limits: TenantLimits): Promise<void> {
+  await pool.query(`ALTER ROLE ${role} SET statement_timeout = '${limits.statementSeconds}s'`);
+  await pool.query(`ALTER ROLE ${role} SET work_mem = '${limits.workMemMb}MB'`);
+  await pool.query(`ALTER ROLE ${role} SET temp_file_limit = '${limits.tempFilesMb}MB'`).catch(() => {});
 }
 
 /**
@@ -249,7 +261,8 @@ async function setPostgresPassword(pool: Pool, names: TenantNames, password: str
  */
 export function postgresTenants(pool: () => Pool, tablespaceOf?: (names: TenantNames) => string): TenantOps {
   return {
-    create: (names, password) => createPostgresTenant(pool(), names, password, tablespaceOf?.(names)),
+    create: (names, password, _limitMb, limits = tenantLimits(DEFAULT_LIMITS)) =>
+      createPostgresTenant(pool(), names, password, tablespaceOf?.(names), limits),
     delete: (names) => deletePostgresTenant(pool(), names, tablespaceOf !== undefined),
     suspend: (names) => suspendPostgresTenant(pool(), names),
     resume: (names) => resumePostgresTenant(pool(), names),

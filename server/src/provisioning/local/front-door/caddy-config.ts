@@ -32,6 +32,12 @@ export interface CaddySettings {
    * logs to its standard error (a container's, which the container engine keeps).
    */
   logFile?: string;
+  /**
+   * The access log of every instance's hosts (JSON lines, one per response, the logger named by the
+   * instance id), read by the usage sampler (access-log.ts): rolled at ACCESS_LOG_ROLL_MB. Only with
+   * `logFile`; absent: no access log.
+   */
+  accessLogFile?: string;
   listenHost: string;
   httpPort: number;
   httpsPort: number;
@@ -58,6 +64,31 @@ const hostMatch = (hosts: string[]) => [{ host: hosts }];
  */
 const LOG_ROLL_MB = 10;
 const LOG_ROLL_KEEP = 5;
+/** The access log is read every 15 s and only counted: one rolled file is kept, at most about 40 MB. */
+const ACCESS_LOG_ROLL_MB = 20;
+
+/** The logger of an instance's access lines (Caddy prefixes its access loggers' names). */
+export const ACCESS_LOGGER_PREFIX = 'http.log.access.';
+
+/**
+ * Each response's line holds what counting needs (instance, status, size, time), the method and the
+ * host; the visitor's address, the path with its query, and the request and response headers are left
+ * out (nothing reads them, and they are most of a line).
+ */
+const accessEncoder: Json = {
+  format: 'filter',
+  wrap: { format: 'json' },
+  fields: Object.fromEntries(
+    [
+      'request>remote_ip',
+      'request>remote_port',
+      'request>uri',
+      'request>headers',
+      'request>tls',
+      'resp_headers',
+    ].map((field) => [field, { filter: 'delete' }]),
+  ),
+};
 
 /** An application with its own HTTP server (n8n): everything proxied, websockets (`/rest/push`) too. */
 export function proxyTo(upstream: string): Json {
@@ -127,6 +158,34 @@ export function buildCaddyConfig(settings: CaddySettings, sites: readonly CaddyS
           ...(settings.tls.directoryUrl ? { ca: settings.tls.directoryUrl } : {}),
         };
   const listen = (port: number) => [`${settings.listenHost}:${port}`];
+  // Every host of an instance logs its responses under the instance's id; unknown hosts (404) are not
+  // logged. Caddy 2.6 matches the Host header as sent, port included (measured), so both spellings.
+  const loggerNames = Object.fromEntries(
+    sorted.flatMap((site) =>
+      [site.temporaryHost, ...(site.domain ? [site.domain] : [])].flatMap((host) => [
+        [host, site.id],
+        [`${host}:${settings.httpPort}`, site.id],
+        [`${host}:${settings.httpsPort}`, site.id],
+      ]),
+    ),
+  );
+  const serverLogs = settings.accessLogFile
+    ? { logs: { logger_names: loggerNames, skip_unmapped_hosts: true } }
+    : {};
+  const access: Json | undefined = settings.accessLogFile
+    ? {
+        writer: {
+          output: 'file',
+          filename: settings.accessLogFile,
+          roll_size_mb: ACCESS_LOG_ROLL_MB,
+          roll_keep: 1,
+          roll_keep_days: 2,
+          roll_gzip: false,
+        },
+        encoder: accessEncoder,
+        include: ['http.log.access'],
+      }
+    : undefined;
   return {
     // Node's http client always sends a Host (localhost); on a unix socket Caddy allows none by default.
     admin: { listen: settings.adminListen, origins: ['localhost'], config: { persist: false } },
@@ -143,7 +202,9 @@ export function buildCaddyConfig(settings: CaddySettings, sites: readonly CaddyS
               roll_gzip: true,
             },
             encoder: { format: 'json' },
+            ...(access && { exclude: ['http.log.access'] }),
           },
+          ...(access && { access }),
         },
       },
     }),
@@ -155,11 +216,13 @@ export function buildCaddyConfig(settings: CaddySettings, sites: readonly CaddyS
           http: {
             listen: listen(settings.httpPort),
             automatic_https: { disable: true },
+            ...serverLogs,
             routes: [...httpRoutes, notFound],
           },
           https: {
             listen: listen(settings.httpsPort),
             automatic_https: { disable_redirects: true },
+            ...serverLogs,
             routes: [...httpsRoutes, notFound],
           },
         },

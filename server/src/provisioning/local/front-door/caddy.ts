@@ -35,6 +35,8 @@ export function caddyPaths(root: string) {
     logFile: path.join(root, 'logs', 'caddy.log'),
     /** Caddy's own log (JSON lines; certificate issuance among them), rolled by Caddy (caddy-config.ts). */
     jsonLog: path.join(dir, 'logs', 'caddy.json'),
+    /** Every instance's responses (JSON lines), rolled by Caddy, counted by the usage sampler. */
+    accessLog: path.join(dir, 'logs', 'access.log'),
   };
 }
 

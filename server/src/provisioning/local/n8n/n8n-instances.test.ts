@@ -17,6 +17,7 @@ import { testArchives } from '../../../../test/provisioning/test-archives.ts';
 import type { ProvisioningDriver } from '../../driver.ts';
 import type { N8nSpec, SiteUrls } from '../../engine.ts';
 import { caddyPaths } from '../front-door/caddy.ts';
+import { hostControlGroups } from '../host/control-groups.ts';
 import { systemUser } from '../host/host.ts';
 import { descendants } from '../host/supervisor.ts';
 import { mountPoints } from '../host/tenant-disks.ts';
@@ -45,7 +46,12 @@ if (missing) console.warn(`[n8n tests skipped] ${missing}`);
 let root = '';
 /** An instance's sandbox as the driver builds it. */
 const sandboxOfInstance = (id: string) =>
-  localN8n(root, { runtimesDir, baseDomain: 'localhost' }, undefined, () => {}).sandboxOf(id);
+  localN8n(
+    root,
+    { runtimesDir, baseDomain: 'localhost', groups: hostControlGroups('berth') },
+    undefined,
+    () => {},
+  ).sandboxOf(id);
 /** Our Node binary as instances see it. */
 const N8N_NODE = N8N_INSIDE.node;
 let driver: ProvisioningDriver;
@@ -215,7 +221,12 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
   });
 
   it("cannot reach the platform's loopback services, another instance or other tenants' files from inside", async () => {
-    const n8n = localN8n(root, { runtimesDir, baseDomain: 'localhost' }, undefined, () => {});
+    const n8n = localN8n(
+      root,
+      { runtimesDir, baseDomain: 'localhost', groups: hostControlGroups('berth') },
+      undefined,
+      () => {},
+    );
     const sandbox = n8n.sandboxOf(specA.id);
     // The compile cache every instance's n8n reads is root's and read-only, and bound read-only inside.
     const cache = sandbox.compileCache;
@@ -316,9 +327,12 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
   }, 90_000);
 
   it('has its own disk as its storage: a write past its size fails inside and costs the host nothing more', async () => {
-    const sandbox = localN8n(root, { runtimesDir, baseDomain: 'localhost' }, undefined, () => {}).sandboxOf(
-      specA.id,
-    );
+    const sandbox = localN8n(
+      root,
+      { runtimesDir, baseDomain: 'localhost', groups: hostControlGroups('berth') },
+      undefined,
+      () => {},
+    ).sandboxOf(specA.id);
     const { stdout } = await runInN8nSandbox(sandbox, [
       '/bin/sh',
       '-c',
@@ -414,9 +428,12 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
   it('is adoptable after an API crash: the pid file names pasta with exactly the command line supervised', async () => {
     const state = JSON.parse(readFileSync(n8nPaths(root, specA.id).stateFile, 'utf8')) as { port: number };
     const pid = Number(readFileSync(n8nPaths(root, specA.id).pidFile, 'utf8'));
-    const sandbox = localN8n(root, { runtimesDir, baseDomain: 'localhost' }, undefined, () => {}).sandboxOf(
-      specA.id,
-    );
+    const sandbox = localN8n(
+      root,
+      { runtimesDir, baseDomain: 'localhost', groups: hostControlGroups('berth') },
+      undefined,
+      () => {},
+    ).sandboxOf(specA.id);
     const line = n8nSandboxCommand(sandbox, state.port, [
       '/opt/node/bin/node',
       '--max-old-space-size=512',
@@ -424,7 +441,7 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
       'start',
     ]);
     const shown = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0+$/, '');
-    expect(shown).toBe(line.args.slice(line.args.indexOf('--') + 1).join('\0'));
+    expect(shown).toBe(line.title);
   });
 
   it('a custom domain: served over HTTPS, and n8n restarted with WEBHOOK_URL on it', {
@@ -489,9 +506,12 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
       'mkdir -p /data/tmp && mv /data/tmp /data/tmp.old && ln -s / /data/tmp',
       'ls -la /tmp /data',
     ].join(' && ');
-    const sandbox = localN8n(root, { runtimesDir, baseDomain: 'localhost' }, undefined, () => {}).sandboxOf(
-      specB.id,
-    );
+    const sandbox = localN8n(
+      root,
+      { runtimesDir, baseDomain: 'localhost', groups: hostControlGroups('berth') },
+      undefined,
+      () => {},
+    ).sandboxOf(specB.id);
     await runInN8nSandbox(sandbox, ['/bin/sh', '-c', plant]);
     const tmpLink = path.join(n8nPaths(root, specB.id).tmpDir, 'file-link');
     expect(lstatSync(tmpLink).isSymbolicLink()).toBe(true);

@@ -23,6 +23,7 @@ import { type CaddySite, proxyTo } from '../front-door/caddy-config.ts';
 import { checkDomain } from '../front-door/domain-names.ts';
 import type { FrontDoor } from '../front-door/front-door.ts';
 import { deleteLegacyBackups } from '../host/backup-store.ts';
+import { type ControlGroups, DEFAULT_LIMITS, type GroupLimits } from '../host/control-groups.ts';
 import type { DiskReserve } from '../host/disk-reserve.ts';
 import { isRoot, type OsUser, ownedDir, systemUser } from '../host/host.ts';
 import { shell } from '../host/sandbox-process.ts';
@@ -90,6 +91,20 @@ export interface LocalN8nOptions {
   egressAllow?: readonly string[];
   /** Refuses a new disk the host cannot hold (disk-reserve.ts). */
   reserve?: DiskReserve;
+  /** Each instance's control group (its memory and CPU), named by its id. */
+  groups: ControlGroups;
+}
+
+/**
+ * The heaps of n8n's two Node processes within the instance's memory: the main process half of it, the
+ * JS task runner (where Code nodes run) a quarter; the rest is Node's own and the buffers outside the
+ * heaps. Past the heap a process fails with Node's own error; past the group the kernel stops it.
+ */
+export function n8nHeapsMb(resources: GroupLimits): { main: number; runner: number } {
+  return {
+    main: Math.max(256, Math.floor(resources.memoryMb / 2)),
+    runner: Math.max(128, Math.floor(resources.memoryMb / 4)),
+  };
 }
 
 /** The operations of n8n instances on this host (the engine below is built from them). */
@@ -228,6 +243,7 @@ export function localN8n(
       runtimeDir: runtimeDir(),
       nodeBin: n8nNodeBinary(options.runtimesDir),
       compileCache: cache ? { dir: cache, name: n8nCompileCacheMount(cache, owner.uid) } : undefined,
+      joins: options.groups.joins(id),
     };
   }
 
@@ -255,6 +271,7 @@ export function localN8n(
       WEBHOOK_URL: `${url.origin}/`,
       N8N_USER_FOLDER: N8N_INSIDE.data,
       N8N_ENCRYPTION_KEY: state.encryptionKey,
+      N8N_RUNNERS_MAX_OLD_SPACE_SIZE: String(n8nHeapsMb(state.resources ?? DEFAULT_LIMITS).runner),
     };
   }
 
@@ -267,15 +284,14 @@ export function localN8n(
       `${N8N_INSIDE.runtime}/node_modules/n8n/bin/n8n`,
       'start',
     ]);
-    // prlimit execs pasta: the running process shows pasta's command line.
-    const pastaAt = line.args.indexOf('--') + 1;
     return superviseProcess(
       {
         name: `n8n of instance ${state.id}`,
         command: line.command,
         args: line.args,
-        title: line.args.slice(pastaAt).join('\0'),
-        user: sandbox.user,
+        // prlimit (after the join into the group) execs pasta: the process shows pasta's command line.
+        title: line.title,
+        user: line.uid === undefined ? undefined : sandbox.user,
         env: n8nEnv(state, sandbox),
         // bwrap, at the end of the line, reads the filter on fd 3 (prlimit, pasta and sh pass it on).
         seccomp: hostSeccompProgram(),
@@ -379,6 +395,7 @@ export function localN8n(
       (await listN8nStates(root)).map(async (state) => {
         try {
           await disks.mount(state.id);
+          await options.groups.ensure(state.id, state.resources ?? DEFAULT_LIMITS);
           if (state.suspended) return;
           await startProcess(state);
         } catch (error) {
@@ -491,6 +508,9 @@ export function localN8n(
         if (!previous?.ownerReady) checkN8nPassword(spec.ownerPassword);
         const paths = n8nPaths(root, spec.id);
         const user = await ensureSiteUser(names.unixUser, paths.dataDir);
+        // What it was sold now, else what it had, else the default; before anything of it runs.
+        const resources = spec.resources ?? previous?.resources ?? DEFAULT_LIMITS;
+        await options.groups.ensure(spec.id, resources);
         phase('user');
         await writeN8nSandboxFiles(paths.etcDir, user);
         const oldLayout = await disks.ensure(spec.id, user);
@@ -505,7 +525,8 @@ export function localN8n(
           ownerEmail: previous?.ownerEmail ?? spec.ownerEmail,
           // The platform's key wins (it is what backups were made with); the first deploy stores it.
           encryptionKey: spec.encryptionKey,
-          memoryMb: previous?.memoryMb ?? memoryMb,
+          memoryMb: spec.resources ? n8nHeapsMb(resources).main : (previous?.memoryMb ?? memoryMb),
+          resources,
           domain: previous?.domain ?? null,
           suspended: previous?.suspended ?? false,
           ownerReady: previous?.ownerReady ?? false,
@@ -546,6 +567,7 @@ export function localN8n(
             .catch(() => {});
         }
         await stopProcess(id);
+        await options.groups.remove(id);
         await removeSiteUser(names.unixUser);
         // Its disk holds every file of the instance: unmounted and deleted, nothing inside is opened.
         await disks.remove(id);

@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { hostAddresses } from '../../../lib/host-addresses.ts';
+import { launchInGroup } from '../host/control-groups.ts';
 import { type OsUser, ownedDir } from '../host/host.ts';
 import { BWRAP, settleSandboxed } from '../host/sandbox-process.ts';
 import { SECCOMP_ARGS, spawnSandbox } from '../host/seccomp.ts';
@@ -71,6 +72,11 @@ export interface N8nSandbox {
   compileCache?: { dir: string; name: string };
   /** IPv4 CIDRs of blocked ranges the operator lets instances reach (TENANT_EGRESS_ALLOW). */
   egressAllow?: readonly string[];
+  /**
+   * The cgroup.procs files of the instance's control group (host/control-groups.ts): everything started
+   * for it joins the group first. Empty on a host without control groups.
+   */
+  joins: readonly string[];
 }
 
 /** Writes passwd, group and hosts naming only the instance. */
@@ -283,27 +289,28 @@ function blockEgress(sandbox: N8nSandbox): string[] {
 }
 
 /**
- * The whole command line: prlimit → pasta → sh (egress routes) → bwrap → `command`, started as
- * the instance user.
+ * The whole command line: prlimit → pasta → sh (egress routes) → bwrap → `command`, started as the
+ * instance user inside its control group (launchInGroup: a root shell joins it and execs setpriv first
+ * when the host has groups; `uid`/`gid` are then absent and the line is spawned as root). `title`: the
+ * command line the running process shows (pasta's: prlimit execs it).
  */
 export function n8nSandboxCommand(
   sandbox: N8nSandbox,
   port: number | undefined,
   command: string[],
-): { command: string; args: string[] } {
+): { command: string; args: string[]; uid?: number; gid?: number; title: string } {
+  const pasta = [
+    PASTA,
+    ...pastaArgs(port),
+    ...blockEgress(sandbox),
+    BWRAP,
+    ...n8nBwrapArgs(sandbox),
+    '--',
+    ...command,
+  ];
   return {
-    command: PRLIMIT,
-    args: [
-      ...N8N_LIMITS,
-      '--',
-      PASTA,
-      ...pastaArgs(port),
-      ...blockEgress(sandbox),
-      BWRAP,
-      ...n8nBwrapArgs(sandbox),
-      '--',
-      ...command,
-    ],
+    ...launchInGroup(sandbox.user, sandbox.joins, PRLIMIT, [...N8N_LIMITS, '--', ...pasta]),
+    title: pasta.join('\0'),
   };
 }
 
@@ -339,14 +346,12 @@ export async function runInN8nSandbox(
 ): Promise<{ stdout: string }> {
   const line = run.network
     ? n8nSandboxCommand(sandbox, undefined, command)
-    : {
-        command: BWRAP,
-        args: ['--unshare-net', ...n8nBwrapArgs(sandbox, run.binds), '--', ...command],
-      };
-  const child = spawnSandbox(line.command, line.args, {
-    uid: sandbox.user.uid,
-    gid: sandbox.user.gid,
-    env: N8N_BASE_ENV,
-  });
+    : launchInGroup(sandbox.user, sandbox.joins, BWRAP, [
+        '--unshare-net',
+        ...n8nBwrapArgs(sandbox, run.binds),
+        '--',
+        ...command,
+      ]);
+  const child = spawnSandbox(line.command, line.args, { uid: line.uid, gid: line.gid, env: N8N_BASE_ENV });
   return settleSandboxed(child, command, run);
 }

@@ -20,6 +20,8 @@ const N8nStateSchema = z.object({
   encryptionKey: z.string(),
   /** Heap limit of n8n's main process (MiB). */
   memoryMb: z.number().int(),
+  /** The memory and vCPUs it was sold (its control group's limits); absent before they were. */
+  resources: z.object({ memoryMb: z.number().int().positive(), cpus: z.number().positive() }).optional(),
   domain: z.string().nullable(),
   suspended: z.boolean(),
   /** Set once the owner account exists (POST /rest/owner/setup answered). */

@@ -51,8 +51,11 @@ export async function purgePageCache(site: SandboxSite): Promise<void> {
  * Runs WordPress' due scheduled tasks (scheduled posts among them) with the site's PHP settings: what
  * WP-Cron's loopback request would do, which the sandbox's missing network rules out.
  */
-export async function runWpCron(site: SandboxSite, phpVersion: string): Promise<void> {
-  const settings = Object.entries(phpSettings()).flatMap(([name, value]) => ['-d', `${name}=${value}`]);
+export async function runWpCron(site: SandboxSite, phpVersion: string, memoryMb: number): Promise<void> {
+  const settings = Object.entries(phpSettings(memoryMb)).flatMap(([name, value]) => [
+    '-d',
+    `${name}=${value}`,
+  ]);
   await runInSandbox(site, [phpCli(phpVersion), ...settings, `${INSIDE.public}/wp-cron.php`], {
     view: 'php',
     timeoutMs: 120_000,

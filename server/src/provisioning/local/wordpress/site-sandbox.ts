@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { launchInGroup } from '../host/control-groups.ts';
 import { isRoot, type OsUser, ownedDir } from '../host/host.ts';
 import { BWRAP, type SandboxIo, type SandboxResult, settleSandboxed } from '../host/sandbox-process.ts';
 import { SECCOMP_ARGS, spawnSandbox } from '../host/seccomp.ts';
@@ -39,6 +40,11 @@ export interface SandboxSite {
   etcDir: string;
   /** MariaDB's unix socket on the host, bound in for PHP (absent: no database socket). */
   mysqlSocket: string | undefined;
+  /**
+   * The cgroup.procs files of the site's control group (host/control-groups.ts): everything started in
+   * the sandbox joins it first. Empty on a host without control groups.
+   */
+  joins: readonly string[];
 }
 
 /**
@@ -140,10 +146,13 @@ export const SANDBOX_ENV = {
   TMPDIR: INSIDE.tmp,
 };
 
-/** The spawn options that make bwrap start as the site user (only root can do this). */
-function asSiteUser(user: OsUser) {
+/**
+ * How bwrap starts for the site: as the site user, inside the site's control group (only root can do
+ * this). `command` is bwrap's arguments and what runs inside.
+ */
+export function siteLaunch(site: SandboxSite, args: readonly string[]) {
   if (!isRoot()) throw new Error('Site sandboxes need root (each site runs as its own user)');
-  return { uid: user.uid, gid: user.gid };
+  return launchInGroup(site.user, site.joins, BWRAP, args);
 }
 
 export interface SandboxRun extends SandboxIo {
@@ -159,10 +168,11 @@ export async function runInSandbox(
   command: string[],
   run: SandboxRun = {},
 ): Promise<SandboxResult> {
-  const child = spawnSandbox(
-    BWRAP,
-    [...sandboxArgs(site, run.view ?? 'files', { dieWithParent: true }), '--', ...command],
-    { ...asSiteUser(site.user), env: SANDBOX_ENV },
-  );
+  const line = siteLaunch(site, [
+    ...sandboxArgs(site, run.view ?? 'files', { dieWithParent: true }),
+    '--',
+    ...command,
+  ]);
+  const child = spawnSandbox(line.command, line.args, { uid: line.uid, gid: line.gid, env: SANDBOX_ENV });
   return settleSandboxed(child, command, run);
 }

@@ -3,10 +3,9 @@ import path from 'node:path';
 import { z } from 'zod';
 import { freePort } from '../../../lib/free-port.ts';
 import { readState, writeState } from '../host/host.ts';
-import { BWRAP } from '../host/sandbox-process.ts';
 import { spawnSandbox } from '../host/seccomp.ts';
 import { SFTP_SERVER, type SftpAccount } from './sftp-server.ts';
-import { SANDBOX_ENV, type SandboxSite, sandboxArgs } from './site-sandbox.ts';
+import { SANDBOX_ENV, type SandboxSite, sandboxArgs, siteLaunch } from './site-sandbox.ts';
 
 const SftpStateSchema = z.object({ port: z.number().int() });
 
@@ -37,25 +36,23 @@ export async function chooseSftpPort(
  */
 export function sandboxedSftp(site: SandboxSite, maxFileBytes: number): SftpAccount {
   return {
-    session: () =>
-      spawnSandbox(
-        BWRAP,
-        [
-          ...sandboxArgs(site, 'sftp', { chdir: '/', dieWithParent: true }),
-          '--',
-          '/usr/bin/prlimit',
-          `--fsize=${maxFileBytes}`,
-          '--',
-          SFTP_SERVER,
-          '-d',
-          '/',
-          '-u',
-          '022',
-          '-e',
-          '-l',
-          'ERROR',
-        ],
-        { uid: site.user.uid, gid: site.user.gid, env: SANDBOX_ENV },
-      ),
+    session: () => {
+      const line = siteLaunch(site, [
+        ...sandboxArgs(site, 'sftp', { chdir: '/', dieWithParent: true }),
+        '--',
+        '/usr/bin/prlimit',
+        `--fsize=${maxFileBytes}`,
+        '--',
+        SFTP_SERVER,
+        '-d',
+        '/',
+        '-u',
+        '022',
+        '-e',
+        '-l',
+        'ERROR',
+      ]);
+      return spawnSandbox(line.command, line.args, { uid: line.uid, gid: line.gid, env: SANDBOX_ENV });
+    },
   };
 }

@@ -29,6 +29,8 @@ const SiteStateSchema = z.object({
   suspended: z.boolean(),
   /** Set once wp_install has run. */
   installed: z.boolean(),
+  /** The memory and vCPUs it was sold (its control group's limits); absent before they were. */
+  resources: z.object({ memoryMb: z.number().int().positive(), cpus: z.number().positive() }).optional(),
   createdAt: z.string(),
 });
 export type SiteState = z.infer<typeof SiteStateSchema>;

@@ -500,14 +500,14 @@ done`;
       '-r',
       'echo json_encode(get_extension_funcs("posix"));',
     ]);
-    const disabled = phpSettings().disable_functions?.split(',') ?? [];
+    const disabled = phpSettings(512).disable_functions?.split(',') ?? [];
     const undecided = (JSON.parse(posix.stdout) as string[]).filter(
       (name) => !disabled.includes(name) && !POSIX_KEPT.includes(name),
     );
     expect(undecided).toEqual([]);
     // The CLI (WP-Cron runs the customer's plugins there) has the same settings: no FFI either.
     const sandbox = siteSandbox(root, specA.id);
-    const settings = Object.entries(phpSettings()).flatMap(([name, value]) => ['-d', `${name}=${value}`]);
+    const settings = Object.entries(phpSettings(512)).flatMap(([name, value]) => ['-d', `${name}=${value}`]);
     const cli = await runInSandbox(sandbox, ['/usr/bin/php8.2', ...settings, '/public/fifo.php'], {
       view: 'php',
     });

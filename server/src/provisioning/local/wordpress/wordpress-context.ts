@@ -4,6 +4,7 @@ import type { DatabaseCredentials, SiteUrls } from '../../engine.ts';
 import type { EngineServer } from '../databases/engine-server.ts';
 import type { CaddySite } from '../front-door/caddy-config.ts';
 import type { FrontDoor } from '../front-door/front-door.ts';
+import type { ControlGroups } from '../host/control-groups.ts';
 import { type OsUser, systemUser } from '../host/host.ts';
 import { wordpressHandler } from './caddy-routes.ts';
 import { phpSocket } from './php-fpm.ts';
@@ -27,6 +28,8 @@ export interface SiteContext {
   front: FrontDoor;
   disks: SiteDisks;
   phps: SitePhps;
+  /** Each site's control group (its memory and CPU), named by its id. */
+  groups: ControlGroups;
   /** Operations on one site run one at a time (keyed on the instance id). */
   withSite: KeyedLock;
   /** The running SFTP server and its port; a ConflictError when sites are not available. */
@@ -53,7 +56,7 @@ export interface SiteContext {
 export function siteHelpers(
   root: string,
   front: FrontDoor,
-  deps: { mariadb: () => EngineServer | undefined },
+  deps: { mariadb: () => EngineServer | undefined; groups: ControlGroups },
 ): Pick<
   SiteContext,
   | 'mariadb'
@@ -116,6 +119,7 @@ export function siteHelpers(
         disk: sitePaths(root, id).dir,
         etcDir: sandboxEtcDir(root, key),
         mysqlSocket: mariadb().socket,
+        joins: deps.groups.joins(id),
       };
     },
 

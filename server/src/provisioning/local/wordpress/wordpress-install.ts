@@ -41,6 +41,8 @@ export async function writeInstallScript(etcDir: string): Promise<void> {
 
 export interface InstallInput {
   phpVersion: string;
+  /** The site's memory (MiB): PHP's memory_limit, as in its php-fpm. */
+  memoryMb: number;
   url: string;
   title: string;
   adminUser: string;
@@ -53,7 +55,10 @@ export interface InstallInput {
  * loaded too); resolves true when it installed, false when WordPress already was.
  */
 export async function runInstall(site: SandboxSite, input: InstallInput): Promise<boolean> {
-  const settings = { ...phpSettings(), open_basedir: `${INSIDE.public}/:${INSIDE.tmp}/:${INSIDE.etc}/` };
+  const settings = {
+    ...phpSettings(input.memoryMb),
+    open_basedir: `${INSIDE.public}/:${INSIDE.tmp}/:${INSIDE.etc}/`,
+  };
   const command = [
     phpCli(input.phpVersion),
     ...Object.entries(settings).flatMap(([name, value]) => ['-d', `${name}=${value}`]),

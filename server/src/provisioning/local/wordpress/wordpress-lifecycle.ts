@@ -2,7 +2,9 @@ import { rm } from 'node:fs/promises';
 import { ConflictError, ValidationError } from '../../../lib/errors.ts';
 import type { Deployment, SiteSpec, StorageUse } from '../../engine.ts';
 import { generatePassword } from '../../tenant-names.ts';
+import { tenantLimits } from '../databases/tenant-limits.ts';
 import { deleteLegacyBackups } from '../host/backup-store.ts';
+import { DEFAULT_LIMITS } from '../host/control-groups.ts';
 import { ensureSiteUser, removeSiteUser } from '../host/tenant-users.ts';
 import { installedPhpVersions } from './php-fpm.ts';
 import { installPageCache, writeWpConfig } from './site-files.ts';
@@ -51,7 +53,7 @@ function checkPhpVersion(version: string): void {
  * disk usage.
  */
 export function siteLifecycle(ctx: Omit<SiteContext, 'caddySites'>, publicHost: string | undefined) {
-  const { root, front, disks, withSite, log } = ctx;
+  const { root, front, disks, groups, withSite, log } = ctx;
 
   return {
     deploy(input: SiteSpec): Promise<Deployment> {
@@ -68,14 +70,20 @@ export function siteLifecycle(ctx: Omit<SiteContext, 'caddySites'>, publicHost: 
         const previous = await readSiteState(root, spec.id);
         const databasePassword = spec.databasePassword ?? generatePassword();
         const sftpPassword = spec.sftpPassword ?? generatePassword();
+        // What it was sold now, else what it had (a redeploy of a site made before), else the default.
+        const resources = spec.resources ?? previous?.resources ?? DEFAULT_LIMITS;
         const steps = stepTimer();
         const [, owner] = await Promise.all([
-          ctx.mariadb().tenants.create(names.tenant, databasePassword, ctx.databaseMb),
+          ctx
+            .mariadb()
+            .tenants.create(names.tenant, databasePassword, ctx.databaseMb, tenantLimits(resources)),
           (async () => {
             const user = await ensureSiteUser(names.unixUser, sitePaths(root, spec.id).dir);
             const etcDir = sandboxEtcDir(root, names.key);
             await writeSandboxAccounts(etcDir, user);
             await writeInstallScript(etcDir);
+            // Before anything of the site runs: every sandbox of it starts inside its group.
+            await groups.ensure(spec.id, resources);
             await disks.ensure(spec.id, user, front.user());
             return user;
           })(),
@@ -94,6 +102,7 @@ export function siteLifecycle(ctx: Omit<SiteContext, 'caddySites'>, publicHost: 
           domain: previous?.domain ?? null,
           suspended: previous?.suspended ?? false,
           installed: previous?.installed ?? false,
+          resources,
           createdAt: previous?.createdAt ?? new Date().toISOString(),
         };
         await writeSiteState(root, state);
@@ -104,6 +113,7 @@ export function siteLifecycle(ctx: Omit<SiteContext, 'caddySites'>, publicHost: 
           if (state.installed) return;
           const installed = await runInstall(sandbox, {
             phpVersion: spec.phpVersion,
+            memoryMb: resources.memoryMb,
             url: ctx.urlsOf(state).url,
             title: spec.title,
             adminUser: spec.adminUser,
@@ -146,6 +156,7 @@ export function siteLifecycle(ctx: Omit<SiteContext, 'caddySites'>, publicHost: 
         await removeSiteState(root, id);
         await ctx.reloadFront();
         await ctx.phps.stop(id);
+        await groups.remove(id);
         await ctx.mariadb().tenants.delete(names.tenant);
         await removeSiteUser(names.unixUser);
         // The whole disk goes: no file of the customer's is walked or removed one by one as root.

@@ -1,4 +1,5 @@
 import type { ServerHealth } from '../../driver.ts';
+import { DEFAULT_LIMITS } from '../host/control-groups.ts';
 import { type SitePhp, sitePhp } from './php-fpm.ts';
 import { removeSpecialFiles } from './site-files.ts';
 import type { SandboxSite } from './site-sandbox.ts';
@@ -6,7 +7,7 @@ import type { SiteState } from './site-state.ts';
 
 /** The php-fpm of every site that is not suspended, one per site, each in the site's sandbox. */
 export interface SitePhps {
-  /** Starts (or restarts, on a PHP version change) the site's php-fpm. */
+  /** Starts (or restarts, on a PHP version or memory change) the site's php-fpm. */
   start(state: SiteState): Promise<void>;
   stop(id: string): Promise<void>;
   stopAll(): Promise<void>;
@@ -32,10 +33,12 @@ export function sitePhps(
     async start(state) {
       // Nothing but files, folders and links where the front door serves (a FIFO would block it).
       await removeSpecialFiles(sandboxOf(state.id));
+      const memoryMb = (state.resources ?? DEFAULT_LIMITS).memoryMb;
       const current = phps.get(state.id);
-      if (current && current.version === state.phpVersion) return current.start();
+      if (current && current.version === state.phpVersion && current.memoryMb === memoryMb)
+        return current.start();
       await current?.stop();
-      const php = sitePhp(root, sandboxOf(state.id), state.phpVersion, log);
+      const php = sitePhp(root, sandboxOf(state.id), { version: state.phpVersion, memoryMb }, log);
       phps.set(state.id, php);
       await php.start();
     },

@@ -5,6 +5,7 @@ import type { ServerHealth } from '../../driver.ts';
 import { type Capability, unavailable } from '../../instance-types.ts';
 import type { EngineServer } from '../databases/engine-server.ts';
 import type { FrontDoor } from '../front-door/front-door.ts';
+import { type ControlGroups, DEFAULT_LIMITS } from '../host/control-groups.ts';
 import { isRoot, ownedDir } from '../host/host.ts';
 import { aptInstallLine, missingSitePackages } from '../host/host-packages.ts';
 import { hostSeccompArch } from '../host/seccomp.ts';
@@ -24,6 +25,7 @@ export interface SitesRuntimeDeps {
   front: FrontDoor;
   disks: SiteDisks;
   phps: SitePhps;
+  groups: ControlGroups;
   sandboxOf: (id: string) => SandboxSite;
   /** The MariaDB server tenants live on, once started; undefined when MySQL is unavailable. */
   mariadb: () => EngineServer | undefined;
@@ -79,7 +81,8 @@ export function sitesRuntime(deps: SitesRuntimeDeps, options: SitesRuntimeOption
     for (const state of await listSiteStates(root)) {
       if (state.suspended || !phps.has(state.id) || !state.installed) continue;
       const sandbox = deps.sandboxOf(state.id);
-      await runWpCron(sandbox, state.phpVersion).catch((error: Error) =>
+      const { memoryMb } = state.resources ?? DEFAULT_LIMITS;
+      await runWpCron(sandbox, state.phpVersion, memoryMb).catch((error: Error) =>
         log(`wp-cron of ${state.id}: ${error.message}`),
       );
       await sweepPageCache(sandbox).catch((error: Error) =>
@@ -95,6 +98,7 @@ export function sitesRuntime(deps: SitesRuntimeDeps, options: SitesRuntimeOption
       states.map(async (state) => {
         try {
           if (!(await disks.mount(state.id))) throw new Error('its disk is missing');
+          await deps.groups.ensure(state.id, state.resources ?? DEFAULT_LIMITS);
           if (!state.suspended) await phps.start(state);
         } catch (error) {
           log(`site ${state.id} did not come back: ${(error as Error).message}`);

@@ -4,6 +4,7 @@ import type { InstanceEngine, SiteSpec } from '../../engine.ts';
 import type { EngineServer } from '../databases/engine-server.ts';
 import type { TlsIssuer } from '../front-door/caddy-config.ts';
 import type { FrontDoor } from '../front-door/front-door.ts';
+import type { ControlGroups } from '../host/control-groups.ts';
 import type { DiskReserve } from '../host/disk-reserve.ts';
 import { siteDisks } from './site-disks.ts';
 import { siteBackups } from './wordpress-backups.ts';
@@ -46,6 +47,8 @@ export interface SiteRuntimeDeps {
   publicHost: string | undefined;
   /** The local driver's front door (Caddy), shared with n8n instances. */
   front: FrontDoor;
+  /** Each site's control group (host/control-groups.ts). */
+  groups: ControlGroups;
 }
 
 /** The WordPress engine of the local driver, and what the driver starts, stops and asks about it. */
@@ -95,6 +98,7 @@ export function localSites(
       front,
       disks,
       phps,
+      groups: deps.groups,
       sandboxOf: helpers.sandboxOf,
       mariadb: deps.mariadb, // undefined while MySQL is unavailable: capability() says so
     },
@@ -111,6 +115,7 @@ export function localSites(
     front,
     disks,
     phps,
+    groups: deps.groups,
     withSite: createKeyedLock(),
     runningSftp: runtime.runningSftp,
     databaseMb: options.databaseMb ?? 512,

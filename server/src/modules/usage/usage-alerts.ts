@@ -1,0 +1,84 @@
+import type { UsageSample } from '../../provisioning/usage.ts';
+import { TYPE_INFO } from '../instances/instance-catalog.ts';
+import type { DeployedInstance } from '../instances/instances.service.ts';
+
+/**
+ * When an instance's usage deserves a warning (sent as a notification to its owner; the usage service
+ * keeps it to one of each kind per instance per day):
+ *
+ * - `memory-high`: above 90 % of its memory in every sample for 5 minutes;
+ * - `out-of-memory`: the system stopped one of its processes for memory (it was restarted);
+ * - `disk-80`, `disk-95`: its disk passed 80 %, 95 % full.
+ */
+export type AlertKind = 'memory-high' | 'out-of-memory' | 'disk-80' | 'disk-95';
+
+export interface Alert {
+  kind: AlertKind;
+  title: string;
+  message: string;
+}
+
+export const HIGH_MEMORY_SHARE = 0.9;
+export const HIGH_MEMORY_MS = 5 * 60_000;
+
+const MIB = 1024 * 1024;
+
+/** "820 MiB", "1.5 GiB". */
+function sizeText(bytes: number): string {
+  const mib = bytes / MIB;
+  return mib < 1024 ? `${Math.round(mib)} MiB` : `${Number((mib / 1024).toFixed(1))} GiB`;
+}
+
+/** "14:02 UTC". */
+const clock = (at: Date) => `${at.toISOString().slice(11, 16)} UTC`;
+
+/** The judge of each instance's samples in turn; remembers since when each one's memory is high. */
+export function createAlertRules() {
+  const highSince = new Map<string, Date>();
+
+  return {
+    /** The warnings `sample` of `instance` calls for (before the once-a-day rule). */
+    judge(instance: DeployedInstance, sample: UsageSample): Alert[] {
+      const what = `Your ${TYPE_INFO[instance.type].name} instance "${instance.name}"`;
+      const alerts: Alert[] = [];
+      const { memoryBytes, memoryLimitBytes } = sample;
+      if (memoryBytes !== null && memoryLimitBytes && memoryBytes > HIGH_MEMORY_SHARE * memoryLimitBytes) {
+        const since = highSince.get(instance.id) ?? sample.at;
+        highSince.set(instance.id, since);
+        if (sample.at.getTime() - since.getTime() >= HIGH_MEMORY_MS) {
+          alerts.push({
+            kind: 'memory-high',
+            title: 'High memory use',
+            message: `${what} has used more than 90% of its memory (${instance.memory}) for 5 minutes. If it needs more, the system stops its largest process.`,
+          });
+        }
+      } else {
+        highSince.delete(instance.id);
+      }
+      if (sample.oomKills > 0) {
+        alerts.push({
+          kind: 'out-of-memory',
+          title: 'Restarted after running out of memory',
+          message: `${what} ran out of its memory (${instance.memory}) at ${clock(sample.at)}: the system stopped the process using the most, and it was restarted.`,
+        });
+      }
+      const { diskUsedBytes: used, diskLimitBytes: size } = sample;
+      if (used !== null && size) {
+        const share = used / size;
+        const percent = Math.floor(share * 100);
+        const disk = (threshold: 80 | 95): Alert => ({
+          kind: `disk-${threshold}`,
+          title: `Disk ${threshold}% full`,
+          message: `${what} uses ${sizeText(used)} of its ${sizeText(size)} disk (${percent}%). Once it is full, new files and uploads fail.`,
+        });
+        if (share >= 0.95) alerts.push(disk(95));
+        else if (share >= 0.8) alerts.push(disk(80));
+      }
+      return alerts;
+    },
+    /** Forgets an instance that is no longer sampled. */
+    forget(id: string) {
+      highSince.delete(id);
+    },
+  };
+}

@@ -1,0 +1,112 @@
+import { z } from '@hono/zod-openapi';
+
+export const USAGE_RANGES = ['1h', '24h', '7d'] as const;
+export type UsageRange = (typeof USAGE_RANGES)[number];
+
+export const UsageQuerySchema = z.object({
+  range: z.enum(USAGE_RANGES, { error: 'range must be one of 1h, 24h, 7d' }).default('1h').openapi({
+    description: 'The last hour (a point per 15 s), 24 hours (per 5 minutes) or 7 days (per 30 minutes)',
+  }),
+});
+
+const bytes = (description: string) => z.number().nullable().openapi({ description });
+
+const RequestCountsSchema = z
+  .object({
+    status2xx: z.int().openapi({ description: 'Successful responses (1xx and 2xx)' }),
+    status3xx: z.int(),
+    status4xx: z.int(),
+    status5xx: z.int(),
+    bytesSent: z.number().openapi({ description: 'Response body bytes' }),
+  })
+  // Not a named component: a nullable reference would come out as allOf [$ref, null], which no
+  // client reads as nullable.
+  .openapi({ description: 'Responses by status class' });
+
+export const UsagePointSchema = z
+  .object({
+    at: z.iso.datetime().openapi({ description: 'Start of the step the point covers' }),
+    cpu: z
+      .number()
+      .nullable()
+      .openapi({ description: 'vCPUs used on average over the step; null: not measured' }),
+    memoryBytes: bytes('Memory in use (without page cache the system drops at once), averaged over the step'),
+    memoryPeakBytes: bytes('The most memory held during the step'),
+    memoryLimitBytes: bytes('Its memory limit; null where it has none of its own'),
+    diskUsedBytes: bytes('Used of its disk'),
+    diskLimitBytes: bytes('The size of its disk'),
+    requests: RequestCountsSchema.nullable().openapi({ description: 'Sites and n8n; null for databases' }),
+    oomKills: z.int().openapi({ description: 'Processes stopped by the system for memory during the step' }),
+  })
+  .openapi('UsagePoint');
+
+const LimitSchema = z
+  .object({
+    label: z.string().openapi({ example: 'Connections' }),
+    value: z.string().openapi({ example: 'At most 20 at once' }),
+    enforced: z
+      .boolean()
+      .openapi({ description: 'Its own and enforced (true), or shared with other instances' }),
+  })
+  .openapi('UsageLimit');
+
+const CurrentAndPeak = z.object({ current: z.number().nullable(), peak: z.number().nullable() });
+
+export const UsageReportSchema = z
+  .object({
+    instanceId: z.uuid(),
+    range: z.enum(USAGE_RANGES),
+    stepSeconds: z.int().openapi({ description: 'How long each point covers' }),
+    measured: z.boolean().openapi({ description: 'Whether this server measures the instance at all' }),
+    limits: z
+      .array(LimitSchema)
+      .openapi({ description: 'What applies to the instance and whether it is its own' }),
+    cpuLimit: z
+      .number()
+      .nullable()
+      .openapi({ description: 'vCPUs it may use; null where it shares a server' }),
+    lastOutOfMemoryAt: z.iso
+      .datetime()
+      .nullable()
+      .openapi({ description: 'When the system last stopped a process of it for memory (last 30 days)' }),
+    summary: z
+      .object({
+        cpu: CurrentAndPeak.openapi({ description: 'vCPUs: the last point and the highest in the range' }),
+        memory: CurrentAndPeak.extend({ limit: z.number().nullable() }).openapi({ description: 'Bytes' }),
+        disk: z.object({ used: z.number().nullable(), limit: z.number().nullable() }),
+        requests: RequestCountsSchema.extend({ total: z.int() })
+          .nullable()
+          .openapi({ description: 'Responses over the whole range' }),
+      })
+      .openapi('UsageSummary'),
+    points: z.array(UsagePointSchema).openapi({ description: 'Oldest first' }),
+  })
+  .openapi('UsageReport');
+
+export const HostCapacitySchema = z
+  .object({
+    memory: z.object({ hostBytes: z.number(), soldBytes: z.number() }),
+    cpu: z.object({ hostCpus: z.number(), soldCpus: z.number() }),
+    disk: z.object({ totalBytes: z.number(), freeBytes: z.number() }),
+    instances: z.int().openapi({ description: 'Deployed instances (memory and CPU sold are theirs)' }),
+    enforcement: z.string().openapi({ example: 'cgroup v1' }),
+    busiest: z
+      .array(
+        z.object({
+          id: z.uuid(),
+          name: z.string(),
+          type: z.string(),
+          ownerId: z.uuid(),
+          cpu: z.number().openapi({ description: 'vCPUs used on average over the last hour' }),
+          memoryBytes: z.number().nullable(),
+          memoryLimitBytes: z.number().nullable(),
+          requests: z.int().openapi({ description: 'Responses in the last hour' }),
+        }),
+      )
+      .openapi({ description: 'The ten that used the most CPU in the last hour' }),
+  })
+  .openapi('HostCapacity');
+
+export type UsagePoint = z.infer<typeof UsagePointSchema>;
+export type UsageReport = z.infer<typeof UsageReportSchema>;
+export type HostCapacityReport = z.infer<typeof HostCapacitySchema>;

@@ -1,0 +1,74 @@
+import type { Resources } from './engine.ts';
+import type { InstanceType } from './instance-types.ts';
+
+/**
+ * What a driver measures of the instances it runs, and what it can give them: the usage module
+ * (modules/usage) asks `driver.usage` every 15 s and never knows which driver answers. The local driver
+ * reads each instance's control group, disk and the front door's access log (local/usage/); the swarm
+ * driver the Docker engine's container stats. A driver without it measures nothing (the Usage tab then
+ * says so).
+ */
+export interface UsageCapability {
+  /**
+   * One sample of each of `instances` the driver runs now (an instance it does not know, or cannot
+   * measure yet, is left out). Counters (CPU time, requests, kills) are what happened since the previous
+   * sample of the same instance, so the caller never sees a driver's restart as a jump.
+   */
+  sample(instances: readonly SampledInstance[]): Promise<UsageSample[]>;
+  /** What the machines the driver places instances on have, for the admin and for admission. */
+  capacity(): Promise<HostCapacity>;
+  /** Which of an instance's limits apply and how, in the customer's words (the Configuration card). */
+  limits(type: InstanceType, resources: Resources): AppliedLimit[];
+}
+
+export interface SampledInstance {
+  id: string;
+  type: InstanceType;
+}
+
+/** Responses by HTTP status class (1xx, e.g. a websocket upgrade, counts as 2xx) and body bytes sent. */
+export interface RequestCounts {
+  status2xx: number;
+  status3xx: number;
+  status4xx: number;
+  status5xx: number;
+  bytesSent: number;
+}
+
+export interface UsageSample {
+  instanceId: string;
+  at: Date;
+  /** Seconds the counters below cover (0 for the first sample of an instance after a start). */
+  intervalSeconds: number;
+  /** CPU time used during the interval, seconds; null where not measured per instance (shared servers). */
+  cpuSeconds: number | null;
+  /** Memory in use now (without the page cache the kernel drops at once), bytes. */
+  memoryBytes: number | null;
+  /** The most it held during the interval, bytes. */
+  memoryPeakBytes: number | null;
+  memoryLimitBytes: number | null;
+  /** Processes the kernel killed for the instance's memory during the interval. */
+  oomKills: number;
+  diskUsedBytes: number | null;
+  diskLimitBytes: number | null;
+  /** Sites and applications: what the front door answered during the interval; null for databases. */
+  requests: RequestCounts | null;
+}
+
+export interface HostCapacity {
+  memoryBytes: number;
+  cpus: number;
+  /** The file system instances' disks live on. */
+  diskBytes: number;
+  diskFreeBytes: number;
+  /** How limits are enforced, for the admin (e.g. "cgroup v1", "Docker"). */
+  enforcement: string;
+}
+
+/** One limit as the Configuration card shows it. */
+export interface AppliedLimit {
+  label: string;
+  value: string;
+  /** True when the instance has it to itself and the system enforces it; false for what it shares. */
+  enforced: boolean;
+}

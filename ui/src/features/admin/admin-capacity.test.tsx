@@ -1,0 +1,64 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { FakeRoutes } from '../../../test/fake-api.ts';
+import { apiError, makeUser, signedInApi } from '../../../test/fixtures.ts';
+import { renderApp } from '../../../test/render-app.tsx';
+import type { HostCapacity } from '../../api/usage.queries.ts';
+
+const admin = makeUser({ role: 'admin', username: 'root' });
+const GIB = 1_073_741_824;
+
+const capacity: HostCapacity = {
+  memory: { hostBytes: 24 * GIB, soldBytes: 30 * GIB },
+  cpu: { hostCpus: 2, soldCpus: 1.5 },
+  disk: { totalBytes: 100 * GIB, freeBytes: 60 * GIB },
+  instances: 3,
+  enforcement: 'cgroup v1',
+  busiest: [
+    {
+      id: '10000000-0000-4000-8000-00000000aaaa',
+      name: 'Shop',
+      type: 'WordPress',
+      ownerId: '20000000-0000-4000-8000-000000000001',
+      cpu: 0.42,
+      memoryBytes: 300 * 1_048_576,
+      memoryLimitBytes: 512 * 1_048_576,
+      requests: 1234,
+    },
+  ],
+};
+
+function renderServerTab(api: FakeRoutes) {
+  return renderApp({
+    path: '/admin-panel?tab=server',
+    token: 'stored',
+    api: { ...signedInApi(admin), 'GET /api/admin/capabilities': { body: { types: [] } }, ...api },
+  });
+}
+
+describe('host capacity (Admin Panel → Server)', () => {
+  it('shows memory and CPU sold against the host, the disk and the busiest instances', async () => {
+    renderServerTab({ 'GET /api/admin/capacity': { body: capacity } });
+    const section = await screen.findByRole('region', { name: 'Host capacity' });
+    expect(await within(section).findByText('30 GB sold of 24 GB on the host')).toBeTruthy();
+    expect(within(section).getByText('125%')).toBeTruthy();
+    expect(within(section).getByText('1.5 vCPU sold of 2 vCPU on the host')).toBeTruthy();
+    expect(within(section).getByText('40 GB used of 100 GB; 60 GB free')).toBeTruthy();
+    expect(within(section).getByText('3 deployed instances; limits enforced by cgroup v1.')).toBeTruthy();
+    const table = within(section).getByRole('table', { name: 'Busiest instances' });
+    const cells = within(table)
+      .getAllByRole('cell')
+      .map((cell) => cell.textContent);
+    expect(cells).toEqual(['Shop', 'WordPress', '0.42 vCPU', '300 MB of 512 MB', '1,234']);
+    expect(within(table).getByRole('link', { name: 'Shop' }).getAttribute('href')).toBe(
+      '/instances/10000000-0000-4000-8000-00000000aaaa?tab=usage',
+    );
+  });
+
+  it('says so when the driver measures nothing', async () => {
+    renderServerTab({
+      'GET /api/admin/capacity': { status: 404, body: apiError('Nothing measured', 'not_found') },
+    });
+    expect(await screen.findByText("This server's provisioning driver measures nothing.")).toBeTruthy();
+  });
+});

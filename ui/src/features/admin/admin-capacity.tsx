@@ -1,0 +1,152 @@
+import {
+  Box,
+  Grid,
+  LinearProgress,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
+import { Link as RouterLink } from 'react-router';
+import { ApiRequestError } from '../../api/api-error.ts';
+import { type HostCapacity, useHostCapacityQuery } from '../../api/usage.queries.ts';
+import { LoadState } from '../../components/load-state.tsx';
+import { formatBytes, formatCount, formatCpu } from '../instances/usage-words.ts';
+import { AdminSection } from './admin-section.tsx';
+
+const PERCENT = new Intl.NumberFormat('en', { style: 'percent', maximumFractionDigits: 0 });
+
+/** One meter: what is sold (or used) of what the host has; past 100 % it is oversold. */
+function Meter({ label, used, total, words }: { label: string; used: number; total: number; words: string }) {
+  const share = total > 0 ? used / total : 0;
+  return (
+    <Box>
+      <Stack direction="row" sx={{ justifyContent: 'space-between', mb: 0.75 }}>
+        <Typography variant="subtitle2" component="h3">
+          {label}
+        </Typography>
+        <Typography variant="body2" color={share > 1 ? 'warning.main' : 'text.secondary'}>
+          {PERCENT.format(share)}
+        </Typography>
+      </Stack>
+      <LinearProgress
+        variant="determinate"
+        value={Math.min(1, share) * 100}
+        color={share > 1 ? 'warning' : 'primary'}
+        aria-label={label}
+        sx={{ height: 8, borderRadius: 4, mb: 0.75 }}
+      />
+      <Typography variant="body2" color="text.secondary">
+        {words}
+      </Typography>
+    </Box>
+  );
+}
+
+function CapacityView({ capacity }: { capacity: HostCapacity }) {
+  const { memory, cpu, disk, busiest } = capacity;
+  const diskUsed = disk.totalBytes - disk.freeBytes;
+  const meters = [
+    {
+      label: 'Memory sold',
+      used: memory.soldBytes,
+      total: memory.hostBytes,
+      words: `${formatBytes(memory.soldBytes)} sold of ${formatBytes(memory.hostBytes)} on the host`,
+    },
+    {
+      label: 'CPU sold',
+      used: cpu.soldCpus,
+      total: cpu.hostCpus,
+      words: `${formatCpu(cpu.soldCpus)} sold of ${formatCpu(cpu.hostCpus)} on the host`,
+    },
+    {
+      label: 'Disk used',
+      used: diskUsed,
+      total: disk.totalBytes,
+      words: `${formatBytes(diskUsed)} used of ${formatBytes(disk.totalBytes)}; ${formatBytes(disk.freeBytes)} free`,
+    },
+  ];
+  return (
+    <Stack spacing={3}>
+      <Typography variant="body2" color="text.secondary">
+        {formatCount(capacity.instances)} deployed instances; limits enforced by {capacity.enforcement}.
+      </Typography>
+      <Grid container spacing={3}>
+        {meters.map((meter) => (
+          <Grid key={meter.label} size={{ xs: 12, md: 4 }}>
+            <Meter {...meter} />
+          </Grid>
+        ))}
+      </Grid>
+      <Box>
+        <Typography variant="subtitle2" component="h3" sx={{ mb: 1 }}>
+          Busiest instances (last hour, by CPU)
+        </Typography>
+        {busiest.length === 0 ? (
+          <Typography variant="body2" color="text.secondary">
+            No instance used anything in the last hour.
+          </Typography>
+        ) : (
+          <TableContainer>
+            <Table size="small" aria-label="Busiest instances">
+              <TableHead>
+                <TableRow>
+                  <TableCell>Instance</TableCell>
+                  <TableCell>Type</TableCell>
+                  <TableCell align="right">CPU</TableCell>
+                  <TableCell align="right">Memory</TableCell>
+                  <TableCell align="right">Requests</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {busiest.map((row) => (
+                  <TableRow key={row.id}>
+                    <TableCell>
+                      <RouterLink to={`/instances/${row.id}?tab=usage`}>{row.name}</RouterLink>
+                    </TableCell>
+                    <TableCell>{row.type}</TableCell>
+                    <TableCell align="right">{formatCpu(row.cpu)}</TableCell>
+                    <TableCell align="right">
+                      {row.memoryBytes === null
+                        ? '—'
+                        : `${formatBytes(row.memoryBytes)}${row.memoryLimitBytes ? ` of ${formatBytes(row.memoryLimitBytes)}` : ''}`}
+                    </TableCell>
+                    <TableCell align="right">{formatCount(row.requests)}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </TableContainer>
+        )}
+      </Box>
+    </Stack>
+  );
+}
+
+/**
+ * Host capacity (Admin Panel → Server): memory and CPU sold against what the host has, its disk,
+ * and the ten instances that used the most CPU in the last hour.
+ */
+export function AdminCapacity() {
+  const query = useHostCapacityQuery();
+  const unmeasured = query.error instanceof ApiRequestError && query.error.status === 404;
+  return (
+    <AdminSection
+      id="admin-capacity"
+      title="Host capacity"
+      text="Memory and CPU sold to deployed instances against what this host has, its disk, and the busiest instances."
+      control={null}
+    >
+      {unmeasured ? (
+        <Typography color="text.secondary">This server's provisioning driver measures nothing.</Typography>
+      ) : (
+        <LoadState query={query} loading="Loading..." failed="The host's capacity could not be loaded." />
+      )}
+      {query.data && <CapacityView capacity={query.data} />}
+    </AdminSection>
+  );
+}
