@@ -164,7 +164,9 @@ describe('where instances run (Admin Panel → Server → Regions)', () => {
   it('shows each swarm region’s nodes with what they hold, and names the regions not offered', async () => {
     renderAdmin(
       {
-        'GET /api/admin/capabilities': { body: { types: [] } },
+        'GET /api/admin/capabilities': {
+          body: { types: [], backups: { offsite: true, where: 'bucket berth-backups', detail: null } },
+        },
         'GET /api/admin/regions': {
           body: {
             scheduler: 'swarm',
@@ -210,7 +212,9 @@ describe('where instances run (Admin Panel → Server → Regions)', () => {
   it('says a one-host install runs every instance on this server', async () => {
     renderAdmin(
       {
-        'GET /api/admin/capabilities': { body: { types: [] } },
+        'GET /api/admin/capabilities': {
+          body: { types: [], backups: { offsite: true, where: 'bucket berth-backups', detail: null } },
+        },
         'GET /api/admin/regions': {
           body: {
             scheduler: 'this-host',
