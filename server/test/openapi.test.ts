@@ -86,7 +86,7 @@ describe('the OpenAPI contract', () => {
     expect(committed).toBe(await renderOpenApi('public'));
   });
 
-  it('serves the public subset at /api/v1/openapi.json without a key: the 15 routes, both key schemes, lint-clean', async () => {
+  it('serves the public subset at /api/v1/openapi.json without a key: the 16 routes, both key schemes, lint-clean', async () => {
     const res = await createTestApp(db).request('/api/v1/openapi.json');
     expect(res.status).toBe(200);
     const doc = (await res.json()) as OpenApiDoc & {
@@ -111,6 +111,7 @@ describe('the OpenAPI contract', () => {
         'GET /api/v1/instances/{instanceId}/ssl/status',
         'POST /api/v1/instances/{instanceId}/backups/new',
         'POST /api/v1/instances/{instanceId}/backups/{backupId}/restore',
+        'POST /api/v1/instances/{instanceId}/backups/{backupId}/download',
         'DELETE /api/v1/instances/{instanceId}/backups/{backupId}',
         'GET /api/v1/instances/{instanceId}/backups',
         'GET /api/v1/instances/{instanceId}/usage',

@@ -61,7 +61,7 @@ describe('API access in the browser', () => {
     });
   });
 
-  it('renders the 15 operations of the public API on /api-reference, with nothing fetched from elsewhere', async () => {
+  it('renders the 16 operations of the public API on /api-reference, with nothing fetched from elsewhere', async () => {
     const foreign: string[] = [];
     page.on('request', (request) => {
       if (!request.url().startsWith(server.baseUrl) && !request.url().startsWith('data:'))
@@ -70,7 +70,7 @@ describe('API access in the browser', () => {
     await page.goto(`${server.baseUrl}/api-reference`);
     await page.getByRole('heading', { level: 1, name: 'API Reference' }).waitFor();
     const summaries = await operationSummaries();
-    expect(summaries).toHaveLength(15);
+    expect(summaries).toHaveLength(16);
     for (const summary of summaries)
       await page.getByText(summary, { exact: true }).first().waitFor({ timeout: 30_000 });
     expect(foreign).toEqual([]);
