@@ -86,7 +86,7 @@ describe('the OpenAPI contract', () => {
     expect(committed).toBe(await renderOpenApi('public'));
   });
 
-  it('serves the public subset at /api/v1/openapi.json without a key: the 14 routes, both key schemes, lint-clean', async () => {
+  it('serves the public subset at /api/v1/openapi.json without a key: the 15 routes, both key schemes, lint-clean', async () => {
     const res = await createTestApp(db).request('/api/v1/openapi.json');
     expect(res.status).toBe(200);
     const doc = (await res.json()) as OpenApiDoc & {
@@ -113,6 +113,7 @@ describe('the OpenAPI contract', () => {
         'POST /api/v1/instances/{instanceId}/backups/{backupId}/restore',
         'DELETE /api/v1/instances/{instanceId}/backups/{backupId}',
         'GET /api/v1/instances/{instanceId}/backups',
+        'POST /api/v1/instances/{instanceId}/backups/{backupId}/download',
       ].sort(),
     );
     expect(doc.components.securitySchemes).toEqual({

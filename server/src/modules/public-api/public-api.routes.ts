@@ -24,7 +24,7 @@ import {
   PublicSslSchema,
 } from './public-api.schemas.ts';
 
-// The 14 routes of the public API, each calling the same
+// The 15 routes of the public API, each calling the same
 // instances service as /api. Authentication, rate limit and idempotency are middleware (public-api.index.ts).
 
 /** Sent on every answer to a request with a key (and, counted per address, on those without one). */
