@@ -245,3 +245,5 @@ if (!process.env.BENCH_API_ONLY) await import('./usage.bench.ts');
 // driver, then on a local two-region swarm beside it (BENCH_NO_SWARM=1 leaves the swarm out).
 if (!process.env.BENCH_API_ONLY) await import('./deploy.bench.ts');
 if (!process.env.BENCH_API_ONLY && !process.env.BENCH_NO_SWARM) await import('./swarm.bench.ts');
+// BENCH_NO_BACKUP=1 leaves out the backup and restore throughput (a site with 500 MB of uploads).
+if (!process.env.BENCH_API_ONLY && !process.env.BENCH_NO_BACKUP) await import('./backup.bench.ts');

@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import mysql from 'mysql2/promise';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/database.ts';
 import { mariadbPaths } from '../src/provisioning/local/databases/mariadb-server.ts';
@@ -91,6 +92,25 @@ async function api<M extends Method, const P extends string>(
   return answerOf<M, P>(res);
 }
 
+/** A customer signed up through `server`, on an active Pro plan (room for several instances): their token. */
+async function proCustomer(server: Server, firstName: string, lastName: string, username: string) {
+  const registered = await api(server, 'POST', '/api/auth/register', undefined, {
+    accountType: 'individual',
+    firstName,
+    lastName,
+    username,
+    email: `${username}@example.com`,
+    password: 'Crash#Safe2026',
+  });
+  expect(registered.status, JSON.stringify(registered.json)).toBe(201);
+  await db
+    .updateTable('subscriptions')
+    .set({ plan: 'pro', status: 'active' })
+    .where('user_id', '=', String(registered.json.user.id))
+    .execute();
+  return registered.json.token as string;
+}
+
 beforeAll(async () => {
   await ensureTestPackages();
   ({ db, url: dbUrl } = await createTestDatabase());
@@ -110,21 +130,7 @@ afterAll(async () => {
 describe('a server killed in the middle of deploys', () => {
   it('comes back, resumes the half-done deploy jobs, and the instances end running', async () => {
     const first = await start();
-    const registered = await api(first, 'POST', '/api/auth/register', undefined, {
-      accountType: 'individual',
-      firstName: 'Kill',
-      lastName: 'Nine',
-      username: 'killnine',
-      email: 'killnine@example.com',
-      password: 'Crash#Safe2026',
-    });
-    expect(registered.status, JSON.stringify(registered.json)).toBe(201);
-    const token: string = registered.json.token;
-    await db
-      .updateTable('subscriptions')
-      .set({ plan: 'pro', status: 'active' })
-      .where('user_id', '=', String(registered.json.user.id))
-      .execute();
+    const token = await proCustomer(first, 'Kill', 'Nine', 'killnine');
 
     // Hold MariaDB's global read lock: the MySQL deploy's CREATE DATABASE waits inside the server.
     const admin = await mysql.createConnection({ socketPath: mariadbPaths(provDir).socket, user: 'root' });
@@ -198,4 +204,118 @@ describe('a server killed in the middle of deploys', () => {
     expect(await exitOf(second.child)).toBe(0);
     expect(killLeftoverServers(provDir)).toEqual([]); // a clean stop took the database servers down
   }, 240_000);
+});
+
+/** Every file under `dir` (relative paths); none when it does not exist. */
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  return entries.filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
+}
+
+describe('a server killed in the middle of a backup', () => {
+  it('resumes it at the next start (its job survives the kill): running until it ends whole, never complete before', async () => {
+    const first = await start();
+    const token = await proCustomer(first, 'Half', 'Backup', 'halfbackup');
+    const deployed = await api(first, 'POST', '/api/instances/deploy', token, {
+      name: 'Ledger',
+      type: 'PostgreSQL',
+    });
+    expect(deployed.status).toBe(202);
+    const id: string = deployed.json.instance.id;
+    await waitFor(
+      async () =>
+        (await api(first, 'GET', `/api/instances/${id}`, token)).json.instance?.status === 'running'
+          ? true
+          : undefined,
+      { timeoutMs: 60_000, what: 'the instance to run' },
+    );
+    const access = await api(first, 'GET', `/api/instances/${id}/access`, token);
+    const { host, port, name, user, password } = variant(access.json, 'database').database;
+    const made = await tenantCli(
+      'postgresql',
+      { host, port, database: name, user, password },
+      'CREATE TABLE ledger (n int); INSERT INTO ledger SELECT generate_series(1, 1000)',
+    );
+    expect(made.ok, made.stderr).toBe(true);
+
+    // The customer holds the table: pg_dump waits inside PostgreSQL, so the kill lands mid-backup.
+    const holder = new pg.Client({ host, port, database: name, user, password });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE ledger IN ACCESS EXCLUSIVE MODE');
+      const created = await api(first, 'POST', `/api/instances/${id}/backups/new`, token, {
+        name: 'Cut short',
+      });
+      expect(created.status, JSON.stringify(created.json)).toBe(201);
+      const backupId: string = created.json.id;
+      await waitFor(
+        async () => {
+          const { rows } = await holder.query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = 'ledger'::regclass",
+          );
+          return (rows[0]?.n ?? 0) > 0 ? true : undefined;
+        },
+        { timeoutMs: 60_000, what: 'pg_dump to wait for the table' },
+      );
+      // (The daily schedule may have started one of its own beside it.)
+      const during = await api(first, 'GET', `/api/instances/${id}/backups`, token);
+      expect(during.json.find((b: { id: string }) => b.id === backupId)).toMatchObject({ status: 'running' });
+      first.child.kill('SIGKILL');
+      expect(await exitOf(first.child)).toBeNull();
+
+      const second = await start();
+      // Its job outlived the server (released at start): it tries again from nothing, and still waits for
+      // the table. Until it ends, the backup reads running, never complete.
+      expect(second.output.text).toMatch(/jobs: released the jobs of stopped workers/);
+      const meanwhile = await api(second, 'GET', `/api/instances/${id}/backups`, token);
+      expect(meanwhile.json.find((b: { id: string }) => b.id === backupId)).toMatchObject({
+        status: 'running',
+      });
+      await holder.query('COMMIT');
+      await holder.end();
+      const ended = await waitFor(
+        async () => {
+          const res = await api(second, 'GET', `/api/instances/${id}/backups`, token);
+          const backup = res.json.find((b: { id: string }) => b.id === backupId);
+          return backup && backup.status !== 'running' ? backup : undefined;
+        },
+        { timeoutMs: 120_000, what: 'the resumed backup to end' },
+      );
+      expect(ended, JSON.stringify(ended)).toMatchObject({ status: 'complete', error: null });
+      // Whole: it restores the table as it was, the half of the killed attempt gone with it. The restore
+      // is accepted while the start's redeploy of the instance still waits in its queue: that redeploy
+      // leaves the restore to its job (it once set running over it, dropping the restore unseen).
+      await tenantCli('postgresql', { host, port, database: name, user, password }, 'DELETE FROM ledger');
+      const restore = await api(second, 'POST', `/api/instances/${id}/backups/${backupId}/restore`, token);
+      expect(restore.status, JSON.stringify(restore.json)).toBe(202);
+      // The restore runs as a job: the rows are back once it ends.
+      await waitFor(
+        async () => {
+          const count = await tenantCli(
+            'postgresql',
+            { host, port, database: name, user, password },
+            'SELECT count(*) FROM ledger',
+          );
+          return count.stdout === '1000' ? true : undefined;
+        },
+        { timeoutMs: 60_000, what: 'the restored rows' },
+      ).catch(async (error: Error) => {
+        const jobs =
+          await sql`select task_identifier, attempts, last_error, locked_by, run_at from graphile_worker.jobs`.execute(
+            db,
+          );
+        throw new Error(
+          `${error.message}; jobs ${JSON.stringify(jobs.rows)}; the server said:\n${second.output.text}`,
+        );
+      });
+      const stored = (await filesUnder(path.join(dataDir, 'backups'))).filter((f) => f.includes(backupId));
+      expect(stored.length).toBeGreaterThan(0);
+      expect(stored.filter((f) => !f.startsWith(`instances/${id}/${backupId}/`))).toEqual([]);
+      second.child.kill('SIGTERM');
+      expect(await exitOf(second.child)).toBe(0);
+    } finally {
+      await holder.end().catch(() => {});
+    }
+  }, 300_000);
 });

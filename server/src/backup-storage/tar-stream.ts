@@ -13,7 +13,7 @@ function octal(value: number, width: number): string {
 }
 
 /** One 512-byte ustar header of a regular file; sizes past 8 GiB in GNU's base-256 form. */
-export function tarHeader(name: string, size: number, mtime: Date): Buffer {
+function tarHeader(name: string, size: number, mtime: Date): Buffer {
   const header = Buffer.alloc(BLOCK);
   header.write(name.slice(0, 99), 0, 'utf8');
   header.write(octal(0o644, 8), 100);

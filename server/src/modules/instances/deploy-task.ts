@@ -89,7 +89,9 @@ export function deployStep(
           deployed_at: row.deployed_at ?? new Date(),
           ...(urls && { url: urls.url, admin_url: urls.adminUrl }),
         },
-        { statusNot: 'deleting' },
+        // Not over a delete, nor over a restore accepted meanwhile: its job, next in the instance's
+        // queue, sets running once the data is back (a redeploy at start used to drop it unseen).
+        { statusIn: ['deploying', 'running', 'suspended', 'error'] },
       );
       if (!updated) return;
       await updateCredentials(trx, row.id, {

@@ -14,17 +14,16 @@ import type { Backup, BackupBody, BackupDownload, SiteStorage } from './instance
 const BACKUP_WHEN_INACTIVE = 'Your subscription is inactive. Creating backups is disabled.';
 const RESTORE_WHEN_INACTIVE = 'Restoring backups is disabled.';
 const DELETE_BACKUP_WHEN_INACTIVE = 'Deleting backups is disabled.';
-export const BACKUPS_LACKING = 'Backups are not available for this type of instance';
+const BACKUPS_LACKING = 'Backups are not available for this type of instance';
 
 const STORAGE_SITES_ONLY = 'Storage use is shown for WordPress instances';
-export const BACKUP_BUSY =
-  'A backup of this instance is already in progress. Try again when it has finished.';
+const BACKUP_BUSY = 'A backup of this instance is already in progress. Try again when it has finished.';
 /** Manual backups one instance may keep at once (scheduled ones are bounded by the plan's days). */
-export const MAX_MANUAL_BACKUPS = 10;
-export const manualLimitMessage = `This instance already has ${MAX_MANUAL_BACKUPS} manual backups, the most it can keep. Delete one to make room for a new one.`;
+const MAX_MANUAL_BACKUPS = 10;
+const manualLimitMessage = `This instance already has ${MAX_MANUAL_BACKUPS} manual backups, the most it can keep. Delete one to make room for a new one.`;
 const BACKUP_ID = /^b-[0-9a-f]{12}$/;
 /** How long a download link works. */
-export const DOWNLOAD_LINK_SECONDS = 5 * 60;
+const DOWNLOAD_LINK_SECONDS = 5 * 60;
 
 export const TASK_BACKUP = 'instance.backup';
 export const TASK_RESTORE = 'instance.restore';
@@ -43,11 +42,11 @@ export const backupPrefix = (instanceId: string, backupId: string) => `instances
 export const manifestKey = (instanceId: string, backupId: string) =>
   `${backupPrefix(instanceId, backupId)}/manifest.json.enc`;
 
-export const newBackupId = () => `b-${randomBytes(6).toString('hex')}`;
+const newBackupId = () => `b-${randomBytes(6).toString('hex')}`;
 
 const LOCATION = { s3: 'Off-site storage', local: 'This server' } as const;
 
-export function toBackup(row: InstanceBackupRow): Backup {
+function toBackup(row: InstanceBackupRow): Backup {
   return {
     id: row.id,
     name: row.name,

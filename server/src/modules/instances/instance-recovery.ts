@@ -7,7 +7,7 @@ import { type BackupJobPayload, TASK_RECOVER } from './instance-backups.service.
 import type { BackupManifest } from './instance-backups.tasks.ts';
 import { findInstancesToReconcile, updateInstance } from './instances.repository.ts';
 
-export const RECOVERING = 'Being recovered from its latest backup';
+const RECOVERING = 'Being recovered from its latest backup';
 
 /**
  * After Berth's own database was restored on a new machine (npm run restore-platform): every backup

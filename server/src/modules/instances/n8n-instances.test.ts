@@ -15,10 +15,12 @@ import {
   startTestProvisioning,
   startTestRunner,
   type TestProvisioning,
+  waitForBackup,
   waitForGone,
   waitForStatus,
 } from '../../../test/instances-harness.ts';
 import { frontDoorRequest, n8nSession, webhookWorkflow } from '../../../test/provisioning/n8n-client.ts';
+import { testArchives } from '../../../test/provisioning/test-archives.ts';
 import { createTestDatabase } from '../../../test/test-db.ts';
 import type { Db } from '../../db/database.ts';
 import type { JobRunner } from '../../jobs/job-runner.ts';
@@ -69,9 +71,11 @@ describe.skipIf(missing !== undefined)('n8n instances through the API', { timeou
     db = testDb.db;
     prov = await startTestProvisioning({ sites: true });
     cipher = createEphemeralCipher();
-    app = createTestApp(db, { provisioner: prov.driver, cipher });
-    runner = await startTestRunner({ ...testDb, driver: prov.driver, cipher });
-    services = createTestServices(db, { provisioner: prov.driver, cipher });
+    // The platform's backup storage (a folder), shared by the app and the jobs as in main.ts.
+    const { vault } = await testArchives();
+    app = createTestApp(db, { provisioner: prov.driver, cipher, backupVault: vault });
+    runner = await startTestRunner({ ...testDb, driver: prov.driver, cipher, vault });
+    services = createTestServices(db, { provisioner: prov.driver, cipher, backupVault: vault });
     const { token, user } = await register(app);
     owner = { token, userId: String(user.id) };
   }, 300_000);
@@ -150,8 +154,10 @@ describe.skipIf(missing !== undefined)('n8n instances through the API', { timeou
 
     const backup = await api('POST', `/api/instances/${id}/backups/new`, { name: 'Before cleanup' });
     expect(backup.status, JSON.stringify(backup.json)).toBe(201);
-    const list = await api('GET', `/api/instances/${id}/backups`);
-    expect(list.json).toEqual([expect.objectContaining({ id: backup.json.id, name: 'Before cleanup' })]);
+    expect(await waitForBackup(app, owner.token, id, backup.json.id)).toMatchObject({
+      name: 'Before cleanup',
+      status: 'complete',
+    });
 
     const after = await n8nSession(url, deploy.email, deploy.password);
     await after.call('POST', `/rest/workflows/${workflow.id}/deactivate`, {});
@@ -160,7 +166,8 @@ describe.skipIf(missing !== undefined)('n8n instances through the API', { timeou
     expect((await after.call('DELETE', `/rest/credentials/${credentialId}`)).status).toBe(200);
 
     const restored = await api('POST', `/api/instances/${id}/backups/${backup.json.id}/restore`);
-    expect([restored.status, restored.json.message]).toEqual([200, 'Restore initiated']);
+    expect([restored.status, restored.json.message]).toEqual([202, 'Restore initiated']);
+    await waitForStatus(app, owner.token, id, 'running', 60_000);
     const back = await n8nSession(url, deploy.email, deploy.password);
     expect((await back.call('GET', `/rest/workflows/${workflow.id}`)).json().data).toMatchObject({
       name: 'Orders',

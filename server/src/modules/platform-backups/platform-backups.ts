@@ -14,7 +14,7 @@ import type { BackupVault, StoredPart } from '../../backup-storage/backup-vault.
  * database.
  */
 
-export const PG_DUMP = '/usr/lib/postgresql/15/bin/pg_dump';
+const PG_DUMP = '/usr/lib/postgresql/15/bin/pg_dump';
 export const PG_RESTORE = '/usr/lib/postgresql/15/bin/pg_restore';
 const DUMP_PART = 'platform.pgdump';
 const PREFIX = 'platform/';
@@ -27,7 +27,7 @@ export interface PlatformBackup {
 }
 
 /** libpq's environment for a postgres:// URL (the password never in argv). */
-export function libpqEnv(url: string): Record<string, string> {
+function libpqEnv(url: string): Record<string, string> {
   const u = new URL(url);
   return {
     PATH: '/usr/bin:/bin',
@@ -41,7 +41,7 @@ export function libpqEnv(url: string): Record<string, string> {
 }
 
 /** Runs a PostgreSQL client program to its end; rejects with its stderr. */
-export async function runPgTool(
+async function runPgTool(
   command: string,
   args: string[],
   env: Record<string, string>,

@@ -16,6 +16,7 @@ import {
   type TestProvisioning,
   waitFor,
 } from '../../../test/instances-harness.ts';
+import { testArchives } from '../../../test/provisioning/test-archives.ts';
 import { createTestDatabase } from '../../../test/test-db.ts';
 import type { Db } from '../../db/database.ts';
 import type { JobRunner } from '../../jobs/job-runner.ts';
@@ -42,8 +43,10 @@ beforeAll(async () => {
   prov = await startTestProvisioning({ sites: true });
   const cipher = createEphemeralCipher();
   dns = await startFakeDns();
-  app = createTestApp(db, { provisioner: prov.driver, cipher, dnsServers: [dns.server] });
-  runner = await startTestRunner({ ...database, driver: prov.driver, cipher });
+  // The platform's backup storage (a folder), shared by the app and the jobs as in main.ts.
+  const { vault } = await testArchives();
+  app = createTestApp(db, { provisioner: prov.driver, cipher, dnsServers: [dns.server], backupVault: vault });
+  runner = await startTestRunner({ ...database, driver: prov.driver, cipher, vault });
   const { token, user } = await register(app);
   await db
     .updateTable('subscriptions')
@@ -126,22 +129,34 @@ describe('/api/v1 with a real WordPress site', { timeout: 120_000 }, () => {
     });
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.json).toEqual(first.json);
-    const listed = await v1('GET', `/instances/${id}/backups`);
-    expect(listed.status).toBe(200);
+    // A backup is a job: listed running, then complete.
+    const listed = await waitFor(
+      async () => {
+        const res = await v1('GET', `/instances/${id}/backups`);
+        return res.json.data?.backups?.[0]?.status === 'complete' ? res : undefined;
+      },
+      { timeoutMs: 60_000, what: 'the backup to complete' },
+    );
     expect(listed.json.data.backups).toHaveLength(1);
     expect(listed.json.data.backups[0]).toMatchObject({
       id: first.json.data.backupId,
       name: 'before-upgrade',
       note: 'nightly',
+      kind: 'manual',
     });
     const backupId = first.json.data.backupId;
     const restored = await v1('POST', `/instances/${id}/backups/${backupId}/restore`);
-    expect(restored.status, JSON.stringify(restored.json)).toBe(200);
+    expect(restored.status, JSON.stringify(restored.json)).toBe(202);
     expect(restored.json).toEqual({
       success: true,
       message: 'Restore initiated',
       data: { instanceId: id, backupId },
     });
+    await waitFor(
+      async () =>
+        (await v1('GET', `/instances/${id}`)).json.data?.instance?.status === 'running' ? true : undefined,
+      { timeoutMs: 60_000, what: 'the restore to end' },
+    );
     const deleted = await v1('DELETE', `/instances/${id}/backups/${backupId}`);
     expect(deleted.json).toEqual({
       success: true,

@@ -22,7 +22,7 @@ import { type Cipher, createEphemeralCipher } from '../../lib/crypto.ts';
 import type { DatabaseCredentials } from '../../provisioning/engine.ts';
 
 /**
- * The 14 instance routes of /api/v1 (the 15th, usage, is in modules/usage/usage.test.ts) against real MySQL and PostgreSQL instances (the local driver and the job
+ * The 15 instance routes of /api/v1 (the 16th, usage, is in modules/usage/usage.test.ts) against real MySQL and PostgreSQL instances (the local driver and the job
  * runner), with only an API key: what a Pro developer's script sees. The WordPress-only routes (domain,
  * SSL, backups) answer with the same rules /api applies to databases.
  */

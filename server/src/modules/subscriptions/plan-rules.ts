@@ -24,10 +24,6 @@ export const ADDON_INSTANCE_MONTHLY_PRICE = 3.99;
  */
 export const BACKUP_DAYS: Record<'starter' | 'pro', number> = { starter: 7, pro: 30 };
 
-/** The days backups are kept for a subscription on `plan`, given the admin's `days` per paid plan. */
-export const backupDaysOf = (plan: PlanId, days: Record<'starter' | 'pro', number>): number =>
-  plan === 'pro' ? days.pro : days.starter;
-
 /** Share taken off twelve monthly payments when paying yearly: Starter 10 %, Pro 30 %. */
 export const YEARLY_DISCOUNT: Record<'starter' | 'pro', number> = { starter: 0.1, pro: 0.3 };
 

@@ -104,7 +104,13 @@ export async function execIntoPart(
   });
 }
 
-/** Reads a part that execIntoPart wrote, as the command's raw output. */
+/**
+ * Reads a part that execIntoPart wrote, as the command's raw output. A failed read (storage gone mid-way)
+ * fails the output too, so the restore's command is torn down instead of waiting for more input.
+ */
 export function partOutput(archive: ArchiveReader, name: string): Readable {
-  return archive.part(`${name}.gz`).pipe(createGunzip());
+  const stored = archive.part(`${name}.gz`);
+  const gunzip = createGunzip();
+  stored.on('error', (error) => gunzip.destroy(error));
+  return stored.pipe(gunzip);
 }

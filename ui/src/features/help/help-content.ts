@@ -61,9 +61,9 @@ export const HELP_FAQ: readonly FaqCategory[] = [
           'Open the instance and show its connection details: host, port, database, user, password and a connection string. Credentials can take up to a minute to appear after a deployment.',
       },
       {
-        question: 'Can I back up my WordPress site?',
+        question: 'Can I back up my sites and databases?',
         answer:
-          'Yes. WordPress instances have a Backups tab where you create, restore and delete backups, each with a name and an optional note.',
+          'Yes. WordPress, MySQL, PostgreSQL and n8n instances are backed up once a day, kept for as many days as your plan allows. Their Backups tab shows each backup with its size and where it is kept, makes one when you ask (with a name and an optional note), downloads, restores and deletes them.',
       },
     ],
   },

@@ -43,7 +43,7 @@ export interface BackupSite {
 class BackupTooLargeError extends ValidationError {}
 
 /** Passes bytes through, failing once more than `max` went by. */
-export function capped(max: number, what: string): Transform {
+function capped(max: number, what: string): Transform {
   let seen = 0;
   return new Transform({
     transform(chunk: Buffer, _encoding, done) {
