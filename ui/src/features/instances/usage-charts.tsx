@@ -210,7 +210,7 @@ export function RequestsChart({ report }: { report: UsageReport }) {
   );
 }
 
-/** The dashboard's small memory and CPU lines (the last hour). */
+/** The dashboard's small memory and CPU lines (the last hour), each from 0 up to its limit. */
 export function UsageSparklines({ report }: { report: UsageReport }) {
   const theme = useTheme();
   const memory = report.points.map((p) => p.memoryBytes ?? 0);
@@ -225,13 +225,25 @@ export function UsageSparklines({ report }: { report: UsageReport }) {
         <Typography variant="caption" color="text.secondary">
           Memory, last hour
         </Typography>
-        <SparkLineChart data={memory} height={36} area color={theme.palette.secondary.main} />
+        <SparkLineChart
+          data={memory}
+          yAxis={{ min: 0, max: report.summary.memory.limit ?? undefined }}
+          height={36}
+          area
+          color={theme.palette.secondary.main}
+        />
       </Box>
       <Box>
         <Typography variant="caption" color="text.secondary">
           CPU, last hour
         </Typography>
-        <SparkLineChart data={cpu} height={36} area color={theme.palette.primary.main} />
+        <SparkLineChart
+          data={cpu}
+          yAxis={{ min: 0, max: report.cpuLimit ?? undefined }}
+          height={36}
+          area
+          color={theme.palette.primary.main}
+        />
       </Box>
     </Box>
   );
