@@ -894,6 +894,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/regions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Each region, whether customers can deploy there, and its servers with what they hold (admin) */
+        get: operations["admin.regions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/help/upload": {
         parameters: {
             query?: never;
@@ -2634,6 +2651,45 @@ export interface components {
             plan: "starter" | "pro";
             /** @enum {string} */
             billingCycle: "monthly" | "yearly";
+        };
+        AdminRegions: {
+            /**
+             * @description `this-host`: every instance runs on the server that answers; `swarm`: Docker Swarm per region
+             * @enum {string}
+             */
+            scheduler: "this-host" | "swarm";
+            regions: {
+                region: string;
+                label: string;
+                /** @description Whether customers can deploy there now */
+                available: boolean;
+                /** @description Why not, as customers read it */
+                reason: string | null;
+                /** @description Why its scheduler could not be asked */
+                error: string | null;
+                nodes: {
+                    id: string;
+                    hostname: string;
+                    /** @enum {string} */
+                    role: "manager" | "worker";
+                    /** @description ready · down · unknown · disconnected (the manager’s view) */
+                    state: string;
+                    /** @description active · pause · drain (the operator’s) */
+                    availability: string;
+                    /** @description The address customers’ database clients reach it at */
+                    address: string;
+                    labels: {
+                        [key: string]: string;
+                    };
+                    memoryBytes: number;
+                    /** @description Memory reserved by the instances placed on it */
+                    memoryReservedBytes: number;
+                    cpus: number;
+                    cpusReserved: number;
+                    /** @description Berth instances with a task on it now */
+                    instances: number;
+                }[];
+            }[];
         };
         HelpUploadResult: {
             file: components["schemas"]["HelpAttachment"];
@@ -6216,6 +6272,44 @@ export interface operations {
             };
             /** @description The payment provider could not cancel the renewing subscription */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "admin.regions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every region customers can pick, with its nodes where a swarm runs it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminRegions"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -2,12 +2,8 @@
 // (/var/cache/berth/runtimes, or the folder given as argument): npm run install-n8n [-- <folder>]
 // `npm start` runs the same install in the background when the runtime is missing.
 import { isRoot, systemUser } from '../src/provisioning/local/host/host.ts';
-import {
-  DEFAULT_RUNTIMES_DIR,
-  ensureN8nCompileCache,
-  ensureN8nTemplate,
-  installN8nRuntime,
-} from '../src/provisioning/local/n8n/n8n-runtime.ts';
+import { DEFAULT_RUNTIMES_DIR, installN8nRuntime } from '../src/provisioning/local/n8n/n8n-runtime.ts';
+import { ensureN8nCompileCache, ensureN8nTemplate } from '../src/provisioning/local/n8n/n8n-warm-ups.ts';
 
 const dir = process.argv[2] ?? DEFAULT_RUNTIMES_DIR;
 const started = performance.now();

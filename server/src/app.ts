@@ -29,6 +29,7 @@ import { createPasswordResetRouter } from './modules/password-reset/password-res
 import { createPaymentsRouter } from './modules/payments/payments.index.ts';
 import { PUBLIC_API_RATE_LIMIT } from './modules/public-api/public-api.gate.ts';
 import { createPublicApiRouter } from './modules/public-api/public-api.index.ts';
+import { createRegionsRouter } from './modules/regions/regions.index.ts';
 import { createSubscriptionsRouter } from './modules/subscriptions/subscriptions.index.ts';
 import { createUsageRouter } from './modules/usage/usage.index.ts';
 import type { Services } from './services.ts';
@@ -172,6 +173,7 @@ export function createApp(services: Services, http: HttpOptions = {}) {
     )
     .route('/', createContactRouter({ contact: services.contact, limiter, limit: limits.contact, turnstile }))
     .route('/', createAdminRouter(admin))
+    .route('/', createRegionsRouter(services.regions))
     .route(
       '/',
       createHelpDeskRouter({

@@ -32,6 +32,7 @@ import { createPaymentSettingsStore } from './modules/payments/payment-settings.
 import type { PaymentsConfig } from './modules/payments/payments.config.ts';
 import { createPaymentsService } from './modules/payments/payments.service.ts';
 import { createPaymentProviders } from './modules/payments/providers.ts';
+import { createRegionsService } from './modules/regions/regions.service.ts';
 import { createTrialNoticesService } from './modules/subscriptions/trial-notices.service.ts';
 import { createUsageService } from './modules/usage/usage.service.ts';
 import { createSubscriptionAndInstanceServices } from './platform-services.ts';
@@ -205,6 +206,7 @@ export function createServices(config: ServicesConfig) {
     providers,
     payments,
     admin,
+    regions: createRegionsService(driver),
     trialNotices,
     helpDesk,
     announcements,

@@ -30,6 +30,11 @@ export interface ProvisioningDriver {
   onStorageLimit(listener: (event: StorageLimitEvent) => void): () => void;
   /** Live instance states (the swarm driver has them; the local driver's jobs already know). */
   readonly live?: LiveStatusCapability;
+  /**
+   * Per region, the servers that run its instances as the scheduler reports them, for the admin (the
+   * swarm driver's nodes). Absent: the driver runs everything on this host.
+   */
+  nodes?(): Promise<RegionNodes[]>;
   /** What instances use and what the host has (usage.ts); absent: this driver measures nothing. */
   readonly usage?: UsageCapability;
   /** Brings up what the driver supervises (or connects to). */
@@ -37,6 +42,32 @@ export interface ProvisioningDriver {
   /** Closes connections and shuts supervised servers down gracefully. */
   stop(): Promise<void>;
   health(): Promise<DriverHealth>;
+}
+
+/** A server of a region as its scheduler reports it (a swarm node). */
+export interface NodeReport {
+  id: string;
+  hostname: string;
+  role: 'manager' | 'worker';
+  /** ready · down · unknown · disconnected (the manager's view). */
+  state: string;
+  /** active · pause · drain (the operator's). */
+  availability: string;
+  address: string;
+  labels: Record<string, string>;
+  memoryBytes: number;
+  memoryReservedBytes: number;
+  cpus: number;
+  cpusReserved: number;
+  /** Berth instances with a task on it now. */
+  instances: number;
+}
+
+/** A region's servers; `error` when its scheduler could not be asked. */
+export interface RegionNodes {
+  region: string;
+  error?: string;
+  nodes: NodeReport[];
 }
 
 /** Each type's engine. */

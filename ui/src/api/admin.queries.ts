@@ -24,6 +24,18 @@ export function useOperatorCapabilitiesQuery() {
   });
 }
 
+export type AdminRegions = Schemas['AdminRegions'];
+export type AdminRegion = AdminRegions['regions'][number];
+
+/** GET /api/admin/regions: every region, whether customers can deploy there, and its nodes (swarm). */
+export function useAdminRegionsQuery() {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: adminKeys.regions(),
+    queryFn: () => unwrap(client.GET('/api/admin/regions')),
+  });
+}
+
 /** Users per page of the admin user list (the server's default). */
 export const ADMIN_USER_PAGE_SIZE = 20;
 

@@ -74,6 +74,7 @@ export const adminKeys = {
   all: ['admin'] as const,
   paymentSettings: () => [...adminKeys.all, 'payment-settings'] as const,
   capabilities: () => [...adminKeys.all, 'capabilities'] as const,
+  regions: () => [...adminKeys.all, 'regions'] as const,
   capacity: () => [...adminKeys.all, 'capacity'] as const,
   metamaskOrders: () => [...adminKeys.all, 'metamask-orders'] as const,
   metamaskOrderList: (status: string) => [...adminKeys.metamaskOrders(), status] as const,

@@ -2,9 +2,9 @@ import type { Db } from '../../db/database.ts';
 import { NotFoundError } from '../../lib/errors.ts';
 import { isUuid } from '../../lib/ids.ts';
 import type { BillingCycle, PaidPlan } from '../subscriptions/billing-rules.ts';
-import { standingOf } from '../subscriptions/plan-rules.ts';
+import { factsOf, standingOf } from '../subscriptions/plan-rules.ts';
 import type { Subscription } from '../subscriptions/subscriptions.schemas.ts';
-import { factsOf, type SubscriptionsService } from '../subscriptions/subscriptions.service.ts';
+import type { SubscriptionsService } from '../subscriptions/subscriptions.service.ts';
 import { findRole, findUserSummariesPage, findUsersPage, userExists } from './admin.repository.ts';
 import type { AdminUserList, UserSummaryList } from './admin.schemas.ts';
 

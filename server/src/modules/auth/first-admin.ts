@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import { hashSecret } from './auth.service.ts';
+import { hashSecret } from './auth.context.ts';
 import { deleteSetupTokens, insertSetupToken } from './sessions.repository.ts';
 import { adminExists } from './users.repository.ts';
 

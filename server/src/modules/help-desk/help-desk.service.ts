@@ -2,49 +2,38 @@ import { type SupportPlan, supportResponseHours } from '@berth/openapi/rules';
 import type { Db, DbOrTx } from '../../db/database.ts';
 import type { HelpTicketRow, HelpUploadRow, TicketStatus } from '../../db/tables/help-desk.ts';
 import { enqueueMail } from '../../jobs/mail-task.ts';
-import { NotFoundError, PayloadTooLargeError, ValidationError } from '../../lib/errors.ts';
+import { NotFoundError } from '../../lib/errors.ts';
 import { isUuid } from '../../lib/ids.ts';
-import { detectImageType, IMAGE_CONTENT_TYPES } from '../avatars/image-type.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import type { Subscription } from '../subscriptions/subscriptions.schemas.ts';
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service.ts';
 import { takeContextSnapshot } from './help-desk.context.ts';
-import { FILE_NAME, fileNameOf, type HelpFiles, URL_PREFIX } from './help-desk.files.ts';
+import type { HelpFiles } from './help-desk.files.ts';
 import {
   attachUpload,
-  deleteOrphanUploads,
   deleteTicket,
   deleteUploads,
   findTicket,
   findTicketPage,
   findTicketsOf,
-  findUpload,
   findUploadsOfTickets,
-  findUploadWithOwner,
   insertTicket,
-  insertUpload,
-  knownFileNames,
   lockTicket,
-  lockUploads,
   updateTicketResponse,
   updateTicketStatus,
 } from './help-desk.repository.ts';
 import type {
   AllTicketsQuery,
   AnswerBody,
-  Attachment,
   SubmitTicketBody,
   Ticket,
   TicketPage,
 } from './help-desk.schemas.ts';
+import { attachmentOf, helpDeskUploads } from './help-desk.uploads.ts';
 
-export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
-export const UPLOAD_TOO_LARGE = 'Image must be 5 MB or smaller';
-const NOT_AN_IMAGE = 'Only PNG, JPEG, GIF or WebP images can be attached';
-/** Uploads never attached to a ticket are deleted after this long. */
-export const ORPHAN_AGE_MS = 24 * 60 * 60_000;
+export { ORPHAN_AGE_MS, UPLOAD_MAX_BYTES, UPLOAD_TOO_LARGE } from './help-desk.uploads.ts';
+
 const TICKET_NOT_FOUND = 'Ticket not found';
-const UPLOAD_NOT_FOUND = 'File not found';
 
 export interface HelpDeskDeps {
   db: Db;
@@ -57,11 +46,6 @@ export interface HelpDeskDeps {
 }
 
 export type HelpDeskService = ReturnType<typeof createHelpDeskService>;
-
-const attachmentOf = (u: HelpUploadRow): Attachment => ({
-  url: URL_PREFIX + u.file_name,
-  name: u.original_name,
-});
 
 function toTicket(row: HelpTicketRow, uploads: HelpUploadRow[], now: Date): Ticket {
   const mine = uploads.filter((u) => u.ticket_id === row.id);
@@ -98,25 +82,12 @@ function supportPlanOf(subscription: Pick<Subscription, 'plan' | 'standing'>): S
   return subscription.standing === 'active' && subscription.plan !== 'free' ? subscription.plan : 'free';
 }
 
-/** A display name for an uploaded file: the client's name, cut down, or `image.<ext>`. */
-function displayName(name: string, ext: string): string {
-  // Control characters and path separators are dropped (the name is only ever displayed).
-  const clean = Array.from(name)
-    .filter((ch) => ch >= ' ' && ch !== '\u007f' && ch !== '/' && ch !== '\\')
-    .join('')
-    .trim()
-    .slice(0, 120);
-  return clean || `image.${ext}`;
-}
-
-export function createHelpDeskService({
-  db,
-  now,
-  files,
-  notifications,
-  subscriptions,
-  publicUrl,
-}: HelpDeskDeps) {
+/**
+ * The help desk: customers submit tickets (with their plan's answer time and, by choice, a snapshot of
+ * their instances) and admins answer them; the images of both are stored by help-desk.uploads.ts.
+ */
+export function createHelpDeskService(deps: HelpDeskDeps) {
+  const { db, now, files, notifications, subscriptions, publicUrl } = deps;
   async function withUploads(rows: HelpTicketRow[], tx: DbOrTx = db): Promise<Ticket[]> {
     const uploads = await findUploadsOfTickets(
       tx,
@@ -126,33 +97,7 @@ export function createHelpDeskService({
     return rows.map((row) => toTicket(row, uploads, at));
   }
   const one = async (row: HelpTicketRow, tx: DbOrTx = db) => (await withUploads([row], tx))[0] as Ticket;
-
-  /**
-   * The uploads named by `refs`, locked: each must be `allowed` (else a 400 naming it). Duplicates
-   * count once.
-   */
-  async function resolveAttachments(
-    tx: DbOrTx,
-    refs: readonly { url: string; name?: string }[],
-    allowed: (u: HelpUploadRow) => boolean,
-  ): Promise<HelpUploadRow[]> {
-    const names = [...new Set(refs.map((r) => fileNameOf(r.url) ?? r.url))];
-    const rows = await lockUploads(
-      tx,
-      names.filter((n) => FILE_NAME.test(n)),
-    );
-    const byName = new Map(rows.map((r) => [r.file_name, r]));
-    return names.map((name, i) => {
-      const row = byName.get(name);
-      if (!row || !allowed(row)) {
-        const label = refs[i]?.name ?? name;
-        throw new ValidationError(`Attachment ${label} was not found; upload it again`, {
-          fieldErrors: { attachments: ['Attachment not found'] },
-        });
-      }
-      return row;
-    });
-  }
+  const { resolveAttachments, upload, removeUpload, readUpload, sweepOrphans } = helpDeskUploads(deps);
 
   async function ticketOf(userId: string, id: string): Promise<HelpTicketRow> {
     const row = isUuid(id) ? await findTicket(db, id) : undefined;
@@ -162,51 +107,9 @@ export function createHelpDeskService({
   }
 
   return {
-    /** Stores one image (type judged by its bytes) unattached; a submit or an answer attaches it. */
-    async upload(userId: string, file: File): Promise<Attachment> {
-      if (file.size > UPLOAD_MAX_BYTES) throw new PayloadTooLargeError(UPLOAD_TOO_LARGE);
-      const bytes = new Uint8Array(await file.arrayBuffer());
-      const ext = detectImageType(bytes);
-      if (!ext) throw new ValidationError(NOT_AN_IMAGE, { fieldErrors: { file: [NOT_AN_IMAGE] } });
-      const fileName = await files.write(bytes, ext);
-      try {
-        const row = await insertUpload(db, {
-          file_name: fileName,
-          original_name: displayName(file.name, ext),
-          content_type: IMAGE_CONTENT_TYPES[ext],
-          size: bytes.byteLength,
-          uploaded_by: userId,
-        });
-        return attachmentOf(row);
-      } catch (error) {
-        await files.remove([fileName]);
-        throw error;
-      }
-    },
-
-    /** Deletes one of the user's uploads that no ticket uses yet (removed from a form before sending). */
-    async removeUpload(userId: string, fileName: string): Promise<void> {
-      const row = FILE_NAME.test(fileName) ? await findUpload(db, fileName) : undefined;
-      if (!row || row.uploaded_by !== userId || row.ticket_id !== null)
-        throw new NotFoundError(UPLOAD_NOT_FOUND);
-      await deleteUploads(db, [row.id]);
-      await files.remove([row.file_name]);
-    },
-
-    /**
-     * An uploaded image for the uploader, the owner of the ticket it belongs to, or an admin; everyone
-     * else gets the same 404 as for a file that does not exist.
-     */
-    async readUpload(
-      user: { id: string; isAdmin: boolean },
-      fileName: string,
-    ): Promise<{ bytes: Uint8Array<ArrayBuffer>; contentType: string }> {
-      const row = FILE_NAME.test(fileName) ? await findUploadWithOwner(db, fileName) : undefined;
-      const allowed = row && (user.isAdmin || row.uploaded_by === user.id || row.ticket_owner === user.id);
-      const bytes = allowed ? await files.read(row.file_name) : undefined;
-      if (!row || !bytes) throw new NotFoundError(UPLOAD_NOT_FOUND);
-      return { bytes, contentType: row.content_type };
-    },
+    upload,
+    removeUpload,
+    readUpload,
 
     /**
      * Records the ticket with the sender's plan and the answer support promised by it (due 4 hours
@@ -321,18 +224,6 @@ export function createHelpDeskService({
       return ticket;
     },
 
-    /**
-     * Deletes uploads no ticket took within ORPHAN_AGE_MS (a form left without sending), and files on
-     * disk that no row knows (a crash between writing and recording). Answers how many files went.
-     */
-    async sweepOrphans(): Promise<number> {
-      const before = new Date(now().getTime() - ORPHAN_AGE_MS);
-      const names = await deleteOrphanUploads(db, before, 1000);
-      const onDisk = await files.listOlderThan(before);
-      const known = await knownFileNames(db, onDisk);
-      const strays = onDisk.filter((n) => !known.has(n));
-      await files.remove([...names, ...strays]);
-      return names.length + strays.length;
-    },
+    sweepOrphans,
   };
 }

@@ -237,6 +237,11 @@ describe('instance jobs', { timeout: 60_000 }, () => {
     // The operator's hint goes to the log; the customer reads a reference to it.
     const ref = referenceIn(present(failed.statusMessage, 'a status message'));
     expect(logLineOf(ref)).toContain('A stored secret could not be decrypted (was ENCRYPTION_KEY changed?)');
+    // No retry: the job ends (the queue removes it a moment after its last write to the instance).
+    await waitFor(async () => ((await jobsOf(failed.id)).length === 0 ? true : undefined), {
+      timeoutMs: 5000,
+      what: 'the failed deploy job to end without a retry',
+    });
     expect(await jobsOf(failed.id)).toEqual([]);
   });
 

@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, register, type TestApp, variant } from '../../../test/create-test-app.ts';
+import {
+  call,
+  createTestApp,
+  present,
+  register,
+  registerAdmin,
+  type TestApp,
+  variant,
+} from '../../../test/create-test-app.ts';
 import { startTestRunner, waitForGone, waitForStatus } from '../../../test/instances-harness.ts';
 import { tenantCli } from '../../../test/provisioning/db-clients.ts';
 import { type SwarmHarness, startSwarmHarness } from '../../../test/provisioning/swarm-harness.ts';
@@ -80,6 +88,26 @@ describe('instances through the API on the swarm driver', { timeout: 180_000 }, 
       await h.docker('euw1-m', 'service', 'inspect', '--format', '{{json .Spec}}', instanceNames(id).service),
     ) as { TaskTemplate: { Resources: { Limits: { MemoryBytes: number; NanoCPUs: number } } } };
     expect(service.TaskTemplate.Resources.Limits).toMatchObject({ MemoryBytes: 1024 ** 3, NanoCPUs: 1e9 });
+
+    // The admin sees where it runs: eu-west-1's nodes as the swarm reports them, the instance counted
+    // on the node that holds it and its memory reserved there; a region without a swarm has no nodes.
+    const admin = await registerAdmin(app, database.db);
+    const regions = await call(app, 'GET', '/api/admin/regions', { token: admin.token });
+    expect(regions.status).toBe(200);
+    expect(regions.json.scheduler).toBe('swarm');
+    const eu = present(regions.json.regions.find((region) => region.region === 'eu-west-1'));
+    expect(eu.available).toBe(true);
+    expect(eu.nodes.length).toBeGreaterThan(0);
+    for (const node of eu.nodes) expect(node.labels.region).toBe('eu-west-1');
+    const holder = present(
+      eu.nodes.find((node) => node.instances > 0),
+      'the node running the instance',
+    );
+    expect(holder.memoryReservedBytes).toBeGreaterThanOrEqual(1024 ** 3);
+    expect(holder.memoryReservedBytes).toBeLessThanOrEqual(holder.memoryBytes);
+    const far = present(regions.json.regions.find((region) => region.region === 'ap-south-1'));
+    expect([far.available, far.nodes]).toEqual([false, []]);
+    expect((await call(app, 'GET', '/api/admin/regions', { token })).status).toBe(403);
 
     const first = await credentialsOf(token, id);
     expect((await tenantCli('mysql', first, 'CREATE TABLE t (n INT); INSERT INTO t VALUES (1)')).ok).toBe(

@@ -10,8 +10,8 @@ import {
   downgradeBlockReason,
   type PaidPlan,
 } from '../subscriptions/billing-rules.ts';
-import { PLANS, standingOf } from '../subscriptions/plan-rules.ts';
-import { factsOf, type SubscriptionsService } from '../subscriptions/subscriptions.service.ts';
+import { factsOf, PLANS, standingOf } from '../subscriptions/plan-rules.ts';
+import type { SubscriptionsService } from '../subscriptions/subscriptions.service.ts';
 import { periodAmount, type StoredPaymentSettings } from './payment-settings.ts';
 import { insertOrder } from './payments.ledger.ts';
 

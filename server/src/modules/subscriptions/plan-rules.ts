@@ -1,3 +1,5 @@
+import type { SubscriptionRow } from '../../db/tables/subscriptions.ts';
+
 /**
  * Pure plan and trial rules. No I/O: table-tested in
  * plan-rules.test.ts.
@@ -31,6 +33,15 @@ export interface SubscriptionFacts {
   currentPeriodEnd: Date | null;
   addonInstances: number;
 }
+
+/** A subscription row as these rules read it. */
+export const factsOf = (row: SubscriptionRow): SubscriptionFacts => ({
+  plan: row.plan,
+  status: row.status,
+  trialEndsAt: row.trial_ends_at,
+  currentPeriodEnd: row.current_period_end,
+  addonInstances: row.addon_instances,
+});
 
 export function trialEnd(start: Date): Date {
   return new Date(start.getTime() + TRIAL_MINUTES * 60_000);

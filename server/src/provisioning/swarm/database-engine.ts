@@ -5,9 +5,9 @@ import type { DatabaseCredentials, DatabaseSpec, InstanceEngine, Resources } fro
 import { unavailable } from '../instance-types.ts';
 import { checkTenantLogin } from '../tenant-login.ts';
 import { checkPassword, generatePassword, tenantNames } from '../tenant-names.ts';
+import { sqlDatabaseBackups } from './database-backups.ts';
 import { FLAVORS, type Flavor } from './database-flavors.ts';
 import { SERVICE_UIDS } from './image-recipes.ts';
-import { execIn, runningContainer } from './node-exec.ts';
 import { choosePlacement, type Region } from './region.ts';
 import {
   applyService,
@@ -135,6 +135,19 @@ async function provenLogin(type: SqlType, credentials: DatabaseCredentials, time
   }
 }
 
+/** Where the instance's server was placed (region, node, published port) and whose it is. */
+async function placedOf(ctx: SwarmContext, id: string) {
+  const found = await ctx.locate(id);
+  if (!found) return undefined;
+  const labels = found.service.Spec.Labels ?? {};
+  return {
+    region: found.region,
+    nodeId: labels[LABEL.node] ?? '',
+    port: Number(labels[LABEL.port]),
+    owner: labels[LABEL.owner],
+  };
+}
+
 export function databaseEngine(ctx: SwarmContext, type: SqlType): InstanceEngine<DatabaseSpec> {
   const flavor = FLAVORS[type];
 
@@ -208,18 +221,6 @@ export function databaseEngine(ctx: SwarmContext, type: SqlType): InstanceEngine
     await removeSecrets(region.manager, id);
   }
 
-  async function placedOf(id: string) {
-    const found = await ctx.locate(id);
-    if (!found) return undefined;
-    const labels = found.service.Spec.Labels ?? {};
-    return {
-      region: found.region,
-      nodeId: labels[LABEL.node] ?? '',
-      port: Number(labels[LABEL.port]),
-      owner: labels[LABEL.owner],
-    };
-  }
-
   const withLock = <T>(id: string, task: () => Promise<T>) => ctx.lock(`instance:${id}`, task);
 
   return {
@@ -232,14 +233,14 @@ export function databaseEngine(ctx: SwarmContext, type: SqlType): InstanceEngine
     deploy: (spec) =>
       withLock(spec.id, async () => {
         const password = spec.password === undefined ? generatePassword() : checkPassword(spec.password);
-        const existing = await placedOf(spec.id);
+        const existing = await placedOf(ctx, spec.id);
         const owner = spec.owner ?? existing?.owner;
         return { database: await apply({ ...spec, owner }, password, existing) };
       }),
 
     delete: (id) =>
       withLock(id, async () => {
-        const placed = await placedOf(id);
+        const placed = await placedOf(ctx, id);
         if (placed) await removeAll(placed.region, id, placed.nodeId);
         // Secrets of a first deploy that failed before its service existed.
         for (const region of ctx.regions.values()) await removeSecrets(region.manager, id).catch(() => {});
@@ -263,7 +264,7 @@ export function databaseEngine(ctx: SwarmContext, type: SqlType): InstanceEngine
     password: {
       change: (id, password) =>
         withLock(id, async () => {
-          const placed = await placedOf(id);
+          const placed = await placedOf(ctx, id);
           if (!placed) throw new NotFoundError('Instance not found');
           const current = await findService(placed.region.manager, instanceNames(id).service);
           const env =
@@ -284,48 +285,6 @@ export function databaseEngine(ctx: SwarmContext, type: SqlType): InstanceEngine
         }),
     },
 
-    backups: {
-      create: (id, input) =>
-        withLock(id, async () => {
-          const { region } = await ctx.require(id);
-          const tenant = tenantNames(id);
-          const target = await runningContainer(region, instanceNames(id).service);
-          const count = flavor.countTables(tenant.database);
-          return ctx.backups.create(
-            id,
-            input,
-            [
-              {
-                name: 'db.sql.gz',
-                write: async (sink) => {
-                  const dump = flavor.dump(tenant.database);
-                  await execIn(target, dump.cmd, { user: dump.user, stdout: sink });
-                },
-              },
-            ],
-            async () => ({ tables: Number((await execIn(target, count.cmd, { user: count.user })).trim()) }),
-          );
-        }),
-      list: (id) => ctx.backups.list(id),
-      restore: (id, backupId) =>
-        withLock(id, async () => {
-          const { region } = await ctx.require(id);
-          const tenant = tenantNames(id);
-          const backup = await ctx.backups.open(id, backupId);
-          const target = await runningContainer(region, instanceNames(id).service);
-          const recreate = flavor.recreate(tenant.database, tenant.user);
-          await execIn(target, recreate.cmd, { user: recreate.user });
-          const load = flavor.load(tenant.database, tenant.user);
-          await execIn(target, load.cmd, { user: load.user, stdin: backup.read('db.sql.gz') });
-          const count = flavor.countTables(tenant.database);
-          const tables = Number((await execIn(target, count.cmd, { user: count.user })).trim());
-          if (tables !== backup.manifest.check.tables) {
-            throw new Error(
-              `Restore of ${backupId} incomplete: ${tables} tables, the backup had ${backup.manifest.check.tables}`,
-            );
-          }
-        }),
-      delete: (id, backupId) => ctx.backups.delete(id, backupId),
-    },
+    backups: sqlDatabaseBackups(ctx, flavor),
   };
 }

@@ -1,11 +1,17 @@
-import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type Docker from 'dockerode';
 import type { SiteUrls, SslStatus } from '../engine.ts';
 import { buildCaddyConfig, type CaddySite, proxyTo } from '../local/front-door/caddy-config.ts';
 import { sslStatusOf } from '../local/front-door/ssl-probe.ts';
-import { SERVICE_UIDS } from './image-recipes.ts';
-import { execIn, type RunningContainer } from './node-exec.ts';
+import {
+  ADMIN,
+  CONTAINER,
+  ensureFrontDoorContainer,
+  frontDoorContainer,
+  loadCaddyConfig,
+} from './front-door-container.ts';
+import { requestThrough } from './front-door-http.ts';
+import { execIn } from './node-exec.ts';
 import type { Region } from './region.ts';
 import { instanceNames, LABEL, type ServiceInfo } from './services.ts';
 import { listNodes, statusOf, unlessMissing } from './swarm-api.ts';
@@ -21,34 +27,7 @@ import type { SwarmContext } from './swarm-context.ts';
  * reload`, graceful); certificates (internal CA or ACME) live in its volume.
  */
 
-const CONTAINER = 'berth-front-door';
-const NETWORK = 'berth-front';
-const VOLUME = 'berth-front-door';
-const CONFIG_FILE = '/data/berth.json';
-const ADMIN = 'localhost:2019';
 const WEB_TYPES = ['wordpress', 'n8n'];
-
-/** A one-file tar archive (ustar), for Docker's archive API. */
-function singleFileTar(name: string, content: Buffer, uid: number, mode = 0o600): Buffer {
-  const header = Buffer.alloc(512);
-  const write = (text: string, offset: number, length: number) => header.write(text, offset, length, 'ascii');
-  const octal = (value: number, length: number) => `${value.toString(8).padStart(length - 1, '0')}\0`;
-  write(name, 0, 100);
-  write(octal(mode, 8), 100, 8);
-  write(octal(uid, 8), 108, 8);
-  write(octal(uid, 8), 116, 8);
-  write(octal(content.length, 12), 124, 12);
-  write(octal(Math.floor(Date.now() / 1000), 12), 136, 12);
-  write('        ', 148, 8);
-  write('0', 156, 1);
-  write('ustar\0', 257, 6);
-  write('00', 263, 2);
-  let sum = 0;
-  for (const byte of header) sum += byte;
-  write(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 8);
-  const padding = Buffer.alloc((512 - (content.length % 512)) % 512);
-  return Buffer.concat([header, content, padding, Buffer.alloc(1024)]);
-}
 
 export interface SwarmFrontDoors {
   /** Starts (or adopts) the region's front door and loads it. */
@@ -92,58 +71,6 @@ export function swarmFrontDoors(ctx: SwarmContext): SwarmFrontDoors {
     return node ? r.publicAddress(node) : (info.Swarm?.NodeAddr ?? '127.0.0.1');
   }
 
-  async function container(r: Region): Promise<RunningContainer> {
-    const info = (await r.manager.info()) as { Swarm?: { NodeID?: string } };
-    return {
-      engine: r.manager,
-      container: r.manager.getContainer(CONTAINER),
-      nodeId: info.Swarm?.NodeID ?? '',
-    };
-  }
-
-  async function ensureContainer(r: Region): Promise<void> {
-    const image = ctx.image('caddy', 'wordpress');
-    const existing = (await unlessMissing(() => r.manager.getContainer(CONTAINER).inspect())) as
-      | { Config: { Image: string }; State: { Running: boolean } }
-      | undefined;
-    if (existing && existing.Config.Image === image) {
-      if (!existing.State.Running) await r.manager.getContainer(CONTAINER).start();
-      return;
-    }
-    if (existing) await r.manager.getContainer(CONTAINER).remove({ force: true });
-    if (!(await unlessMissing(() => r.manager.getNetwork(NETWORK).inspect()))) {
-      await r.manager.createNetwork({
-        Name: NETWORK,
-        Driver: 'bridge',
-        Labels: { [LABEL.role]: 'front-door' },
-      });
-    }
-    const created = await r.manager.createContainer({
-      name: CONTAINER,
-      Image: image,
-      Cmd: ['/usr/local/bin/berth-caddy'],
-      User: 'caddy',
-      Labels: { [LABEL.role]: 'front-door' },
-      ExposedPorts: { [`${httpPort}/tcp`]: {}, [`${httpsPort}/tcp`]: {} },
-      HostConfig: {
-        NetworkMode: NETWORK,
-        PortBindings: {
-          [`${httpPort}/tcp`]: [{ HostPort: String(httpPort) }],
-          [`${httpsPort}/tcp`]: [{ HostPort: String(httpsPort) }],
-        },
-        Mounts: [{ Type: 'volume', Source: VOLUME, Target: '/data' }],
-        RestartPolicy: { Name: 'always' },
-        // Caddy binds 80/443 as its own user (no root, no capability).
-        Sysctls: { 'net.ipv4.ip_unprivileged_port_start': '0' },
-        CapDrop: ['ALL'],
-        SecurityOpt: ['no-new-privileges'],
-        ReadonlyRootfs: true,
-        Tmpfs: { '/tmp': 'rw,noexec,nosuid,size=16m' },
-      },
-    });
-    await created.start();
-  }
-
   async function webServices(r: Region): Promise<ServiceInfo[]> {
     const services = (await r.manager.listServices({
       filters: { label: [LABEL.instance] },
@@ -167,7 +94,7 @@ export function swarmFrontDoors(ctx: SwarmContext): SwarmFrontDoors {
 
   const doors: SwarmFrontDoors = {
     async start(regionId) {
-      await ensureContainer(region(regionId));
+      await ensureFrontDoorContainer(ctx, region(regionId));
       await doors.reload(regionId);
     },
 
@@ -192,23 +119,7 @@ export function swarmFrontDoors(ctx: SwarmContext): SwarmFrontDoors {
         // Caddy's own CLI talks to its admin API inside the container; it keeps the config (autosave) so
         // that a restarted container resumes it.
         config.admin = { listen: ADMIN, config: { persist: true } };
-        const target = await container(r);
-        const archive = singleFileTar('berth.json', Buffer.from(JSON.stringify(config)), SERVICE_UIDS.caddy);
-        await target.container.putArchive(archive, { path: '/data' });
-        // Caddy may still be starting (a new container): its admin API answers within a second or two.
-        const deadline = Date.now() + 20_000;
-        for (;;) {
-          try {
-            await execIn(target, ['caddy', 'reload', '--config', CONFIG_FILE, '--address', ADMIN], {
-              user: 'caddy',
-              env: ['XDG_DATA_HOME=/data/data', 'XDG_CONFIG_HOME=/data/config'],
-            });
-            return;
-          } catch (error) {
-            if (Date.now() > deadline) throw error;
-            await sleep(250);
-          }
-        }
+        await loadCaddyConfig(await frontDoorContainer(r), config);
       }),
 
     async connect(regionId, network) {
@@ -239,35 +150,7 @@ export function swarmFrontDoors(ctx: SwarmContext): SwarmFrontDoors {
 
     async request(regionId, host, method, path, body) {
       const address = await managerNodeAddress(region(regionId));
-      const payload = body === undefined ? undefined : JSON.stringify(body);
-      return new Promise((resolve) => {
-        const req = http.request(
-          {
-            host: address,
-            port: httpPort,
-            method,
-            path,
-            headers: {
-              Host: host,
-              ...(payload
-                ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }
-                : {}),
-            },
-            agent: false,
-            timeout: 15_000,
-          },
-          (response) => {
-            let text = '';
-            response.on('data', (chunk: Buffer) => {
-              text += chunk.toString();
-            });
-            response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
-          },
-        );
-        req.on('timeout', () => req.destroy(new Error('timed out')));
-        req.on('error', (error) => resolve({ status: 0, text: error.message }));
-        req.end(payload);
-      });
+      return requestThrough(address, httpPort, { host, method, path, body });
     },
 
     async waitFor(regionId, slug, path, statuses, timeoutMs = 60_000) {
@@ -289,16 +172,20 @@ export function swarmFrontDoors(ctx: SwarmContext): SwarmFrontDoors {
       const address = await managerNodeAddress(r);
       let ca: string | undefined;
       if ((ctx.options.tls ?? { issuer: 'internal' }).issuer === 'internal') {
-        ca = await execIn(await container(r), ['cat', '/data/data/caddy/pki/authorities/local/root.crt'], {
-          user: 'caddy',
-        }).catch(() => undefined);
+        ca = await execIn(
+          await frontDoorContainer(r),
+          ['cat', '/data/data/caddy/pki/authorities/local/root.crt'],
+          {
+            user: 'caddy',
+          },
+        ).catch(() => undefined);
       }
       // Certificates and Caddy's log are inside its container: the handshake alone decides here.
       return sslStatusOf({ host: address, port: httpsPort, domain, ca }, '/nonexistent', '/nonexistent');
     },
 
     async removeCertificates(regionId, domain) {
-      const target = await container(region(regionId));
+      const target = await frontDoorContainer(region(regionId));
       await execIn(target, ['sh', '-c', 'rm -rf /data/data/caddy/certificates/*/"$1"', 'sh', domain], {
         user: 'caddy',
       });

@@ -1,30 +1,5 @@
+import type { RegionNodes } from '../driver.ts';
 import type { Region } from './region.ts';
-
-/** What the admin sees of a region: each node as the swarm itself reports it. */
-export interface NodeReport {
-  id: string;
-  hostname: string;
-  role: 'manager' | 'worker';
-  /** ready · down · unknown · disconnected (the manager's view). */
-  state: string;
-  /** active · pause · drain (the operator's). */
-  availability: string;
-  address: string;
-  labels: Record<string, string>;
-  memoryBytes: number;
-  memoryReservedBytes: number;
-  cpus: number;
-  cpusReserved: number;
-  /** Berth instances with a task on it now. */
-  instances: number;
-}
-
-export interface RegionNodes {
-  region: string;
-  /** Set when the region's manager could not be asked. */
-  error?: string;
-  nodes: NodeReport[];
-}
 
 export async function regionNodes(region: Region): Promise<RegionNodes> {
   try {

@@ -63,8 +63,18 @@ export function createRegion(id: string, config: SwarmRegion): Region {
       return (await listNodes(manager)).filter((node) => node.Spec.Labels?.region === id);
     },
     async loads() {
-      const nodes = await region.nodes();
-      const tasks = await listTasks(manager, { 'desired-state': ['running'] });
+      const [nodes, tasks, services] = await Promise.all([
+        region.nodes(),
+        listTasks(manager, { 'desired-state': ['running'] }),
+        manager.listServices({ filters: { label: ['berth.instance'] } }),
+      ]);
+      // Tasks do not carry their service's labels: the instance is the service's.
+      const instanceOf = new Map(
+        services.flatMap((service) => {
+          const id = service.Spec?.Labels?.['berth.instance'];
+          return id && service.ID ? [[service.ID, id] as const] : [];
+        }),
+      );
       return nodes.map((node) => {
         const mine = tasks.filter((task) => task.NodeID === node.ID);
         const sum = (pick: (r: { NanoCPUs?: number; MemoryBytes?: number }) => number | undefined) =>
@@ -73,7 +83,7 @@ export function createRegion(id: string, config: SwarmRegion): Region {
           node,
           reservedMemory: sum((r) => r.MemoryBytes),
           reservedNanoCpus: sum((r) => r.NanoCPUs),
-          instances: new Set(mine.flatMap((task) => task.Labels?.['berth.instance'] ?? [])),
+          instances: new Set(mine.flatMap((task) => instanceOf.get(task.ServiceID) ?? [])),
         };
       });
     },

@@ -1,5 +1,5 @@
 import { REGIONS } from '@berth/openapi/rules';
-import type { DriverHealth, ProvisioningDriver, ServerHealth } from '../driver.ts';
+import type { DriverHealth, ProvisioningDriver, RegionNodes, ServerHealth } from '../driver.ts';
 import type { InstanceEngine, SpecOf } from '../engine.ts';
 import { type Capabilities, type InstanceType, unavailable } from '../instance-types.ts';
 import { databaseEngine } from './database-engine.ts';
@@ -7,7 +7,7 @@ import { swarmFrontDoors } from './front-door.ts';
 import { liveStatus } from './live-status.ts';
 import { mongodbEngine } from './mongodb-engine.ts';
 import { n8nEngine } from './n8n-engine.ts';
-import { type RegionNodes, regionNodes } from './node-report.ts';
+import { regionNodes } from './node-report.ts';
 import { regionLabel } from './region.ts';
 import { createSwarmContext } from './swarm-context.ts';
 import type { SwarmDriverOptions } from './swarm-options.ts';

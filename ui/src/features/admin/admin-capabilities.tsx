@@ -1,7 +1,7 @@
-import RefreshIcon from '@mui/icons-material/Refresh';
-import { Box, Button, Chip, Stack, Typography } from '@mui/material';
+import { Box, Chip, Stack, Typography } from '@mui/material';
 import { useOperatorCapabilitiesQuery } from '../../api/admin.queries.ts';
 import { LoadState } from '../../components/load-state.tsx';
+import { RefreshButton } from '../../components/refresh-button.tsx';
 import { AdminSection } from './admin-section.tsx';
 
 /**
@@ -16,15 +16,7 @@ export function AdminCapabilities() {
       id="admin-capabilities"
       title="Instance types"
       text="What customers can deploy on this server; for the others, what they read and what to fix."
-      control={
-        <Button
-          startIcon={<RefreshIcon />}
-          onClick={() => void query.refetch()}
-          loading={query.isFetching && !query.isPending}
-        >
-          Refresh
-        </Button>
-      }
+      control={<RefreshButton query={query} />}
     >
       <LoadState query={query} loading="Loading..." failed="The instance types could not be loaded." />
       <Stack component="ul" spacing={2} sx={{ m: 0, p: 0, listStyle: 'none' }}>

@@ -1,4 +1,3 @@
-import RefreshIcon from '@mui/icons-material/Refresh';
 import SearchIcon from '@mui/icons-material/Search';
 import {
   Box,
@@ -19,6 +18,7 @@ import { type FormEvent, useState } from 'react';
 import { type Ticket, useAllTicketsQuery } from '../../api/help.queries.ts';
 import type { TicketListParams } from '../../api/query-keys.ts';
 import { LoadState } from '../../components/load-state.tsx';
+import { RefreshButton } from '../../components/refresh-button.tsx';
 import { CATEGORY_LABELS, formatTime, TicketStatusBadge } from '../get-help/ticket-status.tsx';
 import { AdminTicketDetail } from './admin-ticket-detail.tsx';
 import { TicketPromise } from './ticket-promise.tsx';
@@ -125,13 +125,7 @@ export function AdminHelpDesk() {
         <Typography variant="h6" component="h2">
           Help Desk
         </Typography>
-        <Button
-          startIcon={<RefreshIcon />}
-          onClick={() => void query.refetch()}
-          loading={query.isFetching && !query.isPending}
-        >
-          Refresh
-        </Button>
+        <RefreshButton query={query} />
       </Stack>
       <Stack
         component="form"

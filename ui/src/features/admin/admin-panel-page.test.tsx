@@ -102,6 +102,102 @@ describe('what this server can deploy (Admin Panel → Server)', () => {
   });
 });
 
+describe('where instances run (Admin Panel → Server → Regions)', () => {
+  const node = (over: Record<string, unknown>) => ({
+    id: 'n1',
+    hostname: 'euw1-m',
+    role: 'manager',
+    state: 'ready',
+    availability: 'active',
+    address: '10.0.0.2',
+    labels: { region: 'eu-west-1' },
+    memoryBytes: 8 * 1024 ** 3,
+    memoryReservedBytes: 2 * 1024 ** 3,
+    cpus: 4,
+    cpusReserved: 1.5,
+    instances: 2,
+    ...over,
+  });
+  const region = (id: string, label: string, over: Record<string, unknown> = {}) => ({
+    region: id,
+    label,
+    available: false,
+    reason: 'No servers in this region yet',
+    error: null,
+    nodes: [],
+    ...over,
+  });
+
+  it('shows each swarm region’s nodes with what they hold, and names the regions not offered', async () => {
+    renderAdmin(
+      {
+        'GET /api/admin/capabilities': { body: { types: [] } },
+        'GET /api/admin/regions': {
+          body: {
+            scheduler: 'swarm',
+            regions: [
+              region('us-east-1', 'US East (N. Virginia)', {
+                available: false,
+                reason: 'Instances cannot be placed in US East (N. Virginia) now',
+                error: 'connect ECONNREFUSED /run/berth/use1.sock',
+              }),
+              region('eu-west-1', 'EU West (Ireland)', {
+                available: true,
+                reason: null,
+                nodes: [
+                  node({}),
+                  node({ id: 'n2', hostname: 'euw1-w', role: 'worker', state: 'down', instances: 0 }),
+                ],
+              }),
+              region('ap-south-1', 'AP South (Mumbai)'),
+            ],
+          },
+        },
+      },
+      '/admin-panel?tab=server',
+    );
+    const eu = await screen.findByRole('listitem', { name: 'EU West (Ireland)' });
+    expect(within(eu).getByText('Deploys here')).toBeTruthy();
+    const rows = within(within(eu).getByRole('table', { name: 'Nodes of EU West (Ireland)' })).getAllByRole(
+      'row',
+    );
+    expect(rows.map((row) => row.textContent)).toEqual([
+      'NodeStateMemory reservedCPUs reservedInstances',
+      'euw1-mmanager · 10.0.0.2 · region=eu-west-1ready2 GB of 8 GB (25%)1.5 of 4 (38%)2',
+      'euw1-wworker · 10.0.0.2 · region=eu-west-1down2 GB of 8 GB (25%)1.5 of 4 (38%)0',
+    ]);
+    const us = screen.getByRole('listitem', { name: 'US East (N. Virginia)' });
+    expect(
+      within(us).getByText('Its swarm manager could not be asked: connect ECONNREFUSED /run/berth/use1.sock'),
+    ).toBeTruthy();
+    expect(screen.queryByRole('listitem', { name: 'AP South (Mumbai)' })).toBeNull();
+    expect(screen.getByText('Not offered to customers: AP South (Mumbai).')).toBeTruthy();
+  });
+
+  it('says a one-host install runs every instance on this server', async () => {
+    renderAdmin(
+      {
+        'GET /api/admin/capabilities': { body: { types: [] } },
+        'GET /api/admin/regions': {
+          body: {
+            scheduler: 'this-host',
+            regions: [
+              region('us-east-1', 'US East (N. Virginia)', { available: true, reason: null }),
+              region('eu-west-1', 'EU West (Ireland)', {
+                reason: 'This server runs instances in US East (N. Virginia) only',
+              }),
+            ],
+          },
+        },
+      },
+      '/admin-panel?tab=server',
+    );
+    const us = await screen.findByRole('listitem', { name: 'US East (N. Virginia)' });
+    expect(within(us).getByText('Every instance runs on the server that answers this page.')).toBeTruthy();
+    expect(screen.getByText('Not offered to customers: EU West (Ireland).')).toBeTruthy();
+  });
+});
+
 describe('payment settings', () => {
   it('loads the settings with the status of each method', async () => {
     renderAdmin();

@@ -13,6 +13,7 @@ import { AdminCapabilities } from './admin-capabilities.tsx';
 import { AdminCapacity } from './admin-capacity.tsx';
 import { AdminHelpDesk } from './admin-help-desk.tsx';
 import { AdminNotifications } from './admin-notifications.tsx';
+import { AdminRegions } from './admin-regions.tsx';
 import { AdminUsers } from './admin-users.tsx';
 import { AffiliatePayouts } from './affiliate-payouts.tsx';
 import { MetaMaskReview } from './metamask-review.tsx';
@@ -92,9 +93,10 @@ export function AdminPanelPage() {
           {tab === 'payments' && <PaymentsTab />}
           {tab === 'affiliates' && <AffiliatePayouts />}
           {tab === 'server' && (
-            <Stack spacing={3}>
+            <Stack spacing={4}>
               <AdminCapacity />
               <AdminCapabilities />
+              <AdminRegions />
             </Stack>
           )}
         </Box>

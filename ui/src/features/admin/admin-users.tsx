@@ -1,10 +1,6 @@
-import PersonRemoveIcon from '@mui/icons-material/PersonRemove';
 import SearchIcon from '@mui/icons-material/Search';
-import WorkspacePremiumIcon from '@mui/icons-material/WorkspacePremium';
 import {
   Box,
-  Button,
-  Chip,
   FormControl,
   FormControlLabel,
   FormLabel,
@@ -37,8 +33,9 @@ import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { LoadState } from '../../components/load-state.tsx';
 import { useToast } from '../../components/toasts/use-toast.ts';
 import { useDebouncedValue } from '../../components/use-debounced-value.ts';
-import { canRevoke, PLAN_LABEL, USER_STANDING_COLOR, USER_STANDING_LABEL } from './admin.ts';
+import { PLAN_LABEL } from './admin.ts';
 import { AdminSection } from './admin-section.tsx';
+import { AdminUserRow } from './admin-user-row.tsx';
 
 const USER_SEARCH_DEBOUNCE_MS = 300;
 
@@ -78,6 +75,30 @@ function GrantFields({
         </RadioGroup>
       </FormControl>
     </Stack>
+  );
+}
+
+/** The search box of the Users tab. */
+function UserSearchField({ value, onChange }: { value: string; onChange: (value: string) => void }) {
+  return (
+    <TextField
+      type="search"
+      size="small"
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+      placeholder="Search by username or email"
+      sx={{ width: { xs: '100%', sm: 320 }, flexShrink: 0 }}
+      slotProps={{
+        htmlInput: { 'aria-label': 'Search users', maxLength: 200 },
+        input: {
+          startAdornment: (
+            <InputAdornment position="start">
+              <SearchIcon fontSize="small" />
+            </InputAdornment>
+          ),
+        },
+      }}
+    />
   );
 }
 
@@ -138,26 +159,7 @@ export function AdminUsers() {
       id="admin-users"
       title="Users"
       text="Grant a plan by hand (no payment, no invoice) or revoke it; revoking suspends the user’s instances."
-      control={
-        <TextField
-          type="search"
-          size="small"
-          value={searchInput}
-          onChange={(event) => setSearchInput(event.target.value)}
-          placeholder="Search by username or email"
-          sx={{ width: { xs: '100%', sm: 320 }, flexShrink: 0 }}
-          slotProps={{
-            htmlInput: { 'aria-label': 'Search users', maxLength: 200 },
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <SearchIcon fontSize="small" />
-                </InputAdornment>
-              ),
-            },
-          }}
-        />
-      }
+      control={<UserSearchField value={searchInput} onChange={setSearchInput} />}
     >
       {!data ? (
         <LoadState
@@ -191,55 +193,12 @@ export function AdminUsers() {
               </TableHead>
               <TableBody>
                 {data.users.map((user) => (
-                  <TableRow key={user.id} hover>
-                    <TableCell>
-                      <Stack direction="row" sx={{ gap: 1, alignItems: 'center' }}>
-                        <Typography variant="body2" sx={{ fontWeight: 600 }}>
-                          {user.username}
-                        </Typography>
-                        {user.role === 'admin' && (
-                          <Chip label="Admin" size="small" variant="outlined" color="primary" />
-                        )}
-                      </Stack>
-                    </TableCell>
-                    <TableCell sx={{ wordBreak: 'break-all' }}>{user.email}</TableCell>
-                    <TableCell>{PLAN_LABEL[user.plan]}</TableCell>
-                    <TableCell>
-                      <Chip
-                        size="small"
-                        label={USER_STANDING_LABEL[user.standing]}
-                        color={USER_STANDING_COLOR[user.standing]}
-                      />
-                    </TableCell>
-                    <TableCell align="right">{user.instancesUsed}</TableCell>
-                    <TableCell align="right">
-                      <Stack
-                        direction="row"
-                        sx={{ gap: 1, justifyContent: 'flex-end', flexWrap: 'wrap' }}
-                        role="group"
-                        aria-label={`Plan of ${user.username}`}
-                      >
-                        <Button
-                          size="small"
-                          variant="outlined"
-                          startIcon={<WorkspacePremiumIcon />}
-                          onClick={() => open('grant', user)}
-                        >
-                          Grant plan
-                        </Button>
-                        {canRevoke(user) && (
-                          <Button
-                            size="small"
-                            color="error"
-                            startIcon={<PersonRemoveIcon />}
-                            onClick={() => open('revoke', user)}
-                          >
-                            Revoke plan
-                          </Button>
-                        )}
-                      </Stack>
-                    </TableCell>
-                  </TableRow>
+                  <AdminUserRow
+                    key={user.id}
+                    user={user}
+                    onGrant={() => open('grant', user)}
+                    onRevoke={() => open('revoke', user)}
+                  />
                 ))}
               </TableBody>
             </Table>

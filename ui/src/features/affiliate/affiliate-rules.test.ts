@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateApply } from './affiliate-apply-page.tsx';
+import { validateApply } from './affiliate-apply-form.tsx';
 import { generatedUsername, splitFullName } from './affiliate-register-page.tsx';
 import { toCsv } from './csv.ts';
 import { statementCsv, yearsOffered } from './monthly-statement.tsx';

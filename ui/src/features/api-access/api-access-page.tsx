@@ -1,7 +1,5 @@
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
-import VisibilityIcon from '@mui/icons-material/Visibility';
-import VisibilityOffIcon from '@mui/icons-material/VisibilityOff';
 import {
   Alert,
   Box,
@@ -9,8 +7,6 @@ import {
   Card,
   CardContent,
   Container,
-  IconButton,
-  InputAdornment,
   Link,
   Stack,
   TextField,
@@ -30,6 +26,7 @@ import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { LoadState } from '../../components/load-state.tsx';
 import { useToast } from '../../components/toasts/use-toast.ts';
 import { useSession } from '../session/use-session.ts';
+import { ApiKeyField } from './api-key-field.tsx';
 import { hasApiAccess } from './has-api-access.ts';
 import { type KeptApiKey, useKeptApiKey } from './use-kept-api-key.ts';
 
@@ -146,34 +143,12 @@ function KeyCard({
           </Stack>
         ) : (
           <Stack spacing={2}>
-            <TextField
-              label="API key"
-              value={shown}
-              type={full && !visible ? 'password' : 'text'}
-              fullWidth
-              slotProps={{
-                htmlInput: { readOnly: true, spellCheck: false, style: { fontFamily: 'monospace' } },
-                input: {
-                  endAdornment: full ? (
-                    <InputAdornment position="end">
-                      <IconButton
-                        aria-label={visible ? 'Hide API key' : 'Show API key'}
-                        onClick={() => setVisible((v) => !v)}
-                        edge="end"
-                      >
-                        {visible ? <VisibilityOffIcon /> : <VisibilityIcon />}
-                      </IconButton>
-                    </InputAdornment>
-                  ) : undefined,
-                },
-              }}
-              helperText={
-                kept.keeps && full
-                  ? 'Kept in this computer’s keychain: it shows here whenever you come back. Berth itself keeps only a fingerprint of it.'
-                  : full
-                    ? 'Copy it now: it is shown only this once. Berth keeps only a fingerprint of it.'
-                    : 'The full key was shown once, when it was made. Regenerate to get a new one.'
-              }
+            <ApiKeyField
+              shown={shown}
+              full={full}
+              visible={visible}
+              onToggle={() => setVisible((v) => !v)}
+              keeps={kept.keeps}
             />
             <Stack direction="row" spacing={1.5} useFlexGap sx={{ flexWrap: 'wrap' }}>
               <Button variant="outlined" startIcon={<ContentCopyIcon />} onClick={copy}>

@@ -1,5 +1,4 @@
 import MarkEmailReadIcon from '@mui/icons-material/MarkEmailRead';
-import RefreshIcon from '@mui/icons-material/Refresh';
 import SupportAgentIcon from '@mui/icons-material/SupportAgent';
 import { Box, Button, Container, Stack, Tab, Tabs, Typography } from '@mui/material';
 import { useEffect, useState } from 'react';
@@ -9,6 +8,7 @@ import { type Ticket, useDeleteTicketMutation, useMyTicketsQuery } from '../../a
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { IconHeading } from '../../components/icon-heading.tsx';
 import { LoadState } from '../../components/load-state.tsx';
+import { RefreshButton } from '../../components/refresh-button.tsx';
 import { HELP_DESK_TOASTS, ToastTimingsProvider } from '../../components/toasts/toast-timings.tsx';
 import { useToast } from '../../components/toasts/use-toast.ts';
 import { answerExpected } from './support-promise.ts';
@@ -87,13 +87,7 @@ function TicketList({
   return (
     <Stack spacing={2}>
       <Box sx={{ display: 'flex', justifyContent: 'flex-end' }}>
-        <Button
-          startIcon={<RefreshIcon />}
-          onClick={() => void tickets.refetch()}
-          loading={tickets.isFetching && !tickets.isPending}
-        >
-          Refresh
-        </Button>
+        <RefreshButton query={tickets} />
       </Box>
       <LoadState query={tickets} loading={loading} failed="Failed to load your tickets" />
       {tickets.isSuccess && items.length === 0 && (

@@ -14,16 +14,14 @@ import type { Db } from '../../../db/database.ts';
 import { DOWNGRADE_BLOCKED_MESSAGE } from '../../subscriptions/billing-rules.ts';
 import type { ProviderDeps } from '../provider-contract.ts';
 import { ADDON_ONLY_ON_ACTIVE_STARTER, PAYMENT_METHOD_UNAVAILABLE } from '../purchase.ts';
+import { ORDER_HAS_TRANSACTION, TX_ALREADY_SUBMITTED, WRONG_CHAIN } from './metamask.service.ts';
+import { createMetaMask } from './metamask.ts';
 import {
   ADDON_NEEDS_STARTER,
   ALREADY_APPROVED,
   ALREADY_REJECTED,
   NOT_CHECKED_NO_RPC,
-  ORDER_HAS_TRANSACTION,
-  TX_ALREADY_SUBMITTED,
-  WRONG_CHAIN,
-} from './metamask.service.ts';
-import { createMetaMask } from './metamask.ts';
+} from './metamask-review.service.ts';
 import { orderRefData } from './metamask-verify.ts';
 
 /**

@@ -91,6 +91,30 @@ export class PayPalApiError extends Error {
   }
 }
 
+/** The part of a PayPal webhook event Berth reads. */
+export interface PayPalEvent {
+  id?: string;
+  event_type?: string;
+  resource?: {
+    id?: string;
+    custom_id?: string;
+    billing_agreement_id?: string;
+    status?: string;
+    amount?: { value?: string; currency_code?: string; total?: string; currency?: string };
+    supplementary_data?: { related_ids?: { capture_id?: string } };
+    links?: { href: string; rel: string }[];
+    /** A capture: PayPal's fee in what the merchant receives. */
+    seller_receivable_breakdown?: PayPalCapture['seller_receivable_breakdown'];
+    /** A sale (v1, subscriptions): PayPal's fee. */
+    transaction_fee?: { value?: string; currency?: string };
+    /** A sale's refund (v1): the refunded sale. */
+    sale_id?: string;
+  };
+}
+
+/** What an event is about: the capture, sale, subscription or refund it names. */
+export type PayPalEventResource = NonNullable<PayPalEvent['resource']>;
+
 /** The five headers PayPal signs a webhook delivery with. */
 export const WEBHOOK_HEADERS = {
   auth_algo: 'paypal-auth-algo',
@@ -108,7 +132,12 @@ export const linkOf = (links: PayPalLink[] | undefined, ...rels: string[]): stri
 /** Refresh a token this long before PayPal says it expires. */
 const TOKEN_MARGIN_MS = 60_000;
 
-export function createPayPalClient(config: PayPalConfig, now: () => Date = () => new Date()) {
+/**
+ * How every PayPal call travels: an OAuth access token (client credentials, cached until shortly before it
+ * expires, forgotten on a 401), JSON bodies, PayPal's idempotency header on POSTs, and PayPalApiError for
+ * any non-2xx answer.
+ */
+function payPalTransport(config: PayPalConfig, now: () => Date) {
   const base = config.apiBase.replace(/\/+$/, '');
   let token: { value: string; expiresAt: number } | undefined;
   let pending: Promise<string> | undefined;
@@ -183,6 +212,12 @@ export function createPayPalClient(config: PayPalConfig, now: () => Date = () =>
     return parsed as T;
   }
 
+  return { accessToken, call };
+}
+
+/** PayPal's endpoints Berth uses, each one call through the transport. */
+export function createPayPalClient(config: PayPalConfig, now: () => Date = () => new Date()) {
+  const { accessToken, call } = payPalTransport(config, now);
   return {
     accessToken,
 
@@ -266,83 +301,3 @@ export function createPayPalClient(config: PayPalConfig, now: () => Date = () =>
 }
 
 export type PayPalClient = ReturnType<typeof createPayPalClient>;
-
-export interface CatalogKey {
-  /** e.g. 'Starter (monthly)'. */
-  description: string;
-  cycle: 'monthly' | 'yearly';
-  amount: number;
-  currency: string;
-}
-
-const BERTH_PRODUCT_ID = 'BERTH-HOSTING';
-
-/**
- * Billing plans, one per (purchase, cycle, price, currency): looked up by name on PayPal once (an earlier
- * process may have made them), created when missing, and kept in memory.
- */
-export function createPayPalCatalog(client: PayPalClient) {
-  let known: Promise<Map<string, string>> | undefined;
-  const creating = new Map<string, Promise<string>>();
-
-  async function load(): Promise<Map<string, string>> {
-    if (!(await client.getProduct(BERTH_PRODUCT_ID))) {
-      await client.createProduct({
-        id: BERTH_PRODUCT_ID,
-        name: 'Berth hosting',
-        type: 'SERVICE',
-        category: 'SOFTWARE',
-      });
-      return new Map();
-    }
-    const plans = await client.listPlans(BERTH_PRODUCT_ID);
-    return new Map(plans.filter((p) => p.status === 'ACTIVE').map((p) => [p.name, p.id]));
-  }
-
-  return {
-    async planId(key: CatalogKey): Promise<string> {
-      const amount = key.amount.toFixed(2);
-      const name = `Berth ${key.description} ${amount} ${key.currency}`;
-      known ??= load().catch((err) => {
-        known = undefined;
-        throw err;
-      });
-      const plans = await known;
-      const found = plans.get(name);
-      if (found) return found;
-      let promise = creating.get(name);
-      if (!promise) {
-        promise = client
-          .createPlan(
-            {
-              product_id: BERTH_PRODUCT_ID,
-              name,
-              status: 'ACTIVE',
-              billing_cycles: [
-                {
-                  frequency: { interval_unit: key.cycle === 'yearly' ? 'YEAR' : 'MONTH', interval_count: 1 },
-                  tenure_type: 'REGULAR',
-                  sequence: 1,
-                  total_cycles: 0,
-                  pricing_scheme: { fixed_price: { value: amount, currency_code: key.currency } },
-                },
-              ],
-              payment_preferences: {
-                auto_bill_outstanding: true,
-                setup_fee_failure_action: 'CANCEL',
-                payment_failure_threshold: 1,
-              },
-            },
-            `plan-${createHash('sha256').update(name).digest('hex').slice(0, 32)}`,
-          )
-          .then((plan) => {
-            plans.set(name, plan.id);
-            return plan.id;
-          })
-          .finally(() => creating.delete(name));
-        creating.set(name, promise);
-      }
-      return promise;
-    },
-  };
-}

@@ -7,10 +7,12 @@ import {
   returnUrls,
   type WebhookReceiver,
 } from '../provider-contract.ts';
+import { payPalContext } from './paypal.context.ts';
 import * as routes from './paypal.routes.ts';
 import { createPayPalService } from './paypal.service.ts';
 import { createPayPalWebhook } from './paypal.webhooks.ts';
 import { createPayPalClient } from './paypal-client.ts';
+import { createPayPalReturn } from './paypal-return.ts';
 
 export interface PayPalModule {
   /** PayPal Business: a PayPal subscription (recurring) per plan purchase. */
@@ -22,20 +24,26 @@ export interface PayPalModule {
   router: ReturnType<typeof createRouter>;
 }
 
-/** PayPal, wired: one client (and plan cache) for the service, the webhook and the return routes. */
+/**
+ * PayPal, wired: one client (and plan cache) and one shared context (paypal.context.ts: completing an
+ * order once) for the checkout, the webhook and the return routes.
+ */
 export function createPayPal(
   config: NonNullable<PaymentsConfig['paypal']>,
   deps: ProviderDeps,
 ): PayPalModule {
   const client = createPayPalClient(config);
-  const service = createPayPalService(client, returnUrls(deps.publicUrl), deps);
-  const webhook = createPayPalWebhook(client, config.webhookId, service, deps);
+  const urls = returnUrls(deps.publicUrl);
+  const ctx = payPalContext(client, deps);
+  const service = createPayPalService(client, urls, deps.db, ctx);
+  const back = createPayPalReturn(client, urls, ctx, deps);
+  const webhook = createPayPalWebhook(client, config.webhookId, ctx, deps);
   const router = createRouter()
     .openapi(routes.paypalReturn, async (c) =>
-      c.redirect(await service.handleReturn(c.req.valid('query'), c.var.requestId), 302),
+      c.redirect(await back.handleReturn(c.req.valid('query'), c.var.requestId), 302),
     )
     .openapi(routes.paypalCancel, async (c) =>
-      c.redirect(await service.handleCancel(c.req.valid('query')), 302),
+      c.redirect(await back.handleCancel(c.req.valid('query')), 302),
     );
   return { business: service.business, standard: service.standard, webhook, router };
 }

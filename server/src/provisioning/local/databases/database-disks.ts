@@ -1,25 +1,29 @@
-import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import {
-  chown,
-  lchown,
-  lstat,
-  mkdir,
-  readdir,
-  readFile,
-  readlink,
-  rm,
-  stat,
-  symlink,
-  writeFile,
-} from 'node:fs/promises';
+import { chown, lchown, lstat, mkdir, readdir, readlink, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { z } from 'zod';
 import type { DiskReserve } from '../host/disk-reserve.ts';
 import type { OsUser } from '../host/host.ts';
 import { type DiskPool, diskPool, disksDir, diskUsage } from '../host/tenant-disks.ts';
+import {
+  BALLAST,
+  BALLAST_MB,
+  ballastBytes,
+  diskBallast,
+  fallocate,
+  MIB,
+  SLACK_MB,
+} from './database-disk-ballast.ts';
+import {
+  type DiskRecord,
+  newDiskId,
+  readRecord,
+  SPARE_RECORD,
+  writeRecord,
+} from './database-disk-records.ts';
+import { type SpareSteps, warmSpare } from './database-spare.ts';
+
+export { MARIADB_BUFFER_POOL_MB, SLACK_MB } from './database-disk-ballast.ts';
+export type { SpareSteps } from './database-spare.ts';
 
 /**
  * The disks of database tenants (tenant-disks.ts): each tenant database of the local MariaDB or
@@ -49,31 +53,6 @@ import { type DiskPool, diskPool, disksDir, diskUsage } from '../host/tenant-dis
  * ballast first, so the recovery finds room.
  */
 
-const run = promisify(execFile);
-const MIB = 1024 * 1024;
-
-/**
- * MariaDB's buffer pool (mariadb-server.ts). Pages changed there before the guard stopped a tenant are
- * written later, and each may need a new block on the disk then (a page of a PAGE_COMPRESSED table that
- * InnoDB punched out of its file when it was freed), so the slack must hold all of them.
- */
-export const MARIADB_BUFFER_POOL_MB = 64;
-/**
- * Above a MySQL tenant's limit: room for what it writes before the guard has stopped it, and for the
- * buffer pool's pages to reach the disk. The guard usually answers within milliseconds (a few MiB
- * past the limit at 100–200 MB/s), but a host short of CPU delays it: with a load average of 20 on 2
- * cores it was once outrun by more than 96 MiB. At least the buffer pool.
- */
-export const SLACK_MB = Math.max(256, MARIADB_BUFFER_POOL_MB + 32);
-/**
- * A tenant that filled its disk to the end (the server aborted) keeps its writes refused this long after
- * the restart, however much it frees: it cannot take the server down again and again.
- */
-const HOLD_AFTER_CRASH_MS = 60 * 60_000;
-/** Held back on a MySQL tenant's disk for crash recovery (deleted before a restart of a full disk). */
-const BALLAST_MB = 32;
-const BALLAST = 'ballast';
-
 /**
  * ext4's own structures take 3–6 % of an image (journal, inode tables) and it keeps up to 16 MiB from
  * unprivileged writers: an image of this size leaves at least `needMb` writable.
@@ -91,26 +70,6 @@ export interface DatabaseDiskUsage {
   freeBytes: number;
   /** Bytes of ballast on the disk now (MySQL; 0 after a recovery deleted it). */
   ballastBytes: number;
-}
-
-const DiskRecordSchema = z.object({
-  limitMb: z.number().int().positive(),
-  disk: z.string().regex(/^[a-f0-9]{12}$/),
-  /** Set while the engine has not adopted the spare this disk was (its objects named `spare_<disk>`). */
-  spare: z.string().optional(),
-  /** Until when (ms since the epoch) the tenant's writes stay refused after it filled its disk. */
-  heldUntil: z.number().optional(),
-});
-type DiskRecord = z.infer<typeof DiskRecordSchema>;
-
-/** What the engine does with a warm spare: prepare its objects there, rename them for a tenant, drop them. */
-export interface SpareSteps {
-  /** Makes the engine's objects named `spare` on the spare disk, whose data folder is `dataDir`. */
-  prepare(spare: string, dataDir: string): Promise<void>;
-  /** Renames them for `database` (idempotent: a retried deploy runs it again). */
-  adopt(spare: string, database: string): Promise<void>;
-  /** Drops them (a spare left over from a run that stopped). */
-  discard(spare: string): Promise<void>;
 }
 
 export interface DatabaseDisks {
@@ -164,10 +123,6 @@ export interface DatabaseDisksOptions {
   log: (line: string) => void;
 }
 
-const SPARE_RECORD = 'spare.json';
-const newDiskId = () => randomBytes(6).toString('hex');
-const spareName = (disk: string) => `spare_${disk}`;
-
 export function databaseDisks(options: DatabaseDisksOptions): DatabaseDisks {
   const { engine, log } = options;
   const owner = options.user ?? { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
@@ -179,11 +134,6 @@ export function databaseDisks(options: DatabaseDisksOptions): DatabaseDisks {
   const guarded = engine === 'mysql';
   /** Image size for a tenant limit: MySQL keeps slack and ballast above the limit. */
   const imageMb = (limitMb: number) => imageMbFor(limitMb + (guarded ? SLACK_MB + BALLAST_MB : 0));
-  let steps: SpareSteps | undefined;
-  /** The warm spare: ready (its record written), or being made. */
-  let spare: DiskRecord | undefined;
-  let refilling: Promise<void> | undefined;
-  let stopped = true;
 
   function recordOf(database: string): DiskRecord {
     const record = records.get(database);
@@ -192,18 +142,6 @@ export function databaseDisks(options: DatabaseDisksOptions): DatabaseDisks {
   }
   const mountPoint = (database: string) => diskPoint(recordOf(database).disk);
   const dataDir = (database: string) => path.join(mountPoint(database), 'data');
-
-  async function writeRecord(file: string, record: DiskRecord): Promise<void> {
-    await writeFile(file, `${JSON.stringify(record)}\n`, { mode: 0o600 });
-  }
-  async function readRecord(file: string): Promise<DiskRecord | undefined> {
-    const raw = await readFile(file, 'utf8').catch(() => undefined);
-    return raw === undefined ? undefined : DiskRecordSchema.parse(JSON.parse(raw));
-  }
-
-  async function fallocate(file: string, mb: number): Promise<void> {
-    await run('/usr/bin/fallocate', ['-l', `${mb}M`, file]);
-  }
 
   /** On a disk mounted at `point`: data/ (the server's user, 700) and the ballast (MySQL). */
   async function layout(point: string): Promise<void> {
@@ -237,28 +175,15 @@ export function databaseDisks(options: DatabaseDisksOptions): DatabaseDisks {
     return record;
   }
 
-  /** Makes the next warm spare in the background (one at a time; a refusal of the reserve is logged). */
-  function refill(): void {
-    if (refilling || stopped || spare) return;
-    refilling = (async () => {
-      const record = await newDisk(options.defaultLimitMb);
-      const name = spareName(record.disk);
-      await steps?.prepare(name, path.join(diskPoint(record.disk), 'data'));
-      const ready = { ...record, spare: name };
-      await writeRecord(path.join(dir, SPARE_RECORD), ready);
-      if (stopped) return;
-      spare = ready;
-    })()
-      .catch((error: Error) => log(`${engine}: spare disk not made: ${error.message}`))
-      .finally(() => {
-        refilling = undefined;
-      });
-  }
-
-  async function ballastBytes(point: string): Promise<number> {
-    const info = await stat(path.join(point, BALLAST)).catch(() => undefined);
-    return info ? info.blocks * 512 : 0;
-  }
+  const spare = warmSpare({
+    engine,
+    dir,
+    pool,
+    diskPoint,
+    defaultLimitMb: options.defaultLimitMb,
+    newDisk,
+    log,
+  });
 
   async function usage(database: string): Promise<DatabaseDiskUsage> {
     const point = mountPoint(database);
@@ -272,6 +197,16 @@ export function databaseDisks(options: DatabaseDisksOptions): DatabaseDisks {
       ballastBytes: ballast,
     };
   }
+
+  const { releaseBallastWhereFull, restoreBallast } = diskBallast({
+    guarded,
+    records,
+    diskPoint,
+    recordFile,
+    mountPoint,
+    usage,
+    log,
+  });
 
   return {
     mountPoint,
@@ -291,47 +226,26 @@ export function databaseDisks(options: DatabaseDisksOptions): DatabaseDisks {
     },
 
     async start(engineSteps) {
-      steps = engineSteps;
-      stopped = false;
-      const recorded = new Set([...records.values()].map((record) => record.disk));
-      const kept = await readRecord(path.join(dir, SPARE_RECORD));
-      spare = kept && !recorded.has(kept.disk) && kept.limitMb === options.defaultLimitMb ? kept : undefined;
-      if (!spare) await rm(path.join(dir, SPARE_RECORD), { force: true });
-      for (const disk of await pool.list()) {
-        if (recorded.has(disk) || disk === spare?.disk) continue;
-        await steps?.discard(spareName(disk));
-        await pool.remove(disk, diskPoint(disk));
-      }
-      refill();
+      await spare.start(engineSteps, new Set([...records.values()].map((record) => record.disk)));
     },
 
-    async stop() {
-      stopped = true;
-      await refilling;
-    },
+    stop: () => spare.stop(),
 
     async ensure(database, limitMb) {
       let record = records.get(database) ?? (await readRecord(recordFile(database)));
       if (!record) {
-        // A spare being made is further along than a disk this deploy would start now.
-        if (!spare && refilling && limitMb === options.defaultLimitMb) await refilling;
-        const taken = spare?.limitMb === limitMb ? spare : undefined;
-        if (taken) {
-          spare = undefined;
-          record = taken;
-        } else {
-          record = await newDisk(limitMb);
-        }
+        const taken = await spare.take(limitMb);
+        record = taken ?? (await newDisk(limitMb));
         await mkdir(dir, { recursive: true, mode: 0o700 });
         await writeRecord(recordFile(database), record);
-        if (taken) await rm(path.join(dir, SPARE_RECORD), { force: true });
-        refill();
+        if (taken) await spare.dropRecord();
+        spare.refill();
       }
       records.set(database, record);
       await pool.mount(record.disk, diskPoint(record.disk));
       await layout(diskPoint(record.disk));
       if (record.spare) {
-        await steps?.adopt(record.spare, database);
+        await spare.adopt(record.spare, database);
         record = { limitMb: record.limitMb, disk: record.disk };
         await writeRecord(recordFile(database), record);
         records.set(database, record);
@@ -352,38 +266,9 @@ export function databaseDisks(options: DatabaseDisksOptions): DatabaseDisks {
     has: (database) => records.has(database),
     list: () => [...records.keys()],
     usage,
-
-    async releaseBallastWhereFull() {
-      if (!guarded) return [];
-      const released: string[] = [];
-      for (const [database, record] of records) {
-        const ballast = path.join(diskPoint(record.disk), BALLAST);
-        if (!existsSync(ballast)) continue;
-        if ((await diskUsage(diskPoint(record.disk))).freeBytes >= BALLAST_MB * MIB) continue;
-        await rm(ballast, { force: true });
-        released.push(database);
-        const held = { ...record, heldUntil: Date.now() + HOLD_AFTER_CRASH_MS };
-        await writeRecord(recordFile(database), held);
-        records.set(database, held);
-        log(
-          `mariadb: the disk of ${database} was full: its ballast was deleted so the server can recover; its writes stay refused for an hour`,
-        );
-      }
-      return released;
-    },
-
+    releaseBallastWhereFull,
     isHeld: (database) => (records.get(database)?.heldUntil ?? 0) > Date.now(),
-
-    async restoreBallast(database) {
-      if (!guarded) return;
-      const ballast = path.join(mountPoint(database), BALLAST);
-      if (existsSync(ballast)) return;
-      const now = await usage(database);
-      if (now.freeBytes < (BALLAST_MB + SLACK_MB) * MIB) return;
-      await fallocate(ballast, BALLAST_MB).catch((error: Error) => {
-        log(`mariadb: the ballast of ${database} could not be put back: ${error.message}`);
-      });
-    },
+    restoreBallast,
   };
 }
 

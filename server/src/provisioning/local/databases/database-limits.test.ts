@@ -432,6 +432,7 @@ describe('database sizes on the local servers', { timeout: 120_000 }, () => {
     await open.query("INSERT INTO pending (pad) SELECT REPEAT('p', 1048576) FROM seq_1_to_20");
     await fillToTheEnd(disk);
     const pid = await serverPid('mysql');
+    const logged = logs.length;
     if (pid) process.kill(pid, 'SIGKILL');
     await open.end().catch(() => {});
 
@@ -445,21 +446,24 @@ describe('database sizes on the local servers', { timeout: 120_000 }, () => {
     );
     expect(health.restarts).toBe(1);
     expect(logs.join('\n')).toContain(`the disk of ${database} was full: its ballast was deleted`);
-    const after = await mysqlSession(b);
-    const [rows] = await after.query<mysql.RowDataPacket[]>('SELECT COUNT(*) AS n FROM pending');
-    expect(Number(rows[0]?.n)).toBe(0); // rolled back by the recovery
-    await after.end();
-
     // B filled its disk to the end: even with room again (the filler goes, rows deleted), its writes
-    // stay refused for an hour, so that it cannot take the server down again and again.
+    // stay refused for an hour, so that it cannot take the server down again and again. (Holding it
+    // closes its sessions: B's sessions below are opened once the guard has held it.)
     await waitFor(
       'B stopped',
       async () => {
         const storage = await required(driver.engine('mysql').storage).usage(idB);
-        return storage?.full ? storage : undefined;
+        const held = logs
+          .slice(logged)
+          .some((line) => line.includes(`mariadb: ${database} reached its limit`));
+        return storage?.full && held ? storage : undefined;
       },
       20_000,
     );
+    const after = await mysqlSession(b);
+    const [rows] = await after.query<mysql.RowDataPacket[]>('SELECT COUNT(*) AS n FROM pending');
+    expect(Number(rows[0]?.n)).toBe(0); // rolled back by the recovery
+    await after.end();
     await rm(path.join(disk, 'filler'));
     const held = await mysqlSession(b);
     try {

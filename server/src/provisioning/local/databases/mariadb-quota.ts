@@ -1,9 +1,9 @@
 import { type FSWatcher, watch } from 'node:fs';
 import type { Pool, RowDataPacket } from 'mysql2/promise';
 import type { StorageLimitEvent } from '../../driver.ts';
-import { instanceIdOf, type TenantNames, tenantNamesOfDatabase } from '../../tenant-names.ts';
+import { instanceIdOf, tenantNamesOfDatabase } from '../../tenant-names.ts';
 import type { DatabaseDisks } from './database-disks.ts';
-import { killConnection, killSessions, sessionsOf, WRITE_PRIVILEGES } from './mariadb-tenants.ts';
+import { tenantWrites } from './mariadb-writes.ts';
 
 /**
  * The size limit of MySQL tenants (MySQL instances and WordPress sites' databases) on the local MariaDB.
@@ -33,8 +33,6 @@ import { killConnection, killSessions, sessionsOf, WRITE_PRIVILEGES } from './ma
  */
 
 const CHECK_SPACING_MS = 25;
-/** After the writes come back, how long the connections busy then are waited for, to close them idle. */
-const IDLE_WAIT_MS = 30_000;
 const SWEEP_MS = 10_000;
 /** A blocked tenant gets its writes back below this share of its limit (no flapping at the edge). */
 const UNBLOCK_SHARE = 0.98;
@@ -63,52 +61,7 @@ export function mariadbQuota(deps: {
   const checks = new Map<string, { again: boolean; done: Promise<void> }>();
   let sweepTimer: NodeJS.Timeout | undefined;
   let running = false;
-
-  async function block(names: TenantNames): Promise<void> {
-    const pool = admin();
-    const db = pool.escapeId(names.database);
-    // Refused first (a new login gets the reduced set), then every open connection ends: what it runs
-    // rolls back, and it can no longer use the privileges it read at login.
-    await pool.query(`REVOKE ${WRITE_PRIVILEGES} ON ${db}.* FROM ?@'%'`, [names.user]);
-    await closeSessions(names);
-  }
-
-  /** Closes the tenant's connections; one that cannot be closed is logged (the next check tries again). */
-  async function closeSessions(names: TenantNames): Promise<void> {
-    await killSessions(admin(), names.user).catch((error: Error) =>
-      log(`mariadb: the sessions of ${names.database} could not all be closed: ${error.message}`),
-    );
-  }
-
-  async function unblock(names: TenantNames): Promise<void> {
-    const pool = admin();
-    const db = pool.escapeId(names.database);
-    await pool.query(`GRANT ${WRITE_PRIVILEGES} ON ${db}.* TO ?@'%'`, [names.user]);
-    closeWhenIdle(names).catch((error: Error) =>
-      log(`mariadb: the sessions of ${names.database} could not all be closed: ${error.message}`),
-    );
-  }
-
-  /**
-   * The tenant's connections opened before its writes came back still hold the reduced privileges, so
-   * each is closed, but only once idle: never in the middle of a statement (such as the TRUNCATE that
-   * made the room). Watched in the background every 200 ms, for IDLE_WAIT_MS at most.
-   */
-  async function closeWhenIdle(names: TenantNames): Promise<void> {
-    const pool = admin();
-    const waiting = new Set((await sessionsOf(pool, names.user)).map((session) => session.id));
-    for (const until = Date.now() + IDLE_WAIT_MS; waiting.size > 0 && running && Date.now() < until; ) {
-      const now = new Map(
-        (await sessionsOf(pool, names.user)).map((session) => [session.id, session.command]),
-      );
-      for (const id of waiting) {
-        const command = now.get(id);
-        if (command === 'Sleep') await killConnection(pool, id);
-        if (command === undefined || command === 'Sleep') waiting.delete(id);
-      }
-      if (waiting.size > 0) await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
+  const { block, unblock } = tenantWrites({ admin, log, isRunning: () => running });
 
   async function checkNow(database: string): Promise<void> {
     if (!disks.has(database)) return;

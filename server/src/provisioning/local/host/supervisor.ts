@@ -1,18 +1,12 @@
 import { spawn } from 'node:child_process';
-import {
-  closeSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { closeSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServerHealth, ServerState } from '../../driver.ts';
 import type { OsUser } from './host.ts';
+import { descendants, rotateLog, runs, signal, waitDead, waitNotRunning } from './processes.ts';
 import { feedSeccomp } from './seccomp.ts';
+
+export { descendants } from './processes.ts';
 
 /**
  * Runs one server process and keeps it running:
@@ -83,50 +77,34 @@ export interface SupervisedProcess {
 
 const MAX_BACKOFF_MS = 30_000;
 
-/** Whether a pid is a live process (not gone, not a zombie). */
-function alive(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
-
-/** Every descendant of `pid` now (from /proc: each process's parent). */
-export function descendants(pid: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      // "pid (comm) state ppid …": comm may hold spaces and parentheses, so split after the last ')'.
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const found: number[] = [];
-  const walk = (parent: number) => {
-    for (const child of children.get(parent) ?? []) {
-      found.push(child);
-      walk(child);
-    }
-  };
-  walk(pid);
-  return found;
-}
-
-async function waitDead(pids: number[], ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (pids.some(alive)) {
-    if (Date.now() > deadline) return false;
-    await sleep(50);
-  }
-  return true;
-}
 /** A process that ran this long before dying starts the backoff from scratch. */
 const STABLE_MS = 60_000;
+
+/**
+ * Spawns the server detached (its own process group), as its user, its output appended to its log
+ * (rotated first when asked), its seccomp program fed to fd 3. Throws when it could not be spawned.
+ */
+function spawnServer(spec: ProcessSpec, log: (line: string) => void) {
+  if (spec.rotateLogAboveBytes !== undefined) rotateLog(spec.logFile, spec.rotateLogAboveBytes);
+  const logFd = openSync(spec.logFile, 'a');
+  const child = spawn(spec.command, spec.args, {
+    uid: spec.user?.uid,
+    gid: spec.user?.gid,
+    ...(spec.env ? { env: spec.env } : {}),
+    detached: true,
+    stdio: ['ignore', logFd, logFd, ...(spec.seccomp ? (['pipe'] as const) : [])],
+  });
+  closeSync(logFd);
+  child.unref();
+  const pid = child.pid;
+  if (pid === undefined) {
+    // Spawning failed outright (e.g. ENOENT); 'error' says why.
+    child.once('error', (error) => log(`${spec.name} could not be spawned: ${error.message}`));
+    throw new Error(`${spec.name} could not be spawned (${spec.command})`);
+  }
+  if (spec.seccomp) feedSeccomp(child, spec.seccomp);
+  return { child, pid };
+}
 
 export function superviseProcess(spec: ProcessSpec, log: (line: string) => void): SupervisedProcess {
   const cmdline = `${[spec.command, ...spec.args].join('\0')}\0`;
@@ -139,24 +117,8 @@ export function superviseProcess(spec: ProcessSpec, log: (line: string) => void)
   let lastError: string | undefined;
   let restartTimer: NodeJS.Timeout | undefined;
   let watchTimer: NodeJS.Timeout | undefined;
-
-  /** True while `pid` is our server (a dead, reused or zombie pid has another or an empty cmdline). */
-  function isOurs(pid: number): boolean {
-    try {
-      const found = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      return found === cmdline || (spec.title !== undefined && found.replace(/\0+$/, '') === spec.title);
-    } catch {
-      return false;
-    }
-  }
-
-  function signal(pid: number, sig: NodeJS.Signals): void {
-    try {
-      process.kill(pid, sig);
-    } catch {
-      // already gone
-    }
-  }
+  /** True while `pid` is our server. */
+  const isOurs = (pid: number) => runs(pid, cmdline, spec.title);
 
   /** Called once per process when it dies, whether we spawned or adopted it. */
   function gone(pid: number, reason: string): void {
@@ -181,6 +143,13 @@ export function superviseProcess(spec: ProcessSpec, log: (line: string) => void)
     restartTimer.unref();
   }
 
+  function launch(): void {
+    const { child, pid } = spawnServer(spec, log);
+    current = { pid, adopted: false };
+    writeFileSync(spec.pidFile, `${pid}\n`);
+    child.once('exit', (code, sig) => gone(pid, sig ? `was killed by ${sig}` : `exited with code ${code}`));
+  }
+
   function adopt(): boolean {
     let pid = Number.NaN;
     try {
@@ -200,38 +169,6 @@ export function superviseProcess(spec: ProcessSpec, log: (line: string) => void)
     watchTimer.unref();
     log(`${spec.name}: adopted running pid ${pid}`);
     return true;
-  }
-
-  function rotateLog(limit: number): void {
-    try {
-      if (statSync(spec.logFile).size > limit) renameSync(spec.logFile, `${spec.logFile}.1`);
-    } catch {
-      // no log yet
-    }
-  }
-
-  function launch(): void {
-    if (spec.rotateLogAboveBytes !== undefined) rotateLog(spec.rotateLogAboveBytes);
-    const logFd = openSync(spec.logFile, 'a');
-    const child = spawn(spec.command, spec.args, {
-      uid: spec.user?.uid,
-      gid: spec.user?.gid,
-      ...(spec.env ? { env: spec.env } : {}),
-      detached: true,
-      stdio: ['ignore', logFd, logFd, ...(spec.seccomp ? (['pipe'] as const) : [])],
-    });
-    closeSync(logFd);
-    child.unref();
-    const pid = child.pid;
-    if (pid === undefined) {
-      // Spawning failed outright (e.g. ENOENT); 'error' says why.
-      child.once('error', (error) => log(`${spec.name} could not be spawned: ${error.message}`));
-      throw new Error(`${spec.name} could not be spawned (${spec.command})`);
-    }
-    if (spec.seccomp) feedSeccomp(child, spec.seccomp);
-    current = { pid, adopted: false };
-    writeFileSync(spec.pidFile, `${pid}\n`);
-    child.once('exit', (code, sig) => gone(pid, sig ? `was killed by ${sig}` : `exited with code ${code}`));
   }
 
   async function waitReady(pid: number): Promise<void> {
@@ -280,15 +217,6 @@ export function superviseProcess(spec: ProcessSpec, log: (line: string) => void)
     }
   }
 
-  async function waitGone(pid: number, ms: number): Promise<boolean> {
-    const deadline = Date.now() + ms;
-    while (isOurs(pid)) {
-      if (Date.now() > deadline) return false;
-      await sleep(50);
-    }
-    return true;
-  }
-
   return {
     async start() {
       if (wanted) return;
@@ -307,7 +235,8 @@ export function superviseProcess(spec: ProcessSpec, log: (line: string) => void)
       state = 'stopping';
       const tree = spec.killTree ? descendants(proc.pid) : [];
       for (const pid of [proc.pid, ...tree]) signal(pid, spec.stopSignal);
-      const allGone = async (ms: number) => (await waitGone(proc.pid, ms)) && (await waitDead(tree, ms));
+      const allGone = async (ms: number) =>
+        (await waitNotRunning(proc.pid, cmdline, spec.title, ms)) && (await waitDead(tree, ms));
       if (!(await allGone(spec.stopTimeoutMs))) {
         log(`${spec.name} did not stop within ${spec.stopTimeoutMs} ms: SIGKILL`);
         for (const pid of [proc.pid, ...tree]) signal(pid, 'SIGKILL');

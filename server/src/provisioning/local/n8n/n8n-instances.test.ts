@@ -23,15 +23,10 @@ import { mountPoints } from '../host/tenant-disks.ts';
 import { ensureSiteUser } from '../host/tenant-users.ts';
 import { createLocalDriver } from '../local-driver.ts';
 import { generateN8nKey, localN8n } from './n8n-instances.ts';
-import {
-  DEFAULT_RUNTIMES_DIR,
-  ensureN8nCompileCache,
-  ensureN8nTemplate,
-  installedN8nRuntime,
-  missingRuntimeReason,
-} from './n8n-runtime.ts';
+import { DEFAULT_RUNTIMES_DIR, installedN8nRuntime, missingRuntimeReason } from './n8n-runtime.ts';
 import { N8N_INSIDE, n8nSandboxCommand, runInN8nSandbox } from './n8n-sandbox.ts';
 import { n8nNames, n8nPaths } from './n8n-state.ts';
+import { ensureN8nCompileCache, ensureN8nTemplate } from './n8n-warm-ups.ts';
 
 /**
  * Real n8n (the shared runtime, `npm run install-n8n`) behind real Caddy, in its sandbox and network

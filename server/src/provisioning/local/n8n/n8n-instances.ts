@@ -24,18 +24,12 @@ import { ensureSiteUser, removeSiteUser } from '../host/tenant-users.ts';
 import * as n8nBackups from './n8n-backups.ts';
 import { isEmptyDir, n8nDisks } from './n8n-disks.ts';
 import {
-  ensureN8nCompileCache,
-  ensureN8nTemplate,
   installedN8nRuntime,
   missingRuntimeReason,
   N8N_INSTANCE_ENV,
   N8N_LEAN_ENV,
-  n8nCompileCache,
-  n8nCompileCacheMount,
   n8nNodeBinary,
-  n8nTemplate,
   runtimeInstallUnderWay,
-  TEMPLATE_FILES,
 } from './n8n-runtime.ts';
 import {
   N8N_BASE_ENV,
@@ -55,6 +49,14 @@ import {
   removeN8nState,
   writeN8nState,
 } from './n8n-state.ts';
+import {
+  ensureN8nCompileCache,
+  ensureN8nTemplate,
+  n8nCompileCache,
+  n8nCompileCacheMount,
+  n8nTemplate,
+  TEMPLATE_FILES,
+} from './n8n-warm-ups.ts';
 
 /**
  * n8n instances on this host. Each has its own Unix user (`n8n_<key>`), its own data folder

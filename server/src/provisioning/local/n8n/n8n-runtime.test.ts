@@ -3,20 +3,18 @@ import { chmod, mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { systemUser } from '../host/host.ts';
+import { DEFAULT_RUNTIMES_DIR, missingRuntimeReason, n8nRuntimeDir } from './n8n-runtime.ts';
 import {
   compileCacheWarmUp,
-  DEFAULT_RUNTIMES_DIR,
   ensureN8nCompileCache,
   ensureN8nTemplate,
-  missingRuntimeReason,
   n8nCompileCache,
   n8nCompileCacheDir,
-  n8nRuntimeDir,
   n8nTemplate,
   n8nTemplateDir,
   TEMPLATE_FILES,
   templateWarmUp,
-} from './n8n-runtime.ts';
+} from './n8n-warm-ups.ts';
 
 /**
  * The one-time warm-ups (template database, compile cache) run n8n as `nobody` in a bwrap sandbox

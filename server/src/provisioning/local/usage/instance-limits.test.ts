@@ -16,13 +16,9 @@ import { hostControlGroups, launchInGroup } from '../host/control-groups.ts';
 import { systemUser } from '../host/host.ts';
 import { createLocalDriver } from '../local-driver.ts';
 import { generateN8nKey, localN8n } from '../n8n/n8n-instances.ts';
-import {
-  DEFAULT_RUNTIMES_DIR,
-  ensureN8nCompileCache,
-  ensureN8nTemplate,
-  missingRuntimeReason,
-} from '../n8n/n8n-runtime.ts';
+import { DEFAULT_RUNTIMES_DIR, missingRuntimeReason } from '../n8n/n8n-runtime.ts';
 import { N8N_INSIDE, runInN8nSandbox } from '../n8n/n8n-sandbox.ts';
+import { ensureN8nCompileCache, ensureN8nTemplate } from '../n8n/n8n-warm-ups.ts';
 import { siteNames } from '../wordpress/site-names.ts';
 import { runInSandbox } from '../wordpress/site-sandbox.ts';
 

@@ -1,0 +1,7 @@
+import { createRouter } from '../../lib/create-router.ts';
+import * as routes from './regions.routes.ts';
+import type { RegionsService } from './regions.service.ts';
+
+export function createRegionsRouter(regions: RegionsService) {
+  return createRouter().openapi(routes.adminRegions, async (c) => c.json(await regions.forAdmin(), 200));
+}

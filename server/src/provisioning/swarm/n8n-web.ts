@@ -1,0 +1,31 @@
+import type { N8nSpec } from '../engine.ts';
+import type { SwarmFrontDoors } from './front-door.ts';
+import type { Region } from './region.ts';
+
+// Talking to a deployed n8n through the region's front door (n8n-engine.ts).
+
+/** Waits until n8n's REST controllers answer through the front door (POST /rest/login {} → 400). */
+export async function waitForN8n(doors: SwarmFrontDoors, region: Region, slug: string): Promise<string> {
+  const host = new URL(doors.urls(region.id, slug, null).temporaryUrl).host;
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    const { status, text } = await doors.request(region.id, host, 'POST', '/rest/login', {});
+    if (status === 400 && text.includes('emailOrLdapLoginId')) return host;
+    if (Date.now() > deadline) throw new Error(`n8n did not answer at ${host} (HTTP ${status})`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** Creates n8n's owner account on a first deploy (an owner set up before, by an earlier try, is kept). */
+export async function setUpOwner(doors: SwarmFrontDoors, region: Region, host: string, input: N8nSpec) {
+  const { status, text } = await doors.request(region.id, host, 'POST', '/rest/owner/setup', {
+    email: input.ownerEmail,
+    firstName: input.ownerFirstName ?? input.ownerEmail.split('@')[0] ?? 'Owner',
+    lastName: input.ownerLastName ?? 'Owner',
+    password: input.ownerPassword,
+  });
+  const created = status === 200 && text.includes(`"email":${JSON.stringify(input.ownerEmail)}`);
+  if (!created && !(status === 400 && /already setup/i.test(text))) {
+    throw new Error(`n8n owner setup answered ${status}: ${text.slice(0, 300)}`);
+  }
+}

@@ -1,0 +1,157 @@
+import {
+  Box,
+  Chip,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
+import { type AdminRegion, useAdminRegionsQuery } from '../../api/admin.queries.ts';
+import { LoadState } from '../../components/load-state.tsx';
+import { RefreshButton } from '../../components/refresh-button.tsx';
+import { AdminSection } from './admin-section.tsx';
+
+const GIB = 1024 ** 3;
+const ONE_DECIMAL = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
+const gib = (bytes: number) => `${ONE_DECIMAL.format(bytes / GIB)} GB`;
+const share = (used: number, total: number) => (total > 0 ? Math.round((used / total) * 100) : 0);
+
+type Node = AdminRegion['nodes'][number];
+
+/** One node: its state, where it is, and what its instances reserve of its memory and CPUs. */
+function NodeRow({ node }: { node: Node }) {
+  const labels = Object.entries(node.labels).map(([key, value]) => `${key}=${value}`);
+  return (
+    <TableRow>
+      <TableCell>
+        <Typography variant="body2" sx={{ fontWeight: 600 }}>
+          {node.hostname}
+        </Typography>
+        <Typography variant="caption" color="text.secondary">
+          {node.role} · {node.address}
+          {labels.length > 0 && ` · ${labels.join(', ')}`}
+        </Typography>
+      </TableCell>
+      <TableCell>
+        <Chip
+          size="small"
+          variant="outlined"
+          label={node.availability === 'active' ? node.state : `${node.state}, ${node.availability}`}
+          color={node.state === 'ready' && node.availability === 'active' ? 'success' : 'warning'}
+        />
+      </TableCell>
+      <TableCell>
+        {gib(node.memoryReservedBytes)} of {gib(node.memoryBytes)} (
+        {share(node.memoryReservedBytes, node.memoryBytes)}%)
+      </TableCell>
+      <TableCell>
+        {ONE_DECIMAL.format(node.cpusReserved)} of {ONE_DECIMAL.format(node.cpus)} (
+        {share(node.cpusReserved, node.cpus)}
+        %)
+      </TableCell>
+      <TableCell align="right">{node.instances}</TableCell>
+    </TableRow>
+  );
+}
+
+function RegionCard({ region, scheduler }: { region: AdminRegion; scheduler: 'this-host' | 'swarm' }) {
+  return (
+    <Box
+      component="li"
+      aria-label={region.label}
+      sx={{ p: 2, borderRadius: 2, border: 1, borderColor: 'divider' }}
+    >
+      <Stack direction="row" sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
+        <Typography component="h3" variant="subtitle1" sx={{ fontWeight: 600 }}>
+          {region.label}
+        </Typography>
+        <Typography variant="body2" color="text.secondary">
+          {region.region}
+        </Typography>
+        <Chip
+          size="small"
+          variant="outlined"
+          label={region.available ? 'Deploys here' : 'Not offered'}
+          color={region.available ? 'success' : 'default'}
+        />
+      </Stack>
+      {region.reason && (
+        <Typography variant="body2" sx={{ mt: 1 }}>
+          Customers read: {region.reason}
+        </Typography>
+      )}
+      {region.error && (
+        <Typography variant="body2" color="error" sx={{ mt: 1, overflowWrap: 'anywhere' }}>
+          Its swarm manager could not be asked: {region.error}
+        </Typography>
+      )}
+      {scheduler === 'this-host' && region.available && (
+        <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+          Every instance runs on the server that answers this page.
+        </Typography>
+      )}
+      {region.nodes.length > 0 && (
+        <TableContainer sx={{ mt: 1 }}>
+          <Table size="small" aria-label={`Nodes of ${region.label}`}>
+            <TableHead>
+              <TableRow>
+                <TableCell>Node</TableCell>
+                <TableCell>State</TableCell>
+                <TableCell>Memory reserved</TableCell>
+                <TableCell>CPUs reserved</TableCell>
+                <TableCell align="right">Instances</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {region.nodes.map((node) => (
+                <NodeRow key={node.id} node={node} />
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+      )}
+    </Box>
+  );
+}
+
+/**
+ * Where instances run (Admin Panel → Server): each region customers can pick, whether this install
+ * places instances there, and, on a swarm, its nodes as the swarm reports them (state, labels, memory
+ * and CPUs reserved against what each has, instances).
+ */
+export function AdminRegions() {
+  const query = useAdminRegionsQuery();
+  const data = query.data;
+  const shown = data?.regions.filter((region) => region.available || region.nodes.length > 0 || region.error);
+  const others = data?.regions.filter((region) => !shown?.includes(region)) ?? [];
+  return (
+    <AdminSection
+      id="admin-regions"
+      title="Regions"
+      text={
+        data?.scheduler === 'swarm'
+          ? 'The regions with a swarm, and each of their nodes as the swarm reports it.'
+          : 'The region this server runs instances in.'
+      }
+      control={<RefreshButton query={query} />}
+    >
+      <LoadState query={query} loading="Loading..." failed="The regions could not be loaded." />
+      {data && (
+        <Stack component="ul" spacing={2} sx={{ m: 0, p: 0, listStyle: 'none' }}>
+          {shown?.map((region) => (
+            <RegionCard key={region.region} region={region} scheduler={data.scheduler} />
+          ))}
+        </Stack>
+      )}
+      {others.length > 0 && (
+        <Typography variant="body2" color="text.secondary" sx={{ mt: 2 }}>
+          Not offered to customers: {others.map((region) => region.label).join(', ')}.
+        </Typography>
+      )}
+    </AdminSection>
+  );
+}
