@@ -169,5 +169,17 @@ describe('the Usage tab in the browser', () => {
     await page.getByRole('button', { name: 'Switch to light mode' }).click();
     await shot(page, 'usage-tab-light');
     expect(await seriousViolations(page), 'axe on the Usage tab, light').toEqual([]);
+
+    // The dashboard's current-instance card: small memory and CPU lines, the values in words.
+    await page.getByRole('link', { name: 'Dashboard' }).first().click();
+    const card = page.getByRole('region', { name: 'Usage, last hour' });
+    await card
+      .getByRole('img', { name: 'Memory and CPU over the last hour' })
+      .locator('svg')
+      .first()
+      .waitFor();
+    expect(await card.textContent()).toMatch(/Memory: [\d.]+ [KMG]B now of 512 MB/);
+    expect(await seriousViolations(page), 'axe on the dashboard with the sparklines').toEqual([]);
+    await shot(page, 'usage-dashboard');
   });
 });

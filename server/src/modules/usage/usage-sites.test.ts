@@ -125,9 +125,10 @@ describe('a WordPress site’s usage, measured for real', { timeout: 180_000 }, 
     );
     expect(counted).toBe(500);
     expect(after.summary.requests?.status2xx).toBeGreaterThanOrEqual(500);
-    // PHP's workers came up for the 100 rendered pages: the memory the site holds moved.
-    const memory = after.points.map((point) => point.memoryBytes ?? 0);
-    expect(Math.max(...memory)).toBeGreaterThan(idleMemory + 5 * MIB);
+    // PHP's workers came up for the 100 rendered pages: the memory the site held during the burst
+    // (the point's peak: the kernel's high-water mark, reset at each sample) moved. What it holds once
+    // the burst is over may already be back near idle, so the current value is only printed.
+    expect(after.points.at(-1)?.memoryPeakBytes).toBeGreaterThan(idleMemory + 5 * MIB);
     expect(after.points.at(-1)?.cpu).toBeGreaterThan(0);
   });
 

@@ -68,65 +68,84 @@ const yAxisUpTo = (limit: number | null, values: (number | null)[], format: (v: 
   };
 };
 
-/** CPU in vCPUs, with the instance's own limit when it has one. */
-export function CpuChart({ report }: { report: UsageReport }) {
-  const theme = useTheme();
-  const limit = report.cpuLimit;
-  const data = report.points.map((p) => p.cpu);
+/** One measure over time as an area, with its limit (when it has one) as a labelled line. */
+function MeasureChart({
+  report,
+  title,
+  name,
+  testId,
+  data,
+  limit,
+  format,
+  color,
+}: {
+  report: UsageReport;
+  title: string;
+  /** The chart's text alternative: its numbers in words. */
+  name: string;
+  testId: string;
+  data: (number | null)[];
+  limit: number | null;
+  format: (value: number) => string;
+  color: string;
+}) {
   return (
-    <Box role="img" aria-label={usageInWords(report).cpu} data-testid="usage-cpu-chart">
-      <ChartTitle>CPU</ChartTitle>
+    <Box role="img" aria-label={name} data-testid={testId}>
+      <ChartTitle>{title}</ChartTitle>
       <LineChart
         height={HEIGHT}
         skipAnimation
         hideLegend
         xAxis={[timeAxis(report)]}
-        yAxis={[yAxisUpTo(limit, data, (v: number) => formatCpu(v))]}
+        yAxis={[yAxisUpTo(limit, data, format)]}
         series={[
           {
-            label: 'Used',
+            label: title,
             data,
             showMark: false,
             area: true,
-            color: theme.palette.primary.main,
-            valueFormatter: (v) => (v === null ? '' : formatCpu(v)),
+            color,
+            valueFormatter: (v) => (v === null ? '' : format(v)),
           },
         ]}
       >
-        {limit !== null && <LimitLine value={limit} label={`Limit ${formatCpu(limit)}`} />}
+        {limit !== null && <LimitLine value={limit} label={`Limit ${format(limit)}`} />}
       </LineChart>
     </Box>
+  );
+}
+
+/** CPU in vCPUs, with the instance's own limit when it has one. */
+export function CpuChart({ report }: { report: UsageReport }) {
+  const theme = useTheme();
+  return (
+    <MeasureChart
+      report={report}
+      title="CPU"
+      name={usageInWords(report).cpu}
+      testId="usage-cpu-chart"
+      data={report.points.map((p) => p.cpu)}
+      limit={report.cpuLimit}
+      format={formatCpu}
+      color={theme.palette.primary.main}
+    />
   );
 }
 
 /** Memory in use against the limit. */
 export function MemoryChart({ report }: { report: UsageReport }) {
   const theme = useTheme();
-  const limit = report.summary.memory.limit;
-  const data = report.points.map((p) => p.memoryBytes);
   return (
-    <Box role="img" aria-label={usageInWords(report).memory} data-testid="usage-memory-chart">
-      <ChartTitle>Memory</ChartTitle>
-      <LineChart
-        height={HEIGHT}
-        skipAnimation
-        hideLegend
-        xAxis={[timeAxis(report)]}
-        yAxis={[yAxisUpTo(limit, data, (v: number) => formatBytes(v))]}
-        series={[
-          {
-            label: 'In use',
-            data,
-            showMark: false,
-            area: true,
-            color: theme.palette.secondary.main,
-            valueFormatter: (v) => (v === null ? '' : formatBytes(v)),
-          },
-        ]}
-      >
-        {limit !== null && <LimitLine value={limit} label={`Limit ${formatBytes(limit)}`} />}
-      </LineChart>
-    </Box>
+    <MeasureChart
+      report={report}
+      title="Memory"
+      name={usageInWords(report).memory}
+      testId="usage-memory-chart"
+      data={report.points.map((p) => p.memoryBytes)}
+      limit={report.summary.memory.limit}
+      format={formatBytes}
+      color={theme.palette.secondary.main}
+    />
   );
 }
 
@@ -191,7 +210,7 @@ export function RequestsChart({ report }: { report: UsageReport }) {
   );
 }
 
-/** The dashboard's small memory and CPU lines (the last hour). */
+/** The dashboard's small memory and CPU lines (the last hour), each from 0 up to its limit. */
 export function UsageSparklines({ report }: { report: UsageReport }) {
   const theme = useTheme();
   const memory = report.points.map((p) => p.memoryBytes ?? 0);
@@ -206,13 +225,25 @@ export function UsageSparklines({ report }: { report: UsageReport }) {
         <Typography variant="caption" color="text.secondary">
           Memory, last hour
         </Typography>
-        <SparkLineChart data={memory} height={36} area color={theme.palette.secondary.main} />
+        <SparkLineChart
+          data={memory}
+          yAxis={{ min: 0, max: report.summary.memory.limit ?? undefined }}
+          height={36}
+          area
+          color={theme.palette.secondary.main}
+        />
       </Box>
       <Box>
         <Typography variant="caption" color="text.secondary">
           CPU, last hour
         </Typography>
-        <SparkLineChart data={cpu} height={36} area color={theme.palette.primary.main} />
+        <SparkLineChart
+          data={cpu}
+          yAxis={{ min: 0, max: report.cpuLimit ?? undefined }}
+          height={36}
+          area
+          color={theme.palette.primary.main}
+        />
       </Box>
     </Box>
   );

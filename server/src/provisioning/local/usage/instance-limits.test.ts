@@ -26,8 +26,10 @@ import { runInSandbox } from '../wordpress/site-sandbox.ts';
  * Each instance's memory and CPU, enforced by the kernel through its control group, with the real
  * sandboxes, php-fpm, Caddy and n8n (cgroup v1 on this kind of machine):
  *
- * - a CPU-bound script in site A (0.5 vCPU) leaves site B's PHP pages within 2× of their idle p50
- *   (measured, printed; and, for comparison, with A's quota raised to 2 vCPU);
+ * - a CPU-bound script in site A (0.5 vCPU) gets no more than its half of a core, however many
+ *   requests spin (the kernel's account of the group's CPU time, asserted), and site B's PHP pages
+ *   stay near their idle p50 (measured and printed, with A's quota raised to 2 vCPU for comparison:
+ *   page times on a machine other tests load too are a figure to read, not a pass/fail);
  * - a Node process in an n8n instance's sandbox that allocates past the instance's memory is stopped
  *   by the kernel, the sample counts the kill, and n8n serves (again, if the kernel chose one of its
  *   processes too);
@@ -113,17 +115,26 @@ async function putFile(spec: SiteSpec, name: string, content: string): Promise<v
   });
 }
 
-/** B's PHP page time while A runs 4 CPU-bound requests (each 6 s of wall time). */
-async function underLoad(): Promise<number> {
+/**
+ * B's PHP page time while A runs 4 CPU-bound requests (each 6 s of wall time), and the vCPUs A's group
+ * used on average meanwhile (its CPU time over the wall time, from the kernel's counters).
+ */
+async function underLoad(): Promise<{ p50: number; vcpus: number }> {
+  const before = (await groups.stats(siteA.id))?.cpuSeconds ?? 0;
+  const started = performance.now();
   const spinning = Array.from({ length: 4 }, () => timed(urlA.url, '/spin.php'));
   await sleep(500);
   const during = await p50(urlB.url, '/wp-login.php');
   await Promise.all(spinning);
-  return during;
+  const seconds = (performance.now() - started) / 1000;
+  const used = ((await groups.stats(siteA.id))?.cpuSeconds ?? 0) - before;
+  return { p50: during, vcpus: used / seconds };
 }
 
 describe('CPU: one site’s quota keeps its neighbour fast', () => {
-  it('leaves site B’s p50 page time within 2× of idle while site A spins', { timeout: 120_000 }, async () => {
+  it('holds site A to its 0.5 vCPU while it spins, and prints site B’s page times', {
+    timeout: 120_000,
+  }, async () => {
     await putFile(
       siteA,
       'spin.php',
@@ -137,9 +148,13 @@ describe('CPU: one site’s quota keeps its neighbour fast', () => {
     const unlimited = await underLoad();
     await groups.ensure(siteA.id, { memoryMb: 512, cpus: 0.5 });
     console.log(
-      `[cpu isolation] site B /wp-login.php p50: idle ${idle.toFixed(0)} ms; site A spinning at 0.5 vCPU ${limited.toFixed(0)} ms (${(limited / idle).toFixed(2)}×); at 2 vCPU ${unlimited.toFixed(0)} ms (${(unlimited / idle).toFixed(2)}×)`,
+      `[cpu isolation] site B /wp-login.php p50: idle ${idle.toFixed(0)} ms; site A spinning at 0.5 vCPU (using ${limited.vcpus.toFixed(2)}) ${limited.p50.toFixed(0)} ms (${(limited.p50 / idle).toFixed(2)}×); at 2 vCPU (using ${unlimited.vcpus.toFixed(2)}) ${unlimited.p50.toFixed(0)} ms (${(unlimited.p50 / idle).toFixed(2)}×)`,
     );
-    expect(limited).toBeLessThanOrEqual(2 * idle);
+    // The quota: 4 spinning workers get half a core together (CFS periods: a few % over at most).
+    expect(limited.vcpus).toBeGreaterThan(0.3);
+    expect(limited.vcpus).toBeLessThanOrEqual(0.55);
+    // Raised live, the same group may take more (the machine permitting): the quota was the bound.
+    expect(unlimited.vcpus).toBeGreaterThan(limited.vcpus);
   });
 });
 
