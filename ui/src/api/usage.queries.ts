@@ -58,7 +58,7 @@ const peakOf = (values: (number | null)[]) => {
  * The last hour's report with one more point: points older than an hour drop off, and the current
  * values, peaks and request totals are counted again from the points (as the server does).
  */
-export function withLivePoint(report: UsageReport, point: UsagePoint): UsageReport {
+function withLivePoint(report: UsageReport, point: UsagePoint): UsageReport {
   const since = Date.parse(point.at) - HOUR_MS;
   const points = [...report.points.filter((p) => Date.parse(p.at) > since && p.at < point.at), point];
   const lastOf = (pick: (p: UsagePoint) => number | null) =>
@@ -103,7 +103,7 @@ export function withLivePoint(report: UsageReport, point: UsagePoint): UsageRepo
  * Applies an `event: usage` of the live stream: the instance's last-hour report (if a page holds it)
  * gets the point at once. A point of an out-of-memory kill also reloads the other ranges.
  */
-export function applyUsageEvent(queryClient: QueryClient, { instanceId, point }: UsageStreamEvent): void {
+function applyUsageEvent(queryClient: QueryClient, { instanceId, point }: UsageStreamEvent): void {
   queryClient.setQueryData<UsageReport>(instanceKeys.usageRange(instanceId, '1h'), (report) =>
     report?.measured ? withLivePoint(report, point) : report,
   );

@@ -18,8 +18,8 @@ export interface Alert {
   message: string;
 }
 
-export const HIGH_MEMORY_SHARE = 0.9;
-export const HIGH_MEMORY_MS = 5 * 60_000;
+const HIGH_MEMORY_SHARE = 0.9;
+const HIGH_MEMORY_MS = 5 * 60_000;
 
 const MIB = 1024 * 1024;
 

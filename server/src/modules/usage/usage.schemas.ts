@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 
-export const USAGE_RANGES = ['1h', '24h', '7d'] as const;
+const USAGE_RANGES = ['1h', '24h', '7d'] as const;
 export type UsageRange = (typeof USAGE_RANGES)[number];
 
 export const UsageQuerySchema = z.object({
@@ -23,7 +23,7 @@ const RequestCountsSchema = z
   // client reads as nullable.
   .openapi({ description: 'Responses by status class' });
 
-export const UsagePointSchema = z
+const UsagePointSchema = z
   .object({
     at: z.iso.datetime().openapi({ description: 'Start of the step the point covers' }),
     cpu: z

@@ -28,8 +28,8 @@ import { createAlertRules } from './usage-alerts.ts';
  */
 export const SAMPLE_INTERVAL_MS = 15_000;
 export const COMPACT_INTERVAL_MS = 5 * 60_000;
-export const RAW_RETENTION_SECONDS = 24 * 3600;
-export const ROLLUP_RETENTION_SECONDS = 30 * 24 * 3600;
+const RAW_RETENTION_SECONDS = 24 * 3600;
+const ROLLUP_RETENTION_SECONDS = 30 * 24 * 3600;
 
 export interface UsageDeps {
   db: Db;
@@ -96,7 +96,7 @@ function rowOf(sample: UsageSample): NewInstanceUsageSampleRow {
 }
 
 /** A sample as a point of the last hour (what the stream sends). */
-export const livePointOf = (sample: UsageSample): UsagePoint =>
+const livePointOf = (sample: UsageSample): UsagePoint =>
   pointOf({
     at: sample.at,
     intervalSeconds: sample.intervalSeconds,

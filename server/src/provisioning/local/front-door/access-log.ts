@@ -34,7 +34,7 @@ const emptyCounts = (): RequestCounts => ({
 });
 
 /** Adds one access line to `counts`; false when it is not one. */
-export function countAccessLine(line: string, counts: Map<string, RequestCounts>): boolean {
+function countAccessLine(line: string, counts: Map<string, RequestCounts>): boolean {
   let entry: { logger?: unknown; status?: unknown; size?: unknown };
   try {
     entry = JSON.parse(line) as typeof entry;

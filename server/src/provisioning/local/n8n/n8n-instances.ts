@@ -100,7 +100,7 @@ export interface LocalN8nOptions {
  * JS task runner (where Code nodes run) a quarter; the rest is Node's own and the buffers outside the
  * heaps. Past the heap a process fails with Node's own error; past the group the kernel stops it.
  */
-export function n8nHeapsMb(resources: GroupLimits): { main: number; runner: number } {
+function n8nHeapsMb(resources: GroupLimits): { main: number; runner: number } {
   return {
     main: Math.max(256, Math.floor(resources.memoryMb / 2)),
     runner: Math.max(128, Math.floor(resources.memoryMb / 4)),

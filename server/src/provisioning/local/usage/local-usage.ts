@@ -35,7 +35,7 @@ export interface LocalUsageDeps {
 const WEB_TYPES: ReadonlySet<InstanceType> = new Set(['wordpress', 'n8n']);
 
 /** '4GB', '512MB'. */
-export function memoryText(mb: number): string {
+function memoryText(mb: number): string {
   return mb % 1024 === 0 ? `${mb / 1024}GB` : `${mb}MB`;
 }
 
