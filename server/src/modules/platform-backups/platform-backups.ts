@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { PassThrough, type Readable, type Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { PassThrough } from 'node:stream';
 import type { BackupVault, StoredPart } from '../../backup-storage/backup-vault.ts';
+import { runClient } from '../../lib/run-client.ts';
 
 /**
  * Backups of Berth's own database (accounts, subscriptions, invoices, tickets, the affiliate ledger,
@@ -40,34 +39,6 @@ function libpqEnv(url: string): Record<string, string> {
   };
 }
 
-/** Runs a PostgreSQL client program to its end; rejects with its stderr. */
-async function runPgTool(
-  command: string,
-  args: string[],
-  env: Record<string, string>,
-  io: { input?: Readable; output?: Writable } = {},
-): Promise<void> {
-  const child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-4000);
-  });
-  const exited = new Promise<number | null>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', resolve);
-  });
-  const piped: Promise<void>[] = [];
-  if (io.input) piped.push(pipeline(io.input, child.stdin));
-  else child.stdin.end();
-  if (io.output) piped.push(pipeline(child.stdout, io.output));
-  else child.stdout.resume();
-  const [code, ...streams] = await Promise.allSettled([exited, ...piped]);
-  if (code.status === 'rejected') throw code.reason;
-  if (code.value !== 0)
-    throw new Error(`${command.split('/').pop()} exited with ${code.value}: ${stderr.trim()}`);
-  for (const result of streams) if (result.status === 'rejected') throw result.reason;
-}
-
 const idAt = (at: Date) =>
   `p-${at.toISOString().replace(/[-:.]/g, '').toLowerCase()}-${randomBytes(3).toString('hex')}`;
 const manifestOf = (id: string) => `${PREFIX}${id}/manifest.json.enc`;
@@ -92,7 +63,7 @@ export function platformBackups(options: { vault: BackupVault; databaseUrl: stri
       const out = new PassThrough();
       await Promise.all([
         archive.part(DUMP_PART, out),
-        runPgTool(PG_DUMP, ['-Fc', '--exclude-schema=graphile_worker', '--no-owner'], libpqEnv(databaseUrl), {
+        runClient(PG_DUMP, ['-Fc', '--exclude-schema=graphile_worker', '--no-owner'], libpqEnv(databaseUrl), {
           output: out,
         }).catch((error: unknown) => {
           out.destroy(error as Error);
@@ -123,7 +94,7 @@ export function platformBackups(options: { vault: BackupVault; databaseUrl: stri
     async restoreInto(backup: PlatformBackup, targetUrl: string): Promise<void> {
       const opened = await vault.open(`${PREFIX}${backup.id}`, backup.parts);
       try {
-        await runPgTool(
+        await runClient(
           PG_RESTORE,
           [
             '--no-owner',

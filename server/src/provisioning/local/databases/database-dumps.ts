@@ -1,11 +1,9 @@
-import { spawn } from 'node:child_process';
-import type { Readable, Writable } from 'node:stream';
 import { PassThrough, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { createGunzip, createGzip } from 'node:zlib';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
+import { runClient } from '../../../lib/run-client.ts';
 import type { ArchiveReader, ArchiveWriter, DatabaseCredentials } from '../../engine.ts';
 import { pipePart } from '../host/archive-parts.ts';
 
@@ -16,37 +14,6 @@ import { pipePart } from '../host/archive-parts.ts';
  * PostgreSQL: `pg_dump -Fc` (compressed by itself), loaded by `pg_restore` without owners, privileges or
  * tablespaces (the database's own tablespace, on its disk, takes everything).
  */
-
-/**
- * Runs a client program, its stdin from `io.input` or its stdout into `io.output`; rejects with its
- * stderr on failure.
- */
-async function runClient(
-  command: string,
-  args: string[],
-  env: Record<string, string>,
-  io: { input?: Readable; output?: Writable },
-): Promise<void> {
-  const child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-4000);
-  });
-  const exited = new Promise<number | null>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', resolve);
-  });
-  const streams: Promise<void>[] = [];
-  if (io.input) streams.push(pipeline(io.input, child.stdin));
-  else child.stdin.end();
-  if (io.output) streams.push(pipeline(child.stdout, io.output));
-  else child.stdout.resume();
-  const [code, ...piped] = await Promise.allSettled([exited, ...streams]);
-  if (code.status === 'rejected') throw code.reason;
-  if (code.value !== 0)
-    throw new Error(`${command.split('/').pop()} exited with ${code.value}: ${stderr.trim()}`);
-  for (const result of piped) if (result.status === 'rejected') throw result.reason;
-}
 
 const mysqlEnv = (database: DatabaseCredentials) => ({ PATH: '/usr/bin:/bin', MYSQL_PWD: database.password });
 const mysqlArgs = (database: DatabaseCredentials) => [
