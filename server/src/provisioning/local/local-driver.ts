@@ -11,13 +11,13 @@ import {
 } from '../driver.ts';
 import { unavailable } from '../instance-types.ts';
 import type { EngineServer } from './databases/engine-server.ts';
+import { localSqlServers } from './databases/sql-servers.ts';
 import { accessLogReader } from './front-door/access-log.ts';
 import { caddyPaths } from './front-door/caddy.ts';
 import { type FrontDoor, frontDoor } from './front-door/front-door.ts';
 import { type ControlGroups, hostControlGroups } from './host/control-groups.ts';
 import { type DiskReserve, diskReserve } from './host/disk-reserve.ts';
 import { disksDir } from './host/tenant-disks.ts';
-import { localSqlServers } from './local-sql-servers.ts';
 import { type LocalN8n, localN8n } from './n8n/n8n-instances.ts';
 import { DEFAULT_RUNTIMES_DIR } from './n8n/n8n-runtime.ts';
 import { localUsage } from './usage/local-usage.ts';
@@ -121,7 +121,7 @@ function frontDoorApps(
 /**
  * The local driver: every instance type runs on this host, each by its engine.
  * - MySQL and PostgreSQL instances are tenants of a MariaDB and a PostgreSQL 15 server the driver runs
- *   itself, supervised, under `dataRoot` (local-sql-servers.ts, mariadb-server.ts, postgres-server.ts,
+ *   itself, supervised, under `dataRoot` (databases/sql-servers.ts, mariadb-server.ts, postgres-server.ts,
  *   supervisor.ts), or of existing servers given by admin URLs (database-engines.ts);
  * - the front door (Caddy, front-door.ts) is the driver's: it hands it to the WordPress engine
  *   (wordpress-sites.ts) and the n8n engine (n8n-instances.ts), which each add their routes to it;

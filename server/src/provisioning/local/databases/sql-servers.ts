@@ -4,15 +4,15 @@ import {
   ProvisioningUnavailableError,
   type ServerHealth,
   type StorageLimitEvent,
-} from '../driver.ts';
-import { type Capability, unavailable } from '../instance-types.ts';
-import { databaseEngine } from './databases/database-engines.ts';
-import type { EngineServer } from './databases/engine-server.ts';
-import { externalMariaDb, localMariaDb } from './databases/mariadb-server.ts';
-import { externalPostgres, localPostgres } from './databases/postgres-server.ts';
-import type { DiskReserve } from './host/disk-reserve.ts';
-import { makeTraversable, ownedDir } from './host/host.ts';
-import { aptInstallLine, type LocalEngine, missingHostPackages } from './host/host-packages.ts';
+} from '../../driver.ts';
+import { type Capability, unavailable } from '../../instance-types.ts';
+import type { DiskReserve } from '../host/disk-reserve.ts';
+import { makeTraversable, ownedDir } from '../host/host.ts';
+import { aptInstallLine, type LocalEngine, missingHostPackages } from '../host/host-packages.ts';
+import { databaseEngine } from './database-engines.ts';
+import type { EngineServer } from './engine-server.ts';
+import { externalMariaDb, localMariaDb } from './mariadb-server.ts';
+import { externalPostgres, localPostgres } from './postgres-server.ts';
 
 type SqlType = 'mysql' | 'postgresql';
 const SQL_ENGINES: Record<SqlType, { label: string; local: LocalEngine }> = {
