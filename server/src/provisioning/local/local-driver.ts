@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { DEFAULT_REGION } from '@berth/openapi/rules';
 import {
   capabilitiesOf,
@@ -6,28 +5,23 @@ import {
   type Engines,
   oneRegion,
   type ProvisioningDriver,
-  ProvisioningUnavailableError,
   type ServerHealth,
   type StorageLimitEvent,
   unavailableEngine,
 } from '../driver.ts';
-import { type Capability, unavailable } from '../instance-types.ts';
-import { databaseEngine } from './databases/database-engines.ts';
+import { unavailable } from '../instance-types.ts';
 import type { EngineServer } from './databases/engine-server.ts';
-import { externalMariaDb, localMariaDb } from './databases/mariadb-server.ts';
-import { externalPostgres, localPostgres } from './databases/postgres-server.ts';
+import { localSqlServers } from './databases/sql-servers.ts';
 import { accessLogReader } from './front-door/access-log.ts';
 import { caddyPaths } from './front-door/caddy.ts';
 import { type FrontDoor, frontDoor } from './front-door/front-door.ts';
 import { type ControlGroups, hostControlGroups } from './host/control-groups.ts';
 import { type DiskReserve, diskReserve } from './host/disk-reserve.ts';
-import { makeTraversable, ownedDir } from './host/host.ts';
-import { aptInstallLine, type LocalEngine, missingHostPackages } from './host/host-packages.ts';
 import { disksDir } from './host/tenant-disks.ts';
-import { localN8n } from './n8n/n8n-instances.ts';
+import { type LocalN8n, localN8n } from './n8n/n8n-instances.ts';
 import { DEFAULT_RUNTIMES_DIR } from './n8n/n8n-runtime.ts';
 import { localUsage } from './usage/local-usage.ts';
-import { localSites, type SiteRuntimeOptions } from './wordpress/wordpress-sites.ts';
+import { type LocalSites, localSites, type SiteRuntimeOptions } from './wordpress/wordpress-sites.ts';
 
 export interface LocalDriverOptions {
   /** Absolute directory the driver keeps its servers' data, sockets, pid files and logs in. */
@@ -73,7 +67,6 @@ export interface LocalDriverOptions {
   log?: (line: string) => void;
 }
 
-const DEFAULT_DATABASE_MB = 1024;
 const DEFAULT_DISK_RESERVE_MB = 2048;
 
 export const MONGODB_UNAVAILABLE =
@@ -81,17 +74,55 @@ export const MONGODB_UNAVAILABLE =
 export const NO_FRONT_DOOR = 'The front door is turned off (the local driver was given no sites options)';
 const MONGODB_DRIVER_MISSING = 'MongoDB tenants need the mongodb npm package, which is not installed yet';
 
-type SqlType = 'mysql' | 'postgresql';
-const SQL_ENGINES: Record<SqlType, { label: string; local: LocalEngine }> = {
-  mysql: { label: 'MySQL', local: 'mariadb' },
-  postgresql: { label: 'PostgreSQL', local: 'postgresql' },
-};
+/**
+ * The front door (Caddy) and the engines behind it, WordPress sites and n8n instances; none without
+ * sites options.
+ */
+function frontDoorApps(
+  options: LocalDriverOptions,
+  deps: { mariadb: () => EngineServer | undefined; reserve: DiskReserve; groups: ControlGroups },
+  log: (line: string) => void,
+): { door?: FrontDoor; sites?: LocalSites; n8n?: LocalN8n } {
+  if (!options.sites) return {};
+  const door = frontDoor(
+    options.dataRoot,
+    {
+      baseDomain: options.sites.baseDomain ?? 'localhost',
+      listenHost: options.sites.listenHost ?? '127.0.0.1',
+      httpPort: options.sites.httpPort,
+      httpsPort: options.sites.httpsPort,
+      tls: options.sites.tls ?? { issuer: 'internal' },
+    },
+    log,
+  );
+  const { reserve, groups } = deps;
+  const sites = localSites(
+    options.dataRoot,
+    options.sites ?? {},
+    { mariadb: deps.mariadb, reserve, publicHost: options.publicHost, front: door, groups },
+    log,
+  );
+  const n8n = localN8n(
+    options.dataRoot,
+    {
+      runtimesDir: options.runtimesDir ?? DEFAULT_RUNTIMES_DIR,
+      baseDomain: options.sites?.baseDomain ?? 'localhost',
+      diskMb: options.n8n?.diskMb,
+      egressAllow: options.n8n?.egressAllow,
+      reserve,
+      groups,
+    },
+    door,
+    log,
+  );
+  return { door, sites, n8n };
+}
 
 /**
  * The local driver: every instance type runs on this host, each by its engine.
  * - MySQL and PostgreSQL instances are tenants of a MariaDB and a PostgreSQL 15 server the driver runs
- *   itself, supervised, under `dataRoot` (mariadb-server.ts, postgres-server.ts, supervisor.ts), or of
- *   existing servers given by admin URLs (database-engines.ts);
+ *   itself, supervised, under `dataRoot` (databases/sql-servers.ts, mariadb-server.ts, postgres-server.ts,
+ *   supervisor.ts), or of existing servers given by admin URLs (database-engines.ts);
  * - the front door (Caddy, front-door.ts) is the driver's: it hands it to the WordPress engine
  *   (wordpress-sites.ts) and the n8n engine (n8n-instances.ts), which each add their routes to it;
  * - MongoDB is unavailable (no server on this host).
@@ -111,112 +142,16 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
   const tellStorage = (event: StorageLimitEvent) => {
     for (const listener of storageListeners) listener(event);
   };
-  const adminUrls: Record<SqlType, string | undefined> = {
-    mysql: options.mysqlAdminUrl,
-    postgresql: options.postgresAdminUrl,
-  };
-  let servers: Partial<Record<SqlType, EngineServer>> = {};
-  const startErrors: Partial<Record<SqlType, string>> = {};
   let started = false;
+  const sql = localSqlServers(options, { reserve, started: () => started, tellStorage, log });
+  const { door, sites, n8n } = frontDoorApps(
+    options,
+    { mariadb: () => sql.server('mysql'), reserve, groups },
+    log,
+  );
 
-  const door: FrontDoor | undefined = options.sites
-    ? frontDoor(
-        options.dataRoot,
-        {
-          baseDomain: options.sites.baseDomain ?? 'localhost',
-          listenHost: options.sites.listenHost ?? '127.0.0.1',
-          httpPort: options.sites.httpPort,
-          httpsPort: options.sites.httpsPort,
-          tls: options.sites.tls ?? { issuer: 'internal' },
-        },
-        log,
-      )
-    : undefined;
-  const sites = door
-    ? localSites(
-        options.dataRoot,
-        options.sites ?? {},
-        { mariadb: () => servers.mysql, reserve, publicHost: options.publicHost, front: door, groups },
-        log,
-      )
-    : undefined;
-  const n8n = door
-    ? localN8n(
-        options.dataRoot,
-        {
-          runtimesDir: options.runtimesDir ?? DEFAULT_RUNTIMES_DIR,
-          baseDomain: options.sites?.baseDomain ?? 'localhost',
-          diskMb: options.n8n?.diskMb,
-          egressAllow: options.n8n?.egressAllow,
-          reserve,
-          groups,
-        },
-        door,
-        log,
-      )
-    : undefined;
-
-  /** Why the engine cannot run on this host at all (missing Debian package), if so. */
-  function missingReason(type: SqlType): string | undefined {
-    if (adminUrls[type]) return undefined;
-    const missing = missingHostPackages([SQL_ENGINES[type].local]);
-    if (missing.length === 0) return undefined;
-    return `${SQL_ENGINES[type].label} needs the host package ${missing.join(' ')}: ${aptInstallLine(missing)}`;
-  }
-
-  function createServer(type: SqlType): EngineServer {
-    const url = adminUrls[type];
-    const limits = (tenantLimitMb: number) => ({ tenantLimitMb, reserve, log });
-    const server =
-      type === 'mysql'
-        ? url
-          ? externalMariaDb(url)
-          : localMariaDb(options.dataRoot, limits(options.mysqlDiskMb ?? DEFAULT_DATABASE_MB))
-        : url
-          ? externalPostgres(url, log)
-          : localPostgres(options.dataRoot, limits(options.postgresDiskMb ?? DEFAULT_DATABASE_MB));
-    server.onStorageLimit?.(tellStorage);
-    return server;
-  }
-
-  async function sqlCapability(type: SqlType): Promise<Capability> {
-    const missing = missingReason(type);
-    if (missing) return unavailable.notOffered(type, missing);
-    const server = servers[type];
-    if (!started || !server) return unavailable.settingUp(type, 'The provisioning driver is not started');
-    const health = await server.health();
-    if (health.ok) return { available: true };
-    const why = health.message ?? startErrors[type];
-    return unavailable.down(
-      type,
-      `The ${SQL_ENGINES[type].label} server is not running${why ? `: ${why}` : ''}`,
-    );
-  }
-
-  /** The started server of a SQL type, or an unavailable error saying why there is none. */
-  function serverFor(type: SqlType): EngineServer {
-    const server = servers[type];
-    if (!server) {
-      const missing = missingReason(type);
-      throw new ProvisioningUnavailableError(
-        type,
-        missing
-          ? unavailable.notOffered(type, missing)
-          : unavailable.settingUp(type, 'The driver is not started'),
-      );
-    }
-    return server;
-  }
-
-  const sqlEngine = (type: SqlType) =>
-    databaseEngine(type, {
-      server: () => serverFor(type),
-      capability: () => sqlCapability(type),
-      publicHost: options.publicHost,
-    });
   const engines: Engines = {
-    mysql: sqlEngine('mysql'),
-    postgresql: sqlEngine('postgresql'),
+    ...sql.engines,
     mongodb: unavailableEngine('mongodb', () =>
       unavailable.notOffered(
         'mongodb',
@@ -228,32 +163,6 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
       unavailableEngine('wordpress', () => unavailable.notOffered('wordpress', NO_FRONT_DOOR)),
     n8n: n8n?.engine ?? unavailableEngine('n8n', () => unavailable.notOffered('n8n', NO_FRONT_DOOR)),
   };
-
-  /** The database servers each engine uses (those of types the host can run), started side by side. */
-  async function startServers(): Promise<void> {
-    const types = (Object.keys(SQL_ENGINES) as SqlType[]).filter((type) => {
-      const missing = missingReason(type);
-      if (missing) log(missing);
-      return !missing;
-    });
-    if (types.some((type) => !adminUrls[type])) {
-      await makeTraversable(options.dataRoot);
-      await ownedDir(path.join(options.dataRoot, 'run'), undefined, 0o755);
-      await ownedDir(path.join(options.dataRoot, 'logs'), undefined, 0o750);
-    }
-    servers = Object.fromEntries(types.map((type) => [type, createServer(type)]));
-    await Promise.all(
-      types.map(async (type) => {
-        try {
-          await servers[type]?.start();
-          delete startErrors[type];
-        } catch (error) {
-          startErrors[type] = (error as Error).message;
-          log(`${SQL_ENGINES[type].label} server did not start: ${startErrors[type]}`);
-        }
-      }),
-    );
-  }
 
   /** The front door, once the sites it serves are back (their disks mounted, their PHP running). */
   async function startFrontDoor(): Promise<void> {
@@ -290,7 +199,7 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
     async start() {
       if (started) return;
       log(`control groups: ${groups.summary}`);
-      await startServers();
+      await sql.start();
       // Sites need MariaDB up first; n8n instances come back behind the front door.
       await startFrontDoor();
       await n8n?.start();
@@ -304,22 +213,11 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
       await sites?.stop();
       await door?.stop();
       await accessLog?.close();
-      await Promise.all(Object.values(servers).map((server) => server.stop()));
-      servers = {};
+      await sql.stop();
     },
 
     async health(): Promise<DriverHealth> {
-      const entries = await Promise.all(
-        (Object.keys(SQL_ENGINES) as SqlType[]).map(async (type): Promise<[string, ServerHealth]> => {
-          const server = servers[type];
-          if (server) return [type, await server.health()];
-          return [
-            type,
-            { kind: 'none', state: 'stopped', ok: false, message: missingReason(type) ?? 'not started' },
-          ];
-        }),
-      );
-      const running = entries.filter(([type]) => servers[type as SqlType]);
+      const { all, running } = await sql.health();
       const caddy = await door?.health();
       const appServers: [string, ServerHealth][] = [
         ...(caddy ? [['caddy', caddy] as [string, ServerHealth]] : []),
@@ -328,7 +226,7 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
       ];
       return {
         ok: started && [...running, ...appServers].every(([, health]) => health.ok),
-        servers: Object.fromEntries([...entries, ...appServers]),
+        servers: Object.fromEntries([...all, ...appServers]),
       };
     },
   };

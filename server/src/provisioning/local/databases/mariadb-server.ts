@@ -1,18 +1,20 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import mysql, { type Pool } from 'mysql2/promise';
 import { z } from 'zod';
 import { freePort } from '../../../lib/free-port.ts';
 import type { StorageLimitEvent } from '../../driver.ts';
 import { isRoot, ownedDir, readState, serviceUser, writeState } from '../host/host.ts';
-import { healthOf, superviseProcess } from '../host/supervisor.ts';
-import { diskPool, disksDir } from '../host/tenant-disks.ts';
-import { databaseDisks, linkDatabaseDir, MARIADB_BUFFER_POOL_MB } from './database-disks.ts';
+import { healthOf, type SupervisedProcess } from '../host/supervisor.ts';
+import { databaseDisks, linkDatabaseDir } from './database-disks.ts';
 import type { EngineServer, LocalDatabaseServerOptions } from './engine-server.ts';
+import {
+  initialiseMariaDb,
+  mariadbTmpDisk,
+  supervisedMariaDb,
+  systemTablespaceMaxMb,
+} from './mariadb-process.ts';
 import { mariadbQuota } from './mariadb-quota.ts';
 import { mariadbTenants } from './mariadb-tenants.ts';
 
@@ -36,9 +38,6 @@ export function mariadbPaths(root: string) {
 
 const StateSchema = z.object({ port: z.number().int() });
 
-/** The system tablespace holds every tenant's undo log: bounded, a huge transaction fails, not the host. */
-const SYSTEM_TABLESPACE_MAX_MB = 2048;
-
 /**
  * A private MariaDB (Debian's mariadbd) in `<root>/mariadb`, listening on 127.0.0.1:<port> and on a
  * private socket. The admin account is root over that socket (unix_socket authentication: the API
@@ -52,7 +51,8 @@ const SYSTEM_TABLESPACE_MAX_MB = 2048;
  *   stuck session holding its table), MEMORY tables take RAM; tenants create InnoDB tables only;
  * - `tmpdir` (sorts, MariaDB's own temporary tables, ALTER TABLE's sort files) on a disk of its own,
  *   made afresh at each start: a statement that fills it fails ("Disk got full writing …"), nothing else;
- * - the system tablespace (the undo logs of every tenant) grows to SYSTEM_TABLESPACE_MAX_MB at most;
+ * - the system tablespace (the undo logs of every tenant) grows to SYSTEM_TABLESPACE_MAX_MB at most
+ *   (mariadb-process.ts, which holds the command line);
  * - `--innodb-compression-algorithm=none`: pages are written whole (a compressed page leaves a hole in
  *   its file, and filling it later needs a block the full disk may not have when the page is written);
  * - InnoDB's temporary tablespace is not bounded (a bound aborts the server when a temporary table with
@@ -76,20 +76,9 @@ export function localMariaDb(root: string, options: LocalDatabaseServerOptions):
     reserve: options.reserve,
     log,
   });
-  // Sorts of a tenant may take twice the largest database; the platform's own, so outside the reserve's
-  // admission (it is counted as promised all the same).
-  const tmpDisk = diskPool({
-    dir: path.join(disksDir(root), 'mariadb-tmp'),
-    names: /^tmp$/,
-    sizeMb: Math.max(256, 2 * options.tenantLimitMb),
-    label: 'berth-mysqltmp',
-    rootOwner: owner,
-    rootMode: 0o700,
-    log,
-  });
+  const tmpDisk = mariadbTmpDisk(root, owner, options.tenantLimitMb, log);
   const listeners: ((event: StorageLimitEvent) => void)[] = [];
   let port = 0;
-  let systemTablespaceMaxMb = SYSTEM_TABLESPACE_MAX_MB;
   let pool: Pool | undefined;
   const admin = (): Pool => {
     pool ??= mysql.createPool({
@@ -100,35 +89,6 @@ export function localMariaDb(root: string, options: LocalDatabaseServerOptions):
     });
     return pool;
   };
-
-  async function initialise(): Promise<void> {
-    if (existsSync(path.join(paths.data, 'mysql'))) return;
-    log(`mariadb: initialising ${paths.data}`);
-    await promisify(execFile)('/usr/bin/mariadb-install-db', [
-      '--no-defaults',
-      ...(user ? [`--user=${user.name}`] : [`--auth-root-socket-user=${adminUser}`]),
-      `--datadir=${paths.data}`,
-      '--auth-root-authentication-method=socket',
-      '--skip-test-db',
-    ]);
-  }
-
-  const args = () => [
-    '--no-defaults',
-    `--datadir=${paths.data}`,
-    `--socket=${paths.socket}`,
-    `--pid-file=${paths.serverPidFile}`,
-    `--port=${port}`,
-    '--bind-address=127.0.0.1',
-    '--skip-name-resolve',
-    `--innodb-buffer-pool-size=${MARIADB_BUFFER_POOL_MB}M`,
-    '--symbolic-links=0',
-    '--enforce-storage-engine=InnoDB',
-    `--tmpdir=${paths.tmp}`,
-    `--innodb-data-file-path=ibdata1:12M:autoextend:max:${systemTablespaceMaxMb}M`,
-    // PAGE_COMPRESSED tables are written whole: no page leaves a hole to fill later.
-    '--innodb-compression-algorithm=none',
-  ];
 
   const quota = mariadbQuota({
     admin,
@@ -160,16 +120,7 @@ export function localMariaDb(root: string, options: LocalDatabaseServerOptions):
     await disks.releaseBallastWhereFull();
   }
 
-  /** An ibdata1 already larger than the bound (it grew before there was one) raises the bound. */
-  async function boundSystemTablespace(): Promise<void> {
-    const size = await stat(path.join(paths.data, 'ibdata1')).then(
-      (info) => info.size,
-      () => 0,
-    );
-    systemTablespaceMaxMb = Math.max(SYSTEM_TABLESPACE_MAX_MB, Math.ceil(size / 1024 / 1024) + 256);
-  }
-
-  let supervised: ReturnType<typeof superviseProcess> | undefined;
+  let supervised: SupervisedProcess | undefined;
 
   return {
     async start() {
@@ -180,24 +131,19 @@ export function localMariaDb(root: string, options: LocalDatabaseServerOptions):
       const state = (await readState(paths.stateFile, StateSchema)) ?? { port: await freePort() };
       await writeState(paths.stateFile, state);
       port = state.port;
-      await initialise();
-      await boundSystemTablespace();
+      await initialiseMariaDb(paths, user, adminUser, log);
+      const tablespaceMaxMb = await systemTablespaceMaxMb(paths);
       await mountTenantDisks();
-      supervised = superviseProcess(
+      supervised = supervisedMariaDb(
+        paths,
         {
-          name: 'mariadb',
-          command: '/usr/sbin/mariadbd',
-          args: args(),
+          port,
+          tablespaceMaxMb,
           user,
-          pidFile: paths.pidFile,
-          logFile: paths.logFile,
-          stopSignal: 'SIGTERM',
-          stopTimeoutMs: 30_000,
           beforeLaunch,
           ready: async () => {
             await admin().query('SELECT 1');
           },
-          readyTimeoutMs: 30_000,
         },
         log,
       );

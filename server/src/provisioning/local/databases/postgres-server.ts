@@ -1,27 +1,20 @@
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { chown, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import pg from 'pg';
 import { z } from 'zod';
 import { freePort } from '../../../lib/free-port.ts';
 import { generatePassword } from '../../tenant-names.ts';
 import { isRoot, ownedDir, readState, serviceUser, writeState } from '../host/host.ts';
-import { healthOf, superviseProcess } from '../host/supervisor.ts';
+import { healthOf, type SupervisedProcess } from '../host/supervisor.ts';
 import { databaseDisks } from './database-disks.ts';
 import type { EngineServer, LocalDatabaseServerOptions } from './engine-server.ts';
 import {
-  guardTenantTemplate,
-  hardenPostgresServer,
-  postgresSpareSteps,
-  postgresTenants,
-  relieveNotifyQueue,
-} from './postgres-tenants.ts';
-
-const BIN = '/usr/lib/postgresql/15/bin';
-/** The admin role initdb creates (a superuser of this private cluster). */
-const ADMIN_ROLE = 'provisioner';
+  ADMIN_ROLE,
+  guardTemplate,
+  initialisePostgres,
+  supervisedPostgres,
+  watchNotifyQueue,
+} from './postgres-process.ts';
+import { hardenPostgresServer, postgresSpareSteps, postgresTenants } from './postgres-tenants.ts';
 
 /** Where the local PostgreSQL lives under the data root. */
 export function postgresPaths(root: string) {
@@ -39,9 +32,6 @@ export function postgresPaths(root: string) {
 }
 
 const StateSchema = z.object({ port: z.number().int(), adminPassword: z.string().min(1) });
-
-/** How often the NOTIFY queue is looked at (postgres-tenants.ts, relieveNotifyQueue). */
-const NOTIFY_CHECK_MS = 10_000;
 
 function adminPool(config: pg.PoolConfig, log: (line: string) => void): pg.Pool {
   const pool = new pg.Pool({ max: 4, connectionTimeoutMillis: 3000, ...config });
@@ -90,52 +80,7 @@ export function localPostgres(root: string, options: LocalDatabaseServerOptions)
   const sized = isRoot();
   const tenants = postgresTenants(admin, sized ? (names) => disks.dataDir(names.database) : undefined);
 
-  async function initialise(): Promise<void> {
-    if (existsSync(path.join(paths.data, 'PG_VERSION'))) return;
-    log(`postgresql: initialising ${paths.data}`);
-    // initdb runs as postgres and must read the password file: put it in the postgres-owned dir.
-    const pwfile = path.join(paths.socketDir, 'initdb.pw');
-    await writeFile(pwfile, state.adminPassword, { mode: 0o600 });
-    if (user) await chown(pwfile, user.uid, user.gid);
-    try {
-      await promisify(execFile)(
-        `${BIN}/initdb`,
-        [
-          `--pgdata=${paths.data}`,
-          `--username=${ADMIN_ROLE}`,
-          `--pwfile=${pwfile}`,
-          '--auth-local=scram-sha-256',
-          '--auth-host=scram-sha-256',
-          '--encoding=UTF8',
-          '--locale=C.UTF-8',
-        ],
-        { uid: user?.uid, gid: user?.gid },
-      );
-    } finally {
-      await rm(pwfile, { force: true });
-    }
-  }
-
-  /** TENANT_GUARD_SQL into template1, through a session of its own that ends before any deploy. */
-  async function guardTemplate(): Promise<void> {
-    const client = new pg.Client({
-      host: '127.0.0.1',
-      port: state.port,
-      user: ADMIN_ROLE,
-      password: state.adminPassword,
-      database: 'template1',
-      connectionTimeoutMillis: 3000,
-    });
-    client.on('error', () => {});
-    await client.connect();
-    try {
-      await guardTenantTemplate(client);
-    } finally {
-      await client.end();
-    }
-  }
-
-  let supervised: ReturnType<typeof superviseProcess> | undefined;
+  let supervised: SupervisedProcess | undefined;
   let notifyWatch: NodeJS.Timeout | undefined;
 
   return {
@@ -147,50 +92,26 @@ export function localPostgres(root: string, options: LocalDatabaseServerOptions)
         adminPassword: generatePassword(),
       };
       await writeState(paths.stateFile, state);
-      await initialise();
+      await initialisePostgres(paths, state, user, log);
       // A tablespace's folder must be there before the server touches it (after a reboot it is not).
       if (sized) await disks.mountAll();
       else log('postgresql: database sizes are not enforced: their disks need root');
-      supervised = superviseProcess(
+      supervised = supervisedPostgres(
+        paths,
         {
-          name: 'postgresql',
-          command: `${BIN}/postgres`,
-          args: [
-            '-D',
-            paths.data,
-            '-p',
-            String(state.port),
-            '-k',
-            paths.socketDir,
-            '-c',
-            'listen_addresses=127.0.0.1',
-          ],
+          port: state.port,
           user,
-          pidFile: paths.pidFile,
-          logFile: paths.logFile,
-          stopSignal: 'SIGINT', // "fast" shutdown: ends sessions, checkpoints, exits
-          stopTimeoutMs: 30_000,
           ready: async () => {
             await admin().query('SELECT 1');
           },
-          readyTimeoutMs: 30_000,
         },
         log,
       );
       await supervised.start();
       await hardenPostgresServer(admin());
-      await guardTemplate();
+      await guardTemplate(state);
       if (sized) await disks.start(postgresSpareSteps(admin));
-      notifyWatch = setInterval(() => {
-        relieveNotifyQueue(admin()).then(
-          (ended) => {
-            if (ended > 0)
-              log(`postgresql: the NOTIFY queue grew: ${ended} tenant sessions holding it back ended`);
-          },
-          (error: Error) => log(`postgresql: NOTIFY queue check failed: ${error.message}`),
-        );
-      }, NOTIFY_CHECK_MS);
-      notifyWatch.unref();
+      notifyWatch = watchNotifyQueue(admin, log);
     },
     async stop() {
       clearInterval(notifyWatch);

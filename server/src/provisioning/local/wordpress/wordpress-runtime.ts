@@ -5,18 +5,15 @@ import type { ServerHealth } from '../../driver.ts';
 import { type Capability, unavailable } from '../../instance-types.ts';
 import type { EngineServer } from '../databases/engine-server.ts';
 import type { FrontDoor } from '../front-door/front-door.ts';
-import { type ControlGroups, DEFAULT_LIMITS } from '../host/control-groups.ts';
-import { isRoot, ownedDir } from '../host/host.ts';
-import { aptInstallLine, missingSitePackages } from '../host/host-packages.ts';
-import { hostSeccompArch } from '../host/seccomp.ts';
+import type { ControlGroups } from '../host/control-groups.ts';
+import { ownedDir } from '../host/host.ts';
 import { installedPhpVersions } from './php-fpm.ts';
-import { createSftpServer, type SftpAccount, type SftpServer } from './sftp-server.ts';
+import { createSftpServer, type SftpServer } from './sftp-server.ts';
 import type { SiteDisks } from './site-disks.ts';
-import { runWpCron, sweepPageCache } from './site-files.ts';
-import { siteNames } from './site-names.ts';
 import type { SandboxSite } from './site-sandbox.ts';
-import { chooseSftpPort, sandboxedSftp } from './site-sftp.ts';
-import { listSiteStates, verifySecret } from './site-state.ts';
+import { chooseSftpPort } from './site-sftp.ts';
+import { listSiteStates } from './site-state.ts';
+import { bringBackSites, sftpAccounts, sitesMissingReason, siteUpkeep } from './wordpress-host.ts';
 import type { SitePhps } from './wordpress-php.ts';
 
 export interface SitesRuntimeDeps {
@@ -45,7 +42,7 @@ export interface SitesRuntimeOptions {
  * each site that is not suspended, the SFTP server (a site's slug and SFTP password open a session in
  * its sandbox) and the periodic upkeep. The front door (Caddy) is the local driver's, started by it
  * once the sites are back. Also says whether sites can be deployed here (capability) and how those
- * services are (health).
+ * services are (health). The host-wide chores themselves are in wordpress-host.ts.
  */
 export function sitesRuntime(deps: SitesRuntimeDeps, options: SitesRuntimeOptions) {
   const { root, log, front, disks, phps } = deps;
@@ -54,58 +51,6 @@ export function sitesRuntime(deps: SitesRuntimeDeps, options: SitesRuntimeOption
   let upkeep: IntervalTask | undefined;
   let started = false;
   let startError: string | undefined;
-
-  const missingReason = (): string | undefined => {
-    if (!isRoot())
-      return 'WordPress sites need the server to run as root (each site runs as its own user in its own sandbox)';
-    try {
-      hostSeccompArch();
-    } catch (error) {
-      return (error as Error).message;
-    }
-    const missing = missingSitePackages();
-    return missing.length > 0
-      ? `WordPress needs the host packages ${missing.join(' ')}: ${aptInstallLine(missing)}`
-      : undefined;
-  };
-
-  async function sftpAccount(user: string, password: string): Promise<SftpAccount | undefined> {
-    const state = (await listSiteStates(root)).find((s) => siteNames(s.id).slug === user);
-    if (!state || state.suspended || !(await verifySecret(password, state.sftpPasswordHash)))
-      return undefined;
-    return sandboxedSftp(deps.sandboxOf(state.id), options.diskMb * 1024 * 1024);
-  }
-
-  /** Every running site, one at a time: its due WordPress tasks (WP-Cron), then stale cached pages. */
-  async function siteUpkeep(): Promise<void> {
-    for (const state of await listSiteStates(root)) {
-      if (state.suspended || !phps.has(state.id) || !state.installed) continue;
-      const sandbox = deps.sandboxOf(state.id);
-      const { memoryMb } = state.resources ?? DEFAULT_LIMITS;
-      await runWpCron(sandbox, state.phpVersion, memoryMb).catch((error: Error) =>
-        log(`wp-cron of ${state.id}: ${error.message}`),
-      );
-      await sweepPageCache(sandbox).catch((error: Error) =>
-        log(`page cache sweep of ${state.id}: ${error.message}`),
-      );
-    }
-  }
-
-  /** After a restart: every site's disk mounted, the PHP of those not suspended running. */
-  async function bringBackSites(): Promise<void> {
-    const states = await listSiteStates(root);
-    await Promise.all(
-      states.map(async (state) => {
-        try {
-          if (!(await disks.mount(state.id))) throw new Error('its disk is missing');
-          await deps.groups.ensure(state.id, state.resources ?? DEFAULT_LIMITS);
-          if (!state.suspended) await phps.start(state);
-        } catch (error) {
-          log(`site ${state.id} did not come back: ${(error as Error).message}`);
-        }
-      }),
-    );
-  }
 
   async function health(): Promise<Record<string, ServerHealth>> {
     const entries: [string, ServerHealth][] = [];
@@ -127,7 +72,7 @@ export function sitesRuntime(deps: SitesRuntimeDeps, options: SitesRuntimeOption
     runningSftp(): { server: SftpServer; port: number } {
       if (!started || !sftp || !front.running()) {
         throw new ConflictError(
-          `WordPress sites are not available: ${startError ?? missingReason() ?? 'not started'}`,
+          `WordPress sites are not available: ${startError ?? sitesMissingReason() ?? 'not started'}`,
         );
       }
       return { server: sftp, port: sftpPort };
@@ -135,7 +80,7 @@ export function sitesRuntime(deps: SitesRuntimeDeps, options: SitesRuntimeOption
 
     async start(): Promise<void> {
       if (started) return;
-      const missing = missingReason();
+      const missing = sitesMissingReason();
       if (missing) {
         startError = missing;
         log(missing);
@@ -146,17 +91,17 @@ export function sitesRuntime(deps: SitesRuntimeDeps, options: SitesRuntimeOption
         for (const dir of ['site-state', 'backups', 'sftp', 'disks'])
           await ownedDir(path.join(root, dir), undefined, 0o700);
         disks.start();
-        await bringBackSites();
+        await bringBackSites(deps);
         sftpPort = await chooseSftpPort(root, options.listenHost, options.sftpPort);
         sftp = createSftpServer({
           host: options.listenHost,
           port: sftpPort,
           hostKeyFile: path.join(root, 'sftp', 'host_key'),
-          authenticate: sftpAccount,
+          authenticate: sftpAccounts(deps, options.diskMb),
           log,
         });
         await sftp.start();
-        upkeep = startIntervalTask('site upkeep', options.upkeepEveryMs, siteUpkeep, log);
+        upkeep = startIntervalTask('site upkeep', options.upkeepEveryMs, () => siteUpkeep(deps), log);
         started = true;
         startError = undefined;
       } catch (error) {
@@ -183,7 +128,7 @@ export function sitesRuntime(deps: SitesRuntimeDeps, options: SitesRuntimeOption
     },
 
     async capability(): Promise<Capability> {
-      const missing = missingReason();
+      const missing = sitesMissingReason();
       if (missing) return unavailable.notOffered('wordpress', missing);
       if (installedPhpVersions().length === 0)
         return unavailable.notOffered('wordpress', 'No PHP version with php-fpm is installed');
