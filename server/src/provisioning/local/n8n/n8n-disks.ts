@@ -14,7 +14,7 @@ import { n8nPaths } from './n8n-state.ts';
  *
  * Instances made before disks existed kept their files directly in `<root>/n8n/<id>`: `ensure` moves
  * that folder aside to `<id>.old` (a rename in root's folder) and answers its path; the instance's own
- * user then copies the files over in its sandbox (n8n-instances.ts), never root.
+ * user then copies the files over in its sandbox (n8n-lifecycle.ts), never root.
  */
 
 export interface N8nDisks {
