@@ -1,26 +1,27 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { errorResponse, json, MessageSchema } from '../../lib/openapi-schemas.ts';
 import { requireAdmin, requireUser } from '../../middleware/auth.ts';
-import { DRIVER_FAILED } from './instances.context.ts';
 import {
   BackupBodySchema,
   BackupCreatedSchema,
   BackupDownloadSchema,
   BackupListSchema,
   BackupParamsSchema,
+  SiteStorageSchema,
+} from './instance-backups.schemas.ts';
+import { DomainBodySchema, SslResultSchema } from './instance-domains.schemas.ts';
+import { DRIVER_FAILED } from './instances.context.ts';
+import {
   CapabilitiesSchema,
   ChangePasswordBodySchema,
   DatabaseAccessSchema,
   DeployBodySchema,
-  DomainBodySchema,
   InstanceChangeSchema,
   InstanceIdParamsSchema,
   InstanceListSchema,
   InstanceResultSchema,
   ListQuerySchema,
   OperatorCapabilitiesSchema,
-  SiteStorageSchema,
-  SslResultSchema,
   TypeQuerySchema,
   UpdateBodySchema,
 } from './instances.schemas.ts';

@@ -21,6 +21,7 @@ import { type DriverStartup, NOTHING_STARTING } from './driver-startup.ts';
 import { createInstanceBackupsService, type InstanceBackupsDeps } from './instance-backups.service.ts';
 import { DEFAULT_PAGE_SIZE, TYPE_INFO } from './instance-catalog.ts';
 import { createInstanceCredentialsService } from './instance-credentials.service.ts';
+import { DomainSchema } from './instance-domains.schemas.ts';
 import { createInstanceDomainsService, domainFree, pendingDomain } from './instance-domains.service.ts';
 import { DEFAULT_BUDGETS, enqueueInstanceJob, type OperationBudgets } from './instance-jobs.ts';
 import { checkResources } from './instance-resources.ts';
@@ -39,7 +40,6 @@ import {
 import {
   type Capabilities,
   type DeployBody,
-  DomainSchema,
   type Instance,
   type InstanceList,
   type ListQuery,

@@ -1,8 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { BackupBodySchema } from '../instances/instance-backups.schemas.ts';
+import { DomainBodySchema } from '../instances/instance-domains.schemas.ts';
 import {
-  BackupBodySchema,
   ChangePasswordBodySchema,
-  DomainBodySchema,
   ListQuerySchema,
   TypeQuerySchema,
 } from '../instances/instances.schemas.ts';
