@@ -7,9 +7,9 @@ import { addJob } from '../../jobs/job-queue.ts';
 import { ConflictError, NotFoundError } from '../../lib/errors.ts';
 import type { TokenService } from '../../lib/tokens.ts';
 import { deleteBackupRow, findBackup, findBackupsOf, insertBackup } from './instance-backups.repository.ts';
+import type { Backup, BackupBody, BackupDownload, SiteStorage } from './instance-backups.schemas.ts';
 import type { InstancesContext } from './instances.context.ts';
 import { updateInstance } from './instances.repository.ts';
-import type { Backup, BackupBody, BackupDownload, SiteStorage } from './instances.schemas.ts';
 
 const BACKUP_WHEN_INACTIVE = 'Your subscription is inactive. Creating backups is disabled.';
 const RESTORE_WHEN_INACTIVE = 'Restoring backups is disabled.';

@@ -10,6 +10,7 @@ import {
   type InstanceDomainsDeps,
   noDomain,
 } from './instance-domain-checks.ts';
+import type { SslResult } from './instance-domains.schemas.ts';
 import { DRIVER_FAILED, type InstancesContext, toInstance } from './instances.context.ts';
 import {
   findDomainHolders,
@@ -17,7 +18,7 @@ import {
   findDomainToken,
   updateInstance,
 } from './instances.repository.ts';
-import type { Instance, SslResult } from './instances.schemas.ts';
+import type { Instance } from './instances.schemas.ts';
 
 const DOMAINS_WHEN_INACTIVE = 'Adding domains is disabled.';
 const REMOVE_DOMAIN_WHEN_INACTIVE = 'Your subscription is inactive. Removing domains is disabled.';

@@ -2,9 +2,9 @@ import type { BackupVault } from '../../backup-storage/backup-vault.ts';
 import type { Db } from '../../db/database.ts';
 import { addJob } from '../../jobs/job-queue.ts';
 import { newReference } from '../../lib/error-reference.ts';
+import type { BackupManifest } from './instance-backup-task.ts';
 import { findLatestComplete, insertRecoveredBackup } from './instance-backups.repository.ts';
 import { type BackupJobPayload, TASK_RECOVER } from './instance-backups.service.ts';
-import type { BackupManifest } from './instance-backups.tasks.ts';
 import { findInstancesToReconcile, updateInstance } from './instances.repository.ts';
 
 const RECOVERING = 'Being recovered from its latest backup';

@@ -3,9 +3,7 @@ import {
   CPU_MESSAGE,
   cpuChoice,
   DATABASE_PASSWORD_MESSAGE,
-  DOMAIN_PATTERN,
   FIELD_LIMITS,
-  INVALID_DOMAIN_MESSAGE,
   INVALID_PHP_VERSION_MESSAGE,
   MEMORY_CHOICES,
   MEMORY_MESSAGE,
@@ -15,7 +13,7 @@ import {
   PHP_VERSION_PATTERN,
 } from '@berth/openapi/rules';
 import { z } from '@hono/zod-openapi';
-import { DOMAIN_STATUSES, INSTANCE_STATUSES } from '../../db/tables/instances.ts';
+import { INSTANCE_STATUSES } from '../../db/tables/instances.ts';
 import { INSTANCE_TYPES, type InstanceType } from '../../provisioning/instance-types.ts';
 import {
   DEFAULT_CPU,
@@ -27,6 +25,7 @@ import {
   TYPE_NAMES,
   typeFromInput,
 } from './instance-catalog.ts';
+import { CustomDomainSchema } from './instance-domains.schemas.ts';
 
 // Field limits come from @berth/openapi/rules, which the UI's validation uses too.
 
@@ -149,44 +148,6 @@ export const TypeQuerySchema = z.object({
     description: 'Accepted for compatibility (MongoDB, MySQL, …) and ignored: the instance knows its type',
   }),
 });
-
-const SSL_STATUSES = ['Active', 'Pending', 'FAILED'] as const;
-
-const DomainVerificationSchema = z
-  .object({
-    status: z.enum(DOMAIN_STATUSES).openapi({
-      description:
-        '`pending` until the TXT record proves the account controls the domain, `verified` then, `attached` once the site answers on it (SSL follows); `failed` when it was not proven within 72 hours or another account holds the domain',
-    }),
-    record: z
-      .object({
-        type: z.literal('TXT'),
-        name: z.string().openapi({ example: '_berth-verify.shop.example.com' }),
-        value: z.string().openapi({ example: 'berth-verify=4f1c0a9e2b7d43c8a1e5f60b9d2c7e31' }),
-      })
-      .openapi({ description: 'The DNS record to add at the domain’s DNS provider' }),
-    lastChecked: z.iso.datetime().nullable().openapi({ description: 'Null before the first lookup' }),
-    message: z.string().nullable().openapi({ description: 'What the last lookup found' }),
-  })
-  .openapi('DomainVerification');
-
-const CustomDomainSchema = z
-  .object({
-    domain: z.string().openapi({ example: 'shop.example.com' }),
-    addedAt: z.iso.datetime().nullable(),
-    isActive: z.boolean().openapi({ description: 'Whether its certificate was Active at the last check' }),
-    ssl: z.object({
-      status: z.enum(SSL_STATUSES),
-      isPrimary: z.boolean().openapi({
-        description:
-          'Whether the domain is the site’s address (its URL, and WordPress’ own): true once it is attached',
-      }),
-      message: z.string(),
-      lastChecked: z.iso.datetime().nullable().openapi({ description: 'Null before the first check' }),
-    }),
-    verification: DomainVerificationSchema,
-  })
-  .openapi('CustomDomain');
 
 export const InstanceSchema = z
   .object({
@@ -368,101 +329,6 @@ export const WordPressFieldsSchema = z.object({
     .optional(),
 });
 
-export const DomainSchema = z
-  .string({ error: 'Domain is required' })
-  .trim()
-  .min(1, 'Domain is required')
-  .regex(DOMAIN_PATTERN, INVALID_DOMAIN_MESSAGE)
-  .transform((domain) => domain.toLowerCase());
-
-export const DomainBodySchema = z
-  .object({ domain: DomainSchema.openapi({ type: 'string', example: 'shop.example.com' }) })
-  .openapi('InstanceDomainRequest');
-
-const SslSchema = z
-  .object({
-    status: z.enum(SSL_STATUSES),
-    message: z.string().openapi({ example: 'HTTPS is enabled' }),
-    lastChecked: z.iso.datetime(),
-    expiresAt: z.iso.datetime().nullable(),
-  })
-  .openapi('SslStatus');
-
-export const SslResultSchema = z
-  .object({
-    ssl: SslSchema.nullable().openapi({ description: 'Null without a custom domain' }),
-    status: z
-      .enum([...SSL_STATUSES, 'none'])
-      .openapi({ description: 'The same as ssl.status; `none` without a custom domain' }),
-    message: z.string().optional(),
-  })
-  .openapi('SslResult');
-
-export const BackupSchema = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    note: z.string(),
-    createdAt: z.iso.datetime(),
-    completedAt: z.iso.datetime().nullable(),
-    kind: z.enum(['scheduled', 'manual']).openapi({ description: 'Made by the daily schedule, or by hand' }),
-    status: z
-      .enum(['running', 'complete', 'failed'])
-      .openapi({ description: 'running until every part is stored and checked' }),
-    step: z.string().nullable().openapi({ description: 'What a running backup is doing now' }),
-    error: z.string().nullable().openapi({ description: 'Why it failed, with the reference of the request' }),
-    bytes: z.int().openapi({ description: 'Bytes backed up (so far, while running)' }),
-    size: z.int().openapi({ description: 'Bytes of the stored archives (encrypted)' }),
-    location: z.string().openapi({ description: 'Where it is kept: "Off-site storage" or "This server"' }),
-    offsite: z.boolean(),
-  })
-  .openapi('Backup');
-
-export const BackupDownloadSchema = z
-  .object({
-    url: z.string().openapi({ description: 'Downloads the backup as a tar, for the owner, for 5 minutes' }),
-    expiresAt: z.iso.datetime(),
-  })
-  .openapi('BackupDownload');
-
-export const BackupListSchema = z.array(BackupSchema).openapi('BackupList');
-
-export const SiteStorageSchema = z
-  .object({
-    usedBytes: z.number().int().nonnegative().openapi({ description: 'Bytes the site uses on its disk' }),
-    limitBytes: z
-      .number()
-      .int()
-      .positive()
-      .openapi({ description: "The site's storage: when it is full, uploads and SFTP writes fail" }),
-  })
-  .openapi('SiteStorage');
-
-export const BackupBodySchema = z
-  .object({
-    name: z
-      .string({ error: 'Backup name is required' })
-      .trim()
-      .min(1, 'Backup name is required')
-      .max(100, 'Name too long'),
-    note: z.string().trim().max(500, 'Note too long').optional(),
-  })
-  .openapi('CreateBackupRequest');
-
-export const BackupCreatedSchema = z
-  .object({
-    id: z.string(),
-    backupId: z.string(),
-    'backup-id': z.string(),
-    message: z.string().openapi({ example: 'Backup creation started' }),
-  })
-  .openapi('BackupCreated');
-
-export const BackupParamsSchema = z.object({
-  id: z.string().openapi({ param: { name: 'id', in: 'path' } }),
-  backupId: z.string().openapi({ param: { name: 'backupId', in: 'path' }, example: 'b-1a2b3c4d5e6f' }),
-});
-
 export type DeployBody = z.infer<typeof DeployBodySchema>;
 export type UpdateBody = z.infer<typeof UpdateBodySchema>;
 export type ChangePasswordBody = z.infer<typeof ChangePasswordBodySchema>;
@@ -472,8 +338,3 @@ export type InstanceList = z.infer<typeof InstanceListSchema>;
 export type DatabaseAccess = z.infer<typeof DatabaseAccessSchema>;
 export type Capabilities = z.infer<typeof CapabilitiesSchema>;
 export type OperatorCapabilities = z.infer<typeof OperatorCapabilitiesSchema>;
-export type SslResult = z.infer<typeof SslResultSchema>;
-export type Backup = z.infer<typeof BackupSchema>;
-export type BackupBody = z.infer<typeof BackupBodySchema>;
-export type BackupDownload = z.infer<typeof BackupDownloadSchema>;
-export type SiteStorage = z.infer<typeof SiteStorageSchema>;

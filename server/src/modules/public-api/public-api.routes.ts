@@ -1,108 +1,37 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { createRoute } from '@hono/zod-openapi';
 import {
-  BackupBodySchema,
   ChangePasswordBodySchema,
-  DomainBodySchema,
   ListQuerySchema,
   TypeQuerySchema,
 } from '../instances/instances.schemas.ts';
 import { UsageQuerySchema } from '../usage/usage.schemas.ts';
 import {
-  BackupIdParams,
+  base,
+  common,
+  conflict,
+  failure,
+  idempotencyHeader,
+  invalid,
+  notFound,
+  ok,
+  upstream,
+} from './public-api.responses.ts';
+import {
   InstanceIdParams,
-  PUBLIC_ERROR_NAMES,
   PublicAccessSchema,
-  PublicBackupDownloadSchema,
-  PublicBackupIdSchema,
-  PublicBackupListSchema,
   PublicCreateInstanceSchema,
   PublicDeletedSchema,
-  PublicErrorSchema,
   PublicInstanceIdSchema,
   PublicInstanceListSchema,
   PublicInstanceSchema,
   PublicPendingSchema,
-  PublicSslSchema,
   PublicUsageSchema,
 } from './public-api.schemas.ts';
 
 // The 15 routes of the public API, each calling the same
 // instances service as /api. Authentication, rate limit and idempotency are middleware (public-api.index.ts).
-
-/** Sent on every answer to a request with a key (and, counted per address, on those without one). */
-const RATE_HEADERS = {
-  'RateLimit-Limit': {
-    description: 'Requests allowed per window: 150',
-    schema: { type: 'integer' as const },
-  },
-  'RateLimit-Remaining': {
-    description: 'Requests left in the current window',
-    schema: { type: 'integer' as const },
-  },
-  'RateLimit-Reset': {
-    description: 'Seconds until the window starts again',
-    schema: { type: 'integer' as const },
-  },
-  'RateLimit-Policy': {
-    description: 'The rule: `150;w=60` (150 requests per 60 s)',
-    schema: { type: 'string' as const },
-  },
-};
-
-function ok<T extends z.ZodType>(schema: T, description: string) {
-  return { content: { 'application/json': { schema } }, description, headers: RATE_HEADERS };
-}
-
-function failure(
-  description: string,
-  code: string,
-  message: string,
-  status: keyof typeof PUBLIC_ERROR_NAMES,
-) {
-  const example = { error: PUBLIC_ERROR_NAMES[status], message, details: { code } };
-  return {
-    content: { 'application/json': { schema: PublicErrorSchema, example } },
-    description,
-    headers: RATE_HEADERS,
-  };
-}
-
-const common = {
-  401: failure('No key, or not a current key', 'unauthorized', 'Invalid or missing API key', 401),
-  403: failure(
-    'The key’s owner has no running Pro plan; or the plan or subscription refuses the change',
-    'forbidden',
-    'API access requires Pro plan subscription',
-    403,
-  ),
-  429: {
-    ...failure(
-      'More than 150 requests in the key’s current minute',
-      'rate_limited',
-      'Rate limit exceeded. Please try again later.',
-      429,
-    ),
-    headers: {
-      ...RATE_HEADERS,
-      'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' as const } },
-    },
-  },
-};
-const notFound = failure('No such instance of the key’s owner', 'not_found', 'Instance not found', 404);
-const invalid = (what: string) => failure(what, 'validation_error', 'Instance name is required', 400);
-const conflict = (what: string) => failure(what, 'conflict', 'The instance is being deleted', 409);
-const upstream = (what: string) =>
-  failure(what, 'operation_failed', 'Failed to create backup. Please try again.', 502);
-
-const security: Record<string, string[]>[] = [{ ApiKeyHeader: [] }, { ApiKeyBearer: [] }];
-const base = { security };
-const idempotencyHeader = z.object({
-  'Idempotency-Key': z.string().optional().openapi({
-    description:
-      'Any unique string up to 255 characters. The same key with the same body within 24 hours answers the first success again (header `Idempotent-Replayed: true`) instead of doing it twice; with another body, 409.',
-    example: '6f1c3a5e-deploy-orders-db',
-  }),
-});
+// Here: the instances themselves and usage; the domain, SSL and backup routes are in
+// public-api-sites.routes.ts, and this file hands them on (public-api.index.ts reads one module).
 
 export const list = createRoute({
   ...base,
@@ -215,193 +144,6 @@ export const access = createRoute({
   },
 });
 
-export const addDomain = createRoute({
-  ...base,
-  method: 'post',
-  path: '/api/v1/instances/{instanceId}/domain',
-  operationId: 'v1.instances.addDomain',
-  tags: ['Domain Management'],
-  summary: 'Add a custom domain to a WordPress site',
-  description:
-    'Pending until the DNS TXT record in `customDomain.verification.record` proves ownership; then attached.',
-  request: {
-    params: InstanceIdParams,
-    body: { content: { 'application/json': { schema: DomainBodySchema } }, required: true },
-  },
-  responses: {
-    200: ok(PublicInstanceSchema, '"Custom domain added successfully"'),
-    400: invalid('"Domain is required", "Please enter a valid domain name", or not WordPress'),
-    ...common,
-    404: notFound,
-    409: conflict('The domain belongs to another account, or the instance is not deployed'),
-    502: upstream('The host failed the change'),
-  },
-});
-
-export const removeDomain = createRoute({
-  ...base,
-  method: 'delete',
-  path: '/api/v1/instances/{instanceId}/domain',
-  operationId: 'v1.instances.removeDomain',
-  tags: ['Domain Management'],
-  summary: 'Remove the custom domain',
-  request: { params: InstanceIdParams },
-  responses: {
-    200: ok(PublicInstanceSchema, '"Custom domain removed successfully"'),
-    400: invalid('Not WordPress, or no custom domain'),
-    ...common,
-    404: notFound,
-    409: conflict('The instance is not deployed or is being deleted'),
-    502: upstream('The host failed the change'),
-  },
-});
-
-export const enableSsl = createRoute({
-  ...base,
-  method: 'post',
-  path: '/api/v1/instances/{instanceId}/ssl/enable',
-  operationId: 'v1.instances.enableSsl',
-  tags: ['SSL Management'],
-  summary: 'Have a new certificate issued for the custom domain',
-  request: { params: InstanceIdParams },
-  responses: {
-    200: ok(PublicSslSchema, '"Requested SSL. It may take a moment to activate."'),
-    400: invalid('"SSL is only available for custom domains"'),
-    ...common,
-    404: notFound,
-    409: conflict('The domain is not verified yet, or the instance is not deployed'),
-  },
-});
-
-export const sslStatus = createRoute({
-  ...base,
-  method: 'get',
-  path: '/api/v1/instances/{instanceId}/ssl/status',
-  operationId: 'v1.instances.sslStatus',
-  tags: ['SSL Management'],
-  summary: 'The custom domain’s certificate: Active, Pending or FAILED',
-  request: { params: InstanceIdParams },
-  responses: {
-    200: ok(PublicSslSchema, 'The status, checked now; `none` without a custom domain'),
-    400: invalid('"SSL is only available for custom domains"'),
-    ...common,
-    404: notFound,
-    409: conflict('The instance is not deployed'),
-    502: upstream('The check failed on the host'),
-  },
-});
-
-export const listBackups = createRoute({
-  ...base,
-  method: 'get',
-  path: '/api/v1/instances/{instanceId}/backups',
-  operationId: 'v1.instances.backups',
-  tags: ['Backup Management'],
-  summary: 'List an instance’s backups (scheduled and manual, with where each is kept)',
-  request: { params: InstanceIdParams },
-  responses: {
-    200: ok(PublicBackupListSchema, 'Backups, newest first'),
-    400: invalid('"Backups are not available for this type of instance"'),
-    ...common,
-    404: notFound,
-    409: conflict('The instance is not deployed'),
-    502: upstream('The host failed to list them'),
-  },
-});
-
-export const createBackup = createRoute({
-  ...base,
-  method: 'post',
-  path: '/api/v1/instances/{instanceId}/backups/new',
-  operationId: 'v1.instances.createBackup',
-  tags: ['Backup Management'],
-  summary: 'Back up an instance now (WordPress, MySQL, PostgreSQL, n8n)',
-  description:
-    'Records the backup and starts it; list the backups to follow it (`running`, then `complete` or `failed`). Honours `Idempotency-Key`.',
-  request: {
-    params: InstanceIdParams,
-    headers: idempotencyHeader,
-    body: { content: { 'application/json': { schema: BackupBodySchema } }, required: true },
-  },
-  responses: {
-    201: ok(PublicBackupIdSchema, '"Backup creation started"'),
-    400: invalid('"Backup name is required", or a type without backups'),
-    ...common,
-    404: notFound,
-    409: conflict('Not deployed, suspended, or the Idempotency-Key was used with another body'),
-    502: upstream('The host failed the backup'),
-  },
-});
-
-export const restoreBackup = createRoute({
-  ...base,
-  method: 'post',
-  path: '/api/v1/instances/{instanceId}/backups/{backupId}/restore',
-  operationId: 'v1.instances.restoreBackup',
-  tags: ['Backup Management'],
-  summary: 'Restore a backup (the instance’s data is replaced)',
-  description: 'The instance reads `restoring` until the restore ends, then `running` (or `error`).',
-  request: { params: BackupIdParams },
-  responses: {
-    202: ok(PublicBackupIdSchema, '"Restore initiated"'),
-    400: invalid('"Backups are not available for this type of instance"'),
-    ...common,
-    404: failure(
-      'No such instance of the key’s owner, or no such backup',
-      'not_found',
-      'Instance not found',
-      404,
-    ),
-    409: conflict('The instance is not deployed'),
-    502: upstream('The host failed the restore'),
-  },
-});
-
-export const deleteBackup = createRoute({
-  ...base,
-  method: 'delete',
-  path: '/api/v1/instances/{instanceId}/backups/{backupId}',
-  operationId: 'v1.instances.deleteBackup',
-  tags: ['Backup Management'],
-  summary: 'Delete a backup',
-  request: { params: BackupIdParams },
-  responses: {
-    200: ok(PublicBackupIdSchema, '"Backup deleted"'),
-    400: invalid('"Backups are not available for this type of instance"'),
-    ...common,
-    404: failure(
-      'No such instance of the key’s owner, or no such backup',
-      'not_found',
-      'Instance not found',
-      404,
-    ),
-    409: conflict('The instance is not deployed'),
-    502: upstream('The host failed the deletion'),
-  },
-});
-
-export const backupDownloadLink = createRoute({
-  ...base,
-  method: 'post',
-  path: '/api/v1/instances/{instanceId}/backups/{backupId}/download',
-  operationId: 'v1.instances.backupDownloadLink',
-  tags: ['Backup Management'],
-  summary: 'A link that downloads the backup as a tar (works for 5 minutes, no key needed to follow it)',
-  request: { params: BackupIdParams },
-  responses: {
-    200: ok(PublicBackupDownloadSchema, '"Download link created"'),
-    400: invalid('"Backups are not available for this type of instance"'),
-    ...common,
-    404: failure(
-      'No such instance of the key’s owner, or no such backup',
-      'not_found',
-      'Instance not found',
-      404,
-    ),
-    409: conflict('The backup is not complete'),
-  },
-});
-
 export const usage = createRoute({
   ...base,
   method: 'get',
@@ -422,3 +164,5 @@ export const usage = createRoute({
     404: notFound,
   },
 });
+
+export * from './public-api-sites.routes.ts';

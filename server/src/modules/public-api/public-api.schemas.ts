@@ -1,12 +1,7 @@
 import { z } from '@hono/zod-openapi';
-import {
-  BackupDownloadSchema,
-  BackupSchema,
-  DatabaseAccessSchema,
-  DeployBodySchema,
-  InstanceSchema,
-  SslResultSchema,
-} from '../instances/instances.schemas.ts';
+import { BackupDownloadSchema, BackupSchema } from '../instances/instance-backups.schemas.ts';
+import { SslResultSchema } from '../instances/instance-domains.schemas.ts';
+import { DatabaseAccessSchema, DeployBodySchema, InstanceSchema } from '../instances/instances.schemas.ts';
 import { UsageReportSchema } from '../usage/usage.schemas.ts';
 
 // The shapes of /api/v1. Field rules are the same

@@ -1,0 +1,70 @@
+import { REGIONS } from '@berth/openapi/rules';
+import { BACKUPS_NOT_OFFSITE } from '../../backup-storage/object-store.ts';
+import { INSTANCE_TYPES } from '../../provisioning/instance-types.ts';
+import { NOTHING_STARTING } from './driver-startup.ts';
+import { TYPE_INFO } from './instance-catalog.ts';
+import type { InstancesDeps } from './instances.deps.ts';
+import type { Capabilities, OperatorCapabilities } from './instances.schemas.ts';
+
+/**
+ * What the driver can provide, for customers (the reason a type is unavailable) and for the operator
+ * (what is missing on the host, and where backups go). A type the driver's start may still bring counts
+ * as available: a deploy of it waits for the start.
+ */
+export function instanceCapabilities(deps: Pick<InstancesDeps, 'driver' | 'startup' | 'backups'>) {
+  const { driver } = deps;
+  const startup = deps.startup ?? NOTHING_STARTING;
+
+  /** Every type, available or with the customer's reason and the operator's detail. */
+  async function capabilityList(): Promise<OperatorCapabilities['types']> {
+    const found = await driver.capabilities();
+    return INSTANCE_TYPES.map((type) => {
+      const capability = found[type];
+      const available = capability.available || startup.mayProvide(type);
+      return {
+        type,
+        name: TYPE_INFO[type].name,
+        category: TYPE_INFO[type].category,
+        available,
+        reason: capability.available || available ? null : capability.reason,
+        detail: capability.available || available ? null : (capability.detail ?? null),
+      };
+    });
+  }
+
+  return {
+    /** What the driver can provide; a type its start may still bring counts as available (deploy waits). */
+    /**
+     * What the driver can provide, with the customer's reason for the rest, and the regions; a type its
+     * start may still bring counts as available (deploy waits).
+     */
+    async capabilities(): Promise<Capabilities> {
+      const [types, regions] = await Promise.all([capabilityList(), driver.regions()]);
+      return {
+        regions: REGIONS.map(({ id, label }) => {
+          const region = regions.find((r) => r.id === id);
+          return {
+            id,
+            label,
+            available: region?.available ?? false,
+            reason: region?.available ? null : (region?.reason ?? 'Not offered by this server'),
+          };
+        }),
+        types: types.map(({ detail: _operators, ...type }) => type),
+      };
+    },
+
+    /** The types with the operator's detail of each unavailable one (what is missing, what to run). */
+    async capabilitiesForOperator(): Promise<OperatorCapabilities> {
+      const { store } = deps.backups.vault;
+      return {
+        types: await capabilityList(),
+        backups: {
+          offsite: store.offsite,
+          where: store.description,
+          detail: store.offsite ? null : BACKUPS_NOT_OFFSITE,
+        },
+      };
+    },
+  };
+}

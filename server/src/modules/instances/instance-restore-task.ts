@@ -1,0 +1,131 @@
+import type { JobHelpers } from 'graphile-worker';
+import { ArchiveTamperedError } from '../../backup-storage/backup-vault.ts';
+import { describeError, withReference } from '../../lib/error-reference.ts';
+import {
+  AppErrorLike,
+  type BackupTaskContext,
+  customerReason,
+  parsePayload,
+} from './instance-backup-task-context.ts';
+import { findBackup } from './instance-backups.repository.ts';
+import { backupPrefix } from './instance-backups.service.ts';
+import { TYPE_INFO } from './instance-catalog.ts';
+import { findInstanceById, updateInstance } from './instances.repository.ts';
+
+/**
+ * The restore job (every part checked first, then the engine replaces the instance's data), and the
+ * recovery job that deploys an instance again before restoring it.
+ */
+export function restoreTasks(ctx: BackupTaskContext) {
+  const { db, driver, vault, notifications, event, publish, progressOf, specOf } = ctx;
+
+  /**
+   * A recovery: the instance deployed again (idempotent: the tenant made anew on a new machine), then
+   * marked `restoring` and restored like any restore. A deploy that fails is retried by the job.
+   */
+  async function recover(raw: unknown, helpers: JobHelpers): Promise<void> {
+    const payload = parsePayload(raw);
+    const row = await findInstanceById(db, payload.instanceId);
+    if (!row || row.status === 'deleting') return;
+    const request = await specOf(row);
+    await (driver.engine(request.type).deploy as (s: typeof request.spec) => Promise<unknown>)(request.spec);
+    const restoring = await db.transaction().execute(async (trx) => {
+      const updated = await updateInstance(
+        trx,
+        row.id,
+        { status: 'restoring', status_message: 'Restoring its latest backup' },
+        { statusNot: 'deleting' },
+      );
+      if (updated) await publish(trx, updated);
+      return updated;
+    });
+    if (restoring) await restore(raw, helpers);
+  }
+
+  async function restore(raw: unknown, helpers: JobHelpers): Promise<void> {
+    const payload = parsePayload(raw);
+    const row = await findInstanceById(db, payload.instanceId);
+    if (row?.status !== 'restoring') return;
+    const found = await findBackup(db, row.id, payload.backupId);
+    const label = `${TYPE_INFO[row.type].name} instance "${row.name}"`;
+    const progress = progressOf(row, payload.backupId, 'restoring');
+    let touched = false;
+    try {
+      if (found?.status !== 'complete') throw new AppErrorLike('the backup is gone');
+      const request = await specOf(row);
+      const capability = driver.engine(request.type).backups;
+      if (!capability) throw new AppErrorLike('this type of instance has no backups');
+      progress.step('Checking the backup');
+      const opened = await vault.open(backupPrefix(row.id, found.id), found.parts);
+      try {
+        touched = true;
+        await (capability.restore as (s: typeof request.spec, ...rest: unknown[]) => Promise<void>)(
+          request.spec,
+          opened.archive,
+          found.facts,
+          progress.step,
+        );
+      } finally {
+        await opened.close();
+      }
+      await db.transaction().execute(async (trx) => {
+        const updated = await updateInstance(
+          trx,
+          row.id,
+          { status: 'running', status_message: null },
+          { statusIn: ['restoring'] },
+        );
+        if (!updated) return;
+        await event(trx, updated, {
+          id: payload.backupId,
+          status: 'restored',
+          step: null,
+          bytes: 0,
+          error: null,
+        });
+        await notifications.notify(
+          row.user_id,
+          {
+            type: 'instance',
+            title: 'Backup restored',
+            message: `Your ${label} was restored from “${found.name}”.`,
+          },
+          trx,
+        );
+      });
+    } catch (error) {
+      const ours = customerReason(error) ?? (error instanceof AppErrorLike ? error.message : undefined);
+      helpers.logger.error(
+        `restore of ${payload.backupId} into ${row.id} failed [ref ${payload.requestId}]: ${describeError(error)}`,
+      );
+      const message = withReference(`Restore failed${ours ? `: ${ours}` : ''}`, payload.requestId);
+      // Refused before anything changed (a damaged backup): the instance runs on as it was.
+      const untouched = !touched || error instanceof ArchiveTamperedError;
+      await db.transaction().execute(async (trx) => {
+        const updated = await updateInstance(
+          trx,
+          row.id,
+          untouched
+            ? { status: 'running', status_message: null }
+            : { status: 'error', status_message: message },
+          { statusIn: ['restoring'] },
+        );
+        if (!updated) return;
+        await event(trx, updated, {
+          id: payload.backupId,
+          status: 'restore-failed',
+          step: null,
+          bytes: 0,
+          error: message,
+        });
+        await notifications.notify(
+          row.user_id,
+          { type: 'instance', title: 'Restore failed', message: `Your ${label}: ${message}` },
+          trx,
+        );
+      });
+    }
+  }
+
+  return { restore, recover };
+}
