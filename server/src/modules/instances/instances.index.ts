@@ -1,7 +1,9 @@
 import { Readable } from 'node:stream';
 import { createRouter } from '../../lib/create-router.ts';
 import { PENDING_ACTIVATION } from './domain-verification.ts';
+import * as backupRoutes from './instance-backups.routes.ts';
 import { TYPE_INFO } from './instance-catalog.ts';
+import * as domainRoutes from './instance-domains.routes.ts';
 import * as routes from './instances.routes.ts';
 import { type InstancesService, PREPARING } from './instances.service.ts';
 
@@ -46,12 +48,12 @@ export function createInstancesRouter(instances: InstancesService) {
         if (outcome === 'pending') return c.json({ message: 'Password change initiated' }, 202);
         return c.json({ message: `${TYPE_INFO[body.type].name} password updated` }, 200);
       })
-      .openapi(routes.addDomain, async (c) => {
+      .openapi(domainRoutes.addDomain, async (c) => {
         const { id } = c.req.valid('param');
         const instance = await instances.addDomain(c.get('user').id, id, c.req.valid('json').domain);
         return c.json({ instance, message: 'Custom domain added successfully' }, 200);
       })
-      .openapi(routes.verifyDomain, async (c) => {
+      .openapi(domainRoutes.verifyDomain, async (c) => {
         const instance = await instances.verifyDomain(c.get('user').id, c.req.valid('param').id);
         const verification = instance.customDomain?.verification;
         const message =
@@ -60,24 +62,24 @@ export function createInstancesRouter(instances: InstancesService) {
             : (verification?.message ?? PENDING_ACTIVATION);
         return c.json({ instance, message }, 200);
       })
-      .openapi(routes.removeDomain, async (c) => {
+      .openapi(domainRoutes.removeDomain, async (c) => {
         const instance = await instances.removeDomain(c.get('user').id, c.req.valid('param').id);
         return c.json({ instance, message: 'Custom domain removed successfully' }, 200);
       })
-      .openapi(routes.getSsl, async (c) =>
+      .openapi(domainRoutes.getSsl, async (c) =>
         c.json(await instances.sslStatus(c.get('user').id, c.req.valid('param').id), 200),
       )
-      .openapi(routes.requestSsl, async (c) => {
+      .openapi(domainRoutes.requestSsl, async (c) => {
         const result = await instances.requestSsl(c.get('user').id, c.req.valid('param').id);
         return c.json({ ...result, message: 'Requested SSL. It may take a moment to activate.' }, 200);
       })
-      .openapi(routes.storage, async (c) =>
+      .openapi(backupRoutes.storage, async (c) =>
         c.json(await instances.storage(c.get('user').id, c.req.valid('param').id), 200),
       )
-      .openapi(routes.listBackups, async (c) =>
+      .openapi(backupRoutes.listBackups, async (c) =>
         c.json(await instances.listBackups(c.get('user').id, c.req.valid('param').id), 200),
       )
-      .openapi(routes.createBackup, async (c) => {
+      .openapi(backupRoutes.createBackup, async (c) => {
         const id = await instances.createBackup(
           c.get('user').id,
           c.req.valid('param').id,
@@ -86,21 +88,21 @@ export function createInstancesRouter(instances: InstancesService) {
         );
         return c.json({ id, backupId: id, 'backup-id': id, message: 'Backup creation started' }, 201);
       })
-      .openapi(routes.restoreBackup, async (c) => {
+      .openapi(backupRoutes.restoreBackup, async (c) => {
         const { id, backupId } = c.req.valid('param');
         await instances.restoreBackup(c.get('user').id, id, backupId, c.get('requestId'));
         return c.json({ message: 'Restore initiated' }, 202);
       })
-      .openapi(routes.deleteBackup, async (c) => {
+      .openapi(backupRoutes.deleteBackup, async (c) => {
         const { id, backupId } = c.req.valid('param');
         await instances.deleteBackup(c.get('user').id, id, backupId);
         return c.json({ message: 'Backup deleted' }, 200);
       })
-      .openapi(routes.backupDownloadLink, async (c) => {
+      .openapi(backupRoutes.backupDownloadLink, async (c) => {
         const { id, backupId } = c.req.valid('param');
         return c.json(await instances.downloadLink(c.get('user').id, id, backupId), 200);
       })
-      .openapi(routes.backupDownload, async (c) => {
+      .openapi(backupRoutes.backupDownload, async (c) => {
         const { fileName, body } = await instances.openDownload(c.req.valid('param').token);
         return new Response(Readable.toWeb(body) as ReadableStream, {
           status: 200,

@@ -181,5 +181,3 @@ export const changePassword = createRoute({
 });
 
 // The custom-domain, storage and backup routes live next to this file; instances.index.ts reads them all here.
-export * from './instance-backups.routes.ts';
-export * from './instance-domains.routes.ts';

@@ -14,6 +14,7 @@ import { apiKeyGate } from './public-api.gate.ts';
 import { idempotent } from './public-api.idempotency.ts';
 import * as routes from './public-api.routes.ts';
 import { PUBLIC_ERROR_NAMES, type PublicCreateInstance } from './public-api.schemas.ts';
+import * as siteRoutes from './public-api-sites.routes.ts';
 
 const CREDENTIALS_NOT_READY = 'Credentials not ready yet';
 
@@ -137,28 +138,28 @@ export function createPublicApiRouter({
       if ('preparing' in result) return c.json(done(CREDENTIALS_NOT_READY, { instanceId }), 202);
       return c.json(done('Access credentials', result), 200);
     })
-    .openapi(routes.addDomain, async (c) => {
+    .openapi(siteRoutes.addDomain, async (c) => {
       const { instanceId } = c.req.valid('param');
       const instance = await instances.addDomain(user(c), instanceId, c.req.valid('json').domain);
       return c.json(done('Custom domain added successfully', { instance }), 200);
     })
-    .openapi(routes.removeDomain, async (c) => {
+    .openapi(siteRoutes.removeDomain, async (c) => {
       const instance = await instances.removeDomain(user(c), c.req.valid('param').instanceId);
       return c.json(done('Custom domain removed successfully', { instance }), 200);
     })
-    .openapi(routes.enableSsl, async (c) => {
+    .openapi(siteRoutes.enableSsl, async (c) => {
       const result = await instances.requestSsl(user(c), c.req.valid('param').instanceId);
       return c.json(done('Requested SSL. It may take a moment to activate.', result), 200);
     })
-    .openapi(routes.sslStatus, async (c) => {
+    .openapi(siteRoutes.sslStatus, async (c) => {
       const result = await instances.sslStatus(user(c), c.req.valid('param').instanceId);
       return c.json(done('SSL status retrieved', result), 200);
     })
-    .openapi(routes.listBackups, async (c) => {
+    .openapi(siteRoutes.listBackups, async (c) => {
       const backups = await instances.listBackups(user(c), c.req.valid('param').instanceId);
       return c.json(done('Backups retrieved', { backups }), 200);
     })
-    .openapi(routes.createBackup, async (c) => {
+    .openapi(siteRoutes.createBackup, async (c) => {
       const { instanceId } = c.req.valid('param');
       const backupId = await instances.createBackup(
         user(c),
@@ -168,17 +169,17 @@ export function createPublicApiRouter({
       );
       return c.json(done('Backup creation started', { instanceId, backupId }), 201);
     })
-    .openapi(routes.restoreBackup, async (c) => {
+    .openapi(siteRoutes.restoreBackup, async (c) => {
       const { instanceId, backupId } = c.req.valid('param');
       await instances.restoreBackup(user(c), instanceId, backupId, c.get('requestId'));
       return c.json(done('Restore initiated', { instanceId, backupId }), 202);
     })
-    .openapi(routes.deleteBackup, async (c) => {
+    .openapi(siteRoutes.deleteBackup, async (c) => {
       const { instanceId, backupId } = c.req.valid('param');
       await instances.deleteBackup(user(c), instanceId, backupId);
       return c.json(done('Backup deleted', { instanceId, backupId }), 200);
     })
-    .openapi(routes.backupDownloadLink, async (c) => {
+    .openapi(siteRoutes.backupDownloadLink, async (c) => {
       const { instanceId, backupId } = c.req.valid('param');
       const link = await instances.downloadLink(user(c), instanceId, backupId);
       return c.json(done('Download link created', link), 200);

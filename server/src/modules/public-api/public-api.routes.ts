@@ -164,5 +164,3 @@ export const usage = createRoute({
     404: notFound,
   },
 });
-
-export * from './public-api-sites.routes.ts';

@@ -1,0 +1,34 @@
+import { spawn } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+/**
+ * Runs a client program (pg_dump, psql, mariadb-dump, …) to its end, its stdin from `io.input` and its
+ * stdout into `io.output`, streamed; rejects with the end of its stderr when it fails.
+ */
+export async function runClient(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  io: { input?: Readable; output?: Writable } = {},
+): Promise<void> {
+  const child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  const exited = new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', resolve);
+  });
+  const streams: Promise<void>[] = [];
+  if (io.input) streams.push(pipeline(io.input, child.stdin));
+  else child.stdin.end();
+  if (io.output) streams.push(pipeline(child.stdout, io.output));
+  else child.stdout.resume();
+  const [code, ...piped] = await Promise.allSettled([exited, ...streams]);
+  if (code.status === 'rejected') throw code.reason;
+  if (code.value !== 0)
+    throw new Error(`${command.split('/').pop()} exited with ${code.value}: ${stderr.trim()}`);
+  for (const result of piped) if (result.status === 'rejected') throw result.reason;
+}
