@@ -25,14 +25,14 @@ import { useState } from 'react';
 import { errorMessage, fieldErrorsOf } from '../../api/api-error.ts';
 import {
   type Backup,
-  type Instance,
   useBackupDownloadMutation,
   useBackupsQuery,
   useCreateBackupMutation,
   useDeleteBackupMutation,
   useRestoreBackupMutation,
   useRestoreProgress,
-} from '../../api/instances.queries.ts';
+} from '../../api/instance-backups.queries.ts';
+import type { Instance } from '../../api/instances.queries.ts';
 import { useForm } from '../../components/form/use-form.ts';
 import { useToast } from '../../components/toasts/use-toast.ts';
 import { usePlatform } from '../../platform/platform-context.ts';
