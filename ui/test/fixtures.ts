@@ -1,7 +1,7 @@
 import type { AuthResult, Schemas, Subscription, SubscriptionStatus, User } from '@berth/openapi';
 import { REGIONS } from '@berth/openapi/rules';
+import type { Backup } from '../src/api/instance-backups.queries.ts';
 import type {
-  Backup,
   DomainVerification,
   Instance,
   InstanceAccess,

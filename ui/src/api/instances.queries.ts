@@ -15,6 +15,7 @@ import {
 } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { ApiRequestError, unwrap } from './api-error.ts';
+import { applyBackupProgress } from './instance-backups.queries.ts';
 import {
   authKeys,
   type InstanceListParams,
@@ -32,7 +33,6 @@ export type Instance = Omit<Schemas['Instance'], 'customDomain'> &
 export type CustomDomain = NonNullable<Schemas['CustomDomain']>;
 export type SslState = CustomDomain['ssl']['status'];
 export type DomainVerification = CustomDomain['verification'];
-export type Backup = Schemas['Backup'];
 export type InstanceList = Omit<Schemas['InstanceList'], 'instances'> & { instances: Instance[] };
 export type InstanceAccess = Omit<Schemas['InstanceAccess'], 'sftp'> &
   Partial<Pick<Schemas['InstanceAccess'], 'sftp'>>;
@@ -237,38 +237,6 @@ function applyInstanceEvent(queryClient: QueryClient, event: InstanceStreamEvent
   }
 }
 
-type BackupProgress = NonNullable<InstanceStreamEvent['backup']>;
-
-/**
- * A backup's progress from the stream: a running or finished backup's row is updated in place (its
- * step, bytes, error), a restore's progress is kept for the Backups tab; a finished one reloads the list.
- */
-function applyBackupProgress(queryClient: QueryClient, instanceId: string, progress: BackupProgress): void {
-  const { id, status, step, bytes, error } = progress;
-  if (status === 'running' || status === 'complete' || status === 'failed') {
-    queryClient.setQueryData<Backup[]>(instanceKeys.backups(instanceId), (list) =>
-      list?.map((backup) => (backup.id === id ? { ...backup, status, step, bytes, error } : backup)),
-    );
-  } else {
-    queryClient.setQueryData<BackupProgress>(instanceKeys.restore(instanceId), progress);
-  }
-  if (status !== 'running' && status !== 'restoring') {
-    void queryClient.invalidateQueries({ queryKey: instanceKeys.backups(instanceId) });
-  }
-}
-
-/** The last restore progress of the instance the stream sent (null before any). */
-export function useRestoreProgress(id: string): BackupProgress | null {
-  const { data } = useQuery<BackupProgress | null>({
-    queryKey: instanceKeys.restore(id),
-    // Only the stream writes it: there is nothing to fetch.
-    queryFn: () => null,
-    initialData: null,
-    staleTime: Number.POSITIVE_INFINITY,
-  });
-  return data;
-}
-
 /** The live stream's instance handler (see applyInstanceEvent). */
 export function useInstanceEventHandler() {
   const queryClient = useQueryClient();
@@ -278,75 +246,6 @@ export function useInstanceEventHandler() {
   );
 }
 
-/** The instance answer of the domain routes: the detail is replaced, the lists reload. */
-function useApplyInstanceChange(id: string) {
-  const queryClient = useQueryClient();
-  return useCallback(
-    ({ instance }: InstanceChange) => {
-      queryClient.setQueryData(instanceKeys.detail(id), instance);
-      void queryClient.invalidateQueries({ queryKey: instanceKeys.lists() });
-      void queryClient.invalidateQueries({ queryKey: instanceKeys.ssl(id) });
-    },
-    [queryClient, id],
-  );
-}
-
-/** POST /instances/{id}/domain: attaches (or replaces) the custom domain of a WordPress site. */
-export function useAddDomainMutation(id: string) {
-  const client = useApiClient();
-  const apply = useApplyInstanceChange(id);
-  return useMutation<InstanceChange, Error, string>({
-    mutationFn: (domain) =>
-      unwrap(client.POST('/api/instances/{id}/domain', { params: { path: { id } }, body: { domain } })),
-    onSuccess: apply,
-  });
-}
-
-/**
- * POST /instances/{id}/domain/verify: looks up the domain's TXT record now; attached when it proves
- * ownership, else still pending with what was found.
- */
-export function useVerifyDomainMutation(id: string) {
-  const client = useApiClient();
-  const apply = useApplyInstanceChange(id);
-  return useMutation<InstanceChange, Error, void>({
-    mutationFn: () => unwrap(client.POST('/api/instances/{id}/domain/verify', { params: { path: { id } } })),
-    onSuccess: apply,
-  });
-}
-
-/** DELETE /instances/{id}/domain: the site answers on its temporary URL again. */
-export function useRemoveDomainMutation(id: string) {
-  const client = useApiClient();
-  const apply = useApplyInstanceChange(id);
-  return useMutation<InstanceChange, Error, void>({
-    mutationFn: () => unwrap(client.DELETE('/api/instances/{id}/domain', { params: { path: { id } } })),
-    onSuccess: apply,
-  });
-}
-
-export type SslResult = Schemas['SslResult'];
-
-/** GET /instances/{id}/ssl on demand (a TLS handshake now): the detail reloads with the new status. */
-export function useCheckSslMutation(id: string) {
-  const client = useApiClient();
-  const queryClient = useQueryClient();
-  return useMutation<SslResult, Error, void>({
-    mutationFn: () => unwrap(client.GET('/api/instances/{id}/ssl', { params: { path: { id } } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: instanceKeys.detail(id) }),
-  });
-}
-
-/** POST /instances/{id}/ssl: discards the certificate and has a new one issued. */
-export function useRequestSslMutation(id: string) {
-  const client = useApiClient();
-  const queryClient = useQueryClient();
-  return useMutation<SslResult, Error, void>({
-    mutationFn: () => unwrap(client.POST('/api/instances/{id}/ssl', { params: { path: { id } } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: instanceKeys.detail(id) }),
-  });
-}
-
 /** How much of its storage (its own disk) a WordPress site uses. */
 export function useSiteStorageQuery(id: string, enabled: boolean) {
   const client = useApiClient();
@@ -354,61 +253,5 @@ export function useSiteStorageQuery(id: string, enabled: boolean) {
     queryKey: instanceKeys.storage(id),
     queryFn: () => unwrap(client.GET('/api/instances/{id}/storage', { params: { path: { id } } })),
     enabled,
-  });
-}
-
-/** The backups of an instance (WordPress, MySQL, PostgreSQL, n8n), newest first. */
-export function useBackupsQuery(id: string, enabled: boolean) {
-  const client = useApiClient();
-  return useQuery({
-    queryKey: instanceKeys.backups(id),
-    queryFn: () => unwrap(client.GET('/api/instances/{id}/backups', { params: { path: { id } } })),
-    enabled,
-  });
-}
-
-function useBackupMutation<Variables, Answer>(id: string, run: (variables: Variables) => Promise<Answer>) {
-  const queryClient = useQueryClient();
-  return useMutation<Answer, Error, Variables>({
-    mutationFn: run,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: instanceKeys.backups(id) }),
-  });
-}
-
-export function useCreateBackupMutation(id: string) {
-  const client = useApiClient();
-  return useBackupMutation(id, (body: Schemas['CreateBackupRequest']) =>
-    unwrap(client.POST('/api/instances/{id}/backups/new', { params: { path: { id } }, body })),
-  );
-}
-
-export function useRestoreBackupMutation(id: string) {
-  const client = useApiClient();
-  return useBackupMutation(id, (backupId: string) =>
-    unwrap(
-      client.POST('/api/instances/{id}/backups/{backupId}/restore', {
-        params: { path: { id, backupId } },
-      }),
-    ),
-  );
-}
-
-export function useDeleteBackupMutation(id: string) {
-  const client = useApiClient();
-  return useBackupMutation(id, (backupId: string) =>
-    unwrap(client.DELETE('/api/instances/{id}/backups/{backupId}', { params: { path: { id, backupId } } })),
-  );
-}
-
-/** A link that downloads the backup as a tar: it works for 5 minutes, so it is asked for on each click. */
-export function useBackupDownloadMutation(id: string) {
-  const client = useApiClient();
-  return useMutation<Schemas['BackupDownload'], Error, string>({
-    mutationFn: (backupId) =>
-      unwrap(
-        client.POST('/api/instances/{id}/backups/{backupId}/download', {
-          params: { path: { id, backupId } },
-        }),
-      ),
   });
 }

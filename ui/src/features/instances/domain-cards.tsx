@@ -5,13 +5,12 @@ import { Alert, Box, Button, Card, CardContent, Chip, Stack, Typography } from '
 import { useState } from 'react';
 import { errorMessage } from '../../api/api-error.ts';
 import {
-  type CustomDomain,
-  type Instance,
   useCheckSslMutation,
   useRemoveDomainMutation,
   useRequestSslMutation,
   useVerifyDomainMutation,
-} from '../../api/instances.queries.ts';
+} from '../../api/instance-domains.queries.ts';
+import type { CustomDomain, Instance } from '../../api/instances.queries.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { useToast } from '../../components/toasts/use-toast.ts';
 import { formatDateTime } from '../subscription/standing.ts';

@@ -1,6 +1,7 @@
 import { Button, Stack, TextField } from '@mui/material';
 import { errorMessage, fieldErrorsOf } from '../../api/api-error.ts';
-import { type Instance, useAddDomainMutation } from '../../api/instances.queries.ts';
+import { useAddDomainMutation } from '../../api/instance-domains.queries.ts';
+import type { Instance } from '../../api/instances.queries.ts';
 import { useForm } from '../../components/form/use-form.ts';
 import { useToast } from '../../components/toasts/use-toast.ts';
 import { hostOf } from './domain-status.tsx';

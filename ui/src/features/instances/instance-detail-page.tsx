@@ -1,10 +1,4 @@
-import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
-import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlineOutlined';
-import DnsIcon from '@mui/icons-material/Dns';
-import LockResetIcon from '@mui/icons-material/LockReset';
-import OpenInNewIcon from '@mui/icons-material/OpenInNew';
-import VisibilityIcon from '@mui/icons-material/Visibility';
 import {
   Alert,
   Box,
@@ -22,23 +16,14 @@ import { Link as RouterLink, useNavigate, useParams, useSearchParams } from 'rea
 import { ApiRequestError } from '../../api/api-error.ts';
 import { type Instance, useInstanceAccessQuery, useInstanceQuery } from '../../api/instances.queries.ts';
 import { useToast } from '../../components/toasts/use-toast.ts';
-import { formatDateTime } from '../subscription/standing.ts';
 import { useCurrentSubscription } from '../subscription/use-current-subscription.ts';
-import { BackupsCard } from './backups-tab.tsx';
-import { CustomDomainCard, SslCertificateCard } from './domain-cards.tsx';
-import { isDeployed, OpenExternalButton, WithReason } from './instance-actions.tsx';
-import { StatusChip, SuspendedBadge, TypeBadge } from './instance-badges.tsx';
-import {
-  DELETE_DISABLED,
-  hasBackups,
-  isDatabase,
-  PASSWORD_CHANGE_DISABLED,
-  regionLabel,
-} from './instance-catalog.ts';
-import { Rows, SettingsCard, SideCard, Tile } from './instance-detail-cards.tsx';
+import { isDeployed } from './instance-actions.tsx';
+import { isDatabase, regionLabel } from './instance-catalog.ts';
+import { Tile } from './instance-detail-cards.tsx';
 import { InstanceDialogs, useInstanceDialogs } from './instance-dialogs.tsx';
-import { OutOfMemoryNotice, UsageTab, useAppliedLimits } from './usage-tab.tsx';
-import { WordPressCard } from './wordpress-panels.tsx';
+import { InstanceHeader } from './instance-header.tsx';
+import { Overview } from './instance-overview.tsx';
+import { OutOfMemoryNotice, UsageTab } from './usage-tab.tsx';
 
 function BackButton() {
   return (
@@ -54,46 +39,7 @@ const TABS = [
 ] as const;
 type TabValue = (typeof TABS)[number]['value'];
 
-/**
- * The Configuration card: region, memory and vCPU, then what applies to the instance in words
- * (its own, enforced limits; or, on a shared database server, which ones bound it and which not).
- */
-function ConfigurationCard({ instance }: { instance: Instance }) {
-  const { memory, cpu } = instance.deploymentConfig;
-  const limits = useAppliedLimits(instance);
-  const shared = limits.some((limit) => !limit.enforced);
-  return (
-    <SideCard id="configuration" title="Configuration">
-      <Rows
-        rows={[
-          ['Region', `${regionLabel(instance.region)} (${instance.region})`],
-          ['Memory', memory],
-          ['vCPU', cpu],
-        ]}
-      />
-      {limits.length > 0 && (
-        <Box sx={{ mt: 2 }}>
-          <Typography variant="subtitle2" component="h3">
-            {shared ? 'Limits on a shared server' : 'Limits'}
-          </Typography>
-          {shared && (
-            <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-              This database runs on a server shared with other databases. The limits marked "Enforced" are its
-              own; the others are shared or can be changed by a session.
-            </Typography>
-          )}
-          <Rows
-            rows={limits.map((limit) => [
-              limit.label,
-              shared ? `${limit.value}${limit.enforced ? ' (Enforced)' : ''}` : limit.value,
-            ])}
-          />
-        </Box>
-      )}
-    </SideCard>
-  );
-}
-
+/** One loaded instance: header, notices, tiles, then its Overview and Usage tabs. */
 function InstanceView({ instance }: { instance: Instance }) {
   const [params, setParams] = useSearchParams();
   const tab: TabValue = params.get('tab') === 'usage' ? 'usage' : 'overview';
@@ -126,107 +72,12 @@ function InstanceView({ instance }: { instance: Instance }) {
 
   return (
     <>
-      <Stack
-        direction={{ xs: 'column', md: 'row' }}
-        sx={{ justifyContent: 'space-between', alignItems: { md: 'flex-start' }, gap: 2, mb: 3 }}
-      >
-        <Box sx={{ minWidth: 0 }}>
-          <Stack direction="row" sx={{ alignItems: 'center', gap: 1.5, flexWrap: 'wrap' }}>
-            <Typography variant="h4" component="h1" sx={{ wordBreak: 'break-word' }}>
-              {instance.name}
-            </Typography>
-            <StatusChip status={instance.status} />
-            <TypeBadge instance={instance} />
-            <SuspendedBadge instance={instance} inactive={inactive} />
-          </Stack>
-          {instance.description && (
-            <Typography color="text.secondary" sx={{ mt: 0.75 }}>
-              {instance.description}
-            </Typography>
-          )}
-          {instance.type === 'n8n' && instance.ownerEmail && (
-            <Typography color="text.secondary" sx={{ mt: 0.75 }}>
-              Editor login: {instance.ownerEmail}
-              {instance.adminUrl ? ` · ${instance.adminUrl}` : ''}
-            </Typography>
-          )}
-        </Box>
-        <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap', flexShrink: 0 }}>
-          {instance.url && (
-            <OpenExternalButton
-              url={instance.url}
-              inactive={inactive}
-              icon={<OpenInNewIcon />}
-              label="Open Instance"
-              variant="contained"
-            />
-          )}
-          {instance.type === 'WordPress' && instance.adminUrl && (
-            <OpenExternalButton
-              url={instance.adminUrl}
-              inactive={inactive}
-              icon={<AdminPanelSettingsIcon />}
-              label="Admin"
-              variant="outlined"
-            />
-          )}
-          {instance.type === 'n8n' && instance.adminUrl && (
-            <OpenExternalButton
-              url={instance.adminUrl}
-              inactive={inactive}
-              icon={<AdminPanelSettingsIcon />}
-              label="Open Editor"
-              variant="outlined"
-            />
-          )}
-          {!database && (
-            <Button variant="outlined" startIcon={<DnsIcon />} disabled={deleting} onClick={manageDomain}>
-              Manage Domain
-            </Button>
-          )}
-          {database && (
-            <Button
-              variant="contained"
-              startIcon={<VisibilityIcon />}
-              disabled={deleting}
-              onClick={() => dialogs.open('credentials', instance)}
-            >
-              View Credentials
-            </Button>
-          )}
-          {database && (
-            <WithReason
-              reason={
-                inactive
-                  ? PASSWORD_CHANGE_DISABLED
-                  : deployed
-                    ? null
-                    : 'Available once the instance is running'
-              }
-            >
-              <Button
-                variant="outlined"
-                startIcon={<LockResetIcon />}
-                disabled={inactive || !deployed}
-                onClick={() => dialogs.open('password', instance)}
-              >
-                Change Password
-              </Button>
-            </WithReason>
-          )}
-          <WithReason reason={inactive ? DELETE_DISABLED : null}>
-            <Button
-              variant="outlined"
-              color="error"
-              startIcon={<DeleteOutlineIcon />}
-              disabled={inactive || deleting}
-              onClick={() => dialogs.open('delete', instance)}
-            >
-              Delete Instance
-            </Button>
-          </WithReason>
-        </Stack>
-      </Stack>
+      <InstanceHeader
+        instance={instance}
+        inactive={inactive}
+        onManageDomain={manageDomain}
+        onOpenDialog={dialogs.open}
+      />
 
       {instance.status === 'error' && (
         <Alert severity="error" sx={{ mb: 3 }}>
@@ -293,58 +144,6 @@ function InstanceView({ instance }: { instance: Instance }) {
 
       <InstanceDialogs dialogs={dialogs} inactive={inactive} />
     </>
-  );
-}
-
-/** The Overview tab: WordPress, settings, domain and certificate, information and configuration. */
-function Overview({
-  instance,
-  inactive,
-  editingDomain,
-  setEditingDomain,
-}: {
-  instance: Instance;
-  inactive: boolean;
-  editingDomain: boolean;
-  setEditingDomain(editing: boolean): void;
-}) {
-  const database = isDatabase(instance);
-  return (
-    <Grid container spacing={3}>
-      <Grid size={{ xs: 12, md: 7 }}>
-        <Stack spacing={3}>
-          {instance.type === 'WordPress' && <WordPressCard instance={instance} inactive={inactive} />}
-          {instance.type !== 'WordPress' && hasBackups(instance.type) && (
-            <BackupsCard instance={instance} inactive={inactive} />
-          )}
-          <SettingsCard key={instance.id} instance={instance} />
-        </Stack>
-      </Grid>
-      <Grid size={{ xs: 12, md: 5 }}>
-        <Stack spacing={3}>
-          {!database && (
-            <CustomDomainCard
-              instance={instance}
-              inactive={inactive}
-              editing={editingDomain}
-              onEditingChange={setEditingDomain}
-            />
-          )}
-          {!database && <SslCertificateCard instance={instance} inactive={inactive} />}
-          <SideCard id="instance-information" title="Instance Information">
-            <Rows
-              rows={[
-                ['Status', <StatusChip key="status" status={instance.status} />],
-                ['URL', instance.url ?? (database ? 'None (database)' : 'Not available')],
-                ['Created', formatDateTime(new Date(instance.createdAt))],
-                ['Last updated', formatDateTime(new Date(instance.updatedAt))],
-              ]}
-            />
-          </SideCard>
-          <ConfigurationCard instance={instance} />
-        </Stack>
-      </Grid>
-    </Grid>
   );
 }
 

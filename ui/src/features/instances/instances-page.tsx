@@ -1,131 +1,25 @@
 import AddIcon from '@mui/icons-material/Add';
-import GridViewIcon from '@mui/icons-material/GridView';
-import SearchIcon from '@mui/icons-material/Search';
-import ViewListIcon from '@mui/icons-material/ViewList';
-import {
-  Alert,
-  Box,
-  Button,
-  Card,
-  CircularProgress,
-  Container,
-  Grid,
-  InputAdornment,
-  Link,
-  MenuItem,
-  Stack,
-  TextField,
-  ToggleButton,
-  ToggleButtonGroup,
-  Typography,
-} from '@mui/material';
+import { Alert, Box, Button, CircularProgress, Container, Stack, Typography } from '@mui/material';
 import { useEffect, useRef, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import {
-  FILTER_PAGE_SIZE,
-  INSTANCE_PAGE_SIZE,
-  type Instance,
-  useInstancesQuery,
-} from '../../api/instances.queries.ts';
+import { FILTER_PAGE_SIZE, INSTANCE_PAGE_SIZE, useInstancesQuery } from '../../api/instances.queries.ts';
 import { useToast } from '../../components/toasts/use-toast.ts';
 import { useDebouncedValue } from '../../components/use-debounced-value.ts';
 import { useCurrentSubscription } from '../subscription/use-current-subscription.ts';
-import { InstanceCard, type InstanceLayout } from './instance-card.tsx';
-import { hasCustomDomain } from './instance-catalog.ts';
 import { InstanceDialogs, useInstanceDialogs } from './instance-dialogs.tsx';
+import {
+  type DomainFilter,
+  type EnvironmentFilter,
+  InstanceFilters,
+  InstanceSearchBox,
+  matchesFilters,
+} from './instance-filters.tsx';
+import { EmptyState, InstanceCardList, Pagination } from './instance-list-views.tsx';
 import { useStoredLayout } from './use-stored-layout.ts';
 
 /** The search box shows above 9 instances; the term is debounced 300 ms. */
 export const SEARCH_THRESHOLD = 9;
 export const SEARCH_DEBOUNCE_MS = 300;
-
-export type EnvironmentFilter = 'all' | 'WordPress' | 'n8n';
-export type DomainFilter = 'all' | 'with' | 'without';
-
-const ENVIRONMENTS: readonly { value: EnvironmentFilter; label: string }[] = [
-  { value: 'all', label: 'All' },
-  { value: 'WordPress', label: 'WP' },
-  { value: 'n8n', label: 'n8n' },
-];
-
-const DOMAINS: readonly { value: DomainFilter; label: string }[] = [
-  { value: 'all', label: 'All' },
-  { value: 'with', label: 'Has domain' },
-  { value: 'without', label: 'No domain' },
-];
-
-export function matchesFilters(instance: Instance, environment: EnvironmentFilter, domain: DomainFilter) {
-  if (environment !== 'all' && instance.type !== environment) return false;
-  if (domain === 'with') return hasCustomDomain(instance);
-  if (domain === 'without') return !hasCustomDomain(instance);
-  return true;
-}
-
-function EmptyState({ firstTime }: { firstTime: boolean }) {
-  return (
-    <Card sx={{ py: 6, px: 3, textAlign: 'center' }}>
-      <Typography variant="h6" component="p">
-        No instances found
-      </Typography>
-      <Typography color="text.secondary" sx={{ mt: 0.5 }}>
-        {firstTime
-          ? 'Deploy a database or an application and it shows up here.'
-          : 'Try another search or clear the filters.'}
-      </Typography>
-      {firstTime && (
-        <Button
-          component={RouterLink}
-          to="/instances/new"
-          variant="contained"
-          startIcon={<AddIcon />}
-          sx={{ mt: 3 }}
-        >
-          Deploy New Instance
-        </Button>
-      )}
-    </Card>
-  );
-}
-
-function Pagination({
-  page,
-  pages,
-  first,
-  last,
-  count,
-  onPage,
-}: {
-  page: number;
-  pages: number;
-  first: number;
-  last: number;
-  count: number;
-  onPage(page: number): void;
-}) {
-  return (
-    <Stack
-      component="nav"
-      aria-label="Pagination"
-      direction={{ xs: 'column', sm: 'row' }}
-      sx={{ alignItems: 'center', justifyContent: 'space-between', gap: 1.5, mt: 3 }}
-    >
-      <Typography variant="body2" color="text.secondary">
-        Showing {first}–{last} of {count}
-      </Typography>
-      <Stack direction="row" sx={{ alignItems: 'center', gap: 1.5 }}>
-        <Button variant="outlined" size="small" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-          Previous
-        </Button>
-        <Typography variant="body2">
-          Page {page} of {pages}
-        </Typography>
-        <Button variant="outlined" size="small" disabled={page >= pages} onClick={() => onPage(page + 1)}>
-          Next
-        </Button>
-      </Stack>
-    </Stack>
-  );
-}
 
 /**
  * The instance list, /instances: search above 9 instances, filters (done in
@@ -230,91 +124,21 @@ export function InstancesPage() {
         </Alert>
       )}
 
-      {showSearch && (
-        <TextField
-          value={searchInput}
-          onChange={(event) => setSearchInput(event.target.value)}
-          placeholder="Search instances by name..."
-          size="small"
-          sx={{ mb: 2 }}
-          slotProps={{
-            htmlInput: { 'aria-label': 'Search instances', maxLength: 200 },
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <SearchIcon fontSize="small" />
-                </InputAdornment>
-              ),
-            },
-          }}
-        />
-      )}
+      {showSearch && <InstanceSearchBox value={searchInput} onChange={setSearchInput} />}
 
       {total > 0 && (
-        <Stack
-          role="toolbar"
-          aria-label="Filters"
-          direction={{ xs: 'column', md: 'row' }}
-          sx={{ alignItems: { md: 'center' }, gap: 2, mb: 3 }}
-        >
-          <Typography variant="body2" color="text.secondary" sx={{ minWidth: 120 }}>
-            Showing {count} of {total}
-          </Typography>
-          <Stack direction="row" sx={{ gap: 1.5, alignItems: 'center', flexWrap: 'wrap' }}>
-            <TextField
-              select
-              size="small"
-              label="Environment"
-              value={environment}
-              onChange={(event) =>
-                changeFilter(() => setEnvironment(event.target.value as EnvironmentFilter))
-              }
-              sx={{ width: 150 }}
-            >
-              {ENVIRONMENTS.map((option) => (
-                <MenuItem key={option.value} value={option.value}>
-                  {option.label}
-                </MenuItem>
-              ))}
-            </TextField>
-            <TextField
-              select
-              size="small"
-              label="Domain"
-              value={domain}
-              onChange={(event) => changeFilter(() => setDomain(event.target.value as DomainFilter))}
-              sx={{ width: 150 }}
-            >
-              {DOMAINS.map((option) => (
-                <MenuItem key={option.value} value={option.value}>
-                  {option.label}
-                </MenuItem>
-              ))}
-            </TextField>
-            {(filtering || searchInput !== '') && (
-              <Link component="button" type="button" variant="body2" onClick={clearFilters}>
-                Clear filters
-              </Link>
-            )}
-          </Stack>
-          <ToggleButtonGroup
-            exclusive
-            size="small"
-            value={layout}
-            onChange={(_event, value: InstanceLayout | null) => value && setLayout(value)}
-            aria-label="View"
-            sx={{ ml: { md: 'auto' } }}
-          >
-            <ToggleButton value="list" sx={{ gap: 0.75, px: 1.5 }}>
-              <ViewListIcon fontSize="small" />
-              List
-            </ToggleButton>
-            <ToggleButton value="grid" sx={{ gap: 0.75, px: 1.5 }}>
-              <GridViewIcon fontSize="small" />
-              Grid
-            </ToggleButton>
-          </ToggleButtonGroup>
-        </Stack>
+        <InstanceFilters
+          count={count}
+          total={total}
+          environment={environment}
+          onEnvironment={(value) => changeFilter(() => setEnvironment(value))}
+          domain={domain}
+          onDomain={(value) => changeFilter(() => setDomain(value))}
+          clearable={filtering || searchInput !== ''}
+          onClear={clearFilters}
+          layout={layout}
+          onLayout={setLayout}
+        />
       )}
 
       {query.isPending ? (
@@ -324,31 +148,8 @@ export function InstancesPage() {
         </Stack>
       ) : shown.length === 0 ? (
         data && <EmptyState firstTime={total === 0 && search === '' && !filtering} />
-      ) : layout === 'grid' ? (
-        <Grid container spacing={2.5}>
-          {shown.map((instance) => (
-            <Grid key={instance.id} size={{ xs: 12, sm: 6, lg: 4 }}>
-              <InstanceCard
-                instance={instance}
-                layout="grid"
-                inactive={inactive}
-                onOpenDialog={dialogs.open}
-              />
-            </Grid>
-          ))}
-        </Grid>
       ) : (
-        <Stack spacing={1.5}>
-          {shown.map((instance) => (
-            <InstanceCard
-              key={instance.id}
-              instance={instance}
-              layout="list"
-              inactive={inactive}
-              onOpenDialog={dialogs.open}
-            />
-          ))}
-        </Stack>
+        <InstanceCardList instances={shown} layout={layout} inactive={inactive} onOpenDialog={dialogs.open} />
       )}
 
       {pages > 1 && shown.length > 0 && (

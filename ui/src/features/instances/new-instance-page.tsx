@@ -1,64 +1,30 @@
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import RocketLaunchIcon from '@mui/icons-material/RocketLaunch';
-import {
-  Alert,
-  Box,
-  Button,
-  CircularProgress,
-  Container,
-  FormHelperText,
-  Grid,
-  Stack,
-  TextField,
-  ToggleButton,
-  ToggleButtonGroup,
-  Typography,
-} from '@mui/material';
+import { Alert, Box, Button, Container, Stack, TextField, Typography } from '@mui/material';
 import { useCallback, useState } from 'react';
-import { Link as RouterLink, useNavigate } from 'react-router';
-import { errorMessage, fieldErrorsOf } from '../../api/api-error.ts';
-import {
-  useDeployInstanceMutation,
-  useInstanceCapabilitiesQuery,
-  useRegionsQuery,
-} from '../../api/instances.queries.ts';
+import { Link as RouterLink } from 'react-router';
+import { useInstanceCapabilitiesQuery, useRegionsQuery } from '../../api/instances.queries.ts';
 import { useCanCreateInstanceQuery } from '../../api/subscriptions.queries.ts';
 import { useForm } from '../../components/form/use-form.ts';
-import { useToast } from '../../components/toasts/use-toast.ts';
 import { CannotCreateAlert } from './cannot-create-alert.tsx';
-import { ChoiceCard, Section } from './deploy-choice.tsx';
+import { Section } from './deploy-choice.tsx';
+import { DeployTypePicker } from './deploy-type-picker.tsx';
+import { type Category, DEFAULT_REGION, defaultCategory, TYPE_CHOICES } from './instance-catalog.ts';
 import {
-  CANNOT_CREATE,
-  CATEGORY_LABELS,
-  type Category,
-  DEFAULT_REGION,
-  defaultCategory,
-  QUICK_DEPLOY_RESOURCES,
-  REGIONS,
-  type RegionId,
-  regionNotes,
-  regionOffered,
-  TYPE_CHOICES,
-} from './instance-catalog.ts';
-import {
-  CUSTOM_PHP,
   DESCRIPTION_MAX,
-  type DeployValues,
   INITIAL_WORDPRESS,
   NAME_MAX,
-  normaliseDomain,
   validateDeploy,
   validateN8n,
   validateWordPress,
-  type WordPressValues,
 } from './instance-validation.ts';
 import { N8nOwnerFields } from './n8n-deploy-fields.tsx';
+import { RegionPicker } from './region-picker.tsx';
+import { type DeployFormValues, useDeploySubmit } from './use-deploy-submit.ts';
 import { useOfferedRegion } from './use-offered-region.ts';
 import { DomainTypeFields, WordPressFields } from './wordpress-deploy-fields.tsx';
 
-type FormValues = DeployValues & WordPressValues;
-
-const INITIAL: FormValues = {
+const INITIAL: DeployFormValues = {
   type: '',
   name: '',
   description: '',
@@ -67,43 +33,18 @@ const INITIAL: FormValues = {
 };
 
 /**
- * The deploy body's application fields: the domain type, for WordPress the site and admin, for n8n the
- * owner account.
- */
-function applicationFields(values: FormValues, wordpress: boolean, n8n: boolean) {
-  const custom = values.domainType === 'Custom Domain';
-  return {
-    domainType: values.domainType,
-    ...(custom ? { customDomain: normaliseDomain(values.customDomain) } : {}),
-    ...(wordpress
-      ? {
-          title: values.title.trim(),
-          username: values.username.trim(),
-          email: values.email.trim(),
-          password: values.password,
-          phpversion: values.php === CUSTOM_PHP ? values.customPhp.trim() : values.php,
-        }
-      : {}),
-    ...(n8n ? { email: values.email.trim(), password: values.password } : {}),
-  };
-}
-
-/**
  * Deploy New Instance, /instances/new: a category, a type the server can
  * deploy (the others disabled with its reason), name, description and region. A 202 says 'Instance
  * deployment initiated' and leads to /instances; a 403 refreshes the subscription and shows why.
  */
 export function NewInstancePage() {
-  const navigate = useNavigate();
-  const toast = useToast();
   const capabilities = useInstanceCapabilitiesQuery();
   const regions = useRegionsQuery();
   const canCreate = useCanCreateInstanceQuery();
-  const deploy = useDeployInstanceMutation();
   const [chosenCategory, setCategory] = useState<Category | null>(null);
   const category = chosenCategory ?? defaultCategory(capabilities.data);
   const validate = useCallback(
-    (values: FormValues) => ({
+    (values: DeployFormValues) => ({
       ...validateDeploy(values, category),
       ...(category === 'application' ? validateWordPress(values, values.type === 'wordpress') : {}),
       ...(values.type === 'n8n' ? validateN8n(values) : {}),
@@ -112,7 +53,6 @@ export function NewInstancePage() {
   );
   const form = useForm(INITIAL, validate);
   useOfferedRegion(regions.data, form.values.region, (region) => form.setValue('region', region));
-  const [phpError, setPhpError] = useState<string | undefined>();
   const choices = TYPE_CHOICES[category];
   const chosen = choices.find((choice) => choice.type !== undefined && choice.type === form.values.type);
   const blocked = canCreate.data?.canCreate === false;
@@ -122,44 +62,7 @@ export function NewInstancePage() {
     form.setValue('type', '');
   };
 
-  const submit = form.handleSubmit((values) => {
-    setPhpError(undefined);
-    if (blocked) {
-      toast.error(CANNOT_CREATE);
-      return;
-    }
-    const capability = capabilities.data?.find((entry) => entry.type === values.type);
-    if (!capability?.available) {
-      toast.error(capability?.reason ?? 'Failed to deploy instance');
-      return;
-    }
-    deploy.mutate(
-      {
-        name: values.name.trim(),
-        description: values.description.trim(),
-        region: values.region as RegionId,
-        type: capability.name,
-        ...QUICK_DEPLOY_RESOURCES,
-        ...(capability.category === 'application'
-          ? applicationFields(values, capability.type === 'wordpress', capability.type === 'n8n')
-          : {}),
-      },
-      {
-        onSuccess: ({ message }) => {
-          toast.success(message || 'Instance deployment initiated');
-          navigate('/instances');
-        },
-        onError: (error) => {
-          const fields = fieldErrorsOf(error);
-          form.showServerErrors(fields);
-          // The server refuses a PHP version its host lacks, in its own words (a message without a field).
-          const message = errorMessage(error, '');
-          setPhpError(fields.phpversion ?? (/\bPHP\b/.test(message) ? message : undefined));
-          toast.error(errorMessage(error, 'Failed to deploy instance'));
-        },
-      },
-    );
-  });
+  const { submit, phpError, deploying } = useDeploySubmit(form, capabilities.data, blocked);
 
   const nameField = form.field('name');
   const descriptionField = form.field('description');
@@ -183,61 +86,14 @@ export function NewInstancePage() {
 
       <Stack component="form" noValidate onSubmit={submit} spacing={3}>
         <Section id="choose-type" title="What to deploy">
-          <ToggleButtonGroup
-            exclusive
-            color="primary"
-            value={category}
-            onChange={(_event, value: Category | null) => value && switchCategory(value)}
-            aria-label="Category"
-            sx={{ mb: 2.5 }}
-          >
-            {(Object.keys(CATEGORY_LABELS) as Category[]).map((value) => (
-              <ToggleButton key={value} value={value} sx={{ px: 3 }}>
-                {CATEGORY_LABELS[value]}
-              </ToggleButton>
-            ))}
-          </ToggleButtonGroup>
-
-          {capabilities.isPending ? (
-            <Stack role="status" sx={{ alignItems: 'center', py: 4 }}>
-              <CircularProgress aria-label="Loading instance types" />
-            </Stack>
-          ) : capabilities.isError ? (
-            <Alert
-              severity="error"
-              action={
-                <Button color="inherit" size="small" onClick={() => void capabilities.refetch()}>
-                  Retry
-                </Button>
-              }
-            >
-              We could not load what this server can deploy.
-            </Alert>
-          ) : (
-            <Grid
-              container
-              spacing={2}
-              role="radiogroup"
-              aria-label={category === 'database' ? 'Database' : 'Application'}
-              aria-describedby={typeError ? 'type-error' : undefined}
-            >
-              {choices.map((choice) => (
-                <Grid key={choice.name} size={{ xs: 12, sm: 6 }}>
-                  <ChoiceCard
-                    choice={choice}
-                    capabilities={capabilities.data}
-                    selected={choice.type !== undefined && choice.type === form.values.type}
-                    onSelect={() => choice.type && form.setValue('type', choice.type)}
-                  />
-                </Grid>
-              ))}
-            </Grid>
-          )}
-          {typeError && (
-            <FormHelperText id="type-error" error sx={{ mt: 1.5, fontSize: '0.875rem' }}>
-              {typeError}
-            </FormHelperText>
-          )}
+          <DeployTypePicker
+            category={category}
+            onCategory={switchCategory}
+            capabilities={capabilities}
+            type={form.values.type}
+            onType={(type) => form.setValue('type', type)}
+            typeError={typeError}
+          />
         </Section>
 
         {chosen && (
@@ -259,54 +115,11 @@ export function NewInstancePage() {
                   descriptionField.helperText ?? `${form.values.description.length}/${DESCRIPTION_MAX}`
                 }
               />
-              <Box>
-                <Typography id="region-label" variant="subtitle2" sx={{ mb: 1 }}>
-                  Region
-                </Typography>
-                <Box
-                  role="group"
-                  aria-labelledby="region-label"
-                  sx={{
-                    display: 'grid',
-                    gridTemplateColumns: { xs: 'repeat(2, 1fr)', sm: 'repeat(3, 1fr)', md: 'repeat(4, 1fr)' },
-                    gap: 1,
-                  }}
-                >
-                  {REGIONS.map((region) => {
-                    const selected = form.values.region === region.id;
-                    const offered = regionOffered(regions.data, region.id);
-                    return (
-                      <Button
-                        key={region.id}
-                        variant={selected ? 'contained' : 'outlined'}
-                        color={selected ? 'primary' : 'inherit'}
-                        aria-pressed={selected}
-                        disabled={!offered}
-                        onClick={() => form.setValue('region', region.id)}
-                        sx={{
-                          flexDirection: 'column',
-                          alignItems: 'flex-start',
-                          textAlign: 'left',
-                          py: 1,
-                          borderColor: selected ? undefined : 'divider',
-                        }}
-                      >
-                        <Box component="span" sx={{ lineHeight: 1.3 }}>
-                          {region.label}
-                        </Box>
-                        <Box component="span" sx={{ fontSize: '0.75rem', fontWeight: 400, opacity: 0.8 }}>
-                          {region.id}
-                        </Box>
-                      </Button>
-                    );
-                  })}
-                </Box>
-                {regionNotes(regions.data).map((note) => (
-                  <Typography key={note} variant="body2" color="text.secondary" sx={{ mt: 1 }}>
-                    {note}
-                  </Typography>
-                ))}
-              </Box>
+              <RegionPicker
+                regions={regions.data}
+                value={form.values.region}
+                onChange={(region) => form.setValue('region', region)}
+              />
               {chosen.category === 'application' && <DomainTypeFields form={form} />}
               {chosen.type === 'wordpress' && <WordPressFields form={form} phpError={phpError} />}
               {chosen.type === 'n8n' && <N8nOwnerFields form={form} />}
@@ -330,10 +143,10 @@ export function NewInstancePage() {
             type="submit"
             variant="contained"
             startIcon={<RocketLaunchIcon />}
-            loading={deploy.isPending}
+            loading={deploying}
             loadingPosition="start"
           >
-            {deploy.isPending ? 'Deploying...' : 'Deploy Instance'}
+            {deploying ? 'Deploying...' : 'Deploy Instance'}
           </Button>
         </Stack>
       </Stack>

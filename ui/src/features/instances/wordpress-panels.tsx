@@ -14,7 +14,8 @@ import {
 import { useEffect, useState } from 'react';
 import { type Instance, useInstanceAccessQuery, useSiteStorageQuery } from '../../api/instances.queries.ts';
 import { useToast } from '../../components/toasts/use-toast.ts';
-import { BackupsTab, formatSize } from './backups-tab.tsx';
+import { formatSize } from './backup-list.tsx';
+import { BackupsTab } from './backups-tab.tsx';
 import { CredentialField } from './credential-field.tsx';
 import { isDeployed } from './instance-actions.tsx';
 import { AddonsTab } from './wordpress-addons-tab.tsx';

@@ -1,0 +1,131 @@
+import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlineOutlined';
+import DnsIcon from '@mui/icons-material/Dns';
+import LockResetIcon from '@mui/icons-material/LockReset';
+import OpenInNewIcon from '@mui/icons-material/OpenInNew';
+import VisibilityIcon from '@mui/icons-material/Visibility';
+import { Box, Button, Stack, Typography } from '@mui/material';
+import type { Instance } from '../../api/instances.queries.ts';
+import { isDeployed, OpenExternalButton, WithReason } from './instance-actions.tsx';
+import { StatusChip, SuspendedBadge, TypeBadge } from './instance-badges.tsx';
+import { DELETE_DISABLED, isDatabase, PASSWORD_CHANGE_DISABLED } from './instance-catalog.ts';
+import type { InstanceDialogKind } from './instance-dialogs.tsx';
+
+/**
+ * The head of the instance detail page: name, badges, description (and n8n's editor login), then its
+ * buttons: open, admin or editor, Manage Domain or the credentials and password, Delete Instance.
+ */
+export function InstanceHeader({
+  instance,
+  inactive,
+  onManageDomain,
+  onOpenDialog,
+}: {
+  instance: Instance;
+  inactive: boolean;
+  onManageDomain(): void;
+  onOpenDialog(kind: InstanceDialogKind, instance: Instance): void;
+}) {
+  const database = isDatabase(instance);
+  const deployed = isDeployed(instance);
+  const deleting = instance.status === 'deleting';
+  return (
+    <Stack
+      direction={{ xs: 'column', md: 'row' }}
+      sx={{ justifyContent: 'space-between', alignItems: { md: 'flex-start' }, gap: 2, mb: 3 }}
+    >
+      <Box sx={{ minWidth: 0 }}>
+        <Stack direction="row" sx={{ alignItems: 'center', gap: 1.5, flexWrap: 'wrap' }}>
+          <Typography variant="h4" component="h1" sx={{ wordBreak: 'break-word' }}>
+            {instance.name}
+          </Typography>
+          <StatusChip status={instance.status} />
+          <TypeBadge instance={instance} />
+          <SuspendedBadge instance={instance} inactive={inactive} />
+        </Stack>
+        {instance.description && (
+          <Typography color="text.secondary" sx={{ mt: 0.75 }}>
+            {instance.description}
+          </Typography>
+        )}
+        {instance.type === 'n8n' && instance.ownerEmail && (
+          <Typography color="text.secondary" sx={{ mt: 0.75 }}>
+            Editor login: {instance.ownerEmail}
+            {instance.adminUrl ? ` · ${instance.adminUrl}` : ''}
+          </Typography>
+        )}
+      </Box>
+      <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap', flexShrink: 0 }}>
+        {instance.url && (
+          <OpenExternalButton
+            url={instance.url}
+            inactive={inactive}
+            icon={<OpenInNewIcon />}
+            label="Open Instance"
+            variant="contained"
+          />
+        )}
+        {instance.type === 'WordPress' && instance.adminUrl && (
+          <OpenExternalButton
+            url={instance.adminUrl}
+            inactive={inactive}
+            icon={<AdminPanelSettingsIcon />}
+            label="Admin"
+            variant="outlined"
+          />
+        )}
+        {instance.type === 'n8n' && instance.adminUrl && (
+          <OpenExternalButton
+            url={instance.adminUrl}
+            inactive={inactive}
+            icon={<AdminPanelSettingsIcon />}
+            label="Open Editor"
+            variant="outlined"
+          />
+        )}
+        {!database && (
+          <Button variant="outlined" startIcon={<DnsIcon />} disabled={deleting} onClick={onManageDomain}>
+            Manage Domain
+          </Button>
+        )}
+        {database && (
+          <Button
+            variant="contained"
+            startIcon={<VisibilityIcon />}
+            disabled={deleting}
+            onClick={() => onOpenDialog('credentials', instance)}
+          >
+            View Credentials
+          </Button>
+        )}
+        {database && (
+          <WithReason
+            reason={
+              inactive ? PASSWORD_CHANGE_DISABLED : deployed ? null : 'Available once the instance is running'
+            }
+          >
+            <Button
+              variant="outlined"
+              startIcon={<LockResetIcon />}
+              disabled={inactive || !deployed}
+              onClick={() => onOpenDialog('password', instance)}
+            >
+              Change Password
+            </Button>
+          </WithReason>
+        )}
+        <WithReason reason={inactive ? DELETE_DISABLED : null}>
+          <Button
+            variant="outlined"
+            color="error"
+            startIcon={<DeleteOutlineIcon />}
+            disabled={inactive || deleting}
+            onClick={() => onOpenDialog('delete', instance)}
+          >
+            Delete Instance
+          </Button>
+        </WithReason>
+      </Stack>
+    </Stack>
+  );
+}
