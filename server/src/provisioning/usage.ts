@@ -4,9 +4,9 @@ import type { InstanceType } from './instance-types.ts';
 /**
  * What a driver measures of the instances it runs, and what it can give them: the usage module
  * (modules/usage) asks `driver.usage` every 15 s and never knows which driver answers. The local driver
- * reads each instance's control group, disk and the front door's access log (local/usage/); the swarm
- * driver the Docker engine's container stats. A driver without it measures nothing (the Usage tab then
- * says so).
+ * reads each instance's control group, disk and the front door's access log (local/usage/). A driver
+ * without it measures nothing and the Usage tab says so: the swarm driver, for now (its limits are
+ * Docker's own; sampling its containers' stats is still to do).
  */
 export interface UsageCapability {
   /**
