@@ -73,6 +73,15 @@ function swarmOptions(config: ProvisioningConfig, log: LogLine): SwarmDriverOpti
     httpPort: sites.httpPort,
     httpsPort: sites.httpsPort,
     tls: { issuer: sites.tls },
+    disks: {
+      wordpress: sites.diskMb,
+      wordpressDatabase: sites.databaseMb,
+      mysql: config.mysqlDiskMb,
+      postgresql: config.postgresDiskMb,
+      n8n: config.n8n.diskMb,
+    },
+    egressAllow: config.tenantEgressAllow,
+    encryptedOverlays: swarm.encryptedOverlays,
     log: (line) => log(`provisioning: ${line}`),
   };
 }

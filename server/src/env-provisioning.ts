@@ -170,6 +170,7 @@ export function provisioningConfigOf(e: ProvisioningEnv, dataDir: string): Provi
               e.SWARM_BACKUPS_DIR ??
                 path.join(e.PROVISIONING_DATA_DIR ?? path.join(dataDir, 'provisioning'), 'swarm-backups'),
             ),
+            e.SWARM_ENCRYPTED_OVERLAYS === 'true',
           )
         : undefined,
     dataDir: path.resolve(e.PROVISIONING_DATA_DIR ?? path.join(dataDir, 'provisioning')),

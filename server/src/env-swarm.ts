@@ -8,9 +8,9 @@ import { z } from 'zod';
 
 const SWARM_REGIONS_RULE =
   'SWARM_REGIONS must be a comma-separated list of <region>=<Docker endpoint>, such as us-east-1=unix:///run/docker.sock,eu-west-1=tcp://10.0.2.5:2376';
-const SWARM_IMAGE_TYPES = ['mysql', 'postgresql', 'mongodb', 'wordpress', 'n8n'] as const;
+const SWARM_IMAGE_TYPES = ['mysql', 'postgresql', 'wordpress', 'n8n'] as const;
 const SWARM_IMAGES_RULE =
-  'SWARM_IMAGES must be a comma-separated list of <type>=<image> (types: mysql, postgresql, mongodb, wordpress, n8n), such as mongodb=mongo:7.0';
+  'SWARM_IMAGES must be a comma-separated list of <type>=<image> (types: mysql, postgresql, wordpress, n8n), such as mysql=registry.example.com/berth/mariadb:11';
 
 /** `a=b,c=d` → [[a, b], [c, d]], or undefined when an entry has no `=`. */
 function pairs(value: string): [string, string][] | undefined {
@@ -63,15 +63,23 @@ export const swarmEnv = z.object({
     .refine((value) => swarmImagesOf(value) !== undefined, SWARM_IMAGES_RULE)
     .optional(),
   SWARM_BACKUPS_DIR: z.string().min(1).optional(),
+  SWARM_ENCRYPTED_OVERLAYS: z
+    .enum(['true', 'false'], { error: 'SWARM_ENCRYPTED_OVERLAYS must be true or false' })
+    .default('false'),
 });
 
 export interface SwarmConfig {
   /** Region id → a manager's Docker endpoint, with TLS client files for tcp:// endpoints. */
   regions: Record<string, { endpoint: string; tls?: { ca: string; cert: string; key: string } }>;
-  /** Images per type instead of Berth's own (MongoDB only runs from one named here). */
+  /** Images per type instead of Berth's own. */
   images: Record<string, string>;
   /** Where backups of swarm instances are kept (off their nodes). */
   backupsDir: string;
+  /**
+   * Whether instances' overlay networks are encrypted (IPsec between nodes): only where every node's
+   * kernel has ESP (README: Scaling out); off by default.
+   */
+  encryptedOverlays: boolean;
 }
 
 export /** The files of a tcp:// region: <SWARM_TLS_DIR>/<region>/{ca,cert,key}.pem, which must exist. */
@@ -80,6 +88,7 @@ function swarmConfigOf(
   tlsDir: string | undefined,
   images: Record<string, string>,
   backupsDir: string,
+  encryptedOverlays = false,
 ): SwarmConfig {
   const problems: string[] = [];
   const withTls = Object.fromEntries(
@@ -100,5 +109,5 @@ function swarmConfigOf(
     }),
   );
   if (problems.length > 0) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
-  return { regions: withTls, images, backupsDir };
+  return { regions: withTls, images, backupsDir, encryptedOverlays };
 }

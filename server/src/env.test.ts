@@ -177,6 +177,8 @@ describe('provisioning and secrets configuration', () => {
     ],
     [{ SWARM_REGIONS: 'us-east-1=http://10.0.0.1:2375' }, 'SWARM_REGIONS must be a comma-separated list'],
     [{ SWARM_IMAGES: 'redis=redis:7' }, 'SWARM_IMAGES must be a comma-separated list of <type>=<image>'],
+    [{ SWARM_IMAGES: 'mongodb=mongo:7' }, 'SWARM_IMAGES must be a comma-separated list of <type>=<image>'],
+    [{ SWARM_ENCRYPTED_OVERLAYS: 'yes' }, 'SWARM_ENCRYPTED_OVERLAYS must be true or false'],
     [
       { PROVISIONER: 'swarm', SWARM_REGIONS: 'eu-west-1=tcp://10.0.2.5:2376' },
       'SWARM_TLS_DIR is needed for the tcp:// endpoint of eu-west-1',
@@ -200,7 +202,7 @@ describe('swarm configuration', () => {
       PROVISIONER: 'swarm',
       SWARM_REGIONS: 'us-east-1=unix:///run/berth/use1.sock, eu-west-1=tcp://10.0.2.5:2376',
       SWARM_TLS_DIR: dir,
-      SWARM_IMAGES: 'mongodb=mongo:7.0',
+      SWARM_IMAGES: 'mysql=registry.example.com/berth/mariadb:11',
       SWARM_BACKUPS_DIR: '/srv/backups',
     });
     expect(config.provisioning.swarm).toEqual({
@@ -215,8 +217,9 @@ describe('swarm configuration', () => {
           },
         },
       },
-      images: { mongodb: 'mongo:7.0' },
+      images: { mysql: 'registry.example.com/berth/mariadb:11' },
       backupsDir: '/srv/backups',
+      encryptedOverlays: false,
     });
     await rm(dir, { recursive: true, force: true });
   });

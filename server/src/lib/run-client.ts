@@ -1,18 +1,22 @@
 import { spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { type WatchdogOptions, watchdog } from './stream-watchdog.ts';
 
 /**
  * Runs a client program (pg_dump, psql, mariadb-dump, …) to its end, its stdin from `io.input` and its
- * stdout into `io.output`, streamed; rejects with the end of its stderr when it fails.
+ * stdout into `io.output`, streamed; rejects with the end of its stderr when it fails. With `io.watch`,
+ * a transfer that makes no progress (or runs past its budget) is killed and fails with the watchdog's
+ * words: what a tenant's database does must never hold a job forever.
  */
 export async function runClient(
   command: string,
   args: string[],
   env: Record<string, string>,
-  io: { input?: Readable; output?: Writable } = {},
+  io: { input?: Readable; output?: Writable; watch?: Omit<WatchdogOptions, 'abort'> } = {},
 ): Promise<void> {
   const child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const watch = io.watch && watchdog({ ...io.watch, abort: () => child.kill('SIGKILL') });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
@@ -22,11 +26,15 @@ export async function runClient(
     child.on('close', resolve);
   });
   const streams: Promise<void>[] = [];
-  if (io.input) streams.push(pipeline(io.input, child.stdin));
+  if (io.input)
+    streams.push(watch ? pipeline(io.input, watch.tap(), child.stdin) : pipeline(io.input, child.stdin));
   else child.stdin.end();
-  if (io.output) streams.push(pipeline(child.stdout, io.output));
+  if (io.output)
+    streams.push(watch ? pipeline(child.stdout, watch.tap(), io.output) : pipeline(child.stdout, io.output));
   else child.stdout.resume();
   const [code, ...piped] = await Promise.allSettled([exited, ...streams]);
+  watch?.stop();
+  if (watch?.stopped) throw watch.stopped;
   if (code.status === 'rejected') throw code.reason;
   if (code.value !== 0)
     throw new Error(`${command.split('/').pop()} exited with ${code.value}: ${stderr.trim()}`);

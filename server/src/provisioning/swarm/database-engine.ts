@@ -8,7 +8,8 @@ import { checkPassword, generatePassword, tenantNames } from '../tenant-names.ts
 import { sqlDatabaseBackups } from './database-backups.ts';
 import { FLAVORS, type Flavor } from './database-flavors.ts';
 import { SERVICE_UIDS } from './image-recipes.ts';
-import { choosePlacement, type Region } from './region.ts';
+import { placeInstance } from './node-agent.ts';
+import type { Region } from './region.ts';
 import {
   applyService,
   ensureSecret,
@@ -17,18 +18,26 @@ import {
   type InstanceNames,
   instanceNames,
   LABEL,
+  PIDS,
   removeSecrets,
   removeService,
-  removeVolumes,
   resourcesSpec,
   type Sized,
   scale,
   seconds,
   sizeOf,
-  volumeMount,
+  tmpfsMount,
   waitForRunning,
 } from './services.ts';
 import type { SwarmContext } from './swarm-context.ts';
+import {
+  removeVolumes,
+  SERVER_FILES_MB,
+  sizedVolume,
+  type VolumeMount,
+  volumeNode,
+  volumeStorage,
+} from './volumes.ts';
 
 /**
  * MySQL (MariaDB) and PostgreSQL instances on a swarm: one server per instance, in a service of its own
@@ -46,6 +55,8 @@ export const DATABASE_DEFAULTS: Resources = { memoryMb: 512, cpus: 0.5 };
 
 interface DbServiceInput {
   flavor: Flavor;
+  /** The server's data volume, bound to its disk (volumes.ts). */
+  volume: VolumeMount;
   names: InstanceNames;
   /** The service's name (an instance's own, or a WordPress site's database). */
   service: string;
@@ -58,8 +69,11 @@ interface DbServiceInput {
   tenant: { database: string; user: string };
   /** Host port to publish (database instances); none for a site's private database. */
   hostPort?: number;
-  /** Networks to join (a site's private one). */
-  networks?: string[];
+  /**
+   * Networks to join: none for an instance (Docker's default bridge, its port published on its node; the
+   * agent's firewall lets it only answer), a site's private one for the site's database.
+   */
+  networks: string[];
 }
 
 /** The service of one database server (also a WordPress site's own MariaDB). */
@@ -84,9 +98,9 @@ export function databaseServiceSpec(input: DbServiceInput): Docker.ServiceSpec &
           `BERTH_MEMORY_MB=${size.memoryMb}`,
         ],
         Labels: { [LABEL.instance]: input.names.id },
-        Mounts: [
-          volumeMount(input.names, input.service === input.names.service ? 'data' : 'db', flavor.dataPath),
-        ],
+        // Nothing but its data volume and its sockets' and scratch folders is writable.
+        ReadOnly: true,
+        Mounts: [input.volume, tmpfsMount(flavor.socketPath, 16), tmpfsMount('/tmp', 64)],
         Secrets: [{ ...input.secret, File: { Name: 'password', UID: uid, GID: uid, Mode: 0o400 } }],
         HealthCheck: {
           Test: flavor.health,
@@ -96,12 +110,13 @@ export function databaseServiceSpec(input: DbServiceInput): Docker.ServiceSpec &
           StartPeriod: seconds(120),
         },
         StopGracePeriod: seconds(30),
-        CapabilityDrop: ['NET_RAW'],
+        // The server runs as its own user from the start: it needs no capability at all.
+        CapabilityDrop: ['ALL'],
       },
-      Resources: resourcesSpec(size),
+      Resources: resourcesSpec(size, PIDS[flavor.image]),
       RestartPolicy: { Condition: 'any', Delay: seconds(2) },
       Placement: { Constraints: [`node.labels.region==${input.region}`, `node.id==${input.nodeId}`] },
-      Networks: (input.networks ?? []).map((Target) => ({ Target })),
+      Networks: input.networks.map((Target) => ({ Target })),
     },
     Mode: { Replicated: { Replicas: 1 } },
     UpdateConfig: { Parallelism: 1, Order: 'stop-first' },
@@ -165,7 +180,7 @@ export function databaseEngine(ctx: SwarmContext, type: SqlType): InstanceEngine
     const placed =
       existing ??
       (await ctx.lock(`ports:${region.id}`, async () => {
-        const node = await choosePlacement(region, {
+        const node = await placeInstance(ctx, region, {
           memoryBytes: size.memoryBytes,
           nanoCpus: size.nanoCpus,
         });
@@ -174,10 +189,19 @@ export function databaseEngine(ctx: SwarmContext, type: SqlType): InstanceEngine
       }));
     const secret = await ensureSecret(region.manager, names, 'password', password, labels);
     try {
+      const volume = await sizedVolume(
+        region,
+        await volumeNode(region, placed.nodeId),
+        names,
+        'data',
+        flavor.dataPath,
+        ctx.options.disks[type] + SERVER_FILES_MB[flavor.image],
+      );
       const after = await applyService(
         region.manager,
         databaseServiceSpec({
           flavor,
+          volume,
           names,
           service: names.service,
           image: ctx.image(flavor.image, type),
@@ -187,6 +211,7 @@ export function databaseEngine(ctx: SwarmContext, type: SqlType): InstanceEngine
           labels,
           secret,
           tenant,
+          networks: [],
           hostPort: placed.port,
         }),
       );
@@ -286,5 +311,7 @@ export function databaseEngine(ctx: SwarmContext, type: SqlType): InstanceEngine
     },
 
     backups: sqlDatabaseBackups(ctx, flavor),
+
+    storage: { usage: (id) => volumeStorage(ctx, id, 'data') },
   };
 }

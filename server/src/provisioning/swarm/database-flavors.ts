@@ -1,11 +1,20 @@
 /**
- * How Berth runs each SQL engine in its image: the server's user, port, data folder, entrypoint and health
- * check, and the commands backups and restores run inside its container (as root over the socket for
- * MariaDB, whose root logs in by unix_socket; as postgres, by peer, for PostgreSQL). Database names come
- * from tenant-names.ts ([a-z0-9_] only), so they are safe inside these commands.
+ * How Berth runs each SQL engine in its image: the server's user, port, data folder, entrypoint, health
+ * check, and the one command the platform runs in its container as the server's admin: a restore's drop
+ * and recreate of the (empty) tenant database. That command takes nothing from the tenant: database and
+ * user names come from tenant-names.ts ([a-z0-9_] only), and PostgreSQL's session is given
+ * `search_path=pg_catalog` by its connection options (PGOPTIONS), so no function, operator or aggregate a
+ * tenant made can stand in for the catalog's. Everything that touches the tenant's data (dumps, loads,
+ * table counts) logs in as the tenant (sql-backups.ts, wordpress-backups.ts).
  */
 
 type SqlType = 'mysql' | 'postgresql';
+
+export interface AdminCommand {
+  cmd: string[];
+  user: string;
+  env: string[];
+}
 
 export interface Flavor {
   type: SqlType;
@@ -13,16 +22,12 @@ export interface Flavor {
   user: 'mysql' | 'postgres';
   port: number;
   dataPath: string;
+  /** Where its server's socket is (a tmpfs of its own: the root file system is read-only). */
+  socketPath: string;
   command: string[];
   health: string[];
-  /** Dump of the tenant database to stdout, run in the container (as `user`). */
-  dump(database: string): { cmd: string[]; user: string };
-  /** Load of a dump from stdin into a fresh tenant database. */
-  load(database: string, user: string): { cmd: string[]; user: string };
-  /** Drops and recreates the (empty) tenant database. */
-  recreate(database: string, user: string): { cmd: string[]; user: string };
-  /** Tables of the tenant database (a restore must bring back as many). */
-  countTables(database: string): { cmd: string[]; user: string };
+  /** Ends the tenant's sessions, drops and recreates its database, empty and its own. */
+  recreate(database: string, user: string): AdminCommand;
 }
 
 const MARIADB_SOCKET = '--socket=/run/mysqld/mysqld.sock';
@@ -34,42 +39,20 @@ export const FLAVORS: Record<SqlType, Flavor> = {
     user: 'mysql',
     port: 3306,
     dataPath: '/var/lib/mysql',
+    socketPath: '/run/mysqld',
     command: ['/usr/local/bin/berth-mariadb'],
     health: ['CMD', 'mariadb-admin', MARIADB_SOCKET, '--silent', 'ping'],
-    // root over the socket (unix_socket auth): exec as root inside the container.
-    dump: (database) => ({
-      cmd: [
-        'mariadb-dump',
-        MARIADB_SOCKET,
-        '--single-transaction',
-        '--quick',
-        '--routines',
-        '--triggers',
-        '--hex-blob',
-        '--default-character-set=utf8mb4',
-        database,
-      ],
-      user: 'root',
-    }),
-    load: (database) => ({ cmd: ['mariadb', MARIADB_SOCKET, database], user: 'root' }),
+    // root over the socket (unix_socket auth): exec as root inside the container. The tenant's sessions
+    // go first (one holding a lock would stall the drop).
     recreate: (database, user) => ({
       cmd: [
-        'mariadb',
-        MARIADB_SOCKET,
-        '-e',
-        `DROP DATABASE IF EXISTS \`${database}\`; CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci; GRANT ALL PRIVILEGES ON \`${database}\`.* TO '${user}'@'%';`,
+        'sh',
+        '-ec',
+        `mariadb ${MARIADB_SOCKET} -N -e "SELECT CONCAT('KILL ', id, ';') FROM information_schema.processlist WHERE user = '${user}'" | mariadb ${MARIADB_SOCKET} -f 2>/dev/null || true
+mariadb ${MARIADB_SOCKET} -e "DROP DATABASE IF EXISTS \\\`${database}\\\`; CREATE DATABASE \\\`${database}\\\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci; GRANT ALL PRIVILEGES ON \\\`${database}\\\`.* TO '${user}'@'%';"`,
       ],
       user: 'root',
-    }),
-    countTables: (database) => ({
-      cmd: [
-        'mariadb',
-        MARIADB_SOCKET,
-        '-N',
-        '-e',
-        `SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = '${database}'`,
-      ],
-      user: 'root',
+      env: [],
     }),
   },
   postgresql: {
@@ -78,56 +61,33 @@ export const FLAVORS: Record<SqlType, Flavor> = {
     user: 'postgres',
     port: 5432,
     dataPath: '/var/lib/postgresql/data',
+    socketPath: '/run/postgresql',
     command: ['/usr/local/bin/berth-postgres'],
     health: ['CMD', 'pg_isready', '-q', '-h', '/run/postgresql', '-U', 'postgres'],
-    dump: (database) => ({
-      cmd: ['pg_dump', '-h', '/run/postgresql', '-U', 'postgres', '--no-owner', '--no-privileges', database],
-      user: 'postgres',
-    }),
-    // As the tenant's role, so everything it makes is the tenant's own.
-    load: (database, user) => ({
+    recreate: (database, user) => ({
       cmd: [
         'psql',
         '-X',
         '-q',
+        '-h',
+        '/run/postgresql',
+        '-U',
+        'postgres',
+        '-d',
+        'postgres',
         '-v',
         'ON_ERROR_STOP=1',
-        '-h',
-        '/run/postgresql',
-        '-U',
-        'postgres',
-        '-d',
-        database,
         '-c',
-        `SET ROLE "${user}"`,
-        '-f',
-        '-',
-      ],
-      user: 'postgres',
-    }),
-    recreate: (database, user) => ({
-      cmd: [
-        'sh',
-        '-ec',
-        `psql -X -q -h /run/postgresql -U postgres -d postgres -v ON_ERROR_STOP=1 -c 'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '"'"'${database}'"'"' AND pid <> pg_backend_pid()' -c 'DROP DATABASE IF EXISTS "${database}"' -c 'CREATE DATABASE "${database}" OWNER "${user}" ENCODING '"'"'UTF8'"'"' TEMPLATE template0' -c 'REVOKE ALL ON DATABASE "${database}" FROM PUBLIC'`,
-      ],
-      user: 'postgres',
-    }),
-    countTables: (database) => ({
-      cmd: [
-        'psql',
-        '-X',
-        '-At',
-        '-h',
-        '/run/postgresql',
-        '-U',
-        'postgres',
-        '-d',
-        database,
+        `SELECT pg_catalog.pg_terminate_backend(pid) FROM pg_catalog.pg_stat_activity WHERE datname = '${database}' AND pid OPERATOR(pg_catalog.<>) pg_catalog.pg_backend_pid()`,
         '-c',
-        "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema NOT IN ('pg_catalog', 'information_schema')",
+        `DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`,
+        '-c',
+        `CREATE DATABASE "${database}" OWNER "${user}" ENCODING 'UTF8' TEMPLATE template0`,
+        '-c',
+        `REVOKE ALL ON DATABASE "${database}" FROM PUBLIC`,
       ],
       user: 'postgres',
+      env: ['PGOPTIONS=-c search_path=pg_catalog'],
     }),
   },
 };

@@ -49,7 +49,7 @@ export async function frontDoorContainer(r: Region): Promise<RunningContainer> {
 /** Starts the front door's container, or adopts the running one when it has the current image. */
 export async function ensureFrontDoorContainer(ctx: SwarmContext, r: Region): Promise<void> {
   const { httpPort, httpsPort } = ctx.options;
-  const image = ctx.image('caddy', 'wordpress');
+  const image = ctx.image('caddy');
   const existing = (await unlessMissing(() => r.manager.getContainer(CONTAINER).inspect())) as
     | { Config: { Image: string }; State: { Running: boolean } }
     | undefined;

@@ -187,7 +187,8 @@ async function ensureImageTar(
       for (const file of recipe.files) {
         const target = path.join(rootfs, file.to);
         await mkdir(path.dirname(target), { recursive: true });
-        await copyFile(filePath(recipe, file.from), target);
+        if ('from' in file) await copyFile(filePath(recipe, file.from), target);
+        else await writeFile(target, file.content);
         await run('chmod', [file.mode.toString(8), target]);
       }
       if (recipe.steps) await inChroot(rootfs, recipe.steps, log);

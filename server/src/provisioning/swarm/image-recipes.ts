@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { CUSTOMER_PHP_RULES } from '../apps/wordpress/php-rules.ts';
 
 /**
  * The images Berth runs on a swarm, each built from Debian packages on top of one debootstrap base
@@ -19,8 +20,8 @@ export interface ImageRecipe {
   packages: string[];
   /** System users made before the packages (which then keep these ids). */
   users: { name: string; uid: number; home: string }[];
-  /** Files of image-files/<name>/ → where they go in the image (mode). */
-  files: { from: string; to: string; mode: number }[];
+  /** Files of image-files/<name>/ (`from`), or made here (`content`) → where they go in the image (mode). */
+  files: ({ from: string; to: string; mode: number } | { content: string; to: string; mode: number })[];
   /** Shell run in the image after the packages and files (as root, in its chroot). */
   steps: string;
 }
@@ -28,6 +29,20 @@ export interface ImageRecipe {
 export const SERVICE_UIDS = { mysql: 999, postgres: 998, caddy: 997, n8n: 1000, 'www-data': 33 } as const;
 
 const FILES_DIR = new URL('./image-files/', import.meta.url).pathname;
+
+/** What customer code may do inside a site's container (apps/wordpress/php-rules.ts, as on one box). */
+const PHP_INI = [
+  "; Berth: what customer code may do inside the site's container.",
+  ...Object.entries({
+    ...CUSTOMER_PHP_RULES,
+    upload_max_filesize: '64M',
+    post_max_size: '64M',
+    memory_limit: '256M',
+    expose_php: 'Off',
+    'session.save_path': '/tmp/sessions',
+  }).map(([name, value]) => `${name} = ${value}`),
+  '',
+].join('\n');
 
 export const RECIPES = {
   mariadb: {
@@ -38,7 +53,8 @@ export const RECIPES = {
     // A fresh data folder made at build time (the package's own goes): a new instance's volume starts as
     // a copy of it, so its first start skips mariadb-install-db.
     steps: `rm -rf /var/lib/mysql && install -d -o mysql -g mysql -m 700 /var/lib/mysql
-install -d -o mysql -g mysql -m 755 /run/mysqld
+# The socket's folder is a tmpfs at run time (read-only root), which takes this folder's mode.
+install -d -m 1777 /run/mysqld
 mariadb-install-db --no-defaults --force --user=mysql --datadir=/var/lib/mysql --auth-root-authentication-method=socket --skip-test-db >/dev/null`,
   },
   postgres: {
@@ -49,7 +65,7 @@ mariadb-install-db --no-defaults --force --user=mysql --datadir=/var/lib/mysql -
     // A fresh cluster made at build time: a new instance's volume is a copy of it (no initdb at start).
     steps: `rm -rf /var/lib/postgresql/15 /etc/postgresql/15/main
 install -d -o postgres -g postgres -m 700 /var/lib/postgresql/data
-install -d -o postgres -g postgres -m 2775 /run/postgresql
+install -d -m 1777 /run/postgresql
 su -s /bin/sh postgres -c '/usr/lib/postgresql/15/bin/initdb -D /var/lib/postgresql/data -U postgres -E UTF8 --no-locale --auth-local=peer --auth-host=scram-sha-256 >/dev/null'
 printf 'host all all 0.0.0.0/0 scram-sha-256\\nhost all all ::/0 scram-sha-256\\n' >>/var/lib/postgresql/data/pg_hba.conf`,
   },
@@ -77,7 +93,9 @@ printf 'host all all 0.0.0.0/0 scram-sha-256\\nhost all all ::/0 scram-sha-256\\
       { from: 'health.php', to: '/usr/local/lib/berth/health.php', mode: 0o644 },
       { from: 'wp-config.php', to: '/usr/local/lib/berth/wp-config.php', mode: 0o644 },
       { from: 'berth-site.conf', to: '/etc/apache2/sites-available/berth.conf', mode: 0o644 },
-      { from: 'berth-php.ini', to: '/etc/php/8.2/apache2/conf.d/90-berth.ini', mode: 0o644 },
+      // The same rules for Apache's PHP and for every CLI run (the installer, WP-Cron).
+      { content: PHP_INI, to: '/etc/php/8.2/apache2/conf.d/90-berth.ini', mode: 0o644 },
+      { content: PHP_INI, to: '/etc/php/8.2/cli/conf.d/90-berth.ini', mode: 0o644 },
     ],
     // WordPress core as real files (Debian's copy links into /etc and /var/lib), read-only to the site;
     // wp-content (themes, plugins, uploads) is the site's volume, seeded from this copy on first start.
@@ -101,6 +119,14 @@ a2disconf other-vhosts-access-log >/dev/null`,
     ],
     steps: 'install -d -o caddy -g caddy -m 700 /data',
   },
+  // Berth's hands on each node (node-agent.ts): a shell and nsenter; the node's own tools do the rest.
+  agent: {
+    name: 'agent',
+    packages: ['util-linux'],
+    users: [],
+    files: [{ from: 'berth-agent', to: '/usr/local/bin/berth-agent', mode: 0o755 }],
+    steps: '',
+  },
   n8n: {
     name: 'n8n',
     packages: ['ca-certificates'],
@@ -118,7 +144,7 @@ export const filePath = (recipe: ImageRecipe, from: string) => path.join(FILES_D
 function recipeTag(recipe: ImageRecipe, baseId: string): string {
   const hash = createHash('sha256');
   hash.update(JSON.stringify({ ...recipe, baseId }));
-  for (const file of recipe.files) hash.update(readFileSync(filePath(recipe, file.from)));
+  for (const file of recipe.files) if ('from' in file) hash.update(readFileSync(filePath(recipe, file.from)));
   return hash.digest('hex').slice(0, 12);
 }
 

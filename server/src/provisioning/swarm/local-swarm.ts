@@ -22,7 +22,8 @@ import Docker from 'dockerode';
  *
  * Each region is a swarm of its own (a region maps to one manager's Docker endpoint). Node labels:
  * `region=<id>`, `berth.engine=unix://<socket>` (where the driver reaches that node's own Engine API, for
- * backups and the like), `berth.public-address=<ip>` (the address credentials name), and
+ * backups and the like), `berth.public-address=<ip>` (the address credentials name), `berth.volume-root`
+ * (where the node's agent keeps instances' disks: in the node's folder), and
  * `berth.n8n-runtime=<version>` where the n8n runtime is installed (every node here: they share the host's
  * /var/cache/berth/runtimes).
  */
@@ -142,6 +143,9 @@ async function startDockerd(node: LocalNode, log: (line: string) => void): Promi
       'json-file',
       '--log-opt',
       'max-size=5m',
+      // No process of a container gains a privilege it was not started with (setuid binaries included):
+      // the swarm API cannot ask for it service by service, so the daemon sets it for every container.
+      '--no-new-privileges',
     ],
     { detached: true, stdio: ['ignore', out, out] },
   );
@@ -214,22 +218,6 @@ export async function startLocalSwarm(options: LocalSwarmOptions): Promise<Local
       await inNs('ip', 'link', 'set', 'eth0', 'up');
     }
     await Promise.all(nodes.map((node) => startDockerd(node, log)));
-    for (const node of nodes) {
-      // Containers never reach a cloud's metadata address (a rule in the node's own namespace; dockerd
-      // made the DOCKER-USER chain at start).
-      await sh('ip', [
-        'netns',
-        'exec',
-        node.netns,
-        'iptables',
-        '-I',
-        'DOCKER-USER',
-        '-d',
-        '169.254.0.0/16',
-        '-j',
-        'DROP',
-      ]);
-    }
     for (const manager of nodes.filter((node) => node.role === 'manager')) {
       const docker = new Docker({ socketPath: manager.socket });
       await docker.swarmInit({
@@ -286,6 +274,8 @@ async function labelNodes(manager: Docker, nodes: LocalNode[], extra: Record<str
             region: node.region,
             'berth.engine': node.endpoint,
             'berth.public-address': node.address,
+            // Instances' disks (node-agent.ts) in the node's own folder, gone with it.
+            'berth.volume-root': path.join(node.dir, 'volumes'),
             ...extra,
           },
         });

@@ -4,9 +4,10 @@ import { unavailable } from '../instance-types.ts';
 import { checkDomain } from '../local/front-door/domain-names.ts';
 import { instanceLabels } from './database-engine.ts';
 import type { SwarmFrontDoors } from './front-door.ts';
-import { N8N_DEFAULTS, N8N_VERSION, n8nServiceSpec, RUNTIME_LABEL } from './n8n-service.ts';
+import { N8N_DATA, N8N_DEFAULTS, N8N_VERSION, n8nServiceSpec, RUNTIME_LABEL } from './n8n-service.ts';
 import { setUpOwner, waitForN8n } from './n8n-web.ts';
-import { choosePlacement, type Region } from './region.ts';
+import { placeInstance } from './node-agent.ts';
+import type { Region } from './region.ts';
 import {
   applyService,
   ensureNetwork,
@@ -18,6 +19,7 @@ import {
   waitForRunning,
 } from './services.ts';
 import type { SwarmContext } from './swarm-context.ts';
+import { sizedVolume, volumeMount, volumeNode, volumeStorage } from './volumes.ts';
 import {
   appResources,
   certificateOps,
@@ -74,7 +76,7 @@ export function n8nEngine(ctx: SwarmContext, doors: SwarmFrontDoors): InstanceEn
     const nodeId =
       existing?.nodeId ??
       (
-        await choosePlacement(region, {
+        await placeInstance(ctx, region, {
           memoryBytes: size.memoryBytes,
           nanoCpus: size.nanoCpus,
           labels: { [RUNTIME_LABEL]: N8N_VERSION },
@@ -83,15 +85,28 @@ export function n8nEngine(ctx: SwarmContext, doors: SwarmFrontDoors): InstanceEn
       ).ID;
     const urls = doors.urls(region.id, names.slug, domain);
     try {
-      await ensureNetwork(region.manager, names, { internal: false, labels });
+      await ensureNetwork(region.manager, names, {
+        internal: false,
+        labels,
+        encrypted: ctx.options.encryptedOverlays ?? false,
+      });
       await doors.connect(region.id, names.network);
       const secret = await ensureSecret(region.manager, names, 'encryption-key', input.encryptionKey, labels);
+      const data = await sizedVolume(
+        region,
+        await volumeNode(region, nodeId),
+        names,
+        'data',
+        N8N_DATA,
+        ctx.options.disks.n8n,
+      );
       const after = await applyService(
         region.manager,
         n8nServiceSpec(ctx, {
           names,
           region,
           nodeId,
+          data,
           labels,
           resources: input.resources,
           urls,
@@ -171,6 +186,7 @@ export function n8nEngine(ctx: SwarmContext, doors: SwarmFrontDoors): InstanceEn
               names,
               region: state.region,
               nodeId: state.nodeId,
+              data: volumeMount(await volumeNode(state.region, state.nodeId), names, 'data', N8N_DATA),
               labels: instanceLabels(id, 'n8n', state.owner),
               resources: appResources(state.app),
               urls,
@@ -187,5 +203,6 @@ export function n8nEngine(ctx: SwarmContext, doors: SwarmFrontDoors): InstanceEn
         }),
       ...certificateOps(ctx, doors, 'n8n instance'),
     },
+    storage: { usage: (id) => volumeStorage(ctx, id, 'data') },
   };
 }

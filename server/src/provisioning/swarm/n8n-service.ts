@@ -8,22 +8,17 @@ import {
 } from '../local/n8n/n8n-runtime.ts';
 import { SERVICE_UIDS } from './image-recipes.ts';
 import type { Region } from './region.ts';
-import {
-  type InstanceNames,
-  LABEL,
-  resourcesSpec,
-  seconds,
-  sizeOf,
-  tmpfsMount,
-  volumeMount,
-} from './services.ts';
+import { type InstanceNames, LABEL, PIDS, resourcesSpec, seconds, sizeOf, tmpfsMount } from './services.ts';
 import type { SwarmContext } from './swarm-context.ts';
+import type { VolumeMount } from './volumes.ts';
 
 // The service of an n8n instance on a swarm (n8n-engine.ts) and the environment n8n runs with.
 
 export const N8N_VERSION = '2.8.4';
 export const N8N_DEFAULTS: Resources = { memoryMb: 1024, cpus: 1 };
 export const RUNTIME_LABEL = 'berth.n8n-runtime';
+/** n8n's user folder (its SQLite database, config and binary data), the instance's volume. */
+export const N8N_DATA = '/data';
 
 function n8nEnv(urls: SiteUrls, size: number): string[] {
   const url = new URL(urls.url);
@@ -39,7 +34,7 @@ function n8nEnv(urls: SiteUrls, size: number): string[] {
     N8N_PROTOCOL: url.protocol.replace(':', ''),
     N8N_EDITOR_BASE_URL: `${url.origin}/`,
     WEBHOOK_URL: `${url.origin}/`,
-    N8N_USER_FOLDER: '/data',
+    N8N_USER_FOLDER: N8N_DATA,
     // The key is a Docker secret: n8n reads any setting from <NAME>_FILE.
     N8N_ENCRYPTION_KEY_FILE: '/run/secrets/encryption_key',
   };
@@ -53,6 +48,8 @@ export function n8nServiceSpec(
     names: InstanceNames;
     region: Region;
     nodeId: string;
+    /** n8n's data folder: its volume, bound to its disk (volumes.ts). */
+    data: VolumeMount;
     labels: Record<string, string>;
     resources: Resources | undefined;
     urls: SiteUrls;
@@ -88,7 +85,7 @@ export function n8nServiceSpec(
         Labels: { [LABEL.instance]: input.names.id },
         ReadOnly: true,
         Mounts: [
-          volumeMount(input.names, 'data', '/data'),
+          input.data,
           bind(n8nRuntimeDir(runtimesDir), '/opt/n8n'),
           bind(nodeDir, '/opt/node'),
           tmpfsMount('/tmp', 256),
@@ -109,7 +106,7 @@ export function n8nServiceSpec(
         StopGracePeriod: seconds(15),
         CapabilityDrop: ['ALL'],
       },
-      Resources: resourcesSpec(size),
+      Resources: resourcesSpec(size, PIDS.n8n),
       RestartPolicy: { Condition: 'any', Delay: seconds(2) },
       Placement: {
         Constraints: [

@@ -1,16 +1,20 @@
-import type { Readable, Writable } from 'node:stream';
-import { PassThrough } from 'node:stream';
+import { PassThrough, type Readable, Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createGunzip, createGzip } from 'node:zlib';
 import type Docker from 'dockerode';
-import type { ArchiveReader, ArchiveWriter } from '../engine.ts';
-import { pipePart } from '../local/host/archive-parts.ts';
+import { type WatchdogOptions, watchdog } from '../../lib/stream-watchdog.ts';
 import type { Region } from './region.ts';
 import { currentTask, listTasks } from './swarm-api.ts';
 
 /**
- * Work inside an instance's running container, on the node that runs it (a manager cannot exec on other
- * nodes): dumps for backups, loads for restores. Commands never take a secret on their command line.
+ * Work on a node through its own Engine API: a command run in an instance's running container (`execIn`:
+ * small, trusted chores such as the front door's reload or a database's DDL as its server's admin), and
+ * short-lived helper containers (`runHelper`) for everything that reads or writes what a tenant controls
+ * (backups and restores): they run in a PID namespace of their own, so the tenant's code can neither
+ * see, signal nor trace them, with no capability, no way to gain one, their own limits and a deadline.
+ *
+ * Both stream with backpressure end to end: Docker's multiplexed stream is taken apart by a Transform
+ * inside `pipeline()` (never `demuxStream`, which ignores `write()`'s answer), so a slow consumer (gzip,
+ * the backup store) pauses the socket instead of piling bytes up in memory.
  */
 
 export interface RunningContainer {
@@ -31,23 +35,89 @@ export async function runningContainer(region: Region, service: string): Promise
   return { engine, container: engine.getContainer(containerId), nodeId: task.NodeID };
 }
 
-export interface ExecOptions {
-  user?: string;
-  /** Where stdout goes (else collected and answered); it is not ended. */
-  stdout?: Writable;
+/**
+ * Docker's stream of a container without a TTY: frames of an 8-byte header (stream type 1 stdout or 2
+ * stderr, three zero bytes, a big-endian uint32 length) and their payload. Stdout's payload goes on;
+ * stderr's is kept (its last 4000 characters) for the error message.
+ */
+class Demultiplexer extends Transform {
+  stderr = '';
+  private pending: Buffer = Buffer.alloc(0);
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void) {
+    this.pending = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
+    while (this.pending.length >= 8) {
+      const type = this.pending[0];
+      const length = this.pending.readUInt32BE(4);
+      if (this.pending.length < 8 + length) break;
+      const payload = this.pending.subarray(8, 8 + length);
+      this.pending = this.pending.subarray(8 + length);
+      if (type === 2) this.stderr = (this.stderr + payload.toString()).slice(-4000);
+      else if (type === 1) this.push(payload);
+    }
+    done();
+  }
+
+  override _flush(done: (error?: Error | null) => void) {
+    done(this.pending.length > 0 ? new Error('The container stream ended inside a frame') : null);
+  }
+}
+
+export interface StreamIo {
   /** Fed to stdin, then closed. */
   stdin?: Readable;
-  env?: string[];
+  /** Where stdout goes (ended with it); else collected and answered. */
+  stdout?: Writable;
+  /** A deadline on the transfer (see stream-watchdog.ts); absent: none. */
+  watch?: Omit<WatchdogOptions, 'abort'>;
 }
 
 /**
- * Runs `cmd` in the container and resolves with its stdout (when not streamed elsewhere); rejects with
- * its stderr when it exits non-zero.
+ * Pipes the hijacked stream: stdin in, stdout out through the demultiplexer, with the watchdog's taps.
+ * Answers the collected stdout (when not streamed elsewhere) and the stderr tail; `abort` tears the
+ * process down when the watchdog fires.
+ */
+async function pump(
+  stream: NodeJS.ReadWriteStream,
+  io: StreamIo,
+  abort: () => void,
+): Promise<{ stdout: string; stderr: string; stopped?: Error }> {
+  const demux = new Demultiplexer();
+  const socket = stream as unknown as Readable & Writable;
+  const watch = io.watch
+    ? watchdog({
+        ...io.watch,
+        abort: (error) => {
+          socket.destroy(error);
+          abort();
+        },
+      })
+    : undefined;
+  const collected: Buffer[] = [];
+  const out =
+    io.stdout ??
+    new PassThrough().on('data', (chunk: Buffer) => {
+      collected.push(chunk);
+    });
+  const tap = () => watch?.tap() ?? new PassThrough();
+  const flows = [pipeline(socket, tap(), demux, out)];
+  if (io.stdin) flows.push(pipeline(io.stdin, tap(), socket, { end: true }));
+  const results = await Promise.allSettled(flows);
+  watch?.stop();
+  if (watch?.stopped) return { stdout: '', stderr: demux.stderr, stopped: watch.stopped };
+  for (const result of results) if (result.status === 'rejected') throw result.reason;
+  return { stdout: Buffer.concat(collected).toString(), stderr: demux.stderr };
+}
+
+/**
+ * Runs `cmd` in a running container and resolves with its stdout (when not streamed elsewhere); rejects
+ * with its stderr when it exits non-zero. For trusted chores only: anything that reads or writes what a
+ * tenant controls runs in a helper container (runHelper).
  */
 export async function execIn(
   target: RunningContainer,
   cmd: string[],
-  options: ExecOptions = {},
+  options: StreamIo & { user?: string; env?: string[] } = {},
 ): Promise<string> {
   const exec = await target.container.exec({
     Cmd: cmd,
@@ -61,56 +131,100 @@ export async function execIn(
     hijack: true,
     stdin: options.stdin !== undefined,
   })) as NodeJS.ReadWriteStream;
-  const out = options.stdout ?? new PassThrough();
-  const collected: Buffer[] = [];
-  if (!options.stdout) out.on('data', (chunk: Buffer) => collected.push(chunk));
-  let stderr = '';
-  const err = new PassThrough();
-  err.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-4000);
-  });
-  target.engine.modem.demuxStream(stream, out, err);
-  const ended = new Promise<void>((resolve, reject) => {
-    stream.on('end', resolve);
-    stream.on('close', resolve);
-    stream.on('error', reject);
-  });
-  if (options.stdin) {
-    await pipeline(options.stdin, stream as unknown as Writable, { end: true }).catch((error: Error) => {
-      throw new Error(`feeding ${cmd[0]} failed: ${error.message}`);
-    });
-  }
-  await ended;
+  const { stdout, stderr, stopped } = await pump(stream, options, () => {});
+  if (stopped) throw stopped;
   const { ExitCode } = (await exec.inspect()) as { ExitCode: number | null };
   if (ExitCode !== 0) throw new Error(`${cmd.join(' ')} exited with ${ExitCode}: ${stderr.trim()}`);
-  return Buffer.concat(collected).toString();
+  return stdout;
 }
 
+/** A mount of a helper container: an instance's volume, read-only unless it restores into it. */
+export interface HelperMount {
+  volume: string;
+  target: string;
+  readOnly: boolean;
+}
+
+export interface HelperSpec {
+  image: string;
+  cmd: string[];
+  /** A numeric uid:gid or a user of the image; never root for what touches a tenant's files. */
+  user: string;
+  mounts?: HelperMount[];
+  /** A network to join (a site's own, to reach its database); absent: none at all. */
+  network?: string;
+  labels: Record<string, string>;
+  memoryMb?: number;
+  cpus?: number;
+}
+
+/** Processes a helper may run (tar and gzip, a shell, a client). */
+const HELPER_PIDS = 64;
+
 /**
- * Streams `cmd`'s stdout in the container into the archive part `name` (a dump, a tar), gzipped on the
- * way; never held whole in memory. A failed command or a failed store tears the other side down.
+ * Runs `spec` in a fresh container on `engine`'s node (where the volumes are) and resolves with its
+ * stdout when not streamed elsewhere; the container is removed whatever happens. It has no capability
+ * and cannot gain one, a read-only root with a small /tmp, its own memory, CPU and process limits, and
+ * no network unless one is named. A stalled transfer kills it (`io.watch`).
  */
-export async function execIntoPart(
-  archive: ArchiveWriter,
-  name: string,
-  target: RunningContainer,
-  cmd: string[],
-  user: string,
-): Promise<void> {
-  const gzip = createGzip();
-  await pipePart(archive, `${name}.gz`, gzip, async () => {
-    await execIn(target, cmd, { user, stdout: gzip });
-    gzip.end();
+export async function runHelper(engine: Docker, spec: HelperSpec, io: StreamIo = {}): Promise<string> {
+  const container = await engine.createContainer({
+    Image: spec.image,
+    Entrypoint: [],
+    Cmd: spec.cmd,
+    User: spec.user,
+    Labels: spec.labels,
+    AttachStdout: true,
+    AttachStderr: true,
+    AttachStdin: io.stdin !== undefined,
+    OpenStdin: io.stdin !== undefined,
+    StdinOnce: io.stdin !== undefined,
+    Tty: false,
+    NetworkDisabled: spec.network === undefined,
+    HostConfig: {
+      NetworkMode: spec.network ?? 'none',
+      Mounts: (spec.mounts ?? []).map((mount) => ({
+        Type: 'volume' as const,
+        Source: mount.volume,
+        Target: mount.target,
+        ReadOnly: mount.readOnly,
+      })),
+      CapDrop: ['ALL'],
+      SecurityOpt: ['no-new-privileges'],
+      ReadonlyRootfs: true,
+      Tmpfs: { '/tmp': 'rw,noexec,nosuid,nodev,size=64m' },
+      Memory: (spec.memoryMb ?? 256) * 1024 * 1024,
+      MemorySwap: (spec.memoryMb ?? 256) * 1024 * 1024,
+      NanoCpus: Math.round((spec.cpus ?? 0.5) * 1e9),
+      PidsLimit: HELPER_PIDS,
+    },
   });
-}
-
-/**
- * Reads a part that execIntoPart wrote, as the command's raw output. A failed read (storage gone mid-way)
- * fails the output too, so the restore's command is torn down instead of waiting for more input.
- */
-export function partOutput(archive: ArchiveReader, name: string): Readable {
-  const stored = archive.part(`${name}.gz`);
-  const gunzip = createGunzip();
-  stored.on('error', (error) => gunzip.destroy(error));
-  return stored.pipe(gunzip);
+  try {
+    const stream = (await container.attach({
+      stream: true,
+      stdin: io.stdin !== undefined,
+      stdout: true,
+      stderr: true,
+      hijack: true,
+    })) as NodeJS.ReadWriteStream;
+    await container.start();
+    const pumped = pump(stream, io, () => {
+      container.kill().catch(() => {});
+    });
+    const [piped, exit] = await Promise.allSettled([
+      pumped,
+      container.wait() as Promise<{ StatusCode: number }>,
+    ]);
+    // The watchdog's reason first, then the command's own failure, then a broken stream.
+    if (piped.status === 'fulfilled' && piped.value.stopped) throw piped.value.stopped;
+    if (exit.status === 'rejected') throw exit.reason;
+    if (exit.value.StatusCode !== 0) {
+      const stderr = piped.status === 'fulfilled' ? piped.value.stderr.trim() : '';
+      throw new Error(`${spec.cmd.join(' ').slice(0, 200)} exited with ${exit.value.StatusCode}: ${stderr}`);
+    }
+    if (piped.status === 'rejected') throw piped.reason;
+    return piped.value.stdout;
+  } finally {
+    await container.remove({ force: true }).catch(() => {});
+  }
 }

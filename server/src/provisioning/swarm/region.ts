@@ -115,15 +115,23 @@ export interface Need {
 
 /**
  * The node a new stateful instance goes to (its volumes stay there): among the region's ready, active
- * nodes that can take its reservation, the one with the most free memory. Refuses with the reason when
+ * nodes (but `excluded`, those that could not be made ready) that can take its reservation, the one with
+ * the most free memory. Refuses with the reason when
  * none can, instead of leaving a service pending forever.
  */
-export async function choosePlacement(region: Region, need: Need): Promise<SwarmNode> {
-  const loads = (await region.loads()).filter(
+export async function choosePlacement(
+  region: Region,
+  need: Need,
+  excluded: ReadonlySet<string> = new Set(),
+): Promise<SwarmNode> {
+  const up = (await region.loads()).filter(
     (load) => load.node.Status.State === 'ready' && load.node.Spec.Availability === 'active',
   );
   const where = regionLabel(region.id);
-  if (loads.length === 0) throw new CapacityError(`No server of ${where} is up right now`);
+  if (up.length === 0) throw new CapacityError(`No server of ${where} is up right now`);
+  const loads = up.filter((load) => !excluded.has(load.node.ID));
+  if (loads.length === 0)
+    throw new CapacityError(`No server of ${where} is ready for new instances right now`);
   const eligible = loads.filter((load) =>
     Object.entries(need.labels ?? {}).every(([key, value]) => load.node.Spec.Labels?.[key] === value),
   );

@@ -79,11 +79,21 @@ export function sizeOf(resources: Resources | undefined, fallback: Resources): S
   };
 }
 
-/** Limits and reservations alike: the scheduler never places more than a node has. */
-export function resourcesSpec(size: Sized) {
+/**
+ * Limits and reservations alike (the scheduler never places more than a node has), and a ceiling on the
+ * processes (and threads) its container may run: a fork bomb stops there, not at the node's pid space.
+ */
+export function resourcesSpec(size: Sized, pids: number) {
   const r = { NanoCPUs: size.nanoCpus, MemoryBytes: size.memoryBytes };
-  return { Limits: r, Reservations: r };
+  return { Limits: { ...r, Pids: pids }, Reservations: r };
 }
+
+/**
+ * Processes each kind of container may run: MariaDB's threads (one per connection, 100 at most, and
+ * its own), PostgreSQL's processes (50 connections and its workers), Apache's workers with PHP, n8n's
+ * threads and task runner. Far above what they use, far below a node's pid space.
+ */
+export const PIDS = { mariadb: 512, postgres: 256, wordpress: 256, n8n: 512 } as const;
 
 /**
  * A secret holding `value`, made once: its name carries a hash of the content (secrets cannot change),
@@ -251,44 +261,11 @@ export async function waitForRunning(
   }
 }
 
-/** The node-local volumes of an instance, removed on the node that holds them. */
-export async function removeVolumes(region: Region, nodeId: string | undefined, names: string[]) {
-  if (!nodeId) return;
-  const node = await region.nodeById(nodeId);
-  if (!node) return;
-  const engine = region.nodeEngine(node);
-  for (const name of names) {
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      try {
-        await unlessMissing(() => engine.getVolume(name).remove());
-        break;
-      } catch (error) {
-        // 409: a stopped container of the service still holds it; swarm removes those shortly.
-        if (statusOf(error) !== 409 || Date.now() > deadline) throw error;
-        for (const container of await engine.listContainers({
-          all: true,
-          filters: { volume: [name] },
-        })) {
-          // 409: swarm is removing it already.
-          await engine
-            .getContainer(container.Id)
-            .remove({ force: true })
-            .catch((removal: unknown) => {
-              if (![404, 409].includes(statusOf(removal) ?? 0)) throw removal;
-            });
-        }
-        await sleep(200);
-      }
-    }
-  }
-}
-
 /** An overlay network of the instance's own (attachable: the region's front door joins it). */
 export async function ensureNetwork(
   manager: Docker,
   names: InstanceNames,
-  options: { internal: boolean; labels: Record<string, string> },
+  options: { internal: boolean; labels: Record<string, string>; encrypted: boolean },
 ): Promise<void> {
   const found = await unlessMissing(() => manager.getNetwork(names.network).inspect());
   if (found) return;
@@ -299,6 +276,8 @@ export async function ensureNetwork(
       Attachable: true,
       Internal: options.internal,
       CheckDuplicate: true,
+      // IPsec between nodes (SWARM_ENCRYPTED_OVERLAYS), where the nodes' kernels have ESP.
+      Options: options.encrypted ? { encrypted: '' } : {},
       Labels: { ...options.labels, [LABEL.instance]: names.id },
     });
   } catch (error) {
@@ -341,18 +320,6 @@ export async function freeHostPort(manager: Docker, range: { from: number; to: n
 
 /** Seconds as Docker durations (nanoseconds). */
 export const seconds = (s: number) => Math.round(s * 1e9);
-
-/** A named volume on the task's node, labelled with its instance (seeded from the image on first use). */
-export const volumeMount = (names: InstanceNames, purpose: string, target: string) => ({
-  Type: 'volume' as const,
-  Source: names.volume(purpose),
-  Target: target,
-  VolumeOptions: {
-    NoCopy: false,
-    Labels: { [LABEL.instance]: names.id },
-    DriverConfig: { Name: 'local', Options: {} },
-  },
-});
 
 /** A private tmpfs (a read-only container's writable scratch space). */
 export const tmpfsMount = (target: string, mb: number) => ({

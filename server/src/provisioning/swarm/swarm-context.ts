@@ -7,7 +7,12 @@ import { imageRefs } from './image-builder.ts';
 import type { ImageName } from './image-recipes.ts';
 import { createRegion, type Region, RegionUnavailableError } from './region.ts';
 import { findService, instanceNames, type ServiceInfo } from './services.ts';
-import { DEFAULT_DATABASE_PORTS, type SwarmDriverOptions } from './swarm-options.ts';
+import {
+  DEFAULT_DATABASE_PORTS,
+  DEFAULT_DISKS,
+  type DiskSizes,
+  type SwarmDriverOptions,
+} from './swarm-options.ts';
 
 /** What the engines of the swarm driver share: the regions, image names and locks. */
 export interface SwarmContext {
@@ -15,6 +20,7 @@ export interface SwarmContext {
     httpPort: number;
     httpsPort: number;
     databasePorts: { from: number; to: number };
+    disks: DiskSizes;
   };
   regions: Map<string, Region>;
   /** The region a spec asks for (its first configured one when it names none); refuses others. */
@@ -23,8 +29,11 @@ export interface SwarmContext {
   locate(id: string): Promise<{ region: Region; service: ServiceInfo } | undefined>;
   /** Like locate, but a missing instance is a NotFoundError. */
   require(id: string): Promise<{ region: Region; service: ServiceInfo }>;
-  /** The image of one of Berth's recipes, or the operator's for the type. */
-  image(name: ImageName, type: InstanceType): string;
+  /**
+   * The image of one of Berth's recipes; with a type, the operator's image for that type instead when
+   * SWARM_IMAGES names one (the front door, helpers and the agent are always Berth's own).
+   */
+  image(name: ImageName, type?: InstanceType): string;
   /** One operation at a time per instance (and per region for port choice). */
   lock: KeyedLock;
   /**
@@ -48,6 +57,7 @@ export function createSwarmContext(options: SwarmDriverOptions, started: () => b
       httpPort: options.httpPort ?? 80,
       httpsPort: options.httpsPort ?? 443,
       databasePorts: options.databasePorts ?? DEFAULT_DATABASE_PORTS,
+      disks: { ...DEFAULT_DISKS, ...options.disks },
     },
     regions,
     region(id) {
@@ -75,7 +85,7 @@ export function createSwarmContext(options: SwarmDriverOptions, started: () => b
       if (!found) throw new NotFoundError('Instance not found');
       return found;
     },
-    image: (name, type) => options.images?.[type] ?? refs[name],
+    image: (name, type) => (type && options.images?.[type]) || refs[name],
     lock: createKeyedLock(),
     deleteLegacyBackups: (id) => rm(path.join(options.backupsDir, id), { recursive: true, force: true }),
     started,

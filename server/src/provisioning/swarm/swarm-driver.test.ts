@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mariadbCli, tenantCli } from '../../../test/provisioning/db-clients.ts';
 import { curl } from '../../../test/provisioning/site-clients.ts';
 import { type SwarmHarness, startSwarmHarness } from '../../../test/provisioning/swarm-harness.ts';
+import { describeSwarmTenantAttacks } from '../../../test/provisioning/swarm-tenant-attacks.ts';
 import { testArchives } from '../../../test/provisioning/test-archives.ts';
 import type { InstanceStatus } from '../driver.ts';
 import type { DatabaseCredentials } from '../engine.ts';
@@ -34,54 +35,8 @@ afterAll(async () => {
 
 const SIZE = { memoryMb: 384, cpus: 0.5 };
 
-interface Inspected {
-  Spec: {
-    TaskTemplate: {
-      Resources: {
-        Limits: { MemoryBytes: number; NanoCPUs: number };
-        Reservations: { MemoryBytes: number; NanoCPUs: number };
-      };
-      Placement: { Constraints: string[] };
-      ContainerSpec: { Env?: string[]; Secrets?: { File: { Name: string } }[] };
-    };
-  };
-}
-
-/** The service as `docker service inspect` shows it, the node its task runs on, and that node's labels. */
-async function inspect(manager: string, service: string) {
-  const spec = (JSON.parse(await h.docker(manager, 'service', 'inspect', service)) as Inspected[])[0];
-  if (!spec) throw new Error(`no service ${service}`);
-  const nodeId = await h.docker(
-    manager,
-    'service',
-    'ps',
-    service,
-    '--filter',
-    'desired-state=running',
-    '--format',
-    '{{.Node}}',
-  );
-  const nodeLabels = JSON.parse(
-    await h.docker(
-      manager,
-      'node',
-      'inspect',
-      nodeId.split('\n')[0] ?? '',
-      '--format',
-      '{{json .Spec.Labels}}',
-    ),
-  ) as Record<string, string>;
-  return { spec, nodeLabels, hostname: nodeId.split('\n')[0] ?? '' };
-}
-
-/** The id of the container of `service` on the local node `node`. */
-async function containerOf(node: string, service: string): Promise<string> {
-  const id = await h.docker(node, 'ps', '-q', '--filter', `label=com.docker.swarm.service.name=${service}`);
-  if (!id) throw new Error(`no container of ${service} on ${node}`);
-  return id.split('\n')[0] ?? '';
-}
-
-const nodeNameOf = (hostname: string) => hostname.replace(/^bt[a-z0-9]+-/, '');
+const inspect = (manager: string, service: string) => h.inspect(manager, service);
+const containerOf = (node: string, service: string) => h.containerOf(node, service);
 
 async function waitForStatus(id: string, predicate: (s: InstanceStatus) => boolean, timeoutMs = 90_000) {
   const deadline = Date.now() + timeoutMs;
@@ -151,11 +106,12 @@ describe('MySQL on swarm', () => {
       .deploy({ id, region: 'us-east-1', resources: SIZE, owner: 'owner-1' });
     credentials = deployed.database as DatabaseCredentials;
     service = `berth-${id.replaceAll('-', '')}`;
-    const { spec, nodeLabels, hostname } = await inspect('use1-m', service);
+    const { spec, nodeLabels, node } = await inspect('use1-m', service);
     expect(nodeLabels.region).toBe('us-east-1');
     expect(spec.Spec.TaskTemplate.Resources.Limits).toEqual({
       MemoryBytes: 384 * 1024 * 1024,
       NanoCPUs: 5e8,
+      Pids: 512,
     });
     expect(spec.Spec.TaskTemplate.Resources.Reservations).toEqual({
       MemoryBytes: 384 * 1024 * 1024,
@@ -173,9 +129,9 @@ describe('MySQL on swarm', () => {
     );
     expect(created.stdout).toBe('kept');
     // Inside the container the kernel holds the limits (cgroup v1 here).
-    const container = await containerOf(nodeNameOf(hostname), service);
+    const container = await containerOf(node, service);
     const limits = await h.docker(
-      nodeNameOf(hostname),
+      node,
       'exec',
       container,
       'sh',
@@ -187,8 +143,7 @@ describe('MySQL on swarm', () => {
   }, 120_000);
 
   it('kills a process that allocates past the limit, and the driver reports it', async () => {
-    const { hostname } = await inspect('use1-m', service);
-    const node = nodeNameOf(hostname);
+    const { node } = await inspect('use1-m', service);
     const container = await containerOf(node, service);
     // `tail` keeps its input's last line whole: 600 MB without a newline cannot fit in 384 MB.
     const result = await h
@@ -222,9 +177,16 @@ describe('MySQL on swarm', () => {
 
   it('backs up off the node and restores exactly', async () => {
     const mysql = h.driver.engine('mysql');
-    const spec = { id, region: 'us-east-1', resources: SIZE, owner: 'owner-1' };
+    const spec = {
+      id,
+      region: 'us-east-1',
+      resources: SIZE,
+      owner: 'owner-1',
+      password: credentials.password,
+    };
     const backup = await archives.dump(mysql.backups, spec, 'mysql-before');
-    expect(backup.parts.map((p) => p.name)).toEqual(['db.sql.gz']);
+    // The same part as the local driver's: a backup of one box restores on a swarm.
+    expect(backup.parts.map((p) => p.name)).toEqual(['dump.sql.gz']);
     expect(backup.parts[0]?.plainSize).toBeGreaterThan(0);
     expect(backup.facts).toEqual({ tables: 1 });
     await mariadbCli(
@@ -237,15 +199,13 @@ describe('MySQL on swarm', () => {
   }, 120_000);
 
   it('deletes the service, its volume and its secrets', async () => {
-    const { hostname } = await inspect('use1-m', service);
+    const { node } = await inspect('use1-m', service);
     await h.driver.engine('mysql').delete(id);
     expect(await h.docker('use1-m', 'service', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe(
       '',
     );
     expect(await h.docker('use1-m', 'secret', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe('');
-    expect(
-      await h.docker(nodeNameOf(hostname), 'volume', 'ls', '-q', '--filter', `label=berth.instance=${id}`),
-    ).toBe('');
+    expect(await h.docker(node, 'volume', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe('');
     expect((await mariadbCli(credentials, 'SELECT 1')).ok).toBe(false);
   }, 120_000);
 });
@@ -262,6 +222,7 @@ describe('PostgreSQL on swarm', () => {
     expect(spec.Spec.TaskTemplate.Resources.Limits).toEqual({
       MemoryBytes: 256 * 1024 * 1024,
       NanoCPUs: 2.5e8,
+      Pids: 256,
     });
     expect(
       (
@@ -283,7 +244,12 @@ describe('PostgreSQL on swarm', () => {
       ).stdout,
     ).toBe(credentials.database);
     // Backup and exact restore, the restored objects the tenant's own.
-    const pgSpec = { id, region: 'eu-west-1', resources: { memoryMb: 256, cpus: 0.25 } };
+    const pgSpec = {
+      id,
+      region: 'eu-west-1',
+      resources: { memoryMb: 256, cpus: 0.25 },
+      password: credentials.password,
+    };
     const backup = await archives.dump(h.driver.engine('postgresql').backups, pgSpec, 'pg');
     await tenantCli('postgresql', credentials, 'DELETE FROM t; CREATE TABLE later (y int)');
     await archives.restore(h.driver.engine('postgresql').backups, pgSpec, backup);
@@ -347,6 +313,8 @@ describe('WordPress on swarm', () => {
     adminEmail: 'baker@example.com',
     adminPassword: password,
     phpVersion: '8.2',
+    // Given, as the platform gives every deploy its stored one: backups log in with it.
+    databasePassword: 'Wp-db-pass-2026-swarm',
   };
   let front: string;
   let host: string;
@@ -367,6 +335,7 @@ describe('WordPress on swarm', () => {
     expect(spec.Spec.TaskTemplate.Resources.Limits).toEqual({
       MemoryBytes: 512 * 1024 * 1024,
       NanoCPUs: 5e8,
+      Pids: 256,
     });
     // wp-admin login, as a browser does it: the test cookie, the form, the session cookie.
     const jar = `/tmp/berth-swarm-jar-${process.pid}`;
@@ -416,9 +385,9 @@ describe('WordPress on swarm', () => {
     const service = (instance: string) => `berth-${instance.replaceAll('-', '')}`;
     const mine = await inspect('use1-m', service(id));
     const theirs = await inspect('use1-m', service(other));
-    const node = nodeNameOf(mine.hostname);
+    const node = mine.node;
     const app = await containerOf(node, service(id));
-    const theirNode = nodeNameOf(theirs.hostname);
+    const theirNode = theirs.node;
     const theirApp = await containerOf(theirNode, service(other));
     const theirIp = await h.docker(
       theirNode,
@@ -484,8 +453,7 @@ describe('WordPress on swarm', () => {
   }, 180_000);
 
   it('backs up database and files off the node and restores them', async () => {
-    const { hostname } = await inspect('use1-m', `berth-${id.replaceAll('-', '')}`);
-    const node = nodeNameOf(hostname);
+    const { node } = await inspect('use1-m', `berth-${id.replaceAll('-', '')}`);
     const app = await containerOf(node, `berth-${id.replaceAll('-', '')}`);
     await h.docker(
       node,
@@ -516,7 +484,7 @@ describe('WordPress on swarm', () => {
   }, 180_000);
 
   it('deletes both services, the network, the volumes and the secrets', async () => {
-    const { hostname } = await inspect('use1-m', `berth-${id.replaceAll('-', '')}`);
+    const { node } = await inspect('use1-m', `berth-${id.replaceAll('-', '')}`);
     await h.driver.engine('wordpress').delete(id);
     expect(await h.docker('use1-m', 'service', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe(
       '',
@@ -525,9 +493,7 @@ describe('WordPress on swarm', () => {
     expect(await h.docker('use1-m', 'network', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe(
       '',
     );
-    expect(
-      await h.docker(nodeNameOf(hostname), 'volume', 'ls', '-q', '--filter', `label=berth.instance=${id}`),
-    ).toBe('');
+    expect(await h.docker(node, 'volume', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe('');
     expect((await get('/')).status).toBe(404);
   }, 120_000);
 });
@@ -560,7 +526,11 @@ describe('n8n on swarm', () => {
     expect(login.body).toContain('owner@example.com');
     const { spec, nodeLabels } = await inspect('euw1-m', `berth-${id.replaceAll('-', '')}`);
     expect(nodeLabels.region).toBe('eu-west-1');
-    expect(spec.Spec.TaskTemplate.Resources.Limits).toEqual({ MemoryBytes: 1024 ** 3, NanoCPUs: 1e9 });
+    expect(spec.Spec.TaskTemplate.Resources.Limits).toEqual({
+      MemoryBytes: 1024 ** 3,
+      NanoCPUs: 1e9,
+      Pids: 512,
+    });
     expect(JSON.stringify(spec)).not.toContain('a-swarm-test-encryption-key-0123');
     await h.driver.engine('n8n').delete(id);
     expect(await h.docker('euw1-m', 'service', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe(
@@ -568,3 +538,8 @@ describe('n8n on swarm', () => {
     );
   }, 400_000);
 });
+
+describeSwarmTenantAttacks(
+  () => h,
+  () => archives,
+);

@@ -1,12 +1,18 @@
 import { REGIONS } from '@berth/openapi/rules';
-import type { DriverHealth, ProvisioningDriver, RegionNodes, ServerHealth } from '../driver.ts';
+import {
+  type DriverHealth,
+  type ProvisioningDriver,
+  type RegionNodes,
+  type ServerHealth,
+  unavailableEngine,
+} from '../driver.ts';
 import type { InstanceEngine, SpecOf } from '../engine.ts';
 import { type Capabilities, type InstanceType, unavailable } from '../instance-types.ts';
 import { databaseEngine } from './database-engine.ts';
 import { swarmFrontDoors } from './front-door.ts';
 import { liveStatus } from './live-status.ts';
-import { mongodbEngine } from './mongodb-engine.ts';
 import { n8nEngine } from './n8n-engine.ts';
+import { prepareRegion } from './node-agent.ts';
 import { regionNodes } from './node-report.ts';
 import { regionLabel } from './region.ts';
 import { createSwarmContext } from './swarm-context.ts';
@@ -32,7 +38,14 @@ export function createSwarmDriver(options: SwarmDriverOptions): SwarmDriver {
   const engines: { [T in InstanceType]: InstanceEngine<SpecOf[T]> } = {
     mysql: databaseEngine(ctx, 'mysql'),
     postgresql: databaseEngine(ctx, 'postgresql'),
-    mongodb: mongodbEngine(ctx),
+    // No MongoDB image can be built from Debian's packages (Debian has no MongoDB), and one pulled from a
+    // registry is not something this driver's tests could ever run: the type is declared unavailable.
+    mongodb: unavailableEngine('mongodb', () =>
+      unavailable.notOffered(
+        'mongodb',
+        'the swarm driver runs no MongoDB (Debian packages none to build an image from)',
+      ),
+    ),
     wordpress: wordpressEngine(ctx, frontDoors),
     n8n: n8nEngine(ctx, frontDoors),
   };
@@ -94,11 +107,13 @@ export function createSwarmDriver(options: SwarmDriverOptions): SwarmDriver {
       if (started) return;
       for (const id of ctx.regions.keys()) {
         const why = await ping(id);
-        if (why) ctx.log(`swarm region ${id}: ${why}`);
-        else
-          await frontDoors
-            .start(id)
-            .catch((error: Error) => ctx.log(`front door of ${id}: ${error.message}`));
+        if (why) {
+          ctx.log(`swarm region ${id}: ${why}`);
+          continue;
+        }
+        // Every node's agent first: the tenants' firewall is up before anything of theirs answers.
+        await prepareRegion(ctx, ctx.region(id));
+        await frontDoors.start(id).catch((error: Error) => ctx.log(`front door of ${id}: ${error.message}`));
       }
       started = true;
     },

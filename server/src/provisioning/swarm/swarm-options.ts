@@ -31,9 +31,8 @@ export interface SwarmDriverOptions {
   /** Who issues custom domains' certificates (Caddy's internal CA, or ACME). */
   tls?: TlsIssuer;
   /**
-   * Images per type instead of Berth's own (built by image-builder.ts). MongoDB runs only from an image
-   * named here (the official `mongo`, which the nodes must be able to pull); others must behave like
-   * Berth's (same entrypoint contract).
+   * Images per type instead of Berth's own (built by image-builder.ts); they must behave like Berth's
+   * (same entrypoint contract). MongoDB is not offered on a swarm.
    */
   images?: Partial<Record<InstanceType, string>>;
   /**
@@ -45,7 +44,37 @@ export interface SwarmDriverOptions {
   runtimesDir?: string;
   /** Host ports database instances are published on (on their node), chosen per instance. */
   databasePorts?: { from: number; to: number };
+  /** The size of each kind of volume, MiB (the local driver's settings; DEFAULT_DISKS for those absent). */
+  disks?: Partial<DiskSizes>;
+  /**
+   * Encrypts instances' overlay networks (IPsec between nodes). Every node's kernel needs ESP for it:
+   * where one lacks it, traffic between nodes on such a network is silently dropped. Off by default.
+   */
+  encryptedOverlays?: boolean;
+  /** How long a backup may make no progress before it fails (2 minutes; tests shorten it). */
+  backupStallMs?: number;
+  /** IPv4 ranges n8n instances may reach although private (TENANT_EGRESS_ALLOW); none by default. */
+  egressAllow?: readonly string[];
   log?: (line: string) => void;
 }
 
 export const DEFAULT_DATABASE_PORTS = { from: 20000, to: 29999 };
+
+/** The size of each kind of volume an instance gets, MiB (volumes.ts makes them). */
+export interface DiskSizes {
+  /** A site's wp-content. */
+  wordpress: number;
+  /** A site's database (its data; MariaDB's own files come on top). */
+  wordpressDatabase: number;
+  mysql: number;
+  postgresql: number;
+  n8n: number;
+}
+
+export const DEFAULT_DISKS: DiskSizes = {
+  wordpress: 1024,
+  wordpressDatabase: 512,
+  mysql: 1024,
+  postgresql: 1024,
+  n8n: 1024,
+};

@@ -8,10 +8,10 @@ import {
   removeNetwork,
   removeSecrets,
   removeService,
-  removeVolumes,
   type ServiceInfo,
 } from './services.ts';
 import type { SwarmContext } from './swarm-context.ts';
+import { removeVolumes } from './volumes.ts';
 
 /**
  * What sites and n8n instances share on a swarm: where one is (its app service's labels say its node,

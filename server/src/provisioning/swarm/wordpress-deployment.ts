@@ -4,7 +4,8 @@ import { checkPassword, generatePassword } from '../tenant-names.ts';
 import { databaseServiceSpec, instanceLabels } from './database-engine.ts';
 import { FLAVORS } from './database-flavors.ts';
 import type { SwarmFrontDoors } from './front-door.ts';
-import { choosePlacement, type Region } from './region.ts';
+import { placeInstance } from './node-agent.ts';
+import type { Region } from './region.ts';
 import {
   applyService,
   ensureNetwork,
@@ -16,8 +17,9 @@ import {
   waitForRunning,
 } from './services.ts';
 import type { SwarmContext } from './swarm-context.ts';
+import { SERVER_FILES_MB, sizedVolume, volumeNode } from './volumes.ts';
 import { removeWebInstance, type WebState } from './web-instance.ts';
-import { SITE_DB, SITE_DEFAULTS, wordpressAppSpec } from './wordpress-services.ts';
+import { SITE_DB, SITE_DEFAULTS, WP_ROOT, wordpressAppSpec } from './wordpress-services.ts';
 
 /**
  * Deploying a WordPress site on a swarm (wordpress-engine.ts): its network, secrets and both services,
@@ -41,7 +43,7 @@ export function wordpressDeployment(ctx: SwarmContext, doors: SwarmFrontDoors) {
     const nodeId =
       existing?.nodeId ??
       (
-        await choosePlacement(region, {
+        await placeInstance(ctx, region, {
           memoryBytes: size.memoryBytes + dbSize.memoryBytes,
           nanoCpus: size.nanoCpus + dbSize.nanoCpus,
         })
@@ -49,7 +51,11 @@ export function wordpressDeployment(ctx: SwarmContext, doors: SwarmFrontDoors) {
     const databasePassword =
       spec.databasePassword === undefined ? generatePassword() : checkPassword(spec.databasePassword);
     try {
-      await ensureNetwork(region.manager, names, { internal: true, labels });
+      await ensureNetwork(region.manager, names, {
+        internal: true,
+        labels,
+        encrypted: ctx.options.encryptedOverlays ?? false,
+      });
       await doors.connect(region.id, names.network);
       const dbSecret = await ensureSecret(region.manager, names, 'db-password', databasePassword, labels);
       const adminSecret = await ensureSecret(
@@ -67,13 +73,27 @@ export function wordpressDeployment(ctx: SwarmContext, doors: SwarmFrontDoors) {
           })
         ).map((s) => ({ SecretID: s.ID, SecretName: s.Spec?.Name ?? '' }))[0] ??
         (await ensureSecret(region.manager, names, 'salts', JSON.stringify(generateSalts()), labels));
+      const node = await volumeNode(region, nodeId);
+      const { disks } = ctx.options;
+      const [dbVolume, content] = await Promise.all([
+        sizedVolume(
+          region,
+          node,
+          names,
+          'db',
+          FLAVORS.mysql.dataPath,
+          disks.wordpressDatabase + SERVER_FILES_MB.mariadb,
+        ),
+        sizedVolume(region, node, names, 'content', `${WP_ROOT}/wp-content`, disks.wordpress),
+      ]);
       const dbAfter = await applyService(
         region.manager,
         databaseServiceSpec({
           flavor: FLAVORS.mysql,
+          volume: dbVolume,
           names,
           service: names.dbService,
-          image: ctx.image('mariadb', 'wordpress'),
+          image: ctx.image('mariadb'),
           size: dbSize,
           nodeId,
           region: region.id,
@@ -90,6 +110,7 @@ export function wordpressDeployment(ctx: SwarmContext, doors: SwarmFrontDoors) {
           names,
           region,
           nodeId,
+          content,
           labels,
           spec,
           urls,

@@ -7,10 +7,11 @@ import { instanceLabels } from './database-engine.ts';
 import type { SwarmFrontDoors } from './front-door.ts';
 import { applyService, instanceNames, scale, waitForRunning } from './services.ts';
 import type { SwarmContext } from './swarm-context.ts';
+import { volumeMount, volumeNode, volumeStorage } from './volumes.ts';
 import { certificateOps, requireWebState, secretOf, webState } from './web-instance.ts';
 import { wordpressBackups } from './wordpress-backups.ts';
 import { wordpressDeployment } from './wordpress-deployment.ts';
-import { specOf, wordpressAppSpec } from './wordpress-services.ts';
+import { specOf, WP_ROOT, wordpressAppSpec } from './wordpress-services.ts';
 
 /**
  * WordPress on a swarm: two services per site, both pinned to the node first chosen for them (their
@@ -110,6 +111,12 @@ export function wordpressEngine(ctx: SwarmContext, doors: SwarmFrontDoors): Inst
               names,
               region: state.region,
               nodeId: state.nodeId,
+              content: volumeMount(
+                await volumeNode(state.region, state.nodeId),
+                names,
+                'content',
+                `${WP_ROOT}/wp-content`,
+              ),
               labels: instanceLabels(id, 'wordpress', state.owner),
               spec: specOf(id, state),
               urls,
@@ -128,6 +135,8 @@ export function wordpressEngine(ctx: SwarmContext, doors: SwarmFrontDoors): Inst
     },
 
     backups: wordpressBackups(ctx, requireState),
+
+    storage: { usage: (id) => volumeStorage(ctx, id, 'content') },
 
     php: { versions: async () => ['8.2'] },
   };

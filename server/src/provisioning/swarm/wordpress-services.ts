@@ -4,14 +4,15 @@ import type { Region } from './region.ts';
 import {
   type InstanceNames,
   LABEL,
+  PIDS,
   resourcesSpec,
   type ServiceInfo,
   seconds,
   sizeOf,
   tmpfsMount,
-  volumeMount,
 } from './services.ts';
 import type { SwarmContext } from './swarm-context.ts';
+import type { VolumeMount } from './volumes.ts';
 import { appResources, type WebState } from './web-instance.ts';
 
 // The app service of a WordPress site on a swarm (wordpress-engine.ts): its spec, and the site's spec read
@@ -36,6 +37,8 @@ export function wordpressAppSpec(
     names: InstanceNames;
     region: Region;
     nodeId: string;
+    /** wp-content: the site's volume, bound to its disk (volumes.ts). */
+    content: VolumeMount;
     labels: Record<string, string>;
     spec: Pick<SiteSpec, 'title' | 'adminUser' | 'adminEmail' | 'resources'>;
     urls: SiteUrls;
@@ -69,7 +72,7 @@ export function wordpressAppSpec(
         Labels: { [LABEL.instance]: input.names.id },
         // WordPress core and the system are read-only; the site writes only its volume and tmpfs.
         ReadOnly: true,
-        Mounts: [volumeMount(input.names, 'content', `${WP_ROOT}/wp-content`), tmpfsMount('/tmp', 128)],
+        Mounts: [input.content, tmpfsMount('/tmp', 128)],
         Secrets: Object.entries(input.secrets).map(([name, secret]) => ({
           ...secret,
           File: { Name: name, UID: WWW, GID: WWW, Mode: 0o400 },
@@ -89,7 +92,7 @@ export function wordpressAppSpec(
         StopGracePeriod: seconds(10),
         CapabilityDrop: ['ALL'],
       },
-      Resources: resourcesSpec(size),
+      Resources: resourcesSpec(size, PIDS.wordpress),
       RestartPolicy: { Condition: 'any', Delay: seconds(2) },
       Placement: { Constraints: [`node.labels.region==${input.region.id}`, `node.id==${input.nodeId}`] },
       Networks: [{ Target: input.names.network }],

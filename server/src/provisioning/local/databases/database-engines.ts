@@ -1,8 +1,4 @@
 import { ValidationError } from '../../../lib/errors.ts';
-import type { DatabaseCredentials, DatabaseSpec, InstanceEngine } from '../../engine.ts';
-import type { Capability } from '../../instance-types.ts';
-import { checkPassword, generatePassword, tenantNames } from '../../tenant-names.ts';
-import { DEFAULT_LIMITS } from '../host/control-groups.ts';
 import {
   dumpMysql,
   dumpPostgres,
@@ -10,7 +6,11 @@ import {
   loadPostgres,
   mysqlTableCount,
   postgresTableCount,
-} from './database-dumps.ts';
+} from '../../database-dumps.ts';
+import type { DatabaseCredentials, DatabaseSpec, InstanceEngine } from '../../engine.ts';
+import type { Capability } from '../../instance-types.ts';
+import { checkPassword, generatePassword, tenantNames } from '../../tenant-names.ts';
+import { DEFAULT_LIMITS } from '../host/control-groups.ts';
 import type { EngineServer } from './engine-server.ts';
 import { tenantLimits } from './tenant-limits.ts';
 

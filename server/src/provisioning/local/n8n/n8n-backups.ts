@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
+import { pipePart } from '../../archive-parts.ts';
 import type { ArchiveReader, ArchiveWriter } from '../../engine.ts';
-import { pipePart } from '../host/archive-parts.ts';
 import { shell } from '../host/sandbox-process.ts';
 import { N8N_INSIDE, type N8nSandbox, runInN8nSandbox } from './n8n-sandbox.ts';
 

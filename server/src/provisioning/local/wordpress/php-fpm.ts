@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import path from 'node:path';
+import { CUSTOMER_PHP_RULES } from '../../apps/wordpress/php-rules.ts';
 import type { ServerHealth } from '../../driver.ts';
 import { BWRAP } from '../host/sandbox-process.ts';
 import { hostSeccompProgram } from '../host/seccomp.ts';
@@ -21,75 +22,6 @@ export function installedPhpVersions(): string[] {
 export const phpCli = (version: string): string => `/usr/bin/php${version}`;
 
 /**
- * Functions customer PHP never gets: running programs (the sandbox has nothing worth running, but no
- * program runs at all), changing the environment of a later program (putenv + mail was the classic
- * open_basedir escape), mail (no MTA; WordPress reports the failure), loading extensions, and every
- * posix_* function but the name and id lookups WordPress uses (POSIX_KEPT).
- */
-const DISABLED_FUNCTIONS = [
-  'exec',
-  'passthru',
-  'shell_exec',
-  'system',
-  'proc_open',
-  'popen',
-  'pcntl_exec',
-  'pcntl_fork',
-  'putenv',
-  'mail',
-  'mb_send_mail',
-  'dl',
-  // Making FIFOs and device nodes (a FIFO served by the front door blocks it: issue 28; the sandbox's
-  // seccomp filter refuses them too).
-  'posix_mkfifo',
-  'posix_mknod',
-  // Changing process or user state: signals, ids, groups, sessions, process groups, limits.
-  'posix_kill',
-  'posix_setuid',
-  'posix_setgid',
-  'posix_seteuid',
-  'posix_setegid',
-  'posix_initgroups',
-  'posix_setsid',
-  'posix_setpgid',
-  'posix_setrlimit',
-  // Revealing process, session and terminal state (the kernel's version too; probing for processes).
-  'posix_getpgid',
-  'posix_getsid',
-  'posix_getpgrp',
-  'posix_getppid',
-  'posix_getgroups',
-  'posix_getlogin',
-  'posix_getrlimit',
-  'posix_times',
-  'posix_uname',
-  'posix_ctermid',
-  'posix_ttyname',
-  'posix_isatty',
-];
-
-/**
- * The posix_* functions PHP 8.2 has that stay: looking up the site's own user and group (WordPress' file
- * owner display), its own ids and pid, the working directory, access checks and error texts.
- */
-export const POSIX_KEPT = [
-  'posix_getpwuid',
-  'posix_getpwnam',
-  'posix_getgrgid',
-  'posix_getgrnam',
-  'posix_getuid',
-  'posix_geteuid',
-  'posix_getgid',
-  'posix_getegid',
-  'posix_getpid',
-  'posix_getcwd',
-  'posix_access',
-  'posix_get_last_error',
-  'posix_errno',
-  'posix_strerror',
-];
-
-/**
  * PHP's own memory limit lies this far above the site's memory: the site's control group, which counts
  * every process of the site (the master, the other workers, the opcache), is what stops a request that
  * grows past the site's memory; PHP's limit only refuses a single allocation larger than all of it, with
@@ -106,16 +38,12 @@ export function phpSettings(memoryMb: number): Record<string, string> {
   return {
     open_basedir: `${INSIDE.public}/:${INSIDE.tmp}/`,
     memory_limit: `${memoryMb + PHP_LIMIT_ABOVE_SITE_MB}M`,
-    disable_functions: DISABLED_FUNCTIONS.join(','),
+    ...CUSTOMER_PHP_RULES,
     upload_tmp_dir: INSIDE.tmp,
     sys_temp_dir: INSIDE.tmp,
     'session.save_path': INSIDE.tmp,
     error_log: `${INSIDE.logs}/php-error.log`,
     log_errors: 'On',
-    allow_url_include: 'Off',
-    // PHP's FFI calls any C function (execve included): customer code run by the CLI (WP-Cron) would
-    // have it with Debian's default (`preload`: on in the CLI).
-    'ffi.enable': '0',
     // Files the driver rewrites (wp-config.php on a domain change) or customers upload take effect at
     // once, not up to 2 s later (Debian's opcache.revalidate_freq).
     'opcache.revalidate_freq': '0',

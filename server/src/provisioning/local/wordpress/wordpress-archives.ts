@@ -1,5 +1,5 @@
-import { Transform } from 'node:stream';
-import { ValidationError } from '../../../lib/errors.ts';
+import { capped, pipePart } from '../../archive-parts.ts';
+import { dumpMysql, loadMysql, mysqlTableCount } from '../../database-dumps.ts';
 import type {
   ArchiveReader,
   ArchiveWriter,
@@ -8,9 +8,7 @@ import type {
   DatabaseCredentials,
 } from '../../engine.ts';
 import type { TenantNames } from '../../tenant-names.ts';
-import { dumpMysql, loadMysql, mysqlTableCount } from '../databases/database-dumps.ts';
 import type { TenantOps } from '../databases/engine-server.ts';
-import { pipePart } from '../host/archive-parts.ts';
 import { shell, WRITE_FILE } from '../host/sandbox-process.ts';
 import { CACHE_PATH } from './page-cache.ts';
 import { INSIDE, runInSandbox, type SandboxSite } from './site-sandbox.ts';
@@ -37,26 +35,6 @@ export interface BackupSite {
   databaseMb: number;
   /** The largest archive of the site's files accepted (its disk size: nothing larger can be real). */
   maxArchiveBytes: number;
-}
-
-/** The site's files do not fit in a backup (a sparse file, or more than the site's disk holds). */
-class BackupTooLargeError extends ValidationError {}
-
-/** Passes bytes through, failing once more than `max` went by. */
-function capped(max: number, what: string): Transform {
-  let seen = 0;
-  return new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      seen += chunk.length;
-      if (seen > max) {
-        done(
-          new BackupTooLargeError(`${what} ${Math.round(max / 1048576)} MB allows in a backup or restore`),
-        );
-        return;
-      }
-      done(null, chunk);
-    },
-  });
 }
 
 export async function dumpSite(

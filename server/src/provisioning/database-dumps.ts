@@ -3,9 +3,9 @@ import { StringDecoder } from 'node:string_decoder';
 import { createGunzip, createGzip } from 'node:zlib';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
-import { runClient } from '../../../lib/run-client.ts';
-import type { ArchiveReader, ArchiveWriter, DatabaseCredentials } from '../../engine.ts';
-import { pipePart } from '../host/archive-parts.ts';
+import { runClient } from '../lib/run-client.ts';
+import { pipePart } from './archive-parts.ts';
+import type { ArchiveReader, ArchiveWriter, DatabaseCredentials } from './engine.ts';
 
 /**
  * Dumps and loads of tenant databases, always with the tenant's own login (its password in the
@@ -14,6 +14,12 @@ import { pipePart } from '../host/archive-parts.ts';
  * PostgreSQL: `pg_dump -Fc` (compressed by itself), loaded by `pg_restore` without owners, privileges or
  * tablespaces (the database's own tablespace, on its disk, takes everything).
  */
+
+/** How long a dump may make no progress, and a load (an index build reads nothing for a while). */
+export const DUMP_WATCH = { what: 'The database dump' };
+export const LOAD_WATCH = { what: 'Loading the database', stallMs: 15 * 60_000 };
+/** A table count is one quick query: a tenant's lock must not hold it. */
+const COUNT_TIMEOUT_MS = 60_000;
 
 const mysqlEnv = (database: DatabaseCredentials) => ({ PATH: '/usr/bin:/bin', MYSQL_PWD: database.password });
 const mysqlArgs = (database: DatabaseCredentials) => [
@@ -28,31 +34,41 @@ const mysqlArgs = (database: DatabaseCredentials) => [
 export async function mysqlTableCount(database: DatabaseCredentials): Promise<number> {
   const connection = await mysql.createConnection({ ...database, connectTimeout: 5000 });
   try {
-    const [rows] = await connection.query<mysql.RowDataPacket[]>(
-      'SELECT COUNT(*) AS n FROM information_schema.tables WHERE table_schema = DATABASE()',
-    );
+    const [rows] = await connection.query<mysql.RowDataPacket[]>({
+      sql: 'SELECT COUNT(*) AS n FROM information_schema.tables WHERE table_schema = DATABASE()',
+      timeout: COUNT_TIMEOUT_MS,
+    });
     return Number(rows[0]?.n ?? 0);
   } finally {
     await connection.end();
   }
 }
 
+/** How every tenant database is dumped: one consistent snapshot, with its routines and triggers. */
+export const MARIADB_DUMP_OPTIONS = [
+  '--single-transaction',
+  '--quick',
+  '--no-tablespaces',
+  '--routines',
+  '--triggers',
+  '--hex-blob',
+  '--default-character-set=utf8mb4',
+];
+
 /** mariadb-dump of the tenant database (one consistent snapshot), gzipped into the part `name`. */
-export async function dumpMysql(database: DatabaseCredentials, archive: ArchiveWriter, name: string) {
-  const args = [
-    ...mysqlArgs(database),
-    '--single-transaction',
-    '--quick',
-    '--no-tablespaces',
-    '--routines',
-    '--triggers',
-    '--hex-blob',
-    '--default-character-set=utf8mb4',
-    database.database,
-  ];
+export async function dumpMysql(
+  database: DatabaseCredentials,
+  archive: ArchiveWriter,
+  name: string,
+  stallMs?: number,
+) {
+  const args = [...mysqlArgs(database), ...MARIADB_DUMP_OPTIONS, database.database];
   const gzip = createGzip();
   await pipePart(archive, name, gzip, () =>
-    runClient('/usr/bin/mariadb-dump', args, mysqlEnv(database), { output: gzip }),
+    runClient('/usr/bin/mariadb-dump', args, mysqlEnv(database), {
+      output: gzip,
+      watch: { ...DUMP_WATCH, stallMs },
+    }),
   );
 }
 
@@ -60,6 +76,7 @@ export async function dumpMysql(database: DatabaseCredentials, archive: ArchiveW
 export async function loadMysql(database: DatabaseCredentials, archive: ArchiveReader, name: string) {
   await runClient('/usr/bin/mariadb', [...mysqlArgs(database), database.database], mysqlEnv(database), {
     input: archive.part(name).pipe(createGunzip()),
+    watch: LOAD_WATCH,
   });
 }
 
@@ -75,12 +92,20 @@ const pgEnv = (database: DatabaseCredentials) => ({
 
 /** Tables of the tenant's PostgreSQL database (outside the system schemas). */
 export async function postgresTableCount(database: DatabaseCredentials): Promise<number> {
-  const client = new pg.Client({ ...database, connectionTimeoutMillis: 10_000 });
+  const client = new pg.Client({
+    ...database,
+    connectionTimeoutMillis: 10_000,
+    statement_timeout: COUNT_TIMEOUT_MS,
+    query_timeout: COUNT_TIMEOUT_MS,
+    // The catalog's names, whatever the tenant set for its database or role (a `public.count` of its
+    // own would otherwise run instead of the catalog's, and make the backup fail).
+    options: '-c search_path=pg_catalog',
+  });
   client.on('error', () => {});
   await client.connect();
   try {
     const { rows } = await client.query<{ n: number }>(
-      "select count(*)::int as n from pg_tables where schemaname not in ('pg_catalog', 'information_schema')",
+      "select pg_catalog.count(*)::int as n from pg_catalog.pg_tables where schemaname operator(pg_catalog.<>) all (array['pg_catalog', 'information_schema'])",
     );
     return rows[0]?.n ?? 0;
   } finally {
@@ -89,7 +114,12 @@ export async function postgresTableCount(database: DatabaseCredentials): Promise
 }
 
 /** pg_dump -Fc of the tenant database (one snapshot) into the part `name`. */
-export async function dumpPostgres(database: DatabaseCredentials, archive: ArchiveWriter, name: string) {
+export async function dumpPostgres(
+  database: DatabaseCredentials,
+  archive: ArchiveWriter,
+  name: string,
+  stallMs?: number,
+) {
   const out = new PassThrough();
   await pipePart(archive, name, out, () =>
     runClient(
@@ -98,7 +128,7 @@ export async function dumpPostgres(database: DatabaseCredentials, archive: Archi
       // every database: not the tenant's to dump or restore.
       ['-Fc', '--no-owner', '--no-privileges', '--no-tablespaces', '--exclude-schema=berth'],
       pgEnv(database),
-      { output: out },
+      { output: out, watch: { ...DUMP_WATCH, stallMs } },
     ),
   );
 }
@@ -160,7 +190,7 @@ export async function loadPostgres(database: DatabaseCredentials, archive: Archi
       '/usr/lib/postgresql/15/bin/pg_restore',
       ['--no-owner', '--no-privileges', '--no-tablespaces', '-f', '-'],
       pgEnv(database),
-      { input: archive.part(name), output: sqlText },
+      { input: archive.part(name), output: sqlText, watch: LOAD_WATCH },
     ).catch((error: unknown) => {
       sqlText.destroy(error as Error);
       throw error;

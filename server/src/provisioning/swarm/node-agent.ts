@@ -1,0 +1,223 @@
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type Docker from 'dockerode';
+import { execIn } from './node-exec.ts';
+import { choosePlacement, type Need, type Region } from './region.ts';
+import { LABEL } from './services.ts';
+import { type SwarmNode, unlessMissing } from './swarm-api.ts';
+import type { SwarmContext } from './swarm-context.ts';
+
+/**
+ * Berth's agent on every node (image-files/agent/berth-agent): a container of Berth's own, never of a
+ * tenant's, with the rights it needs and no more (mounting, the node's firewall; no `--privileged`), in
+ * the node's network and process namespaces. It does what the Engine API cannot:
+ *
+ * - **Size-limited volumes.** Each stateful instance's volume is an ext4 image of the size it was sold,
+ *   loop-mounted on the node under its volume root; the Docker volume binds that file system's `data/`
+ *   folder, so a tenant that fills it fills its own disk only (`df` inside shows its size). A node that
+ *   restarts mounts them again from the agent's start (RestartPolicy always); until then a task that
+ *   needs one fails to start (its `data/` is missing) rather than writing to the node's own disk.
+ * - **Tenants' egress.** n8n's and databases' traffic to private, link-local and reserved ranges, to the
+ *   region's nodes and to the node itself is dropped (TENANT_EGRESS_ALLOW opens ranges to n8n), as the
+ *   local driver does for its tenants.
+ *   Databases are on Docker's default bridge, where the agent drops every new connection they open: to
+ *   each other, the node, the world (only answers to their customers pass). A bridge of their own would be
+ *   a swarm-scoped bridge network, and Docker 20.10 cannot bring those back after its daemon crashed
+ *   (every task on the node is rejected with "network … exists"), which would keep a node's databases
+ *   down after it came back.
+ */
+
+export const AGENT = 'berth-agent';
+/** Where a node keeps its volumes' disks unless its `berth.volume-root` label says otherwise. */
+export const DEFAULT_VOLUME_ROOT = '/var/lib/berth/volumes';
+const VOLUME_ROOT_LABEL = 'berth.volume-root';
+
+const volumeRoot = (node: SwarmNode) => node.Spec.Labels?.[VOLUME_ROOT_LABEL] ?? DEFAULT_VOLUME_ROOT;
+
+/** Addresses of every node of the region (swarm and public), which tenants' containers must not reach. */
+async function nodeAddresses(region: Region): Promise<string[]> {
+  const nodes = await region.nodes();
+  const addresses = nodes.flatMap((node) => [node.Status.Addr, region.publicAddress(node)]);
+  return [...new Set(addresses.filter((a) => /^\d{1,3}(\.\d{1,3}){3}$/.test(a)))].sort();
+}
+
+interface AgentConfig {
+  image: string;
+  env: string[];
+}
+
+async function agentConfig(ctx: SwarmContext, region: Region, node: SwarmNode): Promise<AgentConfig> {
+  return {
+    image: ctx.image('agent'),
+    env: [
+      `BERTH_VOLUME_ROOT=${volumeRoot(node)}`,
+      `BERTH_EGRESS_ALLOW=${(ctx.options.egressAllow ?? []).join(',')}`,
+      `BERTH_NODE_ADDRESSES=${(await nodeAddresses(region)).join(',')}`,
+    ],
+  };
+}
+
+const configHash = (config: AgentConfig) =>
+  createHash('sha256').update(JSON.stringify(config)).digest('hex').slice(0, 16);
+
+/**
+ * Waits until the agent says it is ready (its firewall applied, its disks mounted), and refuses a node
+ * whose dockerd does not give containers no-new-privileges: swarm services cannot ask for it one by one
+ * (Engine API 1.41), so the daemon must set it for all, and the agent (which asks for nothing) shows
+ * whether it does.
+ */
+async function waitForAgent(engine: Docker, since: number): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const logs = (await engine.getContainer(AGENT).logs({
+      stdout: true,
+      stderr: true,
+      since: Math.floor(since / 1000) - 1,
+    })) as unknown as Buffer;
+    const ready = /berth-agent ready no-new-privileges=(\d)/.exec(logs.toString());
+    if (ready?.[1] === '1') return;
+    if (ready) {
+      throw new Error(
+        'its dockerd runs without --no-new-privileges ("no-new-privileges": true in /etc/docker/daemon.json)',
+      );
+    }
+    const state = (await engine.getContainer(AGENT).inspect()) as { State: { Running: boolean } };
+    if (!state.State.Running || Date.now() > deadline) {
+      throw new Error(`the agent did not start: ${logs.toString().slice(-1000)}`);
+    }
+    await sleep(200);
+  }
+}
+
+/** Starts the node's agent, or replaces it when its image or configuration changed. */
+async function ensureAgent(ctx: SwarmContext, region: Region, node: SwarmNode): Promise<void> {
+  const engine = region.nodeEngine(node);
+  const config = await agentConfig(ctx, region, node);
+  const hash = configHash(config);
+  const existing = (await unlessMissing(() => engine.getContainer(AGENT).inspect())) as
+    | { Config: { Labels?: Record<string, string> }; State: { Running: boolean } }
+    | undefined;
+  if (existing?.Config.Labels?.['berth.config'] === hash && existing.State.Running) return;
+  if (existing) await engine.getContainer(AGENT).remove({ force: true });
+  const started = Date.now();
+  const container = await engine.createContainer({
+    name: AGENT,
+    Image: config.image,
+    Cmd: ['/usr/local/bin/berth-agent', 'run'],
+    Env: config.env,
+    Labels: { [LABEL.role]: 'agent', 'berth.config': hash },
+    HostConfig: {
+      NetworkMode: 'host',
+      PidMode: 'host',
+      // Mounting loop devices (SYS_ADMIN, and the loop devices), entering the node's mount namespace
+      // (SYS_PTRACE to open it, SYS_CHROOT to join it) and its firewall (NET_ADMIN); nothing else.
+      CapDrop: ['ALL'],
+      CapAdd: [
+        'SYS_ADMIN',
+        'SYS_PTRACE',
+        'SYS_CHROOT',
+        'NET_ADMIN',
+        'NET_RAW',
+        'DAC_OVERRIDE',
+        'CHOWN',
+        'FOWNER',
+      ],
+      DeviceCgroupRules: ['b 7:* rwm', 'c 10:237 rwm'],
+      // No no-new-privileges of its own asked for: what it reports is the daemon's (waitForAgent).
+      SecurityOpt: ['apparmor=unconfined'],
+      ReadonlyRootfs: true,
+      Tmpfs: { '/run': 'rw,nosuid,nodev,noexec,size=1m' },
+      RestartPolicy: { Name: 'always' },
+      Memory: 64 * 1024 * 1024,
+      PidsLimit: 64,
+    },
+  });
+  await container.start();
+  try {
+    await waitForAgent(engine, started);
+  } catch (error) {
+    // Not kept: the node is checked again the next time it is asked for.
+    await container.remove({ force: true }).catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * Makes a node ready for Berth's instances: its agent (volumes, firewall). Idempotent and cheap when
+ * nothing changed; called for every ready node at start and before a node is chosen for an instance.
+ */
+export async function prepareNode(ctx: SwarmContext, region: Region, node: SwarmNode): Promise<void> {
+  await ensureAgent(ctx, region, node);
+}
+
+async function agentOn(region: Region, nodeId: string) {
+  const node = await region.nodeById(nodeId);
+  if (!node) throw new Error(`The node ${nodeId} is gone`);
+  const engine = region.nodeEngine(node);
+  return { node, target: { engine, container: engine.getContainer(AGENT), nodeId } };
+}
+
+/** The volume options that bind a disk the agent made (volumeMount in services.ts uses them). */
+export function sizedVolumeOptions(node: SwarmNode, name: string): Record<string, string> {
+  return { type: 'none', o: 'bind', device: `${volumeRoot(node)}/${name}/fs/data` };
+}
+
+/** Makes (or mounts again) the disk of a volume on its node; its size is fixed when first made. */
+export async function createVolumeDisk(region: Region, nodeId: string, name: string, sizeMb: number) {
+  const { target } = await agentOn(region, nodeId);
+  await execIn(target, ['berth-agent', 'volume-create', name, String(Math.round(sizeMb))]);
+}
+
+/** Deletes a volume's disk (after the volume itself is removed); absent: nothing happens. */
+export async function removeVolumeDisk(region: Region, nodeId: string, name: string) {
+  const { target } = await agentOn(region, nodeId);
+  await execIn(target, ['berth-agent', 'volume-remove', name]);
+}
+
+/** Used and total bytes of volumes' disks on a node (those that exist). */
+export async function volumeUsage(
+  region: Region,
+  nodeId: string,
+  names: string[],
+): Promise<Map<string, { usedBytes: number; limitBytes: number }>> {
+  const { target } = await agentOn(region, nodeId);
+  const out = await execIn(target, ['berth-agent', 'volume-usage', ...names]);
+  const usage = new Map<string, { usedBytes: number; limitBytes: number }>();
+  for (const line of out.split('\n')) {
+    const [name, used, size] = line.trim().split(/\s+/);
+    if (name && used && size) usage.set(name, { usedBytes: Number(used), limitBytes: Number(size) });
+  }
+  return usage;
+}
+
+/**
+ * The node a new stateful instance goes to (region.ts chooses it), made ready for it first; a node that
+ * cannot be made ready is passed over (the log says why) for the next best.
+ */
+export async function placeInstance(ctx: SwarmContext, region: Region, need: Need): Promise<SwarmNode> {
+  const passedOver = new Set<string>();
+  for (;;) {
+    const node = await choosePlacement(region, need, passedOver);
+    try {
+      await prepareNode(ctx, region, node);
+      return node;
+    } catch (error) {
+      ctx.log(
+        `node ${node.Description.Hostname} of ${region.id} is not ready for instances: ${(error as Error).message}`,
+      );
+      passedOver.add(node.ID);
+    }
+  }
+}
+
+/** Readies every node of the region that is up (at the driver's start); a failure is logged. */
+export async function prepareRegion(ctx: SwarmContext, region: Region): Promise<void> {
+  for (const node of await region.nodes()) {
+    if (node.Status.State !== 'ready') continue;
+    await prepareNode(ctx, region, node).catch((error: Error) =>
+      ctx.log(
+        `node ${node.Description.Hostname} of ${region.id} is not ready for instances: ${error.message}`,
+      ),
+    );
+  }
+}
