@@ -2,15 +2,20 @@ import { spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
+/** Node's ways of saying the program closed its stdin before the input ended. */
+const INPUT_CUT_SHORT = new Set(['EPIPE', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_STREAM_DESTROYED']);
+
 /**
  * Runs a client program (pg_dump, psql, mariadb-dump, …) to its end, its stdin from `io.input` and its
- * stdout into `io.output`, streamed; rejects with the end of its stderr when it fails.
+ * stdout into `io.output`, streamed; rejects with the end of its stderr when it fails. `io.readsPart`:
+ * the program may stop reading its input before its end (pg_restore -l reads only the table of
+ * contents), which is then no error when it exits with 0.
  */
 export async function runClient(
   command: string,
   args: string[],
   env: Record<string, string>,
-  io: { input?: Readable; output?: Writable } = {},
+  io: { input?: Readable; output?: Writable; readsPart?: boolean } = {},
 ): Promise<void> {
   const child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
@@ -22,7 +27,13 @@ export async function runClient(
     child.on('close', resolve);
   });
   const streams: Promise<void>[] = [];
-  if (io.input) streams.push(pipeline(io.input, child.stdin));
+  if (io.input)
+    streams.push(
+      pipeline(io.input, child.stdin).catch((error: unknown) => {
+        const code = (error as { code?: unknown }).code;
+        if (!(io.readsPart && typeof code === 'string' && INPUT_CUT_SHORT.has(code))) throw error;
+      }),
+    );
   else child.stdin.end();
   if (io.output) streams.push(pipeline(child.stdout, io.output));
   else child.stdout.resume();

@@ -253,6 +253,66 @@ describe.each([
   });
 });
 
+describe('a PostgreSQL database that holds text reading like the platform’s own SQL', {
+  timeout: 120_000,
+}, () => {
+  // Lines beginning `CREATE EVENT TRIGGER` in a function body, a table's comment and its rows: a
+  // restore that filtered pg_restore's SQL by its lines would drop some of them, or lose its place and
+  // break the function's end. Only the platform's own event trigger (an entry of the archive) is skipped.
+  const setup = `
+CREATE FUNCTION harbour_notes() RETURNS text LANGUAGE plpgsql AS $fn$
+BEGIN
+  RETURN 'first line
+CREATE EVENT TRIGGER looks_like_ours ON ddl_command_end
+  EXECUTE FUNCTION nothing();
+CREATE EVENT TRIGGER cut_short ON ddl_command_start
+still the same string';
+END
+$fn$;
+CREATE TABLE notes (id int PRIMARY KEY, body text);
+COMMENT ON TABLE notes IS 'notes
+CREATE EVENT TRIGGER in_a_comment ON sql_drop EXECUTE FUNCTION f();
+end of the comment';
+INSERT INTO notes VALUES
+  (1, E'CREATE EVENT TRIGGER in_the_data ON ddl_command_end\nEXECUTE FUNCTION g();'),
+  (2, 'CREATE EVENT TRIGGER on one line;');`;
+  const snapshot = `SELECT harbour_notes() || '|' || obj_description('notes'::regclass, 'pg_class') || '|' ||
+    (SELECT string_agg(id || ':' || body, '|' ORDER BY id) FROM notes);`;
+
+  it('backs up and restores the function, the comment and the rows exactly', async () => {
+    const { id, login } = await deployDatabase('PostgreSQL');
+    const made = await tenantCli('postgresql', login, setup);
+    expect(made.ok, made.stderr).toBe(true);
+    const before = await tenantCli('postgresql', login, snapshot);
+    expect(before.stdout).toContain('\nCREATE EVENT TRIGGER cut_short ON ddl_command_start\n');
+    expect(before.stdout).toContain('2:CREATE EVENT TRIGGER on one line;');
+    const created = await api('POST', `/api/instances/${id}/backups/new`, { name: 'Awkward text' });
+    expect(created.status, JSON.stringify(created.json)).toBe(201);
+    const backup = await waitForBackup(app, owner.token, id, created.json.id);
+    expect([backup.status, backup.error]).toEqual(['complete', null]);
+
+    const changed = await tenantCli(
+      'postgresql',
+      login,
+      `DROP FUNCTION harbour_notes(); DELETE FROM notes; COMMENT ON TABLE notes IS NULL;`,
+    );
+    expect(changed.ok, changed.stderr).toBe(true);
+    const restored = await api('POST', `/api/instances/${id}/backups/${backup.id}/restore`);
+    expect(restored.status, JSON.stringify(restored.json)).toBe(202);
+    await waitForStatus(app, owner.token, id, 'running', 60_000).catch((error: Error) => {
+      throw new Error(`${error.message}\n${jobLog.join('\n')}`);
+    });
+    const failed = (await api('GET', '/api/notifications')).json.items.find(
+      (n: { title: string }) => n.title === 'Restore failed',
+    );
+    expect(failed?.message).toBeUndefined();
+    expect((await tenantCli('postgresql', login, snapshot)).stdout).toBe(before.stdout);
+    // The platform's event trigger is still the database's own (from template1), and still works.
+    const hash = await tenantCli('postgresql', login, 'CREATE INDEX notes_hash ON notes USING hash (body);');
+    expect(hash.stderr).toContain('hash indexes are not available on this server');
+  });
+});
+
 describe('download links', { timeout: 120_000 }, () => {
   let id = '';
   let backupId = '';
