@@ -2446,6 +2446,13 @@ export interface components {
                 /** @description Why instances cannot be placed there */
                 reason: string | null;
             }[];
+            /** @description PHP of WordPress sites on this server */
+            php: {
+                /** @description The PHP versions WordPress sites can run on here, newest first (what a deploy may name) */
+                versions: string[];
+                /** @description The version a WordPress deploy takes when it names none; null when none */
+                default: string | null;
+            };
         };
         OperatorInstanceCapabilities: {
             types: {
