@@ -1,3 +1,4 @@
+import { DOMAIN_VERIFICATION } from '@berth/openapi/rules';
 import KeyIcon from '@mui/icons-material/Key';
 import {
   Alert,
@@ -26,11 +27,16 @@ interface FormAccess {
   setValue<K extends keyof WordPressValues>(name: K, value: WordPressValues[K]): void;
 }
 
-/** The DNS hint of a custom domain. */
-const CNAME_HINT =
-  'Point a CNAME record for your domain at this platform before you publish the site, so that it can bind the domain and issue its SSL certificate.';
+/**
+ * The DNS hint of a custom domain: the spec's CNAME sentence, and the TXT record that proves the domain
+ * is the customer's (its value appears on the instance page once the instance is made; without the
+ * record the domain is never bound).
+ */
+const DOMAIN_HINT =
+  'Point a CNAME record for your domain at this platform before you publish the site, so that it can bind the domain and issue its SSL certificate. ' +
+  `Add a TXT record named ${DOMAIN_VERIFICATION.name}.<your domain> as well, with the value the instance page shows once it is created: it proves the domain is yours, and the domain is bound only then.`;
 
-/** Domain Type of applications: Temporary, or Custom domain with the CNAME hint. */
+/** Domain Type of applications: Temporary, or Custom domain with the DNS hint (CNAME and TXT records). */
 export function DomainTypeFields({ form }: { form: FormAccess }) {
   const custom = form.values.domainType === 'Custom Domain';
   return (
@@ -56,7 +62,7 @@ export function DomainTypeFields({ form }: { form: FormAccess }) {
             required
           />
           <Alert severity="info" variant="outlined">
-            {CNAME_HINT}
+            {DOMAIN_HINT}
           </Alert>
         </Stack>
       )}

@@ -101,6 +101,17 @@ describe('WordPress in Deploy New Instance', () => {
     expect(app.api.calls('POST /api/instances/deploy')).toHaveLength(0);
   });
 
+  it('names both DNS records a custom domain needs: the CNAME and the _berth-verify TXT record', async () => {
+    const app = renderNew();
+    const form = await chooseWordPress(app);
+    await app.user.click(within(form).getByRole('radio', { name: 'Custom domain' }));
+    const hint = within(form).getByText(/CNAME record/);
+    expect(hint.textContent).toBe(
+      'Point a CNAME record for your domain at this platform before you publish the site, so that it can bind the domain and issue its SSL certificate. ' +
+        'Add a TXT record named _berth-verify.<your domain> as well, with the value the instance page shows once it is created: it proves the domain is yours, and the domain is bound only then.',
+    );
+  });
+
   it('sends the WordPress payload with a custom domain and the PHP version chosen', async () => {
     const app = renderNew({ ...WITH_TWO_PHPS, 'POST /api/instances/deploy': ACCEPTED });
     const form = await chooseWordPress(app);
