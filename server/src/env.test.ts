@@ -91,7 +91,9 @@ describe('provisioning and secrets configuration', () => {
     expect(() => readConfig({ LOCAL_REGION: 'mars-1' })).toThrow(
       'LOCAL_REGION "mars-1" is not a region of Berth; use one of: us-east-1, us-west-2, eu-west-1,',
     );
-    expect(() => readConfig({ LOCAL_REGION: 'EU-WEST-1' })).toThrow('LOCAL_REGION "EU-WEST-1" is not a region');
+    expect(() => readConfig({ LOCAL_REGION: 'EU-WEST-1' })).toThrow(
+      'LOCAL_REGION "EU-WEST-1" is not a region',
+    );
   });
 
   it('reads the database sizes and the disk reserve', () => {
