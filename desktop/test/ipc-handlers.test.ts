@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { registerIpcHandlers } from '../src/main/ipc-handlers.ts';
+import { createSessionUser } from '../src/main/session-user.ts';
 import { createSettings } from '../src/main/settings.ts';
 import { createTokenStore } from '../src/main/token-store.ts';
 import { type InstanceCounts, IpcChannel } from '../src/shared/ipc-contract.ts';
@@ -12,6 +13,9 @@ describe('registerIpcHandlers', () => {
   let notifications: [string, string, string | undefined][];
   let reloads: number;
   let trayCounts: (InstanceCounts | null)[];
+  /** What the server says of each access token (GET /api/auth/profile): its user, per server. */
+  let sessions: Map<string, string>;
+  let profileCalls: number;
 
   beforeEach(() => {
     fake = createFakeIpc();
@@ -20,7 +24,21 @@ describe('registerIpcHandlers', () => {
     notifications = [];
     reloads = 0;
     trayCounts = [];
+    sessions = new Map();
+    profileCalls = 0;
+    // Berth's answer to GET /api/auth/profile for a token (the server stands in here: the secret
+    // tests are about the main process's rule; session-user.test.ts talks HTTP).
+    const server = async (input: string | URL | Request, init?: RequestInit) => {
+      profileCalls += 1;
+      const url = new URL(String(input));
+      const token = new Headers(init?.headers).get('authorization')?.replace(/^Bearer /, '') ?? '';
+      const user = url.pathname === '/api/auth/profile' ? sessions.get(`${url.origin}|${token}`) : undefined;
+      return user
+        ? Response.json({ user: { id: user, username: 'ada' } })
+        : Response.json({ error: 'unauthorized', message: 'Invalid token' }, { status: 401 });
+    };
     registerIpcHandlers(fake.ipc, {
+      sessionUser: createSessionUser(server as typeof fetch),
       tokenStore: createTokenStore(keychain),
       settings: createSettings(createMemorySettingsStore()),
       reloadApp: () => {
@@ -120,35 +138,66 @@ describe('registerIpcHandlers', () => {
     expect(reloads).toBe(1);
   });
 
-  it("keeps a user's API key in the keychain, per user and per server", async () => {
-    const userA = '5f0c7a52-4a0e-4a43-9a43-0c6f3f7c1a01';
-    const userB = '9d1e2f3a-0000-4000-8000-000000000002';
+  const userA = '5f0c7a52-4a0e-4a43-9a43-0c6f3f7c1a01';
+  const userB = '9d1e2f3a-0000-4000-8000-000000000002';
+  /** Stores `token` as the session of the current server, which the server knows as `user`'s. */
+  async function signIn(token: string, user: string, server = 'http://localhost:8080') {
+    sessions.set(`${server}|${token}`, user);
+    await fake.invoke(IpcChannel.setToken, token);
+  }
+
+  it("keeps the signed-in user's API key in the keychain, per user and per server", async () => {
+    await signIn('token-a', userA);
     expect(await fake.invoke(IpcChannel.getSecret, 'apiKey', userA)).toBeNull();
     await fake.invoke(IpcChannel.setSecret, 'apiKey', userA, 'berth_sk_a');
     expect(await fake.invoke(IpcChannel.getSecret, 'apiKey', userA)).toBe('berth_sk_a');
-    // Another user of the same app (after a sign-out) does not see it, nor does another server.
-    expect(await fake.invoke(IpcChannel.getSecret, 'apiKey', userB)).toBeNull();
+    // The server was asked once for this token.
+    expect(profileCalls).toBe(1);
+    // Another server: its own session, and no key of A's kept there.
     await fake.invoke(IpcChannel.setServerUrl, 'https://berth.example.com');
+    await signIn('token-a-prod', userA, 'https://berth.example.com');
     expect(await fake.invoke(IpcChannel.getSecret, 'apiKey', userA)).toBeNull();
     await fake.invoke(IpcChannel.setServerUrl, 'http://localhost:8080');
-    expect([...keychain.entries]).toEqual([[`Berth/apiKey:${userA}@http://localhost:8080`, 'berth_sk_a']]);
-    // Signing out forgets the session, not the key the user chose to keep.
-    await fake.invoke(IpcChannel.setToken, 'tok');
+    expect(keychain.entries.get(`Berth/apiKey:${userA}@http://localhost:8080`)).toBe('berth_sk_a');
+    // Signing out forgets the session, not the key the user chose to keep: back on A's next sign-in.
     await fake.invoke(IpcChannel.clearToken);
+    await signIn('token-a-2', userA);
     expect(await fake.invoke(IpcChannel.getSecret, 'apiKey', userA)).toBe('berth_sk_a');
     await fake.invoke(IpcChannel.deleteSecret, 'apiKey', userA);
     expect(await fake.invoke(IpcChannel.getSecret, 'apiKey', userA)).toBeNull();
-    expect(keychain.entries.size).toBe(0);
+    expect(keychain.entries.has(`Berth/apiKey:${userA}@http://localhost:8080`)).toBe(false);
+  });
+
+  it("never serves another user's secret: the signed-in user is the server's answer, not the renderer's", async () => {
+    await signIn('token-a', userA);
+    await fake.invoke(IpcChannel.setSecret, 'apiKey', userA, 'berth_sk_a');
+    await fake.invoke(IpcChannel.clearToken);
+    // B signs in on the same computer and asks for A's key by A's id: refused, read or write.
+    await signIn('token-b', userB);
+    const refused = /a secret of a user who is not signed in/;
+    await expect(fake.invoke(IpcChannel.getSecret, 'apiKey', userA)).rejects.toThrow(refused);
+    await expect(fake.invoke(IpcChannel.setSecret, 'apiKey', userA, 'berth_sk_x')).rejects.toThrow(refused);
+    await expect(fake.invoke(IpcChannel.deleteSecret, 'apiKey', userA)).rejects.toThrow(refused);
+    expect(await fake.invoke(IpcChannel.getSecret, 'apiKey', userB)).toBeNull();
+    // A token the page made up (a JWT saying it is A's) is nobody's to the server.
+    const forged = `e30.${Buffer.from(JSON.stringify({ sub: userA })).toString('base64url')}.x`;
+    await fake.invoke(IpcChannel.setToken, forged);
+    const nobody = /Nobody is signed in/;
+    await expect(fake.invoke(IpcChannel.getSecret, 'apiKey', userA)).rejects.toThrow(nobody);
+    // Signed out: nobody's secrets.
+    await fake.invoke(IpcChannel.clearToken);
+    await expect(fake.invoke(IpcChannel.getSecret, 'apiKey', userA)).rejects.toThrow(nobody);
+    expect(keychain.entries.get(`Berth/apiKey:${userA}@http://localhost:8080`)).toBe('berth_sk_a');
   });
 
   it('refuses unknown secret names, odd user ids and empty or non-string secrets', async () => {
-    const user = '5f0c7a52-4a0e-4a43-9a43-0c6f3f7c1a01';
-    await expect(fake.invoke(IpcChannel.getSecret, 'session', user)).rejects.toThrow(/Unknown secret/);
+    await signIn('token-a', userA);
+    await expect(fake.invoke(IpcChannel.getSecret, 'session', userA)).rejects.toThrow(/Unknown secret/);
     await expect(fake.invoke(IpcChannel.setSecret, 'apiKey', 'x@evil', 'k')).rejects.toThrow(/user id/);
     await expect(fake.invoke(IpcChannel.setSecret, 'apiKey', '', 'k')).rejects.toThrow(/user id/);
-    await expect(fake.invoke(IpcChannel.setSecret, 'apiKey', user, '')).rejects.toThrow(/empty/);
-    await expect(fake.invoke(IpcChannel.setSecret, 'apiKey', user, 42)).rejects.toThrow(TypeError);
-    expect(keychain.entries.size).toBe(0);
+    await expect(fake.invoke(IpcChannel.setSecret, 'apiKey', userA, '')).rejects.toThrow(/empty/);
+    await expect(fake.invoke(IpcChannel.setSecret, 'apiKey', userA, 42)).rejects.toThrow(TypeError);
+    expect([...keychain.entries.keys()]).toEqual(['Berth/session@http://localhost:8080']);
   });
 
   it('passes instance counts to the tray, checking them', async () => {

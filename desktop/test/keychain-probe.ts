@@ -38,6 +38,7 @@ const conf = new Conf<{ serverUrl?: string }>({
   cwd: join(process.env.HOME ?? '.', 'conf'),
 });
 const ipc = createFakeIpc();
+const userId = '5f0c7a52-4a0e-4a43-9a43-0c6f3f7c1a01';
 registerIpcHandlers(ipc.ipc, {
   tokenStore: store,
   settings: createSettings(conf),
@@ -45,8 +46,9 @@ registerIpcHandlers(ipc.ipc, {
   openExternal: async () => {},
   notify: () => {},
   reportInstanceCounts: () => {},
+  // The server's answer for the probe's session (whose it is; session-user.test.ts asks over HTTP).
+  sessionUser: async (_serverUrl, token) => (token === 'access-probe' ? userId : null),
 });
-const userId = '5f0c7a52-4a0e-4a43-9a43-0c6f3f7c1a01';
 const apiKey = 'berth_sk_probe_0123456789abcdef0123456789abcdef';
 await ipc.invoke(IpcChannel.setServerUrl, 'https://berth.example.com/');
 await ipc.invoke(IpcChannel.setToken, 'access-probe');

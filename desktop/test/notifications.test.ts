@@ -71,6 +71,8 @@ describe('a stream notification becomes a system notification that opens its rou
       openExternal: async () => {},
       notify: (title, body, route) => notifier.notify(title, body, route),
       reportInstanceCounts: () => {},
+      // No secrets here: nobody's session.
+      sessionUser: async () => null,
     });
     bridge = createBridge(ipc.renderer);
     bridge.onOpenRoute((route) => routes.push(route));

@@ -87,6 +87,8 @@ describe('the instance tray', () => {
       openExternal: async () => {},
       notify: () => {},
       reportInstanceCounts: (counts) => tray.update(counts),
+      // No secrets here: nobody's session.
+      sessionUser: async () => null,
     });
     bridge = createBridge(ipc.renderer);
   });

@@ -728,7 +728,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A short-lived link (5 minutes) that downloads the backup as a tar of its parts, decrypted */
+        /** A link that downloads the backup as a tar of its parts, decrypted: once, within 5 minutes, while the session that made it goes on */
         post: operations["instances.backupDownloadLink"];
         delete?: never;
         options?: never;
@@ -743,7 +743,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The download a backup link gives (the link is the credential: it expires after 5 minutes) */
+        /** The download a backup link gives (the link is the credential: it works once, for 5 minutes, until a sign-out or password change) */
         get: operations["instances.backupDownload"];
         put?: never;
         post?: never;
@@ -1655,7 +1655,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A link that downloads the backup as a tar (works for 5 minutes, no key needed to follow it) */
+        /** A link that downloads the backup as a tar (works once, for 5 minutes, no key needed to follow it; a password change ends it) */
         post: operations["v1.instances.backupDownloadLink"];
         delete?: never;
         options?: never;
@@ -2446,6 +2446,13 @@ export interface components {
                 /** @description Why instances cannot be placed there */
                 reason: string | null;
             }[];
+            /** @description PHP of WordPress sites on this server */
+            php: {
+                /** @description The PHP versions WordPress sites can run on here, newest first (what a deploy may name) */
+                versions: string[];
+                /** @description The version a WordPress deploy takes when it names none; null when none */
+                default: string | null;
+            };
         };
         OperatorInstanceCapabilities: {
             types: {
@@ -5898,6 +5905,15 @@ export interface operations {
             };
             /** @description "This download link is invalid or has expired", or the backup is gone */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The link was used already, or its session was signed out or its password changed since it was made */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };

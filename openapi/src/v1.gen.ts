@@ -227,7 +227,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A link that downloads the backup as a tar (works for 5 minutes, no key needed to follow it) */
+        /** A link that downloads the backup as a tar (works once, for 5 minutes, no key needed to follow it; a password change ends it) */
         post: operations["v1.instances.backupDownloadLink"];
         delete?: never;
         options?: never;

@@ -39,6 +39,7 @@ export function createDriver(config: ProvisioningConfig, log: LogLine): Provisio
   const { sites } = config;
   return createLocalDriver({
     dataRoot: config.dataDir,
+    region: config.localRegion,
     mysqlAdminUrl: config.mysqlAdminUrl,
     postgresAdminUrl: config.postgresAdminUrl,
     mongodbAdminUrl: config.mongodbAdminUrl,

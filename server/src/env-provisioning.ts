@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEFAULT_REGION, REGIONS } from '@berth/openapi/rules';
 import { z } from 'zod';
 import {
   type SwarmConfig,
@@ -33,7 +34,18 @@ const Mib = (name: string, min: number, why: string, fallback: number) =>
     .max(1_048_576, `${name} must be at most 1048576 (1 TiB)`)
     .default(fallback);
 
+const REGION_IDS = REGIONS.map((region) => region.id);
+
 export const provisioningEnv = z.object({
+  /** The one region the local driver serves (an id of the deploy form's regions). */
+  LOCAL_REGION: z
+    .string()
+    .trim()
+    .default(DEFAULT_REGION)
+    .refine((value) => (REGION_IDS as string[]).includes(value), {
+      error: (issue) =>
+        `LOCAL_REGION "${String(issue.input)}" is not a region of Berth; use one of: ${REGION_IDS.join(', ')}`,
+    }),
   PROVISIONER: z
     .enum(PROVISIONERS, {
       error: (issue) =>
@@ -109,6 +121,8 @@ export interface ProvisioningConfig {
   swarm: SwarmConfig | undefined;
   /** Absolute directory of the local driver (its MariaDB and PostgreSQL servers, logs, pid files). */
   dataDir: string;
+  /** The one region the local driver serves (LOCAL_REGION, an id of REGIONS). */
+  localRegion: string;
   /** Existing servers to create tenants on instead of the ones the local driver runs itself. */
   mysqlAdminUrl: string | undefined;
   postgresAdminUrl: string | undefined;
@@ -174,6 +188,7 @@ export function provisioningConfigOf(e: ProvisioningEnv, dataDir: string): Provi
           )
         : undefined,
     dataDir: path.resolve(e.PROVISIONING_DATA_DIR ?? path.join(dataDir, 'provisioning')),
+    localRegion: e.LOCAL_REGION,
     mysqlAdminUrl: e.MYSQL_ADMIN_URL,
     postgresAdminUrl: e.POSTGRES_ADMIN_URL,
     mongodbAdminUrl: e.MONGODB_ADMIN_URL,

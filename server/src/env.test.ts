@@ -38,6 +38,7 @@ describe('provisioning and secrets configuration', () => {
       driver: 'local',
       swarm: undefined,
       dataDir: '/var/lib/berth/provisioning',
+      localRegion: 'us-east-1',
       mysqlAdminUrl: undefined,
       postgresAdminUrl: undefined,
       mongodbAdminUrl: undefined,
@@ -82,6 +83,17 @@ describe('provisioning and secrets configuration', () => {
       diskMb: 4096,
       databaseMb: 256,
     });
+  });
+
+  it('reads the region the local driver serves (LOCAL_REGION), one of the deploy form’s', () => {
+    expect(readConfig({ LOCAL_REGION: 'eu-west-1' }).provisioning.localRegion).toBe('eu-west-1');
+    expect(readConfig({ LOCAL_REGION: ' ap-south-1 ' }).provisioning.localRegion).toBe('ap-south-1');
+    expect(() => readConfig({ LOCAL_REGION: 'mars-1' })).toThrow(
+      'LOCAL_REGION "mars-1" is not a region of Berth; use one of: us-east-1, us-west-2, eu-west-1,',
+    );
+    expect(() => readConfig({ LOCAL_REGION: 'EU-WEST-1' })).toThrow(
+      'LOCAL_REGION "EU-WEST-1" is not a region',
+    );
   });
 
   it('reads the database sizes and the disk reserve', () => {

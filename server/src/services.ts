@@ -21,6 +21,7 @@ import { createAffiliatesServices } from './modules/affiliates/affiliates.servic
 import { createAnnouncementsService, FANOUT_TASK } from './modules/announcements/announcements.service.ts';
 import { createApiKeysService } from './modules/api-keys/api-keys.service.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
+import { createSessionChecks } from './modules/auth/session-checks.ts';
 import { createAccessVerifier, createTokenVersions } from './modules/auth/token-versions.ts';
 import { createAvatarsService } from './modules/avatars/avatars.service.ts';
 import { createContactService } from './modules/contact/contact.service.ts';
@@ -137,7 +138,7 @@ export function createServices(config: ServicesConfig) {
     payments: config.payments,
     paymentSettings,
     dnsServers: config.dnsServers,
-    backups: { vault, tokens, publicUrl },
+    backups: { vault, tokens, sessions: createSessionChecks(db, tokenVersions, now), publicUrl, now },
     log: errorLog,
   });
   const auth = createAuthService({

@@ -269,11 +269,13 @@ type Capability = Schemas['InstanceCapabilities']['types'][number];
 /**
  * GET /api/instances/capabilities: every type available but MongoDB, WordPress and n8n (or as
  * `overrides` say: null = available, a string = unavailable for that reason); every region available
- * (a server with many regions), or only `regions.only` with `regions.reason` for the others.
+ * (a server with many regions), or only `regions.only` with `regions.reason` for the others; the PHP
+ * versions of WordPress sites (a Debian 12 host: 8.2 only).
  */
 export function capabilities(
   overrides: Partial<Record<Capability['type'], string | null>> = {},
   regions: { only?: string; reason?: string } = {},
+  php: Schemas['InstanceCapabilities']['php'] = { versions: ['8.2'], default: '8.2' },
 ) {
   const types: Capability[] = [
     { type: 'mysql', name: 'MySQL', category: 'database', available: true, reason: null },
@@ -304,6 +306,7 @@ export function capabilities(
       const available = regions.only === undefined || regions.only === id;
       return { id, label, available, reason: available ? null : (regions.reason ?? 'Not offered here') };
     }),
+    php,
   };
 }
 

@@ -12,6 +12,7 @@ import { registerIpcHandlers } from './ipc-handlers.ts';
 import { createMainWindow } from './main-window.ts';
 import { isNavigationAllowed, isSafeExternalUrl } from './navigation.ts';
 import { createNotifier } from './notifier.ts';
+import { createSessionUser } from './session-user.ts';
 import { createSettings } from './settings.ts';
 import { createTokenStore } from './token-store.ts';
 import { createInstanceTray, type InstanceTray } from './tray.ts';
@@ -90,6 +91,7 @@ registerIpcHandlers(ipcMain, {
   openExternal: (url) => shell.openExternal(url),
   notify: (title, body, route) => notifier.notify(title, body, route),
   reportInstanceCounts: (counts) => tray?.update(counts),
+  sessionUser: createSessionUser(),
 });
 
 app.on('window-all-closed', () => {

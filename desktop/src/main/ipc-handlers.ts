@@ -1,5 +1,6 @@
 import { type InstanceCounts, IpcChannel, SECRET_NAMES, type SecretName } from '../shared/ipc-contract.ts';
 import { isInAppRoute, isSafeExternalUrl } from './navigation.ts';
+import type { SessionUser } from './session-user.ts';
 import type { Settings } from './settings.ts';
 import { refreshAccount, secretAccount, sessionAccount, type TokenStore } from './token-store.ts';
 
@@ -19,6 +20,8 @@ export interface IpcDeps {
   notify(title: string, body: string, route?: string): void;
   /** Updates the tray (see tray.ts). */
   reportInstanceCounts(counts: InstanceCounts | null): void;
+  /** Whose session a stored access token is, as the server says (session-user.ts). */
+  sessionUser: SessionUser;
 }
 
 type Handler = (...args: unknown[]) => unknown;
@@ -65,8 +68,21 @@ export function registerIpcHandlers(ipc: IpcRegistrar, deps: IpcDeps): void {
   const { tokenStore, settings } = deps;
   const currentSession = () => sessionAccount(settings.getServerUrl());
   const currentRefresh = () => refreshAccount(settings.getServerUrl());
-  const secret = (name: unknown, userId: unknown) =>
-    secretAccount(requireSecretName(name), requireUserId(userId), settings.getServerUrl());
+  /**
+   * The keychain account of a secret of the signed-in user: the user whose session is stored, as the
+   * server tells it. The renderer names the user it means; any other user's secret is refused, so a
+   * page cannot read the API key another person of this computer kept.
+   */
+  const secret = async (name: unknown, userId: unknown) => {
+    const secretName = requireSecretName(name);
+    const claimed = requireUserId(userId);
+    const serverUrl = settings.getServerUrl();
+    const token = await tokenStore.get(sessionAccount(serverUrl));
+    const signedIn = token === null ? null : await deps.sessionUser(serverUrl, token);
+    if (signedIn === null) throw new Error('Nobody is signed in: secrets are kept for the signed-in user');
+    if (claimed !== signedIn) throw new Error('Refused: a secret of a user who is not signed in');
+    return secretAccount(secretName, signedIn, serverUrl);
+  };
 
   const handlers: Record<IpcChannel, Handler> = {
     [IpcChannel.getToken]: () => tokenStore.get(currentSession()),
@@ -78,15 +94,14 @@ export function registerIpcHandlers(ipc: IpcRegistrar, deps: IpcDeps): void {
     [IpcChannel.getRefreshToken]: () => tokenStore.get(currentRefresh()),
     [IpcChannel.setRefreshToken]: (token) =>
       tokenStore.set(currentRefresh(), requireString(token, 'refresh token')),
-    [IpcChannel.getSecret]: (name, userId) => tokenStore.get(secret(name, userId)),
-    [IpcChannel.setSecret]: (name, userId, value) => {
-      const account = secret(name, userId);
+    [IpcChannel.getSecret]: async (name, userId) => tokenStore.get(await secret(name, userId)),
+    [IpcChannel.setSecret]: async (name, userId, value) => {
       const text = requireString(value, 'secret');
       if (text === '') throw new TypeError('secret must not be empty');
-      return tokenStore.set(account, text);
+      return tokenStore.set(await secret(name, userId), text);
     },
     [IpcChannel.deleteSecret]: async (name, userId) => {
-      await tokenStore.delete(secret(name, userId));
+      await tokenStore.delete(await secret(name, userId));
     },
     [IpcChannel.getServerUrl]: () => settings.getServerUrl(),
     // Throws (and nothing is saved or reloaded) when the URL is not an absolute http(s) URL.

@@ -2,8 +2,8 @@
  * Secrets in the OS keychain (Secret Service, macOS Keychain, Windows Credential Manager) under one fixed
  * service name. Accounts name what is stored, per server: `session@<serverUrl>` (access token) and
  * `refresh@<serverUrl>` (its refresh token), and `apiKey:<userId>@<serverUrl>` (a user's API key, kept per
- * user so that the next person to sign in on this computer never sees it). Nothing secret goes to
- * electron-store or the renderer's localStorage.
+ * user so that the next person to sign in on this computer never sees it; ipc-handlers.ts serves only the
+ * signed-in user's). Nothing secret goes to electron-store or the renderer's localStorage.
  */
 
 export const KEYCHAIN_SERVICE = 'Berth';

@@ -46,7 +46,11 @@ export interface DesktopBridge {
   /** Refresh token of the session for the configured server (kept in the keychain too), or null. */
   getRefreshToken(): Promise<string | null>;
   setRefreshToken(token: string): Promise<void>;
-  /** A secret of one user of the configured server (kept in the keychain), or null. */
+  /**
+   * A secret of the signed-in user of the configured server (kept in the keychain), or null. `userId`
+   * must be that user's (the main process asks the server whose the stored session is): another's is
+   * refused.
+   */
   getSecret(name: SecretName, userId: string): Promise<string | null>;
   setSecret(name: SecretName, userId: string, value: string): Promise<void>;
   deleteSecret(name: SecretName, userId: string): Promise<void>;

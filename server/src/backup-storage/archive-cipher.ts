@@ -10,9 +10,14 @@ import { Transform, type TransformCallback } from 'node:stream';
  * Layout: `BERTHBK1` (8 bytes), a random salt (16 bytes), then the chunks: 64 KiB of ciphertext + its
  * 16-byte tag each, the last one shorter (possibly just a tag). Each archive's key is derived from the
  * backup key and the archive's salt (HKDF-SHA256), so no key and nonce pair is ever used twice.
+ *
+ * A bound archive (`BERTHBK2`, the same layout) is sealed to a name, the object key it is stored at:
+ * every chunk's associated data holds that name too, so it decrypts only when read as that name. Copied
+ * to another key (another backup's manifest, another instance's), it no longer decrypts there.
  */
 
 const MAGIC = Buffer.from('BERTHBK1');
+const MAGIC_BOUND = Buffer.from('BERTHBK2');
 const SALT_BYTES = 16;
 const HEADER_BYTES = MAGIC.length + SALT_BYTES;
 const CHUNK = 64 * 1024;
@@ -35,12 +40,24 @@ function nonce(counter: number): Buffer {
   return iv;
 }
 
-/** `[1]` on the last chunk, `[0]` on the others: authenticated with it. */
+/** `[1]` on the last chunk, `[0]` on the others: authenticated with it (and the name, if bound). */
 const LAST = Buffer.from([1]);
 const NOT_LAST = Buffer.from([0]);
+const associatedData = (last: boolean, name: Buffer | undefined) =>
+  name ? Buffer.concat([last ? LAST : NOT_LAST, name]) : last ? LAST : NOT_LAST;
 
-/** Encrypts a stream. */
-export function encryptArchive(key: Buffer): Transform {
+/** Whether stored bytes are a bound archive (BERTHBK2), an unbound one (BERTHBK1), or neither. */
+export function archiveFormat(head: Buffer): 'bound' | 'unbound' | undefined {
+  const magic = head.subarray(0, MAGIC.length);
+  if (magic.equals(MAGIC_BOUND)) return 'bound';
+  if (magic.equals(MAGIC)) return 'unbound';
+  return undefined;
+}
+
+/** Encrypts a stream; bound to `boundTo` (its object key) when given. */
+export function encryptArchive(key: Buffer, boundTo?: string): Transform {
+  const name = boundTo === undefined ? undefined : Buffer.from(boundTo, 'utf8');
+  const magic = name ? MAGIC_BOUND : MAGIC;
   const salt = randomBytes(SALT_BYTES);
   const derived = archiveKey(key, salt);
   let counter = 0;
@@ -50,7 +67,7 @@ export function encryptArchive(key: Buffer): Transform {
 
   const seal = (plain: Buffer, last: boolean): Buffer => {
     const cipher = createCipheriv('aes-256-gcm', derived, nonce(counter++));
-    cipher.setAAD(last ? LAST : NOT_LAST);
+    cipher.setAAD(associatedData(last, name));
     const body = Buffer.concat([cipher.update(plain), cipher.final()]);
     return Buffer.concat([body, cipher.getAuthTag()]);
   };
@@ -58,7 +75,7 @@ export function encryptArchive(key: Buffer): Transform {
   return new Transform({
     transform(chunk: Buffer, _encoding, done: TransformCallback) {
       if (!headerSent) {
-        this.push(Buffer.concat([MAGIC, salt]));
+        this.push(Buffer.concat([magic, salt]));
         headerSent = true;
       }
       pending.push(chunk);
@@ -76,15 +93,20 @@ export function encryptArchive(key: Buffer): Transform {
       done();
     },
     flush(done: TransformCallback) {
-      if (!headerSent) this.push(Buffer.concat([MAGIC, salt]));
+      if (!headerSent) this.push(Buffer.concat([magic, salt]));
       this.push(seal(Buffer.concat(pending), true));
       done();
     },
   });
 }
 
-/** Decrypts a stream; fails with ArchiveCorruptError on any change, truncation or wrong key. */
-export function decryptArchive(key: Buffer): Transform {
+/**
+ * Decrypts a stream; fails with ArchiveCorruptError on any change, truncation or wrong key. `boundTo`:
+ * the name a bound archive must have been sealed to (an unbound archive is refused then, and a bound
+ * one without it).
+ */
+export function decryptArchive(key: Buffer, boundTo?: string): Transform {
+  const name = boundTo === undefined ? undefined : Buffer.from(boundTo, 'utf8');
   let header: Buffer | undefined;
   let derived: Buffer | undefined;
   let counter = 0;
@@ -95,7 +117,7 @@ export function decryptArchive(key: Buffer): Transform {
     if (!derived) throw new ArchiveCorruptError('The archive has no header');
     if (sealed.length < TAG) throw new ArchiveCorruptError('The archive is truncated');
     const decipher = createDecipheriv('aes-256-gcm', derived, nonce(counter++));
-    decipher.setAAD(last ? LAST : NOT_LAST);
+    decipher.setAAD(associatedData(last, name));
     decipher.setAuthTag(sealed.subarray(sealed.length - TAG));
     try {
       return Buffer.concat([decipher.update(sealed.subarray(0, sealed.length - TAG)), decipher.final()]);
@@ -112,8 +134,12 @@ export function decryptArchive(key: Buffer): Transform {
         if (!header) {
           if (buffer.length < HEADER_BYTES) return done();
           header = buffer.subarray(0, HEADER_BYTES);
-          if (!header.subarray(0, MAGIC.length).equals(MAGIC))
-            throw new ArchiveCorruptError('This is not a Berth backup archive');
+          const format = archiveFormat(header);
+          if (!format) throw new ArchiveCorruptError('This is not a Berth backup archive');
+          if (format === 'bound' && !name)
+            throw new ArchiveCorruptError('The archive is bound to a name, and was read without one');
+          if (format === 'unbound' && name)
+            throw new ArchiveCorruptError(`The archive is not bound to ${boundTo}`);
           derived = archiveKey(key, header.subarray(MAGIC.length));
           buffer = buffer.subarray(HEADER_BYTES);
         }

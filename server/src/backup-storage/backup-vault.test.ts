@@ -6,7 +6,12 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startS3Server } from '../../test/s3-server.ts';
 import { ArchiveCorruptError, backupKeyFrom, decryptArchive, encryptArchive } from './archive-cipher.ts';
-import { ArchiveTamperedError, type BackupVault, backupVault } from './backup-vault.ts';
+import {
+  ArchiveTamperedError,
+  type BackupVault,
+  backupVault,
+  ManifestMisplacedError,
+} from './backup-vault.ts';
 import { folderStore, type ObjectStore } from './object-store.ts';
 import { s3Store } from './s3-store.ts';
 
@@ -46,6 +51,22 @@ describe('archive encryption', () => {
     await expect(open(Buffer.concat([sealed, sealed.subarray(24)]))).rejects.toThrow(ArchiveCorruptError);
     await expect(open(sealed, backupKeyFrom(randomBytes(32)))).rejects.toThrow(ArchiveCorruptError);
     expect((await open(sealed)).equals(plain)).toBe(true);
+  });
+
+  it('seals a bound archive to its name: read under another name, or unbound, it is refused', async () => {
+    const plain = randomBytes(150_000);
+    const sealed = await collect(
+      Readable.from([plain]).pipe(encryptArchive(key, 'platform/p-1/manifest.json.enc')),
+    );
+    expect(sealed.subarray(0, 8).toString()).toBe('BERTHBK2');
+    const open = (name?: string) => collect(Readable.from([sealed]).pipe(decryptArchive(key, name)));
+    expect((await open('platform/p-1/manifest.json.enc')).equals(plain)).toBe(true);
+    await expect(open('platform/p-2/manifest.json.enc')).rejects.toThrow(ArchiveCorruptError);
+    await expect(open()).rejects.toThrow(ArchiveCorruptError);
+    const unbound = await collect(Readable.from([plain]).pipe(encryptArchive(key)));
+    await expect(
+      collect(Readable.from([unbound]).pipe(decryptArchive(key, 'platform/p-1/manifest.json.enc'))),
+    ).rejects.toThrow(ArchiveCorruptError);
   });
 });
 
@@ -113,10 +134,59 @@ describe.each(['folder', 's3'] as const)('backup vault on a %s store', (kind) =>
 
   it('lists, keeps encrypted JSON, and removes', async () => {
     await vault.putJson('instances/i3/b1/manifest.json.enc', { id: 'b1', tables: 3 });
-    expect(await vault.getJson('instances/i3/b1/manifest.json.enc')).toEqual({ id: 'b1', tables: 3 });
+    expect(await vault.getJson('instances/i3/b1/manifest.json.enc', { id: 'b1' })).toEqual({
+      id: 'b1',
+      tables: 3,
+    });
     expect(await store.list('instances/i3/')).toEqual(['instances/i3/b1/manifest.json.enc']);
     await vault.remove('instances/i3/b1', [], ['instances/i3/b1/manifest.json.enc']);
     expect(await store.list('instances/i3/')).toEqual([]);
     expect(await store.removeUnfinished('instances/')).toBe(0);
+  });
+
+  it('refuses a manifest copied onto another backup’s key, even one that claims to be that backup', async () => {
+    const keyOf = (instance: string, backup: string) => `instances/${instance}/${backup}/manifest.json.enc`;
+    await vault.putJson(keyOf('i4', 'b1'), { id: 'b1', instanceId: 'i4', size: 1 });
+    await vault.putJson(keyOf('i4', 'b2'), { id: 'b2', instanceId: 'i4', size: 2 });
+    // Someone with write access to the bucket but not the key can only move stored bytes: b1's
+    // manifest onto b2's key (b2 would then read as b1's parts and facts).
+    await store.put(keyOf('i4', 'b2'), Readable.from([await collect(await store.get(keyOf('i4', 'b1')))]));
+    await expect(vault.getJson(keyOf('i4', 'b2'), { id: 'b2', instanceId: 'i4' })).rejects.toThrow(
+      new ManifestMisplacedError(
+        `The manifest at ${keyOf('i4', 'b2')} does not belong there: it was copied from another backup, changed, or written with another key`,
+      ),
+    );
+    // … and onto another instance's key.
+    await store.put(keyOf('i5', 'b1'), Readable.from([await collect(await store.get(keyOf('i4', 'b1')))]));
+    await expect(vault.getJson(keyOf('i5', 'b1'), { id: 'b1', instanceId: 'i5' })).rejects.toThrow(
+      ManifestMisplacedError,
+    );
+    // The manifest where it was written still reads.
+    expect(await vault.getJson(keyOf('i4', 'b1'), { id: 'b1', instanceId: 'i4' })).toEqual({
+      id: 'b1',
+      instanceId: 'i4',
+      size: 1,
+    });
+  });
+
+  it('reads a manifest written before manifests were bound only where its ids say it belongs', async () => {
+    // What earlier versions wrote: the same encryption, not bound to the key (format BERTHBK1).
+    const unbound = await collect(
+      Readable.from([Buffer.from(JSON.stringify({ id: 'b1', instanceId: 'i6' }))]).pipe(encryptArchive(key)),
+    );
+    expect(unbound.subarray(0, 8).toString()).toBe('BERTHBK1');
+    await store.put('instances/i6/b1/manifest.json.enc', Readable.from([unbound]));
+    expect(await vault.getJson('instances/i6/b1/manifest.json.enc', { id: 'b1', instanceId: 'i6' })).toEqual({
+      id: 'b1',
+      instanceId: 'i6',
+    });
+    await store.put('instances/i6/b2/manifest.json.enc', Readable.from([unbound]));
+    await expect(
+      vault.getJson('instances/i6/b2/manifest.json.enc', { id: 'b2', instanceId: 'i6' }),
+    ).rejects.toThrow(
+      new ManifestMisplacedError(
+        'The manifest at instances/i6/b2/manifest.json.enc describes another backup (its id is "b1", not "b2"): it was copied or swapped there',
+      ),
+    );
   });
 });

@@ -2,10 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { PassThrough, type Readable, Transform } from 'node:stream';
+import { PassThrough, Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ArchiveReader, ArchiveWriter } from '../provisioning/engine.ts';
-import { decryptArchive, encryptArchive } from './archive-cipher.ts';
+import { ArchiveCorruptError, archiveFormat, decryptArchive, encryptArchive } from './archive-cipher.ts';
 import type { ObjectStore } from './object-store.ts';
 import { type TarEntry, tarOf } from './tar-stream.ts';
 
@@ -30,6 +30,12 @@ export interface StoredPart {
 
 /** A stored part no longer has the checksum it was stored with (changed, truncated, or replaced). */
 export class ArchiveTamperedError extends Error {}
+
+/**
+ * A manifest that does not belong at the key it was read from: copied or swapped there from another
+ * backup (or instance), changed, or written with another key.
+ */
+export class ManifestMisplacedError extends Error {}
 
 const PART_NAME = /^[a-z0-9][a-z0-9.-]{0,63}$/;
 const stored = (prefix: string, name: string) => `${prefix}/${name}.enc`;
@@ -68,9 +74,18 @@ export interface BackupVault {
   download(prefix: string, parts: StoredPart[], mtime: Date): Readable;
   /** Removes the parts (and `extra` keys) under `prefix`. */
   remove(prefix: string, parts: readonly Pick<StoredPart, 'name'>[], extra?: string[]): Promise<void>;
-  /** A small encrypted JSON object (manifests, so storage alone tells what it holds). */
+  /**
+   * A small encrypted JSON object (manifests, so storage alone tells what it holds), bound to its key:
+   * the key is the associated data of its encryption, so it reads back only from that key.
+   */
   putJson(key: string, value: unknown): Promise<void>;
-  getJson(key: string): Promise<unknown>;
+  /**
+   * The JSON object at `key`, when it belongs there: it decrypts as bound to `key`, and it carries the
+   * fields of `names` with those values (the ids its key is made of). Objects written before objects
+   * were bound (format BERTHBK1) are read when their fields name this key. ManifestMisplacedError
+   * otherwise.
+   */
+  getJson(key: string, names: Record<string, string>): Promise<unknown>;
 }
 
 export function backupVault(options: { store: ObjectStore; key: Buffer; spoolDir: string }): BackupVault {
@@ -183,19 +198,47 @@ export function backupVault(options: { store: ObjectStore; key: Buffer; spoolDir
       const body = new PassThrough();
       body.end(JSON.stringify(value));
       const encrypted = new PassThrough();
-      await Promise.all([pipeline(body, encryptArchive(key), encrypted), store.put(objectKey, encrypted)]);
+      await Promise.all([
+        pipeline(body, encryptArchive(key, objectKey), encrypted),
+        store.put(objectKey, encrypted),
+      ]);
     },
 
-    async getJson(objectKey) {
+    async getJson(objectKey, names) {
       const chunks: Buffer[] = [];
-      await pipeline(
-        await store.get(objectKey),
-        decryptArchive(key),
-        async (source: AsyncIterable<Buffer>) => {
-          for await (const chunk of source) chunks.push(chunk);
-        },
-      );
-      return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+      for await (const chunk of await store.get(objectKey)) chunks.push(chunk as Buffer);
+      const stored = Buffer.concat(chunks);
+      const bound = archiveFormat(stored) === 'bound';
+      const plain: Buffer[] = [];
+      try {
+        // Unbound (BERTHBK1): from before objects were bound; its fields must name this key (below).
+        await pipeline(
+          Readable.from([stored]),
+          bound ? decryptArchive(key, objectKey) : decryptArchive(key),
+          async (source: AsyncIterable<Buffer>) => {
+            for await (const chunk of source) plain.push(chunk);
+          },
+        );
+      } catch (error) {
+        if (bound && error instanceof ArchiveCorruptError)
+          throw new ManifestMisplacedError(
+            `The manifest at ${objectKey} does not belong there: it was copied from another backup, changed, or written with another key`,
+          );
+        throw error;
+      }
+      const value = JSON.parse(Buffer.concat(plain).toString('utf8')) as unknown;
+      const fields = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+      // An unbound manifest with nothing to check it by could have come from anywhere.
+      if (!bound && Object.keys(names).length === 0)
+        throw new ManifestMisplacedError(`The manifest at ${objectKey} is not bound to its place`);
+      const wrong = Object.entries(names).filter(([name, expected]) => fields[name] !== expected);
+      if (wrong.length > 0)
+        throw new ManifestMisplacedError(
+          `The manifest at ${objectKey} describes another backup (${wrong
+            .map(([name, expected]) => `its ${name} is ${JSON.stringify(fields[name])}, not "${expected}"`)
+            .join('; ')}): it was copied or swapped there`,
+        );
+      return value;
     },
   };
 }

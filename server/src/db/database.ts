@@ -14,7 +14,12 @@ import type {
   InstanceUsageRollupTable,
   InstanceUsageSampleTable,
 } from './tables/instance-usage.ts';
-import type { InstanceBackupTable, InstanceCredentialsTable, InstanceTable } from './tables/instances.ts';
+import type {
+  BackupDownloadUseTable,
+  InstanceBackupTable,
+  InstanceCredentialsTable,
+  InstanceTable,
+} from './tables/instances.ts';
 import type { InvoiceTable, PaymentRefundTable } from './tables/invoices.ts';
 import type { NotificationTable } from './tables/notifications.ts';
 import type { PasswordResetTokenTable } from './tables/password-reset-tokens.ts';
@@ -37,6 +42,7 @@ export interface Database {
   instances: InstanceTable;
   instance_credentials: InstanceCredentialsTable;
   instance_backups: InstanceBackupTable;
+  backup_download_uses: BackupDownloadUseTable;
   instance_usage_samples: InstanceUsageSampleTable;
   instance_usage_rollups: InstanceUsageRollupTable;
   instance_usage_alerts: InstanceUsageAlertTable;

@@ -8,6 +8,11 @@ export interface AuthUser {
   role: 'user' | 'admin';
   /** The user's token version the token was signed at (checked against the current one). */
   tokenVersion: number;
+  /**
+   * The sign-in the token belongs to (its refresh-token family): signing that session out ends what
+   * was bound to it (a backup download link). Absent in tokens signed before sessions were named.
+   */
+  sessionId?: string;
 }
 
 export interface AppEnv {

@@ -54,6 +54,13 @@ export class PayloadTooLargeError extends AppError {
   }
 }
 
+/** A link that worked once and no longer does (used already, or its session ended). */
+export class GoneError extends AppError {
+  constructor(message: string) {
+    super('gone', message);
+  }
+}
+
 export class ConflictError extends AppError {
   constructor(message: string, details?: Record<string, unknown>) {
     super('conflict', message, details);

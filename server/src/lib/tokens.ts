@@ -31,11 +31,19 @@ export interface TokenService {
   signStream(claims: StreamClaims): Promise<string>;
   /** What a stream token says; UnauthorizedError otherwise (access tokens included). */
   verifyStream(token: string): Promise<StreamClaims>;
-  /** A short-lived token for a link that cannot carry headers (e.g. an invoice download), bound to one purpose. */
-  signLink(subject: string, purpose: LinkPurpose, ttlSeconds: number): Promise<string>;
+  /**
+   * A short-lived token for a link that cannot carry headers (e.g. an invoice download), bound to one
+   * purpose; `claims` are signed with it (readLink gives them back).
+   */
+  signLink(subject: string, purpose: LinkPurpose, ttlSeconds: number, claims?: LinkClaims): Promise<string>;
   /** The subject of a link token of that purpose; UnauthorizedError otherwise. */
   verifyLink(token: string, purpose: LinkPurpose): Promise<string>;
+  /** The subject and signed claims of a link token of that purpose; UnauthorizedError otherwise. */
+  readLink(token: string, purpose: LinkPurpose): Promise<{ subject: string; claims: LinkClaims }>;
 }
+
+/** What a link token may carry beside its subject (strings and numbers, as signed). */
+export type LinkClaims = Record<string, string | number>;
 
 /** What a link token opens; each is its own audience, so one never opens another. */
 type LinkPurpose = 'sse' | 'invoice' | 'backup';
@@ -43,12 +51,7 @@ type LinkPurpose = 'sse' | 'invoice' | 'backup';
 export function createTokenService(secret: string): TokenService {
   // A KeyObject made once: jose would otherwise import the raw secret on every sign and verify.
   const key = createSecretKey(Buffer.from(secret, 'utf8'));
-  const signLink = (
-    subject: string,
-    purpose: LinkPurpose,
-    ttlSeconds: number,
-    claims: Record<string, unknown> = {},
-  ) =>
+  const signLink = (subject: string, purpose: LinkPurpose, ttlSeconds: number, claims: LinkClaims = {}) =>
     new SignJWT(claims)
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(subject)
@@ -57,20 +60,29 @@ export function createTokenService(secret: string): TokenService {
       .setIssuedAt()
       .setExpirationTime(`${ttlSeconds}s`)
       .sign(key);
-  async function verifyLink(token: string, purpose: LinkPurpose): Promise<string> {
+  async function readLink(token: string, purpose: LinkPurpose) {
     try {
       const { payload } = await jwtVerify(token, key, {
         issuer: ISSUER,
         audience: purpose,
         algorithms: ['HS256'],
       });
-      if (payload.sub) return payload.sub;
+      if (payload.sub) {
+        const claims: LinkClaims = {};
+        for (const [name, value] of Object.entries(payload))
+          if (typeof value === 'string' || typeof value === 'number') claims[name] = value;
+        return { subject: payload.sub, claims };
+      }
     } catch {}
     throw new UnauthorizedError('Invalid or expired link');
   }
   return {
     sign: (claims) =>
-      new SignJWT({ role: claims.role, tv: claims.tokenVersion })
+      new SignJWT({
+        role: claims.role,
+        tv: claims.tokenVersion,
+        ...(claims.sessionId !== undefined && { sid: claims.sessionId }),
+      })
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject(claims.id)
         .setIssuer(ISSUER)
@@ -88,7 +100,8 @@ export function createTokenService(secret: string): TokenService {
         const role = payload.role === 'admin' ? 'admin' : 'user';
         // Tokens from before token versions (no `tv`) are refused: their holders sign in again.
         if (!payload.sub || !Number.isSafeInteger(payload.tv)) throw new UnauthorizedError('Invalid token');
-        return { id: payload.sub, role, tokenVersion: payload.tv as number };
+        const sessionId = typeof payload.sid === 'string' ? payload.sid : undefined;
+        return { id: payload.sub, role, tokenVersion: payload.tv as number, ...(sessionId && { sessionId }) };
       } catch (err) {
         if (err instanceof errors.JWTExpired)
           throw new UnauthorizedError('Session expired, please sign in again');
@@ -110,6 +123,7 @@ export function createTokenService(secret: string): TokenService {
       throw new UnauthorizedError('Invalid or expired stream token');
     },
     signLink,
-    verifyLink,
+    verifyLink: async (token, purpose) => (await readLink(token, purpose)).subject,
+    readLink,
   };
 }

@@ -1,5 +1,7 @@
-import { PassThrough, Transform } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PassThrough, Writable } from 'node:stream';
 import { createGunzip, createGzip } from 'node:zlib';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
@@ -20,6 +22,7 @@ export const DUMP_WATCH = { what: 'The database dump' };
 export const LOAD_WATCH = { what: 'Loading the database', stallMs: 15 * 60_000 };
 /** A table count is one quick query: a tenant's lock must not hold it. */
 const COUNT_TIMEOUT_MS = 60_000;
+const PG_RESTORE = '/usr/lib/postgresql/15/bin/pg_restore';
 
 const mysqlEnv = (database: DatabaseCredentials) => ({ PATH: '/usr/bin:/bin', MYSQL_PWD: database.password });
 const mysqlArgs = (database: DatabaseCredentials) => [
@@ -134,72 +137,65 @@ export async function dumpPostgres(
 }
 
 /**
- * Drops the platform's event trigger from pg_restore's SQL (a tenant may not create one; every database
- * gets it from template1 anyway). Lines inside COPY data pass untouched, whatever they say.
+ * The entries of a pg_restore list (`pg_restore -l`) that a restore skips: the platform's event trigger
+ * (a tenant may not create one; every database gets it from template1 anyway) and the platform's
+ * `berth` schema, if an archive holds it (dumps exclude it; its objects are skipped by `-N berth`).
+ * Entries are told by their catalog (pg_event_trigger is 3466, pg_namespace 2615), never by what their
+ * names or bodies say: a function body or a text that reads `CREATE EVENT TRIGGER …` is restored as is.
  */
-function withoutEventTriggers(): Transform {
-  const text = new StringDecoder('utf8');
-  let rest = '';
-  let copying = false;
-  let skipping = false;
-  const keep = (line: string): boolean => {
-    if (copying) {
-      if (line === '\\.') copying = false;
-      return true;
-    }
-    if (skipping) {
-      if (line.trimEnd().endsWith(';')) skipping = false;
-      return false;
-    }
-    if (/^COPY .* FROM stdin;$/.test(line)) copying = true;
-    else if (line.startsWith('CREATE EVENT TRIGGER ')) {
-      skipping = !line.trimEnd().endsWith(';');
-      return false;
-    }
-    return true;
-  };
-  return new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      const lines = (rest + text.write(chunk)).split('\n');
-      rest = lines.pop() ?? '';
-      done(
-        null,
-        lines
-          .filter(keep)
-          .map((line) => `${line}\n`)
-          .join(''),
-      );
-    },
-    flush(done) {
-      rest += text.end();
-      done(null, rest && keep(rest) ? rest : '');
+const PLATFORM_ENTRY = /^\d+; (?:3466 \d+ EVENT TRIGGER |2615 \d+ SCHEMA - berth \S+$)/;
+
+/** `pg_restore -l` of the archive (read only as far as its table of contents), without PLATFORM_ENTRY. */
+async function restoreList(database: DatabaseCredentials, archive: ArchiveReader, name: string) {
+  const chunks: Buffer[] = [];
+  const listed = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      chunks.push(chunk);
+      done();
     },
   });
+  await runClient(PG_RESTORE, ['-l'], pgEnv(database), {
+    input: archive.part(name),
+    output: listed,
+    readsPart: true,
+  });
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .split('\n')
+    .filter((line) => !PLATFORM_ENTRY.test(line))
+    .join('\n');
 }
 
 /**
  * Loads the part `name` (pg_dump's custom format) into the (freshly made, empty) tenant database, in
- * one transaction: pg_restore turns it into SQL, which psql runs as the tenant, stopping at the first
- * error.
+ * one transaction: pg_restore lists the archive's entries, and turns the ones a tenant restores (the
+ * list without the platform's, see PLATFORM_ENTRY) into SQL, which psql runs as the tenant, stopping at
+ * the first error.
  */
 export async function loadPostgres(database: DatabaseCredentials, archive: ArchiveReader, name: string) {
-  const sqlText = new PassThrough();
-  const filtered = withoutEventTriggers();
-  await Promise.all([
-    runClient(
-      '/usr/lib/postgresql/15/bin/pg_restore',
-      ['--no-owner', '--no-privileges', '--no-tablespaces', '-f', '-'],
-      pgEnv(database),
-      { input: archive.part(name), output: sqlText, watch: LOAD_WATCH },
-    ).catch((error: unknown) => {
-      sqlText.destroy(error as Error);
-      throw error;
-    }),
-    runClient(
-      '/usr/bin/psql',
-      ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '--single-transaction', '-f', '-'],
-      pgEnv(database),
-      { input: sqlText.pipe(filtered) },
-    ),
-  ]);
+  const dir = await mkdtemp(path.join(tmpdir(), 'berth-pg-restore-'));
+  try {
+    const list = path.join(dir, 'entries.list');
+    await writeFile(list, await restoreList(database, archive, name), { mode: 0o600 });
+    const sqlText = new PassThrough();
+    await Promise.all([
+      runClient(
+        PG_RESTORE,
+        ['--no-owner', '--no-privileges', '--no-tablespaces', '-N', 'berth', '-L', list, '-f', '-'],
+        pgEnv(database),
+        { input: archive.part(name), output: sqlText, watch: LOAD_WATCH },
+      ).catch((error: unknown) => {
+        sqlText.destroy(error as Error);
+        throw error;
+      }),
+      runClient(
+        '/usr/bin/psql',
+        ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '--single-transaction', '-f', '-'],
+        pgEnv(database),
+        { input: sqlText },
+      ),
+    ]);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }

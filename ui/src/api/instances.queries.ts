@@ -88,12 +88,19 @@ function useCapabilitiesAnswer<T>(select: (answer: Schemas['InstanceCapabilities
 
 const typesOf = (answer: Schemas['InstanceCapabilities']) => answer.types;
 const regionsOf = (answer: Schemas['InstanceCapabilities']) => answer.regions;
+const phpOf = (answer: Schemas['InstanceCapabilities']) => answer.php;
+
+/** The PHP versions WordPress sites can run on here (newest first), and the default one. */
+export type PhpChoices = Schemas['InstanceCapabilities']['php'];
 
 /** Which types this server can deploy now, and why not the others (unavailable types show the reason). */
 export const useInstanceCapabilitiesQuery = () => useCapabilitiesAnswer(typesOf);
 
 /** Which regions this server places instances in, and why not the others. */
 export const useRegionsQuery = () => useCapabilitiesAnswer(regionsOf);
+
+/** The PHP versions this server's WordPress sites can run on: the deploy form offers exactly these. */
+export const usePhpChoicesQuery = () => useCapabilitiesAnswer(phpOf);
 
 /** Credentials of a database instance: ready (200), or still being prepared (202). */
 export type AccessAnswer = { ready: true; access: InstanceAccess } | { ready: false };

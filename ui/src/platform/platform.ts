@@ -24,7 +24,8 @@ export type SecretName = 'apiKey';
 
 /**
  * Where the host keeps a user's secrets (desktop: the OS keychain, per user and per server). Each call
- * names the user, so a key never shows to the next person who signs in on the same computer.
+ * names the user, so a key never shows to the next person who signs in on the same computer; the host
+ * refuses any user but the one whose session it holds.
  */
 export interface SecretStore {
   get(name: SecretName, userId: string): Promise<string | null>;

@@ -18,6 +18,7 @@ import * as aff2ClickVisitorRetention from './20261212T000001-aff2-click-visitor
 import * as addTicketDueTimes from './20261214T000001-add-ticket-due-times.ts';
 import * as createInstanceUsage from './20261215T000001-create-instance-usage.ts';
 import * as createInstanceBackups from './20261220T000001-create-instance-backups.ts';
+import * as createBackupDownloadUses from './20261222T000001-create-backup-download-uses.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit an old one. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '20261214T000001-add-ticket-due-times': addTicketDueTimes,
   '20261215T000001-create-instance-usage': createInstanceUsage,
   '20261220T000001-create-instance-backups': createInstanceBackups,
+  '20261222T000001-create-backup-download-uses': createBackupDownloadUses,
 };

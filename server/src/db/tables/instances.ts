@@ -131,3 +131,11 @@ export interface StoredBackupPart {
 }
 
 export type InstanceBackupRow = Selectable<InstanceBackupTable>;
+
+/** A backup download link that was used (a link works once), kept until it would have expired. */
+export interface BackupDownloadUseTable {
+  /** The link's own id (its `jti`). */
+  link_id: string;
+  backup_id: string;
+  expires_at: Date;
+}

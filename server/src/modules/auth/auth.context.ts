@@ -106,7 +106,12 @@ export function authContext({ db, now, tokens, subscriptions, affiliates }: Auth
       token_hash: hashSecret(refreshToken),
       expires_at: expiresAt,
     });
-    const token = await tokens.sign({ id: user.id, role: user.role, tokenVersion: user.token_version });
+    const token = await tokens.sign({
+      id: user.id,
+      role: user.role,
+      tokenVersion: user.token_version,
+      sessionId: familyId,
+    });
     return {
       token,
       expiresIn: ACCESS_TOKEN_TTL_SECONDS,

@@ -39,6 +39,28 @@ export async function revokeRefreshFamily(db: DbOrTx, familyId: string, now: Dat
     .execute();
 }
 
+/**
+ * Whether a sign-in (a refresh-token family of the user) goes on: one of its refresh tokens is neither
+ * revoked (sign-out, password change, reuse) nor expired.
+ */
+export async function isSessionLive(
+  db: DbOrTx,
+  userId: string,
+  familyId: string,
+  now: Date,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('refresh_tokens')
+    .select('id')
+    .where('family_id', '=', familyId)
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Revokes every refresh token of the user (password change or reset). */
 export async function revokeUserRefreshTokens(db: DbOrTx, userId: string, now: Date): Promise<void> {
   await db

@@ -189,3 +189,23 @@ export async function findDueForSchedule(db: DbOrTx, now: Date, types: readonly 
   );
   return rows;
 }
+
+/**
+ * Records the use of a backup download link; false when it was used before (the primary key lets only
+ * one of two racing uses through, whichever server process they reach). Uses of links that have expired
+ * anyway are forgotten on the way.
+ */
+export async function claimDownloadLink(
+  db: DbOrTx,
+  use: { linkId: string; backupId: string; expiresAt: Date },
+  now: Date,
+): Promise<boolean> {
+  await db.deleteFrom('backup_download_uses').where('expires_at', '<', now).execute();
+  const inserted = await db
+    .insertInto('backup_download_uses')
+    .values({ link_id: use.linkId, backup_id: use.backupId, expires_at: use.expiresAt })
+    .onConflict((oc) => oc.column('link_id').doNothing())
+    .returning('link_id')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}

@@ -126,7 +126,8 @@ export const backupDownloadLink = createRoute({
   path: '/api/instances/{id}/backups/{backupId}/download',
   operationId: 'instances.backupDownloadLink',
   tags,
-  summary: 'A short-lived link (5 minutes) that downloads the backup as a tar of its parts, decrypted',
+  summary:
+    'A link that downloads the backup as a tar of its parts, decrypted: once, within 5 minutes, while the session that made it goes on',
   ...signedIn,
   request: { params: BackupParamsSchema },
   responses: {
@@ -143,7 +144,8 @@ export const backupDownload = createRoute({
   path: '/api/backup-downloads/{token}',
   operationId: 'instances.backupDownload',
   tags,
-  summary: 'The download a backup link gives (the link is the credential: it expires after 5 minutes)',
+  summary:
+    'The download a backup link gives (the link is the credential: it works once, for 5 minutes, until a sign-out or password change)',
   security: [],
   request: { params: z.object({ token: z.string().openapi({ param: { name: 'token', in: 'path' } }) }) },
   responses: {
@@ -152,5 +154,8 @@ export const backupDownload = createRoute({
       description: 'The backup’s parts as a tar',
     },
     404: errorResponse('"This download link is invalid or has expired", or the backup is gone'),
+    410: errorResponse(
+      'The link was used already, or its session was signed out or its password changed since it was made',
+    ),
   },
 });

@@ -4,9 +4,16 @@ import type { BackupVault } from '../../backup-storage/backup-vault.ts';
 import type { DbOrTx } from '../../db/database.ts';
 import type { InstanceBackupRow, InstanceRow } from '../../db/tables/instances.ts';
 import { addJob } from '../../jobs/job-queue.ts';
-import { ConflictError, NotFoundError } from '../../lib/errors.ts';
+import { ConflictError, GoneError, NotFoundError } from '../../lib/errors.ts';
 import type { TokenService } from '../../lib/tokens.ts';
-import { deleteBackupRow, findBackup, findBackupsOf, insertBackup } from './instance-backups.repository.ts';
+import type { SessionChecks } from '../auth/session-checks.ts';
+import {
+  claimDownloadLink,
+  deleteBackupRow,
+  findBackup,
+  findBackupsOf,
+  insertBackup,
+} from './instance-backups.repository.ts';
 import type { Backup, BackupBody, BackupDownload, SiteStorage } from './instance-backups.schemas.ts';
 import type { InstancesContext } from './instances.context.ts';
 import { updateInstance } from './instances.repository.ts';
@@ -22,8 +29,12 @@ const BACKUP_BUSY = 'A backup of this instance is already in progress. Try again
 const MAX_MANUAL_BACKUPS = 10;
 const manualLimitMessage = `This instance already has ${MAX_MANUAL_BACKUPS} manual backups, the most it can keep. Delete one to make room for a new one.`;
 const BACKUP_ID = /^b-[0-9a-f]{12}$/;
-/** How long a download link works. */
+/** How long a download link works (once). */
 const DOWNLOAD_LINK_SECONDS = 5 * 60;
+const LINK_INVALID = 'This download link is invalid or has expired';
+const LINK_USED = 'This download link was already used. Make a new link to download the backup again.';
+const LINK_REVOKED =
+  'This download link stopped working when its session was signed out or the password was changed. Make a new link.';
 
 export const TASK_BACKUP = 'instance.backup';
 export const TASK_RESTORE = 'instance.restore';
@@ -97,8 +108,18 @@ export async function enqueueBackup(
 
 export interface InstanceBackupsDeps {
   vault: BackupVault;
-  tokens: Pick<TokenService, 'signLink' | 'verifyLink'>;
+  tokens: Pick<TokenService, 'signLink' | 'readLink'>;
+  /** Whether the session a download link was made in still holds (modules/auth/session-checks.ts). */
+  sessions: SessionChecks;
   publicUrl: string;
+  now: () => Date;
+}
+
+/** Who asks for a download link: the user, and the sign-in it asks from (absent: an API key). */
+export interface LinkHolder {
+  userId: string;
+  /** The refresh-token family of the access token; signing that session out ends the link. */
+  sessionId?: string;
 }
 
 /**
@@ -110,6 +131,7 @@ export interface InstanceBackupsDeps {
  */
 export function createInstanceBackupsService(ctx: InstancesContext, deps: InstanceBackupsDeps) {
   const { db, ownDeployed, own, capabilityOf, viaDriver, refuseWhenInactive, publish } = ctx;
+  const { now } = deps;
 
   /** The customer's backup of their instance, or 404 (also another instance's or customer's). */
   /**
@@ -197,32 +219,58 @@ export function createInstanceBackupsService(ctx: InstancesContext, deps: Instan
       await deleteBackupRow(db, backup.id);
     },
 
-    /** A link that downloads the backup (its parts, decrypted, as one tar) for a few minutes. */
-    async downloadLink(userId: string, id: string, backupId: string): Promise<BackupDownload> {
-      const { row, backup } = await ownBackup(userId, id, backupId);
+    /**
+     * A link that downloads the backup (its parts, decrypted, as one tar) once, for a few minutes. It is
+     * a bearer credential, so it is bound to who made it: the user's token version (a password change or
+     * reset ends it) and the sign-in it was made in (signing out ends it).
+     */
+    async downloadLink(holder: LinkHolder, id: string, backupId: string): Promise<BackupDownload> {
+      const { row, backup } = await ownBackup(holder.userId, id, backupId);
       if (backup.status !== 'complete') throw new ConflictError('Only a complete backup can be downloaded');
+      const tokenVersion = await deps.sessions.tokenVersion(holder.userId);
+      if (tokenVersion === undefined) throw new NotFoundError('Instance not found');
       const token = await deps.tokens.signLink(
-        `${userId}:${row.id}:${backup.id}`,
+        `${holder.userId}:${row.id}:${backup.id}`,
         'backup',
         DOWNLOAD_LINK_SECONDS,
+        {
+          jti: randomBytes(16).toString('hex'),
+          tv: tokenVersion,
+          ...(holder.sessionId !== undefined && { sid: holder.sessionId }),
+        },
       );
       return {
         url: `${deps.publicUrl}/api/backup-downloads/${encodeURIComponent(token)}`,
-        expiresAt: new Date(Date.now() + DOWNLOAD_LINK_SECONDS * 1000).toISOString(),
+        expiresAt: new Date(now().getTime() + DOWNLOAD_LINK_SECONDS * 1000).toISOString(),
       };
     },
 
     /**
-     * What a download link gives: the backup as a tar stream, while the link is fresh and the backup
-     * still belongs to the user it was made for (404 otherwise, as for any unknown link).
+     * What a download link gives, once: the backup as a tar stream, while the link is fresh, its session
+     * goes on (no sign-out, no password change since) and the backup still belongs to the user it was
+     * made for (404 for an unknown link, 410 for one used before or whose session ended). The use is
+     * recorded in the database before the first byte, so a second request, to this server process or
+     * another, is refused.
      */
     async openDownload(token: string): Promise<{ fileName: string; body: Readable }> {
-      const subject = await deps.tokens.verifyLink(token, 'backup').catch(() => {
-        throw new NotFoundError('This download link is invalid or has expired');
+      const { subject, claims } = await deps.tokens.readLink(token, 'backup').catch(() => {
+        throw new NotFoundError(LINK_INVALID);
       });
+      const { jti, tv, sid, exp } = claims;
+      if (typeof jti !== 'string' || typeof tv !== 'number' || typeof exp !== 'number')
+        throw new NotFoundError(LINK_INVALID);
       const [userId = '', id = '', backupId = ''] = subject.split(':');
+      if ((await deps.sessions.tokenVersion(userId)) !== tv) throw new GoneError(LINK_REVOKED);
+      if (sid !== undefined && !(typeof sid === 'string' && (await deps.sessions.sessionLive(userId, sid))))
+        throw new GoneError(LINK_REVOKED);
       const { row, backup } = await ownBackup(userId, id, backupId);
       if (backup.status !== 'complete') throw new NotFoundError('Backup not found');
+      const first = await claimDownloadLink(
+        db,
+        { linkId: jti, backupId: backup.id, expiresAt: new Date(exp * 1000) },
+        now(),
+      );
+      if (!first) throw new GoneError(LINK_USED);
       const stamp = backup.created_at.toISOString().slice(0, 16).replace(/[-:T]/g, '');
       return {
         fileName: `${row.type}-${stamp}-${backup.id}.tar`,

@@ -51,7 +51,7 @@ let runner: JobRunner;
 let app: TestApp;
 let services: Services;
 let s3: Awaited<ReturnType<typeof startS3Server>>;
-let owner: { token: string; userId: string };
+let owner: { token: string; userId: string; email: string; password: string };
 let work = '';
 /** The job runner's log (a failed job's details, under its reference). */
 const jobLog: string[] = [];
@@ -82,8 +82,8 @@ beforeAll(async () => {
 
 /** A new customer (a trial allows one instance) becomes the one the calls below act as. */
 async function newOwner() {
-  const { token, user } = await register(app);
-  owner = { token, userId: String(user.id) };
+  const { token, user, body } = await register(app);
+  owner = { token, userId: String(user.id), email: body.email, password: body.password };
 }
 
 afterAll(async () => {
@@ -250,6 +250,169 @@ describe.each([
     await waitForStatus(app, owner.token, id, 'running', 30_000);
     const rows = await tenantCli(engine, login, `SELECT count(*) FROM cargo WHERE name = 'after-tamper';`);
     expect(rows.stdout).toBe('1');
+  });
+});
+
+describe('a PostgreSQL database that holds text reading like the platform’s own SQL', {
+  timeout: 120_000,
+}, () => {
+  // Lines beginning `CREATE EVENT TRIGGER` in a function body, a table's comment and its rows: a
+  // restore that filtered pg_restore's SQL by its lines would drop some of them, or lose its place and
+  // break the function's end. Only the platform's own event trigger (an entry of the archive) is skipped.
+  const setup = `
+CREATE FUNCTION harbour_notes() RETURNS text LANGUAGE plpgsql AS $fn$
+BEGIN
+  RETURN 'first line
+CREATE EVENT TRIGGER looks_like_ours ON ddl_command_end
+  EXECUTE FUNCTION nothing();
+CREATE EVENT TRIGGER cut_short ON ddl_command_start
+still the same string';
+END
+$fn$;
+CREATE TABLE notes (id int PRIMARY KEY, body text);
+COMMENT ON TABLE notes IS 'notes
+CREATE EVENT TRIGGER in_a_comment ON sql_drop EXECUTE FUNCTION f();
+end of the comment';
+INSERT INTO notes VALUES
+  (1, E'CREATE EVENT TRIGGER in_the_data ON ddl_command_end\nEXECUTE FUNCTION g();'),
+  (2, 'CREATE EVENT TRIGGER on one line;');`;
+  const snapshot = `SELECT harbour_notes() || '|' || obj_description('notes'::regclass, 'pg_class') || '|' ||
+    (SELECT string_agg(id || ':' || body, '|' ORDER BY id) FROM notes);`;
+
+  it('backs up and restores the function, the comment and the rows exactly', async () => {
+    const { id, login } = await deployDatabase('PostgreSQL');
+    const made = await tenantCli('postgresql', login, setup);
+    expect(made.ok, made.stderr).toBe(true);
+    const before = await tenantCli('postgresql', login, snapshot);
+    expect(before.stdout).toContain('\nCREATE EVENT TRIGGER cut_short ON ddl_command_start\n');
+    expect(before.stdout).toContain('2:CREATE EVENT TRIGGER on one line;');
+    const created = await api('POST', `/api/instances/${id}/backups/new`, { name: 'Awkward text' });
+    expect(created.status, JSON.stringify(created.json)).toBe(201);
+    const backup = await waitForBackup(app, owner.token, id, created.json.id);
+    expect([backup.status, backup.error]).toEqual(['complete', null]);
+
+    const changed = await tenantCli(
+      'postgresql',
+      login,
+      `DROP FUNCTION harbour_notes(); DELETE FROM notes; COMMENT ON TABLE notes IS NULL;`,
+    );
+    expect(changed.ok, changed.stderr).toBe(true);
+    const restored = await api('POST', `/api/instances/${id}/backups/${backup.id}/restore`);
+    expect(restored.status, JSON.stringify(restored.json)).toBe(202);
+    await waitForStatus(app, owner.token, id, 'running', 60_000).catch((error: Error) => {
+      throw new Error(`${error.message}\n${jobLog.join('\n')}`);
+    });
+    const failed = (await api('GET', '/api/notifications')).json.items.find(
+      (n: { title: string }) => n.title === 'Restore failed',
+    );
+    expect(failed?.message).toBeUndefined();
+    expect((await tenantCli('postgresql', login, snapshot)).stdout).toBe(before.stdout);
+    // The platform's event trigger is still the database's own (from template1), and still works.
+    const hash = await tenantCli('postgresql', login, 'CREATE INDEX notes_hash ON notes USING hash (body);');
+    expect(hash.stderr).toContain('hash indexes are not available on this server');
+  });
+});
+
+describe('download links', { timeout: 120_000 }, () => {
+  let id = '';
+  let backupId = '';
+  const linkUsed = 'This download link was already used. Make a new link to download the backup again.';
+  const linkRevoked =
+    'This download link stopped working when its session was signed out or the password was changed. Make a new link.';
+
+  /** A fresh link to the backup, made with `token` (a session's access token). */
+  async function linkWith(token: string): Promise<string> {
+    const link = await api('POST', `/api/instances/${id}/backups/${backupId}/download`, undefined, token);
+    expect(link.status, JSON.stringify(link.json)).toBe(200);
+    return new URL(link.json.url).pathname;
+  }
+
+  /** Follows a link that must be refused: its status and JSON body. */
+  async function refused(target: TestApp, path: string) {
+    const res = await target.request(path);
+    expect(res.headers.get('content-type')).toContain('application/json');
+    return { status: res.status, body: (await res.json()) as { error: string; message: string } };
+  }
+
+  it('a link downloads the exact bytes of the backup once; a second use, here or in another server process, is refused', async () => {
+    ({ id } = await deployDatabase('MySQL'));
+    const made = await api('POST', `/api/instances/${id}/backups/new`, { name: 'Links' });
+    expect(made.status, JSON.stringify(made.json)).toBe(201);
+    backupId = made.json.id;
+    expect((await waitForBackup(app, owner.token, id, backupId)).status).toBe('complete');
+
+    const path1 = await linkWith(owner.token);
+    const first = await app.request(path1);
+    expect(first.status).toBe(200);
+    const dir = await mkdtemp(path.join(work, 'link-'));
+    await writeFile(path.join(dir, 'backup.tar'), Buffer.from(await first.arrayBuffer()));
+    execFileSync('tar', ['-xf', 'backup.tar'], { cwd: dir });
+    // What the tar holds is exactly the stored part, decrypted.
+    const [row] = await db
+      .selectFrom('instance_backups')
+      .select('parts')
+      .where('id', '=', backupId)
+      .execute();
+    const parts = row?.parts ?? [];
+    expect(parts.map((p) => p.name)).toEqual(['dump.sql.gz']);
+    const opened = await services.vault.open(`instances/${id}/${backupId}`, parts);
+    try {
+      const stored: Buffer[] = [];
+      for await (const chunk of opened.archive.part('dump.sql.gz')) stored.push(chunk as Buffer);
+      expect((await readFile(path.join(dir, 'dump.sql.gz'))).equals(Buffer.concat(stored))).toBe(true);
+    } finally {
+      await opened.close();
+    }
+
+    // Another server process on the same database (its own services and caches) refuses it too.
+    const other = createApp(
+      createTestServices(db, { provisioner: prov.driver, backupVault: services.vault }),
+    );
+    expect(await refused(app, path1)).toEqual({ status: 410, body: { error: 'gone', message: linkUsed } });
+    expect(await refused(other, path1)).toEqual({ status: 410, body: { error: 'gone', message: linkUsed } });
+
+    // Two uses at once, one per process: one download, one refusal.
+    const path2 = await linkWith(owner.token);
+    const both = await Promise.all([app.request(path2), other.request(path2)]);
+    expect(both.map((res) => res.status).sort()).toEqual([200, 410]);
+    for (const res of both) await res.arrayBuffer();
+  });
+
+  it('a link made in a session that signed out since is refused; one of another session still works', async () => {
+    const login = await api('POST', '/api/auth/login', {
+      emailOrUsername: owner.email,
+      password: owner.password,
+    });
+    expect(login.status, JSON.stringify(login.json)).toBe(200);
+    const fromLaptop = await linkWith(login.json.token);
+    const fromPhone = await linkWith(owner.token);
+    const out = await api('POST', '/api/auth/logout', { refreshToken: login.json.refreshToken });
+    expect(out.status).toBe(200);
+    expect(await refused(app, fromLaptop)).toEqual({
+      status: 410,
+      body: { error: 'gone', message: linkRevoked },
+    });
+    const res = await app.request(fromPhone);
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+  });
+
+  it('a link made before a password change is refused', async () => {
+    const before = await linkWith(owner.token);
+    const changed = await api('PUT', '/api/auth/change-password', {
+      currentPassword: owner.password,
+      newPassword: 'Difference#Engine1',
+    });
+    expect(changed.status, JSON.stringify(changed.json)).toBe(200);
+    owner = { ...owner, token: changed.json.token, password: 'Difference#Engine1' };
+    expect(await refused(app, before)).toEqual({
+      status: 410,
+      body: { error: 'gone', message: linkRevoked },
+    });
+    // A link made after the change works.
+    const after = await app.request(await linkWith(owner.token));
+    expect(after.status).toBe(200);
+    await after.arrayBuffer();
   });
 });
 

@@ -5,6 +5,7 @@ import { NOTHING_STARTING } from './driver-startup.ts';
 import { TYPE_INFO } from './instance-catalog.ts';
 import type { InstancesDeps } from './instances.deps.ts';
 import type { Capabilities, OperatorCapabilities } from './instances.schemas.ts';
+import { phpChoices } from './php-versions.ts';
 
 /**
  * What the driver can provide, for customers (the reason a type is unavailable) and for the operator
@@ -33,14 +34,18 @@ export function instanceCapabilities(deps: Pick<InstancesDeps, 'driver' | 'start
   }
 
   return {
-    /** What the driver can provide; a type its start may still bring counts as available (deploy waits). */
     /**
-     * What the driver can provide, with the customer's reason for the rest, and the regions; a type its
-     * start may still bring counts as available (deploy waits).
+     * What the driver can provide, with the customer's reason for the rest, the regions, and the PHP
+     * versions of WordPress sites; a type its start may still bring counts as available (deploy waits).
      */
     async capabilities(): Promise<Capabilities> {
-      const [types, regions] = await Promise.all([capabilityList(), driver.regions()]);
+      const [types, regions, php] = await Promise.all([
+        capabilityList(),
+        driver.regions(),
+        phpChoices(driver, startup.mayProvide('wordpress')),
+      ]);
       return {
+        php,
         regions: REGIONS.map(({ id, label }) => {
           const region = regions.find((r) => r.id === id);
           return {

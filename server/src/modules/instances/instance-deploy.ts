@@ -18,9 +18,9 @@ import {
   N8nFieldsSchema,
   WordPressFieldsSchema,
 } from './instances.schemas.ts';
+import { DEFAULT_PHP_VERSION, phpChoices, phpUnavailable } from './php-versions.ts';
 
 const CANNOT_CREATE = 'Cannot create instance. Please check your subscription status.';
-const DEFAULT_PHP_VERSION = '8.2';
 
 /** Deploying an instance: the fields its type needs, checked, then the row, its secrets and its job. */
 export function instanceDeploy(deps: InstancesDeps, ctx: InstancesContext, budgets: OperationBudgets) {
@@ -41,22 +41,24 @@ export function instanceDeploy(deps: InstancesDeps, ctx: InstancesContext, budge
   }
 
   /**
-   * The WordPress fields of a deploy, the PHP version checked against those the host has. While the
-   * driver is still starting and the host has none yet (packages being installed), the version asked for
-   * (else the default) is taken; the deploy job's driver call checks it once the start has ended.
+   * The WordPress fields of a deploy, the PHP version checked against those the host has (the choices
+   * GET /capabilities offers). While the driver is still starting and the host has none yet (packages
+   * being installed), the version asked for (else the default) is taken; the deploy job's driver call
+   * checks it once the start has ended.
    */
   async function wordpressFields(body: DeployBody, starting: boolean) {
     const parsed = WordPressFieldsSchema.safeParse(body);
     if (!parsed.success) throw new ValidationError(firstIssue(parsed.error));
     const fields = parsed.data;
-    const versions = [...((await driver.engine('wordpress').php?.versions()) ?? [])];
-    if (starting && versions.length === 0) versions.push(fields.phpversion ?? DEFAULT_PHP_VERSION);
-    const phpVersion =
-      fields.phpversion ?? (versions.includes(DEFAULT_PHP_VERSION) ? DEFAULT_PHP_VERSION : versions.at(-1));
+    const choices = await phpChoices(driver, false);
+    const versions =
+      starting && choices.versions.length === 0
+        ? [fields.phpversion ?? DEFAULT_PHP_VERSION]
+        : choices.versions;
+    const phpVersion = fields.phpversion ?? choices.default ?? versions[0];
     if (!phpVersion || !versions.includes(phpVersion)) {
-      throw new ValidationError(
-        `PHP ${phpVersion ?? DEFAULT_PHP_VERSION} is not installed on this host (available: ${versions.join(', ') || 'none'})`,
-      );
+      const message = phpUnavailable(phpVersion ?? DEFAULT_PHP_VERSION, versions);
+      throw new ValidationError(message, { fieldErrors: { phpversion: [message] } });
     }
     const domain = customDomainOf(body);
     return {

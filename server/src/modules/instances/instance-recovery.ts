@@ -8,13 +8,17 @@ import { type BackupJobPayload, TASK_RECOVER } from './instance-backups.service.
 import { findInstancesToReconcile, updateInstance } from './instances.repository.ts';
 
 const RECOVERING = 'Being recovered from its latest backup';
+/** Where backupPrefix/manifestKey put an instance's backup manifest. */
+const MANIFEST_KEY = /^instances\/[^/]+\/(b-[0-9a-f]{12})\/manifest\.json\.enc$/;
 
 /**
  * After Berth's own database was restored on a new machine (npm run restore-platform): every backup
  * storage holds for an instance is known again (a backup made after the database dump is listed from
  * its manifest), and each instance is redeployed and restored from its newest complete backup by a
  * recovery job (deploy, then restore: `restoring`, then `running`), which runs once the server starts.
- * An instance without a backup is only redeployed (the server's start does that), empty.
+ * An instance without a backup is only redeployed (the server's start does that), empty. A manifest
+ * that does not belong at its key (copied there from another backup or instance) stops the recovery
+ * with ManifestMisplacedError: storage was tampered with, and what it says cannot be trusted.
  */
 export async function recoverInstances(
   db: Db,
@@ -27,8 +31,9 @@ export async function recoverInstances(
       key.endsWith('/manifest.json.enc'),
     );
     for (const key of keys) {
-      const manifest = (await vault.getJson(key)) as BackupManifest;
-      if (manifest.instanceId !== row.id) continue;
+      const backupId = MANIFEST_KEY.exec(key)?.[1];
+      if (!backupId) continue;
+      const manifest = (await vault.getJson(key, { id: backupId, instanceId: row.id })) as BackupManifest;
       await insertRecoveredBackup(db, {
         id: manifest.id,
         instance_id: row.id,

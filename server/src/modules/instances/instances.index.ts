@@ -100,7 +100,8 @@ export function createInstancesRouter(instances: InstancesService) {
       })
       .openapi(backupRoutes.backupDownloadLink, async (c) => {
         const { id, backupId } = c.req.valid('param');
-        return c.json(await instances.downloadLink(c.get('user').id, id, backupId), 200);
+        const { id: userId, sessionId } = c.get('user');
+        return c.json(await instances.downloadLink({ userId, sessionId }, id, backupId), 200);
       })
       .openapi(backupRoutes.backupDownload, async (c) => {
         const { fileName, body } = await instances.openDownload(c.req.valid('param').token);

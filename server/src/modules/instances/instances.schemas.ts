@@ -254,6 +254,17 @@ export const CapabilitiesSchema = z
         }),
       )
       .openapi({ description: 'Every region, and whether this server places instances there' }),
+    php: z
+      .object({
+        versions: z.array(z.string()).openapi({
+          description:
+            'The PHP versions WordPress sites can run on here, newest first (what a deploy may name)',
+        }),
+        default: z.string().nullable().openapi({
+          description: 'The version a WordPress deploy takes when it names none; null when none',
+        }),
+      })
+      .openapi({ description: 'PHP of WordPress sites on this server' }),
   })
   .openapi('InstanceCapabilities');
 

@@ -144,6 +144,14 @@ describe('WordPress instances through the API', { timeout: 60_000 }, () => {
       logs(),
     ).toMatchObject({ available: true, reason: null });
     const versions = await required(prov.driver.engine('wordpress').php).versions();
+    // The deploy form's PHP choices are exactly the host's versions (newest first), 8.2 the default.
+    expect(capabilities.json.php).toEqual({
+      versions: [...versions].sort((a, b) => b.localeCompare(a, 'en', { numeric: true })),
+      default: versions.includes('8.2') ? '8.2' : versions[0],
+    });
+    const offered = capabilities.json.php.versions.map((v: string) => `PHP ${v}`);
+    const choose =
+      offered.length === 1 ? offered[0] : `${offered.slice(0, -1).join(', ')} or ${offered.at(-1)}`;
     const cases: [Record<string, unknown>, string][] = [
       [{ title: undefined }, 'Site title is required'],
       [{ title: '  ' }, 'Site title is required'],
@@ -155,7 +163,9 @@ describe('WordPress instances through the API', { timeout: 60_000 }, () => {
       [{ phpversion: '' }, 'Please enter a PHP version'],
       [{ phpversion: 'eight' }, 'Please enter a valid PHP version (e.g., 8.2, 7.4, 8.1.5)'],
       [{ phpversion: '8.1.5.1' }, 'Please enter a valid PHP version (e.g., 8.2, 7.4, 8.1.5)'],
-      [{ phpversion: '7.4' }, `PHP 7.4 is not installed on this host (available: ${versions.join(', ')})`],
+      // In the customer's words: what this server offers instead, nothing of the host.
+      [{ phpversion: '7.4' }, `PHP 7.4 is not available on this server. Choose ${choose}.`],
+      [{ phpversion: '8.0' }, `PHP 8.0 is not available on this server. Choose ${choose}.`],
       [{ domainType: 'Custom Domain' }, 'Custom domain is required'],
       [{ domainType: 'Custom Domain', customDomain: 'https://x.com' }, 'Please enter a valid domain name'],
     ];

@@ -48,7 +48,15 @@ export function platformBackups(options: { vault: BackupVault; databaseUrl: stri
 
   async function list(): Promise<PlatformBackup[]> {
     const keys = (await vault.store.list(PREFIX)).filter((key) => key.endsWith('/manifest.json.enc'));
-    const found = await Promise.all(keys.map(async (key) => (await vault.getJson(key)) as PlatformBackup));
+    // Each manifest must be the one written at its key (the id its key is made of).
+    const found = await Promise.all(
+      keys.map(
+        async (key) =>
+          (await vault.getJson(key, {
+            id: key.slice(PREFIX.length, -'/manifest.json.enc'.length),
+          })) as PlatformBackup,
+      ),
+    );
     return found.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }
 

@@ -195,7 +195,8 @@ export const backupDownloadLink = createRoute({
   path: '/api/v1/instances/{instanceId}/backups/{backupId}/download',
   operationId: 'v1.instances.backupDownloadLink',
   tags: ['Backup Management'],
-  summary: 'A link that downloads the backup as a tar (works for 5 minutes, no key needed to follow it)',
+  summary:
+    'A link that downloads the backup as a tar (works once, for 5 minutes, no key needed to follow it; a password change ends it)',
   request: { params: BackupIdParams },
   responses: {
     200: ok(PublicBackupDownloadSchema, '"Download link created"'),

@@ -181,7 +181,8 @@ export function createPublicApiRouter({
     })
     .openapi(siteRoutes.backupDownloadLink, async (c) => {
       const { instanceId, backupId } = c.req.valid('param');
-      const link = await instances.downloadLink(user(c), instanceId, backupId);
+      // Made with an API key: bound to the user's token version (no sign-in to end it).
+      const link = await instances.downloadLink({ userId: user(c) }, instanceId, backupId);
       return c.json(done('Download link created', link), 200);
     })
     .openapi(routes.usage, async (c) => {

@@ -1,13 +1,20 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { REGIONS } from '@berth/openapi/rules';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, register, registerAdmin, type TestApp } from '../../../test/create-test-app.ts';
 import { createTestDatabase } from '../../../test/test-db.ts';
+import type { Db } from '../../db/database.ts';
+import { createDriver } from '../../driver-config.ts';
+import { readConfig } from '../../env.ts';
 
+let db: Db;
 let app: TestApp;
 let adminToken: string;
 
 beforeAll(async () => {
-  const { db } = await createTestDatabase();
+  ({ db } = await createTestDatabase());
   app = createTestApp(db);
   ({ token: adminToken } = await registerAdmin(app, db));
 });
@@ -32,5 +39,46 @@ describe('GET /api/admin/regions on a one-host install', () => {
     expect((await call(app, 'GET', '/api/admin/regions')).status).toBe(401);
     const customer = await register(app);
     expect((await call(app, 'GET', '/api/admin/regions', { token: customer.token })).status).toBe(403);
+  });
+});
+
+describe('LOCAL_REGION', () => {
+  let dataDir = '';
+  afterAll(async () => {
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('makes the local driver serve that region: customers and the admin see it, the others with the reason', async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'berth-local-region-'));
+    // The configuration as main.ts reads it, and the driver it builds (not started: regions need nothing).
+    const config = readConfig({ BERTH_DATA_DIR: dataDir, LOCAL_REGION: 'eu-west-1' });
+    const driver = createDriver(config.provisioning, () => {});
+    const local = createTestApp(db, { provisioner: driver });
+    const customer = await register(local);
+    const offered = await call(local, 'GET', '/api/instances/capabilities', { token: customer.token });
+    expect(offered.json.regions.filter((region) => region.available).map((region) => region.id)).toEqual([
+      'eu-west-1',
+    ]);
+    const reasons = new Set(offered.json.regions.filter((r) => !r.available).map((r) => r.reason));
+    expect([...reasons]).toEqual(['This server runs instances in EU West (Ireland) only']);
+    expect(offered.json.regions.find((region) => region.id === 'us-east-1')).toMatchObject({
+      available: false,
+      reason: 'This server runs instances in EU West (Ireland) only',
+    });
+
+    const admin = await call(local, 'GET', '/api/admin/regions', { token: adminToken });
+    expect(admin.json.scheduler).toBe('this-host');
+    expect(admin.json.regions.filter((region) => region.available).map((region) => region.label)).toEqual([
+      'EU West (Ireland)',
+    ]);
+    // A deploy to the default region is refused with that reason.
+    const deploy = await call(local, 'POST', '/api/instances/deploy', {
+      token: customer.token,
+      body: { name: 'orders', type: 'MySQL', region: 'us-east-1' },
+    });
+    expect([deploy.status, deploy.json.message]).toEqual([
+      400,
+      'This server runs instances in EU West (Ireland) only',
+    ]);
   });
 });

@@ -55,7 +55,7 @@ export interface LocalDriverOptions {
    * need the site runtime (its front door) too.
    */
   runtimesDir?: string;
-  /** The one region this host serves (an id of REGIONS); default the first of the list, us-east-1. */
+  /** The one region this host serves (LOCAL_REGION, an id of REGIONS); default us-east-1. */
   region?: string;
   /** n8n instances: each one's disk size (MiB) and the private ranges they may reach. */
   n8n?: { diskMb?: number; egressAllow?: readonly string[] };
@@ -126,7 +126,7 @@ function frontDoorApps(
  * - the front door (Caddy, front-door.ts) is the driver's: it hands it to the WordPress engine
  *   (wordpress-sites.ts) and the n8n engine (n8n-instances.ts), which each add their routes to it;
  * - MongoDB is unavailable (no server on this host).
- * It serves one region, named by the operator.
+ * It serves one region, named by the operator (LOCAL_REGION).
  */
 export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriver {
   const log = options.log ?? (() => {});

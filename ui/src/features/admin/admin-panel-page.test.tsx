@@ -233,6 +233,38 @@ describe('where instances run (Admin Panel → Server → Regions)', () => {
     expect(within(us).getByText('Every instance runs on the server that answers this page.')).toBeTruthy();
     expect(screen.getByText('Not offered to customers: EU West (Ireland).')).toBeTruthy();
   });
+
+  it('shows the region LOCAL_REGION chose for a one-host install', async () => {
+    renderAdmin(
+      {
+        'GET /api/admin/capabilities': {
+          body: { types: [], backups: { offsite: true, where: 'bucket berth-backups', detail: null } },
+        },
+        'GET /api/admin/regions': {
+          body: {
+            scheduler: 'this-host',
+            regions: [
+              region('us-east-1', 'US East (N. Virginia)', {
+                reason: 'This server runs instances in EU West (Ireland) only',
+              }),
+              region('eu-west-1', 'EU West (Ireland)', { available: true, reason: null }),
+            ],
+          },
+        },
+      },
+      '/admin-panel?tab=server',
+    );
+    const eu = await screen.findByRole('listitem', { name: 'EU West (Ireland)' });
+    expect(within(eu).getByText('eu-west-1')).toBeTruthy();
+    expect(within(eu).getByText('Deploys here')).toBeTruthy();
+    expect(
+      screen.getByText(
+        'The region this server runs instances in: LOCAL_REGION on the server (us-east-1 when unset) chooses it.',
+      ),
+    ).toBeTruthy();
+    expect(screen.queryByRole('listitem', { name: 'US East (N. Virginia)' })).toBeNull();
+    expect(screen.getByText('Not offered to customers: US East (N. Virginia).')).toBeTruthy();
+  });
 });
 
 describe('payment settings', () => {

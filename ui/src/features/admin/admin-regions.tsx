@@ -135,7 +135,7 @@ export function AdminRegions() {
       text={
         data?.scheduler === 'swarm'
           ? 'The regions with a swarm, and each of their nodes as the swarm reports it.'
-          : 'The region this server runs instances in.'
+          : 'The region this server runs instances in: LOCAL_REGION on the server (us-east-1 when unset) chooses it.'
       }
       control={<RefreshButton query={query} />}
     >

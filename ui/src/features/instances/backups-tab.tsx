@@ -68,7 +68,7 @@ export function BackupsTab({ instance, inactive }: { instance: Instance; inactiv
     });
   };
 
-  // The link works for 5 minutes: asked for on the click, then opened (a browser tab, or the system
+  // The link works once, for 5 minutes: asked for on the click, then opened (a browser tab, or the system
   // browser on desktop) where the tar downloads.
   const startDownload = (backup: Backup) =>
     download.mutate(backup.id, {

@@ -3,11 +3,9 @@ import {
   DOMAIN_PATTERN,
   FIELD_LIMITS,
   INVALID_DOMAIN_MESSAGE,
-  INVALID_PHP_VERSION_MESSAGE,
   isN8nPassword,
   N8N_PASSWORD,
   NO_CONTROL_CHARACTERS,
-  PHP_VERSION_PATTERN,
 } from '@berth/openapi/rules';
 import type { FieldErrors } from '../../components/form/use-form.ts';
 import type { Category } from './instance-catalog.ts';
@@ -94,19 +92,6 @@ export function validateDatabasePassword(
   };
 }
 
-/** PHP 8.2 by default, 8.1, 8.0, or a custom version. */
-export const PHP_VERSIONS = ['8.2', '8.1', '8.0'] as const;
-export const CUSTOM_PHP = 'custom';
-const DEFAULT_PHP = '8.2';
-
-/** A custom PHP version is digits.digits with an optional .digits (the server's rule). */
-export function phpVersionError(choice: string, custom: string): string | undefined {
-  if (choice !== CUSTOM_PHP) return undefined;
-  const version = custom.trim();
-  if (!version) return 'Please enter a PHP version';
-  return PHP_VERSION_PATTERN.test(version) ? undefined : INVALID_PHP_VERSION_MESSAGE;
-}
-
 /** The domain as the server wants it: trimmed, without http(s):// and a trailing slash. */
 export const normaliseDomain = (domain: string): string =>
   domain
@@ -130,8 +115,8 @@ export interface WordPressValues {
   username: string;
   email: string;
   password: string;
+  /** A PHP version the server offers ('' until its choices are known: the server's default then). */
   php: string;
-  customPhp: string;
 }
 
 export const INITIAL_WORDPRESS: WordPressValues = {
@@ -141,8 +126,7 @@ export const INITIAL_WORDPRESS: WordPressValues = {
   username: '',
   email: '',
   password: '',
-  php: DEFAULT_PHP,
-  customPhp: '',
+  php: '',
 };
 
 const EMAIL = /^\S+@\S+\.\S+$/;
@@ -170,7 +154,6 @@ export function validateWordPress(values: WordPressValues, wordpress: boolean): 
       : values.password.length < 8
         ? 'Min 8 characters'
         : undefined,
-    customPhp: phpVersionError(values.php, values.customPhp),
   };
 }
 

@@ -3,7 +3,11 @@ import RocketLaunchIcon from '@mui/icons-material/RocketLaunch';
 import { Alert, Box, Button, Container, Stack, TextField, Typography } from '@mui/material';
 import { useCallback, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { useInstanceCapabilitiesQuery, useRegionsQuery } from '../../api/instances.queries.ts';
+import {
+  useInstanceCapabilitiesQuery,
+  usePhpChoicesQuery,
+  useRegionsQuery,
+} from '../../api/instances.queries.ts';
 import { useCanCreateInstanceQuery } from '../../api/subscriptions.queries.ts';
 import { useForm } from '../../components/form/use-form.ts';
 import { CannotCreateAlert } from './cannot-create-alert.tsx';
@@ -40,6 +44,7 @@ const INITIAL: DeployFormValues = {
 export function NewInstancePage() {
   const capabilities = useInstanceCapabilitiesQuery();
   const regions = useRegionsQuery();
+  const php = usePhpChoicesQuery();
   const canCreate = useCanCreateInstanceQuery();
   const [chosenCategory, setCategory] = useState<Category | null>(null);
   const category = chosenCategory ?? defaultCategory(capabilities.data);
@@ -121,7 +126,9 @@ export function NewInstancePage() {
                 onChange={(region) => form.setValue('region', region)}
               />
               {chosen.category === 'application' && <DomainTypeFields form={form} />}
-              {chosen.type === 'wordpress' && <WordPressFields form={form} phpError={phpError} />}
+              {chosen.type === 'wordpress' && (
+                <WordPressFields form={form} php={php.data} phpError={phpError} />
+              )}
               {chosen.type === 'n8n' && <N8nOwnerFields form={form} />}
               {chosen.deploymentInfo && (
                 <Alert severity="info" variant="outlined">

@@ -5,12 +5,7 @@ import { type InstanceCapability, useDeployInstanceMutation } from '../../api/in
 import type { useForm } from '../../components/form/use-form.ts';
 import { useToast } from '../../components/toasts/use-toast.ts';
 import { CANNOT_CREATE, QUICK_DEPLOY_RESOURCES, type RegionId } from './instance-catalog.ts';
-import {
-  CUSTOM_PHP,
-  type DeployValues,
-  normaliseDomain,
-  type WordPressValues,
-} from './instance-validation.ts';
+import { type DeployValues, normaliseDomain, type WordPressValues } from './instance-validation.ts';
 
 /** The values of the deploy page's form: the instance, then the WordPress or n8n fields. */
 export type DeployFormValues = DeployValues & WordPressValues;
@@ -30,7 +25,8 @@ function applicationFields(values: DeployFormValues, wordpress: boolean, n8n: bo
           username: values.username.trim(),
           email: values.email.trim(),
           password: values.password,
-          phpversion: values.php === CUSTOM_PHP ? values.customPhp.trim() : values.php,
+          // One of the versions the server offers; none chosen yet: the server's default.
+          ...(values.php ? { phpversion: values.php } : {}),
         }
       : {}),
     ...(n8n ? { email: values.email.trim(), password: values.password } : {}),

@@ -1,3 +1,4 @@
+import { DOMAIN_VERIFICATION } from '@berth/openapi/rules';
 import KeyIcon from '@mui/icons-material/Key';
 import {
   Alert,
@@ -12,11 +13,12 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import type { PhpChoices } from '../../api/instances.queries.ts';
 import type { FieldProps } from '../../components/form/use-form.ts';
 import { PasswordField } from '../../components/password-field.tsx';
 import { useToast } from '../../components/toasts/use-toast.ts';
-import { CUSTOM_PHP, type DomainType, PHP_VERSIONS, type WordPressValues } from './instance-validation.ts';
+import type { DomainType, WordPressValues } from './instance-validation.ts';
 import { PasswordGeneratorDialog } from './password-generator-dialog.tsx';
 
 interface FormAccess {
@@ -25,11 +27,16 @@ interface FormAccess {
   setValue<K extends keyof WordPressValues>(name: K, value: WordPressValues[K]): void;
 }
 
-/** The DNS hint of a custom domain. */
-const CNAME_HINT =
-  'Point a CNAME record for your domain at this platform before you publish the site, so that it can bind the domain and issue its SSL certificate.';
+/**
+ * The DNS hint of a custom domain: the spec's CNAME sentence, and the TXT record that proves the domain
+ * is the customer's (its value appears on the instance page once the instance is made; without the
+ * record the domain is never bound).
+ */
+const DOMAIN_HINT =
+  'Point a CNAME record for your domain at this platform before you publish the site, so that it can bind the domain and issue its SSL certificate. ' +
+  `Add a TXT record named ${DOMAIN_VERIFICATION.name}.<your domain> as well, with the value the instance page shows once it is created: it proves the domain is yours, and the domain is bound only then.`;
 
-/** Domain Type of applications: Temporary, or Custom domain with the CNAME hint. */
+/** Domain Type of applications: Temporary, or Custom domain with the DNS hint (CNAME and TXT records). */
 export function DomainTypeFields({ form }: { form: FormAccess }) {
   const custom = form.values.domainType === 'Custom Domain';
   return (
@@ -55,7 +62,7 @@ export function DomainTypeFields({ form }: { form: FormAccess }) {
             required
           />
           <Alert severity="info" variant="outlined">
-            {CNAME_HINT}
+            {DOMAIN_HINT}
           </Alert>
         </Stack>
       )}
@@ -64,14 +71,37 @@ export function DomainTypeFields({ form }: { form: FormAccess }) {
 }
 
 /**
- * The WordPress fields of the deploy form: site title, admin account with a password
- * generator, PHP version. This server does not list its PHP versions, so the choices are the spec's;
- * a version the host lacks is refused by the server with its message (shown under the field).
+ * Keeps the form on a PHP version the server offers: once its choices are known, a version it does not
+ * offer (or none yet) becomes its default.
  */
-export function WordPressFields({ form, phpError }: { form: FormAccess; phpError: string | undefined }) {
+function useOfferedPhp(php: PhpChoices | undefined, form: FormAccess): void {
+  const chosen = form.values.php;
+  const { setValue } = form;
+  useEffect(() => {
+    if (php && !php.versions.includes(chosen)) setValue('php', php.default ?? '');
+  }, [php, chosen, setValue]);
+}
+
+/**
+ * The WordPress fields of the deploy form: site title, admin account with a password generator, PHP
+ * version. The versions offered are exactly those the server's sites can run on (GET
+ * /instances/capabilities); one that went away since is refused by the server, its message shown under
+ * the field.
+ */
+export function WordPressFields({
+  form,
+  php,
+  phpError,
+}: {
+  form: FormAccess;
+  php: PhpChoices | undefined;
+  phpError: string | undefined;
+}) {
   const toast = useToast();
   const [generating, setGenerating] = useState(false);
+  useOfferedPhp(php, form);
   const password = form.field('password');
+  const versions = php?.versions ?? [];
   return (
     <Stack spacing={2.5}>
       <TextField {...form.field('title')} label="Site Title" required />
@@ -101,30 +131,20 @@ export function WordPressFields({ form, phpError }: { form: FormAccess; phpError
         <TextField
           select
           label="PHP Version"
-          value={form.values.php}
+          value={versions.includes(form.values.php) ? form.values.php : ''}
           onChange={(event) => form.setValue('php', event.target.value)}
           error={phpError !== undefined}
+          disabled={versions.length === 0}
           fullWidth
         >
-          {PHP_VERSIONS.map((version) => (
+          {versions.map((version) => (
             <MenuItem key={version} value={version}>
               PHP {version}
-              {version === '8.2' ? ' (default)' : ''}
+              {version === php?.default ? ' (default)' : ''}
             </MenuItem>
           ))}
-          <MenuItem value={CUSTOM_PHP}>Custom</MenuItem>
         </TextField>
         {phpError && <FormHelperText error>{phpError}</FormHelperText>}
-        {form.values.php === CUSTOM_PHP && (
-          <TextField
-            {...form.field('customPhp')}
-            label="Custom PHP Version"
-            placeholder="e.g., 8.3"
-            required
-            fullWidth
-            sx={{ mt: 2 }}
-          />
-        )}
       </Box>
     </Stack>
   );

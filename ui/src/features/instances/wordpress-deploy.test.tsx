@@ -3,15 +3,15 @@ import { describe, expect, it } from 'vitest';
 import type { FakeRoutes } from '../../../test/fake-api.ts';
 import { apiError, capabilities, makeInstance, makeUser } from '../../../test/fixtures.ts';
 import { renderInstances } from '../../../test/instances.ts';
-import {
-  domainError,
-  INITIAL_WORDPRESS,
-  normaliseDomain,
-  phpVersionError,
-  validateWordPress,
-} from './instance-validation.ts';
+import { domainError, INITIAL_WORDPRESS, normaliseDomain, validateWordPress } from './instance-validation.ts';
 
 const WITH_WORDPRESS = { 'GET /api/instances/capabilities': { body: capabilities({ wordpress: null }) } };
+/** A host with PHP 8.3 and 8.2 (and nothing older). */
+const WITH_TWO_PHPS = {
+  'GET /api/instances/capabilities': {
+    body: capabilities({ wordpress: null }, {}, { versions: ['8.3', '8.2'], default: '8.2' }),
+  },
+};
 const site = makeInstance({ name: 'Blog', type: 'WordPress', product: 'wordpress', category: 'application' });
 const ACCEPTED = { status: 202, body: { instance: site, message: 'Instance deployment initiated' } };
 
@@ -49,6 +49,35 @@ describe('WordPress in Deploy New Instance', () => {
     expect(within(form).getByRole('combobox', { name: 'PHP Version' }).textContent).toBe('PHP 8.2 (default)');
   });
 
+  it('offers exactly the PHP versions the server has: a Debian 12 host only 8.2', async () => {
+    const app = renderNew();
+    const form = await chooseWordPress(app);
+    await app.user.click(within(form).getByRole('combobox', { name: 'PHP Version' }));
+    const options = await screen.findAllByRole('option');
+    expect(options.map((option) => option.textContent)).toEqual(['PHP 8.2 (default)']);
+  });
+
+  it('offers the versions of a host with several, newest first, and takes its default when 8.2 is not one', async () => {
+    const app = renderNew(WITH_TWO_PHPS);
+    const form = await chooseWordPress(app);
+    await app.user.click(within(form).getByRole('combobox', { name: 'PHP Version' }));
+    const options = await screen.findAllByRole('option');
+    expect(options.map((option) => option.textContent)).toEqual(['PHP 8.3', 'PHP 8.2 (default)']);
+    app.unmount();
+
+    const only83 = renderNew({
+      'GET /api/instances/capabilities': {
+        body: capabilities({ wordpress: null }, {}, { versions: ['8.3'], default: '8.3' }),
+      },
+    });
+    const other = await chooseWordPress(only83);
+    await waitFor(() =>
+      expect(within(other).getByRole('combobox', { name: 'PHP Version' }).textContent).toBe(
+        'PHP 8.3 (default)',
+      ),
+    );
+  });
+
   it('shows the WordPress messages and sends nothing', async () => {
     const app = renderNew();
     const form = await chooseWordPress(app);
@@ -72,8 +101,19 @@ describe('WordPress in Deploy New Instance', () => {
     expect(app.api.calls('POST /api/instances/deploy')).toHaveLength(0);
   });
 
-  it('sends the WordPress payload with a custom domain and a custom PHP version', async () => {
-    const app = renderNew({ 'POST /api/instances/deploy': ACCEPTED });
+  it('names both DNS records a custom domain needs: the CNAME and the _berth-verify TXT record', async () => {
+    const app = renderNew();
+    const form = await chooseWordPress(app);
+    await app.user.click(within(form).getByRole('radio', { name: 'Custom domain' }));
+    const hint = within(form).getByText(/CNAME record/);
+    expect(hint.textContent).toBe(
+      'Point a CNAME record for your domain at this platform before you publish the site, so that it can bind the domain and issue its SSL certificate. ' +
+        'Add a TXT record named _berth-verify.<your domain> as well, with the value the instance page shows once it is created: it proves the domain is yours, and the domain is bound only then.',
+    );
+  });
+
+  it('sends the WordPress payload with a custom domain and the PHP version chosen', async () => {
+    const app = renderNew({ ...WITH_TWO_PHPS, 'POST /api/instances/deploy': ACCEPTED });
     const form = await chooseWordPress(app);
     await fill(app, form, /Instance Name/, 'Blog');
     await fill(app, form, /Site Title/, ' My Blog ');
@@ -83,8 +123,7 @@ describe('WordPress in Deploy New Instance', () => {
     await app.user.click(within(form).getByRole('radio', { name: 'Custom domain' }));
     await fill(app, form, /Custom Domain/, 'https://blog.example.com/');
     await app.user.click(within(form).getByRole('combobox', { name: 'PHP Version' }));
-    await app.user.click(await screen.findByRole('option', { name: 'Custom' }));
-    await fill(app, form, /Custom PHP Version/, '8.3');
+    await app.user.click(await screen.findByRole('option', { name: 'PHP 8.3' }));
     await app.user.click(deployButton());
 
     expect(await screen.findByText('Instance deployment initiated')).toBeTruthy();
@@ -106,10 +145,15 @@ describe('WordPress in Deploy New Instance', () => {
     });
   });
 
-  it("shows the server's refusal of a PHP version the host lacks under the PHP field", async () => {
-    const refusal = 'PHP 8.0 is not installed on this host (available: 8.2, 8.3)';
+  it("shows the server's refusal of a PHP version the host no longer has under the PHP field", async () => {
+    // The host had 8.3 when the form loaded; it was removed before the deploy was sent.
+    const refusal = 'PHP 8.3 is not available on this server. Choose PHP 8.2.';
     const app = renderNew({
-      'POST /api/instances/deploy': { status: 400, body: apiError(refusal) },
+      ...WITH_TWO_PHPS,
+      'POST /api/instances/deploy': {
+        status: 400,
+        body: apiError(refusal, 'validation_error', { fieldErrors: { phpversion: [refusal] } }),
+      },
     });
     const form = await chooseWordPress(app);
     await fill(app, form, /Instance Name/, 'Blog');
@@ -118,11 +162,11 @@ describe('WordPress in Deploy New Instance', () => {
     await fill(app, form, /Admin Email/, 'me@example.com');
     await fill(app, form, /Admin Password/, 'Sup3r-secret!');
     await app.user.click(within(form).getByRole('combobox', { name: 'PHP Version' }));
-    await app.user.click(await screen.findByRole('option', { name: 'PHP 8.0' }));
+    await app.user.click(await screen.findByRole('option', { name: 'PHP 8.3' }));
     await app.user.click(deployButton());
     await waitFor(() => expect(within(form).getAllByText(refusal)).toHaveLength(1));
     expect(app.api.calls('POST /api/instances/deploy')[0]?.body).toMatchObject({
-      phpversion: '8.0',
+      phpversion: '8.3',
       domainType: 'Temporary',
     });
   });
@@ -158,15 +202,6 @@ describe('WordPress in Deploy New Instance', () => {
 });
 
 describe('WordPress rules', () => {
-  it('checks a custom PHP version', () => {
-    expect(phpVersionError('8.2', '')).toBeUndefined();
-    expect(phpVersionError('custom', ' ')).toBe('Please enter a PHP version');
-    for (const bad of ['8', '8.', 'v8.2', '8.2.1.4', '8.x'])
-      expect(phpVersionError('custom', bad)).toBe('Please enter a valid PHP version (e.g., 8.2, 7.4, 8.1.5)');
-    for (const good of ['8.2', '7.4', '8.1.5', ' 8.3 '])
-      expect(phpVersionError('custom', good)).toBeUndefined();
-  });
-
   it('checks the domain', () => {
     expect(domainError('  ')).toBe('Domain is required');
     expect(domainError('example')).toBe('Please enter a valid domain name');
