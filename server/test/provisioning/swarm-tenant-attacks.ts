@@ -186,11 +186,11 @@ INSERT INTO trap VALUES (1), (2);`);
         '-c',
         'while :; do for p in /proc/[0-9]*; do if [ "$(cat $p/comm 2>/dev/null)" = tar ]; then n=$(basename $p); kill -STOP $n && echo $n >>/tmp/stopped; fi; done; sleep 0.1; done',
       );
-      // The loop works: a tar of the site's own (held by a pipe nobody reads) is stopped.
+      // The loop works: a slow tar of the site's own is stopped (then killed: a stopped process hears SIGKILL).
       await asSite(
         'sh',
         '-c',
-        'touch /tmp/stopped; tar -cf - /var/www/wordpress 2>/dev/null | sleep 3; true',
+        'touch /tmp/stopped; tar -cf /dev/null --checkpoint=1 --checkpoint-action=sleep=1 /var/www/wordpress 2>/dev/null & sleep 2; kill -9 $! 2>/dev/null; true',
       );
       expect((await asSite('cat', '/tmp/stopped')).split('\n').filter(Boolean).length).toBeGreaterThan(0);
       await asSite('sh', '-c', ': > /tmp/stopped');
