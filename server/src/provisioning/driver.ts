@@ -6,6 +6,7 @@ import {
   INSTANCE_TYPES,
   type InstanceType,
   type NotAvailable,
+  TYPE_FEATURES,
   type Unavailable,
 } from './instance-types.ts';
 import type { UsageCapability } from './usage.ts';
@@ -112,6 +113,8 @@ export function unavailableEngine<T extends InstanceType>(
   };
   return {
     type,
+    // The whole type is unavailable (capability says why): no feature of it is offered either.
+    features: Object.fromEntries(TYPE_FEATURES[type].map((feature) => [feature, why().reason])),
     capability: async () => why(),
     deploy: refuse,
     delete: refuse,

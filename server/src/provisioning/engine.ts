@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { Capability, InstanceType } from './instance-types.ts';
+import { type Capability, type Feature, type InstanceType, TYPE_FEATURES } from './instance-types.ts';
 
 /**
  * An engine runs one instance type (MySQL, PostgreSQL, MongoDB, WordPress, n8n) for a driver: the local
@@ -29,11 +29,33 @@ export interface InstanceEngine<Spec extends BaseSpec = BaseSpec> {
   /** Undoes suspend. */
   resume(id: string): Promise<void>;
 
+  /**
+   * Each feature of the type's nature (instance-types.ts TYPE_FEATURES), and only those: `true` where this
+   * engine offers it, else why not in the customer's words (shown where the feature would be). Where a
+   * feature has a capability object below, `true` comes with the object, and only with it
+   * (test/contract/ holds every engine to this).
+   */
+  readonly features: FeatureOffers;
+
   readonly password?: PasswordCapability;
   readonly domains?: DomainCapability;
   readonly backups?: BackupCapability<Spec>;
   readonly storage?: StorageCapability;
   readonly php?: PhpCapability;
+}
+
+/** A type's features as one engine offers them: `true`, or the reason it does not. */
+export type FeatureOffers = Partial<Record<Feature, true | string>>;
+
+/** Why a database has no administration page here (phpMyAdmin), in the customer's words. */
+export const NO_DATABASE_ADMIN = 'phpMyAdmin is not offered on this server';
+
+/** Every feature of `type` offered, but those `missing` names with the reason it is not. */
+export function featuresOf(
+  type: InstanceType,
+  missing: Partial<Record<Feature, string>> = {},
+): FeatureOffers {
+  return Object.fromEntries(TYPE_FEATURES[type].map((feature) => [feature, missing[feature] ?? true]));
 }
 
 /** What every deploy is given: the instance's id and what it was sold. */

@@ -7,6 +7,38 @@ const APPLICATION_TYPES = ['wordpress', 'n8n'] as const;
 export const INSTANCE_TYPES = [...DATABASE_TYPES, ...APPLICATION_TYPES] as const;
 export type InstanceType = (typeof INSTANCE_TYPES)[number];
 
+/**
+ * What customers can use of an instance besides running it (deploy, delete, suspend, resume), feature
+ * by feature. Which ones a type has is its nature, the same on every driver (TYPE_FEATURES); whether a
+ * driver offers each one, or why not, its engine declares (engine.ts `features`), and the contract suite
+ * (test/contract/) holds every driver to its declaration.
+ */
+export const FEATURES = [
+  /** A new database password, old sessions ended. */
+  'password',
+  /** A custom domain over HTTPS, and its certificate. */
+  'domains',
+  /** An SFTP login to the site's files. */
+  'sftp',
+  /** How much of its disk it uses, and its limit. */
+  'storage',
+  /** CPU, memory, disk and requests sampled over time (the Usage tab, warnings). */
+  'usage',
+  /** Backups and restores (manual, scheduled, downloads). */
+  'backups',
+  /** A database administration page in the browser (phpMyAdmin). */
+  'databaseAdmin',
+] as const;
+export type Feature = (typeof FEATURES)[number];
+
+export const TYPE_FEATURES = {
+  mysql: ['password', 'storage', 'usage', 'backups', 'databaseAdmin'],
+  postgresql: ['password', 'storage', 'usage', 'backups'],
+  mongodb: ['password', 'storage', 'usage', 'backups'],
+  wordpress: ['domains', 'sftp', 'storage', 'usage', 'backups', 'databaseAdmin'],
+  n8n: ['domains', 'storage', 'usage', 'backups'],
+} as const satisfies Record<InstanceType, readonly Feature[]>;
+
 /** The names customers read for each type. */
 const TYPE_LABELS = {
   mysql: 'MySQL',

@@ -1,7 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type Docker from 'dockerode';
 import { NotFoundError } from '../../lib/errors.ts';
-import type { DatabaseCredentials, DatabaseSpec, InstanceEngine, Resources } from '../engine.ts';
+import {
+  type DatabaseCredentials,
+  type DatabaseSpec,
+  featuresOf,
+  type InstanceEngine,
+  NO_DATABASE_ADMIN,
+  type Resources,
+} from '../engine.ts';
 import { unavailable } from '../instance-types.ts';
 import { checkTenantLogin } from '../tenant-login.ts';
 import { checkPassword, generatePassword, tenantNames } from '../tenant-names.ts';
@@ -30,6 +37,7 @@ import {
   waitForRunning,
 } from './services.ts';
 import type { SwarmContext } from './swarm-context.ts';
+import { NO_USAGE_YET } from './swarm-context.ts';
 import {
   removeVolumes,
   SERVER_FILES_MB,
@@ -250,6 +258,7 @@ export function databaseEngine(ctx: SwarmContext, type: SqlType): InstanceEngine
 
   return {
     type,
+    features: featuresOf(type, { usage: NO_USAGE_YET, databaseAdmin: NO_DATABASE_ADMIN }),
     async capability() {
       if (!ctx.started()) return unavailable.settingUp(type, 'The provisioning driver is not started');
       return { available: true };

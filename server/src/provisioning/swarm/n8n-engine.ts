@@ -1,5 +1,5 @@
 import { ValidationError } from '../../lib/errors.ts';
-import type { InstanceEngine, N8nSpec, SiteUrls } from '../engine.ts';
+import { featuresOf, type InstanceEngine, type N8nSpec, type SiteUrls } from '../engine.ts';
 import { unavailable } from '../instance-types.ts';
 import { checkDomain } from '../local/front-door/domain-names.ts';
 import { instanceLabels } from './database-engine.ts';
@@ -18,7 +18,7 @@ import {
   sizeOf,
   waitForRunning,
 } from './services.ts';
-import type { SwarmContext } from './swarm-context.ts';
+import { NO_USAGE_YET, type SwarmContext } from './swarm-context.ts';
 import { sizedVolume, volumeMount, volumeNode, volumeStorage } from './volumes.ts';
 import {
   appResources,
@@ -142,6 +142,10 @@ export function n8nEngine(ctx: SwarmContext, doors: SwarmFrontDoors): InstanceEn
 
   return {
     type: 'n8n',
+    features: featuresOf('n8n', {
+      usage: NO_USAGE_YET,
+      backups: 'Backups of n8n are not offered on this server yet',
+    }),
     async capability() {
       if (!ctx.started()) return unavailable.settingUp('n8n', 'The provisioning driver is not started');
       return { available: true };

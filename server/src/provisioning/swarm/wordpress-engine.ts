@@ -1,12 +1,12 @@
 import { ValidationError } from '../../lib/errors.ts';
-import type { InstanceEngine, SiteSpec } from '../engine.ts';
+import { featuresOf, type InstanceEngine, NO_DATABASE_ADMIN, type SiteSpec } from '../engine.ts';
 import { unavailable } from '../instance-types.ts';
 import { checkDomain } from '../local/front-door/domain-names.ts';
 import { checkSiteSpec } from '../local/wordpress/site-spec.ts';
 import { instanceLabels } from './database-engine.ts';
 import type { SwarmFrontDoors } from './front-door.ts';
 import { applyService, instanceNames, scale, waitForRunning } from './services.ts';
-import type { SwarmContext } from './swarm-context.ts';
+import { NO_USAGE_YET, type SwarmContext } from './swarm-context.ts';
 import { volumeMount, volumeNode, volumeStorage } from './volumes.ts';
 import { certificateOps, requireWebState, secretOf, webState } from './web-instance.ts';
 import { wordpressBackups } from './wordpress-backups.ts';
@@ -43,6 +43,11 @@ export function wordpressEngine(ctx: SwarmContext, doors: SwarmFrontDoors): Inst
 
   return {
     type: 'wordpress',
+    features: featuresOf('wordpress', {
+      sftp: 'SFTP is not offered on this server yet',
+      usage: NO_USAGE_YET,
+      databaseAdmin: NO_DATABASE_ADMIN,
+    }),
     async capability() {
       if (!ctx.started()) return unavailable.settingUp('wordpress', 'The provisioning driver is not started');
       return { available: true };

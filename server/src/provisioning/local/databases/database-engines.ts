@@ -7,7 +7,13 @@ import {
   mysqlTableCount,
   postgresTableCount,
 } from '../../database-dumps.ts';
-import type { DatabaseCredentials, DatabaseSpec, InstanceEngine } from '../../engine.ts';
+import {
+  type DatabaseCredentials,
+  type DatabaseSpec,
+  featuresOf,
+  type InstanceEngine,
+  NO_DATABASE_ADMIN,
+} from '../../engine.ts';
 import type { Capability } from '../../instance-types.ts';
 import { checkPassword, generatePassword, tenantNames } from '../../tenant-names.ts';
 import { DEFAULT_LIMITS } from '../host/control-groups.ts';
@@ -46,6 +52,7 @@ export function databaseEngine(
   }
   return {
     type,
+    features: featuresOf(type, { databaseAdmin: NO_DATABASE_ADMIN }),
     capability: deps.capability,
     async deploy(spec) {
       const names = tenantNames(spec.id);

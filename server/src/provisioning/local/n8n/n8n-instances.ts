@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { ServerHealth } from '../../driver.ts';
-import type { InstanceEngine, N8nSpec } from '../../engine.ts';
+import { featuresOf, type InstanceEngine, type N8nSpec } from '../../engine.ts';
 import { type Capability, unavailable } from '../../instance-types.ts';
 import { type CaddySite, proxyTo } from '../front-door/caddy-config.ts';
 import type { FrontDoor } from '../front-door/front-door.ts';
@@ -156,6 +156,7 @@ export function localN8n(
 
     engine: {
       type: 'n8n',
+      features: featuresOf('n8n'),
       capability,
       deploy: async (spec) => ({ urls: await lifecycle.deploy(spec) }),
       delete: lifecycle.delete,
