@@ -1,5 +1,6 @@
 // How the configuration (env.ts) becomes the provisioning driver: the one place where its settings turn
 // into a driver and that driver's options, and where the host gets what the local driver runs from.
+import path from 'node:path';
 import type { ServerConfig } from './env.ts';
 import type { LogLine } from './lib/error-reference.ts';
 import type { ProvisioningDriver } from './provisioning/driver.ts';
@@ -83,6 +84,12 @@ function swarmOptions(config: ProvisioningConfig, log: LogLine): SwarmDriverOpti
     },
     egressAllow: config.tenantEgressAllow,
     encryptedOverlays: swarm.encryptedOverlays,
+    sftp: {
+      listenHost: sites.listenHost,
+      port: sites.sftpPort ?? 2222,
+      publicHost: config.publicHost,
+      hostKeyFile: path.join(config.dataDir, 'swarm', 'sftp_host_key'),
+    },
     log: (line) => log(`provisioning: ${line}`),
   };
 }

@@ -84,6 +84,8 @@ printf 'host all all 0.0.0.0/0 scram-sha-256\\nhost all all ::/0 scram-sha-256\\
       'php8.2-zip',
       'php8.2-intl',
       'php8.2-curl',
+      // SFTP sessions (site-sftp.ts) run its sftp-server in a helper container.
+      'openssh-sftp-server',
     ],
     users: [],
     files: [

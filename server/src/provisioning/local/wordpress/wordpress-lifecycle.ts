@@ -1,5 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { ConflictError, ValidationError } from '../../../lib/errors.ts';
+import { hashSecret } from '../../apps/wordpress/sftp-server.ts';
 import type { Deployment, SiteSpec, StorageUse } from '../../engine.ts';
 import { generatePassword } from '../../tenant-names.ts';
 import { tenantLimits } from '../databases/tenant-limits.ts';
@@ -12,7 +13,6 @@ import { siteNames, sitePaths } from './site-names.ts';
 import { sandboxEtcDir, writeSandboxAccounts } from './site-sandbox.ts';
 import { checkSiteSpec } from './site-spec.ts';
 import {
-  hashSecret,
   listSiteStates,
   readSiteState,
   removeSiteState,
