@@ -5,7 +5,7 @@ import { createLocalDriver } from '../../src/provisioning/local/local-driver.ts'
 
 const dataRoot = process.argv[2];
 if (!dataRoot) throw new Error('usage: start-driver.ts <data root>');
-const driver = createLocalDriver({ dataRoot });
+const driver = createLocalDriver({ dataRoot, databaseServers: 'shared' });
 await driver.start();
 const { servers } = await driver.health();
 process.stdout.write(

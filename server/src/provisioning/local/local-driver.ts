@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { DEFAULT_REGION } from '@berth/openapi/rules';
 import {
   capabilitiesOf,
@@ -10,6 +11,12 @@ import {
   unavailableEngine,
 } from '../driver.ts';
 import { unavailable } from '../instance-types.ts';
+import {
+  berthCertificates,
+  type CertificateSource,
+  certificateNames,
+  operatorCertificate,
+} from '../tls/berth-ca.ts';
 import type { EngineServer } from './databases/engine-server.ts';
 import { localSqlServers } from './databases/sql-servers.ts';
 import { accessLogReader } from './front-door/access-log.ts';
@@ -34,6 +41,22 @@ export interface LocalDriverOptions {
   mongodbAdminUrl?: string;
   /** Host name put in credentials; default the host the server listens on (127.0.0.1 locally). */
   publicHost?: string;
+  /**
+   * Where database instances' own servers listen (INSTANCE_LISTEN_ADDRESS); default 0.0.0.0 unless
+   * `publicHost` is a loopback name or address (then 127.0.0.1).
+   */
+  listenAddress?: string;
+  /**
+   * `own` (default, as root): each new MySQL and PostgreSQL instance gets a server of its own
+   * (databases/instance-servers.ts); `shared`: every one is a tenant of the shared server, as instances
+   * made before were (tests of the shared servers, which WordPress sites' databases still use).
+   */
+  databaseServers?: 'own' | 'shared';
+  /**
+   * The certificate and key those servers present (INSTANCE_TLS_CERT_FILE / _KEY_FILE, e.g. ACME's);
+   * default one Berth's own CA issues for `publicHost` (its CA under `<dataRoot>/tls`).
+   */
+  instanceTls?: { certFile: string; keyFile: string };
   /**
    * Size of each MySQL / PostgreSQL instance's database on the servers the driver runs (its own disk),
    * MiB; default 1024 each. A changed size applies to new instances.
@@ -143,7 +166,21 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
     for (const listener of storageListeners) listener(event);
   };
   let started = false;
-  const sql = localSqlServers(options, { reserve, started: () => started, tellStorage, log });
+  // Database instances' own servers speak TLS: Berth's CA, or the operator's certificate (ACME).
+  const certificates: CertificateSource = options.instanceTls
+    ? operatorCertificate(options.instanceTls)
+    : berthCertificates(
+        path.join(options.dataRoot, 'tls'),
+        certificateNames(options.publicHost ?? '127.0.0.1'),
+      );
+  const sql = localSqlServers(options, {
+    reserve,
+    started: () => started,
+    tellStorage,
+    groups,
+    certificates,
+    log,
+  });
   const { door, sites, n8n } = frontDoorApps(
     options,
     { mariadb: () => sql.server('mysql'), reserve, groups },

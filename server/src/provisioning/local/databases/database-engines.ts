@@ -11,16 +11,19 @@ import {
   mysqlTableCount,
   postgresTableCount,
 } from './database-dumps.ts';
-import type { EngineServer } from './engine-server.ts';
+import type { EngineServer, TenantOps } from './engine-server.ts';
+import type { InstanceServers } from './instance-servers.ts';
 import { tenantLimits } from './tenant-limits.ts';
 
 /** The one part of a database instance's backup. */
 const DUMP_PART = { mysql: 'dump.sql.gz', postgresql: 'dump.pgdump' } as const;
 
 /**
- * The MySQL and PostgreSQL engines of the local driver: each instance is a tenant (its own database and
- * user) of the server the driver runs for that engine (or an existing one given by an admin URL); the
- * SQL is in mariadb-tenants.ts and postgres-tenants.ts.
+ * The MySQL and PostgreSQL engines of the local driver. Each instance made since servers per instance
+ * (instance-servers.ts, `own`) has a server of its own; an instance made before keeps being a tenant
+ * (its own database and user) of the shared server the driver runs for that engine, and every instance
+ * is one where there is no `own` (an existing server given by an admin URL, or a driver not run as
+ * root). The SQL is in mariadb-tenants.ts and postgres-tenants.ts either way.
  */
 export function databaseEngine(
   type: 'mysql' | 'postgresql',
@@ -30,18 +33,34 @@ export function databaseEngine(
     capability(): Promise<Capability>;
     /** Host name put in credentials instead of the server's own. */
     publicHost: string | undefined;
+    /** Servers of their own for the instances (absent: every instance is a tenant of `server`). */
+    own?: InstanceServers;
   },
 ): InstanceEngine<DatabaseSpec> {
-  const tenants = () => deps.server().tenants;
+  const { own } = deps;
+  const ownsServer = (id: string) => own?.has(id) ?? false;
+  /** The tenant operations for the instance: on its own server, else on the shared one. */
+  const tenantsOf = (id: string): TenantOps =>
+    own && ownsServer(id) ? own.tenants(id) : deps.server().tenants;
+  /** Whether a new deploy goes to a server of its own: not for a tenant already on the shared server. */
+  async function deploysOwn(id: string): Promise<boolean> {
+    if (!own) return false;
+    if (ownsServer(id)) return true;
+    try {
+      return !(await deps.server().tenants.exists?.(tenantNames(id)));
+    } catch {
+      return true; // no shared server: nothing of it there
+    }
+  }
   const dumps =
     type === 'mysql'
       ? { dump: dumpMysql, load: loadMysql, tables: mysqlTableCount }
       : { dump: dumpPostgres, load: loadPostgres, tables: postgresTableCount };
   /** The tenant's own login on the server itself (dumps run on this host). */
-  function login(spec: DatabaseSpec): DatabaseCredentials {
+  async function login(spec: DatabaseSpec): Promise<DatabaseCredentials> {
     if (spec.password === undefined) throw new ValidationError('A backup needs the database password');
     const names = tenantNames(spec.id);
-    const { host, port } = deps.server().endpoint();
+    const { host, port } = ownsServer(spec.id) && own ? await own.login(spec.id) : deps.server().endpoint();
     return { host, port, database: names.database, user: names.user, password: spec.password };
   }
   return {
@@ -50,6 +69,9 @@ export function databaseEngine(
     async deploy(spec) {
       const names = tenantNames(spec.id);
       const password = spec.password === undefined ? generatePassword() : checkPassword(spec.password);
+      if (own && (await deploysOwn(spec.id))) {
+        return { database: await own.deploy(type, spec.id, password, spec.resources) };
+      }
       const server = deps.server();
       await server.tenants.create(names, password, undefined, tenantLimits(spec.resources ?? DEFAULT_LIMITS));
       const { host, port } = server.endpoint();
@@ -63,13 +85,15 @@ export function databaseEngine(
         },
       };
     },
-    delete: (id) => tenants().delete(tenantNames(id)),
-    suspend: (id) => tenants().suspend(tenantNames(id)),
-    resume: (id) => tenants().resume(tenantNames(id)),
-    password: { change: (id, password) => tenants().setPassword(tenantNames(id), checkPassword(password)) },
+    delete: (id) => (own && ownsServer(id) ? own.delete(id) : tenantsOf(id).delete(tenantNames(id))),
+    suspend: (id) => tenantsOf(id).suspend(tenantNames(id)),
+    resume: (id) => tenantsOf(id).resume(tenantNames(id)),
+    password: {
+      change: (id, password) => tenantsOf(id).setPassword(tenantNames(id), checkPassword(password)),
+    },
     backups: {
       async dump(spec, archive, progress) {
-        const database = login(spec);
+        const database = await login(spec);
         const tables = await dumps.tables(database);
         progress?.('Dumping the database');
         await dumps.dump(database, archive, DUMP_PART[type]);
@@ -77,17 +101,21 @@ export function databaseEngine(
       },
       /** Drops and recreates the database (empty, same login and size), then loads the dump into it. */
       async restore(spec, archive, facts, progress) {
-        const database = login(spec);
+        const database = await login(spec);
         const names = tenantNames(spec.id);
         progress?.('Loading the database');
-        await tenants().delete(names);
-        await tenants().create(names, database.password);
+        await tenantsOf(spec.id).delete(names);
+        await tenantsOf(spec.id).create(names, database.password);
         await dumps.load(database, archive, DUMP_PART[type]);
         const tables = await dumps.tables(database);
         if (tables !== facts.tables)
           throw new Error(`Restore incomplete: ${tables} tables, the backup had ${facts.tables}`);
       },
     },
-    storage: { usage: async (id) => (await deps.server().storage?.(tenantNames(id))) ?? null },
+    storage: {
+      usage: async (id) =>
+        (own && ownsServer(id) ? await own.storage(id) : await deps.server().storage?.(tenantNames(id))) ??
+        null,
+    },
   };
 }

@@ -6,11 +6,14 @@ import {
   type StorageLimitEvent,
 } from '../../driver.ts';
 import { type Capability, unavailable } from '../../instance-types.ts';
+import type { CertificateSource } from '../../tls/berth-ca.ts';
+import type { ControlGroups } from '../host/control-groups.ts';
 import type { DiskReserve } from '../host/disk-reserve.ts';
-import { makeTraversable, ownedDir } from '../host/host.ts';
+import { isRoot, makeTraversable, ownedDir } from '../host/host.ts';
 import { aptInstallLine, type LocalEngine, missingHostPackages } from '../host/host-packages.ts';
 import { databaseEngine } from './database-engines.ts';
 import type { EngineServer } from './engine-server.ts';
+import { type InstanceServers, instanceServers } from './instance-servers.ts';
 import { externalMariaDb, localMariaDb } from './mariadb-server.ts';
 import { externalPostgres, localPostgres } from './postgres-server.ts';
 
@@ -30,7 +33,14 @@ export interface SqlServerOptions {
   publicHost?: string;
   mysqlDiskMb?: number;
   postgresDiskMb?: number;
+  /** Where instances' own servers listen for customers; default all interfaces unless publicHost is loopback. */
+  listenAddress?: string;
+  databaseServers?: 'own' | 'shared';
 }
+
+/** Whether customers reach `host` on this machine only (a loopback name or address). */
+export const isLoopbackHost = (host: string) =>
+  host === 'localhost' || host === '::1' || host.startsWith('127.') || host.endsWith('.localhost');
 
 /** The MySQL and PostgreSQL halves of the local driver: their servers and the engines over them. */
 export interface LocalSqlServers {
@@ -56,6 +66,9 @@ export function localSqlServers(
     /** Whether the driver is started (before, a missing server is "setting up"). */
     started(): boolean;
     tellStorage(event: StorageLimitEvent): void;
+    /** Instances' own servers run in their control groups, with their certificates. */
+    groups: ControlGroups;
+    certificates: CertificateSource;
     log: (line: string) => void;
   },
 ): LocalSqlServers {
@@ -65,6 +78,25 @@ export function localSqlServers(
     postgresql: options.postgresAdminUrl,
   };
   let servers: Partial<Record<SqlType, EngineServer>> = {};
+  const publicHost = options.publicHost ?? '127.0.0.1';
+  // A server of its own per instance needs root (its user, group, disk); not on an operator's server.
+  const own: InstanceServers | undefined =
+    isRoot() && options.databaseServers !== 'shared'
+      ? instanceServers({
+          dataRoot: options.dataRoot,
+          publicHost,
+          listenAddress: options.listenAddress ?? (isLoopbackHost(publicHost) ? '127.0.0.1' : '0.0.0.0'),
+          certificates: deps.certificates,
+          groups: deps.groups,
+          reserve,
+          limitMb: {
+            mysql: options.mysqlDiskMb ?? DEFAULT_DATABASE_MB,
+            postgresql: options.postgresDiskMb ?? DEFAULT_DATABASE_MB,
+          },
+          tellStorage: deps.tellStorage,
+          log,
+        })
+      : undefined;
   const startErrors: Partial<Record<SqlType, string>> = {};
 
   /** Why the engine cannot run on this host at all (missing Debian package), if so. */
@@ -125,6 +157,7 @@ export function localSqlServers(
       server: () => serverFor(type),
       capability: () => sqlCapability(type),
       publicHost: options.publicHost,
+      own: adminUrls[type] ? undefined : own,
     });
 
   return {
@@ -154,9 +187,11 @@ export function localSqlServers(
           }
         }),
       );
+      await own?.start();
     },
 
     async stop() {
+      await own?.stop();
       await Promise.all(Object.values(servers).map((server) => server.stop()));
       servers = {};
     },
