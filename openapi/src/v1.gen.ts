@@ -362,8 +362,23 @@ export interface components {
                 name: string;
                 user: string;
                 password: string;
-                /** @example mysql://u_x:secret@127.0.0.1:3306/t_x */
+                /**
+                 * @description A URL with everything above; where TLS is required it asks the client to verify the server (`ssl-mode=VERIFY_IDENTITY&ssl-ca=berth-ca.pem`, `sslmode=verify-full&sslrootcert=berth-ca.pem`)
+                 * @example mysql://u_x:secret@db.example.com:20001/t_x?ssl-mode=VERIFY_IDENTITY&ssl-ca=berth-ca.pem
+                 */
                 connectionString: string;
+                /** @description How clients connect securely */
+                tls: {
+                    /** @description Whether the server refuses connections without TLS (a server of the instance’s own) */
+                    required: boolean;
+                    /** @description PEM of the certificate authority that signed the server’s certificate, to verify it (`--ssl-ca`, `sslrootcert`); null when no TLS is offered or the certificate comes from a public authority */
+                    caCertificate: string | null;
+                    /**
+                     * @description The file name the connection string expects the CA certificate under
+                     * @example berth-ca.pem
+                     */
+                    caFileName: string | null;
+                };
                 /** @description The address of a phpMyAdmin for this database; always null: this server runs no phpMyAdmin (connect with any MySQL client instead) */
                 phpmyadmin: string | null;
             };

@@ -102,6 +102,7 @@ export function deployStep(
             port: credentials.port,
             database: credentials.database,
             user: credentials.user,
+            tls: credentials.tls ?? null,
           }),
           ...(sftp && { sftpHost: sftp.host, sftpPort: sftp.port, sftpUser: sftp.user }),
         }),

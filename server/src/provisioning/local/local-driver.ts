@@ -24,6 +24,7 @@ import { caddyPaths } from './front-door/caddy.ts';
 import { type FrontDoor, frontDoor } from './front-door/front-door.ts';
 import { type ControlGroups, hostControlGroups } from './host/control-groups.ts';
 import { type DiskReserve, diskReserve } from './host/disk-reserve.ts';
+import { isRoot } from './host/host.ts';
 import { disksDir } from './host/tenant-disks.ts';
 import { type LocalN8n, localN8n } from './n8n/n8n-instances.ts';
 import { DEFAULT_RUNTIMES_DIR } from './n8n/n8n-runtime.ts';
@@ -216,7 +217,13 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
 
   // What instances use (driver.usage): control groups, disks, and the front door's access log.
   const accessLog = door ? accessLogReader(caddyPaths(options.dataRoot).accessLog) : undefined;
-  const usage = localUsage({ groups, engines, accessLog, dataRoot: options.dataRoot });
+  const usage = localUsage({
+    groups,
+    engines,
+    accessLog,
+    dataRoot: options.dataRoot,
+    ownDatabaseServers: isRoot() && options.databaseServers !== 'shared',
+  });
 
   return {
     usage,

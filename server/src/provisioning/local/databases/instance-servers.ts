@@ -10,7 +10,7 @@ import { type TenantNames, tenantNames } from '../../tenant-names.ts';
 import type { CertificateSource } from '../../tls/berth-ca.ts';
 import { type ControlGroups, DEFAULT_LIMITS } from '../host/control-groups.ts';
 import type { DiskReserve } from '../host/disk-reserve.ts';
-import { ownedDir, readState, writeState } from '../host/host.ts';
+import { readState, writeState } from '../host/host.ts';
 import { disksDir } from '../host/tenant-disks.ts';
 import { ensureSiteUser, removeSiteUser } from '../host/tenant-users.ts';
 import type { TenantOps } from './engine-server.ts';
@@ -176,8 +176,6 @@ export function instanceServers(options: InstanceServersOptions) {
 
     /** Brings back every instance's server (adopting those still running), side by side. */
     async start() {
-      await ownedDir(stateDir, undefined, 0o700);
-      await ownedDir(path.join(dataRoot, 'db'), undefined, 0o711);
       const all = await states();
       await Promise.all(
         all.map((state) =>

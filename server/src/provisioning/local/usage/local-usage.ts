@@ -14,8 +14,10 @@ import { diskUsage } from '../host/tenant-disks.ts';
  * - sites and n8n instances: their control group (host/control-groups.ts: CPU time, memory, peak, the
  *   kernel's kills for memory), their disk, and what the front door answered on their hosts (Caddy's
  *   access log, front-door/access-log.ts);
- * - MySQL and PostgreSQL instances: their database's disk only (they are tenants of one shared server:
- *   no control group can split its memory or CPU between them, and the Configuration card says so).
+ * - MySQL and PostgreSQL instances with a server of their own (databases/instance-servers.ts): its
+ *   control group and their database's disk; those made before, tenants of a shared server, their disk
+ *   only (no control group can split one server's memory or CPU between its tenants: they have no group,
+ *   and the Configuration card of a shared server says so).
  *
  * Every path read here is the kernel's (cgroupfs), the front door's own log, or a mount point in root's
  * folders (statfs): nothing a tenant names or can link. Counters are turned into what happened since
@@ -29,10 +31,13 @@ export interface LocalUsageDeps {
   accessLog: AccessLogReader | undefined;
   /** The data root: its file system holds every tenant disk (capacity). */
   dataRoot: string;
+  /** New database instances get a server of their own, in their control group (instance-servers.ts). */
+  ownDatabaseServers: boolean;
   now?: () => Date;
 }
 
 const WEB_TYPES: ReadonlySet<InstanceType> = new Set(['wordpress', 'n8n']);
+const SQL_TYPES: ReadonlySet<InstanceType> = new Set(['mysql', 'postgresql']);
 
 /** '4GB', '512MB'. */
 function memoryText(mb: number): string {
@@ -82,8 +87,9 @@ export function localUsage(deps: LocalUsageDeps): UsageCapability {
       const samples = await Promise.all(
         instances.map(async ({ id, type }): Promise<UsageSample | undefined> => {
           const web = WEB_TYPES.has(type);
+          const grouped = web || SQL_TYPES.has(type);
           const [stats, storage] = await Promise.all([
-            web ? deps.groups.stats(id).catch(() => undefined) : undefined,
+            grouped ? deps.groups.stats(id).catch(() => undefined) : undefined,
             disk(type, id),
           ]);
           if (!stats && !storage) return undefined;
@@ -121,16 +127,18 @@ export function localUsage(deps: LocalUsageDeps): UsageCapability {
     },
 
     limits(type: InstanceType, resources: Resources): AppliedLimit[] {
-      if (type === 'mysql' || type === 'postgresql') return describeTenantLimits(type, resources);
-      if (!WEB_TYPES.has(type)) return [];
+      const sql = type === 'mysql' || type === 'postgresql';
+      if (sql && !deps.ownDatabaseServers) return describeTenantLimits(type, resources);
+      if (!WEB_TYPES.has(type) && !sql) return [];
       const enforced = deps.groups.mode !== 'none';
       const how = enforced
         ? 'for this instance alone, enforced by the kernel'
         : 'not enforced on this server';
-      return [
+      const own: AppliedLimit[] = [
         { label: 'Memory', value: `${memoryText(resources.memoryMb)} ${how}`, enforced },
         { label: 'CPU', value: `${resources.cpus} vCPU ${how}`, enforced },
       ];
+      return sql ? [...own, ...describeTenantLimits(type, resources).slice(2)] : own;
     },
   };
 }
