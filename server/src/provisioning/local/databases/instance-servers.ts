@@ -10,7 +10,7 @@ import { type TenantNames, tenantNames } from '../../tenant-names.ts';
 import type { CertificateSource } from '../../tls/berth-ca.ts';
 import { type ControlGroups, DEFAULT_LIMITS } from '../host/control-groups.ts';
 import type { DiskReserve } from '../host/disk-reserve.ts';
-import { readState, writeState } from '../host/host.ts';
+import { ownedDir, readState, writeState } from '../host/host.ts';
 import { disksDir } from '../host/tenant-disks.ts';
 import { ensureSiteUser, removeSiteUser } from '../host/tenant-users.ts';
 import type { TenantOps } from './engine-server.ts';
@@ -84,6 +84,8 @@ export function instanceServers(options: InstanceServersOptions) {
 
   async function place(state: InstanceState): Promise<InstanceServerPlace> {
     const key = keyOf(state.id);
+    // Passable for each server's user (its own folder below is root's 711, its data its own 700).
+    await ownedDir(path.join(dataRoot, 'db'), undefined, 0o711);
     const dir = path.join(dataRoot, 'db', state.id);
     const user = await ensureSiteUser(unixUser(state.id), dir);
     const resources = { memoryMb: state.memoryMb, cpus: state.cpus };
