@@ -77,10 +77,10 @@ if (missingHostPackages().length > 0 || process.getuid?.() !== 0) {
           );
         }
         for (const type of TYPES) for (const id of ids[type] ?? []) await driver.engine(type).delete(id);
-        await removeTestGroups(groups);
       }
     } finally {
       await driver.stop().catch(() => {});
+      await removeTestGroups(hostControlGroups(parent));
       await removeSiteUsersUnder(root);
       await rm(root, { recursive: true, force: true });
     }
