@@ -315,6 +315,7 @@ export function databaseAccess(overrides: Partial<InstanceAccess['database']> = 
     name: 't_orders',
     user: 'u_orders',
     password: 'S3cret-Pass_word',
+    tls: { required: false, caCertificate: null, caFileName: null },
     ...overrides,
   };
   return {

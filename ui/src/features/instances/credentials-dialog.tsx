@@ -13,6 +13,7 @@ import {
 import { useState } from 'react';
 import type { Instance } from '../../api/instances.queries.ts';
 import { CredentialField } from './credential-field.tsx';
+import { SecureConnection } from './secure-connection.tsx';
 import { CREDENTIAL_TEXTS, type CredentialsPhase, useCredentialsPolling } from './use-credentials-polling.ts';
 
 const PHASE_ALERT: Record<
@@ -63,6 +64,7 @@ function CredentialsBody({ instance, onRetry }: { instance: Instance; onRetry():
           <CredentialField label="Connection String" value={credentials.connectionString} secret />
         </Box>
       )}
+      {credentials && <SecureConnection type={instance.type} credentials={credentials} />}
     </>
   );
 }
