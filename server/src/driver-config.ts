@@ -43,6 +43,8 @@ export function createDriver(config: ProvisioningConfig, log: LogLine): Provisio
     postgresAdminUrl: config.postgresAdminUrl,
     mongodbAdminUrl: config.mongodbAdminUrl,
     publicHost: config.publicHost,
+    listenAddress: config.listenAddress,
+    instanceTls: config.instanceTls,
     mysqlDiskMb: config.mysqlDiskMb,
     postgresDiskMb: config.postgresDiskMb,
     diskReserveMb: config.diskReserveMb,

@@ -42,6 +42,8 @@ describe('provisioning and secrets configuration', () => {
       postgresAdminUrl: undefined,
       mongodbAdminUrl: undefined,
       publicHost: '127.0.0.1',
+      listenAddress: undefined,
+      instanceTls: undefined,
       mysqlDiskMb: 1024,
       postgresDiskMb: 1024,
       diskReserveMb: 2048,
