@@ -3,9 +3,13 @@
 // over the live stream, copies its password from the credentials dialog, and logs in to it with the
 // real `mariadb` client. The server runs its own MariaDB through the local provisioning driver.
 import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousViolations } from './axe.ts';
 import { launchBrowser } from './browser.ts';
 import { reportFailures, shot, toast, watchPage } from './helpers.ts';
 import { type RunningServer, startServer } from './server.ts';
@@ -26,7 +30,14 @@ const account = {
 const INSTANCE_NAME = 'Orders DB';
 
 interface Access {
-  database: { host: string; port: number; name: string; user: string; password: string };
+  database: {
+    host: string;
+    port: number;
+    name: string;
+    user: string;
+    password: string;
+    tls: { required: boolean; caCertificate: string | null; caFileName: string | null };
+  };
 }
 
 beforeAll(async () => {
@@ -167,7 +178,22 @@ describe('a database deployed from the browser', () => {
       .click();
     const dialog = page.getByRole('dialog', { name: 'Database Credentials' });
     await dialog.getByText('Credentials retrieved').waitFor();
+    // Its own server accepts TLS only: the CA to download and the command that verifies the server.
+    const secure = dialog.getByRole('region', { name: 'Secure connection' });
+    await secure.getByRole('button', { name: 'Download CA certificate (berth-ca.pem)' }).waitFor();
+    await secure
+      .getByText(/^mysql --host=.* --ssl --ssl-ca=berth-ca\.pem --ssl-verify-server-cert /)
+      .waitFor();
     await shot(page, 'instances-credentials');
+    expect(await seriousViolations(page), 'axe on the credentials, dark').toEqual([]);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('button', { name: 'Switch to light mode' }).click();
+    await card()
+      .getByRole('button', { name: `Credentials of ${INSTANCE_NAME}` })
+      .click();
+    await secure.getByRole('button', { name: 'Download CA certificate (berth-ca.pem)' }).waitFor();
+    await shot(page, 'instances-credentials-light');
+    expect(await seriousViolations(page), 'axe on the credentials, light').toEqual([]);
 
     await dialog.getByRole('button', { name: 'Copy password' }).click();
     await toast(page, 'Password copied to clipboard');
@@ -184,25 +210,35 @@ describe('a database deployed from the browser', () => {
     await dialog.getByRole('button', { name: 'Close' }).click();
   });
 
-  it('logs in with the real mariadb client using the copied credentials', async () => {
+  it('logs in with the real mariadb client using the copied credentials and the CA, over verified TLS', async () => {
     const { body } = await apiGet<Access>(`/api/instances/${instanceId}/access`);
-    const { host, port, name, user } = body.database;
-    const { stdout } = await run(
-      'mariadb',
-      [
-        '--protocol=TCP',
-        `--host=${host}`,
-        `--port=${port}`,
-        `--user=${user}`,
-        `--password=${copiedPassword}`,
-        '--batch',
-        '--skip-column-names',
-        '--execute=SELECT 1',
-        name,
-      ],
-      { timeout: 15_000 },
-    );
-    expect(stdout.trim()).toBe('1');
+    const { host, port, name, user, tls } = body.database;
+    const dir = await mkdtemp(path.join(tmpdir(), 'berth-ca-'));
+    try {
+      const ca = path.join(dir, 'berth-ca.pem');
+      await writeFile(ca, tls.caCertificate ?? '');
+      const { stdout } = await run(
+        'mariadb',
+        [
+          '--protocol=TCP',
+          `--host=${host}`,
+          `--port=${port}`,
+          `--user=${user}`,
+          `--password=${copiedPassword}`,
+          '--ssl',
+          `--ssl-ca=${ca}`,
+          '--ssl-verify-server-cert',
+          '--batch',
+          '--skip-column-names',
+          '--execute=SELECT 1',
+          name,
+        ],
+        { timeout: 15_000 },
+      );
+      expect(stdout.trim()).toBe('1');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('shows the connection details on the dashboard and the instance page', async () => {
