@@ -27,7 +27,7 @@ export interface InstanceCredentialsDeps {
 }
 
 /** What the instance page calls the CA certificate customers download (the connection string names it). */
-export const CA_FILE_NAME = 'berth-ca.pem';
+const CA_FILE_NAME = 'berth-ca.pem';
 
 /**
  * The client's TLS options in a connection string: verify the server's certificate and its host name,

@@ -17,7 +17,7 @@ function downloadPem(filename: string, pem: string): void {
 }
 
 /** The command that logs in with the engine's own client and verifies the server's certificate. */
-export function verifyingCommand(type: string, c: DatabaseCredentials): string | null {
+function verifyingCommand(type: string, c: DatabaseCredentials): string | null {
   const ca = c.tls.caCertificate && c.tls.caFileName ? c.tls.caFileName : null;
   if (/mysql/i.test(type)) {
     return [

@@ -23,7 +23,7 @@ import { tenantLimits } from './tenant-limits.ts';
 type SqlType = 'mysql' | 'postgresql';
 
 /** The ports instance servers listen on (the README says to open them). */
-export const INSTANCE_PORTS = { first: 20_000, last: 29_999 } as const;
+const INSTANCE_PORTS = { first: 20_000, last: 29_999 } as const;
 
 const StateSchema = z.object({
   id: z.string(),

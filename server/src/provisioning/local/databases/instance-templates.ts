@@ -24,8 +24,8 @@ import { guardTenantTemplate, hardenPostgresServer } from './postgres-tenants.ts
 const run = promisify(execFile);
 const VERSION = { mysql: 'mariadb-1', postgresql: 'postgresql-1' } as const;
 
-export const templatesDir = (root: string) => path.join(root, 'db-templates');
-export const templateOf = (root: string, type: 'mysql' | 'postgresql') =>
+const templatesDir = (root: string) => path.join(root, 'db-templates');
+const templateOf = (root: string, type: 'mysql' | 'postgresql') =>
   path.join(templatesDir(root), VERSION[type]);
 
 async function mariadbTemplate(partial: string): Promise<void> {

@@ -39,7 +39,7 @@ export interface SqlServerOptions {
 }
 
 /** Whether customers reach `host` on this machine only (a loopback name or address). */
-export const isLoopbackHost = (host: string) =>
+const isLoopbackHost = (host: string) =>
   host === 'localhost' || host === '::1' || host.startsWith('127.') || host.endsWith('.localhost');
 
 /** The MySQL and PostgreSQL halves of the local driver: their servers and the engines over them. */
