@@ -136,6 +136,21 @@ describe('provisioning and secrets configuration', () => {
     ).toBe('db.example.com');
   });
 
+  it("takes the instances' certificate and key together, or refuses one without the other", () => {
+    expect(
+      readConfig({ INSTANCE_TLS_CERT_FILE: '/etc/ssl/db.pem', INSTANCE_TLS_KEY_FILE: '/etc/ssl/db.key' })
+        .provisioning.instanceTls,
+    ).toEqual({ certFile: '/etc/ssl/db.pem', keyFile: '/etc/ssl/db.key' });
+    expect(readConfig({}).provisioning.instanceTls).toBeUndefined();
+    for (const half of [
+      { INSTANCE_TLS_CERT_FILE: '/etc/ssl/db.pem' },
+      { INSTANCE_TLS_KEY_FILE: '/etc/ssl/db.key' },
+    ])
+      expect(() => readConfig(half)).toThrow(
+        'Invalid configuration:\n  INSTANCE_TLS_CERT_FILE, INSTANCE_TLS_KEY_FILE must be set together (or all left unset)',
+      );
+  });
+
   it('reads admin URLs, a provisioning directory and an encryption key', () => {
     const key = randomBytes(32);
     const config = readConfig({
