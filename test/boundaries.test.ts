@@ -140,7 +140,7 @@ const uiFloor = (file: string) => UI_FLOORS.findIndex((floor) => floor.includes(
 const LOCAL_FLOORS: readonly (readonly string[])[] = [
   ['host'],
   ['front-door', 'databases'],
-  ['wordpress', 'n8n', 'usage'],
+  ['wordpress', 'n8n', 'phpmyadmin', 'usage'],
   ['local-driver.ts'],
 ];
 const localFolder = (file: string) =>

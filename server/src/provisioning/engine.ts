@@ -190,6 +190,11 @@ export interface DatabaseCredentials {
    * tenant of a shared server, reached over loopback or a private network).
    */
   tls?: { caPem: string | null };
+  /**
+   * MySQL instances with a server of their own, where the driver runs one: the address of a phpMyAdmin
+   * that logs in to this database only (null or absent: none).
+   */
+  phpmyadmin?: string | null;
 }
 
 export interface SiteUrls {

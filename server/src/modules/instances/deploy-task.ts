@@ -103,6 +103,7 @@ export function deployStep(
             database: credentials.database,
             user: credentials.user,
             tls: credentials.tls ?? null,
+            phpmyadmin: credentials.phpmyadmin ?? null,
           }),
           ...(sftp && { sftpHost: sftp.host, sftpPort: sftp.port, sftpUser: sftp.user }),
         }),

@@ -101,8 +101,7 @@ export function createInstanceCredentialsService(
           tls: secret.tls
             ? { required: true, caCertificate: secret.tls.caPem, caFileName: CA_FILE_NAME }
             : { required: false, caCertificate: null, caFileName: null },
-          // No phpMyAdmin runs here: the field the spec lists says so rather than point nowhere.
-          phpmyadmin: null,
+          phpmyadmin: secret.phpmyadmin ?? null,
         },
         sftp,
       };

@@ -17,6 +17,8 @@ export interface StoredSecret {
    * public CA, e.g. ACME). Absent or null: no TLS (a tenant of a shared server).
    */
   tls?: { caPem: string | null } | null;
+  /** MySQL instances with a server of their own: the address of their phpMyAdmin (null: none). */
+  phpmyadmin?: string | null;
   /** WordPress: the SFTP password (generated at deploy) and, once deployed, the login's address. */
   sftpPassword?: string;
   sftpHost?: string;

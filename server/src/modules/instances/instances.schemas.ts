@@ -235,7 +235,8 @@ export const DatabaseAccessSchema = z
         .openapi({ description: 'How clients connect securely' }),
       phpmyadmin: z.string().nullable().openapi({
         description:
-          'The address of a phpMyAdmin for this database; always null: this server runs no phpMyAdmin (connect with any MySQL client instead)',
+          'The address of phpMyAdmin for this database: MySQL instances with a server of their own, where the server runs a front door. It logs in to this database only, with its user and password. Null for other instances (connect with any client instead)',
+        example: 'http://pma-3f2a1b4c5d6e.sites.example.com/',
       }),
     }),
     sftp: z

@@ -27,6 +27,7 @@ import { type DiskReserve, diskReserve } from './host/disk-reserve.ts';
 import { isRoot } from './host/host.ts';
 import { disksDir } from './host/tenant-disks.ts';
 import { type LocalN8n, localN8n } from './n8n/n8n-instances.ts';
+import { localPhpMyAdmin } from './phpmyadmin/phpmyadmin-instances.ts';
 import { DEFAULT_RUNTIMES_DIR } from './n8n/n8n-runtime.ts';
 import { localUsage } from './usage/local-usage.ts';
 import { type LocalSites, localSites, type SiteRuntimeOptions } from './wordpress/wordpress-sites.ts';
@@ -98,17 +99,10 @@ export const MONGODB_UNAVAILABLE =
 export const NO_FRONT_DOOR = 'The front door is turned off (the local driver was given no sites options)';
 const MONGODB_DRIVER_MISSING = 'MongoDB tenants need the mongodb npm package, which is not installed yet';
 
-/**
- * The front door (Caddy) and the engines behind it, WordPress sites and n8n instances; none without
- * sites options.
- */
-function frontDoorApps(
-  options: LocalDriverOptions,
-  deps: { mariadb: () => EngineServer | undefined; reserve: DiskReserve; groups: ControlGroups },
-  log: (line: string) => void,
-): { door?: FrontDoor; sites?: LocalSites; n8n?: LocalN8n } {
-  if (!options.sites) return {};
-  const door = frontDoor(
+/** The front door (Caddy) of WordPress sites, n8n instances and phpMyAdmin; none without sites options. */
+function frontDoorOf(options: LocalDriverOptions, log: (line: string) => void): FrontDoor | undefined {
+  if (!options.sites) return undefined;
+  return frontDoor(
     options.dataRoot,
     {
       baseDomain: options.sites.baseDomain ?? 'localhost',
@@ -119,6 +113,16 @@ function frontDoorApps(
     },
     log,
   );
+}
+
+/** The engines behind the front door, WordPress sites and n8n instances; none without it. */
+function frontDoorApps(
+  options: LocalDriverOptions,
+  door: FrontDoor | undefined,
+  deps: { mariadb: () => EngineServer | undefined; reserve: DiskReserve; groups: ControlGroups },
+  log: (line: string) => void,
+): { sites?: LocalSites; n8n?: LocalN8n } {
+  if (!door) return {};
   const { reserve, groups } = deps;
   const sites = localSites(
     options.dataRoot,
@@ -139,7 +143,7 @@ function frontDoorApps(
     door,
     log,
   );
-  return { door, sites, n8n };
+  return { sites, n8n };
 }
 
 /**
@@ -174,16 +178,21 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
         path.join(options.dataRoot, 'tls'),
         certificateNames(options.publicHost ?? '127.0.0.1'),
       );
+  const door = frontDoorOf(options, log);
+  // MySQL instances with a server of their own get a phpMyAdmin behind the front door (as root only).
+  const pma = door && isRoot() ? localPhpMyAdmin(options.dataRoot, { door, groups, log }) : undefined;
   const sql = localSqlServers(options, {
     reserve,
     started: () => started,
     tellStorage,
     groups,
     certificates,
+    webAdmin: pma?.webAdmin,
     log,
   });
-  const { door, sites, n8n } = frontDoorApps(
+  const { sites, n8n } = frontDoorApps(
     options,
+    door,
     { mariadb: () => sql.server('mysql'), reserve, groups },
     log,
   );
@@ -208,6 +217,7 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
     try {
       await door.preparePorts();
       await sites?.start();
+      await pma?.start();
       await door.start();
     } catch (error) {
       // The raw error (paths, program output) is for the log; capabilities say the door is down.
@@ -255,6 +265,7 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
       // n8n and sites first (SFTP, Caddy, php-fpm), the database servers last.
       await n8n?.stop();
       await sites?.stop();
+      await pma?.stop();
       await door?.stop();
       await accessLog?.close();
       await sql.stop();
@@ -267,6 +278,7 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
         ...(caddy ? [['caddy', caddy] as [string, ServerHealth]] : []),
         ...(sites ? Object.entries(await sites.health()) : []),
         ...(n8n ? Object.entries(await n8n.health()) : []),
+        ...(pma ? Object.entries(await pma.health()) : []),
       ];
       return {
         ok: started && [...running, ...appServers].every(([, health]) => health.ok),

@@ -15,6 +15,21 @@ import type { EngineServer, TenantOps } from './engine-server.ts';
 import type { InstanceServers } from './instance-servers.ts';
 import { tenantLimits } from './tenant-limits.ts';
 
+/**
+ * A web page administering one MySQL instance with a server of its own (phpMyAdmin,
+ * local/phpmyadmin/), kept in step with the instance: made at its deploy, stopped while it is
+ * suspended, removed with it.
+ */
+export interface DatabaseWebAdmin {
+  /** Why it cannot run on this host (for the log), if so: instances then have none. */
+  unavailable(): string | undefined;
+  /** Makes (or brings back) the instance's page reaching its server at `port`; answers its address. */
+  deploy(id: string, server: { port: number; caPem: string | null }): Promise<string>;
+  suspend(id: string): Promise<void>;
+  resume(id: string): Promise<void>;
+  delete(id: string): Promise<void>;
+}
+
 /** The one part of a database instance's backup. */
 const DUMP_PART = { mysql: 'dump.sql.gz', postgresql: 'dump.pgdump' } as const;
 
@@ -35,9 +50,32 @@ export function databaseEngine(
     publicHost: string | undefined;
     /** Servers of their own for the instances (absent: every instance is a tenant of `server`). */
     own?: InstanceServers;
+    /** MySQL: the web admin of instances with a server of their own (phpMyAdmin), where the driver has one. */
+    webAdmin?: DatabaseWebAdmin;
+    log?: (line: string) => void;
   },
 ): InstanceEngine<DatabaseSpec> {
   const { own } = deps;
+  const webAdmin = type === 'mysql' ? deps.webAdmin : undefined;
+  /** The instance's web admin (its address), or null where there is none; a failure is logged, not fatal. */
+  async function webAdminOf(id: string, server: { port: number; caPem: string | null }) {
+    if (!webAdmin) return null;
+    const missing = webAdmin.unavailable();
+    if (missing) {
+      deps.log?.(`phpMyAdmin of ${id} not made: ${missing}`);
+      return null;
+    }
+    try {
+      return await webAdmin.deploy(id, server);
+    } catch (error) {
+      deps.log?.(`phpMyAdmin of ${id} did not start: ${(error as Error).message}`);
+      return null;
+    }
+  }
+  /** Runs `step` on the web admin of an instance with a server of its own (MySQL only). */
+  const onWebAdmin = async (id: string, step: (admin: DatabaseWebAdmin) => Promise<void>) => {
+    if (webAdmin && ownsServer(id) && !webAdmin.unavailable()) await step(webAdmin);
+  };
   const ownsServer = (id: string) => own?.has(id) ?? false;
   /** The tenant operations for the instance: on its own server, else on the shared one. */
   const tenantsOf = (id: string): TenantOps =>
@@ -70,7 +108,9 @@ export function databaseEngine(
       const names = tenantNames(spec.id);
       const password = spec.password === undefined ? generatePassword() : checkPassword(spec.password);
       if (own && (await deploysOwn(spec.id))) {
-        return { database: await own.deploy(type, spec.id, password, spec.resources) };
+        const database = await own.deploy(type, spec.id, password, spec.resources);
+        const phpmyadmin = await webAdminOf(spec.id, { port: database.port, caPem: database.tls.caPem });
+        return { database: { ...database, phpmyadmin } };
       }
       const server = deps.server();
       await server.tenants.create(names, password, undefined, tenantLimits(spec.resources ?? DEFAULT_LIMITS));
@@ -85,9 +125,19 @@ export function databaseEngine(
         },
       };
     },
-    delete: (id) => (own && ownsServer(id) ? own.delete(id) : tenantsOf(id).delete(tenantNames(id))),
-    suspend: (id) => tenantsOf(id).suspend(tenantNames(id)),
-    resume: (id) => tenantsOf(id).resume(tenantNames(id)),
+    async delete(id) {
+      if (!own || !ownsServer(id)) return tenantsOf(id).delete(tenantNames(id));
+      await webAdmin?.delete(id);
+      await own.delete(id);
+    },
+    async suspend(id) {
+      await tenantsOf(id).suspend(tenantNames(id));
+      await onWebAdmin(id, (admin) => admin.suspend(id));
+    },
+    async resume(id) {
+      await tenantsOf(id).resume(tenantNames(id));
+      await onWebAdmin(id, (admin) => admin.resume(id));
+    },
     password: {
       change: (id, password) => tenantsOf(id).setPassword(tenantNames(id), checkPassword(password)),
     },

@@ -23,6 +23,10 @@ const INSTANCE_TABLESPACE_MAX_MB = 512;
 /** The redo log (the template is made with it: instance-templates.ts). */
 export const INSTANCE_REDO_LOG_MB = 16;
 
+/** `address`, plus 127.0.0.1 unless it already covers it (all interfaces, or loopback). */
+const withLoopback = (address: string) =>
+  ['0.0.0.0', '::', '127.0.0.1'].includes(address) ? address : `${address},127.0.0.1`;
+
 /**
  * The MariaDB of one MySQL instance: `mariadbd` as the instance's own user in its control group, its
  * data folder in `<dir>/data` (a copy of the template), its database's folder on its own disk (a link,
@@ -79,7 +83,9 @@ export function instanceMariaDb(place: InstanceServerPlace): InstanceServer {
   const connections = tenantLimits(place.resources).connections;
   const variant = {
     name: `mariadb ${place.id}`,
-    bindAddress: place.listenAddress,
+    // Its phpMyAdmin reaches it on the host's loopback (phpmyadmin-sandbox.ts): a server listening on
+    // one public address listens there too.
+    bindAddress: withLoopback(place.listenAddress),
     args: [
       `--ssl-cert=${paths.cert}`,
       `--ssl-key=${paths.key}`,

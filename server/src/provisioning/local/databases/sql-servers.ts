@@ -11,7 +11,7 @@ import type { ControlGroups } from '../host/control-groups.ts';
 import type { DiskReserve } from '../host/disk-reserve.ts';
 import { isRoot, makeTraversable, ownedDir } from '../host/host.ts';
 import { aptInstallLine, type LocalEngine, missingHostPackages } from '../host/host-packages.ts';
-import { databaseEngine } from './database-engines.ts';
+import { type DatabaseWebAdmin, databaseEngine } from './database-engines.ts';
 import type { EngineServer } from './engine-server.ts';
 import { type InstanceServers, instanceServers } from './instance-servers.ts';
 import { externalMariaDb, localMariaDb } from './mariadb-server.ts';
@@ -69,6 +69,8 @@ export function localSqlServers(
     /** Instances' own servers run in their control groups, with their certificates. */
     groups: ControlGroups;
     certificates: CertificateSource;
+    /** MySQL instances' phpMyAdmin (local/phpmyadmin/), where the driver runs a front door. */
+    webAdmin?: DatabaseWebAdmin;
     log: (line: string) => void;
   },
 ): LocalSqlServers {
@@ -158,6 +160,8 @@ export function localSqlServers(
       capability: () => sqlCapability(type),
       publicHost: options.publicHost,
       own: adminUrls[type] ? undefined : own,
+      webAdmin: deps.webAdmin,
+      log,
     });
 
   return {

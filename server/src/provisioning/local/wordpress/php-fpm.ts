@@ -1,72 +1,12 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
-import { connect } from 'node:net';
 import path from 'node:path';
 import type { ServerHealth } from '../../driver.ts';
+import { PHP_DISABLED_FUNCTIONS, socketAccepts } from '../host/php.ts';
 import { BWRAP } from '../host/sandbox-process.ts';
 import { hostSeccompProgram } from '../host/seccomp.ts';
 import { healthOf, superviseProcess } from '../host/supervisor.ts';
 import { INSIDE, SANDBOX_ENV, type SandboxSite, sandboxArgs, siteLaunch } from './site-sandbox.ts';
-
-/** PHP versions with both php-fpm<v> and php<v> (the CLI runs the install) and mysqli, newest first. */
-export function installedPhpVersions(): string[] {
-  if (!existsSync('/usr/sbin')) return [];
-  return readdirSync('/usr/sbin')
-    .map((file) => /^php-fpm(\d+\.\d+)$/.exec(file)?.[1])
-    .filter((version): version is string => version !== undefined)
-    .filter((v) => existsSync(`/usr/bin/php${v}`) && existsSync(`/etc/php/${v}/mods-available/mysqli.ini`))
-    .sort((a, b) => b.localeCompare(a, 'en', { numeric: true }));
-}
-
-export const phpCli = (version: string): string => `/usr/bin/php${version}`;
-
-/**
- * Functions customer PHP never gets: running programs (the sandbox has nothing worth running, but no
- * program runs at all), changing the environment of a later program (putenv + mail was the classic
- * open_basedir escape), mail (no MTA; WordPress reports the failure), loading extensions, and every
- * posix_* function but the name and id lookups WordPress uses (POSIX_KEPT).
- */
-const DISABLED_FUNCTIONS = [
-  'exec',
-  'passthru',
-  'shell_exec',
-  'system',
-  'proc_open',
-  'popen',
-  'pcntl_exec',
-  'pcntl_fork',
-  'putenv',
-  'mail',
-  'mb_send_mail',
-  'dl',
-  // Making FIFOs and device nodes (a FIFO served by the front door blocks it: issue 28; the sandbox's
-  // seccomp filter refuses them too).
-  'posix_mkfifo',
-  'posix_mknod',
-  // Changing process or user state: signals, ids, groups, sessions, process groups, limits.
-  'posix_kill',
-  'posix_setuid',
-  'posix_setgid',
-  'posix_seteuid',
-  'posix_setegid',
-  'posix_initgroups',
-  'posix_setsid',
-  'posix_setpgid',
-  'posix_setrlimit',
-  // Revealing process, session and terminal state (the kernel's version too; probing for processes).
-  'posix_getpgid',
-  'posix_getsid',
-  'posix_getpgrp',
-  'posix_getppid',
-  'posix_getgroups',
-  'posix_getlogin',
-  'posix_getrlimit',
-  'posix_times',
-  'posix_uname',
-  'posix_ctermid',
-  'posix_ttyname',
-  'posix_isatty',
-];
 
 /**
  * The posix_* functions PHP 8.2 has that stay: looking up the site's own user and group (WordPress' file
@@ -106,7 +46,7 @@ export function phpSettings(memoryMb: number): Record<string, string> {
   return {
     open_basedir: `${INSIDE.public}/:${INSIDE.tmp}/`,
     memory_limit: `${memoryMb + PHP_LIMIT_ABOVE_SITE_MB}M`,
-    disable_functions: DISABLED_FUNCTIONS.join(','),
+    disable_functions: PHP_DISABLED_FUNCTIONS.join(','),
     upload_tmp_dir: INSIDE.tmp,
     sys_temp_dir: INSIDE.tmp,
     'session.save_path': INSIDE.tmp,
@@ -147,18 +87,6 @@ function phpFpmConfig(memoryMb: number): string {
     'php_value[upload_max_filesize] = 64M',
     'php_value[post_max_size] = 64M',
   ].join('\n')}\n`;
-}
-
-/** Resolves once something accepts connections on the unix socket. */
-function socketAccepts(socket: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const connection = connect(socket);
-    connection.once('connect', () => {
-      connection.destroy();
-      resolve();
-    });
-    connection.once('error', reject);
-  });
 }
 
 /** The FastCGI socket of a site on the host (the front door dials `unix/<this>`). */
