@@ -93,6 +93,14 @@ async function untilMysqlIsAvailable() {
   }
 }
 
+/** Whether the open dialog's content needs scrolling to be seen whole. */
+const contentScrolls = () =>
+  page.evaluate(() => {
+    const content = document.querySelector('[role="dialog"] .MuiDialogContent-root');
+    if (!content) throw new Error('no dialog content');
+    return content.scrollHeight > content.clientHeight + 1;
+  });
+
 /** The card of the instance on /instances. */
 const card = () => page.getByRole('article', { name: INSTANCE_NAME });
 
@@ -184,6 +192,9 @@ describe('a database deployed from the browser', () => {
     await secure
       .getByText(/^mysql --host=.* --ssl --ssl-ca=berth-ca\.pem --ssl-verify-server-cert /)
       .waitFor();
+    // On a laptop's screen (1280×800) everything, the secure connection included, shows without scrolling.
+    expect(await contentScrolls()).toBe(false);
+    await dialog.getByRole('button', { name: 'Open phpMyAdmin' }).waitFor();
     await shot(page, 'instances-credentials');
     expect(await seriousViolations(page), 'axe on the credentials, dark').toEqual([]);
     await dialog.getByRole('button', { name: 'Close' }).click();
@@ -192,6 +203,7 @@ describe('a database deployed from the browser', () => {
       .getByRole('button', { name: `Credentials of ${INSTANCE_NAME}` })
       .click();
     await secure.getByRole('button', { name: 'Download CA certificate (berth-ca.pem)' }).waitFor();
+    expect(await contentScrolls()).toBe(false);
     await shot(page, 'instances-credentials-light');
     expect(await seriousViolations(page), 'axe on the credentials, light').toEqual([]);
 
@@ -238,6 +250,29 @@ describe('a database deployed from the browser', () => {
       expect(stdout.trim()).toBe('1');
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("opens the instance's phpMyAdmin from its page, which logs in with its credentials to its database", async () => {
+    const { body } = await apiGet<Access & { database: { phpmyadmin: string | null } }>(
+      `/api/instances/${instanceId}/access`,
+    );
+    const { phpmyadmin, user, name } = body.database;
+    expect(phpmyadmin).toMatch(/^http:\/\/pma-[0-9a-f]{12}\.localhost:\d+\/$/);
+    await page.goto(`${server.baseUrl}/instances/${instanceId}`);
+    const opened = browser.waitForEvent('page');
+    await page.getByRole('button', { name: 'phpMyAdmin' }).click();
+    const pma = await opened;
+    try {
+      await pma.waitForURL(phpmyadmin ?? '');
+      await pma.locator('#input_username').fill(user);
+      await pma.locator('#input_password').fill(copiedPassword);
+      await pma.locator('#input_go').click();
+      // Its database, the only one listed, in the navigation.
+      await pma.getByRole('link', { name, exact: true }).first().waitFor({ timeout: 20_000 });
+      expect(await pma.locator('#input_username').count()).toBe(0);
+    } finally {
+      await pma.close();
     }
   });
 

@@ -59,6 +59,8 @@ export interface LocalDriverOptions {
    * default one Berth's own CA issues for `publicHost` (its CA under `<dataRoot>/tls`).
    */
   instanceTls?: { certFile: string; keyFile: string };
+  /** How often those servers look for a renewed certificate, ms; default hourly. Tests give less. */
+  instanceTlsCheckMs?: number;
   /**
    * Size of each MySQL / PostgreSQL instance's database on the servers the driver runs (its own disk),
    * MiB; default 1024 each. A changed size applies to new instances.
@@ -272,17 +274,18 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
     },
 
     async health(): Promise<DriverHealth> {
-      const { all, running } = await sql.health();
+      const { all, running, instances } = await sql.health();
       const caddy = await door?.health();
       const appServers: [string, ServerHealth][] = [
         ...(caddy ? [['caddy', caddy] as [string, ServerHealth]] : []),
         ...(sites ? Object.entries(await sites.health()) : []),
         ...(n8n ? Object.entries(await n8n.health()) : []),
-        ...(pma ? Object.entries(await pma.health()) : []),
       ];
+      // Database instances' own servers and their phpMyAdmin: each one tenant's, shown to the admin.
+      const tenantServers = [...instances, ...(pma ? Object.entries(await pma.health()) : [])];
       return {
         ok: started && [...running, ...appServers].every(([, health]) => health.ok),
-        servers: Object.fromEntries([...all, ...appServers]),
+        servers: Object.fromEntries([...all, ...appServers, ...tenantServers]),
       };
     },
   };

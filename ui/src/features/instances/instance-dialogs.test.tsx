@@ -77,11 +77,20 @@ describe('Database Credentials: a server that requires TLS', () => {
     }
   });
 
+  it('opens the instance\'s phpMyAdmin from the dialog when it has one', async () => {
+    const phpmyadmin = 'http://pma-3f2a1b4c5d6e.sites.example.com/';
+    const app = renderOrders({ [ACCESS]: { body: databaseAccess({ tls, phpmyadmin }) } });
+    const dialog = await openCredentials(app);
+    await app.user.click(await within(dialog).findByRole('button', { name: 'Open phpMyAdmin' }));
+    expect(app.externalUrls).toEqual([phpmyadmin]);
+  });
+
   it('says nothing of TLS for a database on a shared server', async () => {
     const app = renderOrders({ [ACCESS]: { body: databaseAccess() } });
     const dialog = await openCredentials(app);
     await within(dialog).findByText(CREDENTIAL_TEXTS.ready);
     expect(within(dialog).queryByRole('region', { name: 'Secure connection' })).toBeNull();
+    expect(within(dialog).queryByRole('button', { name: 'Open phpMyAdmin' })).toBeNull();
   });
 });
 

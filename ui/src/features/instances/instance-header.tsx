@@ -13,16 +13,20 @@ import type { InstanceDialogKind } from './instance-dialogs.tsx';
 
 /**
  * The head of the instance detail page: name, badges, description (and n8n's editor login), then its
- * buttons: open, admin or editor, Manage Domain or the credentials and password, Delete Instance.
+ * buttons: open, admin or editor (phpMyAdmin for a MySQL instance that has one), Manage Domain or the
+ * credentials and password, Delete Instance.
  */
 export function InstanceHeader({
   instance,
   inactive,
+  phpmyadmin,
   onManageDomain,
   onOpenDialog,
 }: {
   instance: Instance;
   inactive: boolean;
+  /** A MySQL instance's phpMyAdmin (from its credentials), when it has one. */
+  phpmyadmin?: string | null;
   onManageDomain(): void;
   onOpenDialog(kind: InstanceDialogKind, instance: Instance): void;
 }) {
@@ -80,6 +84,15 @@ export function InstanceHeader({
             inactive={inactive}
             icon={<AdminPanelSettingsIcon />}
             label="Open Editor"
+            variant="outlined"
+          />
+        )}
+        {database && phpmyadmin && (
+          <OpenExternalButton
+            url={phpmyadmin}
+            inactive={inactive}
+            icon={<OpenInNewIcon />}
+            label="phpMyAdmin"
             variant="outlined"
           />
         )}

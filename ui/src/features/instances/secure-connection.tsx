@@ -48,14 +48,14 @@ export function SecureConnection({ type, credentials }: { type: string; credenti
   if (!tls.required) return null;
   const command = verifyingCommand(type, credentials);
   return (
-    <Box component="section" aria-labelledby="secure-connection-title" sx={{ mt: 2 }}>
-      <Stack direction="row" sx={{ alignItems: 'center', gap: 1, mb: 1 }}>
+    <Box component="section" aria-labelledby="secure-connection-title" sx={{ mt: 1.5 }}>
+      <Stack direction="row" sx={{ alignItems: 'center', gap: 1, mb: 0.5 }}>
         <LockIcon fontSize="small" color="success" aria-hidden />
         <Typography id="secure-connection-title" variant="subtitle2" component="h3">
           Secure connection
         </Typography>
       </Stack>
-      <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
         This database accepts encrypted connections only.{' '}
         {tls.caCertificate
           ? 'Download the certificate below and keep it next to your client: it proves you reach your own server.'

@@ -1,7 +1,8 @@
+import path from 'node:path';
 import { ValidationError } from '../../../lib/errors.ts';
 import type { DatabaseCredentials, DatabaseSpec, InstanceEngine } from '../../engine.ts';
 import type { Capability } from '../../instance-types.ts';
-import { checkPassword, generatePassword, tenantNames } from '../../tenant-names.ts';
+import { checkPassword, generatePassword, type TenantNames, tenantNames } from '../../tenant-names.ts';
 import { DEFAULT_LIMITS } from '../host/control-groups.ts';
 import {
   dumpMysql,
@@ -11,6 +12,7 @@ import {
   mysqlTableCount,
   postgresTableCount,
 } from './database-dumps.ts';
+import { copyDatabase } from './database-moves.ts';
 import type { EngineServer, TenantOps } from './engine-server.ts';
 import type { InstanceServers } from './instance-servers.ts';
 import { tenantLimits } from './tenant-limits.ts';
@@ -34,11 +36,12 @@ export interface DatabaseWebAdmin {
 const DUMP_PART = { mysql: 'dump.sql.gz', postgresql: 'dump.pgdump' } as const;
 
 /**
- * The MySQL and PostgreSQL engines of the local driver. Each instance made since servers per instance
- * (instance-servers.ts, `own`) has a server of its own; an instance made before keeps being a tenant
- * (its own database and user) of the shared server the driver runs for that engine, and every instance
- * is one where there is no `own` (an existing server given by an admin URL, or a driver not run as
- * root). The SQL is in mariadb-tenants.ts and postgres-tenants.ts either way.
+ * The MySQL and PostgreSQL engines of the local driver. Where there is `own` (instance-servers.ts),
+ * every instance has a server of its own: a new one from its first deploy, one made before (a tenant
+ * of the shared server the driver runs for that engine) from its next deploy, which moves its data
+ * there (moveToOwn). Where there is none (an existing server given by an admin URL, or a driver not run
+ * as root, or `databaseServers: 'shared'`) every instance is a tenant of that shared server. The SQL
+ * is in mariadb-tenants.ts and postgres-tenants.ts either way.
  */
 export function databaseEngine(
   type: 'mysql' | 'postgresql',
@@ -52,6 +55,13 @@ export function databaseEngine(
     own?: InstanceServers;
     /** MySQL: the web admin of instances with a server of their own (phpMyAdmin), where the driver has one. */
     webAdmin?: DatabaseWebAdmin;
+    /**
+     * The size of the tenant's disk on the shared server the driver runs, from its record
+     * (database-disks.ts); undefined when it has none there.
+     */
+    sharedLimitMb?: (names: TenantNames) => number | undefined;
+    /** Where a move from the shared server keeps its dump meanwhile (root's). */
+    movesDir?: string;
     log?: (line: string) => void;
   },
 ): InstanceEngine<DatabaseSpec> {
@@ -80,20 +90,63 @@ export function databaseEngine(
   /** The tenant operations for the instance: on its own server, else on the shared one. */
   const tenantsOf = (id: string): TenantOps =>
     own && ownsServer(id) ? own.tenants(id) : deps.server().tenants;
-  /** Whether a new deploy goes to a server of its own: not for a tenant already on the shared server. */
-  async function deploysOwn(id: string): Promise<boolean> {
-    if (!own) return false;
-    if (ownsServer(id)) return true;
+  /**
+   * Whether the instance is a tenant of the shared server (made before servers per instance). When that
+   * server is not running, its disk record answers: such an instance waits for it (its data is there)
+   * rather than get an empty server of its own.
+   */
+  async function onSharedServer(id: string): Promise<boolean> {
+    const names = tenantNames(id);
     try {
-      return !(await deps.server().tenants.exists?.(tenantNames(id)));
-    } catch {
-      return true; // no shared server: nothing of it there
+      return (await deps.server().tenants.exists?.(names)) ?? false;
+    } catch (error) {
+      if (deps.sharedLimitMb?.(names) === undefined) return false; // no shared server, nothing of it there
+      throw new Error(
+        `Its data is on the shared ${type} server, which is not running (${(error as Error).message}); it moves to a server of its own once that server answers`,
+      );
     }
   }
   const dumps =
     type === 'mysql'
       ? { dump: dumpMysql, load: loadMysql, tables: mysqlTableCount }
       : { dump: dumpPostgres, load: loadPostgres, tables: postgresTableCount };
+  /**
+   * Moves a tenant of the shared server onto a server of its own, keeping its id, user, database name
+   * and password (its port changes: the credentials say so). Its new server is made (its database as
+   * large as it was on the shared one) with a password only this move knows, so nothing reaches it before its data;
+   * the shared tenant is unlocked and given another such password (its sessions end, nothing writes
+   * meanwhile); the database is dumped there and loaded here, each side as the tenant; then the new
+   * server takes the customer's password and the shared tenant is deleted. A move cut short leaves the
+   * shared tenant whole and the new server marked as moving: the next deploy starts it over.
+   */
+  async function moveToOwn(spec: DatabaseSpec, password: string, servers: InstanceServers, movesDir: string) {
+    const names = tenantNames(spec.id);
+    const shared = deps.server();
+    const limitMb = deps.sharedLimitMb?.(names);
+    const limits = tenantLimits(spec.resources ?? DEFAULT_LIMITS);
+    const loadPassword = generatePassword();
+    await servers.deploy(type, spec.id, loadPassword, spec.resources, { limitMb, moving: true });
+    const dumpPassword = generatePassword();
+    await shared.tenants.resume(names);
+    await shared.tenants.setPassword(names, dumpPassword);
+    const ownTenants = servers.tenants(spec.id);
+    await ownTenants.delete(names);
+    await ownTenants.create(names, loadPassword, limitMb, limits);
+    const login = { database: names.database, user: names.user };
+    const { tables } = await copyDatabase(
+      dumps,
+      { ...shared.endpoint(), ...login, password: dumpPassword },
+      { ...(await servers.login(spec.id)), ...login, password: loadPassword },
+      { dir: path.join(movesDir, spec.id), part: DUMP_PART[type] },
+    );
+    const credentials = await servers.deploy(type, spec.id, password, spec.resources);
+    await shared.tenants.delete(names);
+    deps.log?.(
+      `${type} instance ${spec.id} moved from the shared server to a server of its own (port ${credentials.port}, ${tables} tables)`,
+    );
+    return credentials;
+  }
+
   /** The tenant's own login on the server itself (dumps run on this host). */
   async function login(spec: DatabaseSpec): Promise<DatabaseCredentials> {
     if (spec.password === undefined) throw new ValidationError('A backup needs the database password');
@@ -107,8 +160,15 @@ export function databaseEngine(
     async deploy(spec) {
       const names = tenantNames(spec.id);
       const password = spec.password === undefined ? generatePassword() : checkPassword(spec.password);
-      if (own && (await deploysOwn(spec.id))) {
-        const database = await own.deploy(type, spec.id, password, spec.resources);
+      if (own) {
+        // A tenant of the shared server (made before servers per instance), or one whose move was cut
+        // short, moves onto a server of its own; every other instance has (or gets) one.
+        const moves =
+          (await own.moving(spec.id)) || (!ownsServer(spec.id) && (await onSharedServer(spec.id)));
+        const database =
+          moves && deps.movesDir
+            ? await moveToOwn(spec, password, own, deps.movesDir)
+            : await own.deploy(type, spec.id, password, spec.resources);
         const phpmyadmin = await webAdminOf(spec.id, { port: database.port, caPem: database.tls.caPem });
         return { database: { ...database, phpmyadmin } };
       }

@@ -32,6 +32,8 @@ const StateSchema = z.object({
   memoryMb: z.number().int().positive(),
   cpus: z.number().positive(),
   limitMb: z.number().int().positive(),
+  /** Set while its data is being moved in from the shared server (database-moves.ts); absent after. */
+  moving: z.literal(true).optional(),
 });
 type InstanceState = z.infer<typeof StateSchema>;
 
@@ -47,8 +49,12 @@ export interface InstanceServersOptions {
   /** Size of a new instance's database, MiB, per type. */
   limitMb: Record<SqlType, number>;
   tellStorage(event: StorageLimitEvent): void;
+  /** How often a renewed certificate is looked for (an operator's files renewed by certbot), ms. */
+  certificateCheckMs?: number;
   log: (line: string) => void;
 }
+
+const CERTIFICATE_CHECK_MS = 60 * 60_000;
 
 /** A deploy's answer: the customer's credentials, with the CA that verifies the server (null: public). */
 export type InstanceCredentials = DatabaseCredentials & { tls: { caPem: string | null } };
@@ -112,7 +118,10 @@ export function instanceServers(options: InstanceServersOptions) {
   /** The server of a state, made (not started) with its certificate in place. */
   async function serverOf(state: InstanceState): Promise<InstanceServer> {
     const known = servers.get(state.id);
-    if (known && sameState(known.state, state)) return known.server;
+    if (known && sameState(known.state, state)) {
+      known.state = state;
+      return known.server;
+    }
     if (known) {
       // Its resources changed: the server starts again with the new ones.
       await known.server.stop();
@@ -189,7 +198,7 @@ export function instanceServers(options: InstanceServersOptions) {
       );
       certificateTimer = setInterval(() => {
         refreshCertificates().catch((error: Error) => log(`database certificates: ${error.message}`));
-      }, 60 * 60_000);
+      }, options.certificateCheckMs ?? CERTIFICATE_CHECK_MS);
       certificateTimer.unref();
     },
 
@@ -199,11 +208,25 @@ export function instanceServers(options: InstanceServersOptions) {
       servers.clear();
     },
 
+    /** Whether the instance's data is being moved in from the shared server (a move cut short). */
+    async moving(id: string): Promise<boolean> {
+      const state = servers.get(id)?.state ?? (await readState(stateFile(id), StateSchema));
+      return state?.moving === true;
+    },
+
     /**
      * Makes (or brings back) the instance's server and its tenant with `password`: its port, user,
      * group, disk and certificate the first time; the resources it is sold now (a change restarts it).
+     * `limitMb`: the size of a new server's database (default the type's); `moving`: the state says its
+     * data is being moved in until a deploy without it.
      */
-    deploy(type: SqlType, id: string, password: string, resources: Resources = DEFAULT_LIMITS) {
+    deploy(
+      type: SqlType,
+      id: string,
+      password: string,
+      resources: Resources = DEFAULT_LIMITS,
+      first: { limitMb?: number; moving?: boolean } = {},
+    ) {
       return lock(id, async (): Promise<InstanceCredentials> => {
         const before = servers.get(id)?.state ?? (await readState(stateFile(id), StateSchema));
         const state: InstanceState = {
@@ -212,7 +235,8 @@ export function instanceServers(options: InstanceServersOptions) {
           port: before?.port ?? (await freeInstancePort()),
           memoryMb: resources.memoryMb,
           cpus: resources.cpus,
-          limitMb: before?.limitMb ?? options.limitMb[type],
+          limitMb: before?.limitMb ?? first.limitMb ?? options.limitMb[type],
+          ...(first.moving ? { moving: true as const } : {}),
         };
         await mkdir(stateDir, { recursive: true, mode: 0o700 });
         await writeState(stateFile(id), state);

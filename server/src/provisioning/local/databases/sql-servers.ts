@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   type Engines,
@@ -11,6 +12,7 @@ import type { ControlGroups } from '../host/control-groups.ts';
 import type { DiskReserve } from '../host/disk-reserve.ts';
 import { isRoot, makeTraversable, ownedDir } from '../host/host.ts';
 import { aptInstallLine, type LocalEngine, missingHostPackages } from '../host/host-packages.ts';
+import { disksDir } from '../host/tenant-disks.ts';
 import { type DatabaseWebAdmin, databaseEngine } from './database-engines.ts';
 import type { EngineServer } from './engine-server.ts';
 import { type InstanceServers, instanceServers } from './instance-servers.ts';
@@ -36,6 +38,19 @@ export interface SqlServerOptions {
   /** Where instances' own servers listen for customers; default all interfaces unless publicHost is loopback. */
   listenAddress?: string;
   databaseServers?: 'own' | 'shared';
+  /** How often instances' own servers look for a renewed certificate, ms (default hourly). */
+  instanceTlsCheckMs?: number;
+}
+
+/** The size in a tenant's disk record (database-disk-records.ts), or undefined without one. */
+function recordedLimitMb(file: string): number | undefined {
+  if (!existsSync(file)) return undefined;
+  try {
+    const { limitMb } = JSON.parse(readFileSync(file, 'utf8')) as { limitMb?: unknown };
+    return typeof limitMb === 'number' && limitMb > 0 ? limitMb : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether customers reach `host` on this machine only (a loopback name or address). */
@@ -50,8 +65,16 @@ export interface LocalSqlServers {
   /** Starts the servers of the types the host can run, side by side; a failure is logged and kept. */
   start(): Promise<void>;
   stop(): Promise<void>;
-  /** Each type's health (`running`: those with a server, which count for the driver's ok). */
-  health(): Promise<{ all: [string, ServerHealth][]; running: [string, ServerHealth][] }>;
+  /**
+   * Each type's health (`running`: those with a server, which count for the driver's ok), then each
+   * instance's own server as `database <id>` (`instances`: for the admin; one tenant's server down does
+   * not make the driver's ok false).
+   */
+  health(): Promise<{
+    all: [string, ServerHealth][];
+    running: [string, ServerHealth][];
+    instances: [string, ServerHealth][];
+  }>;
 }
 
 /**
@@ -96,6 +119,7 @@ export function localSqlServers(
             postgresql: options.postgresDiskMb ?? DEFAULT_DATABASE_MB,
           },
           tellStorage: deps.tellStorage,
+          certificateCheckMs: options.instanceTlsCheckMs,
           log,
         })
       : undefined;
@@ -161,6 +185,11 @@ export function localSqlServers(
       publicHost: options.publicHost,
       own: adminUrls[type] ? undefined : own,
       webAdmin: deps.webAdmin,
+      // The shared server's record of a tenant's disk (database-disks.ts): its data is there.
+      sharedLimitMb: adminUrls[type]
+        ? undefined
+        : (names) => recordedLimitMb(path.join(disksDir(options.dataRoot), type, `${names.database}.json`)),
+      movesDir: path.join(options.dataRoot, 'db-moves'),
       log,
     });
 
@@ -211,7 +240,11 @@ export function localSqlServers(
           ];
         }),
       );
-      return { all, running: all.filter(([type]) => servers[type as SqlType]) };
+      const instances = ((await own?.health()) ?? []).map(([id, health]): [string, ServerHealth] => [
+        `database ${id}`,
+        health,
+      ]);
+      return { all, running: all.filter(([type]) => servers[type as SqlType]), instances };
     },
   };
 }
