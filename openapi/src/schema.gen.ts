@@ -2552,7 +2552,10 @@ export interface components {
                      */
                     caFileName: string | null;
                 };
-                /** @description The address of a phpMyAdmin for this database; always null: this server runs no phpMyAdmin (connect with any MySQL client instead) */
+                /**
+                 * @description The address of phpMyAdmin for this database: MySQL instances with a server of their own, where the server runs a front door. It logs in to this database only, with its user and password. Null for other instances (connect with any client instead)
+                 * @example http://pma-3f2a1b4c5d6e.sites.example.com/
+                 */
                 phpmyadmin: string | null;
             };
             /** @description WordPress sites: the SFTP login (chrooted to the site); null for databases */
@@ -3174,6 +3177,8 @@ export interface components {
             measured: boolean;
             /** @description What applies to the instance and whether it is its own */
             limits: components["schemas"]["UsageLimit"][];
+            /** @description Whether the instance is a tenant of a server it shares with other instances (a database made before servers per instance, or on an operator’s server): its memory and CPU are then not its own */
+            sharedServer: boolean;
             /** @description vCPUs it may use; null where it shares a server */
             cpuLimit: number | null;
             /**

@@ -72,7 +72,7 @@ try {
       engines,
       accessLog: reader,
       dataRoot: root,
-      ownDatabaseServers: true,
+      ownsDatabaseServer: () => false,
     });
     const instances = ids.map((id) => ({ id, type: 'wordpress' as const }));
     const traffic = ids

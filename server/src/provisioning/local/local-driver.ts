@@ -27,8 +27,8 @@ import { type DiskReserve, diskReserve } from './host/disk-reserve.ts';
 import { isRoot } from './host/host.ts';
 import { disksDir } from './host/tenant-disks.ts';
 import { type LocalN8n, localN8n } from './n8n/n8n-instances.ts';
-import { localPhpMyAdmin } from './phpmyadmin/phpmyadmin-instances.ts';
 import { DEFAULT_RUNTIMES_DIR } from './n8n/n8n-runtime.ts';
+import { localPhpMyAdmin } from './phpmyadmin/phpmyadmin-instances.ts';
 import { localUsage } from './usage/local-usage.ts';
 import { type LocalSites, localSites, type SiteRuntimeOptions } from './wordpress/wordpress-sites.ts';
 
@@ -234,7 +234,7 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
     engines,
     accessLog,
     dataRoot: options.dataRoot,
-    ownDatabaseServers: isRoot() && options.databaseServers !== 'shared',
+    ownsDatabaseServer: (id) => sql.ownsServer(id),
   });
 
   return {

@@ -77,7 +77,7 @@ describe('Database Credentials: a server that requires TLS', () => {
     }
   });
 
-  it('opens the instance\'s phpMyAdmin from the dialog when it has one', async () => {
+  it("opens the instance's phpMyAdmin from the dialog when it has one", async () => {
     const phpmyadmin = 'http://pma-3f2a1b4c5d6e.sites.example.com/';
     const app = renderOrders({ [ACCESS]: { body: databaseAccess({ tls, phpmyadmin }) } });
     const dialog = await openCredentials(app);

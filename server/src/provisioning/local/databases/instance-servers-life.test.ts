@@ -266,6 +266,18 @@ describe('instances made on the shared servers', () => {
     // The platform's start redeploys every instance with its stored password (reconcileInstances).
     driver = newOwnDriver();
     await driver.start();
+    const resources = { memoryMb: 1024, cpus: 1 };
+    const limitsOf = (type: SqlType) =>
+      required(required(driver).usage).limits({ id: instance(type).id, type }, resources);
+    for (const type of TYPES) {
+      // Until it moves, the Configuration card says its server is shared, and nothing of the kernel.
+      const shared = limitsOf(type);
+      expect(shared.sharedServer).toBe(true);
+      expect(shared.limits.find((limit) => limit.label === 'Memory')).toMatchObject({
+        enforced: false,
+        value: expect.stringMatching(/^Shared with the other databases/),
+      });
+    }
     for (const type of TYPES) {
       const { id, password } = instance(type);
       const old = required(before[type]);
@@ -283,6 +295,11 @@ describe('instances made on the shared servers', () => {
       // The shared server no longer has it: the old address refuses its login.
       expect((await tenantCli(type, old, 'SELECT 1')).ok).toBe(false);
       made[type] = { id, password, credentials };
+      const own = limitsOf(type);
+      expect(own.sharedServer).toBe(false);
+      expect(own.limits.find((limit) => limit.label === 'Memory')?.value).toMatch(
+        /^1GB for this instance alone, enforced by the kernel$|not enforced on this server$/,
+      );
     }
     expect(logs.join('\n')).toMatch(/mysql instance .* moved from the shared server to a server of its own/);
     // Another deploy keeps its server and data: nothing moves twice.

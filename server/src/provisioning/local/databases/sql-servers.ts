@@ -62,6 +62,8 @@ export interface LocalSqlServers {
   engines: Pick<Engines, SqlType>;
   /** The started server of a type, if any (WordPress sites live on MariaDB's). */
   server(type: SqlType): EngineServer | undefined;
+  /** Whether a database instance has a server of its own (else it is a tenant of a shared one). */
+  ownsServer(id: string): boolean;
   /** Starts the servers of the types the host can run, side by side; a failure is logged and kept. */
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -196,6 +198,7 @@ export function localSqlServers(
   return {
     engines: { mysql: sqlEngine('mysql'), postgresql: sqlEngine('postgresql') },
     server: (type) => servers[type],
+    ownsServer: (id) => own?.has(id) ?? false,
 
     async start() {
       const types = (Object.keys(SQL_ENGINES) as SqlType[]).filter((type) => {

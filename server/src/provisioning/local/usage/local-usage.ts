@@ -2,7 +2,7 @@ import { availableParallelism, totalmem } from 'node:os';
 import type { Engines } from '../../driver.ts';
 import type { Resources } from '../../engine.ts';
 import type { InstanceType } from '../../instance-types.ts';
-import type { AppliedLimit, HostCapacity, UsageCapability, UsageSample } from '../../usage.ts';
+import type { AppliedLimit, AppliedLimits, HostCapacity, UsageCapability, UsageSample } from '../../usage.ts';
 import { describeTenantLimits } from '../databases/tenant-limits.ts';
 import type { AccessLogReader } from '../front-door/access-log.ts';
 import type { ControlGroups, GroupStats } from '../host/control-groups.ts';
@@ -31,8 +31,8 @@ export interface LocalUsageDeps {
   accessLog: AccessLogReader | undefined;
   /** The data root: its file system holds every tenant disk (capacity). */
   dataRoot: string;
-  /** New database instances get a server of their own, in their control group (instance-servers.ts). */
-  ownDatabaseServers: boolean;
+  /** Whether a database instance has a server of its own, in its control group (instance-servers.ts). */
+  ownsDatabaseServer(id: string): boolean;
   now?: () => Date;
 }
 
@@ -126,10 +126,12 @@ export function localUsage(deps: LocalUsageDeps): UsageCapability {
       };
     },
 
-    limits(type: InstanceType, resources: Resources): AppliedLimit[] {
+    limits({ id, type }, resources): AppliedLimits {
       const sql = type === 'mysql' || type === 'postgresql';
-      if (sql && !deps.ownDatabaseServers) return describeTenantLimits(type, resources);
-      if (!WEB_TYPES.has(type) && !sql) return [];
+      // A database made before servers per instance (until its move), or on an operator's server.
+      if (sql && !deps.ownsDatabaseServer(id))
+        return { sharedServer: true, limits: describeTenantLimits(type, resources) };
+      if (!WEB_TYPES.has(type) && !sql) return { sharedServer: false, limits: [] };
       const enforced = deps.groups.mode !== 'none';
       const how = enforced
         ? 'for this instance alone, enforced by the kernel'
@@ -138,7 +140,10 @@ export function localUsage(deps: LocalUsageDeps): UsageCapability {
         { label: 'Memory', value: `${memoryText(resources.memoryMb)} ${how}`, enforced },
         { label: 'CPU', value: `${resources.cpus} vCPU ${how}`, enforced },
       ];
-      return sql ? [...own, ...describeTenantLimits(type, resources).slice(2)] : own;
+      return {
+        sharedServer: false,
+        limits: sql ? [...own, ...describeTenantLimits(type, resources).slice(2)] : own,
+      };
     },
   };
 }
