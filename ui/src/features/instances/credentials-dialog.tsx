@@ -15,9 +15,9 @@ import { useState } from 'react';
 import type { Instance } from '../../api/instances.queries.ts';
 import { useCurrentSubscription } from '../subscription/use-current-subscription.ts';
 import { CredentialField } from './credential-field.tsx';
-import { OpenExternalButton } from './instance-actions.tsx';
 import { SecureConnection } from './secure-connection.tsx';
 import { CREDENTIAL_TEXTS, type CredentialsPhase, useCredentialsPolling } from './use-credentials-polling.ts';
+import { OpenExternalButton } from './with-reason.tsx';
 
 const PHASE_ALERT: Record<
   Exclude<CredentialsPhase, 'loading'>,

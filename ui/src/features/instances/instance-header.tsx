@@ -6,10 +6,11 @@ import OpenInNewIcon from '@mui/icons-material/OpenInNew';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import { Box, Button, Stack, Typography } from '@mui/material';
 import type { Instance } from '../../api/instances.queries.ts';
-import { isDeployed, OpenExternalButton, WithReason } from './instance-actions.tsx';
+import { isDeployed } from './instance-actions.tsx';
 import { StatusChip, SuspendedBadge, TypeBadge } from './instance-badges.tsx';
 import { DELETE_DISABLED, isDatabase, PASSWORD_CHANGE_DISABLED } from './instance-catalog.ts';
 import type { InstanceDialogKind } from './instance-dialogs.tsx';
+import { OpenExternalButton, WithReason } from './with-reason.tsx';
 
 /**
  * The head of the instance detail page: name, badges, description (and n8n's editor login), then its

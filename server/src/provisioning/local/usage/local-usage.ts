@@ -1,6 +1,5 @@
 import { availableParallelism, totalmem } from 'node:os';
 import type { Engines } from '../../driver.ts';
-import type { Resources } from '../../engine.ts';
 import type { InstanceType } from '../../instance-types.ts';
 import type { AppliedLimit, AppliedLimits, HostCapacity, UsageCapability, UsageSample } from '../../usage.ts';
 import { describeTenantLimits } from '../databases/tenant-limits.ts';
