@@ -235,6 +235,10 @@ describe('phpMyAdmin for MySQL instances with a server of their own', () => {
     // php-fpm and its sandbox run as that user; none of them as root.
     const pids = pidsOf(user.uid);
     expect(pids.length).toBeGreaterThan(0);
+    // What one phpMyAdmin costs after a login and a page (its group: pasta, bwrap, php-fpm, /tmp).
+    const memory = (await groups.stats(phpMyAdminPaths(root, a.id).group))?.memoryBytes;
+    if (memory !== undefined)
+      console.log(`phpMyAdmin of one instance: ${(memory / 1024 / 1024).toFixed(1)} MiB`);
     expect(pids.map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8')).join('\n')).toMatch(/php-fpm/);
     // A probe in a sandbox like phpMyAdmin's (its user, view and network): who it is, what it sees,
     // which ports answer.
