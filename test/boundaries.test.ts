@@ -133,14 +133,14 @@ const uiFloor = (file: string) => UI_FLOORS.findIndex((floor) => floor.includes(
 
 /**
  * The floors of the local driver (server/src/provisioning/local): `host/` (users, sandboxes, disks, the
- * supervisor) at the bottom; the front door and the database servers on it; the WordPress and n8n
+ * supervisor) at the bottom; the front door and the database servers on it; the WordPress, n8n and phpMyAdmin
  * engines and the usage sampler on those; the driver itself, which puts them together, on top. Siblings on a floor never
  * import each other (n8n knows nothing of WordPress, nor the front door of the database servers).
  */
 const LOCAL_FLOORS: readonly (readonly string[])[] = [
   ['host'],
   ['front-door', 'databases'],
-  ['wordpress', 'n8n', 'usage'],
+  ['wordpress', 'n8n', 'phpmyadmin', 'usage'],
   ['local-driver.ts'],
 ];
 const localFolder = (file: string) =>

@@ -67,7 +67,13 @@ try {
       },
     };
     const reader = accessLogReader(log);
-    const usage = localUsage({ groups, engines, accessLog: reader, dataRoot: root });
+    const usage = localUsage({
+      groups,
+      engines,
+      accessLog: reader,
+      dataRoot: root,
+      ownsDatabaseServer: () => false,
+    });
     const instances = ids.map((id) => ({ id, type: 'wordpress' as const }));
     const traffic = ids
       .flatMap((id) =>

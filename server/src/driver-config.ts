@@ -12,6 +12,7 @@ import {
   type LocalEngine,
   missingHostPackages,
   missingN8nPackages,
+  missingPhpMyAdminPackages,
   missingSitePackages,
 } from './provisioning/local/host/host-packages.ts';
 import { createLocalDriver } from './provisioning/local/local-driver.ts';
@@ -45,6 +46,8 @@ export function createDriver(config: ProvisioningConfig, log: LogLine): Provisio
     postgresAdminUrl: config.postgresAdminUrl,
     mongodbAdminUrl: config.mongodbAdminUrl,
     publicHost: config.publicHost,
+    listenAddress: config.listenAddress,
+    instanceTls: config.instanceTls,
     mysqlDiskMb: config.mysqlDiskMb,
     postgresDiskMb: config.postgresDiskMb,
     diskReserveMb: config.diskReserveMb,
@@ -112,9 +115,15 @@ async function ensureHostPackages(config: ProvisioningConfig, log: LogLine): Pro
   const engines = (Object.keys(HOST_PACKAGES) as LocalEngine[]).filter((engine) =>
     engine === 'mariadb' ? !mysqlAdminUrl : !postgresAdminUrl,
   );
-  // WordPress sites need MariaDB (their tenants) and the site packages (Caddy, php-fpm, WordPress, …).
+  // WordPress sites need MariaDB (their tenants) and the site packages (Caddy, php-fpm, WordPress, …);
+  // n8n instances pasta; MySQL instances' phpMyAdmin Debian's package.
   const missing = [
-    ...new Set([...missingHostPackages(engines), ...missingSitePackages(), ...missingN8nPackages()]),
+    ...new Set([
+      ...missingHostPackages(engines),
+      ...missingSitePackages(),
+      ...missingN8nPackages(),
+      ...missingPhpMyAdminPackages(),
+    ]),
   ];
   if (missing.length === 0) return;
   const started = performance.now();

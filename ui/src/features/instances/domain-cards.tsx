@@ -17,7 +17,7 @@ import { formatDateTime } from '../subscription/standing.ts';
 import { CredentialField } from './credential-field.tsx';
 import { DomainForm } from './domain-management.tsx';
 import { SslBadge } from './domain-status.tsx';
-import { isDeployed, WithReason } from './instance-actions.tsx';
+import { isDeployed } from './instance-actions.tsx';
 import {
   DOMAIN_ADD_DISABLED,
   DOMAIN_REMOVE_DISABLED,
@@ -26,6 +26,7 @@ import {
   VERIFICATION_LABELS,
   verificationColor,
 } from './instance-catalog.ts';
+import { WithReason } from './with-reason.tsx';
 
 /**
  * A custom domain that is not attached yet: its state, the spec's pending text, the TXT record to add

@@ -49,7 +49,7 @@ export function OutOfMemoryNotice({ instance }: { instance: Instance }) {
 /** The Configuration card's rows of what limits apply, from the usage report (empty until it loads). */
 export function useAppliedLimits(instance: Instance) {
   const usage = useInstanceUsageQuery(instance.id, '1h', instance.status !== 'deleting');
-  return usage.data?.limits ?? [];
+  return { limits: usage.data?.limits ?? [], sharedServer: usage.data?.sharedServer ?? false };
 }
 
 /** Disk used against its size. */

@@ -18,7 +18,7 @@ import {
 } from '../../../../test/provisioning/site-clients.ts';
 import { removeSiteUsersUnder, siteSandbox } from '../../../../test/provisioning/site-sandbox.ts';
 import { testArchives } from '../../../../test/provisioning/test-archives.ts';
-import { POSIX_KEPT } from '../../apps/wordpress/php-rules.ts';
+import { POSIX_KEPT } from '../../apps/php-rules.ts';
 import { SFTP_SERVER } from '../../apps/wordpress/sftp-server.ts';
 import type { ProvisioningDriver } from '../../driver.ts';
 import type { SiteSpec } from '../../engine.ts';

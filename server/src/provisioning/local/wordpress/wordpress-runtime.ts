@@ -8,7 +8,7 @@ import type { EngineServer } from '../databases/engine-server.ts';
 import type { FrontDoor } from '../front-door/front-door.ts';
 import type { ControlGroups } from '../host/control-groups.ts';
 import { ownedDir } from '../host/host.ts';
-import { installedPhpVersions } from './php-fpm.ts';
+import { installedPhpVersions } from '../host/php.ts';
 import type { SiteDisks } from './site-disks.ts';
 import type { SandboxSite } from './site-sandbox.ts';
 import { chooseSftpPort } from './site-sftp.ts';
