@@ -293,6 +293,24 @@ describe('module boundaries', () => {
     expect(wrong).toEqual([]);
   });
 
+  it('keeps the two drivers apart: local/ and swarm/ never import each other, and neither imports the modules', () => {
+    const crossing: string[] = [];
+    const LOCAL = 'server/src/provisioning/local/';
+    const SWARM = 'server/src/provisioning/swarm/';
+    for (const [file, targets] of importGraph('server/src')) {
+      // What both drivers know of an instance type lives once, beside them (provisioning/apps/,
+      // provisioning/front-door/, …); tests of one driver may build the other's pieces only through it.
+      const from = file.startsWith(LOCAL) ? LOCAL : file.startsWith(SWARM) ? SWARM : undefined;
+      if (!from) continue;
+      for (const target of targets) {
+        const other = from === LOCAL ? SWARM : LOCAL;
+        if (target.startsWith(other) || target.startsWith('server/src/modules/'))
+          crossing.push(`${file} -> ${target}`);
+      }
+    }
+    expect(crossing).toEqual([]);
+  });
+
   it('keeps server/src/modules off the local driver: they reach provisioning through its contract', () => {
     const reaching: string[] = [];
     for (const [file, targets] of importGraph('server/src')) {

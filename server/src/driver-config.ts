@@ -3,6 +3,11 @@
 import path from 'node:path';
 import type { ServerConfig } from './env.ts';
 import type { LogLine } from './lib/error-reference.ts';
+import {
+  DEFAULT_RUNTIMES_DIR,
+  installedN8nRuntime,
+  installN8nRuntime,
+} from './provisioning/apps/n8n/n8n-runtime.ts';
 import type { ProvisioningDriver } from './provisioning/driver.ts';
 import type { InstanceType } from './provisioning/instance-types.ts';
 import {
@@ -16,11 +21,6 @@ import {
   missingSitePackages,
 } from './provisioning/local/host/host-packages.ts';
 import { createLocalDriver } from './provisioning/local/local-driver.ts';
-import {
-  DEFAULT_RUNTIMES_DIR,
-  installedN8nRuntime,
-  installN8nRuntime,
-} from './provisioning/local/n8n/n8n-runtime.ts';
 import { createSwarmDriver } from './provisioning/swarm/swarm-driver.ts';
 import type { SwarmDriverOptions } from './provisioning/swarm/swarm-options.ts';
 import { createUnconfiguredDriver } from './provisioning/unconfigured-driver.ts';

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { DEFAULT_REGION } from '@berth/openapi/rules';
+import { DEFAULT_RUNTIMES_DIR } from '../apps/n8n/n8n-runtime.ts';
 import {
   capabilitiesOf,
   type DriverHealth,
@@ -27,7 +28,6 @@ import { type DiskReserve, diskReserve } from './host/disk-reserve.ts';
 import { isRoot } from './host/host.ts';
 import { disksDir } from './host/tenant-disks.ts';
 import { type LocalN8n, localN8n } from './n8n/n8n-instances.ts';
-import { DEFAULT_RUNTIMES_DIR } from './n8n/n8n-runtime.ts';
 import { localPhpMyAdmin } from './phpmyadmin/phpmyadmin-instances.ts';
 import { localUsage } from './usage/local-usage.ts';
 import { type LocalSites, localSites, type SiteRuntimeOptions } from './wordpress/wordpress-sites.ts';

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type Docker from 'dockerode';
 import type { SiteUrls, SslStatus } from '../engine.ts';
-import { buildCaddyConfig, type CaddySite, proxyTo } from '../local/front-door/caddy-config.ts';
-import { sslStatusOf } from '../local/front-door/ssl-probe.ts';
+import { buildCaddyConfig, type CaddySite, proxyTo } from '../front-door/caddy-config.ts';
+import { sslStatusOf } from '../front-door/ssl-probe.ts';
 import {
   ADMIN,
   CONTAINER,

@@ -1,7 +1,7 @@
 import { ValidationError } from '../../lib/errors.ts';
 import { featuresOf, type InstanceEngine, type N8nSpec, type SiteUrls } from '../engine.ts';
+import { checkDomain } from '../front-door/domain-names.ts';
 import { unavailable } from '../instance-types.ts';
-import { checkDomain } from '../local/front-door/domain-names.ts';
 import { instanceLabels } from './database-engine.ts';
 import type { SwarmFrontDoors } from './front-door.ts';
 import { N8N_DATA, N8N_DEFAULTS, N8N_VERSION, n8nServiceSpec, RUNTIME_LABEL } from './n8n-service.ts';

@@ -1,5 +1,5 @@
+import type { TlsIssuer } from '../front-door/caddy-config.ts';
 import type { InstanceType } from '../instance-types.ts';
-import type { TlsIssuer } from '../local/front-door/caddy-config.ts';
 
 /** How the swarm driver is configured (env.ts reads PROVISIONER=swarm's settings into this). */
 

@@ -1,6 +1,6 @@
+import { generateSalts } from '../apps/wordpress/salts.ts';
 import { hashSecret } from '../apps/wordpress/sftp-server.ts';
 import type { SiteSpec, SiteUrls } from '../engine.ts';
-import { generateSalts } from '../local/wordpress/wp-config.ts';
 import { checkPassword, generatePassword } from '../tenant-names.ts';
 import { databaseServiceSpec, instanceLabels } from './database-engine.ts';
 import { FLAVORS } from './database-flavors.ts';

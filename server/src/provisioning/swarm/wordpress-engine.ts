@@ -1,8 +1,8 @@
 import { ValidationError } from '../../lib/errors.ts';
+import { checkSiteSpec } from '../apps/wordpress/site-spec.ts';
 import { featuresOf, type InstanceEngine, NO_DATABASE_ADMIN, type SiteSpec } from '../engine.ts';
+import { checkDomain } from '../front-door/domain-names.ts';
 import { unavailable } from '../instance-types.ts';
-import { checkDomain } from '../local/front-door/domain-names.ts';
-import { checkSiteSpec } from '../local/wordpress/site-spec.ts';
 import { instanceLabels } from './database-engine.ts';
 import type { SwarmFrontDoors } from './front-door.ts';
 import { applyService, instanceNames, scale, waitForRunning } from './services.ts';

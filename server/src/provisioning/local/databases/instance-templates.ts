@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { freePort } from '../../../lib/free-port.ts';
-import { buildOnce } from '../host/build-once.ts';
+import { buildOnce } from '../../build-once.ts';
 import { serviceUser } from '../host/host.ts';
 import { INSTANCE_REDO_LOG_MB } from './instance-mariadb.ts';
 import { ADMIN_MAP } from './instance-postgres.ts';

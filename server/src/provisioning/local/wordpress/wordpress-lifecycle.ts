@@ -1,6 +1,8 @@
 import { rm } from 'node:fs/promises';
 import { ConflictError, ValidationError } from '../../../lib/errors.ts';
+import { generateSalts } from '../../apps/wordpress/salts.ts';
 import { hashSecret } from '../../apps/wordpress/sftp-server.ts';
+import { checkSiteSpec } from '../../apps/wordpress/site-spec.ts';
 import type { Deployment, SiteSpec, StorageUse } from '../../engine.ts';
 import { generatePassword } from '../../tenant-names.ts';
 import { tenantLimits } from '../databases/tenant-limits.ts';
@@ -11,7 +13,6 @@ import { ensureSiteUser, removeSiteUser } from '../host/tenant-users.ts';
 import { installPageCache, writeWpConfig } from './site-files.ts';
 import { siteNames, sitePaths } from './site-names.ts';
 import { sandboxEtcDir, writeSandboxAccounts } from './site-sandbox.ts';
-import { checkSiteSpec } from './site-spec.ts';
 import {
   listSiteStates,
   readSiteState,
@@ -21,7 +22,6 @@ import {
 } from './site-state.ts';
 import type { SiteContext } from './wordpress-context.ts';
 import { runInstall, writeInstallScript } from './wordpress-install.ts';
-import { generateSalts } from './wp-config.ts';
 
 /** Durations of the steps of an operation, for the log. */
 function stepTimer() {
