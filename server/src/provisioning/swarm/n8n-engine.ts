@@ -18,7 +18,7 @@ import {
   sizeOf,
   waitForRunning,
 } from './services.ts';
-import { NO_USAGE_YET, type SwarmContext } from './swarm-context.ts';
+import type { SwarmContext } from './swarm-context.ts';
 import { sizedVolume, volumeMount, volumeNode, volumeStorage } from './volumes.ts';
 import {
   appResources,
@@ -143,7 +143,6 @@ export function n8nEngine(ctx: SwarmContext, doors: SwarmFrontDoors): InstanceEn
   return {
     type: 'n8n',
     features: featuresOf('n8n', {
-      usage: NO_USAGE_YET,
       backups: 'Backups of n8n are not offered on this server yet',
     }),
     async capability() {

@@ -221,3 +221,13 @@ export async function prepareRegion(ctx: SwarmContext, region: Region): Promise<
     );
   }
 }
+
+/** The size and free space of the file system a node keeps instances' disks on, bytes. */
+export async function nodeDisk(
+  region: Region,
+  nodeId: string,
+): Promise<{ sizeBytes: number; freeBytes: number }> {
+  const { target } = await agentOn(region, nodeId);
+  const [size, free] = (await execIn(target, ['berth-agent', 'disk'])).trim().split(/\s+/).map(Number);
+  return { sizeBytes: size ?? 0, freeBytes: free ?? 0 };
+}

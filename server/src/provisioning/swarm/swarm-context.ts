@@ -14,9 +14,6 @@ import {
   type SwarmDriverOptions,
 } from './swarm-options.ts';
 
-/** Why an instance's Usage tab is empty on a swarm for now, in the customer's words. */
-export const NO_USAGE_YET = 'This server does not measure usage yet';
-
 /** What the engines of the swarm driver share: the regions, image names and locks. */
 export interface SwarmContext {
   options: SwarmDriverOptions & {

@@ -360,6 +360,41 @@ describe('WordPress on swarm', () => {
     expect(dashboard.body).toContain('Dashboard');
   }, 180_000);
 
+  it('measures the site: CPU, memory, its disk and the requests its front door answered', async () => {
+    const usage = h.driver.usage;
+    const instance = { id, type: 'wordpress' as const };
+    const [first] = await usage.sample([instance]);
+    expect(first).toMatchObject({ instanceId: id, intervalSeconds: 0, cpuSeconds: 0 });
+    for (let i = 0; i < 5; i += 1) expect((await get('/')).status).toBe(200);
+    // Requests are read from the front door's log by the second: poll until they are counted.
+    let served = 0;
+    let last: Awaited<ReturnType<typeof usage.sample>>[number] | undefined;
+    const deadline = Date.now() + 30_000;
+    while (served < 5 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      [last] = await usage.sample([instance]);
+      served += last?.requests?.status2xx ?? 0;
+    }
+    expect(served).toBeGreaterThanOrEqual(5);
+    expect(last?.intervalSeconds).toBeGreaterThan(0);
+    expect(last?.cpuSeconds).toBeGreaterThanOrEqual(0);
+    expect(last?.memoryBytes).toBeGreaterThan(1024 * 1024);
+    expect(last?.memoryLimitBytes).toBe(512 * 1024 * 1024);
+    expect(last?.diskLimitBytes).toBeGreaterThan(h.disks.wordpress * 0.8 * 1024 * 1024);
+    expect(last?.diskUsedBytes).toBeGreaterThan(0);
+    // Admin → Server: each node of each region, what is reserved there and its disk.
+    const capacity = await usage.capacity();
+    const east = capacity.places?.filter((place) => place.region === 'us-east-1') ?? [];
+    expect(east.map((place) => place.state)).toEqual(['active', 'active']);
+    expect(east.reduce((sum, place) => sum + place.reservedMemoryBytes, 0)).toBeGreaterThanOrEqual(
+      512 * 1024 * 1024,
+    );
+    expect(east.every((place) => place.diskBytes > place.diskFreeBytes && place.diskFreeBytes > 0)).toBe(
+      true,
+    );
+    expect(capacity.memoryBytes).toBeGreaterThan(1024 ** 3);
+  }, 120_000);
+
   it('suspends to the offline page and resumes', async () => {
     await h.driver.engine('wordpress').suspend(id);
     const offline = await get('/');

@@ -8,6 +8,7 @@ import {
 } from '../driver.ts';
 import type { InstanceEngine, SpecOf } from '../engine.ts';
 import { type Capabilities, type InstanceType, unavailable } from '../instance-types.ts';
+import type { UsageCapability } from '../usage.ts';
 import { databaseEngine } from './database-engine.ts';
 import { swarmFrontDoors } from './front-door.ts';
 import { liveStatus } from './live-status.ts';
@@ -18,6 +19,7 @@ import { regionLabel } from './region.ts';
 import { swarmSftp } from './site-sftp.ts';
 import { createSwarmContext } from './swarm-context.ts';
 import type { SwarmDriverOptions } from './swarm-options.ts';
+import { swarmUsage } from './usage.ts';
 import { wordpressEngine } from './wordpress-engine.ts';
 
 /**
@@ -30,6 +32,8 @@ export interface SwarmDriver extends ProvisioningDriver {
   readonly live: NonNullable<ProvisioningDriver['live']>;
   /** Per configured region, its nodes as the swarm sees them (state, labels, capacity, reservations). */
   nodes(): Promise<RegionNodes[]>;
+  /** What its instances use and what its nodes have (usage.ts). */
+  readonly usage: UsageCapability;
 }
 
 export function createSwarmDriver(options: SwarmDriverOptions): SwarmDriver {
@@ -147,5 +151,7 @@ export function createSwarmDriver(options: SwarmDriverOptions): SwarmDriver {
     onStorageLimit: () => () => {},
 
     nodes: () => Promise.all([...ctx.regions.values()].map((region) => regionNodes(region))),
+
+    usage: swarmUsage(ctx),
   };
 }
