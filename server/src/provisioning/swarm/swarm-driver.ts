@@ -36,6 +36,9 @@ export interface SwarmDriver extends ProvisioningDriver {
   readonly usage: UsageCapability;
 }
 
+/** How often the regions' nodes are looked at for one that joined (or changed). */
+const NODE_WATCH_MS = 30_000;
+
 export function createSwarmDriver(options: SwarmDriverOptions): SwarmDriver {
   let started = false;
   const ctx = createSwarmContext(options, () => started);
@@ -57,6 +60,7 @@ export function createSwarmDriver(options: SwarmDriverOptions): SwarmDriver {
   };
   const live = liveStatus(ctx.regions, ctx.log);
   const reachable = new Map<string, string | undefined>();
+  let watchNodes: NodeJS.Timeout | undefined;
 
   async function ping(regionId: string): Promise<string | undefined> {
     const region = ctx.regions.get(regionId);
@@ -122,11 +126,18 @@ export function createSwarmDriver(options: SwarmDriverOptions): SwarmDriver {
         await frontDoors.start(id).catch((error: Error) => ctx.log(`front door of ${id}: ${error.message}`));
       }
       await sftp.start();
+      // A node that joins a region is prepared (images, agent) before placement may choose it, and the
+      // firewall follows the region's nodes.
+      watchNodes = setInterval(() => {
+        for (const region of ctx.regions.values()) void prepareRegion(ctx, region);
+      }, NODE_WATCH_MS);
+      watchNodes.unref();
       started = true;
     },
 
     async stop() {
       started = false;
+      if (watchNodes) clearInterval(watchNodes);
       live.stop();
       await sftp.stop();
     },
