@@ -25,6 +25,7 @@ const driver: ProvisioningDriver = {
   ...createUnconfiguredDriver(),
   live: {
     status: async () => undefined,
+    relocate: async () => {},
     watch(listener) {
       hear = listener;
       return () => {

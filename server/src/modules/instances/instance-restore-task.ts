@@ -1,6 +1,8 @@
 import type { JobHelpers } from 'graphile-worker';
 import { ArchiveTamperedError } from '../../backup-storage/backup-vault.ts';
 import { describeError, withReference } from '../../lib/error-reference.ts';
+import type { Deployment } from '../../provisioning/engine.ts';
+import { recordDeployment } from './deployment-record.ts';
 import {
   AppErrorLike,
   type BackupTaskContext,
@@ -10,14 +12,15 @@ import {
 import { findBackup } from './instance-backups.repository.ts';
 import { backupPrefix } from './instance-backups.service.ts';
 import { TYPE_INFO } from './instance-catalog.ts';
-import { findInstanceById, updateInstance } from './instances.repository.ts';
+import { openSecret } from './instance-secrets.ts';
+import { findCredentials, findInstanceById, updateInstance } from './instances.repository.ts';
 
 /**
  * The restore job (every part checked first, then the engine replaces the instance's data), and the
  * recovery job that deploys an instance again before restoring it.
  */
 export function restoreTasks(ctx: BackupTaskContext) {
-  const { db, driver, vault, notifications, event, publish, progressOf, specOf } = ctx;
+  const { db, driver, vault, cipher, notifications, event, publish, progressOf, specOf } = ctx;
 
   /**
    * A recovery: the instance deployed again (idempotent: the tenant made anew on a new machine), then
@@ -28,7 +31,19 @@ export function restoreTasks(ctx: BackupTaskContext) {
     const row = await findInstanceById(db, payload.instanceId);
     if (!row || row.status === 'deleting') return;
     const request = await specOf(row);
-    await (driver.engine(request.type).deploy as (s: typeof request.spec) => Promise<unknown>)(request.spec);
+    // Its server was lost: the driver lets go of it, so that the deploy places it on one that is up.
+    if (payload.relocate) await driver.live?.relocate(row.id);
+    const deployment = (await (
+      driver.engine(request.type).deploy as (s: typeof request.spec) => Promise<unknown>
+    )(request.spec)) as Deployment;
+    // Where it is reached may have changed (another server): recorded, and the customer told.
+    const stored = await findCredentials(db, row.id);
+    if (stored) {
+      const secret = openSecret(cipher, row.id, stored.secret);
+      await db
+        .transaction()
+        .execute((trx) => recordDeployment(trx, { cipher, notifications }, row, secret, deployment));
+    }
     const restoring = await db.transaction().execute(async (trx) => {
       const updated = await updateInstance(
         trx,

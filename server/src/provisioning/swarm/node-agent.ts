@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type Docker from 'dockerode';
 import { copyImage } from './image-builder.ts';
 import { type ImageName, RECIPES } from './image-recipes.ts';
+import { LOST_LABEL } from './instance-status.ts';
 import { execIn } from './node-exec.ts';
 import { choosePlacement, type Need, type Region } from './region.ts';
 import { LABEL } from './services.ts';
@@ -154,7 +155,55 @@ async function prepareNode(ctx: SwarmContext, region: Region, node: SwarmNode): 
   await ctx.lock(`node:${node.ID}`, async () => {
     await ensureImages(ctx, region, node);
     await ensureAgent(ctx, region, node);
+    // Drained while lost: nothing is placed there before this is done.
+    if (node.Spec.Labels?.[LOST_LABEL]) await clearReturned(ctx, region, node);
   });
+}
+
+/**
+ * A lost node that came back: whatever of Berth's is still there for instances that were relocated
+ * meanwhile (or deleted) goes (their containers, volumes and disks), then it takes instances again. An
+ * instance that stayed pinned to it (it had no backup to come back from) runs there again with its data.
+ */
+async function clearReturned(ctx: SwarmContext, region: Region, node: SwarmNode): Promise<void> {
+  const engine = region.nodeEngine(node);
+  const services = (await region.manager.listServices({ filters: { label: [LABEL.instance] } })) as {
+    Spec?: { Labels?: Record<string, string> };
+  }[];
+  const home = new Map<string, string>();
+  for (const service of services) {
+    const labels = service.Spec?.Labels ?? {};
+    const id = labels[LABEL.instance];
+    if (id && labels[LABEL.node]) home.set(id, labels[LABEL.node] ?? '');
+  }
+  const stale = (id: string | undefined) => id !== undefined && home.get(id) !== node.ID;
+  for (const container of await engine.listContainers({ all: true, filters: { label: [LABEL.instance] } })) {
+    if (stale(container.Labels?.[LABEL.instance]))
+      await engine
+        .getContainer(container.Id)
+        .remove({ force: true })
+        .catch(() => {});
+  }
+  const { Volumes } = await engine.listVolumes({ filters: { label: [LABEL.instance] } });
+  for (const volume of Volumes ?? []) {
+    if (!stale(volume.Labels?.[LABEL.instance])) continue;
+    await engine
+      .getVolume(volume.Name)
+      .remove({ force: true })
+      .catch(() => {});
+    await removeVolumeDisk(region, node.ID, volume.Name).catch(() => {});
+  }
+  const current = (await region.nodeById(node.ID)) ?? node;
+  const { [LOST_LABEL]: _lost, ...labels } = current.Spec.Labels ?? {};
+  await region.manager.getNode(node.ID).update({
+    version: current.Version.Index,
+    ...current.Spec,
+    Availability: 'active',
+    Labels: labels,
+  });
+  ctx.log(
+    `node ${node.Description.Hostname} of ${region.id} came back: what was left of relocated instances is gone`,
+  );
 }
 
 /**
