@@ -12,7 +12,7 @@ import { currentTask, listNodes, listTasks, type SwarmNode, type SwarmTask } fro
  */
 
 export const NODE_DOWN_MESSAGE = 'Waiting for its server to come back';
-export const NODE_LOST_MESSAGE = 'Its server was lost';
+const NODE_LOST_MESSAGE = 'Its server was lost';
 /** The label a lost node carries (the time it was found lost) until Berth cleared it on its return. */
 export const LOST_LABEL = 'berth.lost';
 

@@ -20,7 +20,7 @@ import type { SwarmContext } from './swarm-context.ts';
  * until Berth cleared it, node-agent.ts) and its instances say `lost`, which the platform answers by
  * relocating them and restoring their latest backup.
  */
-export const UNREACHABLE_MESSAGE =
+const UNREACHABLE_MESSAGE =
   'Its server cannot be reached by the platform right now; it still answers its customers';
 
 export function liveStatus(ctx: SwarmContext, doors: SwarmFrontDoors, intervalMs = 2000) {
