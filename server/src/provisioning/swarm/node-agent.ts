@@ -155,17 +155,22 @@ async function prepareNode(ctx: SwarmContext, region: Region, node: SwarmNode): 
   await ctx.lock(`node:${node.ID}`, async () => {
     await ensureImages(ctx, region, node);
     await ensureAgent(ctx, region, node);
-    // Drained while lost: nothing is placed there before this is done.
-    if (node.Spec.Labels?.[LOST_LABEL]) await clearReturned(ctx, region, node);
+    // A lost node stays drained until this is done: nothing is placed there before.
+    await sweepNode(ctx, region, node);
   });
 }
 
+/** How old a volume must be before a sweep may take it for an orphan (a deploy makes it before its service). */
+const ORPHAN_AFTER_MS = 10 * 60_000;
+
 /**
- * A lost node that came back: whatever of Berth's is still there for instances that were relocated
- * meanwhile (or deleted) goes (their containers, volumes and disks), then it takes instances again. An
- * instance that stayed pinned to it (it had no backup to come back from) runs there again with its data.
+ * What of Berth's a node holds for instances that are no longer there: instances deleted while the node
+ * was down, or relocated while it was lost. Their containers, volumes and disks go (volumes only once
+ * they are old enough not to belong to a deploy under way); then a lost node that came back takes
+ * instances again. An instance that stayed pinned to a lost node (it had no backup to come back from)
+ * runs there again with its data.
  */
-async function clearReturned(ctx: SwarmContext, region: Region, node: SwarmNode): Promise<void> {
+async function sweepNode(ctx: SwarmContext, region: Region, node: SwarmNode): Promise<void> {
   const engine = region.nodeEngine(node);
   const services = (await region.manager.listServices({ filters: { label: [LABEL.instance] } })) as {
     Spec?: { Labels?: Record<string, string> };
@@ -178,6 +183,12 @@ async function clearReturned(ctx: SwarmContext, region: Region, node: SwarmNode)
   }
   const stale = (id: string | undefined) => id !== undefined && home.get(id) !== node.ID;
   for (const container of await engine.listContainers({ all: true, filters: { label: [LABEL.instance] } })) {
+    // Helpers and swarm's own tasks of services that exist are not this sweep's.
+    if (
+      container.Labels?.[LABEL.role] === 'backup-helper' ||
+      container.Labels?.[LABEL.role] === 'sftp-session'
+    )
+      continue;
     if (stale(container.Labels?.[LABEL.instance]))
       await engine
         .getContainer(container.Id)
@@ -185,14 +196,22 @@ async function clearReturned(ctx: SwarmContext, region: Region, node: SwarmNode)
         .catch(() => {});
   }
   const { Volumes } = await engine.listVolumes({ filters: { label: [LABEL.instance] } });
+  let removed = 0;
   for (const volume of Volumes ?? []) {
-    if (!stale(volume.Labels?.[LABEL.instance])) continue;
+    // On a lost node nothing is under way: whatever is stale goes at once.
+    const created = Date.parse((volume as { CreatedAt?: string }).CreatedAt ?? '');
+    const settled = node.Spec.Labels?.[LOST_LABEL] !== undefined || Date.now() - created > ORPHAN_AFTER_MS;
+    if (!stale(volume.Labels?.[LABEL.instance]) || !settled) continue;
     await engine
       .getVolume(volume.Name)
       .remove({ force: true })
       .catch(() => {});
     await removeVolumeDisk(region, node.ID, volume.Name).catch(() => {});
+    removed += 1;
   }
+  if (removed > 0)
+    ctx.log(`node ${node.Description.Hostname} of ${region.id}: ${removed} orphaned volumes removed`);
+  if (!node.Spec.Labels?.[LOST_LABEL]) return;
   const current = (await region.nodeById(node.ID)) ?? node;
   const { [LOST_LABEL]: _lost, ...labels } = current.Spec.Labels ?? {};
   await region.manager.getNode(node.ID).update({
