@@ -538,7 +538,7 @@ export interface paths {
         };
         /**
          * Connection details of a database instance, or of a WordPress site’s database and SFTP login
-         * @description 202 while the instance is still being deployed (poll again: the UI tries 10 times, 2 s apart); 200 with the credentials once it has been deployed.
+         * @description 202 while the instance is still being deployed (poll again: the UI tries 10 times, 2 s apart); 200 with the credentials once it has been deployed. `sftp` is null where this server offers no SFTP (the instance’s `features.sftp` says why).
          */
         get: operations["instances.access"];
         put?: never;
@@ -635,7 +635,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** How much of its storage a WordPress site uses (its own disk: files, uploads, sessions, logs) */
+        /** How much of its storage an instance uses, and its size (a site’s own disk: files, uploads, sessions, logs; a database’s data) */
         get: operations["instances.storage"];
         put?: never;
         post?: never;
@@ -2372,6 +2372,7 @@ export interface components {
             /** @description Logins refused because the subscription is inactive */
             suspended: boolean;
             customDomain: components["schemas"]["CustomDomain"];
+            features: components["schemas"]["InstanceFeatures"];
             /** @description Flags only; credentials come from GET /api/instances/{id}/access */
             metadata: {
                 database: boolean;
@@ -2424,6 +2425,25 @@ export interface components {
             lastChecked: string | null;
             /** @description What the last lookup found */
             message: string | null;
+        };
+        /** @description What the instance has besides running, feature by feature: exactly the features of its type, each available or with the reason this server does not offer it. An endpoint of an unavailable feature answers 409 with that reason. */
+        InstanceFeatures: {
+            password?: components["schemas"]["InstanceFeature"];
+            domains?: components["schemas"]["InstanceFeature"] & unknown;
+            sftp?: components["schemas"]["InstanceFeature"] & unknown;
+            storage?: components["schemas"]["InstanceFeature"] & unknown;
+            usage?: components["schemas"]["InstanceFeature"] & unknown;
+            backups?: components["schemas"]["InstanceFeature"] & unknown;
+            databaseAdmin?: components["schemas"]["InstanceFeature"] & unknown;
+        };
+        /** @description Databases: a new database password (POST /api/instances/{id}/password) */
+        InstanceFeature: {
+            available: boolean;
+            /**
+             * @description Why this server does not offer it, in the customer’s words (shown where the feature would be, and the message of the 409 its endpoints answer); null when available
+             * @example SFTP is not offered on this server yet
+             */
+            reason: string | null;
         };
         InstanceCapabilities: {
             types: {
@@ -2547,7 +2567,7 @@ export interface components {
                 /** @description The address of a phpMyAdmin for this database; always null: this server runs no phpMyAdmin (connect with any MySQL client instead) */
                 phpmyadmin: string | null;
             };
-            /** @description WordPress sites: the SFTP login (chrooted to the site); null for databases */
+            /** @description WordPress sites: the SFTP login (chrooted to the site); null for databases, and where this server offers no SFTP (`features.sftp` of the instance says why) */
             sftp: {
                 ipAddress: string;
                 port: number;
@@ -5122,7 +5142,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The instance is not deployed (yet) or is being deleted */
+            /** @description The instance is not deployed (yet), is being deleted, or this server does not offer password changes (the message and `details.reason` are the customer’s reason, the instance’s `features` has it too) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5203,7 +5223,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Verified or attached by another account ("The domain … is already in use by another account"), or the instance is not deployed */
+            /** @description Verified or attached by another account ("The domain … is already in use by another account"), the instance is not deployed, or this server does not offer custom domains (the message and `details.reason` are the customer’s reason, the instance’s `features` has it too) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5279,7 +5299,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The instance is still deploying, was never deployed, or is being deleted */
+            /** @description Not deployed, or this server does not offer custom domains (the message and `details.reason` are the customer’s reason, the instance’s `features` has it too) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5346,7 +5366,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Another account holds the domain, or the instance is being deleted */
+            /** @description Another account holds the domain, the instance is being deleted, or this server does not offer custom domains (the message and `details.reason` are the customer’s reason, the instance’s `features` has it too) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5404,7 +5424,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The instance is still deploying, was never deployed, or is being deleted */
+            /** @description Not deployed, or this server does not offer custom domains (the message and `details.reason` are the customer’s reason, the instance’s `features` has it too) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5480,7 +5500,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The domain is not verified yet, or the instance is not deployed */
+            /** @description The domain is not verified yet, the instance is not deployed, or this server does not offer custom domains (the message and `details.reason` are the customer’s reason, the instance’s `features` has it too) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5511,15 +5531,6 @@ export interface operations {
                     "application/json": components["schemas"]["SiteStorage"];
                 };
             };
-            /** @description "Storage use is shown for WordPress instances" */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Not signed in */
             401: {
                 headers: {
@@ -5538,7 +5549,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The instance is still deploying, was never deployed, or is being deleted */
+            /** @description Still deploying, never deployed, being deleted, no size is kept for it (a database on an operator’s server), or this server does not offer storage figures (the message and `details.reason` are the customer’s reason, the instance’s `features` has it too) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5547,7 +5558,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The host failed the operation (`operation_failed`, "Failed to request SSL"; `details.requestId` names the server log entry) */
+            /** @description The host failed the operation (`operation_failed`, "Failed to load storage use"; `details.requestId` names the server log entry) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -5598,6 +5609,15 @@ export interface operations {
             };
             /** @description No such instance of this user (`not_found`, "Instance not found") */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not offered: or this server does not offer backups of its type (the message and `details.reason` are the customer’s reason, the instance’s `features` has it too) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5668,7 +5688,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not running, a backup already in progress, or 10 manual backups kept */
+            /** @description Not running, a backup already in progress, 10 manual backups kept, or this server does not offer backups of its type (the message and `details.reason` are the customer’s reason, the instance’s `features` has it too) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5736,7 +5756,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The instance is not running, or the backup is not complete */
+            /** @description The instance is not running, the backup is not complete, or this server does not offer backups of its type (the message and `details.reason` are the customer’s reason, the instance’s `features` has it too) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5804,7 +5824,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The backup is still being made */
+            /** @description The backup is still being made, or this server does not offer backups of its type (the message and `details.reason` are the customer’s reason, the instance’s `features` has it too) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5872,7 +5892,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The backup is not complete */
+            /** @description The backup is not complete, or this server does not offer backups of its type (the message and `details.reason` are the customer’s reason, the instance’s `features` has it too) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7907,6 +7927,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description This server does not measure usage of its type (the message and `details.reason` are the customer’s reason, the instance’s `features.usage` has it too) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "admin.capacity": {
@@ -8689,7 +8718,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicError"];
                 };
             };
-            /** @description The instance is not deployed yet or is being deleted */
+            /** @description The instance is not deployed yet or is being deleted, or this server does not offer password changes (`details.reason`, as in the instance’s `features`) */
             409: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -9089,7 +9118,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicError"];
                 };
             };
-            /** @description The domain belongs to another account, or the instance is not deployed */
+            /** @description The domain belongs to another account, or the instance is not deployed, or this server does not offer it (`details.reason`, as in the instance’s `features`) */
             409: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -9303,7 +9332,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicError"];
                 };
             };
-            /** @description The instance is not deployed or is being deleted */
+            /** @description The instance is not deployed or is being deleted, or this server does not offer it (`details.reason`, as in the instance’s `features`) */
             409: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -9517,7 +9546,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicError"];
                 };
             };
-            /** @description The domain is not verified yet, or the instance is not deployed */
+            /** @description The domain is not verified yet, or the instance is not deployed, or this server does not offer it (`details.reason`, as in the instance’s `features`) */
             409: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -9705,7 +9734,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicError"];
                 };
             };
-            /** @description The instance is not deployed */
+            /** @description The instance is not deployed, or this server does not offer it (`details.reason`, as in the instance’s `features`) */
             409: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -9919,7 +9948,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicError"];
                 };
             };
-            /** @description The instance is not deployed */
+            /** @description The instance is not deployed, or this server does not offer it (`details.reason`, as in the instance’s `features`) */
             409: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -10140,7 +10169,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicError"];
                 };
             };
-            /** @description Not deployed, suspended, or the Idempotency-Key was used with another body */
+            /** @description Not deployed, suspended, or the Idempotency-Key was used with another body, or this server does not offer it (`details.reason`, as in the instance’s `features`) */
             409: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -10355,7 +10384,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicError"];
                 };
             };
-            /** @description The instance is not deployed */
+            /** @description The instance is not deployed, or this server does not offer it (`details.reason`, as in the instance’s `features`) */
             409: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -10570,7 +10599,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicError"];
                 };
             };
-            /** @description The instance is not deployed */
+            /** @description The instance is not deployed, or this server does not offer it (`details.reason`, as in the instance’s `features`) */
             409: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -10785,7 +10814,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicError"];
                 };
             };
-            /** @description The backup is not complete */
+            /** @description The backup is not complete, or this server does not offer it (`details.reason`, as in the instance’s `features`) */
             409: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -10970,6 +10999,32 @@ export interface operations {
                      *       "message": "Instance not found",
                      *       "details": {
                      *         "code": "not_found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description This server does not measure usage of its type (`details.reason`, as in the instance’s `features.usage`) */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Conflict",
+                     *       "message": "This server does not measure usage yet",
+                     *       "details": {
+                     *         "code": "conflict"
                      *       }
                      *     }
                      */
