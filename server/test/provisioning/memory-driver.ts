@@ -102,12 +102,22 @@ export function createMemoryDriver(declined: Declined = {}): MemoryDriver {
           }),
         };
       },
-      delete: async (id) => void instances.delete(id),
-      suspend: async (id) => void (known(id).suspended = true),
-      resume: async (id) => void (known(id).suspended = false),
+      async delete(id) {
+        instances.delete(id);
+      },
+      async suspend(id) {
+        known(id).suspended = true;
+      },
+      async resume(id) {
+        known(id).suspended = false;
+      },
       ...(database &&
         offers('password') && {
-          password: { change: async (id: string, password: string) => void (known(id).password = password) },
+          password: {
+            async change(id: string, password: string) {
+              known(id).password = password;
+            },
+          },
         }),
       ...(!database && offers('domains') && { domains }),
       ...(offers('backups') && { backups }),
