@@ -133,14 +133,14 @@ const uiFloor = (file: string) => UI_FLOORS.findIndex((floor) => floor.includes(
 
 /**
  * The floors of the local driver (server/src/provisioning/local): `host/` (users, sandboxes, disks, the
- * supervisor) at the bottom; the front door and the database servers on it; the WordPress and n8n
+ * supervisor) at the bottom; the front door and the database servers on it; the WordPress, n8n and phpMyAdmin
  * engines and the usage sampler on those; the driver itself, which puts them together, on top. Siblings on a floor never
  * import each other (n8n knows nothing of WordPress, nor the front door of the database servers).
  */
 const LOCAL_FLOORS: readonly (readonly string[])[] = [
   ['host'],
   ['front-door', 'databases'],
-  ['wordpress', 'n8n', 'usage'],
+  ['wordpress', 'n8n', 'phpmyadmin', 'usage'],
   ['local-driver.ts'],
 ];
 const localFolder = (file: string) =>
@@ -291,6 +291,24 @@ describe('module boundaries', () => {
       }
     }
     expect(wrong).toEqual([]);
+  });
+
+  it('keeps the two drivers apart: local/ and swarm/ never import each other, and neither imports the modules', () => {
+    const crossing: string[] = [];
+    const LOCAL = 'server/src/provisioning/local/';
+    const SWARM = 'server/src/provisioning/swarm/';
+    for (const [file, targets] of importGraph('server/src')) {
+      // What both drivers know of an instance type lives once, beside them (provisioning/apps/,
+      // provisioning/front-door/, …); tests of one driver may build the other's pieces only through it.
+      const from = file.startsWith(LOCAL) ? LOCAL : file.startsWith(SWARM) ? SWARM : undefined;
+      if (!from) continue;
+      for (const target of targets) {
+        const other = from === LOCAL ? SWARM : LOCAL;
+        if (target.startsWith(other) || target.startsWith('server/src/modules/'))
+          crossing.push(`${file} -> ${target}`);
+      }
+    }
+    expect(crossing).toEqual([]);
   });
 
   it('keeps server/src/modules off the local driver: they reach provisioning through its contract', () => {

@@ -2562,9 +2562,27 @@ export interface components {
                 name: string;
                 user: string;
                 password: string;
-                /** @example mysql://u_x:secret@127.0.0.1:3306/t_x */
+                /**
+                 * @description A URL with everything above; where TLS is required it asks the client to verify the server (`ssl-mode=VERIFY_IDENTITY&ssl-ca=berth-ca.pem`, `sslmode=verify-full&sslrootcert=berth-ca.pem`)
+                 * @example mysql://u_x:secret@db.example.com:20001/t_x?ssl-mode=VERIFY_IDENTITY&ssl-ca=berth-ca.pem
+                 */
                 connectionString: string;
-                /** @description The address of a phpMyAdmin for this database; always null: this server runs no phpMyAdmin (connect with any MySQL client instead) */
+                /** @description How clients connect securely */
+                tls: {
+                    /** @description Whether the server refuses connections without TLS (a server of the instance’s own) */
+                    required: boolean;
+                    /** @description PEM of the certificate authority that signed the server’s certificate, to verify it (`--ssl-ca`, `sslrootcert`); null when no TLS is offered or the certificate comes from a public authority */
+                    caCertificate: string | null;
+                    /**
+                     * @description The file name the connection string expects the CA certificate under
+                     * @example berth-ca.pem
+                     */
+                    caFileName: string | null;
+                };
+                /**
+                 * @description The address of phpMyAdmin for this database: MySQL instances with a server of their own, where the server runs a front door. It logs in to this database only, with its user and password. Null for other instances (connect with any client instead)
+                 * @example http://pma-3f2a1b4c5d6e.sites.example.com/
+                 */
                 phpmyadmin: string | null;
             };
             /** @description WordPress sites: the SFTP login (chrooted to the site); null for databases, and where this server offers no SFTP (`features.sftp` of the instance says why) */
@@ -3186,6 +3204,8 @@ export interface components {
             measured: boolean;
             /** @description What applies to the instance and whether it is its own */
             limits: components["schemas"]["UsageLimit"][];
+            /** @description Whether the instance is a tenant of a server it shares with other instances (a database made before servers per instance, or on an operator’s server): its memory and CPU are then not its own */
+            sharedServer: boolean;
             /** @description vCPUs it may use; null where it shares a server */
             cpuLimit: number | null;
             /**

@@ -243,6 +243,7 @@ if (!process.env.BENCH_API_ONLY) await import('./usage.bench.ts');
 
 // The same `npm run bench` then measures deploy-to-ready latency of database instances on the local
 // driver, then on a local two-region swarm beside it (BENCH_NO_SWARM=1 leaves the swarm out).
+if (!process.env.BENCH_API_ONLY) await import('./database-servers.bench.ts');
 if (!process.env.BENCH_API_ONLY) await import('./deploy.bench.ts');
 if (!process.env.BENCH_API_ONLY && !process.env.BENCH_NO_SWARM) await import('./swarm.bench.ts');
 // BENCH_NO_BACKUP=1 leaves out the backup and restore throughput (a site with 500 MB of uploads).

@@ -15,8 +15,8 @@ import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Engines } from '../src/provisioning/driver.ts';
+import { ACCESS_LOGGER_PREFIX } from '../src/provisioning/front-door/caddy-config.ts';
 import { accessLogReader } from '../src/provisioning/local/front-door/access-log.ts';
-import { ACCESS_LOGGER_PREFIX } from '../src/provisioning/local/front-door/caddy-config.ts';
 import { hostControlGroups, launchInGroup } from '../src/provisioning/local/host/control-groups.ts';
 import { systemUser } from '../src/provisioning/local/host/host.ts';
 import { diskUsage } from '../src/provisioning/local/host/tenant-disks.ts';
@@ -67,7 +67,13 @@ try {
       },
     };
     const reader = accessLogReader(log);
-    const usage = localUsage({ groups, engines, accessLog: reader, dataRoot: root });
+    const usage = localUsage({
+      groups,
+      engines,
+      accessLog: reader,
+      dataRoot: root,
+      ownsDatabaseServer: () => false,
+    });
     const instances = ids.map((id) => ({ id, type: 'wordpress' as const }));
     const traffic = ids
       .flatMap((id) =>

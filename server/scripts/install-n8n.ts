@@ -1,8 +1,9 @@
 // Installs the pinned n8n runtime once per host (about 7 minutes, 2.3 GB) into the shared runtimes folder
 // (/var/cache/berth/runtimes, or the folder given as argument): npm run install-n8n [-- <folder>]
 // `npm start` runs the same install in the background when the runtime is missing.
+
+import { DEFAULT_RUNTIMES_DIR, installN8nRuntime } from '../src/provisioning/apps/n8n/n8n-runtime.ts';
 import { isRoot, systemUser } from '../src/provisioning/local/host/host.ts';
-import { DEFAULT_RUNTIMES_DIR, installN8nRuntime } from '../src/provisioning/local/n8n/n8n-runtime.ts';
 import { ensureN8nCompileCache, ensureN8nTemplate } from '../src/provisioning/local/n8n/n8n-warm-ups.ts';
 
 const dir = process.argv[2] ?? DEFAULT_RUNTIMES_DIR;

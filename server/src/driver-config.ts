@@ -1,7 +1,13 @@
 // How the configuration (env.ts) becomes the provisioning driver: the one place where its settings turn
 // into a driver and that driver's options, and where the host gets what the local driver runs from.
+import path from 'node:path';
 import type { ServerConfig } from './env.ts';
 import type { LogLine } from './lib/error-reference.ts';
+import {
+  DEFAULT_RUNTIMES_DIR,
+  installedN8nRuntime,
+  installN8nRuntime,
+} from './provisioning/apps/n8n/n8n-runtime.ts';
 import type { ProvisioningDriver } from './provisioning/driver.ts';
 import type { InstanceType } from './provisioning/instance-types.ts';
 import {
@@ -11,14 +17,10 @@ import {
   type LocalEngine,
   missingHostPackages,
   missingN8nPackages,
+  missingPhpMyAdminPackages,
   missingSitePackages,
 } from './provisioning/local/host/host-packages.ts';
 import { createLocalDriver } from './provisioning/local/local-driver.ts';
-import {
-  DEFAULT_RUNTIMES_DIR,
-  installedN8nRuntime,
-  installN8nRuntime,
-} from './provisioning/local/n8n/n8n-runtime.ts';
 import { createSwarmDriver } from './provisioning/swarm/swarm-driver.ts';
 import type { SwarmDriverOptions } from './provisioning/swarm/swarm-options.ts';
 import { createUnconfiguredDriver } from './provisioning/unconfigured-driver.ts';
@@ -44,6 +46,8 @@ export function createDriver(config: ProvisioningConfig, log: LogLine): Provisio
     postgresAdminUrl: config.postgresAdminUrl,
     mongodbAdminUrl: config.mongodbAdminUrl,
     publicHost: config.publicHost,
+    listenAddress: config.listenAddress,
+    instanceTls: config.instanceTls,
     mysqlDiskMb: config.mysqlDiskMb,
     postgresDiskMb: config.postgresDiskMb,
     diskReserveMb: config.diskReserveMb,
@@ -83,6 +87,12 @@ function swarmOptions(config: ProvisioningConfig, log: LogLine): SwarmDriverOpti
     },
     egressAllow: config.tenantEgressAllow,
     encryptedOverlays: swarm.encryptedOverlays,
+    sftp: {
+      listenHost: sites.listenHost,
+      port: sites.sftpPort ?? 2222,
+      publicHost: config.publicHost,
+      hostKeyFile: path.join(config.dataDir, 'swarm', 'sftp_host_key'),
+    },
     log: (line) => log(`provisioning: ${line}`),
   };
 }
@@ -105,9 +115,15 @@ async function ensureHostPackages(config: ProvisioningConfig, log: LogLine): Pro
   const engines = (Object.keys(HOST_PACKAGES) as LocalEngine[]).filter((engine) =>
     engine === 'mariadb' ? !mysqlAdminUrl : !postgresAdminUrl,
   );
-  // WordPress sites need MariaDB (their tenants) and the site packages (Caddy, php-fpm, WordPress, …).
+  // WordPress sites need MariaDB (their tenants) and the site packages (Caddy, php-fpm, WordPress, …);
+  // n8n instances pasta; MySQL instances' phpMyAdmin Debian's package.
   const missing = [
-    ...new Set([...missingHostPackages(engines), ...missingSitePackages(), ...missingN8nPackages()]),
+    ...new Set([
+      ...missingHostPackages(engines),
+      ...missingSitePackages(),
+      ...missingN8nPackages(),
+      ...missingPhpMyAdminPackages(),
+    ]),
   ];
   if (missing.length === 0) return;
   const started = performance.now();

@@ -69,6 +69,13 @@ export const provisioningEnv = z.object({
     .string()
     .regex(/^[A-Za-z0-9.:[\]-]+$/, 'INSTANCE_PUBLIC_HOST must be a host name or IP address')
     .optional(),
+  INSTANCE_LISTEN_ADDRESS: z
+    .union([z.ipv4(), z.ipv6()], {
+      error: 'INSTANCE_LISTEN_ADDRESS must be an IP address (0.0.0.0 for all interfaces)',
+    })
+    .optional(),
+  INSTANCE_TLS_CERT_FILE: z.string().min(1).optional(),
+  INSTANCE_TLS_KEY_FILE: z.string().min(1).optional(),
   SITES_BASE_DOMAIN: z
     .string()
     .regex(
@@ -129,6 +136,10 @@ export interface ProvisioningConfig {
   mongodbAdminUrl: string | undefined;
   /** Host name written into instance credentials. */
   publicHost: string;
+  /** Where database instances' own servers listen; undefined: all interfaces unless publicHost is loopback. */
+  listenAddress: string | undefined;
+  /** The operator's certificate for those servers (e.g. from ACME); undefined: Berth's own CA issues one. */
+  instanceTls: { certFile: string; keyFile: string } | undefined;
   /** Size of each MySQL / PostgreSQL instance's database on the servers the local driver runs, MiB. */
   mysqlDiskMb: number;
   postgresDiskMb: number;
@@ -193,6 +204,11 @@ export function provisioningConfigOf(e: ProvisioningEnv, dataDir: string): Provi
     postgresAdminUrl: e.POSTGRES_ADMIN_URL,
     mongodbAdminUrl: e.MONGODB_ADMIN_URL,
     publicHost: e.INSTANCE_PUBLIC_HOST ?? (e.PUBLIC_URL ? new URL(e.PUBLIC_URL).hostname : '127.0.0.1'),
+    listenAddress: e.INSTANCE_LISTEN_ADDRESS,
+    instanceTls:
+      e.INSTANCE_TLS_CERT_FILE && e.INSTANCE_TLS_KEY_FILE
+        ? { certFile: path.resolve(e.INSTANCE_TLS_CERT_FILE), keyFile: path.resolve(e.INSTANCE_TLS_KEY_FILE) }
+        : undefined,
     mysqlDiskMb: e.MYSQL_DISK_MB,
     postgresDiskMb: e.POSTGRES_DISK_MB,
     diskReserveMb: e.DISK_RESERVE_MB,

@@ -43,6 +43,8 @@ describe('provisioning and secrets configuration', () => {
       postgresAdminUrl: undefined,
       mongodbAdminUrl: undefined,
       publicHost: '127.0.0.1',
+      listenAddress: undefined,
+      instanceTls: undefined,
       mysqlDiskMb: 1024,
       postgresDiskMb: 1024,
       diskReserveMb: 2048,
@@ -144,6 +146,21 @@ describe('provisioning and secrets configuration', () => {
       readConfig({ PUBLIC_URL: 'https://berth.example.com', INSTANCE_PUBLIC_HOST: 'db.example.com' })
         .provisioning.publicHost,
     ).toBe('db.example.com');
+  });
+
+  it("takes the instances' certificate and key together, or refuses one without the other", () => {
+    expect(
+      readConfig({ INSTANCE_TLS_CERT_FILE: '/etc/ssl/db.pem', INSTANCE_TLS_KEY_FILE: '/etc/ssl/db.key' })
+        .provisioning.instanceTls,
+    ).toEqual({ certFile: '/etc/ssl/db.pem', keyFile: '/etc/ssl/db.key' });
+    expect(readConfig({}).provisioning.instanceTls).toBeUndefined();
+    for (const half of [
+      { INSTANCE_TLS_CERT_FILE: '/etc/ssl/db.pem' },
+      { INSTANCE_TLS_KEY_FILE: '/etc/ssl/db.key' },
+    ])
+      expect(() => readConfig(half)).toThrow(
+        'Invalid configuration:\n  INSTANCE_TLS_CERT_FILE, INSTANCE_TLS_KEY_FILE must be set together (or all left unset)',
+      );
   });
 
   it('reads admin URLs, a provisioning directory and an encryption key', () => {

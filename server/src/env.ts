@@ -169,6 +169,10 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     [e.PAYPAL_CLIENT_ID, e.PAYPAL_CLIENT_SECRET, e.PAYPAL_WEBHOOK_ID],
   );
   together(
+    ['INSTANCE_TLS_CERT_FILE', 'INSTANCE_TLS_KEY_FILE'],
+    [e.INSTANCE_TLS_CERT_FILE, e.INSTANCE_TLS_KEY_FILE],
+  );
+  together(
     [...BACKUP_S3_NAMES],
     BACKUP_S3_NAMES.map((name) => e[name]),
   );

@@ -30,7 +30,13 @@ export interface TestProvisioning {
  * `mysqlDiskMb` gives MySQL instances a smaller database than the default 1 GiB (quick to fill).
  */
 export async function startTestProvisioning(
-  options: { sites?: boolean; mysqlDiskMb?: number; siteDiskMb?: number } = {},
+  options: {
+    sites?: boolean;
+    mysqlDiskMb?: number;
+    siteDiskMb?: number;
+    /** Default `shared`: the tests that read the shared servers as their admin (adminCli). */
+    databaseServers?: 'own' | 'shared';
+  } = {},
 ): Promise<TestProvisioning> {
   await ensureTestPackages();
   if (options.sites) await ensureSiteTestPackages();
@@ -41,6 +47,7 @@ export async function startTestProvisioning(
     dataRoot: root,
     sites: options.sites ? { diskMb: options.siteDiskMb } : undefined,
     mysqlDiskMb: options.mysqlDiskMb,
+    databaseServers: options.databaseServers ?? 'shared',
     log: (line) => logs.push(line),
   });
   await driver.start();

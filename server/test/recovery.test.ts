@@ -1,13 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/database.ts';
-import { mariadbPaths } from '../src/provisioning/local/databases/mariadb-server.ts';
 import { answerOf, type Method, variant } from './create-test-app.ts';
 import { waitFor } from './instances-harness.ts';
 import { ensureTestPackages, tenantCli } from './provisioning/db-clients.ts';
@@ -15,8 +14,9 @@ import { killLeftoverServers } from './provisioning/leftover-servers.ts';
 import { createTestDatabase } from './test-db.ts';
 
 // Killing the server with SIGKILL in the middle of a deploy loses nothing: the real `main.ts` with the
-// local driver on a data root of its own, against a test database. The MySQL deploy is held inside
-// MariaDB (a global read lock taken by the test) so the kill lands while its job is running.
+// local driver on a data root of its own, against a test database. The MySQL deploy is held while it
+// waits for the instance's own MariaDB to answer (the test stops that server as it starts: SIGSTOP) so
+// the kill lands while its job is running.
 
 const serverDir = new URL('../', import.meta.url).pathname;
 const children: ChildProcess[] = [];
@@ -132,24 +132,23 @@ describe('a server killed in the middle of deploys', () => {
     const first = await start();
     const token = await proCustomer(first, 'Kill', 'Nine', 'killnine');
 
-    // Hold MariaDB's global read lock: the MySQL deploy's CREATE DATABASE waits inside the server.
-    const admin = await mysql.createConnection({ socketPath: mariadbPaths(provDir).socket, user: 'root' });
-    admin.on('error', () => {});
-    await admin.query('FLUSH TABLES WITH READ LOCK');
     let mysqlId = '';
     let pgId = '';
+    let stopped: number | undefined;
     try {
       const held = await api(first, 'POST', '/api/instances/deploy', token, { name: 'Held', type: 'MySQL' });
       expect(held.status).toBe(202);
       mysqlId = held.json.instance.id;
-      await waitFor(
-        async () => {
-          const [rows] = await admin.query<mysql.RowDataPacket[]>(
-            "SELECT COUNT(*) AS n FROM information_schema.processlist WHERE state LIKE 'Waiting for%lock%'",
-          );
-          return Number(rows[0]?.n) > 0 ? true : undefined;
+      // The instance's own MariaDB, stopped as soon as it is spawned: the deploy waits for it to answer.
+      const pidFile = path.join(provDir, 'run', `db-${mysqlId.replaceAll('-', '').slice(0, 12)}.pid`);
+      stopped = await waitFor(
+        () => {
+          const pid = Number(existsSync(pidFile) ? readFileSync(pidFile, 'utf8') : Number.NaN);
+          if (!Number.isInteger(pid) || !existsSync(`/proc/${pid}`)) return undefined;
+          process.kill(pid, 'SIGSTOP');
+          return pid;
         },
-        { what: 'the deploy to wait inside MariaDB' },
+        { timeoutMs: 60_000, what: "the instance's own MariaDB to start" },
       );
       // A second deploy, killed right after it was accepted.
       const fresh = await api(first, 'POST', '/api/instances/deploy', token, {
@@ -162,8 +161,8 @@ describe('a server killed in the middle of deploys', () => {
       first.child.kill('SIGKILL');
       expect(await exitOf(first.child)).toBeNull();
     } finally {
-      await admin.query('UNLOCK TABLES').catch(() => {});
-      await admin.end().catch(() => {});
+      // The server goes on (it outlives Berth, as after a crash); the next start adopts it.
+      if (stopped !== undefined) process.kill(stopped, 'SIGCONT');
     }
 
     // Nothing is lost: the instance still says deploying, its job still waits, locked by the dead worker.
@@ -190,9 +189,18 @@ describe('a server killed in the middle of deploys', () => {
       );
       const access = await api(second, 'GET', `/api/instances/${id}/access`, token);
       expect(access.status).toBe(200);
-      const { host, port, name, user, password } = variant(access.json, 'database').database;
+      const { host, port, name, user, password, tls } = variant(access.json, 'database').database;
       const type = id === mysqlId ? 'mysql' : 'postgresql';
-      const login = await tenantCli(type, { host, port, database: name, user, password }, 'SELECT 1');
+      // A server of its own requires TLS (the client verifies nothing here: it is the login that counts).
+      const credentials = {
+        host,
+        port,
+        database: name,
+        user,
+        password,
+        ...(tls.required && { tls: { caPem: tls.caCertificate } }),
+      };
+      const login = await tenantCli(type, credentials, 'SELECT 1');
       expect(login.stdout, login.stderr).toBe('1');
     }
     const left = await sql`select id from graphile_worker.jobs`.execute(db);
@@ -230,7 +238,9 @@ describe('a server killed in the middle of a backup', () => {
       { timeoutMs: 60_000, what: 'the instance to run' },
     );
     const access = await api(first, 'GET', `/api/instances/${id}/access`, token);
-    const { host, port, name, user, password } = variant(access.json, 'database').database;
+    const { host, port, name, user, password, tls } = variant(access.json, 'database').database;
+    // Its own server requires TLS, verified with the CA its page offers.
+    const ssl = tls.caCertificate ? { ca: tls.caCertificate } : undefined;
     const made = await tenantCli(
       'postgresql',
       { host, port, database: name, user, password },
@@ -239,7 +249,7 @@ describe('a server killed in the middle of a backup', () => {
     expect(made.ok, made.stderr).toBe(true);
 
     // The customer holds the table: pg_dump waits inside PostgreSQL, so the kill lands mid-backup.
-    const holder = new pg.Client({ host, port, database: name, user, password });
+    const holder = new pg.Client({ host, port, database: name, user, password, ssl });
     await holder.connect();
     try {
       await holder.query('BEGIN');

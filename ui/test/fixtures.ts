@@ -352,13 +352,14 @@ export function databaseAccess(overrides: Partial<InstanceAccess['database']> = 
     name: 't_orders',
     user: 'u_orders',
     password: 'S3cret-Pass_word',
+    tls: { required: false, caCertificate: null, caFileName: null },
+    phpmyadmin: null,
     ...overrides,
   };
   return {
     database: {
       ...database,
       connectionString: `mysql://${database.user}:${database.password}@${database.host}:${database.port}/${database.name}`,
-      phpmyadmin: null,
     },
   };
 }

@@ -3,9 +3,13 @@
 // over the live stream, copies its password from the credentials dialog, and logs in to it with the
 // real `mariadb` client. The server runs its own MariaDB through the local provisioning driver.
 import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousViolations } from './axe.ts';
 import { launchBrowser } from './browser.ts';
 import { reportFailures, shot, toast, watchPage } from './helpers.ts';
 import { type RunningServer, startServer } from './server.ts';
@@ -26,7 +30,14 @@ const account = {
 const INSTANCE_NAME = 'Orders DB';
 
 interface Access {
-  database: { host: string; port: number; name: string; user: string; password: string };
+  database: {
+    host: string;
+    port: number;
+    name: string;
+    user: string;
+    password: string;
+    tls: { required: boolean; caCertificate: string | null; caFileName: string | null };
+  };
 }
 
 beforeAll(async () => {
@@ -81,6 +92,14 @@ async function untilMysqlIsAvailable() {
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
+
+/** Whether the open dialog's content needs scrolling to be seen whole. */
+const contentScrolls = () =>
+  page.evaluate(() => {
+    const content = document.querySelector('[role="dialog"] .MuiDialogContent-root');
+    if (!content) throw new Error('no dialog content');
+    return content.scrollHeight > content.clientHeight + 1;
+  });
 
 /** The card of the instance on /instances. */
 const card = () => page.getByRole('article', { name: INSTANCE_NAME });
@@ -167,7 +186,26 @@ describe('a database deployed from the browser', () => {
       .click();
     const dialog = page.getByRole('dialog', { name: 'Database Credentials' });
     await dialog.getByText('Credentials retrieved').waitFor();
+    // Its own server accepts TLS only: the CA to download and the command that verifies the server.
+    const secure = dialog.getByRole('region', { name: 'Secure connection' });
+    await secure.getByRole('button', { name: 'Download CA certificate (berth-ca.pem)' }).waitFor();
+    await secure
+      .getByText(/^mysql --host=.* --ssl --ssl-ca=berth-ca\.pem --ssl-verify-server-cert /)
+      .waitFor();
+    // On a laptop's screen (1280×800) everything, the secure connection included, shows without scrolling.
+    expect(await contentScrolls()).toBe(false);
+    await dialog.getByRole('button', { name: 'Open phpMyAdmin' }).waitFor();
     await shot(page, 'instances-credentials');
+    expect(await seriousViolations(page), 'axe on the credentials, dark').toEqual([]);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('button', { name: 'Switch to light mode' }).click();
+    await card()
+      .getByRole('button', { name: `Credentials of ${INSTANCE_NAME}` })
+      .click();
+    await secure.getByRole('button', { name: 'Download CA certificate (berth-ca.pem)' }).waitFor();
+    expect(await contentScrolls()).toBe(false);
+    await shot(page, 'instances-credentials-light');
+    expect(await seriousViolations(page), 'axe on the credentials, light').toEqual([]);
 
     await dialog.getByRole('button', { name: 'Copy password' }).click();
     await toast(page, 'Password copied to clipboard');
@@ -184,25 +222,58 @@ describe('a database deployed from the browser', () => {
     await dialog.getByRole('button', { name: 'Close' }).click();
   });
 
-  it('logs in with the real mariadb client using the copied credentials', async () => {
+  it('logs in with the real mariadb client using the copied credentials and the CA, over verified TLS', async () => {
     const { body } = await apiGet<Access>(`/api/instances/${instanceId}/access`);
-    const { host, port, name, user } = body.database;
-    const { stdout } = await run(
-      'mariadb',
-      [
-        '--protocol=TCP',
-        `--host=${host}`,
-        `--port=${port}`,
-        `--user=${user}`,
-        `--password=${copiedPassword}`,
-        '--batch',
-        '--skip-column-names',
-        '--execute=SELECT 1',
-        name,
-      ],
-      { timeout: 15_000 },
+    const { host, port, name, user, tls } = body.database;
+    const dir = await mkdtemp(path.join(tmpdir(), 'berth-ca-'));
+    try {
+      const ca = path.join(dir, 'berth-ca.pem');
+      await writeFile(ca, tls.caCertificate ?? '');
+      const { stdout } = await run(
+        'mariadb',
+        [
+          '--protocol=TCP',
+          `--host=${host}`,
+          `--port=${port}`,
+          `--user=${user}`,
+          `--password=${copiedPassword}`,
+          '--ssl',
+          `--ssl-ca=${ca}`,
+          '--ssl-verify-server-cert',
+          '--batch',
+          '--skip-column-names',
+          '--execute=SELECT 1',
+          name,
+        ],
+        { timeout: 15_000 },
+      );
+      expect(stdout.trim()).toBe('1');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("opens the instance's phpMyAdmin from its page, which logs in with its credentials to its database", async () => {
+    const { body } = await apiGet<Access & { database: { phpmyadmin: string | null } }>(
+      `/api/instances/${instanceId}/access`,
     );
-    expect(stdout.trim()).toBe('1');
+    const { phpmyadmin, user, name } = body.database;
+    expect(phpmyadmin).toMatch(/^http:\/\/pma-[0-9a-f]{12}\.localhost:\d+\/$/);
+    await page.goto(`${server.baseUrl}/instances/${instanceId}`);
+    const opened = browser.waitForEvent('page');
+    await page.getByRole('button', { name: 'phpMyAdmin' }).click();
+    const pma = await opened;
+    try {
+      await pma.waitForURL(phpmyadmin ?? '');
+      await pma.locator('#input_username').fill(user);
+      await pma.locator('#input_password').fill(copiedPassword);
+      await pma.locator('#input_go').click();
+      // Its database, the only one listed, in the navigation.
+      await pma.getByRole('link', { name, exact: true }).first().waitFor({ timeout: 20_000 });
+      expect(await pma.locator('#input_username').count()).toBe(0);
+    } finally {
+      await pma.close();
+    }
   });
 
   it('shows the connection details on the dashboard and the instance page', async () => {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DEFAULT_RUNTIMES_DIR,
   missingRuntimeReason,
-} from '../../server/src/provisioning/local/n8n/n8n-runtime.ts';
+} from '../../server/src/provisioning/apps/n8n/n8n-runtime.ts';
 import {
   api,
   browserSuite,

@@ -34,8 +34,8 @@ export interface Watchdog {
   readonly stopped: TransferStoppedError | undefined;
 }
 
-export const DEFAULT_STALL_MS = 2 * 60_000;
-export const DEFAULT_BUDGET_MS = 6 * 3_600_000;
+const DEFAULT_STALL_MS = 2 * 60_000;
+const DEFAULT_BUDGET_MS = 6 * 3_600_000;
 
 const minutes = (ms: number) =>
   ms % 60_000 === 0 && ms >= 60_000 ? `${ms / 60_000} minute${ms === 60_000 ? '' : 's'}` : `${ms / 1000} s`;

@@ -25,17 +25,23 @@ const COUNT_TIMEOUT_MS = 60_000;
 const PG_RESTORE = '/usr/lib/postgresql/15/bin/pg_restore';
 
 const mysqlEnv = (database: DatabaseCredentials) => ({ PATH: '/usr/bin:/bin', MYSQL_PWD: database.password });
+/** A host that is a path is the server's socket (an instance's own server: instance-servers.ts). */
 const mysqlArgs = (database: DatabaseCredentials) => [
   '--no-defaults',
-  '--protocol=TCP',
-  `--host=${database.host}`,
-  `--port=${database.port}`,
+  ...(database.host.startsWith('/')
+    ? ['--protocol=SOCKET', `--socket=${database.host}`]
+    : ['--protocol=TCP', `--host=${database.host}`, `--port=${database.port}`]),
   `--user=${database.user}`,
 ];
 
 /** The tenant database's table count (what a restore must bring back). */
 export async function mysqlTableCount(database: DatabaseCredentials): Promise<number> {
-  const connection = await mysql.createConnection({ ...database, connectTimeout: 5000 });
+  const { host, ...login } = database;
+  const connection = await mysql.createConnection({
+    ...login,
+    ...(host.startsWith('/') ? { socketPath: host } : { host }),
+    connectTimeout: 5000,
+  });
   try {
     const [rows] = await connection.query<mysql.RowDataPacket[]>({
       sql: 'SELECT COUNT(*) AS n FROM information_schema.tables WHERE table_schema = DATABASE()',

@@ -206,6 +206,17 @@ export interface DatabaseCredentials {
   database: string;
   user: string;
   password: string;
+  /**
+   * The server requires TLS: clients verify its certificate with `caPem` (the driver's own CA), or with
+   * the public CAs they trust when null (an operator's certificate, e.g. from ACME). Absent: no TLS (a
+   * tenant of a shared server, reached over loopback or a private network).
+   */
+  tls?: { caPem: string | null };
+  /**
+   * MySQL instances with a server of their own, where the driver runs one: the address of a phpMyAdmin
+   * that logs in to this database only (null or absent: none).
+   */
+  phpmyadmin?: string | null;
 }
 
 export interface SiteUrls {

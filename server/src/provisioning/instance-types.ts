@@ -13,7 +13,7 @@ export type InstanceType = (typeof INSTANCE_TYPES)[number];
  * driver offers each one, or why not, its engine declares (engine.ts `features`), and the contract suite
  * (test/contract/) holds every driver to its declaration.
  */
-export const FEATURES = [
+const FEATURES = [
   /** A new database password, old sessions ended. */
   'password',
   /** A custom domain over HTTPS, and its certificate. */

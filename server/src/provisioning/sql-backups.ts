@@ -16,7 +16,8 @@ import type { BackupCapability, DatabaseCredentials, DatabaseSpec } from './engi
  * on every driver, so that a backup made on one box restores on a swarm.
  */
 
-const PART = { mysql: 'dump.sql.gz', postgresql: 'dump.pgdump' } as const;
+/** The one part of a SQL instance's backup (and of its move between servers). */
+export const SQL_BACKUP_PART = { mysql: 'dump.sql.gz', postgresql: 'dump.pgdump' } as const;
 /** MySQL backups the swarm driver made before it shared this module (the same gzipped dump). */
 const EARLIER_MYSQL_PART = 'db.sql.gz';
 
@@ -42,15 +43,17 @@ export function sqlBackups(
       const login = await target.login(spec);
       const tables = await ops.tables(login);
       progress?.('Dumping the database');
-      await ops.dump(login, archive, PART[type], stallMs);
+      await ops.dump(login, archive, SQL_BACKUP_PART[type], stallMs);
       return { tables };
     },
     async restore(spec, archive, facts, progress) {
       const login = await target.login(spec);
       const part =
-        type === 'mysql' && !archive.parts.includes(PART.mysql) && archive.parts.includes(EARLIER_MYSQL_PART)
+        type === 'mysql' &&
+        !archive.parts.includes(SQL_BACKUP_PART.mysql) &&
+        archive.parts.includes(EARLIER_MYSQL_PART)
           ? EARLIER_MYSQL_PART
-          : PART[type];
+          : SQL_BACKUP_PART[type];
       progress?.('Loading the database');
       await target.recreate(spec);
       await ops.load(login, archive, part);

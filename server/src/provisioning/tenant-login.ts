@@ -9,6 +9,10 @@ import type { DatabaseType } from './instance-types.ts';
  */
 export async function checkTenantLogin(type: DatabaseType, credentials: DatabaseCredentials): Promise<void> {
   const { host, port, user, password, database } = credentials;
+  // A server that requires TLS is verified as a customer's client would: its CA, its host name.
+  const ssl = credentials.tls
+    ? { ca: credentials.tls.caPem ?? undefined, rejectUnauthorized: true }
+    : undefined;
   if (type === 'mysql') {
     const connection = await mysql.createConnection({
       host,
@@ -17,6 +21,7 @@ export async function checkTenantLogin(type: DatabaseType, credentials: Database
       password,
       database,
       connectTimeout: 5000,
+      ...(ssl && { ssl }),
     });
     try {
       await connection.query('SELECT 1');
@@ -26,7 +31,15 @@ export async function checkTenantLogin(type: DatabaseType, credentials: Database
     return;
   }
   if (type === 'postgresql') {
-    const client = new pg.Client({ host, port, user, password, database, connectionTimeoutMillis: 5000 });
+    const client = new pg.Client({
+      host,
+      port,
+      user,
+      password,
+      database,
+      connectionTimeoutMillis: 5000,
+      ...(ssl && { ssl }),
+    });
     client.on('error', () => {}); // a server-side termination after the check is not our concern
     await client.connect();
     try {

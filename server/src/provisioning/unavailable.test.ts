@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { n8nRuntimeDir, runtimeInstallUnderWay } from './apps/n8n/n8n-runtime.ts';
 import { unavailable } from './instance-types.ts';
-import { n8nRuntimeDir, runtimeInstallUnderWay } from './local/n8n/n8n-runtime.ts';
 
 const dirs: string[] = [];
 afterAll(async () => {

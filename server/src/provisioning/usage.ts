@@ -17,8 +17,17 @@ export interface UsageCapability {
   sample(instances: readonly SampledInstance[]): Promise<UsageSample[]>;
   /** What the machines the driver places instances on have, for the admin and for admission. */
   capacity(): Promise<HostCapacity>;
-  /** Which of an instance's limits apply and how, in the customer's words (the Configuration card). */
-  limits(type: InstanceType, resources: Resources): AppliedLimit[];
+  /**
+   * Which of an instance's limits apply and how, in the customer's words (the Configuration card), and
+   * whether it shares its server with other instances (a database made before servers per instance).
+   */
+  limits(instance: SampledInstance, resources: Resources): AppliedLimits;
+}
+
+export interface AppliedLimits {
+  /** The instance is a tenant of a server other instances share: its memory and CPU are not its own. */
+  sharedServer: boolean;
+  limits: AppliedLimit[];
 }
 
 export interface SampledInstance {

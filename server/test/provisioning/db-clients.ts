@@ -55,13 +55,17 @@ function run(command: string, args: string[], env: Record<string, string>): Prom
   });
 }
 
-/** Runs SQL with the real `mariadb` client over TCP, as the tenant. */
+/**
+ * Runs SQL with the real `mariadb` client over TCP, as the tenant; over TLS to a server that requires it
+ * (`credentials.tls`: a server of the instance's own), without verifying it.
+ */
 export function mariadbCli(credentials: DatabaseCredentials, sql: string, database = credentials.database) {
   return run(
     MARIADB_CLIENT,
     [
       '--no-defaults',
       '--protocol=TCP',
+      ...(credentials.tls ? ['--ssl'] : []),
       `--host=${credentials.host}`,
       `--port=${credentials.port}`,
       `--user=${credentials.user}`,

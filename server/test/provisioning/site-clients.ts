@@ -8,17 +8,23 @@ import {
   aptInstallLine,
   installHostPackages,
   missingHostPackages,
+  missingN8nPackages,
+  missingPhpMyAdminPackages,
   missingSitePackages,
   SITE_PACKAGES,
 } from '../../src/provisioning/local/host/host-packages.ts';
 
 /**
- * What the WordPress site tests need on the host: the site packages, MariaDB (the tenants), and the
- * real clients the tests use (`curl`, OpenSSH's `sftp`).
+ * What the tests of the front door's applications need on the host: the site packages, MariaDB (the
+ * tenants), phpMyAdmin with pasta (MySQL instances' phpMyAdmin), and the real clients the tests use
+ * (`curl`, OpenSSH's `sftp`).
  */
 const SITE_TEST_PACKAGES = [
   'mariadb-server',
   ...SITE_PACKAGES.map((entry) => entry.package),
+  'passt',
+  'phpmyadmin',
+  'dbconfig-no-thanks',
   'openssh-client',
   'curl',
 ];
@@ -31,6 +37,8 @@ export async function ensureSiteTestPackages(): Promise<void> {
   const missing = [
     ...missingHostPackages(['mariadb']),
     ...missingSitePackages(),
+    ...missingN8nPackages(),
+    ...missingPhpMyAdminPackages(),
     ...Object.entries(CLIENTS)
       .filter(([, binary]) => !existsSync(binary))
       .map(([pkg]) => pkg),

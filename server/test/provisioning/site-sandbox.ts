@@ -29,7 +29,7 @@ export async function removeSiteUsersUnder(root: string): Promise<void> {
   if (!root) return;
   for (const line of readFileSync('/etc/passwd', 'utf8').split('\n')) {
     const [name, , , , , home] = line.split(':');
-    if ((name?.startsWith('wp_') || name?.startsWith('n8n_')) && home?.startsWith(root))
+    if (name && /^(wp|n8n|db|pma)_/.test(name) && home?.startsWith(root))
       await runCommand('/usr/sbin/userdel', [name]);
   }
 }

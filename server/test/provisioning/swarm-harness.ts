@@ -97,6 +97,13 @@ export async function startSwarmHarness(log: (line: string) => void = () => {}):
     backupsDir,
     disks: DISKS,
     backupStallMs: BACKUP_STALL_MS,
+    // The SFTP gateway on a free port of this host (customers: 127.0.0.1).
+    sftp: {
+      listenHost: '127.0.0.1',
+      port: 0,
+      publicHost: '127.0.0.1',
+      hostKeyFile: path.join(root, 'sftp_host_key'),
+    },
     log,
   });
   await driver.start();

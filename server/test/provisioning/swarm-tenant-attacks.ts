@@ -1,11 +1,19 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import ssh2 from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseCredentials, DatabaseSpec, SiteSpec } from '../../src/provisioning/engine.ts';
+import type {
+  DatabaseCredentials,
+  DatabaseSpec,
+  SftpCredentials,
+  SiteSpec,
+} from '../../src/provisioning/engine.ts';
 import { mariadbCli, tenantCli } from './db-clients.ts';
-import { curl } from './site-clients.ts';
+import { curl, sftpBatch } from './site-clients.ts';
 import type { InspectedService, SwarmHarness } from './swarm-harness.ts';
 import type { testArchives } from './test-archives.ts';
 
@@ -36,6 +44,25 @@ const NODE_PROBE = (host: string, port: number) => [
    s.on('connect', () => done('open'));
    s.on('error', () => done('closed'));`,
 ];
+
+/** An SFTP SETSTAT of `file` (created empty first) to `size` bytes with ssh2's client: refused or done. */
+async function setSize(login: SftpCredentials, file: string, size: number): Promise<'done' | 'refused'> {
+  const client = new ssh2.Client();
+  await new Promise<void>((resolve, reject) => {
+    client.on('ready', resolve).on('error', reject);
+    client.connect({ host: login.host, port: login.port, username: login.user, password: login.password });
+  });
+  try {
+    const sftp = await new Promise<ssh2.SFTPWrapper>((resolve, reject) =>
+      client.sftp((error, wrapper) => (error ? reject(error) : resolve(wrapper))),
+    );
+    return await new Promise((resolve) =>
+      sftp.setstat(file, { size }, (error) => resolve(error ? 'refused' : 'done')),
+    );
+  } finally {
+    client.end();
+  }
+}
 
 export function describeSwarmTenantAttacks(harness: () => SwarmHarness, archives: () => Archives) {
   const h = () => harness();
@@ -128,11 +155,16 @@ INSERT INTO trap VALUES (1), (2);`);
     };
     let node = '';
     let app = '';
+    let sftp: SftpCredentials | undefined;
     /** Runs a command in the site's container as its user (www-data): code the tenant may run. */
     const asSite = (...cmd: string[]) => h().docker(node, 'exec', '-u', 'www-data', app, ...cmd);
 
     beforeAll(async () => {
-      await h().driver.engine('wordpress').deploy(site);
+      sftp = (
+        await h()
+          .driver.engine('wordpress')
+          .deploy({ ...site, sftpPassword: 'Mallory-sftp-2026' })
+      ).sftp;
       await h()
         .driver.engine('wordpress')
         .deploy({ ...site, id: neighbour, title: 'Neighbour' });
@@ -147,6 +179,58 @@ INSERT INTO trap VALUES (1), (2);`);
           .delete(instance)
           .catch(() => {});
     }, 120_000);
+
+    it('reaches its own files over SFTP, and nothing else: no other file, no sparse monster, no other login', async () => {
+      if (!sftp) throw new Error('the deploy gave no SFTP login');
+      expect(sftp).toMatchObject({ host: '127.0.0.1', user: id.replaceAll('-', '').slice(0, 12) });
+      const work = await mkdtemp(path.join(tmpdir(), 'berth-swarm-sftp-'));
+      try {
+        await writeFile(path.join(work, 'hello.txt'), 'hello from sftp\n');
+        const session = await sftpBatch(
+          sftp,
+          [
+            'pwd',
+            'mkdir uploads',
+            'put hello.txt uploads/hello.txt',
+            'get uploads/hello.txt back.txt',
+            'ls themes',
+          ],
+          work,
+        );
+        expect(session.code, session.stderr).toBe(0);
+        expect(session.stdout).toContain('/site/wp-content');
+        expect(await readFile(path.join(work, 'back.txt'), 'utf8')).toBe('hello from sftp\n');
+        // The site serves what was uploaded: the files are the site's own.
+        expect(await asSite('cat', '/var/www/wordpress/wp-content/uploads/hello.txt')).toBe(
+          'hello from sftp',
+        );
+        // Nothing outside wp-content is writable (WordPress core, the system), nothing larger than the disk.
+        const hostile = await sftpBatch(
+          sftp,
+          [
+            '-put hello.txt /site/../var/www/wordpress/wp-config.php',
+            '-put hello.txt /etc/hello.txt',
+            '-ln -s /etc/passwd passwd-link',
+          ],
+          work,
+        );
+        expect(hostile.stderr).toMatch(/(Permission denied|Failure|Read-only)/i);
+        expect(await asSite('sh', '-c', 'ls /etc/hello.txt 2>&1 || true')).toMatch(/No such file/);
+        // A size past the disk is refused (a SETSTAT to 1 TiB, the sparse monster), not made.
+        expect((await sftpBatch(sftp, ['put hello.txt big.bin'], work)).code).toBe(0);
+        expect(await setSize(sftp, 'big.bin', 2 ** 40)).toBe('refused');
+        expect(await asSite('stat', '-c', '%s', '/var/www/wordpress/wp-content/big.bin')).toBe('16');
+        expect(await setSize(sftp, 'big.bin', 4)).toBe('done');
+        // Another site's login with this password, and a wrong password, are refused.
+        const neighbourSlug = neighbour.replaceAll('-', '').slice(0, 12);
+        expect((await sftpBatch({ ...sftp, user: neighbourSlug }, ['pwd'], work)).code).not.toBe(0);
+        expect((await sftpBatch({ ...sftp, password: 'wrong-password-2026' }, ['pwd'], work)).code).not.toBe(
+          0,
+        );
+      } finally {
+        await rm(work, { recursive: true, force: true });
+      }
+    }, 180_000);
 
     it('fills only its own disk, of the size it was sold, and sees that size', async () => {
       const size = Number(
@@ -184,7 +268,7 @@ INSERT INTO trap VALUES (1), (2);`);
         app,
         'sh',
         '-c',
-        'while :; do for p in /proc/[0-9]*; do if [ "$(cat $p/comm 2>/dev/null)" = tar ]; then n=$(basename $p); kill -STOP $n && echo $n >>/tmp/stopped; fi; done; sleep 0.1; done',
+        'while :; do for p in /proc/[0-9]*; do if [ "$(cat $p/comm 2>/dev/null)" = tar ]; then n=$(basename $p); kill -STOP $n && { grep -qx $n /tmp/stopped || echo $n >>/tmp/stopped; }; fi; done; sleep 0.1; done',
       );
       // The loop works: a slow tar of the site's own is stopped (then killed: a stopped process hears SIGKILL).
       await asSite(
@@ -192,8 +276,8 @@ INSERT INTO trap VALUES (1), (2);`);
         '-c',
         'touch /tmp/stopped; tar -cf /dev/null --checkpoint=1 --checkpoint-action=sleep=1 /var/www/wordpress 2>/dev/null & sleep 2; kill -9 $! 2>/dev/null; true',
       );
-      expect((await asSite('cat', '/tmp/stopped')).split('\n').filter(Boolean).length).toBeGreaterThan(0);
-      await asSite('sh', '-c', ': > /tmp/stopped');
+      const stoppedBefore = await asSite('cat', '/tmp/stopped');
+      expect(stoppedBefore.split('\n').filter(Boolean).length).toBeGreaterThan(0);
 
       const before = process.memoryUsage().rss;
       let peak = before;
@@ -217,7 +301,7 @@ INSERT INTO trap VALUES (1), (2);`);
       }
       expect(peak - before).toBeLessThan(400 * 1024 * 1024);
       // The tar of the backup ran where the tenant's code does not see it.
-      expect(await asSite('cat', '/tmp/stopped')).toBe('');
+      expect(await asSite('cat', '/tmp/stopped')).toBe(stoppedBefore);
       await asSite('rm', '/var/www/wordpress/wp-content/uploads/huge.bin');
     }, 300_000);
 

@@ -18,6 +18,28 @@ import {
 } from './instances.repository.ts';
 
 /**
+ * What the customer is told when a deploy of an instance that ran before changed where it is reached: a
+ * database that moved from the shared server onto a server of its own (a new port, TLS required), or
+ * any other new address. Undefined when nothing changed (or it never ran).
+ */
+function movedMessage(
+  row: InstanceRow,
+  before: StoredSecret,
+  now: { host: string; port: number; tls?: { caPem: string | null } },
+): string | undefined {
+  if (row.deployed_at === null || before.port === undefined || before.host === undefined) return undefined;
+  if (before.host === now.host && before.port === now.port) return undefined;
+  const address = `${now.host.includes(':') ? `[${now.host}]` : now.host}:${now.port}`;
+  if (now.tls && !before.tls)
+    return (
+      `Your ${label(row)} now runs on a server of its own. Connect to ${address} (port ${now.port}) ` +
+      'over an encrypted connection: its page has the certificate to download and the command to use. ' +
+      `Its database, user and password are the same; the old port ${before.port} no longer answers.`
+    );
+  return `Your ${label(row)} is now reached at ${address}; ${before.host}:${before.port} no longer answers. Its database, user and password are the same.`;
+}
+
+/**
  * The deploy task's step (instances.tasks.ts): creates the tenant (or makes sure it exists) with the
  * stored password, applies suspension and the custom domain, then records the running instance.
  */
@@ -102,10 +124,20 @@ export function deployStep(
             port: credentials.port,
             database: credentials.database,
             user: credentials.user,
+            tls: credentials.tls ?? null,
+            phpmyadmin: credentials.phpmyadmin ?? null,
           }),
           ...(sftp && { sftpHost: sftp.host, sftpPort: sftp.port, sftpUser: sftp.user }),
         }),
       });
+      const moved = credentials && movedMessage(row, secret, credentials);
+      if (moved) {
+        await notifications.notify(
+          row.user_id,
+          { type: 'instance', title: 'Connection details changed', message: moved },
+          trx,
+        );
+      }
       if (row.status === 'deploying') {
         await notifications.notify(
           row.user_id,

@@ -27,12 +27,27 @@ export interface InstanceCredentialsDeps {
   passwordWaitMs: number;
 }
 
+/** What the instance page calls the CA certificate customers download (the connection string names it). */
+const CA_FILE_NAME = 'berth-ca.pem';
+
+/**
+ * The client's TLS options in a connection string: verify the server's certificate and its host name,
+ * with the downloaded CA (Berth's own) or the public ones the client trusts.
+ */
+function tlsQuery(scheme: string, tls: { caPem: string | null } | null | undefined): string {
+  if (!tls) return '';
+  if (scheme === 'postgresql')
+    return `?sslmode=verify-full&sslrootcert=${tls.caPem ? CA_FILE_NAME : 'system'}`;
+  return `?ssl-mode=VERIFY_IDENTITY${tls.caPem ? `&ssl-ca=${CA_FILE_NAME}` : ''}`;
+}
+
 function connectionString(
   scheme: string,
   c: { user: string; password: string; host: string; port: number; name: string },
+  tls: { caPem: string | null } | null | undefined,
 ) {
   const e = encodeURIComponent;
-  return `${scheme}://${e(c.user)}:${e(c.password)}@${c.host.includes(':') ? `[${c.host}]` : c.host}:${c.port}/${e(c.name)}`;
+  return `${scheme}://${e(c.user)}:${e(c.password)}@${c.host.includes(':') ? `[${c.host}]` : c.host}:${c.port}/${e(c.name)}${tlsQuery(scheme, tls)}`;
 }
 
 /**
@@ -85,9 +100,11 @@ export function createInstanceCredentialsService(
       return {
         database: {
           ...database,
-          connectionString: connectionString(TYPE_INFO[row.type].scheme ?? 'mysql', database),
-          // No phpMyAdmin runs here: the field the spec lists says so rather than point nowhere.
-          phpmyadmin: null,
+          connectionString: connectionString(TYPE_INFO[row.type].scheme ?? 'mysql', database, secret.tls),
+          tls: secret.tls
+            ? { required: true, caCertificate: secret.tls.caPem, caFileName: CA_FILE_NAME }
+            : { required: false, caCertificate: null, caFileName: null },
+          phpmyadmin: secret.phpmyadmin ?? null,
         },
         sftp,
       };

@@ -38,6 +38,8 @@ import { DEFAULT_BUDGETS, enqueueInstanceJob, reconcileInstances } from './insta
 
 interface Hooks {
   beforeDeploy?: (spec: DatabaseSpec) => Promise<void>;
+  /** Changes what a deploy answers (e.g. the new port of a database moved onto a server of its own). */
+  deployed?: (credentials: DatabaseCredentials) => DatabaseCredentials;
   beforePassword?: () => Promise<void>;
 }
 
@@ -70,7 +72,11 @@ beforeAll(async () => {
   const hooked = (type: 'mysql' | 'postgresql') => (engine: InstanceEngine<DatabaseSpec>) => ({
     async deploy(spec: DatabaseSpec) {
       await hooks.beforeDeploy?.(spec);
-      return engine.deploy(spec);
+      const deployment = await engine.deploy(spec);
+      const { deployed } = hooks;
+      return deployed && deployment.database
+        ? { ...deployment, database: deployed(deployment.database) }
+        : deployment;
     },
     password: {
       async change(id: string, password: string) {
@@ -308,6 +314,35 @@ describe('instance jobs', { timeout: 60_000 }, () => {
       what: 'the tenant to be back',
     });
     expect(await accessOf(token, id)).toEqual(credentials);
+  });
+
+  it('tells the customer when a redeploy moved the database to a new port with TLS', async () => {
+    const { token } = await proUser();
+    const res = await deploy(app, token, 'MySQL', 'Moved');
+    const id = res.json.instance.id;
+    await waitForStatus(app, token, id, 'running');
+    const before = await accessOf(token, id);
+    // The answer of a move onto a server of its own (database-engines.ts): another port, TLS required.
+    hooks.deployed = (credentials) => ({ ...credentials, port: 20_042, tls: { caPem: null } });
+    await reconcileInstances(db);
+    await waitFor(async () => ((await accessOf(token, id)).port === 20_042 ? true : undefined), {
+      what: 'the new port',
+    });
+    const notices = (await call(app, 'GET', '/api/notifications', { token })).json.items as {
+      title: string;
+      message: string;
+    }[];
+    expect(notices.find((n) => n.title === 'Connection details changed')?.message).toBe(
+      `Your MySQL instance "Moved" now runs on a server of its own. Connect to ${before.host}:20042 (port 20042) ` +
+        'over an encrypted connection: its page has the certificate to download and the command to use. ' +
+        `Its database, user and password are the same; the old port ${before.port} no longer answers.`,
+    );
+    // Only once: a deploy that changes nothing says nothing.
+    await reconcileInstances(db);
+    await waitFor(async () => ((await jobsOf(id)).length === 0 ? true : undefined), { what: 'the redeploy' });
+    const again = (await call(app, 'GET', '/api/notifications', { token })).json.items as { title: string }[];
+    expect(again.filter((n) => n.title === 'Connection details changed')).toHaveLength(1);
+    hooks.deployed = undefined;
   });
 
   it('leaves the jobs of a live worker locked, and releases those of a worker that is gone', async () => {

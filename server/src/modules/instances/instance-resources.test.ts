@@ -8,7 +8,7 @@ const GIB = 1024 ** 3;
 const host = (memoryGb: number, cpus: number): { usage: UsageCapability } => ({
   usage: {
     sample: async () => [],
-    limits: () => [],
+    limits: () => ({ sharedServer: false, limits: [] }),
     capacity: async () => ({
       memoryBytes: memoryGb * GIB,
       cpus,

@@ -12,6 +12,13 @@ export interface StoredSecret {
   port?: number;
   database?: string;
   user?: string;
+  /**
+   * The database requires TLS (a server of its own): the CA its certificate is verified with (null: a
+   * public CA, e.g. ACME). Absent or null: no TLS (a tenant of a shared server).
+   */
+  tls?: { caPem: string | null } | null;
+  /** MySQL instances with a server of their own: the address of their phpMyAdmin (null: none). */
+  phpmyadmin?: string | null;
   /** WordPress: the SFTP password (generated at deploy) and, once deployed, the login's address. */
   sftpPassword?: string;
   sftpHost?: string;

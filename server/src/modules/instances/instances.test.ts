@@ -212,7 +212,8 @@ describe('instance API with the local driver', { timeout: 60_000 }, () => {
         `${type}://u_${key}:${database.password}@127.0.0.1:${database.port}/t_${key}`,
       );
 
-      const credentials = { ...database, database: database.name };
+      const { tls: _tls, ...plain } = database;
+      const credentials = { ...plain, database: database.name };
       const used = await tenantCli(
         type,
         credentials,

@@ -164,7 +164,7 @@ describe('/api/v1 with real database instances', { timeout: 90_000 }, () => {
     const data = variant(access.json.data, 'database');
     expect(data.sftp).toBeNull();
     expect(data.database.connectionString).toMatch(/^mysql:\/\//);
-    // The spec lists `phpmyadmin`; no phpMyAdmin runs here, and the field says so.
+    // The spec lists `phpmyadmin`: a tenant of the shared server (no front door here either) has none.
     expect(data.database).toHaveProperty('phpmyadmin', null);
     const credentials = credentialsOf(data);
     expect((await tenantCli('mysql', credentials, 'SELECT 1')).stdout).toBe('1');

@@ -61,6 +61,10 @@ export const UsageReportSchema = z
     limits: z
       .array(LimitSchema)
       .openapi({ description: 'What applies to the instance and whether it is its own' }),
+    sharedServer: z.boolean().openapi({
+      description:
+        'Whether the instance is a tenant of a server it shares with other instances (a database made before servers per instance, or on an operator’s server): its memory and CPU are then not its own',
+    }),
     cpuLimit: z
       .number()
       .nullable()

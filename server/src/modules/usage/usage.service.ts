@@ -209,7 +209,10 @@ export function createUsageService(deps: UsageDeps) {
       const points = rows.map(pointOf);
       const resources = resourcesOf(instance.deploymentConfig.memory, instance.deploymentConfig.cpu);
       const usage = deps.driver.usage;
-      const limits = usage && resources ? usage.limits(instance.product, resources) : [];
+      const { limits, sharedServer } =
+        usage && resources
+          ? usage.limits({ id, type: instance.product }, resources)
+          : { limits: [], sharedServer: false };
       const ownCpu = limits.some((limit) => limit.label === 'CPU' && limit.enforced);
       return {
         instanceId: id,
@@ -217,6 +220,7 @@ export function createUsageService(deps: UsageDeps) {
         stepSeconds: source.stepSeconds,
         measured: usage !== undefined,
         limits,
+        sharedServer,
         cpuLimit: ownCpu && resources ? resources.cpus : null,
         lastOutOfMemoryAt: lastOom?.toISOString() ?? null,
         summary: summaryOf(points),

@@ -70,13 +70,19 @@ const scripted: UsageCapability = {
       enforcement: 'cgroup v1',
     };
   },
-  limits: (type) =>
+  limits: ({ type }) =>
     type === 'wordpress'
-      ? [
-          { label: 'Memory', value: '512MB for this instance alone', enforced: true },
-          { label: 'CPU', value: '0.5 vCPU for this instance alone', enforced: true },
-        ]
-      : [{ label: 'Connections', value: 'At most 5 at once', enforced: true }],
+      ? {
+          sharedServer: false,
+          limits: [
+            { label: 'Memory', value: '512MB for this instance alone', enforced: true },
+            { label: 'CPU', value: '0.5 vCPU for this instance alone', enforced: true },
+          ],
+        }
+      : {
+          sharedServer: true,
+          limits: [{ label: 'Connections', value: 'At most 5 at once', enforced: true }],
+        },
 };
 
 const hub = createNotificationHub();

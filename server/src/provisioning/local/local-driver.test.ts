@@ -27,7 +27,8 @@ const TYPES: SqlType[] = ['mysql', 'postgresql'];
 let root = '';
 let driver: ProvisioningDriver;
 const logs: string[] = [];
-const newDriver = () => createLocalDriver({ dataRoot: root, log: (line) => logs.push(line) });
+const newDriver = () =>
+  createLocalDriver({ dataRoot: root, databaseServers: 'shared', log: (line) => logs.push(line) });
 
 /** Pids of the servers, from the supervisor's pid files. */
 function serverPids(): number[] {

@@ -1,4 +1,6 @@
+import path from 'node:path';
 import { DEFAULT_REGION } from '@berth/openapi/rules';
+import { DEFAULT_RUNTIMES_DIR } from '../apps/n8n/n8n-runtime.ts';
 import {
   capabilitiesOf,
   type DriverHealth,
@@ -10,6 +12,12 @@ import {
   unavailableEngine,
 } from '../driver.ts';
 import { unavailable } from '../instance-types.ts';
+import {
+  berthCertificates,
+  type CertificateSource,
+  certificateNames,
+  operatorCertificate,
+} from '../tls/berth-ca.ts';
 import type { EngineServer } from './databases/engine-server.ts';
 import { localSqlServers } from './databases/sql-servers.ts';
 import { accessLogReader } from './front-door/access-log.ts';
@@ -17,9 +25,10 @@ import { caddyPaths } from './front-door/caddy.ts';
 import { type FrontDoor, frontDoor } from './front-door/front-door.ts';
 import { type ControlGroups, hostControlGroups } from './host/control-groups.ts';
 import { type DiskReserve, diskReserve } from './host/disk-reserve.ts';
+import { isRoot } from './host/host.ts';
 import { disksDir } from './host/tenant-disks.ts';
 import { type LocalN8n, localN8n } from './n8n/n8n-instances.ts';
-import { DEFAULT_RUNTIMES_DIR } from './n8n/n8n-runtime.ts';
+import { localPhpMyAdmin } from './phpmyadmin/phpmyadmin-instances.ts';
 import { localUsage } from './usage/local-usage.ts';
 import { type LocalSites, localSites, type SiteRuntimeOptions } from './wordpress/wordpress-sites.ts';
 
@@ -34,6 +43,24 @@ export interface LocalDriverOptions {
   mongodbAdminUrl?: string;
   /** Host name put in credentials; default the host the server listens on (127.0.0.1 locally). */
   publicHost?: string;
+  /**
+   * Where database instances' own servers listen (INSTANCE_LISTEN_ADDRESS); default 0.0.0.0 unless
+   * `publicHost` is a loopback name or address (then 127.0.0.1).
+   */
+  listenAddress?: string;
+  /**
+   * `own` (default, as root): each new MySQL and PostgreSQL instance gets a server of its own
+   * (databases/instance-servers.ts); `shared`: every one is a tenant of the shared server, as instances
+   * made before were (tests of the shared servers, which WordPress sites' databases still use).
+   */
+  databaseServers?: 'own' | 'shared';
+  /**
+   * The certificate and key those servers present (INSTANCE_TLS_CERT_FILE / _KEY_FILE, e.g. ACME's);
+   * default one Berth's own CA issues for `publicHost` (its CA under `<dataRoot>/tls`).
+   */
+  instanceTls?: { certFile: string; keyFile: string };
+  /** How often those servers look for a renewed certificate, ms; default hourly. Tests give less. */
+  instanceTlsCheckMs?: number;
   /**
    * Size of each MySQL / PostgreSQL instance's database on the servers the driver runs (its own disk),
    * MiB; default 1024 each. A changed size applies to new instances.
@@ -74,17 +101,10 @@ export const MONGODB_UNAVAILABLE =
 export const NO_FRONT_DOOR = 'The front door is turned off (the local driver was given no sites options)';
 const MONGODB_DRIVER_MISSING = 'MongoDB tenants need the mongodb npm package, which is not installed yet';
 
-/**
- * The front door (Caddy) and the engines behind it, WordPress sites and n8n instances; none without
- * sites options.
- */
-function frontDoorApps(
-  options: LocalDriverOptions,
-  deps: { mariadb: () => EngineServer | undefined; reserve: DiskReserve; groups: ControlGroups },
-  log: (line: string) => void,
-): { door?: FrontDoor; sites?: LocalSites; n8n?: LocalN8n } {
-  if (!options.sites) return {};
-  const door = frontDoor(
+/** The front door (Caddy) of WordPress sites, n8n instances and phpMyAdmin; none without sites options. */
+function frontDoorOf(options: LocalDriverOptions, log: (line: string) => void): FrontDoor | undefined {
+  if (!options.sites) return undefined;
+  return frontDoor(
     options.dataRoot,
     {
       baseDomain: options.sites.baseDomain ?? 'localhost',
@@ -95,6 +115,16 @@ function frontDoorApps(
     },
     log,
   );
+}
+
+/** The engines behind the front door, WordPress sites and n8n instances; none without it. */
+function frontDoorApps(
+  options: LocalDriverOptions,
+  door: FrontDoor | undefined,
+  deps: { mariadb: () => EngineServer | undefined; reserve: DiskReserve; groups: ControlGroups },
+  log: (line: string) => void,
+): { sites?: LocalSites; n8n?: LocalN8n } {
+  if (!door) return {};
   const { reserve, groups } = deps;
   const sites = localSites(
     options.dataRoot,
@@ -115,7 +145,7 @@ function frontDoorApps(
     door,
     log,
   );
-  return { door, sites, n8n };
+  return { sites, n8n };
 }
 
 /**
@@ -143,9 +173,28 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
     for (const listener of storageListeners) listener(event);
   };
   let started = false;
-  const sql = localSqlServers(options, { reserve, started: () => started, tellStorage, log });
-  const { door, sites, n8n } = frontDoorApps(
+  // Database instances' own servers speak TLS: Berth's CA, or the operator's certificate (ACME).
+  const certificates: CertificateSource = options.instanceTls
+    ? operatorCertificate(options.instanceTls)
+    : berthCertificates(
+        path.join(options.dataRoot, 'tls'),
+        certificateNames(options.publicHost ?? '127.0.0.1'),
+      );
+  const door = frontDoorOf(options, log);
+  // MySQL instances with a server of their own get a phpMyAdmin behind the front door (as root only).
+  const pma = door && isRoot() ? localPhpMyAdmin(options.dataRoot, { door, groups, log }) : undefined;
+  const sql = localSqlServers(options, {
+    reserve,
+    started: () => started,
+    tellStorage,
+    groups,
+    certificates,
+    webAdmin: pma?.webAdmin,
+    log,
+  });
+  const { sites, n8n } = frontDoorApps(
     options,
+    door,
     { mariadb: () => sql.server('mysql'), reserve, groups },
     log,
   );
@@ -170,6 +219,7 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
     try {
       await door.preparePorts();
       await sites?.start();
+      await pma?.start();
       await door.start();
     } catch (error) {
       // The raw error (paths, program output) is for the log; capabilities say the door is down.
@@ -179,7 +229,13 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
 
   // What instances use (driver.usage): control groups, disks, and the front door's access log.
   const accessLog = door ? accessLogReader(caddyPaths(options.dataRoot).accessLog) : undefined;
-  const usage = localUsage({ groups, engines, accessLog, dataRoot: options.dataRoot });
+  const usage = localUsage({
+    groups,
+    engines,
+    accessLog,
+    dataRoot: options.dataRoot,
+    ownsDatabaseServer: (id) => sql.ownsServer(id),
+  });
 
   return {
     usage,
@@ -211,22 +267,25 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
       // n8n and sites first (SFTP, Caddy, php-fpm), the database servers last.
       await n8n?.stop();
       await sites?.stop();
+      await pma?.stop();
       await door?.stop();
       await accessLog?.close();
       await sql.stop();
     },
 
     async health(): Promise<DriverHealth> {
-      const { all, running } = await sql.health();
+      const { all, running, instances } = await sql.health();
       const caddy = await door?.health();
       const appServers: [string, ServerHealth][] = [
         ...(caddy ? [['caddy', caddy] as [string, ServerHealth]] : []),
         ...(sites ? Object.entries(await sites.health()) : []),
         ...(n8n ? Object.entries(await n8n.health()) : []),
       ];
+      // Database instances' own servers and their phpMyAdmin: each one tenant's, shown to the admin.
+      const tenantServers = [...instances, ...(pma ? Object.entries(await pma.health()) : [])];
       return {
         ok: started && [...running, ...appServers].every(([, health]) => health.ok),
-        servers: Object.fromEntries([...all, ...appServers]),
+        servers: Object.fromEntries([...all, ...appServers, ...tenantServers]),
       };
     },
   };

@@ -59,7 +59,7 @@ import {
 type SqlType = 'mysql' | 'postgresql';
 
 /** What a database instance gets when its spec names no resources. */
-export const DATABASE_DEFAULTS: Resources = { memoryMb: 512, cpus: 0.5 };
+const DATABASE_DEFAULTS: Resources = { memoryMb: 512, cpus: 0.5 };
 
 interface DbServiceInput {
   flavor: Flavor;

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type Docker from 'dockerode';
 import type { SiteUrls, SslStatus } from '../engine.ts';
-import { buildCaddyConfig, type CaddySite, proxyTo } from '../local/front-door/caddy-config.ts';
-import { sslStatusOf } from '../local/front-door/ssl-probe.ts';
+import { buildCaddyConfig, type CaddySite, proxyTo } from '../front-door/caddy-config.ts';
+import { sslStatusOf } from '../front-door/ssl-probe.ts';
 import {
   ADMIN,
   CONTAINER,
@@ -37,7 +37,8 @@ export interface SwarmFrontDoors {
   /** Joins the front door to an instance's network (before its route is loaded). */
   connect(regionId: string, network: string): Promise<void>;
   disconnect(regionId: string, network: string): Promise<void>;
-  urls(regionId: string, slug: string, domain: string | null): SiteUrls;
+  /** Where an instance answers; its admin page is WordPress' wp-admin, or n8n's editor at its root. */
+  urls(regionId: string, slug: string, domain: string | null, type: 'wordpress' | 'n8n'): SiteUrls;
   /** Where the front door answers, as seen from the platform: the manager node's address. */
   address(regionId: string): Promise<string>;
   /** Resolves when `path` on the site's temporary host answers one of `statuses` through the front door. */
@@ -140,10 +141,10 @@ export function swarmFrontDoors(ctx: SwarmContext): SwarmFrontDoors {
       ).catch(() => {});
     },
 
-    urls(regionId, slug, domain) {
+    urls(regionId, slug, domain, type) {
       const temporaryUrl = `http://${temporaryHost(regionId, slug)}${suffix(httpPort, 80)}`;
       const url = domain ? `https://${domain}${suffix(httpsPort, 443)}` : temporaryUrl;
-      return { url, adminUrl: `${url}/wp-admin/`, temporaryUrl };
+      return { url, adminUrl: type === 'wordpress' ? `${url}/wp-admin/` : `${url}/`, temporaryUrl };
     },
 
     address: (regionId) => managerNodeAddress(region(regionId)),

@@ -5,7 +5,7 @@ import { copyFile, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type Docker from 'dockerode';
-import { buildOnce, isAlive } from '../local/host/build-once.ts';
+import { buildOnce, isAlive } from '../build-once.ts';
 import { debianMirror, hostAptSources, hostCodename, sourcesList } from './apt-sources.ts';
 import { filePath, type ImageName, type ImageRecipe, imageRef, RECIPES } from './image-recipes.ts';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { CUSTOMER_PHP_RULES } from '../apps/wordpress/php-rules.ts';
+import { CUSTOMER_PHP_RULES } from '../apps/php-rules.ts';
 
 /**
  * The images Berth runs on a swarm, each built from Debian packages on top of one debootstrap base
@@ -30,7 +30,7 @@ export const SERVICE_UIDS = { mysql: 999, postgres: 998, caddy: 997, n8n: 1000, 
 
 const FILES_DIR = new URL('./image-files/', import.meta.url).pathname;
 
-/** What customer code may do inside a site's container (apps/wordpress/php-rules.ts, as on one box). */
+/** What customer code may do inside a site's container (apps/php-rules.ts, as on one box). */
 const PHP_INI = [
   "; Berth: what customer code may do inside the site's container.",
   ...Object.entries({
@@ -84,6 +84,8 @@ printf 'host all all 0.0.0.0/0 scram-sha-256\\nhost all all ::/0 scram-sha-256\\
       'php8.2-zip',
       'php8.2-intl',
       'php8.2-curl',
+      // SFTP sessions (site-sftp.ts) run its sftp-server in a helper container.
+      'openssh-sftp-server',
     ],
     users: [],
     files: [

@@ -1,5 +1,5 @@
 import Docker from 'dockerode';
-import { DEFAULT_RUNTIMES_DIR, installedN8nRuntime } from '../local/n8n/n8n-runtime.ts';
+import { DEFAULT_RUNTIMES_DIR, installedN8nRuntime } from '../apps/n8n/n8n-runtime.ts';
 import { buildImages, loadImages } from './image-builder.ts';
 import { type LocalSwarm, type LocalSwarmOptions, startLocalSwarm } from './local-swarm.ts';
 import { N8N_VERSION } from './n8n-engine.ts';

@@ -1,7 +1,7 @@
 import { ValidationError } from '../../lib/errors.ts';
 import { featuresOf, type InstanceEngine, type N8nSpec, type SiteUrls } from '../engine.ts';
+import { checkDomain } from '../front-door/domain-names.ts';
 import { unavailable } from '../instance-types.ts';
-import { checkDomain } from '../local/front-door/domain-names.ts';
 import { instanceLabels } from './database-engine.ts';
 import type { SwarmFrontDoors } from './front-door.ts';
 import { N8N_DATA, N8N_DEFAULTS, N8N_VERSION, n8nServiceSpec, RUNTIME_LABEL } from './n8n-service.ts';
@@ -83,7 +83,7 @@ export function n8nEngine(ctx: SwarmContext, doors: SwarmFrontDoors): InstanceEn
           labelReason: `No server of this region has n8n ${N8N_VERSION} installed`,
         })
       ).ID;
-    const urls = doors.urls(region.id, names.slug, domain);
+    const urls = doors.urls(region.id, names.slug, domain, 'n8n');
     try {
       await ensureNetwork(region.manager, names, {
         internal: false,
@@ -182,7 +182,7 @@ export function n8nEngine(ctx: SwarmContext, doors: SwarmFrontDoors): InstanceEn
           const state = await requireState(id);
           const domain = input === null ? null : checkDomain(input, ctx.options.baseDomain);
           const names = instanceNames(id);
-          const urls = doors.urls(state.region.id, names.slug, domain);
+          const urls = doors.urls(state.region.id, names.slug, domain, 'n8n');
           const secret = await secretOf(state.region, id, 'encryption-key');
           const after = await applyService(
             state.region.manager,

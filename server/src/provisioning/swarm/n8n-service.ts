@@ -1,11 +1,11 @@
 import path from 'node:path';
-import type { Resources, SiteUrls } from '../engine.ts';
 import {
   DEFAULT_RUNTIMES_DIR,
   N8N_INSTANCE_ENV,
   N8N_LEAN_ENV,
   n8nRuntimeDir,
-} from '../local/n8n/n8n-runtime.ts';
+} from '../apps/n8n/n8n-runtime.ts';
+import type { Resources, SiteUrls } from '../engine.ts';
 import { SERVICE_UIDS } from './image-recipes.ts';
 import type { Region } from './region.ts';
 import { type InstanceNames, LABEL, PIDS, resourcesSpec, seconds, sizeOf, tmpfsMount } from './services.ts';

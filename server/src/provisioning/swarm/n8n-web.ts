@@ -6,7 +6,7 @@ import type { Region } from './region.ts';
 
 /** Waits until n8n's REST controllers answer through the front door (POST /rest/login {} → 400). */
 export async function waitForN8n(doors: SwarmFrontDoors, region: Region, slug: string): Promise<string> {
-  const host = new URL(doors.urls(region.id, slug, null).temporaryUrl).host;
+  const host = new URL(doors.urls(region.id, slug, null, 'n8n').temporaryUrl).host;
   const deadline = Date.now() + 180_000;
   for (;;) {
     const { status, text } = await doors.request(region.id, host, 'POST', '/rest/login', {});

@@ -27,9 +27,9 @@ import type { SwarmContext } from './swarm-context.ts';
  *   down after it came back.
  */
 
-export const AGENT = 'berth-agent';
+const AGENT = 'berth-agent';
 /** Where a node keeps its volumes' disks unless its `berth.volume-root` label says otherwise. */
-export const DEFAULT_VOLUME_ROOT = '/var/lib/berth/volumes';
+const DEFAULT_VOLUME_ROOT = '/var/lib/berth/volumes';
 const VOLUME_ROOT_LABEL = 'berth.volume-root';
 
 const volumeRoot = (node: SwarmNode) => node.Spec.Labels?.[VOLUME_ROOT_LABEL] ?? DEFAULT_VOLUME_ROOT;
@@ -146,7 +146,7 @@ async function ensureAgent(ctx: SwarmContext, region: Region, node: SwarmNode): 
  * Makes a node ready for Berth's instances: its agent (volumes, firewall). Idempotent and cheap when
  * nothing changed; called for every ready node at start and before a node is chosen for an instance.
  */
-export async function prepareNode(ctx: SwarmContext, region: Region, node: SwarmNode): Promise<void> {
+async function prepareNode(ctx: SwarmContext, region: Region, node: SwarmNode): Promise<void> {
   await ensureAgent(ctx, region, node);
 }
 

@@ -161,13 +161,30 @@ export interface HelperSpec {
 /** Processes a helper may run (tar and gzip, a shell, a client). */
 const HELPER_PIDS = 64;
 
+/** A helper container running, its pipes attached (runHelper's, and an SFTP session's). */
+export interface HelperProcess {
+  /** Into the container's stdin (ending it closes the container's stdin). */
+  stdin: Writable;
+  /** The container's stdout, demultiplexed, with backpressure. */
+  stdout: Readable;
+  /** The last 4000 characters of its stderr. */
+  stderr(): string;
+  /** Its exit code once it ended (137 when killed). */
+  exited: Promise<number>;
+  /** Kills it now (it is removed once it ended). */
+  kill(): void;
+}
+
 /**
- * Runs `spec` in a fresh container on `engine`'s node (where the volumes are) and resolves with its
- * stdout when not streamed elsewhere; the container is removed whatever happens. It has no capability
- * and cannot gain one, a read-only root with a small /tmp, its own memory, CPU and process limits, and
- * no network unless one is named. A stalled transfer kills it (`io.watch`).
+ * Starts `spec` in a fresh container on `engine`'s node (where the volumes are), its stdio attached. It
+ * has no capability and cannot gain one, a read-only root with a small /tmp, its own memory, CPU and
+ * process limits, and no network unless one is named; it is removed once it ended, whatever happens.
  */
-export async function runHelper(engine: Docker, spec: HelperSpec, io: StreamIo = {}): Promise<string> {
+export async function openHelper(
+  engine: Docker,
+  spec: HelperSpec,
+  options: { stdin: boolean },
+): Promise<HelperProcess> {
   const container = await engine.createContainer({
     Image: spec.image,
     Entrypoint: [],
@@ -176,9 +193,9 @@ export async function runHelper(engine: Docker, spec: HelperSpec, io: StreamIo =
     Labels: spec.labels,
     AttachStdout: true,
     AttachStderr: true,
-    AttachStdin: io.stdin !== undefined,
-    OpenStdin: io.stdin !== undefined,
-    StdinOnce: io.stdin !== undefined,
+    AttachStdin: options.stdin,
+    OpenStdin: options.stdin,
+    StdinOnce: options.stdin,
     Tty: false,
     NetworkDisabled: spec.network === undefined,
     HostConfig: {
@@ -199,32 +216,85 @@ export async function runHelper(engine: Docker, spec: HelperSpec, io: StreamIo =
       PidsLimit: HELPER_PIDS,
     },
   });
+  const remove = () => container.remove({ force: true }).catch(() => {});
   try {
-    const stream = (await container.attach({
+    const socket = (await container.attach({
       stream: true,
-      stdin: io.stdin !== undefined,
+      stdin: options.stdin,
       stdout: true,
       stderr: true,
       hijack: true,
-    })) as NodeJS.ReadWriteStream;
+    })) as unknown as Readable & Writable;
+    const demux = new Demultiplexer();
+    socket.on('error', (error) => demux.destroy(error));
+    socket.pipe(demux);
     await container.start();
-    const pumped = pump(stream, io, () => {
-      container.kill().catch(() => {});
-    });
-    const [piped, exit] = await Promise.allSettled([
-      pumped,
-      container.wait() as Promise<{ StatusCode: number }>,
-    ]);
-    // The watchdog's reason first, then the command's own failure, then a broken stream.
-    if (piped.status === 'fulfilled' && piped.value.stopped) throw piped.value.stopped;
-    if (exit.status === 'rejected') throw exit.reason;
-    if (exit.value.StatusCode !== 0) {
-      const stderr = piped.status === 'fulfilled' ? piped.value.stderr.trim() : '';
-      throw new Error(`${spec.cmd.join(' ').slice(0, 200)} exited with ${exit.value.StatusCode}: ${stderr}`);
-    }
-    if (piped.status === 'rejected') throw piped.reason;
-    return piped.value.stdout;
-  } finally {
-    await container.remove({ force: true }).catch(() => {});
+    const exited = (container.wait() as Promise<{ StatusCode: number }>).then(
+      async ({ StatusCode }) => {
+        await remove();
+        return StatusCode;
+      },
+      async (error: unknown) => {
+        await remove();
+        throw error;
+      },
+    );
+    return {
+      stdin: socket,
+      stdout: demux,
+      stderr: () => demux.stderr,
+      exited,
+      kill: () => {
+        container.kill().catch(() => {});
+      },
+    };
+  } catch (error) {
+    await remove();
+    throw error;
   }
+}
+
+/**
+ * Runs `spec` in a helper container (openHelper) to its end and resolves with its stdout when not
+ * streamed elsewhere. A stalled transfer kills it (`io.watch`).
+ */
+export async function runHelper(engine: Docker, spec: HelperSpec, io: StreamIo = {}): Promise<string> {
+  const helper = await openHelper(engine, spec, { stdin: io.stdin !== undefined });
+  const watch = io.watch
+    ? watchdog({
+        ...io.watch,
+        abort: (error) => {
+          helper.stdout.destroy(error);
+          helper.stdin.destroy(error);
+          helper.kill();
+        },
+      })
+    : undefined;
+  const collected: Buffer[] = [];
+  const out =
+    io.stdout ??
+    new PassThrough().on('data', (chunk: Buffer) => {
+      collected.push(chunk);
+    });
+  const tap = () => watch?.tap() ?? new PassThrough();
+  const flows = [pipeline(helper.stdout, tap(), out)];
+  if (io.stdin) flows.push(pipeline(io.stdin, tap(), helper.stdin, { end: true }));
+  const [piped, exit] = await Promise.all([
+    Promise.allSettled(flows),
+    helper.exited.then(
+      (code) => ({ code }),
+      (error: unknown) => ({ error }),
+    ),
+  ]);
+  watch?.stop();
+  // The watchdog's reason first, then the command's own failure, then a broken stream.
+  if (watch?.stopped) throw watch.stopped;
+  if ('error' in exit) throw exit.error;
+  if (exit.code !== 0) {
+    throw new Error(
+      `${spec.cmd.join(' ').slice(0, 200)} exited with ${exit.code}: ${helper.stderr().trim()}`,
+    );
+  }
+  for (const result of piped) if (result.status === 'rejected') throw result.reason;
+  return Buffer.concat(collected).toString();
 }

@@ -510,6 +510,8 @@ describe('n8n on swarm', () => {
       encryptionKey: 'a-swarm-test-encryption-key-0123',
     });
     const host = new URL(deployed.urls?.url ?? '').host;
+    // Its admin page is n8n's editor, at its root.
+    expect(deployed.urls?.adminUrl).toBe(`${deployed.urls?.url}/`);
     const front = h.swarm.nodes.find((n) => n.name === 'euw1-m')?.address ?? '';
     const login = await curl([
       '--resolve',

@@ -15,6 +15,7 @@ import { n8nEngine } from './n8n-engine.ts';
 import { prepareRegion } from './node-agent.ts';
 import { regionNodes } from './node-report.ts';
 import { regionLabel } from './region.ts';
+import { swarmSftp } from './site-sftp.ts';
 import { createSwarmContext } from './swarm-context.ts';
 import type { SwarmDriverOptions } from './swarm-options.ts';
 import { wordpressEngine } from './wordpress-engine.ts';
@@ -35,6 +36,7 @@ export function createSwarmDriver(options: SwarmDriverOptions): SwarmDriver {
   let started = false;
   const ctx = createSwarmContext(options, () => started);
   const frontDoors = swarmFrontDoors(ctx);
+  const sftp = swarmSftp(ctx);
   const engines: { [T in InstanceType]: InstanceEngine<SpecOf[T]> } = {
     mysql: databaseEngine(ctx, 'mysql'),
     postgresql: databaseEngine(ctx, 'postgresql'),
@@ -46,7 +48,7 @@ export function createSwarmDriver(options: SwarmDriverOptions): SwarmDriver {
         'the swarm driver runs no MongoDB (Debian packages none to build an image from)',
       ),
     ),
-    wordpress: wordpressEngine(ctx, frontDoors),
+    wordpress: wordpressEngine(ctx, frontDoors, sftp),
     n8n: n8nEngine(ctx, frontDoors),
   };
   const live = liveStatus(ctx.regions, ctx.log);
@@ -115,12 +117,14 @@ export function createSwarmDriver(options: SwarmDriverOptions): SwarmDriver {
         await prepareRegion(ctx, ctx.region(id));
         await frontDoors.start(id).catch((error: Error) => ctx.log(`front door of ${id}: ${error.message}`));
       }
+      await sftp.start();
       started = true;
     },
 
     async stop() {
       started = false;
       live.stop();
+      await sftp.stop();
     },
 
     async health(): Promise<DriverHealth> {

@@ -1,5 +1,5 @@
+import type { TlsIssuer } from '../front-door/caddy-config.ts';
 import type { InstanceType } from '../instance-types.ts';
-import type { TlsIssuer } from '../local/front-door/caddy-config.ts';
 
 /** How the swarm driver is configured (env.ts reads PROVISIONER=swarm's settings into this). */
 
@@ -51,6 +51,11 @@ export interface SwarmDriverOptions {
    * where one lacks it, traffic between nodes on such a network is silently dropped. Off by default.
    */
   encryptedOverlays?: boolean;
+  /**
+   * The SFTP gateway for sites (site-sftp.ts), in Berth's process: where it listens, the host name
+   * customers use for it, and its host key's file. Absent: sites have no SFTP (the feature says so).
+   */
+  sftp?: { listenHost: string; port: number; publicHost: string; hostKeyFile: string };
   /** How long a backup may make no progress before it fails (2 minutes; tests shorten it). */
   backupStallMs?: number;
   /** IPv4 ranges n8n instances may reach although private (TENANT_EGRESS_ALLOW); none by default. */

@@ -1,5 +1,6 @@
+import { generateSalts } from '../apps/wordpress/salts.ts';
+import { hashSecret } from '../apps/wordpress/sftp-server.ts';
 import type { SiteSpec, SiteUrls } from '../engine.ts';
-import { generateSalts } from '../local/wordpress/wp-config.ts';
 import { checkPassword, generatePassword } from '../tenant-names.ts';
 import { databaseServiceSpec, instanceLabels } from './database-engine.ts';
 import { FLAVORS } from './database-flavors.ts';
@@ -16,6 +17,7 @@ import {
   sizeOf,
   waitForRunning,
 } from './services.ts';
+import { SFTP_LABEL } from './site-sftp.ts';
 import type { SwarmContext } from './swarm-context.ts';
 import { SERVER_FILES_MB, sizedVolume, volumeNode } from './volumes.ts';
 import { removeWebInstance, type WebState } from './web-instance.ts';
@@ -33,7 +35,7 @@ export function wordpressDeployment(ctx: SwarmContext, doors: SwarmFrontDoors) {
     spec: SiteSpec,
     existing: WebState | undefined,
     domain: string | null,
-  ): Promise<{ urls: SiteUrls; databasePassword: string }> {
+  ): Promise<{ urls: SiteUrls; databasePassword: string; sftpPassword: string | undefined }> {
     const names = instanceNames(spec.id);
     const region = existing?.region ?? ctx.region(spec.region);
     const owner = spec.owner ?? existing?.owner;
@@ -50,6 +52,17 @@ export function wordpressDeployment(ctx: SwarmContext, doors: SwarmFrontDoors) {
       ).ID;
     const databasePassword =
       spec.databasePassword === undefined ? generatePassword() : checkPassword(spec.databasePassword);
+    // The SFTP password's hash stays on the service (the gateway checks logins against it); a redeploy
+    // without one keeps the hash it has. Without a gateway, sites have no SFTP.
+    const sftpPassword = ctx.options.sftp
+      ? spec.sftpPassword === undefined
+        ? existing?.app.Spec.Labels?.[SFTP_LABEL]
+          ? undefined
+          : generatePassword()
+        : checkPassword(spec.sftpPassword)
+      : undefined;
+    const sftpHash =
+      sftpPassword === undefined ? existing?.app.Spec.Labels?.[SFTP_LABEL] : await hashSecret(sftpPassword);
     try {
       await ensureNetwork(region.manager, names, {
         internal: true,
@@ -103,7 +116,7 @@ export function wordpressDeployment(ctx: SwarmContext, doors: SwarmFrontDoors) {
           networks: [names.network],
         }),
       );
-      const urls = doors.urls(region.id, names.slug, domain);
+      const urls = doors.urls(region.id, names.slug, domain, 'wordpress');
       const appAfter = await applyService(
         region.manager,
         appSpec({
@@ -115,6 +128,7 @@ export function wordpressDeployment(ctx: SwarmContext, doors: SwarmFrontDoors) {
           spec,
           urls,
           domain,
+          sftpHash,
           secrets: { db_password: dbSecret, admin_password: adminSecret, salts: saltsSecret },
         }),
       );
@@ -136,7 +150,7 @@ export function wordpressDeployment(ctx: SwarmContext, doors: SwarmFrontDoors) {
       await doors.waitFor(region.id, names.slug, '/', [200]);
       phase('200 through the front door');
       ctx.log(`WordPress ${spec.id} in ${region.id}: ${phases.join(', ')}`);
-      return { urls, databasePassword };
+      return { urls, databasePassword, sftpPassword };
     } catch (error) {
       // A first deploy that cannot run leaves nothing behind (a retry starts over); a failed clean-up is
       // logged, and the deploy's own error is what the job reports.

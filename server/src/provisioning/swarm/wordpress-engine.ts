@@ -1,11 +1,12 @@
 import { ValidationError } from '../../lib/errors.ts';
+import { checkSiteSpec } from '../apps/wordpress/site-spec.ts';
 import { featuresOf, type InstanceEngine, NO_DATABASE_ADMIN, type SiteSpec } from '../engine.ts';
+import { checkDomain } from '../front-door/domain-names.ts';
 import { unavailable } from '../instance-types.ts';
-import { checkDomain } from '../local/front-door/domain-names.ts';
-import { checkSiteSpec } from '../local/wordpress/site-spec.ts';
 import { instanceLabels } from './database-engine.ts';
 import type { SwarmFrontDoors } from './front-door.ts';
 import { applyService, instanceNames, scale, waitForRunning } from './services.ts';
+import { SFTP_LABEL, type SwarmSftp } from './site-sftp.ts';
 import { NO_USAGE_YET, type SwarmContext } from './swarm-context.ts';
 import { volumeMount, volumeNode, volumeStorage } from './volumes.ts';
 import { certificateOps, requireWebState, secretOf, webState } from './web-instance.ts';
@@ -34,7 +35,11 @@ function checkSpec(spec: SiteSpec): SiteSpec {
   return { ...spec, title };
 }
 
-export function wordpressEngine(ctx: SwarmContext, doors: SwarmFrontDoors): InstanceEngine<SiteSpec> {
+export function wordpressEngine(
+  ctx: SwarmContext,
+  doors: SwarmFrontDoors,
+  sftp: SwarmSftp,
+): InstanceEngine<SiteSpec> {
   const withLock = <T>(id: string, task: () => Promise<T>) => ctx.lock(`instance:${id}`, task);
 
   const stateOf = (id: string) => webState(ctx, id);
@@ -44,7 +49,7 @@ export function wordpressEngine(ctx: SwarmContext, doors: SwarmFrontDoors): Inst
   return {
     type: 'wordpress',
     features: featuresOf('wordpress', {
-      sftp: 'SFTP is not offered on this server yet',
+      ...(ctx.options.sftp ? {} : { sftp: 'SFTP is not offered on this server' }),
       usage: NO_USAGE_YET,
       databaseAdmin: NO_DATABASE_ADMIN,
     }),
@@ -57,22 +62,30 @@ export function wordpressEngine(ctx: SwarmContext, doors: SwarmFrontDoors): Inst
       withLock(input.id, async () => {
         const spec = checkSpec(input);
         const existing = await stateOf(spec.id);
-        const { urls, databasePassword } = await apply(spec, existing, existing?.domain ?? null);
+        const { urls, databasePassword, sftpPassword } = await apply(
+          spec,
+          existing,
+          existing?.domain ?? null,
+        );
+        const names = instanceNames(spec.id);
         return {
           urls,
+          // The site's database answers on its private network only: no customer reaches its host.
           database: {
-            host: instanceNames(spec.id).dbService,
+            host: names.dbService,
             port: 3306,
             database: 'wordpress',
             user: 'wordpress',
             password: databasePassword,
           },
+          ...(sftpPassword === undefined ? {} : { sftp: sftp.credentials(names, sftpPassword) }),
         };
       }),
 
     delete: (id) =>
       withLock(id, async () => {
         const state = await stateOf(id);
+        sftp.disconnect(instanceNames(id));
         if (state) await removeAll(state.region, id, state.nodeId);
         await ctx.deleteLegacyBackups(id);
       }),
@@ -81,6 +94,7 @@ export function wordpressEngine(ctx: SwarmContext, doors: SwarmFrontDoors): Inst
       withLock(id, async () => {
         const state = await requireState(id);
         const names = instanceNames(id);
+        sftp.disconnect(names);
         await scale(state.region.manager, names.service, 0);
         await scale(state.region.manager, names.dbService, 0);
         await doors.reload(state.region.id);
@@ -104,7 +118,7 @@ export function wordpressEngine(ctx: SwarmContext, doors: SwarmFrontDoors): Inst
           const state = await requireState(id);
           const domain = input === null ? null : checkDomain(input, ctx.options.baseDomain);
           const names = instanceNames(id);
-          const urls = doors.urls(state.region.id, names.slug, domain);
+          const urls = doors.urls(state.region.id, names.slug, domain, 'wordpress');
           const [db, admin, salts] = await Promise.all([
             secretOf(state.region, id, 'db-password'),
             secretOf(state.region, id, 'admin-password'),
@@ -126,6 +140,7 @@ export function wordpressEngine(ctx: SwarmContext, doors: SwarmFrontDoors): Inst
               spec: specOf(id, state),
               urls,
               domain,
+              sftpHash: state.app.Spec.Labels?.[SFTP_LABEL],
               secrets: { db_password: db, admin_password: admin, salts },
             }),
           );

@@ -11,6 +11,7 @@ import {
   sizeOf,
   tmpfsMount,
 } from './services.ts';
+import { SFTP_LABEL } from './site-sftp.ts';
 import type { SwarmContext } from './swarm-context.ts';
 import type { VolumeMount } from './volumes.ts';
 import { appResources, type WebState } from './web-instance.ts';
@@ -43,6 +44,8 @@ export function wordpressAppSpec(
     spec: Pick<SiteSpec, 'title' | 'adminUser' | 'adminEmail' | 'resources'>;
     urls: SiteUrls;
     domain: string | null;
+    /** The hash of its SFTP password (site-sftp.ts), kept on the service. */
+    sftpHash: string | undefined;
     secrets: Record<string, { SecretID: string; SecretName: string }>;
   },
 ) {
@@ -55,6 +58,7 @@ export function wordpressAppSpec(
       [LABEL.node]: input.nodeId,
       [LABEL.slug]: input.names.slug,
       [LABEL.domain]: input.domain ?? '',
+      ...(input.sftpHash ? { [SFTP_LABEL]: input.sftpHash } : {}),
     },
     TaskTemplate: {
       ContainerSpec: {

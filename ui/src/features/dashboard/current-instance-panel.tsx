@@ -25,7 +25,7 @@ import {
 import { useToast } from '../../components/toasts/use-toast.ts';
 import { CredentialField } from '../instances/credential-field.tsx';
 import { hostOf, SslBadge } from '../instances/domain-status.tsx';
-import { isDeployed, OpenExternalButton, WithReason } from '../instances/instance-actions.tsx';
+import { isDeployed } from '../instances/instance-actions.tsx';
 import { StatusChip, SuspendedBadge, TypeBadge } from '../instances/instance-badges.tsx';
 import {
   DEFAULT_DATABASE_PORT,
@@ -38,6 +38,7 @@ import {
 } from '../instances/instance-catalog.ts';
 import { unavailableReason } from '../instances/instance-features.tsx';
 import { UsageSparklineRow } from '../instances/usage-tab.tsx';
+import { OpenExternalButton, WithReason } from '../instances/with-reason.tsx';
 
 // The domain form (its field and validation) loads when a user opens it.
 const DomainForm = lazy(async () => ({

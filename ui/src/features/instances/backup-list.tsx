@@ -6,8 +6,8 @@ import { Alert, Box, Button, Chip, LinearProgress, Stack, Typography } from '@mu
 import type { Backup } from '../../api/instance-backups.queries.ts';
 import { formatDateTime } from '../subscription/standing.ts';
 import type { BackupActionKind } from './backup-action-dialog.tsx';
-import { WithReason } from './instance-actions.tsx';
 import { BACKUP_DELETE_DISABLED, BACKUP_RESTORE_DISABLED } from './instance-catalog.ts';
+import { WithReason } from './with-reason.tsx';
 
 const SIZE = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
 /** A size in bytes as the screens show it. */

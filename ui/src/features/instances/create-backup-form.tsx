@@ -3,7 +3,6 @@ import { errorMessage, fieldErrorsOf } from '../../api/api-error.ts';
 import { useCreateBackupMutation } from '../../api/instance-backups.queries.ts';
 import { useForm } from '../../components/form/use-form.ts';
 import { useToast } from '../../components/toasts/use-toast.ts';
-import { WithReason } from './instance-actions.tsx';
 import { BACKUP_CREATE_DISABLED } from './instance-catalog.ts';
 import {
   BACKUP_NAME_MAX,
@@ -11,6 +10,7 @@ import {
   type BackupValues,
   validateBackup,
 } from './instance-validation.ts';
+import { WithReason } from './with-reason.tsx';
 
 const INITIAL_BACKUP: BackupValues = { name: '', note: '' };
 

@@ -17,7 +17,7 @@ import { formatDateTime } from '../subscription/standing.ts';
 import { CredentialField } from './credential-field.tsx';
 import { DomainForm } from './domain-management.tsx';
 import { SslBadge } from './domain-status.tsx';
-import { isDeployed, WithReason } from './instance-actions.tsx';
+import { isDeployed } from './instance-actions.tsx';
 import {
   DOMAIN_ADD_DISABLED,
   DOMAIN_REMOVE_DISABLED,
@@ -27,6 +27,7 @@ import {
   verificationColor,
 } from './instance-catalog.ts';
 import { FeatureUnavailable, unavailableReason } from './instance-features.tsx';
+import { WithReason } from './with-reason.tsx';
 
 /**
  * A custom domain that is not attached yet: its state, the spec's pending text, the TXT record to add

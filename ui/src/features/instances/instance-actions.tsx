@@ -4,53 +4,18 @@ import LockResetIcon from '@mui/icons-material/LockReset';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
 import SettingsIcon from '@mui/icons-material/Settings';
 import VisibilityIcon from '@mui/icons-material/Visibility';
-import { Box, Button, type ButtonProps, IconButton, Tooltip } from '@mui/material';
-import type { ReactElement, ReactNode } from 'react';
+import { Box, Button, IconButton, Tooltip } from '@mui/material';
 import { Link as RouterLink } from 'react-router';
 import type { Instance } from '../../api/instances.queries.ts';
 import { usePlatform } from '../../platform/platform-context.ts';
-import { DELETE_DISABLED, isDatabase, LINKS_DISABLED } from './instance-catalog.ts';
+import { DELETE_DISABLED, isDatabase } from './instance-catalog.ts';
 import type { InstanceDialogKind } from './instance-dialogs.tsx';
 import { passwordChangeBlocked } from './instance-features.tsx';
-
-/** A control with the reason it is disabled as its tooltip (a disabled button gets no pointer events). */
-export function WithReason({ reason, children }: { reason: string | null; children: ReactElement }) {
-  if (!reason) return children;
-  return (
-    <Tooltip title={reason}>
-      <Box component="span" sx={{ display: 'inline-flex' }}>
-        {children}
-      </Box>
-    </Tooltip>
-  );
-}
+import { OpenExternalButton, WithReason } from './with-reason.tsx';
 
 /** Whether the instance has been deployed and is not on its way out: credentials exist. */
 export const isDeployed = (instance: Instance) =>
   instance.status === 'running' || instance.status === 'suspended';
-
-/** Opens one of the instance's addresses outside the app; disabled, with the reason, while inactive. */
-export function OpenExternalButton({
-  url,
-  inactive,
-  icon,
-  label,
-  ...button
-}: {
-  url: string;
-  inactive: boolean;
-  icon: ReactNode;
-  label: string;
-} & Pick<ButtonProps, 'variant' | 'size' | 'aria-label'>) {
-  const platform = usePlatform();
-  return (
-    <WithReason reason={inactive ? LINKS_DISABLED : null}>
-      <Button {...button} startIcon={icon} disabled={inactive} onClick={() => platform.openExternal(url)}>
-        {label}
-      </Button>
-    </WithReason>
-  );
-}
 
 /**
  * The buttons of an instance card: Change Password and the credentials (eye) button for

@@ -65,6 +65,16 @@ describe('instance detail, databases', () => {
     expect(screen.queryByRole('button', { name: /Manage Domain/ })).toBeNull();
     expect(screen.getByRole('button', { name: 'View Credentials' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Delete Instance' })).toHaveProperty('disabled', false);
+    // Without phpMyAdmin (a database on a shared server), no button for it.
+    expect(screen.queryByRole('button', { name: 'phpMyAdmin' })).toBeNull();
+  });
+
+  it("opens the instance's own phpMyAdmin from the header when it has one", async () => {
+    const phpmyadmin = 'http://pma-3f2a1b4c5d6e.sites.example.com/';
+    const app = renderDetail(orders, { [ACCESS]: { body: databaseAccess({ phpmyadmin }) } });
+    expect(await h1('Orders DB')).toBeTruthy();
+    await app.user.click(await screen.findByRole('button', { name: 'phpMyAdmin' }));
+    expect(app.externalUrls).toEqual([phpmyadmin]);
   });
 
   it("says 'Instance not found' for an unknown id", async () => {

@@ -75,6 +75,7 @@ function InstanceView({ instance }: { instance: Instance }) {
       <InstanceHeader
         instance={instance}
         inactive={inactive}
+        phpmyadmin={credentials?.phpmyadmin}
         onManageDomain={manageDomain}
         onOpenDialog={dialogs.open}
       />

@@ -39,6 +39,61 @@ const elapse = (ms: number) =>
     vi.advanceTimersByTime(ms);
   });
 
+describe('Database Credentials: a server that requires TLS', () => {
+  const CA = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+  const tls = { required: true, caCertificate: CA, caFileName: 'berth-ca.pem' };
+
+  it('offers the CA certificate as a download and the mysql command that verifies the server', async () => {
+    const app = renderOrders({
+      [ACCESS]: { body: databaseAccess({ host: 'db.example.com', port: 20001, tls }) },
+    });
+    const created: Blob[] = [];
+    const { createObjectURL, revokeObjectURL } = URL;
+    URL.createObjectURL = (blob: Blob) => {
+      created.push(blob);
+      return 'blob:ca';
+    };
+    URL.revokeObjectURL = () => {};
+    const saved: string[] = [];
+    // jsdom cannot follow the link: the click is recorded (the file name) instead.
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push(this.download);
+    });
+    try {
+      const dialog = await openCredentials(app);
+      const section = await within(dialog).findByRole('region', { name: 'Secure connection' });
+      expect(within(section).getByText(/accepts encrypted connections only/)).toBeTruthy();
+      await app.user.click(
+        within(section).getByRole('button', { name: 'Download CA certificate (berth-ca.pem)' }),
+      );
+      expect(saved).toEqual(['berth-ca.pem']);
+      expect(await created[0]?.text()).toBe(CA);
+      expect(within(section).getByText('Connect from a terminal').nextSibling?.textContent).toBe(
+        'mysql --host=db.example.com --port=20001 --user=u_orders --password --ssl --ssl-ca=berth-ca.pem --ssl-verify-server-cert t_orders',
+      );
+    } finally {
+      URL.createObjectURL = createObjectURL;
+      URL.revokeObjectURL = revokeObjectURL;
+    }
+  });
+
+  it("opens the instance's phpMyAdmin from the dialog when it has one", async () => {
+    const phpmyadmin = 'http://pma-3f2a1b4c5d6e.sites.example.com/';
+    const app = renderOrders({ [ACCESS]: { body: databaseAccess({ tls, phpmyadmin }) } });
+    const dialog = await openCredentials(app);
+    await app.user.click(await within(dialog).findByRole('button', { name: 'Open phpMyAdmin' }));
+    expect(app.externalUrls).toEqual([phpmyadmin]);
+  });
+
+  it('says nothing of TLS for a database on a shared server', async () => {
+    const app = renderOrders({ [ACCESS]: { body: databaseAccess() } });
+    const dialog = await openCredentials(app);
+    await within(dialog).findByText(CREDENTIAL_TEXTS.ready);
+    expect(within(dialog).queryByRole('region', { name: 'Secure connection' })).toBeNull();
+    expect(within(dialog).queryByRole('button', { name: 'Open phpMyAdmin' })).toBeNull();
+  });
+});
+
 describe('Database Credentials: polling', () => {
   it("polls every 2 s while preparing, then shows 'Credentials retrieved' and the details", async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });

@@ -6,25 +6,30 @@ import OpenInNewIcon from '@mui/icons-material/OpenInNew';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import { Box, Button, Stack, Typography } from '@mui/material';
 import type { Instance } from '../../api/instances.queries.ts';
-import { isDeployed, OpenExternalButton, WithReason } from './instance-actions.tsx';
+import { isDeployed } from './instance-actions.tsx';
 import { StatusChip, SuspendedBadge, TypeBadge } from './instance-badges.tsx';
 import { DELETE_DISABLED, isDatabase } from './instance-catalog.ts';
 import type { InstanceDialogKind } from './instance-dialogs.tsx';
 import { passwordChangeBlocked, unavailableReason } from './instance-features.tsx';
+import { OpenExternalButton, WithReason } from './with-reason.tsx';
 
 /**
  * The head of the instance detail page: name, badges, description (and n8n's editor login), then its
- * buttons: open, admin or editor, Manage Domain or the credentials and password, Delete Instance. A
- * feature this server does not offer keeps its button, disabled, with the reason as its tooltip.
+ * buttons: open, admin or editor (phpMyAdmin for a MySQL instance that has one), Manage Domain or the
+ * credentials and password, Delete Instance. A feature this server does not offer keeps its button,
+ * disabled, with the reason as its tooltip.
  */
 export function InstanceHeader({
   instance,
   inactive,
+  phpmyadmin,
   onManageDomain,
   onOpenDialog,
 }: {
   instance: Instance;
   inactive: boolean;
+  /** A MySQL instance's phpMyAdmin (from its credentials), when it has one. */
+  phpmyadmin?: string | null;
   onManageDomain(): void;
   onOpenDialog(kind: InstanceDialogKind, instance: Instance): void;
 }) {
@@ -85,6 +90,15 @@ export function InstanceHeader({
             inactive={inactive}
             icon={<AdminPanelSettingsIcon />}
             label="Open Editor"
+            variant="outlined"
+          />
+        )}
+        {database && phpmyadmin && (
+          <OpenExternalButton
+            url={phpmyadmin}
+            inactive={inactive}
+            icon={<OpenInNewIcon />}
+            label="phpMyAdmin"
             variant="outlined"
           />
         )}

@@ -15,8 +15,8 @@ import { WordPressCard } from './wordpress-panels.tsx';
  */
 function ConfigurationCard({ instance }: { instance: Instance }) {
   const { memory, cpu } = instance.deploymentConfig;
-  const limits = useAppliedLimits(instance);
-  const shared = limits.some((limit) => !limit.enforced);
+  // A database made before servers per instance shares its server: the card says which limits are its own.
+  const { limits, sharedServer: shared } = useAppliedLimits(instance);
   return (
     <SideCard id="configuration" title="Configuration">
       <Rows

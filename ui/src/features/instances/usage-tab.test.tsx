@@ -43,6 +43,7 @@ function report(range: UsageRange, points: UsagePoint[], over: Partial<UsageRepo
       { label: 'Memory', value: '512 MB for this instance alone, enforced by the kernel', enforced: true },
       { label: 'CPU', value: '1 vCPU for this instance alone, enforced by the kernel', enforced: true },
     ],
+    sharedServer: false,
     cpuLimit: 1,
     lastOutOfMemoryAt: null,
     summary: {
@@ -203,6 +204,7 @@ describe('the Configuration card', () => {
           body: report('1h', [], {
             instanceId: orders.id,
             cpuLimit: null,
+            sharedServer: true,
             limits: [
               { label: 'Memory', value: 'Shared with the other databases on this server', enforced: false },
               { label: 'Connections', value: 'At most 20 at once', enforced: true },
@@ -217,6 +219,39 @@ describe('the Configuration card', () => {
     expect(await within(card).findByText('Limits on a shared server')).toBeTruthy();
     expect(within(card).getByText('At most 20 at once (Enforced)')).toBeTruthy();
     expect(within(card).getByText('Shared with the other databases on this server')).toBeTruthy();
+  });
+
+  it('shows a database with a server of its own its limits, without a word of sharing', async () => {
+    const orders = makeInstance({ name: 'Orders' });
+    renderInstances(
+      {
+        [`GET /api/instances/${orders.id}`]: { body: { instance: orders } },
+        [`GET /api/instances/${orders.id}/usage`]: {
+          body: report('1h', [], {
+            instanceId: orders.id,
+            limits: [
+              {
+                label: 'Memory',
+                value: '4GB for this instance alone, enforced by the kernel',
+                enforced: true,
+              },
+              {
+                label: 'Statement time',
+                value: 'Stopped after 120 seconds by default (a session may change it)',
+                enforced: false,
+              },
+            ],
+          }),
+        },
+      },
+      makeUser(),
+      `/instances/${orders.id}`,
+    );
+    const card = await screen.findByRole('region', { name: 'Configuration' });
+    expect(await within(card).findByText('Limits')).toBeTruthy();
+    expect(within(card).queryByText('Limits on a shared server')).toBeNull();
+    expect(within(card).queryByText(/shared with other/)).toBeNull();
+    expect(within(card).getByText('4GB for this instance alone, enforced by the kernel')).toBeTruthy();
   });
 });
 

@@ -61,7 +61,7 @@ export function useAppliedLimits(instance: Instance) {
     '1h',
     measured(instance) && instance.status !== 'deleting',
   );
-  return usage.data?.limits ?? [];
+  return { limits: usage.data?.limits ?? [], sharedServer: usage.data?.sharedServer ?? false };
 }
 
 /** Disk used against its size. */

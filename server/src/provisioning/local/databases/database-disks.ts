@@ -120,13 +120,15 @@ export interface DatabaseDisksOptions {
   /** Limit of a tenant whose deploy names none, MiB: what the warm spare is made for. */
   defaultLimitMb: number;
   reserve?: DiskReserve;
+  /** The folder of the images and records; default `<root>/disks/<engine>` (one per instance's server). */
+  dir?: string;
   log: (line: string) => void;
 }
 
 export function databaseDisks(options: DatabaseDisksOptions): DatabaseDisks {
   const { engine, log } = options;
   const owner = options.user ?? { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
-  const dir = path.join(disksDir(options.root), engine);
+  const dir = options.dir ?? path.join(disksDir(options.root), engine);
   const tenantsDir = path.join(options.serverDir, 'tenants');
   const records = new Map<string, DiskRecord>();
   const recordFile = (database: string) => path.join(dir, `${database}.json`);

@@ -43,6 +43,7 @@ const newDriver = () => {
     mysqlDiskMb: LIMIT_MB,
     postgresDiskMb: LIMIT_MB,
     diskReserveMb: RESERVE_MB,
+    databaseServers: 'shared',
     log: (line) => logs.push(line),
   });
   created.onStorageLimit((event) => events.push(event));

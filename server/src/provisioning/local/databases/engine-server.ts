@@ -26,6 +26,8 @@ export interface TenantOps {
   suspend(names: TenantNames): Promise<void>;
   resume(names: TenantNames): Promise<void>;
   setPassword(names: TenantNames, password: string): Promise<void>;
+  /** Whether the tenant's login exists on this server. */
+  exists?(names: TenantNames): Promise<boolean>;
 }
 
 /**

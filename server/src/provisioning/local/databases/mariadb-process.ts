@@ -14,7 +14,7 @@ import { MARIADB_BUFFER_POOL_MB } from './database-disks.ts';
  */
 
 /** The private MariaDB's files (mariadbPaths of mariadb-server.ts). */
-interface MariaDbFiles {
+export interface MariaDbFiles {
   data: string;
   tmp: string;
   socket: string;
@@ -74,6 +74,49 @@ export function mariadbTmpDisk(
   });
 }
 
+/**
+ * How a server process is started when it is not spawned as its user directly: inside a control group
+ * (host/control-groups.ts launchInGroup). Answers the command to spawn, as root, for the server's own
+ * command line; the process shows that command line once running (its `title`).
+ */
+export type ServerLaunch = (command: string, args: string[]) => { command: string; args: string[] };
+
+/** What a server of one instance changes on the command line (instance-servers.ts). */
+export interface ServerVariant {
+  /** The supervisor's name of the process (logs). */
+  name: string;
+  /** Where TCP clients connect: default 127.0.0.1. */
+  bindAddress: string;
+  /** Options after the common ones (sizes, TLS). */
+  args: string[];
+  launch: ServerLaunch;
+}
+
+/** mariadbd's command line (after the program) for these files and options. */
+export function mariadbArgs(
+  files: MariaDbFiles,
+  server: { port: number; tablespaceMaxMb: number; variant?: ServerVariant },
+): string[] {
+  const { variant } = server;
+  return [
+    '--no-defaults',
+    `--datadir=${files.data}`,
+    `--socket=${files.socket}`,
+    `--pid-file=${files.serverPidFile}`,
+    `--port=${server.port}`,
+    `--bind-address=${variant?.bindAddress ?? '127.0.0.1'}`,
+    '--skip-name-resolve',
+    ...(variant ? [] : [`--innodb-buffer-pool-size=${MARIADB_BUFFER_POOL_MB}M`]),
+    '--symbolic-links=0',
+    '--enforce-storage-engine=InnoDB',
+    `--tmpdir=${files.tmp}`,
+    `--innodb-data-file-path=ibdata1:12M:autoextend:max:${server.tablespaceMaxMb}M`,
+    // PAGE_COMPRESSED tables are written whole: no page leaves a hole to fill later.
+    '--innodb-compression-algorithm=none',
+    ...(variant?.args ?? []),
+  ];
+}
+
 /** The supervised mariadbd (not started), ready once `ready` (a query as the admin) succeeds. */
 export function supervisedMariaDb(
   files: MariaDbFiles,
@@ -83,30 +126,20 @@ export function supervisedMariaDb(
     user: OsUser | undefined;
     beforeLaunch(): Promise<void>;
     ready(): Promise<void>;
+    variant?: ServerVariant;
   },
   log: (line: string) => void,
 ): SupervisedProcess {
+  const variant = server.variant;
+  const args = mariadbArgs(files, server);
+  const launched = variant?.launch('/usr/sbin/mariadbd', args);
   return superviseProcess(
     {
-      name: 'mariadb',
-      command: '/usr/sbin/mariadbd',
-      args: [
-        '--no-defaults',
-        `--datadir=${files.data}`,
-        `--socket=${files.socket}`,
-        `--pid-file=${files.serverPidFile}`,
-        `--port=${server.port}`,
-        '--bind-address=127.0.0.1',
-        '--skip-name-resolve',
-        `--innodb-buffer-pool-size=${MARIADB_BUFFER_POOL_MB}M`,
-        '--symbolic-links=0',
-        '--enforce-storage-engine=InnoDB',
-        `--tmpdir=${files.tmp}`,
-        `--innodb-data-file-path=ibdata1:12M:autoextend:max:${server.tablespaceMaxMb}M`,
-        // PAGE_COMPRESSED tables are written whole: no page leaves a hole to fill later.
-        '--innodb-compression-algorithm=none',
-      ],
-      user: server.user,
+      name: variant?.name ?? 'mariadb',
+      command: launched?.command ?? '/usr/sbin/mariadbd',
+      args: launched?.args ?? args,
+      ...(launched ? { title: ['/usr/sbin/mariadbd', ...args].join('\0') } : {}),
+      user: launched ? undefined : server.user,
       pidFile: files.pidFile,
       logFile: files.logFile,
       stopSignal: 'SIGTERM',

@@ -136,5 +136,11 @@ export function mariadbTenants(pool: () => Pool, isFull?: (names: TenantNames) =
     suspend: (names) => suspendMariaDbTenant(pool(), names),
     resume: (names) => resumeMariaDbTenant(pool(), names),
     setPassword: (names, password) => setMariaDbPassword(pool(), names, password),
+    async exists(names) {
+      const [rows] = await pool().query<RowDataPacket[]>('SELECT 1 FROM mysql.user WHERE User = ?', [
+        names.user,
+      ]);
+      return rows.length > 0;
+    },
   };
 }

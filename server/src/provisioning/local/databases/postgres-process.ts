@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import type { OsUser } from '../host/host.ts';
 import { type SupervisedProcess, superviseProcess } from '../host/supervisor.ts';
+import type { ServerVariant } from './mariadb-process.ts';
 import { guardTenantTemplate, relieveNotifyQueue } from './postgres-tenants.ts';
 
 /**
@@ -13,7 +14,7 @@ import { guardTenantTemplate, relieveNotifyQueue } from './postgres-tenants.ts';
  * command line, template1's guard, and the watch on the NOTIFY queue.
  */
 
-const BIN = '/usr/lib/postgresql/15/bin';
+export const BIN = '/usr/lib/postgresql/15/bin';
 /** The admin role initdb creates (a superuser of this private cluster). */
 export const ADMIN_ROLE = 'provisioner';
 
@@ -85,27 +86,40 @@ export async function guardTemplate(login: PostgresLogin): Promise<void> {
   }
 }
 
+/** postgres's command line (after the program). */
+export function postgresArgs(
+  files: PostgresFiles,
+  server: { port: number; variant?: ServerVariant },
+): string[] {
+  return [
+    '-D',
+    files.data,
+    '-p',
+    String(server.port),
+    '-k',
+    files.socketDir,
+    '-c',
+    `listen_addresses=${server.variant?.bindAddress ?? '127.0.0.1'}`,
+    ...(server.variant?.args ?? []),
+  ];
+}
+
 /** The supervised postgres (not started), ready once `ready` (a query as the admin) succeeds. */
 export function supervisedPostgres(
   files: PostgresFiles,
-  server: { port: number; user: OsUser | undefined; ready(): Promise<void> },
+  server: { port: number; user: OsUser | undefined; ready(): Promise<void>; variant?: ServerVariant },
   log: (line: string) => void,
 ): SupervisedProcess {
+  const { variant } = server;
+  const args = postgresArgs(files, server);
+  const launched = variant?.launch(`${BIN}/postgres`, args);
   return superviseProcess(
     {
-      name: 'postgresql',
-      command: `${BIN}/postgres`,
-      args: [
-        '-D',
-        files.data,
-        '-p',
-        String(server.port),
-        '-k',
-        files.socketDir,
-        '-c',
-        'listen_addresses=127.0.0.1',
-      ],
-      user: server.user,
+      name: variant?.name ?? 'postgresql',
+      command: launched?.command ?? `${BIN}/postgres`,
+      args: launched?.args ?? args,
+      ...(launched ? { title: [`${BIN}/postgres`, ...args].join('\0') } : {}),
+      user: launched ? undefined : server.user,
       pidFile: files.pidFile,
       logFile: files.logFile,
       stopSignal: 'SIGINT', // "fast" shutdown: ends sessions, checkpoints, exits

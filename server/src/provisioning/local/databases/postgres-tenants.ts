@@ -267,5 +267,6 @@ export function postgresTenants(pool: () => Pool, tablespaceOf?: (names: TenantN
     suspend: (names) => suspendPostgresTenant(pool(), names),
     resume: (names) => resumePostgresTenant(pool(), names),
     setPassword: (names, password) => setPostgresPassword(pool(), names, password),
+    exists: (names) => exists(pool(), 'SELECT 1 FROM pg_roles WHERE rolname = $1', names.user),
   };
 }

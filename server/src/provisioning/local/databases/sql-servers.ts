@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   type Engines,
@@ -6,11 +7,15 @@ import {
   type StorageLimitEvent,
 } from '../../driver.ts';
 import { type Capability, unavailable } from '../../instance-types.ts';
+import type { CertificateSource } from '../../tls/berth-ca.ts';
+import type { ControlGroups } from '../host/control-groups.ts';
 import type { DiskReserve } from '../host/disk-reserve.ts';
-import { makeTraversable, ownedDir } from '../host/host.ts';
+import { isRoot, makeTraversable, ownedDir } from '../host/host.ts';
 import { aptInstallLine, type LocalEngine, missingHostPackages } from '../host/host-packages.ts';
-import { databaseEngine } from './database-engines.ts';
+import { disksDir } from '../host/tenant-disks.ts';
+import { type DatabaseWebAdmin, databaseEngine } from './database-engines.ts';
 import type { EngineServer } from './engine-server.ts';
+import { type InstanceServers, instanceServers } from './instance-servers.ts';
 import { externalMariaDb, localMariaDb } from './mariadb-server.ts';
 import { externalPostgres, localPostgres } from './postgres-server.ts';
 
@@ -30,18 +35,48 @@ export interface SqlServerOptions {
   publicHost?: string;
   mysqlDiskMb?: number;
   postgresDiskMb?: number;
+  /** Where instances' own servers listen for customers; default all interfaces unless publicHost is loopback. */
+  listenAddress?: string;
+  databaseServers?: 'own' | 'shared';
+  /** How often instances' own servers look for a renewed certificate, ms (default hourly). */
+  instanceTlsCheckMs?: number;
 }
+
+/** The size in a tenant's disk record (database-disk-records.ts), or undefined without one. */
+function recordedLimitMb(file: string): number | undefined {
+  if (!existsSync(file)) return undefined;
+  try {
+    const { limitMb } = JSON.parse(readFileSync(file, 'utf8')) as { limitMb?: unknown };
+    return typeof limitMb === 'number' && limitMb > 0 ? limitMb : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether customers reach `host` on this machine only (a loopback name or address). */
+const isLoopbackHost = (host: string) =>
+  host === 'localhost' || host === '::1' || host.startsWith('127.') || host.endsWith('.localhost');
 
 /** The MySQL and PostgreSQL halves of the local driver: their servers and the engines over them. */
 export interface LocalSqlServers {
   engines: Pick<Engines, SqlType>;
   /** The started server of a type, if any (WordPress sites live on MariaDB's). */
   server(type: SqlType): EngineServer | undefined;
+  /** Whether a database instance has a server of its own (else it is a tenant of a shared one). */
+  ownsServer(id: string): boolean;
   /** Starts the servers of the types the host can run, side by side; a failure is logged and kept. */
   start(): Promise<void>;
   stop(): Promise<void>;
-  /** Each type's health (`running`: those with a server, which count for the driver's ok). */
-  health(): Promise<{ all: [string, ServerHealth][]; running: [string, ServerHealth][] }>;
+  /**
+   * Each type's health (`running`: those with a server, which count for the driver's ok), then each
+   * instance's own server as `database <id>` (`instances`: for the admin; one tenant's server down does
+   * not make the driver's ok false).
+   */
+  health(): Promise<{
+    all: [string, ServerHealth][];
+    running: [string, ServerHealth][];
+    instances: [string, ServerHealth][];
+  }>;
 }
 
 /**
@@ -56,6 +91,11 @@ export function localSqlServers(
     /** Whether the driver is started (before, a missing server is "setting up"). */
     started(): boolean;
     tellStorage(event: StorageLimitEvent): void;
+    /** Instances' own servers run in their control groups, with their certificates. */
+    groups: ControlGroups;
+    certificates: CertificateSource;
+    /** MySQL instances' phpMyAdmin (local/phpmyadmin/), where the driver runs a front door. */
+    webAdmin?: DatabaseWebAdmin;
     log: (line: string) => void;
   },
 ): LocalSqlServers {
@@ -65,6 +105,26 @@ export function localSqlServers(
     postgresql: options.postgresAdminUrl,
   };
   let servers: Partial<Record<SqlType, EngineServer>> = {};
+  const publicHost = options.publicHost ?? '127.0.0.1';
+  // A server of its own per instance needs root (its user, group, disk); not on an operator's server.
+  const own: InstanceServers | undefined =
+    isRoot() && options.databaseServers !== 'shared'
+      ? instanceServers({
+          dataRoot: options.dataRoot,
+          publicHost,
+          listenAddress: options.listenAddress ?? (isLoopbackHost(publicHost) ? '127.0.0.1' : '0.0.0.0'),
+          certificates: deps.certificates,
+          groups: deps.groups,
+          reserve,
+          limitMb: {
+            mysql: options.mysqlDiskMb ?? DEFAULT_DATABASE_MB,
+            postgresql: options.postgresDiskMb ?? DEFAULT_DATABASE_MB,
+          },
+          tellStorage: deps.tellStorage,
+          certificateCheckMs: options.instanceTlsCheckMs,
+          log,
+        })
+      : undefined;
   const startErrors: Partial<Record<SqlType, string>> = {};
 
   /** Why the engine cannot run on this host at all (missing Debian package), if so. */
@@ -125,11 +185,20 @@ export function localSqlServers(
       server: () => serverFor(type),
       capability: () => sqlCapability(type),
       publicHost: options.publicHost,
+      own: adminUrls[type] ? undefined : own,
+      webAdmin: deps.webAdmin,
+      // The shared server's record of a tenant's disk (database-disks.ts): its data is there.
+      sharedLimitMb: adminUrls[type]
+        ? undefined
+        : (names) => recordedLimitMb(path.join(disksDir(options.dataRoot), type, `${names.database}.json`)),
+      movesDir: path.join(options.dataRoot, 'db-moves'),
+      log,
     });
 
   return {
     engines: { mysql: sqlEngine('mysql'), postgresql: sqlEngine('postgresql') },
     server: (type) => servers[type],
+    ownsServer: (id) => own?.has(id) ?? false,
 
     async start() {
       const types = (Object.keys(SQL_ENGINES) as SqlType[]).filter((type) => {
@@ -154,9 +223,11 @@ export function localSqlServers(
           }
         }),
       );
+      await own?.start();
     },
 
     async stop() {
+      await own?.stop();
       await Promise.all(Object.values(servers).map((server) => server.stop()));
       servers = {};
     },
@@ -172,7 +243,11 @@ export function localSqlServers(
           ];
         }),
       );
-      return { all, running: all.filter(([type]) => servers[type as SqlType]) };
+      const instances = ((await own?.health()) ?? []).map(([id, health]): [string, ServerHealth] => [
+        `database ${id}`,
+        health,
+      ]);
+      return { all, running: all.filter(([type]) => servers[type as SqlType]), instances };
     },
   };
 }

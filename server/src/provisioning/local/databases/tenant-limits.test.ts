@@ -24,7 +24,12 @@ let driver: ProvisioningDriver;
 beforeAll(async () => {
   await ensureTestPackages();
   root = await mkdtemp('/tmp/berth-tenant-limits-');
-  driver = createLocalDriver({ dataRoot: root, mysqlDiskMb: 64, postgresDiskMb: 64 });
+  driver = createLocalDriver({
+    dataRoot: root,
+    mysqlDiskMb: 64,
+    postgresDiskMb: 64,
+    databaseServers: 'shared',
+  });
   await driver.start();
 }, 300_000);
 

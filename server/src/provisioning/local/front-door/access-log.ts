@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { type FileHandle, open, stat } from 'node:fs/promises';
+import { ACCESS_LOGGER_PREFIX } from '../../front-door/caddy-config.ts';
 import type { RequestCounts } from '../../usage.ts';
-import { ACCESS_LOGGER_PREFIX } from './caddy-config.ts';
 
 /**
  * Counts what the front door answered for each instance, from Caddy's access log (caddy-config.ts: one

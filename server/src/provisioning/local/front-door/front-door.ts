@@ -7,10 +7,10 @@ import { ConflictError } from '../../../lib/errors.ts';
 import { createKeyedLock } from '../../../lib/keyed-lock.ts';
 import type { ServerHealth } from '../../driver.ts';
 import type { SiteUrls, SslStatus } from '../../engine.ts';
+import { buildCaddyConfig, type CaddySite, type TlsIssuer } from '../../front-door/caddy-config.ts';
+import { sslStatusOf } from '../../front-door/ssl-probe.ts';
 import { type OsUser, serviceUser } from '../host/host.ts';
 import { type CaddyPorts, caddyPaths, caddyPorts, type LocalCaddy, localCaddy } from './caddy.ts';
-import { buildCaddyConfig, type CaddySite, type TlsIssuer } from './caddy-config.ts';
-import { sslStatusOf } from './ssl-probe.ts';
 
 /**
  * The front door of the applications on this host (WordPress sites and n8n instances): Caddy (as

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { buildOnce } from './build-once.ts';
+import { buildOnce } from '../../build-once.ts';
 
 /** A build that takes `ms` and leaves `marker` in its folder; complete once `done` is written. */
 const slowBuild = (ms: number, marker: string) => async (partial: string) => {

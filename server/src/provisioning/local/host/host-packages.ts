@@ -127,3 +127,17 @@ const N8N_PACKAGES: readonly { package: string; present: () => boolean }[] = [
 export function missingN8nPackages(): string[] {
   return N8N_PACKAGES.filter((entry) => !entry.present()).map((entry) => entry.package);
 }
+
+/**
+ * phpMyAdmin for MySQL instances (local/phpmyadmin/): Debian's package, and `dbconfig-no-thanks`, which
+ * keeps its install from asking for (or making) a configuration database the driver never uses. Its
+ * sandbox's network comes from pasta (N8N_PACKAGES).
+ */
+const PHPMYADMIN_PACKAGES: readonly { package: string; present: () => boolean }[] = [
+  { package: 'phpmyadmin', present: () => existsSync('/usr/share/phpmyadmin/index.php') },
+  { package: 'dbconfig-no-thanks', present: () => existsSync('/usr/share/phpmyadmin/index.php') },
+];
+
+export function missingPhpMyAdminPackages(): string[] {
+  return PHPMYADMIN_PACKAGES.filter((entry) => !entry.present()).map((entry) => entry.package);
+}

@@ -1,5 +1,6 @@
 import { ConflictError, NotFoundError } from '../../../lib/errors.ts';
 import { createKeyedLock, type KeyedLock } from '../../../lib/keyed-lock.ts';
+import { installedN8nRuntime, missingRuntimeReason, n8nNodeBinary } from '../../apps/n8n/n8n-runtime.ts';
 import { ProvisioningUnavailableError } from '../../driver.ts';
 import type { SiteUrls } from '../../engine.ts';
 import { unavailable } from '../../instance-types.ts';
@@ -10,7 +11,6 @@ import { type OsUser, systemUser } from '../host/host.ts';
 import type { SupervisedProcess } from '../host/supervisor.ts';
 import { type N8nDisks, n8nDisks } from './n8n-disks.ts';
 import { supervisedN8n } from './n8n-process.ts';
-import { installedN8nRuntime, missingRuntimeReason, n8nNodeBinary } from './n8n-runtime.ts';
 import type { N8nSandbox } from './n8n-sandbox.ts';
 import { type N8nState, n8nNames, n8nPaths, readN8nState } from './n8n-state.ts';
 import { n8nCompileCache, n8nCompileCacheMount } from './n8n-warm-ups.ts';

@@ -1,6 +1,6 @@
 import { ConflictError, ValidationError } from '../../../lib/errors.ts';
 import type { DomainCapability } from '../../engine.ts';
-import { checkDomain } from '../front-door/domain-names.ts';
+import { checkDomain } from '../../front-door/domain-names.ts';
 import { type N8nContext, stillRunning } from './n8n-context.ts';
 import { listN8nStates, writeN8nState } from './n8n-state.ts';
 

@@ -14,6 +14,11 @@ import { type OutsideHost, startOutsideHost } from '../../../../test/provisionin
 import { curl, ensureSiteTestPackages } from '../../../../test/provisioning/site-clients.ts';
 import { removeSiteUsersUnder } from '../../../../test/provisioning/site-sandbox.ts';
 import { testArchives } from '../../../../test/provisioning/test-archives.ts';
+import {
+  DEFAULT_RUNTIMES_DIR,
+  installedN8nRuntime,
+  missingRuntimeReason,
+} from '../../apps/n8n/n8n-runtime.ts';
 import type { ProvisioningDriver } from '../../driver.ts';
 import type { N8nSpec, SiteUrls } from '../../engine.ts';
 import { caddyPaths } from '../front-door/caddy.ts';
@@ -24,7 +29,6 @@ import { mountPoints } from '../host/tenant-disks.ts';
 import { ensureSiteUser } from '../host/tenant-users.ts';
 import { createLocalDriver } from '../local-driver.ts';
 import { generateN8nKey, localN8n } from './n8n-instances.ts';
-import { DEFAULT_RUNTIMES_DIR, installedN8nRuntime, missingRuntimeReason } from './n8n-runtime.ts';
 import { N8N_INSIDE, n8nSandboxCommand, runInN8nSandbox } from './n8n-sandbox.ts';
 import { n8nNames, n8nPaths } from './n8n-state.ts';
 import { ensureN8nCompileCache, ensureN8nTemplate } from './n8n-warm-ups.ts';

@@ -1,8 +1,8 @@
 import http from 'node:http';
+import { N8N_INSTANCE_ENV, N8N_LEAN_ENV } from '../../apps/n8n/n8n-runtime.ts';
 import { DEFAULT_LIMITS, type GroupLimits } from '../host/control-groups.ts';
 import { hostSeccompProgram } from '../host/seccomp.ts';
 import { type SupervisedProcess, superviseProcess } from '../host/supervisor.ts';
-import { N8N_INSTANCE_ENV, N8N_LEAN_ENV } from './n8n-runtime.ts';
 import { N8N_BASE_ENV, N8N_INSIDE, type N8nSandbox, n8nSandboxCommand } from './n8n-sandbox.ts';
 import { type N8nState, n8nPaths } from './n8n-state.ts';
 

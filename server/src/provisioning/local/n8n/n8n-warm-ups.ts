@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { chmod, chown, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { buildOnce } from '../host/build-once.ts';
-import { installedN8nRuntime, N8N_LEAN_ENV, N8N_VERSION, n8nNodeBinary } from './n8n-runtime.ts';
+import { installedN8nRuntime, N8N_LEAN_ENV, N8N_VERSION, n8nNodeBinary } from '../../apps/n8n/n8n-runtime.ts';
+import { buildOnce } from '../../build-once.ts';
 
 /**
  * The two one-time warm-ups of an n8n runtime, each run once per host in a sandbox without network and

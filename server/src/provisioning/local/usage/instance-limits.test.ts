@@ -9,6 +9,7 @@ import { deployN8n, deploySite } from '../../../../test/provisioning/engines.ts'
 import { ensureSiteTestPackages } from '../../../../test/provisioning/site-clients.ts';
 import { siteSandbox } from '../../../../test/provisioning/site-sandbox.ts';
 import { cleanUpLocalDriver } from '../../../../test/provisioning/test-driver-cleanup.ts';
+import { DEFAULT_RUNTIMES_DIR, missingRuntimeReason } from '../../apps/n8n/n8n-runtime.ts';
 import type { ProvisioningDriver } from '../../driver.ts';
 import type { SiteSpec, SiteUrls } from '../../engine.ts';
 import type { UsageSample } from '../../usage.ts';
@@ -16,7 +17,6 @@ import { hostControlGroups, launchInGroup } from '../host/control-groups.ts';
 import { systemUser } from '../host/host.ts';
 import { createLocalDriver } from '../local-driver.ts';
 import { generateN8nKey, localN8n } from '../n8n/n8n-instances.ts';
-import { DEFAULT_RUNTIMES_DIR, missingRuntimeReason } from '../n8n/n8n-runtime.ts';
 import { N8N_INSIDE, runInN8nSandbox } from '../n8n/n8n-sandbox.ts';
 import { ensureN8nCompileCache, ensureN8nTemplate } from '../n8n/n8n-warm-ups.ts';
 import { siteNames } from '../wordpress/site-names.ts';

@@ -1,8 +1,7 @@
 import { availableParallelism, totalmem } from 'node:os';
 import type { Engines } from '../../driver.ts';
-import type { Resources } from '../../engine.ts';
 import type { InstanceType } from '../../instance-types.ts';
-import type { AppliedLimit, HostCapacity, UsageCapability, UsageSample } from '../../usage.ts';
+import type { AppliedLimit, AppliedLimits, HostCapacity, UsageCapability, UsageSample } from '../../usage.ts';
 import { describeTenantLimits } from '../databases/tenant-limits.ts';
 import type { AccessLogReader } from '../front-door/access-log.ts';
 import type { ControlGroups, GroupStats } from '../host/control-groups.ts';
@@ -14,8 +13,10 @@ import { diskUsage } from '../host/tenant-disks.ts';
  * - sites and n8n instances: their control group (host/control-groups.ts: CPU time, memory, peak, the
  *   kernel's kills for memory), their disk, and what the front door answered on their hosts (Caddy's
  *   access log, front-door/access-log.ts);
- * - MySQL and PostgreSQL instances: their database's disk only (they are tenants of one shared server:
- *   no control group can split its memory or CPU between them, and the Configuration card says so).
+ * - MySQL and PostgreSQL instances with a server of their own (databases/instance-servers.ts): its
+ *   control group and their database's disk; those made before, tenants of a shared server, their disk
+ *   only (no control group can split one server's memory or CPU between its tenants: they have no group,
+ *   and the Configuration card of a shared server says so).
  *
  * Every path read here is the kernel's (cgroupfs), the front door's own log, or a mount point in root's
  * folders (statfs): nothing a tenant names or can link. Counters are turned into what happened since
@@ -29,10 +30,13 @@ export interface LocalUsageDeps {
   accessLog: AccessLogReader | undefined;
   /** The data root: its file system holds every tenant disk (capacity). */
   dataRoot: string;
+  /** Whether a database instance has a server of its own, in its control group (instance-servers.ts). */
+  ownsDatabaseServer(id: string): boolean;
   now?: () => Date;
 }
 
 const WEB_TYPES: ReadonlySet<InstanceType> = new Set(['wordpress', 'n8n']);
+const SQL_TYPES: ReadonlySet<InstanceType> = new Set(['mysql', 'postgresql']);
 
 /** '4GB', '512MB'. */
 function memoryText(mb: number): string {
@@ -82,8 +86,9 @@ export function localUsage(deps: LocalUsageDeps): UsageCapability {
       const samples = await Promise.all(
         instances.map(async ({ id, type }): Promise<UsageSample | undefined> => {
           const web = WEB_TYPES.has(type);
+          const grouped = web || SQL_TYPES.has(type);
           const [stats, storage] = await Promise.all([
-            web ? deps.groups.stats(id).catch(() => undefined) : undefined,
+            grouped ? deps.groups.stats(id).catch(() => undefined) : undefined,
             disk(type, id),
           ]);
           if (!stats && !storage) return undefined;
@@ -120,17 +125,24 @@ export function localUsage(deps: LocalUsageDeps): UsageCapability {
       };
     },
 
-    limits(type: InstanceType, resources: Resources): AppliedLimit[] {
-      if (type === 'mysql' || type === 'postgresql') return describeTenantLimits(type, resources);
-      if (!WEB_TYPES.has(type)) return [];
+    limits({ id, type }, resources): AppliedLimits {
+      const sql = type === 'mysql' || type === 'postgresql';
+      // A database made before servers per instance (until its move), or on an operator's server.
+      if (sql && !deps.ownsDatabaseServer(id))
+        return { sharedServer: true, limits: describeTenantLimits(type, resources) };
+      if (!WEB_TYPES.has(type) && !sql) return { sharedServer: false, limits: [] };
       const enforced = deps.groups.mode !== 'none';
       const how = enforced
         ? 'for this instance alone, enforced by the kernel'
         : 'not enforced on this server';
-      return [
+      const own: AppliedLimit[] = [
         { label: 'Memory', value: `${memoryText(resources.memoryMb)} ${how}`, enforced },
         { label: 'CPU', value: `${resources.cpus} vCPU ${how}`, enforced },
       ];
+      return {
+        sharedServer: false,
+        limits: sql ? [...own, ...describeTenantLimits(type, resources).slice(2)] : own,
+      };
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { Json } from '../front-door/caddy-config.ts';
+import type { Json } from '../../front-door/caddy-config.ts';
 import { pageCacheRoute } from './page-cache.ts';
 
 /** What the front door does with a WordPress site's requests (its handler in the Caddy config). */

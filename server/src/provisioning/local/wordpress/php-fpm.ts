@@ -1,25 +1,13 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
-import { connect } from 'node:net';
 import path from 'node:path';
-import { CUSTOMER_PHP_RULES } from '../../apps/wordpress/php-rules.ts';
+import { CUSTOMER_PHP_RULES } from '../../apps/php-rules.ts';
 import type { ServerHealth } from '../../driver.ts';
+import { socketAccepts } from '../host/php.ts';
 import { BWRAP } from '../host/sandbox-process.ts';
 import { hostSeccompProgram } from '../host/seccomp.ts';
 import { healthOf, superviseProcess } from '../host/supervisor.ts';
 import { INSIDE, SANDBOX_ENV, type SandboxSite, sandboxArgs, siteLaunch } from './site-sandbox.ts';
-
-/** PHP versions with both php-fpm<v> and php<v> (the CLI runs the install) and mysqli, newest first. */
-export function installedPhpVersions(): string[] {
-  if (!existsSync('/usr/sbin')) return [];
-  return readdirSync('/usr/sbin')
-    .map((file) => /^php-fpm(\d+\.\d+)$/.exec(file)?.[1])
-    .filter((version): version is string => version !== undefined)
-    .filter((v) => existsSync(`/usr/bin/php${v}`) && existsSync(`/etc/php/${v}/mods-available/mysqli.ini`))
-    .sort((a, b) => b.localeCompare(a, 'en', { numeric: true }));
-}
-
-export const phpCli = (version: string): string => `/usr/bin/php${version}`;
 
 /**
  * PHP's own memory limit lies this far above the site's memory: the site's control group, which counts
@@ -75,18 +63,6 @@ function phpFpmConfig(memoryMb: number): string {
     'php_value[upload_max_filesize] = 64M',
     'php_value[post_max_size] = 64M',
   ].join('\n')}\n`;
-}
-
-/** Resolves once something accepts connections on the unix socket. */
-function socketAccepts(socket: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const connection = connect(socket);
-    connection.once('connect', () => {
-      connection.destroy();
-      resolve();
-    });
-    connection.once('error', reject);
-  });
 }
 
 /** The FastCGI socket of a site on the host (the front door dials `unix/<this>`). */

@@ -1,3 +1,4 @@
+import { phpCli } from '../host/php.ts';
 import { shell, WRITE_FILE } from '../host/sandbox-process.ts';
 import {
   CACHE_PATH,
@@ -7,7 +8,7 @@ import {
   PLUGIN_PATH,
   pageCachePlugin,
 } from './page-cache.ts';
-import { phpCli, phpSettings } from './php-fpm.ts';
+import { phpSettings } from './php-fpm.ts';
 import { INSIDE, runInSandbox, type SandboxSite } from './site-sandbox.ts';
 
 /**

@@ -2,9 +2,9 @@ import http from 'node:http';
 import path from 'node:path';
 import { z } from 'zod';
 import { freePort } from '../../../lib/free-port.ts';
+import { processSession, SFTP_SERVER, type SftpAccount } from '../../apps/wordpress/sftp-server.ts';
 import { readState, writeState } from '../host/host.ts';
 import { spawnSandbox } from '../host/seccomp.ts';
-import { SFTP_SERVER, type SftpAccount } from './sftp-server.ts';
 import { SANDBOX_ENV, type SandboxSite, sandboxArgs, siteLaunch } from './site-sandbox.ts';
 
 const SftpStateSchema = z.object({ port: z.number().int() });
@@ -36,7 +36,7 @@ export async function chooseSftpPort(
  */
 export function sandboxedSftp(site: SandboxSite, maxFileBytes: number): SftpAccount {
   return {
-    session: () => {
+    session: async () => {
       const line = siteLaunch(site, [
         ...sandboxArgs(site, 'sftp', { chdir: '/', dieWithParent: true }),
         '--',
@@ -52,7 +52,9 @@ export function sandboxedSftp(site: SandboxSite, maxFileBytes: number): SftpAcco
         '-l',
         'ERROR',
       ]);
-      return spawnSandbox(line.command, line.args, { uid: line.uid, gid: line.gid, env: SANDBOX_ENV });
+      return processSession(
+        spawnSandbox(line.command, line.args, { uid: line.uid, gid: line.gid, env: SANDBOX_ENV }),
+      );
     },
   };
 }

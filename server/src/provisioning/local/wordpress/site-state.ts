@@ -1,8 +1,6 @@
-import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { z } from 'zod';
 import { readState, writeState } from '../host/host.ts';
 import { sitePaths } from './site-names.ts';
@@ -54,19 +52,4 @@ export async function listSiteStates(root: string): Promise<SiteState[]> {
   const ids = (await readdir(dir)).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -'.json'.length));
   const states = await Promise.all(ids.map((id) => readSiteState(root, id)));
   return states.filter((state): state is SiteState => state !== undefined);
-}
-
-const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, length: number) => Promise<Buffer>;
-
-export async function hashSecret(secret: string): Promise<string> {
-  const salt = randomBytes(16);
-  return `${salt.toString('hex')}:${(await scryptAsync(secret, salt, 32)).toString('hex')}`;
-}
-
-export async function verifySecret(secret: string, stored: string): Promise<boolean> {
-  const [salt, hash] = stored.split(':');
-  if (!salt || !hash) return false;
-  const expected = Buffer.from(hash, 'hex');
-  const actual = await scryptAsync(secret, Buffer.from(salt, 'hex'), expected.length);
-  return timingSafeEqual(actual, expected);
 }

@@ -18,7 +18,8 @@ import {
 } from '../../../../test/provisioning/site-clients.ts';
 import { removeSiteUsersUnder, siteSandbox } from '../../../../test/provisioning/site-sandbox.ts';
 import { testArchives } from '../../../../test/provisioning/test-archives.ts';
-import { POSIX_KEPT } from '../../apps/wordpress/php-rules.ts';
+import { POSIX_KEPT } from '../../apps/php-rules.ts';
+import { SFTP_SERVER } from '../../apps/wordpress/sftp-server.ts';
 import type { ProvisioningDriver } from '../../driver.ts';
 import type { SiteSpec } from '../../engine.ts';
 import { mariadbPaths } from '../databases/mariadb-server.ts';
@@ -28,7 +29,6 @@ import { descendants } from '../host/supervisor.ts';
 import { createLocalDriver } from '../local-driver.ts';
 import { CACHE_PATH } from './page-cache.ts';
 import { phpSettings } from './php-fpm.ts';
-import { SFTP_SERVER } from './sftp-server.ts';
 import { siteNames, sitePaths } from './site-names.ts';
 import { runInSandbox } from './site-sandbox.ts';
 

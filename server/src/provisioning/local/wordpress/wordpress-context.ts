@@ -1,14 +1,14 @@
 import { ConflictError, NotFoundError } from '../../../lib/errors.ts';
 import type { KeyedLock } from '../../../lib/keyed-lock.ts';
+import type { SftpServer } from '../../apps/wordpress/sftp-server.ts';
 import type { DatabaseCredentials, SiteUrls } from '../../engine.ts';
+import type { CaddySite } from '../../front-door/caddy-config.ts';
 import type { EngineServer } from '../databases/engine-server.ts';
-import type { CaddySite } from '../front-door/caddy-config.ts';
 import type { FrontDoor } from '../front-door/front-door.ts';
 import type { ControlGroups } from '../host/control-groups.ts';
 import { type OsUser, systemUser } from '../host/host.ts';
 import { wordpressHandler } from './caddy-routes.ts';
 import { phpSocket } from './php-fpm.ts';
-import type { SftpServer } from './sftp-server.ts';
 import type { SiteDisks } from './site-disks.ts';
 import { siteNames, sitePaths } from './site-names.ts';
 import { INSIDE, type SandboxSite, sandboxEtcDir } from './site-sandbox.ts';

@@ -1,6 +1,6 @@
 import { ConflictError, ValidationError } from '../../../lib/errors.ts';
 import type { SiteUrls, SslStatus } from '../../engine.ts';
-import { checkDomain } from '../front-door/domain-names.ts';
+import { checkDomain } from '../../front-door/domain-names.ts';
 import { purgePageCache, writeWpConfig } from './site-files.ts';
 import { listSiteStates, writeSiteState } from './site-state.ts';
 import { notSuspended, type SiteContext } from './wordpress-context.ts';

@@ -1,15 +1,15 @@
+import { type SftpAccount, verifySecret } from '../../apps/wordpress/sftp-server.ts';
 import type { ControlGroups } from '../host/control-groups.ts';
 import { DEFAULT_LIMITS } from '../host/control-groups.ts';
 import { isRoot } from '../host/host.ts';
 import { aptInstallLine, missingSitePackages } from '../host/host-packages.ts';
 import { hostSeccompArch } from '../host/seccomp.ts';
-import type { SftpAccount } from './sftp-server.ts';
 import type { SiteDisks } from './site-disks.ts';
 import { runWpCron, sweepPageCache } from './site-files.ts';
 import { siteNames } from './site-names.ts';
 import type { SandboxSite } from './site-sandbox.ts';
 import { sandboxedSftp } from './site-sftp.ts';
-import { listSiteStates, verifySecret } from './site-state.ts';
+import { listSiteStates } from './site-state.ts';
 import type { SitePhps } from './wordpress-php.ts';
 
 /**

@@ -2,8 +2,9 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
 import type { DatabaseCredentials } from '../../engine.ts';
+import { phpCli } from '../host/php.ts';
 import { SandboxCommandError } from '../host/sandbox-process.ts';
-import { phpCli, phpSettings } from './php-fpm.ts';
+import { phpSettings } from './php-fpm.ts';
 import { INSIDE, runInSandbox, type SandboxSite } from './site-sandbox.ts';
 
 /**

@@ -1,18 +1,19 @@
 import { rm } from 'node:fs/promises';
 import { ConflictError, ValidationError } from '../../../lib/errors.ts';
+import { generateSalts } from '../../apps/wordpress/salts.ts';
+import { hashSecret } from '../../apps/wordpress/sftp-server.ts';
+import { checkSiteSpec } from '../../apps/wordpress/site-spec.ts';
 import type { Deployment, SiteSpec, StorageUse } from '../../engine.ts';
 import { generatePassword } from '../../tenant-names.ts';
 import { tenantLimits } from '../databases/tenant-limits.ts';
 import { deleteLegacyBackups } from '../host/backup-store.ts';
 import { DEFAULT_LIMITS } from '../host/control-groups.ts';
+import { installedPhpVersions } from '../host/php.ts';
 import { ensureSiteUser, removeSiteUser } from '../host/tenant-users.ts';
-import { installedPhpVersions } from './php-fpm.ts';
 import { installPageCache, writeWpConfig } from './site-files.ts';
 import { siteNames, sitePaths } from './site-names.ts';
 import { sandboxEtcDir, writeSandboxAccounts } from './site-sandbox.ts';
-import { checkSiteSpec } from './site-spec.ts';
 import {
-  hashSecret,
   listSiteStates,
   readSiteState,
   removeSiteState,
@@ -21,7 +22,6 @@ import {
 } from './site-state.ts';
 import type { SiteContext } from './wordpress-context.ts';
 import { runInstall, writeInstallScript } from './wordpress-install.ts';
-import { generateSalts } from './wp-config.ts';
 
 /** Durations of the steps of an operation, for the log. */
 function stepTimer() {

@@ -1,14 +1,14 @@
 import path from 'node:path';
 import { ConflictError } from '../../../lib/errors.ts';
 import { type IntervalTask, startIntervalTask } from '../../../lib/interval-task.ts';
+import { createSftpServer, type SftpServer } from '../../apps/wordpress/sftp-server.ts';
 import type { ServerHealth } from '../../driver.ts';
 import { type Capability, unavailable } from '../../instance-types.ts';
 import type { EngineServer } from '../databases/engine-server.ts';
 import type { FrontDoor } from '../front-door/front-door.ts';
 import type { ControlGroups } from '../host/control-groups.ts';
 import { ownedDir } from '../host/host.ts';
-import { installedPhpVersions } from './php-fpm.ts';
-import { createSftpServer, type SftpServer } from './sftp-server.ts';
+import { installedPhpVersions } from '../host/php.ts';
 import type { SiteDisks } from './site-disks.ts';
 import type { SandboxSite } from './site-sandbox.ts';
 import { chooseSftpPort } from './site-sftp.ts';

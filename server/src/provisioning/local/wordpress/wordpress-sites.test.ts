@@ -15,9 +15,9 @@ import type { ProvisioningDriver } from '../../driver.ts';
 import type { SiteSpec, SslStatus } from '../../engine.ts';
 import { caddyAdmin, caddyPaths } from '../front-door/caddy.ts';
 import { systemUser } from '../host/host.ts';
+import { installedPhpVersions } from '../host/php.ts';
 import { mountPoints } from '../host/tenant-disks.ts';
 import { createLocalDriver } from '../local-driver.ts';
-import { installedPhpVersions } from './php-fpm.ts';
 import { sitePaths } from './site-names.ts';
 import { runInSandbox, sandboxEtcDir } from './site-sandbox.ts';
 

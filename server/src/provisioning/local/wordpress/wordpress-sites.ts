@@ -1,8 +1,8 @@
 import { createKeyedLock } from '../../../lib/keyed-lock.ts';
 import type { ServerHealth } from '../../driver.ts';
 import { featuresOf, type InstanceEngine, NO_DATABASE_ADMIN, type SiteSpec } from '../../engine.ts';
+import type { TlsIssuer } from '../../front-door/caddy-config.ts';
 import type { EngineServer } from '../databases/engine-server.ts';
-import type { TlsIssuer } from '../front-door/caddy-config.ts';
 import type { FrontDoor } from '../front-door/front-door.ts';
 import type { ControlGroups } from '../host/control-groups.ts';
 import type { DiskReserve } from '../host/disk-reserve.ts';

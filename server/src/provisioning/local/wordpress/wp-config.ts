@@ -1,20 +1,4 @@
-import { randomBytes } from 'node:crypto';
-
-/** The eight WordPress keys and salts. */
-const SALT_NAMES = [
-  'AUTH_KEY',
-  'SECURE_AUTH_KEY',
-  'LOGGED_IN_KEY',
-  'NONCE_KEY',
-  'AUTH_SALT',
-  'SECURE_AUTH_SALT',
-  'LOGGED_IN_SALT',
-  'NONCE_SALT',
-] as const;
-
-export function generateSalts(): Record<string, string> {
-  return Object.fromEntries(SALT_NAMES.map((name) => [name, randomBytes(48).toString('base64')]));
-}
+import { SALT_NAMES } from '../../apps/wordpress/salts.ts';
 
 /** A PHP single-quoted string literal. */
 function phpString(value: string): string {

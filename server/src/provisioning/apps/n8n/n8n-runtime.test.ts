@@ -2,8 +2,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { systemUser } from '../host/host.ts';
-import { DEFAULT_RUNTIMES_DIR, missingRuntimeReason, n8nRuntimeDir } from './n8n-runtime.ts';
+import { systemUser } from '../../local/host/host.ts';
 import {
   compileCacheWarmUp,
   ensureN8nCompileCache,
@@ -14,7 +13,8 @@ import {
   n8nTemplateDir,
   TEMPLATE_FILES,
   templateWarmUp,
-} from './n8n-warm-ups.ts';
+} from '../../local/n8n/n8n-warm-ups.ts';
+import { DEFAULT_RUNTIMES_DIR, missingRuntimeReason, n8nRuntimeDir } from './n8n-runtime.ts';
 
 /**
  * The one-time warm-ups (template database, compile cache) run n8n as `nobody` in a bwrap sandbox

@@ -1,18 +1,48 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
+import type { Readable, Writable } from 'node:stream';
+import { promisify } from 'node:util';
 import type { ClientInfo, Connection, ServerChannel } from 'ssh2';
 import ssh2 from 'ssh2';
 import { createLoginLimiter, type LoginLimiterOptions } from './sftp-login-limiter.ts';
 
 const { Server, utils } = ssh2;
 
-/** OpenSSH's SFTP server (Debian `openssh-sftp-server`), run per session inside the site's sandbox. */
+/**
+ * OpenSSH's SFTP server (Debian `openssh-sftp-server`), run per session as the site's user where only
+ * the site's files are: in its sandbox (the local driver), in a helper container on its node (swarm).
+ */
 export const SFTP_SERVER = '/usr/lib/openssh/sftp-server';
 
-/** A login's account: starts the SFTP server of one session (as the site user, in its sandbox). */
+/** One session's SFTP server: its pipes, its end, and a way to end it at once. */
+export interface SftpSession {
+  stdin: Writable;
+  stdout: Readable;
+  stderr: Readable;
+  /** Resolves with its exit code when it ends (null: it was killed). */
+  exited: Promise<number | null>;
+  kill(): void;
+}
+
+/** A login's account: starts the SFTP server of one session (as the site's user, beside its files). */
 export interface SftpAccount {
-  session(): ChildProcessWithoutNullStreams;
+  session(): Promise<SftpSession>;
+}
+
+/** A child process as a session (the local driver's sandboxed sftp-server). */
+export function processSession(child: ChildProcessWithoutNullStreams): SftpSession {
+  return {
+    stdin: child.stdin,
+    stdout: child.stdout,
+    stderr: child.stderr,
+    exited: new Promise((resolve) => {
+      child.on('error', () => resolve(null));
+      child.on('close', (code, signal) => resolve(signal === 'SIGKILL' ? null : code));
+    }),
+    kill: () => child.kill('SIGKILL'),
+  };
 }
 
 export interface SftpServerOptions {
@@ -66,14 +96,14 @@ async function hostKey(file: string): Promise<string> {
 }
 
 /**
- * Connects an accepted `sftp` channel to a new SFTP server process. The API process holds no file
- * and parses no SFTP request: every file operation happens in that process, as the site user, in the
- * site's sandbox. Flow control is the pipes' (nothing buffers more than a window's worth).
+ * Connects an accepted `sftp` channel to a new SFTP server. The API process holds no file and parses no
+ * SFTP request: every file operation happens in that server, as the site's user, beside the site's
+ * files only. Flow control is the pipes' (nothing buffers more than a window's worth).
  */
-function bridge(channel: ServerChannel, account: SftpAccount, log: (line: string) => void): void {
-  let child: ChildProcessWithoutNullStreams;
+async function bridge(channel: ServerChannel, account: SftpAccount, log: (line: string) => void) {
+  let session: SftpSession;
   try {
-    child = account.session();
+    session = await account.session();
   } catch (error) {
     log(`sftp: could not start a session: ${(error as Error).message}`);
     channel.exit(1);
@@ -81,24 +111,22 @@ function bridge(channel: ServerChannel, account: SftpAccount, log: (line: string
     return;
   }
   let errors = '';
-  child.stderr.on('data', (chunk: Buffer) => {
+  session.stderr.on('data', (chunk: Buffer) => {
     errors = (errors + chunk.toString()).slice(-2000);
   });
-  channel.pipe(child.stdin);
-  child.stdout.pipe(channel);
-  child.stdin.on('error', () => {}); // the server went away first: its exit ends the channel
+  channel.pipe(session.stdin);
+  session.stdout.pipe(channel);
+  session.stdin.on('error', () => {}); // the server went away first: its exit ends the channel
+  session.stdout.on('error', () => {});
   channel.on('error', () => {});
-  channel.on('close', () => child.kill('SIGKILL'));
-  child.on('error', (error) => log(`sftp: session process: ${error.message}`));
-  child.on('close', (code, signal) => {
-    if (code !== 0 && signal !== 'SIGKILL')
-      log(`sftp: session ended with ${code ?? signal}: ${errors.trim()}`);
-    // OpenSSH's sftp waits for the server to end the channel.
-    if (!channel.destroyed) {
-      channel.exit(code ?? 1);
-      channel.end();
-    }
-  });
+  channel.on('close', () => session.kill());
+  const code = await session.exited;
+  if (code !== 0 && code !== null) log(`sftp: session ended with ${code}: ${errors.trim()}`);
+  // OpenSSH's sftp waits for the server to end the channel.
+  if (!channel.destroyed) {
+    channel.exit(code ?? 1);
+    channel.end();
+  }
 }
 
 /**
@@ -140,7 +168,7 @@ export function createSftpServer(options: SftpServerOptions): SftpServer {
         const session = acceptSession();
         session.on('subsystem', (accept, reject, request) => {
           if (request.name !== 'sftp' || !account) return reject();
-          bridge(accept(), account, log);
+          void bridge(accept(), account, log);
         });
         for (const event of ['shell', 'exec', 'pty', 'env', 'x11', 'signal', 'auth-agent'] as const) {
           session.on(event, (_accept: unknown, reject?: () => void) => reject?.());
@@ -184,4 +212,21 @@ export function createSftpServer(options: SftpServerOptions): SftpServer {
       return address && typeof address === 'object' ? address.port : undefined;
     },
   };
+}
+
+/** SFTP passwords are kept as salted scrypt hashes (`salt:hash`, hex), never as they are. */
+const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, length: number) => Promise<Buffer>;
+
+export async function hashSecret(secret: string): Promise<string> {
+  const salt = randomBytes(16);
+  return `${salt.toString('hex')}:${(await scryptAsync(secret, salt, 32)).toString('hex')}`;
+}
+
+/** Whether `secret` is the one `stored` (hashSecret's) was made from. */
+export async function verifySecret(secret: string, stored: string): Promise<boolean> {
+  const [salt, hash] = stored.split(':');
+  if (!salt || !hash) return false;
+  const expected = Buffer.from(hash, 'hex');
+  const actual = await scryptAsync(secret, Buffer.from(salt, 'hex'), expected.length);
+  return timingSafeEqual(actual, expected);
 }

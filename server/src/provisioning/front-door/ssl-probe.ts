@@ -3,7 +3,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import tls from 'node:tls';
-import type { SslStatus } from '../../engine.ts';
+import type { SslStatus } from '../engine.ts';
 
 /**
  * Certificate status of a custom domain, as a visitor would find it: a TLS handshake with the domain as

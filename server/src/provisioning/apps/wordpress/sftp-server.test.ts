@@ -48,9 +48,7 @@ async function startServer(): Promise<number> {
       checks.push(user);
       return passwordOf.get(user) === password
         ? {
-            session: () => {
-              throw new Error('these tests open no sessions');
-            },
+            session: () => Promise.reject(new Error('these tests open no sessions')),
           }
         : undefined;
     },

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, renameSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { buildOnce, buildUnderWay } from '../host/build-once.ts';
+import { buildOnce, buildUnderWay } from '../../build-once.ts';
 
 /**
  * The n8n runtime: one pinned n8n version installed from npm once per host, outside the project's

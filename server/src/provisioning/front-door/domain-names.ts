@@ -1,5 +1,5 @@
 import { DOMAIN_PATTERN, INVALID_DOMAIN_MESSAGE } from '@berth/openapi/rules';
-import { ValidationError } from '../../../lib/errors.ts';
+import { ValidationError } from '../../lib/errors.ts';
 
 /**
  * A custom domain as the front door attaches it (the API's rule, @berth/openapi's DOMAIN_PATTERN): lower
