@@ -48,7 +48,7 @@ const fail = (what: string, result: RunResult): never => {
 };
 
 /** curl arguments that reach `url` at the front door (its host resolved there, on the URL's port). */
-export function reach(ctx: ClientContext, url: string, ca?: string): string[] {
+function reach(ctx: ClientContext, url: string, ca?: string): string[] {
   const target = new URL(url);
   const port = target.port || (target.protocol === 'https:' ? '443' : '80');
   return [

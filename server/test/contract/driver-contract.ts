@@ -547,12 +547,10 @@ export function describeDriverContract(harness: ContractHarness): void {
       expect(res.json.usedBytes).toBeLessThan(res.json.limitBytes);
       const sizeMb = p.under.diskMb[type];
       if (sizeMb) {
-        expect(res.json.limitBytes, `the ${sizeMb} MiB disk it was given`).toBeLessThanOrEqual(
-          sizeMb * MIB * 1.02,
-        );
-        expect(res.json.limitBytes, `the ${sizeMb} MiB disk it was given`).toBeGreaterThanOrEqual(
-          sizeMb * MIB * 0.8,
-        );
+        // The disk it was given, give or take its file system's overhead and the slack a driver keeps.
+        const given = `the ${sizeMb} MiB disk it was given`;
+        expect(res.json.limitBytes, given).toBeGreaterThanOrEqual(sizeMb * MIB * 0.9);
+        expect(res.json.limitBytes, given).toBeLessThanOrEqual(sizeMb * MIB * 1.1);
       }
     });
 
@@ -840,7 +838,7 @@ export function describeDriverContract(harness: ContractHarness): void {
             if (left.length === 0) break;
             await sleep(1000);
           }
-          expect(left, `what the driver still has of ${id}`).toEqual([]);
+          if (left.length > 0) throw new Error(`the driver still has of ${id}: ${left.join('; ')}`);
         }
         return undefined;
       },

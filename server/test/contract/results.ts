@@ -3,8 +3,8 @@ import path from 'node:path';
 import { INSTANCE_TYPES, type InstanceType, TYPE_FEATURES } from '../../src/provisioning/instance-types.ts';
 
 /** The rows of each type: what every instance does, then its type's features, then isolation. */
-export const ROWS_BEFORE = ['declared', 'deploy', 'limits'] as const;
-export const ROWS_AFTER = ['isolation', 'suspend', 'resume', 'delete'] as const;
+const ROWS_BEFORE = ['declared', 'deploy', 'limits'] as const;
+const ROWS_AFTER = ['isolation', 'suspend', 'resume', 'delete'] as const;
 
 /** What one cell of the table says: passed, declared unavailable (with the reason), or failed. */
 export type Cell = { kind: 'pass' } | { kind: 'unavailable'; reason: string } | { kind: 'fail'; why: string };

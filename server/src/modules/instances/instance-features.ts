@@ -40,7 +40,7 @@ export class FeatureUnavailableError extends ConflictError {
 }
 
 /** Whether the type has the feature by its nature (TYPE_FEATURES), whatever the driver. */
-export function typeHas(engine: Pick<InstanceEngine, 'type'>, feature: Feature): boolean {
+function typeHas(engine: Pick<InstanceEngine, 'type'>, feature: Feature): boolean {
   return (TYPE_FEATURES[engine.type] as readonly Feature[]).includes(feature);
 }
 
