@@ -175,6 +175,8 @@ export function describeDriverContract(harness: ContractHarness): void {
   let stranger: { token: string };
   let neighbour: { token: string };
   const started = performance.now();
+  /** The job runner's lines: a failed job's reference and its cause. */
+  const jobLog: string[] = [];
 
   const api = <M extends Method, const P extends string>(
     method: M,
@@ -204,7 +206,9 @@ export function describeDriverContract(harness: ContractHarness): void {
         const res = await call(p.app, 'GET', `/api/instances/${id}`, { token });
         last = res.json.instance;
         if (last?.status === 'error' && status !== 'error')
-          throw new Error(`the instance failed: ${last.statusMessage}\n${p.under.log().slice(-4000)}`);
+          throw new Error(
+            `the instance failed: ${last.statusMessage}\n${jobLog.slice(-10).join('\n')}\n${p.under.log().slice(-6000)}`,
+          );
         return last?.status === status ? last : undefined;
       },
       { timeoutMs, what: `instance ${id} to be ${status} (last ${last?.status})` },
@@ -328,7 +332,13 @@ export function describeDriverContract(harness: ContractHarness): void {
         const endOfToday = new Date(`${new Date().toISOString().slice(0, 10)}T23:59:59.000Z`);
         const schedule = createTestServices(database.db, { ...config, now: () => endOfToday }).backupSchedule;
         const app = createApp(services);
-        const runner = await startTestRunner({ ...database, driver: under.driver, cipher, vault });
+        const runner = await startTestRunner({
+          ...database,
+          driver: under.driver,
+          cipher,
+          vault,
+          log: jobLog,
+        });
         const work = await mkdtemp('/tmp/berth-contract-');
         p = {
           under,

@@ -9,6 +9,18 @@ import { adminCli } from '../provisioning/db-clients.ts';
 import { runCommand } from '../provisioning/site-clients.ts';
 import type { ContractHarness } from './harness.ts';
 
+/** The last lines of each database server's and site's own log (why one did not start). */
+function serverLogs(root: string): string[] {
+  const dir = path.join(root, 'logs');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => /^(db|php|pma)-.*\.log$/.test(name))
+    .map((name) => {
+      const lines = readFileSync(path.join(dir, name), 'utf8').trim().split('\n').slice(-15);
+      return `--- ${name}\n${lines.join('\n')}`;
+    });
+}
+
 /** Small disks: quick to make, and the storage figure must name them exactly. */
 const DISK_MB = { mysql: 256, postgresql: 256, wordpress: 512, n8n: 512 };
 
@@ -43,7 +55,7 @@ export const localHarness: ContractHarness = {
       diskMb: DISK_MB,
       // The driver's own data: its state files, servers' data, keys and certificates.
       privatePaths: [root, path.join(root, 'site-state'), path.join(root, 'sftp', 'host_key'), '/root'],
-      log: () => prov.logs.join('\n'),
+      log: () => [prov.logs.join('\n'), ...serverLogs(root)].join('\n'),
       stop: prov.stop,
 
       async leftovers(id) {
