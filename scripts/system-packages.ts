@@ -59,10 +59,18 @@ export const TEST_PACKAGES: SystemPackage[] = [
   { probe: '/usr/bin/g++', apt: 'g++ make', why: "the n8n runtime's sqlite3 addon (built from source)" },
   { probe: '/usr/bin/sftp', apt: 'openssh-client', why: 'tests reach sites over SFTP' },
   { probe: '/usr/bin/curl', apt: 'curl', why: 'tests fetch sites over HTTP(S)' },
-  { probe: '/usr/sbin/dockerd', apt: 'docker.io', why: 'the swarm driver tests run a local Docker Swarm' },
-  { probe: '/usr/sbin/debootstrap', apt: 'debootstrap', why: "the swarm driver's images (Debian base)" },
-  { probe: '/usr/sbin/iptables', apt: 'iptables', why: "dockerd's rules inside each swarm node's namespace" },
 ];
+
+/** What `npm run swarm:local` (and the swarm driver's tests) need on this host. */
+export const SWARM_PACKAGES: SystemPackage[] = [
+  { probe: '/usr/sbin/dockerd', apt: 'docker.io', why: 'a local Docker Swarm (each node a dockerd)' },
+  { probe: '/usr/sbin/debootstrap', apt: 'debootstrap', why: "the swarm driver's images (Debian base)" },
+  { probe: '/usr/sbin/iptables', apt: 'iptables', why: "dockerd's and Berth's agent's rules in each node" },
+  { probe: '/usr/sbin/mkfs.ext4', apt: 'e2fsprogs', why: "instances' disks on each node (Berth's agent)" },
+  { probe: '/usr/bin/nsenter', apt: 'util-linux', why: 'each node a network namespace of its own' },
+];
+
+TEST_PACKAGES.push(...SWARM_PACKAGES.filter((p) => !TEST_PACKAGES.some((t) => t.apt === p.apt)));
 
 export function ensureSystemPackages(packages: SystemPackage[]): void {
   const missing = packages.filter((p) => !existsSync(p.probe));

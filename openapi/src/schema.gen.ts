@@ -3316,6 +3316,23 @@ export interface components {
                 /** @description Responses in the last hour */
                 requests: number;
             }[];
+            /** @description Where instances run, machine by machine, when that is more than this host (a swarm’s nodes, per region); empty on one host */
+            places: components["schemas"]["CapacityPlace"][];
+        };
+        CapacityPlace: {
+            /** @example us-east-1 */
+            region: string;
+            /** @example worker-2 */
+            node: string;
+            /** @description active, pause or drain (the operator’s); down, unknown or disconnected */
+            state: string;
+            memoryBytes: number;
+            reservedMemoryBytes: number;
+            cpus: number;
+            reservedCpus: number;
+            diskBytes: number;
+            diskFreeBytes: number;
+            instances: number;
         };
         PublicInstanceList: {
             /** @enum {boolean} */

@@ -4,9 +4,9 @@ import type { InstanceType } from './instance-types.ts';
 /**
  * What a driver measures of the instances it runs, and what it can give them: the usage module
  * (modules/usage) asks `driver.usage` every 15 s and never knows which driver answers. The local driver
- * reads each instance's control group, disk and the front door's access log (local/usage/). A driver
- * without it measures nothing and the Usage tab says so: the swarm driver, for now (its limits are
- * Docker's own; sampling its containers' stats is still to do).
+ * reads each instance's control group, disk and the front door's access log (local/usage/); the swarm
+ * driver its containers' stats, their disks and its front doors' logs (swarm/usage.ts). A driver without
+ * it measures nothing and the Usage tab says so.
  */
 export interface UsageCapability {
   /**
@@ -72,6 +72,31 @@ export interface HostCapacity {
   diskFreeBytes: number;
   /** How limits are enforced, for the admin (e.g. "cgroup v1", "Docker"). */
   enforcement: string;
+  /**
+   * Where instances run, one by one, when that is more than this host (the swarm driver's nodes, per
+   * region); the totals above are those of the places taking instances.
+   */
+  places?: CapacityPlace[];
+}
+
+/** A machine instances run on (a swarm node) and what is reserved there. */
+export interface CapacityPlace {
+  region: string;
+  node: string;
+  /**
+   * active · pause · drain (the operator's); preparing (Berth loads its images: it takes no instance
+   * yet); down · unknown · disconnected (the scheduler's view).
+   */
+  state: string;
+  memoryBytes: number;
+  cpus: number;
+  reservedMemoryBytes: number;
+  reservedCpus: number;
+  /** The file system its instances' disks are on (0 when it could not be asked). */
+  diskBytes: number;
+  diskFreeBytes: number;
+  /** Berth instances with a task there now. */
+  instances: number;
 }
 
 /** One limit as the Configuration card shows it. */

@@ -16,14 +16,15 @@ export function frontDoorRequest(
   url: string,
   method: string,
   urlPath: string,
-  options: { body?: unknown; cookie?: string; raw?: string; contentType?: string } = {},
+  options: { body?: unknown; cookie?: string; raw?: string; contentType?: string; address?: string } = {},
 ): Promise<N8nResponse> {
   const target = new URL(url);
   const payload = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
   return new Promise((resolve, reject) => {
     const request = http.request(
       {
-        host: '127.0.0.1',
+        // The front door's address (the local one answers on loopback; a swarm region's on its manager).
+        host: options.address ?? '127.0.0.1',
         port: Number(target.port || 80),
         method,
         path: urlPath,
@@ -64,16 +65,17 @@ export function frontDoorRequest(
 }
 
 /** Logs in as the owner and answers a client bound to that session. */
-export async function n8nSession(url: string, email: string, password: string) {
+export async function n8nSession(url: string, email: string, password: string, address?: string) {
   const login = await frontDoorRequest(url, 'POST', '/rest/login', {
     body: { emailOrLdapLoginId: email, password },
+    address,
   });
   if (login.status !== 200) throw new Error(`login answered ${login.status}: ${login.text}`);
   const cookie = (login.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]).join('; ');
   return {
     login,
     call: (method: string, urlPath: string, body?: unknown) =>
-      frontDoorRequest(url, method, urlPath, { body, cookie }),
+      frontDoorRequest(url, method, urlPath, { body, cookie, address }),
   };
 }
 

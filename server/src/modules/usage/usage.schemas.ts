@@ -108,6 +108,29 @@ export const HostCapacitySchema = z
         }),
       )
       .openapi({ description: 'The ten that used the most CPU in the last hour' }),
+    places: z
+      .array(
+        z
+          .object({
+            region: z.string().openapi({ example: 'us-east-1' }),
+            node: z.string().openapi({ example: 'worker-2' }),
+            state: z.string().openapi({
+              description: 'active, pause or drain (the operator’s); down, unknown or disconnected',
+            }),
+            memoryBytes: z.number(),
+            reservedMemoryBytes: z.number(),
+            cpus: z.number(),
+            reservedCpus: z.number(),
+            diskBytes: z.number(),
+            diskFreeBytes: z.number(),
+            instances: z.int(),
+          })
+          .openapi('CapacityPlace'),
+      )
+      .openapi({
+        description:
+          'Where instances run, machine by machine, when that is more than this host (a swarm’s nodes, per region); empty on one host',
+      }),
   })
   .openapi('HostCapacity');
 

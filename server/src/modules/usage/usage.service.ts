@@ -251,6 +251,7 @@ export function createUsageService(deps: UsageDeps) {
         disk: { totalBytes: host.diskBytes, freeBytes: host.diskFreeBytes },
         instances: instances.length,
         enforcement: host.enforcement,
+        places: host.places ?? [],
         busiest: busy.flatMap((row) => {
           const instance = byId.get(row.instanceId);
           if (!instance) return [];

@@ -34,10 +34,11 @@ export interface CaddySettings {
   logFile?: string;
   /**
    * The access log of every instance's hosts (JSON lines, one per response, the logger named by the
-   * instance id), read by the usage sampler (access-log.ts): rolled at ACCESS_LOG_ROLL_MB. Only with
-   * `logFile`; absent: no access log.
+   * instance id), read by the usage sampler: a file rolled at ACCESS_LOG_ROLL_MB (the local driver's,
+   * local/front-door/access-log.ts), or `stdout`, the container's (the swarm's, which the sampler reads
+   * through the Engine API). Absent: no access log.
    */
-  accessLogFile?: string;
+  accessLog?: string;
   listenHost: string;
   httpPort: number;
   httpsPort: number;
@@ -169,19 +170,22 @@ export function buildCaddyConfig(settings: CaddySettings, sites: readonly CaddyS
       ]),
     ),
   );
-  const serverLogs = settings.accessLogFile
+  const serverLogs = settings.accessLog
     ? { logs: { logger_names: loggerNames, skip_unmapped_hosts: true } }
     : {};
-  const access: Json | undefined = settings.accessLogFile
+  const access: Json | undefined = settings.accessLog
     ? {
-        writer: {
-          output: 'file',
-          filename: settings.accessLogFile,
-          roll_size_mb: ACCESS_LOG_ROLL_MB,
-          roll_keep: 1,
-          roll_keep_days: 2,
-          roll_gzip: false,
-        },
+        writer:
+          settings.accessLog === 'stdout'
+            ? { output: 'stdout' }
+            : {
+                output: 'file',
+                filename: settings.accessLog,
+                roll_size_mb: ACCESS_LOG_ROLL_MB,
+                roll_keep: 1,
+                roll_keep_days: 2,
+                roll_gzip: false,
+              },
         encoder: accessEncoder,
         include: ['http.log.access'],
       }
@@ -189,18 +193,20 @@ export function buildCaddyConfig(settings: CaddySettings, sites: readonly CaddyS
   return {
     // Node's http client always sends a Host (localhost); on a unix socket Caddy allows none by default.
     admin: { listen: settings.adminListen, origins: ['localhost'], config: { persist: false } },
-    ...(settings.logFile && {
+    ...((settings.logFile || access) && {
       logging: {
         logs: {
           default: {
-            writer: {
-              output: 'file',
-              filename: settings.logFile,
-              roll_size_mb: LOG_ROLL_MB,
-              roll_keep: LOG_ROLL_KEEP,
-              roll_keep_days: 14,
-              roll_gzip: true,
-            },
+            writer: settings.logFile
+              ? {
+                  output: 'file',
+                  filename: settings.logFile,
+                  roll_size_mb: LOG_ROLL_MB,
+                  roll_keep: LOG_ROLL_KEEP,
+                  roll_keep_days: 14,
+                  roll_gzip: true,
+                }
+              : { output: 'stderr' },
             encoder: { format: 'json' },
             ...(access && { exclude: ['http.log.access'] }),
           },

@@ -37,7 +37,6 @@ import {
   waitForRunning,
 } from './services.ts';
 import type { SwarmContext } from './swarm-context.ts';
-import { NO_USAGE_YET } from './swarm-context.ts';
 import {
   removeVolumes,
   SERVER_FILES_MB,
@@ -258,7 +257,7 @@ export function databaseEngine(ctx: SwarmContext, type: SqlType): InstanceEngine
 
   return {
     type,
-    features: featuresOf(type, { usage: NO_USAGE_YET, databaseAdmin: NO_DATABASE_ADMIN }),
+    features: featuresOf(type, { databaseAdmin: NO_DATABASE_ADMIN }),
     async capability() {
       if (!ctx.started()) return unavailable.settingUp(type, 'The provisioning driver is not started');
       return { available: true };

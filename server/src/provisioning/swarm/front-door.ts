@@ -114,6 +114,8 @@ export function swarmFrontDoors(ctx: SwarmContext): SwarmFrontDoors {
             httpPort,
             httpsPort,
             tls: ctx.options.tls ?? { issuer: 'internal' },
+            // On the container's stdout, which the usage sampler reads (usage.ts).
+            accessLog: 'stdout',
           },
           services.map((service) => siteOf(regionId, service)),
         );

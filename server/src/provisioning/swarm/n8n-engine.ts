@@ -4,6 +4,7 @@ import { checkDomain } from '../front-door/domain-names.ts';
 import { unavailable } from '../instance-types.ts';
 import { instanceLabels } from './database-engine.ts';
 import type { SwarmFrontDoors } from './front-door.ts';
+import { n8nBackups } from './n8n-backups.ts';
 import { N8N_DATA, N8N_DEFAULTS, N8N_VERSION, n8nServiceSpec, RUNTIME_LABEL } from './n8n-service.ts';
 import { setUpOwner, waitForN8n } from './n8n-web.ts';
 import { placeInstance } from './node-agent.ts';
@@ -18,7 +19,7 @@ import {
   sizeOf,
   waitForRunning,
 } from './services.ts';
-import { NO_USAGE_YET, type SwarmContext } from './swarm-context.ts';
+import type { SwarmContext } from './swarm-context.ts';
 import { sizedVolume, volumeMount, volumeNode, volumeStorage } from './volumes.ts';
 import {
   appResources,
@@ -142,10 +143,7 @@ export function n8nEngine(ctx: SwarmContext, doors: SwarmFrontDoors): InstanceEn
 
   return {
     type: 'n8n',
-    features: featuresOf('n8n', {
-      usage: NO_USAGE_YET,
-      backups: 'Backups of n8n are not offered on this server yet',
-    }),
+    features: featuresOf('n8n'),
     async capability() {
       if (!ctx.started()) return unavailable.settingUp('n8n', 'The provisioning driver is not started');
       return { available: true };
@@ -208,5 +206,6 @@ export function n8nEngine(ctx: SwarmContext, doors: SwarmFrontDoors): InstanceEn
       ...certificateOps(ctx, doors, 'n8n instance'),
     },
     storage: { usage: (id) => volumeStorage(ctx, id, 'data') },
+    backups: n8nBackups(ctx, doors, requireState),
   };
 }

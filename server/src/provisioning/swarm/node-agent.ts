@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type Docker from 'dockerode';
+import { copyImage } from './image-builder.ts';
+import { type ImageName, RECIPES } from './image-recipes.ts';
 import { execIn } from './node-exec.ts';
 import { choosePlacement, type Need, type Region } from './region.ts';
 import { LABEL } from './services.ts';
@@ -30,6 +32,7 @@ import type { SwarmContext } from './swarm-context.ts';
 const AGENT = 'berth-agent';
 /** Where a node keeps its volumes' disks unless its `berth.volume-root` label says otherwise. */
 const DEFAULT_VOLUME_ROOT = '/var/lib/berth/volumes';
+const IMAGE_NAMES = Object.keys(RECIPES) as ImageName[];
 const VOLUME_ROOT_LABEL = 'berth.volume-root';
 
 const volumeRoot = (node: SwarmNode) => node.Spec.Labels?.[VOLUME_ROOT_LABEL] ?? DEFAULT_VOLUME_ROOT;
@@ -147,7 +150,37 @@ async function ensureAgent(ctx: SwarmContext, region: Region, node: SwarmNode): 
  * nothing changed; called for every ready node at start and before a node is chosen for an instance.
  */
 async function prepareNode(ctx: SwarmContext, region: Region, node: SwarmNode): Promise<void> {
-  await ensureAgent(ctx, region, node);
+  // One preparation of a node at a time (two deploys choosing a new node load its images once).
+  await ctx.lock(`node:${node.ID}`, async () => {
+    await ensureImages(ctx, region, node);
+    await ensureAgent(ctx, region, node);
+  });
+}
+
+/**
+ * Berth's images on the node, before anything is placed there: a node that joined a region has none, and
+ * a task given a missing image fails ("No such image") without a registry to pull from. Each comes from
+ * this host's image cache or another node of the region (image-builder.ts `copyImage`); meanwhile the
+ * admin sees the node "preparing".
+ */
+async function ensureImages(ctx: SwarmContext, region: Region, node: SwarmNode): Promise<void> {
+  const engine = region.nodeEngine(node);
+  const present = new Set((await engine.listImages()).flatMap((image) => image.RepoTags ?? []));
+  const missing = [...new Set(IMAGE_NAMES.map((name) => ctx.image(name)))].filter((ref) => !present.has(ref));
+  if (missing.length === 0) return;
+  ctx.preparing.add(node.ID);
+  const started = Date.now();
+  try {
+    const others = (await region.nodes())
+      .filter((other) => other.ID !== node.ID && other.Status.State === 'ready')
+      .map((other) => region.nodeEngine(other));
+    for (const ref of missing) await copyImage(engine, ref, others);
+    ctx.log(
+      `node ${node.Description.Hostname} of ${region.id}: ${missing.length} images loaded in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+    );
+  } finally {
+    ctx.preparing.delete(node.ID);
+  }
 }
 
 async function agentOn(region: Region, nodeId: string) {
@@ -220,4 +253,14 @@ export async function prepareRegion(ctx: SwarmContext, region: Region): Promise<
       ),
     );
   }
+}
+
+/** The size and free space of the file system a node keeps instances' disks on, bytes. */
+export async function nodeDisk(
+  region: Region,
+  nodeId: string,
+): Promise<{ sizeBytes: number; freeBytes: number }> {
+  const { target } = await agentOn(region, nodeId);
+  const [size, free] = (await execIn(target, ['berth-agent', 'disk'])).trim().split(/\s+/).map(Number);
+  return { sizeBytes: size ?? 0, freeBytes: free ?? 0 };
 }

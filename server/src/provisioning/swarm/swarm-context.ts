@@ -14,9 +14,6 @@ import {
   type SwarmDriverOptions,
 } from './swarm-options.ts';
 
-/** Why an instance's Usage tab is empty on a swarm for now, in the customer's words. */
-export const NO_USAGE_YET = 'This server does not measure usage yet';
-
 /** What the engines of the swarm driver share: the regions, image names and locks. */
 export interface SwarmContext {
   options: SwarmDriverOptions & {
@@ -37,6 +34,8 @@ export interface SwarmContext {
    * SWARM_IMAGES names one (the front door, helpers and the agent are always Berth's own).
    */
   image(name: ImageName, type?: InstanceType): string;
+  /** Nodes whose images are being loaded now (node-agent.ts): the admin sees them "preparing". */
+  preparing: Set<string>;
   /** One operation at a time per instance (and per region for port choice). */
   lock: KeyedLock;
   /**
@@ -89,6 +88,7 @@ export function createSwarmContext(options: SwarmDriverOptions, started: () => b
       return found;
     },
     image: (name, type) => (type && options.images?.[type]) || refs[name],
+    preparing: new Set(),
     lock: createKeyedLock(),
     deleteLegacyBackups: (id) => rm(path.join(options.backupsDir, id), { recursive: true, force: true }),
     started,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mariadbCli, tenantCli } from '../../../test/provisioning/db-clients.ts';
+import { n8nSession, webhookWorkflow } from '../../../test/provisioning/n8n-client.ts';
 import { curl } from '../../../test/provisioning/site-clients.ts';
 import { type SwarmHarness, startSwarmHarness } from '../../../test/provisioning/swarm-harness.ts';
 import { describeSwarmTenantAttacks } from '../../../test/provisioning/swarm-tenant-attacks.ts';
@@ -8,7 +9,7 @@ import { testArchives } from '../../../test/provisioning/test-archives.ts';
 import type { InstanceStatus } from '../driver.ts';
 import type { DatabaseCredentials } from '../engine.ts';
 import { NODE_DOWN_MESSAGE } from './instance-status.ts';
-import { killLocalNode, restartLocalNode } from './local-swarm.ts';
+import { addLocalNode, killLocalNode, restartLocalNode } from './local-swarm.ts';
 
 /**
  * The swarm driver against a real local swarm of two regions (us-east-1: a manager and a worker;
@@ -360,6 +361,41 @@ describe('WordPress on swarm', () => {
     expect(dashboard.body).toContain('Dashboard');
   }, 180_000);
 
+  it('measures the site: CPU, memory, its disk and the requests its front door answered', async () => {
+    const usage = h.driver.usage;
+    const instance = { id, type: 'wordpress' as const };
+    const [first] = await usage.sample([instance]);
+    expect(first).toMatchObject({ instanceId: id, intervalSeconds: 0, cpuSeconds: 0 });
+    for (let i = 0; i < 5; i += 1) expect((await get('/')).status).toBe(200);
+    // Requests are read from the front door's log by the second: poll until they are counted.
+    let served = 0;
+    let last: Awaited<ReturnType<typeof usage.sample>>[number] | undefined;
+    const deadline = Date.now() + 30_000;
+    while (served < 5 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      [last] = await usage.sample([instance]);
+      served += last?.requests?.status2xx ?? 0;
+    }
+    expect(served).toBeGreaterThanOrEqual(5);
+    expect(last?.intervalSeconds).toBeGreaterThan(0);
+    expect(last?.cpuSeconds).toBeGreaterThanOrEqual(0);
+    expect(last?.memoryBytes).toBeGreaterThan(1024 * 1024);
+    expect(last?.memoryLimitBytes).toBe(512 * 1024 * 1024);
+    expect(last?.diskLimitBytes).toBeGreaterThan(h.disks.wordpress * 0.8 * 1024 * 1024);
+    expect(last?.diskUsedBytes).toBeGreaterThan(0);
+    // Admin → Server: each node of each region, what is reserved there and its disk.
+    const capacity = await usage.capacity();
+    const east = capacity.places?.filter((place) => place.region === 'us-east-1') ?? [];
+    expect(east.map((place) => place.state)).toEqual(['active', 'active']);
+    expect(east.reduce((sum, place) => sum + place.reservedMemoryBytes, 0)).toBeGreaterThanOrEqual(
+      512 * 1024 * 1024,
+    );
+    expect(east.every((place) => place.diskBytes > place.diskFreeBytes && place.diskFreeBytes > 0)).toBe(
+      true,
+    );
+    expect(capacity.memoryBytes).toBeGreaterThan(1024 ** 3);
+  }, 120_000);
+
   it('suspends to the offline page and resumes', async () => {
     await h.driver.engine('wordpress').suspend(id);
     const offline = await get('/');
@@ -476,11 +512,39 @@ describe('WordPress on swarm', () => {
       '/var/www/wordpress/wp-content/uploads/probe.txt',
     );
     expect((await get('/wp-content/uploads/probe.txt')).status).toBe(404);
+    // The database changes too after the backup: the site's title, and a table of its own.
+    const dbNode = (await inspect('use1-m', `berth-${id.replaceAll('-', '')}-db`)).node;
+    const db = await containerOf(dbNode, `berth-${id.replaceAll('-', '')}-db`);
+    await h.docker(
+      dbNode,
+      'exec',
+      db,
+      'mariadb',
+      '--socket=/run/mysqld/mysqld.sock',
+      'wordpress',
+      '-e',
+      "UPDATE wp_options SET option_value = 'Changed Bakery' WHERE option_name = 'blogname'; CREATE TABLE added_later (x INT)",
+    );
+    expect((await get('/')).body).toContain('Changed Bakery');
     await archives.restore(h.driver.engine('wordpress').backups, siteSpec, backup);
     const restored = await get('/wp-content/uploads/probe.txt');
     expect(restored.status).toBe(200);
     expect(restored.body.trim()).toBe('kept');
-    expect((await get('/')).body).toContain('Swarm Bakery');
+    const page = await get('/');
+    expect(page.body).toContain('Swarm Bakery');
+    expect(page.body).not.toContain('Changed Bakery');
+    const tables = await h.docker(
+      dbNode,
+      'exec',
+      db,
+      'mariadb',
+      '--socket=/run/mysqld/mysqld.sock',
+      '-N',
+      'wordpress',
+      '-e',
+      'SHOW TABLES',
+    );
+    expect(tables.split('\n')).not.toContain('added_later');
   }, 180_000);
 
   it('deletes both services, the network, the volumes and the secrets', async () => {
@@ -499,49 +563,99 @@ describe('WordPress on swarm', () => {
 });
 
 describe('n8n on swarm', () => {
+  const id = randomUUID();
+  const spec = {
+    id,
+    region: 'eu-west-1',
+    resources: { memoryMb: 1024, cpus: 1 },
+    ownerEmail: 'owner@example.com',
+    ownerPassword: 'Owner2026pass',
+    encryptionKey: 'a-swarm-test-encryption-key-0123',
+  };
+  let url = '';
+  let front = '';
+
   it('deploys in eu-west-1 and the owner logs in through the front door', async () => {
-    const id = randomUUID();
-    const deployed = await h.driver.engine('n8n').deploy({
-      id,
-      region: 'eu-west-1',
-      resources: { memoryMb: 1024, cpus: 1 },
-      ownerEmail: 'owner@example.com',
-      ownerPassword: 'Owner2026pass',
-      encryptionKey: 'a-swarm-test-encryption-key-0123',
-    });
-    const host = new URL(deployed.urls?.url ?? '').host;
+    const deployed = await h.driver.engine('n8n').deploy(spec);
+    url = deployed.urls?.url ?? '';
     // Its admin page is n8n's editor, at its root.
-    expect(deployed.urls?.adminUrl).toBe(`${deployed.urls?.url}/`);
-    const front = h.swarm.nodes.find((n) => n.name === 'euw1-m')?.address ?? '';
-    const login = await curl([
-      '--resolve',
-      `${host}:80:${front}`,
-      '-H',
-      'content-type: application/json',
-      '-H',
-      'browser-id: berth-test',
-      '--data',
-      JSON.stringify({ emailOrLdapLoginId: 'owner@example.com', password: 'Owner2026pass' }),
-      `http://${host}/rest/login`,
-    ]);
-    expect(login.status).toBe(200);
-    expect(login.body).toContain('owner@example.com');
-    const { spec, nodeLabels } = await inspect('euw1-m', `berth-${id.replaceAll('-', '')}`);
+    expect(deployed.urls?.adminUrl).toBe(`${url}/`);
+    front = h.swarm.nodes.find((n) => n.name === 'euw1-m')?.address ?? '';
+    const session = await n8nSession(url, spec.ownerEmail, spec.ownerPassword, front);
+    expect(session.login.text).toContain('owner@example.com');
+    const { spec: service, nodeLabels } = await inspect('euw1-m', `berth-${id.replaceAll('-', '')}`);
     expect(nodeLabels.region).toBe('eu-west-1');
-    expect(spec.Spec.TaskTemplate.Resources.Limits).toEqual({
+    expect(service.Spec.TaskTemplate.Resources.Limits).toEqual({
       MemoryBytes: 1024 ** 3,
       NanoCPUs: 1e9,
       Pids: 512,
     });
-    expect(JSON.stringify(spec)).not.toContain('a-swarm-test-encryption-key-0123');
+    expect(JSON.stringify(service)).not.toContain('a-swarm-test-encryption-key-0123');
+  }, 400_000);
+
+  it('backs up with the encryption key: a restore brings back the workflow and a credential that decrypts', async () => {
+    const session = await n8nSession(url, spec.ownerEmail, spec.ownerPassword, front);
+    const credential = await session.call('POST', '/rest/credentials', {
+      name: 'Partner API',
+      type: 'httpBasicAuth',
+      data: { user: 'partner', password: 'cred-swarm-2026' },
+    });
+    expect(credential.status).toBe(200);
+    const credentialId = (credential.json().data as { id: string }).id;
+    const created = await session.call('POST', '/rest/workflows', webhookWorkflow('Keep me', 'keep', 'kept'));
+    const workflowId = (created.json().data as { id: string }).id;
+
+    const backup = await archives.dump(h.driver.engine('n8n').backups, spec, 'n8n-swarm');
+    // The same part as the local driver's (a backup of one box restores on a swarm).
+    expect(backup.parts.map((p) => p.name)).toEqual(['data.tar.gz']);
+    // The editor is back after the backup (n8n was stopped for a consistent copy).
+    const after = await n8nSession(url, spec.ownerEmail, spec.ownerPassword, front);
+    expect((await after.call('POST', `/rest/workflows/${workflowId}/archive`)).status).toBe(200);
+    expect((await after.call('DELETE', `/rest/workflows/${workflowId}`)).status).toBe(200);
+    expect((await after.call('DELETE', `/rest/credentials/${credentialId}`)).status).toBe(200);
+    expect((await after.call('GET', `/rest/workflows/${workflowId}`)).status).toBe(404);
+
+    await archives.restore(h.driver.engine('n8n').backups, spec, backup);
+    const restored = await n8nSession(url, spec.ownerEmail, spec.ownerPassword, front);
+    const workflow = await restored.call('GET', `/rest/workflows/${workflowId}`);
+    expect(workflow.status).toBe(200);
+    expect(workflow.json().data).toMatchObject({ name: 'Keep me' });
+    const back = await restored.call('GET', `/rest/credentials/${credentialId}?includeData=true`);
+    expect(back.status).toBe(200);
+    expect(back.json().data).toMatchObject({ name: 'Partner API', data: { user: 'partner' } });
+    expect(JSON.stringify(back.json().data)).not.toContain('U2FsdGVkX1');
+  }, 400_000);
+
+  it('deletes its service and leaves nothing', async () => {
     await h.driver.engine('n8n').delete(id);
     expect(await h.docker('euw1-m', 'service', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe(
       '',
     );
-  }, 400_000);
+    expect(await h.docker('euw1-m', 'volume', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe('');
+  }, 120_000);
 });
 
 describeSwarmTenantAttacks(
   () => h,
   () => archives,
 );
+
+// Last: it adds a node to us-east-1, which the tests above count on having two.
+describe('a node that joins a region', () => {
+  it('is prepared (images, agent) before it takes an instance, and its first deploy runs there', async () => {
+    const node = await addLocalNode(h.swarm.root, 'us-east-1', {
+      log: (line) => console.log(`[swarm] ${line}`),
+    });
+    h.swarm.nodes.push(node);
+    // Joined with a region label and nothing of Berth's.
+    expect(await h.docker(node.name, 'images', '--format', '{{.Repository}}')).toBe('');
+    // The most free memory of the region: the next database goes there.
+    const id = randomUUID();
+    const deployed = await h.driver.engine('mysql').deploy({ id, region: 'us-east-1', resources: SIZE });
+    const credentials = deployed.database as DatabaseCredentials;
+    expect(credentials.host).toBe(node.address);
+    expect(await h.docker(node.name, 'images', '--format', '{{.Repository}}')).toContain('berth/mariadb');
+    expect((await mariadbCli(credentials, 'SELECT 1')).stdout).toBe('1');
+    await h.driver.engine('mysql').delete(id);
+  }, 600_000);
+});

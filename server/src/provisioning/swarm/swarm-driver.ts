@@ -8,6 +8,7 @@ import {
 } from '../driver.ts';
 import type { InstanceEngine, SpecOf } from '../engine.ts';
 import { type Capabilities, type InstanceType, unavailable } from '../instance-types.ts';
+import type { UsageCapability } from '../usage.ts';
 import { databaseEngine } from './database-engine.ts';
 import { swarmFrontDoors } from './front-door.ts';
 import { liveStatus } from './live-status.ts';
@@ -18,6 +19,7 @@ import { regionLabel } from './region.ts';
 import { swarmSftp } from './site-sftp.ts';
 import { createSwarmContext } from './swarm-context.ts';
 import type { SwarmDriverOptions } from './swarm-options.ts';
+import { swarmUsage } from './usage.ts';
 import { wordpressEngine } from './wordpress-engine.ts';
 
 /**
@@ -30,7 +32,12 @@ export interface SwarmDriver extends ProvisioningDriver {
   readonly live: NonNullable<ProvisioningDriver['live']>;
   /** Per configured region, its nodes as the swarm sees them (state, labels, capacity, reservations). */
   nodes(): Promise<RegionNodes[]>;
+  /** What its instances use and what its nodes have (usage.ts). */
+  readonly usage: UsageCapability;
 }
+
+/** How often the regions' nodes are looked at for one that joined (or changed). */
+const NODE_WATCH_MS = 30_000;
 
 export function createSwarmDriver(options: SwarmDriverOptions): SwarmDriver {
   let started = false;
@@ -53,6 +60,7 @@ export function createSwarmDriver(options: SwarmDriverOptions): SwarmDriver {
   };
   const live = liveStatus(ctx.regions, ctx.log);
   const reachable = new Map<string, string | undefined>();
+  let watchNodes: NodeJS.Timeout | undefined;
 
   async function ping(regionId: string): Promise<string | undefined> {
     const region = ctx.regions.get(regionId);
@@ -118,11 +126,18 @@ export function createSwarmDriver(options: SwarmDriverOptions): SwarmDriver {
         await frontDoors.start(id).catch((error: Error) => ctx.log(`front door of ${id}: ${error.message}`));
       }
       await sftp.start();
+      // A node that joins a region is prepared (images, agent) before placement may choose it, and the
+      // firewall follows the region's nodes.
+      watchNodes = setInterval(() => {
+        for (const region of ctx.regions.values()) void prepareRegion(ctx, region);
+      }, NODE_WATCH_MS);
+      watchNodes.unref();
       started = true;
     },
 
     async stop() {
       started = false;
+      if (watchNodes) clearInterval(watchNodes);
       live.stop();
       await sftp.stop();
     },
@@ -147,5 +162,7 @@ export function createSwarmDriver(options: SwarmDriverOptions): SwarmDriver {
     onStorageLimit: () => () => {},
 
     nodes: () => Promise.all([...ctx.regions.values()].map((region) => regionNodes(region))),
+
+    usage: swarmUsage(ctx),
   };
 }

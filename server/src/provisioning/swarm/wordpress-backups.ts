@@ -1,12 +1,13 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { capped, pipePart } from '../archive-parts.ts';
+import { pipePart } from '../archive-parts.ts';
 import { DUMP_WATCH, LOAD_WATCH, MARIADB_DUMP_OPTIONS } from '../database-dumps.ts';
 import type { ArchiveReader, BackupCapability, SiteSpec } from '../engine.ts';
 import { FLAVORS } from './database-flavors.ts';
 import { execIn, type HelperSpec, type RunningContainer, runHelper, runningContainer } from './node-exec.ts';
 import { instanceNames, LABEL } from './services.ts';
 import type { SwarmContext } from './swarm-context.ts';
+import { dumpVolume, restoreVolume, type VolumeArchive } from './volume-archives.ts';
 import type { WebState } from './web-instance.ts';
 
 /**
@@ -21,8 +22,6 @@ import type { WebState } from './web-instance.ts';
 
 const DB_PART = 'db.sql.gz';
 const FILES_PART = 'files.tar.gz';
-/** Where a helper mounts the site's wp-content (tar's paths are `wp-content/…`, as the local driver's). */
-const SITE = '/site';
 const WWW = '33:33';
 const NOBODY = '65534:65534';
 
@@ -94,6 +93,20 @@ export function wordpressBackups(
     return Number(out.trim());
   }
 
+  /** wp-content as an archive part (volume-archives.ts), as www-data beside the site's volume. */
+  const files = (id: string, db: RunningContainer): VolumeArchive => ({
+    engine: db.engine,
+    instanceId: id,
+    volume: instanceNames(id).volume('content'),
+    image: ctx.image('wordpress'),
+    user: WWW,
+    member: 'wp-content',
+    part: FILES_PART,
+    maxBytes: maxArchiveBytes(),
+    what: "The site's files",
+    stallMs: ctx.options.backupStallMs,
+  });
+
   const password = (spec: SiteSpec) => {
     if (spec.databasePassword === undefined)
       throw new Error(`The database password of ${spec.id} is unknown`);
@@ -126,19 +139,7 @@ export function wordpressBackups(
           ),
         );
         progress?.('Copying the files');
-        const files = capped(maxArchiveBytes(), "The site's files are larger than its storage");
-        await pipePart(archive, FILES_PART, files, () =>
-          runHelper(
-            db.engine,
-            helper(spec.id, {
-              image: ctx.image('wordpress'),
-              user: WWW,
-              mounts: [{ volume: names.volume('content'), target: `${SITE}/wp-content`, readOnly: true }],
-              cmd: ['tar', '--sparse', '-czf', '-', '-C', SITE, 'wp-content'],
-            }),
-            { stdout: files, watch: { what: "The site's files", stallMs: ctx.options.backupStallMs } },
-          ),
-        );
+        await dumpVolume(files(spec.id, db), archive);
         return { tables: count };
       }),
 
@@ -166,32 +167,7 @@ export function wordpressBackups(
           { stdin: passwordFirst(password(spec), gunzipped(archive, DB_PART)), watch: LOAD_WATCH },
         );
         progress?.('Restoring files');
-        // Unpacked beside the live files on the same disk, then swapped in: a broken archive leaves the
-        // site's files as they were.
-        const input = archive
-          .part(FILES_PART)
-          .pipe(capped(maxArchiveBytes(), 'The archive is larger than the site storage'));
-        await runHelper(
-          db.engine,
-          helper(spec.id, {
-            image: ctx.image('wordpress'),
-            user: WWW,
-            mounts: [{ volume: names.volume('content'), target: `${SITE}/wp-content`, readOnly: false }],
-            cmd: [
-              'sh',
-              '-ec',
-              `cd ${SITE}/wp-content
-rm -rf .berth-restore .berth-old; mkdir -m 700 .berth-restore
-tar -xzf - -C .berth-restore --no-same-owner
-test -d .berth-restore/wp-content || { echo "the backup holds no wp-content" >&2; exit 3; }
-mkdir -m 700 .berth-old
-find . -mindepth 1 -maxdepth 1 ! -name .berth-restore ! -name .berth-old -exec mv -t .berth-old {} +
-find .berth-restore/wp-content -mindepth 1 -maxdepth 1 -exec mv -t . {} +
-rm -rf .berth-restore .berth-old`,
-            ],
-          }),
-          { stdin: input, watch: { what: "Restoring the site's files", stallMs: 15 * 60_000 } },
-        );
+        await restoreVolume(files(spec.id, db), archive);
         const count = await tables(db, password(spec));
         if (count !== facts.tables) {
           throw new Error(`Restore incomplete: ${count} tables, the backup had ${facts.tables}`);

@@ -7,7 +7,7 @@ import { instanceLabels } from './database-engine.ts';
 import type { SwarmFrontDoors } from './front-door.ts';
 import { applyService, instanceNames, scale, waitForRunning } from './services.ts';
 import { SFTP_LABEL, type SwarmSftp } from './site-sftp.ts';
-import { NO_USAGE_YET, type SwarmContext } from './swarm-context.ts';
+import type { SwarmContext } from './swarm-context.ts';
 import { volumeMount, volumeNode, volumeStorage } from './volumes.ts';
 import { certificateOps, requireWebState, secretOf, webState } from './web-instance.ts';
 import { wordpressBackups } from './wordpress-backups.ts';
@@ -50,7 +50,6 @@ export function wordpressEngine(
     type: 'wordpress',
     features: featuresOf('wordpress', {
       ...(ctx.options.sftp ? {} : { sftp: 'SFTP is not offered on this server' }),
-      usage: NO_USAGE_YET,
       databaseAdmin: NO_DATABASE_ADMIN,
     }),
     async capability() {

@@ -26,6 +26,7 @@ const capacity: HostCapacity = {
       requests: 1234,
     },
   ],
+  places: [],
 };
 
 function renderServerTab(api: FakeRoutes) {
@@ -53,6 +54,57 @@ describe('host capacity (Admin Panel → Server)', () => {
     expect(within(table).getByRole('link', { name: 'Shop' }).getAttribute('href')).toBe(
       '/instances/10000000-0000-4000-8000-00000000aaaa?tab=usage',
     );
+  });
+
+  it('shows each server of a swarm, per region, with what is reserved there', async () => {
+    renderServerTab({
+      'GET /api/admin/capacity': {
+        body: {
+          ...capacity,
+          places: [
+            {
+              region: 'us-east-1',
+              node: 'use1-m',
+              state: 'active',
+              memoryBytes: 16 * GIB,
+              reservedMemoryBytes: 4 * GIB,
+              cpus: 2,
+              reservedCpus: 1,
+              diskBytes: 100 * GIB,
+              diskFreeBytes: 75 * GIB,
+              instances: 3,
+            },
+            {
+              region: 'us-east-1',
+              node: 'use1-w',
+              state: 'down',
+              memoryBytes: 8 * GIB,
+              reservedMemoryBytes: 0,
+              cpus: 2,
+              reservedCpus: 0,
+              diskBytes: 0,
+              diskFreeBytes: 0,
+              instances: 0,
+            },
+          ],
+        },
+      },
+    });
+    const section = await screen.findByRole('region', { name: 'Host capacity' });
+    expect(await within(section).findByText('30 GB sold of 24 GB on 1 server taking instances')).toBeTruthy();
+    const table = within(section).getByRole('table', { name: 'Servers' });
+    const rows = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) =>
+        within(row)
+          .getAllByRole('cell')
+          .map((cell) => cell.textContent),
+      );
+    expect(rows).toEqual([
+      ['us-east-1', 'use1-m', 'active', '4 GB of 16 GB', '1 vCPU of 2 vCPU', '25 GB of 100 GB', '3'],
+      ['us-east-1', 'use1-w', 'down', '0 KB of 8 GB', '0 vCPU of 2 vCPU', '—', '0'],
+    ]);
   });
 
   it('says so when the driver measures nothing', async () => {

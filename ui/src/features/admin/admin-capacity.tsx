@@ -47,21 +47,73 @@ function Meter({ label, used, total, words }: { label: string; used: number; tot
   );
 }
 
+/** The machines instances run on (a swarm's nodes, per region), with what is reserved on each. */
+function PlacesTable({ places }: { places: HostCapacity['places'] }) {
+  return (
+    <Box>
+      <Typography variant="subtitle2" component="h3" sx={{ mb: 1 }}>
+        Servers
+      </Typography>
+      <TableContainer>
+        <Table size="small" aria-label="Servers">
+          <TableHead>
+            <TableRow>
+              <TableCell>Region</TableCell>
+              <TableCell>Server</TableCell>
+              <TableCell>State</TableCell>
+              <TableCell align="right">Memory reserved</TableCell>
+              <TableCell align="right">CPU reserved</TableCell>
+              <TableCell align="right">Disk used</TableCell>
+              <TableCell align="right">Instances</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {places.map((place) => (
+              <TableRow key={`${place.region}/${place.node}`}>
+                <TableCell>{place.region}</TableCell>
+                <TableCell>{place.node}</TableCell>
+                <TableCell>{place.state}</TableCell>
+                <TableCell align="right">
+                  {formatBytes(place.reservedMemoryBytes)} of {formatBytes(place.memoryBytes)}
+                </TableCell>
+                <TableCell align="right">
+                  {formatCpu(place.reservedCpus)} of {formatCpu(place.cpus)}
+                </TableCell>
+                <TableCell align="right">
+                  {place.diskBytes > 0
+                    ? `${formatBytes(place.diskBytes - place.diskFreeBytes)} of ${formatBytes(place.diskBytes)}`
+                    : '—'}
+                </TableCell>
+                <TableCell align="right">{formatCount(place.instances)}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </TableContainer>
+    </Box>
+  );
+}
+
 function CapacityView({ capacity }: { capacity: HostCapacity }) {
-  const { memory, cpu, disk, busiest } = capacity;
+  const { memory, cpu, disk, busiest, places } = capacity;
   const diskUsed = disk.totalBytes - disk.freeBytes;
+  const taking = places.filter((place) => place.state === 'active').length;
+  const where =
+    places.length > 0
+      ? `on ${formatCount(taking)} server${taking === 1 ? '' : 's'} taking instances`
+      : 'on the host';
   const meters = [
     {
       label: 'Memory sold',
       used: memory.soldBytes,
       total: memory.hostBytes,
-      words: `${formatBytes(memory.soldBytes)} sold of ${formatBytes(memory.hostBytes)} on the host`,
+      words: `${formatBytes(memory.soldBytes)} sold of ${formatBytes(memory.hostBytes)} ${where}`,
     },
     {
       label: 'CPU sold',
       used: cpu.soldCpus,
       total: cpu.hostCpus,
-      words: `${formatCpu(cpu.soldCpus)} sold of ${formatCpu(cpu.hostCpus)} on the host`,
+      words: `${formatCpu(cpu.soldCpus)} sold of ${formatCpu(cpu.hostCpus)} ${where}`,
     },
     {
       label: 'Disk used',
@@ -82,6 +134,7 @@ function CapacityView({ capacity }: { capacity: HostCapacity }) {
           </Grid>
         ))}
       </Grid>
+      {places.length > 0 && <PlacesTable places={places} />}
       <Box>
         <Typography variant="subtitle2" component="h3" sx={{ mb: 1 }}>
           Busiest instances (last hour, by CPU)
@@ -138,7 +191,7 @@ export function AdminCapacity() {
     <AdminSection
       id="admin-capacity"
       title="Host capacity"
-      text="Memory and CPU sold to deployed instances against what this host has, its disk, and the busiest instances."
+      text="Memory and CPU sold to deployed instances against what the servers have, their disks, and the busiest instances."
       control={null}
     >
       {unmeasured ? (

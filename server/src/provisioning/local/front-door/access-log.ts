@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { type FileHandle, open, stat } from 'node:fs/promises';
-import { ACCESS_LOGGER_PREFIX } from '../../front-door/caddy-config.ts';
+import { countAccessLine } from '../../front-door/access-lines.ts';
 import type { RequestCounts } from '../../usage.ts';
 
 /**
@@ -23,36 +23,6 @@ export interface AccessLogReader {
   /** Responses and bytes per instance id since the previous read. */
   read(): Promise<Map<string, RequestCounts>>;
   close(): Promise<void>;
-}
-
-const emptyCounts = (): RequestCounts => ({
-  status2xx: 0,
-  status3xx: 0,
-  status4xx: 0,
-  status5xx: 0,
-  bytesSent: 0,
-});
-
-/** Adds one access line to `counts`; false when it is not one. */
-function countAccessLine(line: string, counts: Map<string, RequestCounts>): boolean {
-  let entry: { logger?: unknown; status?: unknown; size?: unknown };
-  try {
-    entry = JSON.parse(line) as typeof entry;
-  } catch {
-    return false;
-  }
-  const { logger, status, size } = entry;
-  if (typeof logger !== 'string' || !logger.startsWith(ACCESS_LOGGER_PREFIX) || typeof status !== 'number')
-    return false;
-  const id = logger.slice(ACCESS_LOGGER_PREFIX.length);
-  const found = counts.get(id) ?? emptyCounts();
-  if (status < 300) found.status2xx += 1;
-  else if (status < 400) found.status3xx += 1;
-  else if (status < 500) found.status4xx += 1;
-  else found.status5xx += 1;
-  if (typeof size === 'number' && size > 0) found.bytesSent += size;
-  counts.set(id, found);
-  return true;
 }
 
 export function accessLogReader(file: string, maxBytes = 64 * 1024 * 1024): AccessLogReader {

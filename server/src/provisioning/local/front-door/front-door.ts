@@ -76,7 +76,7 @@ export function frontDoor(root: string, options: FrontDoorOptions, log: (line: s
       {
         adminListen: `unix/${files.adminSocket}`,
         logFile: files.jsonLog,
-        accessLogFile: files.accessLog,
+        accessLog: files.accessLog,
         listenHost: options.listenHost,
         httpPort: p.httpPort,
         httpsPort: p.httpsPort,
