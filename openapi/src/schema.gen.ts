@@ -538,7 +538,7 @@ export interface paths {
         };
         /**
          * Connection details of a database instance, or of a WordPress site’s database and SFTP login
-         * @description 202 while the instance is still being deployed (poll again: the UI tries 10 times, 2 s apart); 200 with the credentials once it has been deployed.
+         * @description 202 while the instance is still being deployed (poll again: the UI tries 10 times, 2 s apart); 200 with the credentials once it has been deployed. `sftp` is null where this server offers no SFTP (the instance’s `features.sftp` says why).
          */
         get: operations["instances.access"];
         put?: never;
@@ -635,7 +635,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** How much of its storage a WordPress site uses (its own disk: files, uploads, sessions, logs) */
+        /** How much of its storage an instance uses, and its size (a site’s own disk: files, uploads, sessions, logs; a database’s data) */
         get: operations["instances.storage"];
         put?: never;
         post?: never;
@@ -2372,6 +2372,7 @@ export interface components {
             /** @description Logins refused because the subscription is inactive */
             suspended: boolean;
             customDomain: components["schemas"]["CustomDomain"];
+            features: components["schemas"]["InstanceFeatures"];
             /** @description Flags only; credentials come from GET /api/instances/{id}/access */
             metadata: {
                 database: boolean;
@@ -2424,6 +2425,25 @@ export interface components {
             lastChecked: string | null;
             /** @description What the last lookup found */
             message: string | null;
+        };
+        /** @description What the instance has besides running, feature by feature: exactly the features of its type, each available or with the reason this server does not offer it. An endpoint of an unavailable feature answers 409 with that reason. */
+        InstanceFeatures: {
+            password?: components["schemas"]["InstanceFeature"];
+            domains?: components["schemas"]["InstanceFeature"] & unknown;
+            sftp?: components["schemas"]["InstanceFeature"] & unknown;
+            storage?: components["schemas"]["InstanceFeature"] & unknown;
+            usage?: components["schemas"]["InstanceFeature"] & unknown;
+            backups?: components["schemas"]["InstanceFeature"] & unknown;
+            databaseAdmin?: components["schemas"]["InstanceFeature"] & unknown;
+        };
+        /** @description Databases: a new database password (POST /api/instances/{id}/password) */
+        InstanceFeature: {
+            available: boolean;
+            /**
+             * @description Why this server does not offer it, in the customer’s words (shown where the feature would be, and the message of the 409 its endpoints answer); null when available
+             * @example SFTP is not offered on this server yet
+             */
+            reason: string | null;
         };
         InstanceCapabilities: {
             types: {
@@ -2565,7 +2585,7 @@ export interface components {
                  */
                 phpmyadmin: string | null;
             };
-            /** @description WordPress sites: the SFTP login (chrooted to the site); null for databases */
+            /** @description WordPress sites: the SFTP login (chrooted to the site); null for databases, and where this server offers no SFTP (`features.sftp` of the instance says why) */
             sftp: {
                 ipAddress: string;
                 port: number;
@@ -5159,7 +5179,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The instance is not deployed (yet) or is being deleted */
+            /** @description The instance is not deployed (yet), is being deleted, or this server does not offer password changes (the message and `details.reason` are the customer’s reason, the instance’s `features` has it too) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5240,7 +5260,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Verified or attached by another account ("The domain … is already in use by another account"), or the instance is not deployed */
+            /** @description Verified or attached by another account ("The domain … is already in use by another account"), the instance is not deployed, or this server does not offer custom domains (the message and `details.reason` are the customer’s reason, the instance’s `features` has it too) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5316,7 +5336,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The instance is still deploying, was never deployed, or is being deleted */
+            /** @description Not deployed, or this server does not offer custom domains (the message and `details.reason` are the customer’s reason, the instance’s `features` has it too) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5383,7 +5403,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Another account holds the domain, or the instance is being deleted */
+            /** @description Another account holds the domain, the instance is being deleted, or this server does not offer custom domains (the message and `details.reason` are the customer’s reason, the instance’s `features` has it too) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5441,7 +5461,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The instance is still deploying, was never deployed, or is being deleted */
+            /** @description Not deployed, or this server does not offer custom domains (the message and `details.reason` are the customer’s reason, the instance’s `features` has it too) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5517,7 +5537,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The domain is not verified yet, or the instance is not deployed */
+            /** @description The domain is not verified yet, the instance is not deployed, or this server does not offer custom domains (the message and `details.reason` are the customer’s reason, the instance’s `features` has it too) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5548,15 +5568,6 @@ export interface operations {
                     "application/json": components["schemas"]["SiteStorage"];
                 };
             };
-            /** @description "Storage use is shown for WordPress instances" */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Not signed in */
             401: {
                 headers: {
@@ -5575,7 +5586,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The instance is still deploying, was never deployed, or is being deleted */
+            /** @description Still deploying, never deployed, being deleted, no size is kept for it (a database on an operator’s server), or this server does not offer storage figures (the message and `details.reason` are the customer’s reason, the instance’s `features` has it too) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5584,7 +5595,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The host failed the operation (`operation_failed`, "Failed to request SSL"; `details.requestId` names the server log entry) */
+            /** @description The host failed the operation (`operation_failed`, "Failed to load storage use"; `details.requestId` names the server log entry) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -5635,6 +5646,15 @@ export interface operations {
             };
             /** @description No such instance of this user (`not_found`, "Instance not found") */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not offered: or this server does not offer backups of its type (the message and `details.reason` are the customer’s reason, the instance’s `features` has it too) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5705,7 +5725,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not running, a backup already in progress, or 10 manual backups kept */
+            /** @description Not running, a backup already in progress, 10 manual backups kept, or this server does not offer backups of its type (the message and `details.reason` are the customer’s reason, the instance’s `features` has it too) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5773,7 +5793,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The instance is not running, or the backup is not complete */
+            /** @description The instance is not running, the backup is not complete, or this server does not offer backups of its type (the message and `details.reason` are the customer’s reason, the instance’s `features` has it too) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5841,7 +5861,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The backup is still being made */
+            /** @description The backup is still being made, or this server does not offer backups of its type (the message and `details.reason` are the customer’s reason, the instance’s `features` has it too) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5909,7 +5929,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The backup is not complete */
+            /** @description The backup is not complete, or this server does not offer backups of its type (the message and `details.reason` are the customer’s reason, the instance’s `features` has it too) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7944,6 +7964,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description This server does not measure usage of its type (the message and `details.reason` are the customer’s reason, the instance’s `features.usage` has it too) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "admin.capacity": {
@@ -8726,7 +8755,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicError"];
                 };
             };
-            /** @description The instance is not deployed yet or is being deleted */
+            /** @description The instance is not deployed yet or is being deleted, or this server does not offer password changes (`details.reason`, as in the instance’s `features`) */
             409: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -9126,7 +9155,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicError"];
                 };
             };
-            /** @description The domain belongs to another account, or the instance is not deployed */
+            /** @description The domain belongs to another account, or the instance is not deployed, or this server does not offer it (`details.reason`, as in the instance’s `features`) */
             409: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -9340,7 +9369,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicError"];
                 };
             };
-            /** @description The instance is not deployed or is being deleted */
+            /** @description The instance is not deployed or is being deleted, or this server does not offer it (`details.reason`, as in the instance’s `features`) */
             409: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -9554,7 +9583,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicError"];
                 };
             };
-            /** @description The domain is not verified yet, or the instance is not deployed */
+            /** @description The domain is not verified yet, or the instance is not deployed, or this server does not offer it (`details.reason`, as in the instance’s `features`) */
             409: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -9742,7 +9771,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicError"];
                 };
             };
-            /** @description The instance is not deployed */
+            /** @description The instance is not deployed, or this server does not offer it (`details.reason`, as in the instance’s `features`) */
             409: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -9956,7 +9985,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicError"];
                 };
             };
-            /** @description The instance is not deployed */
+            /** @description The instance is not deployed, or this server does not offer it (`details.reason`, as in the instance’s `features`) */
             409: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -10177,7 +10206,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicError"];
                 };
             };
-            /** @description Not deployed, suspended, or the Idempotency-Key was used with another body */
+            /** @description Not deployed, suspended, or the Idempotency-Key was used with another body, or this server does not offer it (`details.reason`, as in the instance’s `features`) */
             409: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -10392,7 +10421,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicError"];
                 };
             };
-            /** @description The instance is not deployed */
+            /** @description The instance is not deployed, or this server does not offer it (`details.reason`, as in the instance’s `features`) */
             409: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -10607,7 +10636,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicError"];
                 };
             };
-            /** @description The instance is not deployed */
+            /** @description The instance is not deployed, or this server does not offer it (`details.reason`, as in the instance’s `features`) */
             409: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -10822,7 +10851,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicError"];
                 };
             };
-            /** @description The backup is not complete */
+            /** @description The backup is not complete, or this server does not offer it (`details.reason`, as in the instance’s `features`) */
             409: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -11007,6 +11036,32 @@ export interface operations {
                      *       "message": "Instance not found",
                      *       "details": {
                      *         "code": "not_found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description This server does not measure usage of its type (`details.reason`, as in the instance’s `features.usage`) */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Conflict",
+                     *       "message": "This server does not measure usage yet",
+                     *       "details": {
+                     *         "code": "conflict"
                      *       }
                      *     }
                      */
