@@ -580,13 +580,17 @@ export function describeDriverContract(harness: ContractHarness): void {
       const session = await sftp(
         p.ctx,
         d.sftp,
-        ['put upload.txt public/contract.txt', 'get public/contract.txt back.txt'],
+        [
+          `-mkdir ${p.under.siteFile('/wp-content/uploads')}`,
+          `put upload.txt ${p.under.siteFile('/wp-content/uploads/contract.txt')}`,
+          `get ${p.under.siteFile('/wp-content/uploads/contract.txt')} back.txt`,
+        ],
         `sftp-${d.id}`,
         { 'upload.txt': content },
       );
       expect(session.code, session.stderr).toBe(0);
       expect(await readLocal(path.join(session.local, 'back.txt'))).toBe(content);
-      const served = await fetchPage(p.ctx, `${d.reach.url}/contract.txt`);
+      const served = await fetchPage(p.ctx, `${d.reach.url}/wp-content/uploads/contract.txt`);
       expect([served.status, served.body]).toEqual([200, content]);
       const wrong = await sftp(p.ctx, { ...d.sftp, password: 'wrong-password' }, ['pwd'], `sftp-${d.id}`);
       expect(wrong.code, 'a wrong password is refused').not.toBe(0);
@@ -615,7 +619,7 @@ export function describeDriverContract(harness: ContractHarness): void {
           },
           { timeoutMs: 90_000, what: `the certificate of ${domain}` },
         );
-        const secure = await fetchPage(p.ctx, `${url}/`, p.under.domainCa());
+        const secure = await fetchPage(p.ctx, `${url}/`, await p.under.domainCa());
         expect(secure.status, secure.stderr).toBe(200);
         expect(secure.body).toContain(type === 'wordpress' ? `<title>Contract ${suffix}` : 'n8n');
         // The temporary URL keeps working; removing the domain brings it back as the address.

@@ -27,7 +27,7 @@ export interface DriverUnderTest {
    */
   frontDoor: string;
   /** A PEM file of the CA that signs custom domains' certificates (curl --cacert); read once one is issued. */
-  domainCa(): string;
+  domainCa(): string | Promise<string>;
   /** Each type's disk as the driver was given it, MiB: the storage figure's limit must say it. */
   diskMb: Partial<Record<InstanceType, number>>;
   /**
@@ -38,6 +38,8 @@ export interface DriverUnderTest {
     instanceId: string,
     type: InstanceType,
   ): Promise<{ memoryBytes: number | null; cpus: number | null }>;
+  /** Where the file a site serves at `urlPath` is, for its SFTP login (relative to where it starts). */
+  siteFile(urlPath: string): string;
   /** Paths on the server a tenant must never read over SFTP (the driver's own data), to try. */
   privatePaths: readonly string[];
   /**

@@ -53,6 +53,8 @@ export const localHarness: ContractHarness = {
       frontDoor: '127.0.0.1',
       domainCa: () => caddyPaths(root).rootCertificate,
       diskMb: DISK_MB,
+      // A site's SFTP login starts above its public/ (beside tmp/ and logs/).
+      siteFile: (urlPath) => `public${urlPath}`,
       // The driver's own data: its state files, servers' data, keys and certificates.
       privatePaths: [root, path.join(root, 'site-state'), path.join(root, 'sftp', 'host_key'), '/root'],
       log: () => [prov.logs.join('\n'), ...serverLogs(root)].join('\n'),

@@ -198,7 +198,7 @@ INSERT INTO trap VALUES (1), (2);`);
           work,
         );
         expect(session.code, session.stderr).toBe(0);
-        expect(session.stdout).toContain('/site/wp-content');
+        expect(session.stdout).toContain('/var/www/wordpress');
         expect(await readFile(path.join(work, 'back.txt'), 'utf8')).toBe('hello from sftp\n');
         // The site serves what was uploaded: the files are the site's own.
         expect(await asSite('cat', '/var/www/wordpress/wp-content/uploads/hello.txt')).toBe(
@@ -208,7 +208,8 @@ INSERT INTO trap VALUES (1), (2);`);
         const hostile = await sftpBatch(
           sftp,
           [
-            '-put hello.txt /site/../var/www/wordpress/wp-config.php',
+            '-put hello.txt wp-config.php',
+            '-put hello.txt wp-content/../index.php',
             '-put hello.txt /etc/hello.txt',
             '-ln -s /etc/passwd passwd-link',
           ],
@@ -217,10 +218,10 @@ INSERT INTO trap VALUES (1), (2);`);
         expect(hostile.stderr).toMatch(/(Permission denied|Failure|Read-only)/i);
         expect(await asSite('sh', '-c', 'ls /etc/hello.txt 2>&1 || true')).toMatch(/No such file/);
         // A size past the disk is refused (a SETSTAT to 1 TiB, the sparse monster), not made.
-        expect((await sftpBatch(sftp, ['put hello.txt big.bin'], work)).code).toBe(0);
-        expect(await setSize(sftp, 'big.bin', 2 ** 40)).toBe('refused');
+        expect((await sftpBatch(sftp, ['put hello.txt wp-content/big.bin'], work)).code).toBe(0);
+        expect(await setSize(sftp, 'wp-content/big.bin', 2 ** 40)).toBe('refused');
         expect(await asSite('stat', '-c', '%s', '/var/www/wordpress/wp-content/big.bin')).toBe('16');
-        expect(await setSize(sftp, 'big.bin', 4)).toBe('done');
+        expect(await setSize(sftp, 'wp-content/big.bin', 4)).toBe('done');
         // Another site's login with this password, and a wrong password, are refused.
         const neighbourSlug = neighbour.replaceAll('-', '').slice(0, 12);
         expect((await sftpBatch({ ...sftp, user: neighbourSlug }, ['pwd'], work)).code).not.toBe(0);
@@ -236,8 +237,9 @@ INSERT INTO trap VALUES (1), (2);`);
       const size = Number(
         await asSite('sh', '-c', 'df -B1 --output=size /var/www/wordpress/wp-content | tail -n 1'),
       );
-      expect(size).toBeLessThanOrEqual(h().disks.wordpress * 1024 * 1024);
-      expect(size).toBeGreaterThan(h().disks.wordpress * 0.8 * 1024 * 1024);
+      // At least what was sold (ext4's own takes some of the disk: it is made that much larger).
+      expect(size).toBeGreaterThanOrEqual(h().disks.wordpress * 1024 * 1024);
+      expect(size).toBeLessThan(h().disks.wordpress * 1.2 * 1024 * 1024);
       const fill = await asSite(
         'sh',
         '-c',

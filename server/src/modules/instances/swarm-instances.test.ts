@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeDriverContract } from '../../../test/contract/driver-contract.ts';
+import { swarmContractHarness } from '../../../test/contract/swarm-contract-harness.ts';
 import {
   call,
   createTestApp,
@@ -16,6 +18,7 @@ import {
   waitForStatus,
 } from '../../../test/instances-harness.ts';
 import { tenantCli } from '../../../test/provisioning/db-clients.ts';
+import { curl } from '../../../test/provisioning/site-clients.ts';
 import { type SwarmHarness, startSwarmHarness } from '../../../test/provisioning/swarm-harness.ts';
 import { testArchives } from '../../../test/provisioning/test-archives.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
@@ -172,6 +175,10 @@ describe('instances through the API on the swarm driver', { timeout: 180_000 }, 
   });
 });
 
+// The driver contract on this swarm (eu-west-1), before a server of us-east-1 is lost below: every
+// capability × type through the API with the customers' real clients (.vitest-results/contract-swarm.md).
+describeDriverContract(swarmContractHarness(() => h));
+
 describe('a server lost for good', { timeout: 900_000 }, () => {
   it('brings each instance back elsewhere from its latest backup, tells its owner, and fences the old server', async () => {
     const { token, user } = await proUser();
@@ -191,6 +198,23 @@ describe('a server lost for good', { timeout: 900_000 }, () => {
       expect(deployed.status, JSON.stringify(deployed.json)).toBe(202);
       return deployed.json.instance.id;
     };
+    const site = await call(app, 'POST', '/api/instances/deploy', {
+      token,
+      body: {
+        name: 'Bakery',
+        type: 'WordPress',
+        region: 'us-east-1',
+        memory: '512MB',
+        cpu: '0.5',
+        title: 'Lost Bakery',
+        username: 'baker',
+        email: 'baker@example.com',
+        password: 'Baker-pass-2026',
+        phpversion: '8.2',
+      },
+    });
+    expect(site.status, JSON.stringify(site.json)).toBe(202);
+    const wp = site.json.instance.id;
     const mysql = await deploy({
       name: 'Ledger',
       type: 'MySQL',
@@ -205,9 +229,9 @@ describe('a server lost for good', { timeout: 900_000 }, () => {
       memory: '512MB',
       cpu: '0.5',
     });
-    for (const id of [mysql, pg]) await waitForStatus(app, token, id, 'running', 180_000);
+    for (const id of [mysql, pg, wp]) await waitForStatus(app, token, id, 'running', 180_000);
     await h.docker(manager, 'node', 'update', '--availability', 'active', managerId);
-    for (const id of [mysql, pg]) {
+    for (const id of [mysql, pg, wp]) {
       const { nodeLabels } = await h.inspect(manager, instanceNames(id).service);
       expect(nodeLabels['berth.public-address']).toBe(worker.address);
     }
@@ -225,7 +249,24 @@ describe('a server lost for good', { timeout: 900_000 }, () => {
         )
       ).ok,
     ).toBe(true);
-    for (const id of [mysql, pg]) {
+    // The site's own file, uploaded before the backup.
+    const front = present(h.swarm.nodes.find((node) => node.name === manager)).address;
+    const siteUrl = present((await call(app, 'GET', `/api/instances/${wp}`, { token })).json.instance.url);
+    const siteHost = new URL(siteUrl).host;
+    const page = (path: string) =>
+      curl(['--resolve', `${siteHost}:80:${front}`, `http://${siteHost}${path}`]);
+    const siteContainer = await h.containerOf('use1-w', instanceNames(wp).service);
+    await h.docker(
+      'use1-w',
+      'exec',
+      '-u',
+      'www-data',
+      siteContainer,
+      'sh',
+      '-c',
+      'mkdir -p /var/www/wordpress/wp-content/uploads && echo kept > /var/www/wordpress/wp-content/uploads/note.txt',
+    );
+    for (const id of [mysql, pg, wp]) {
       const backup = await call(app, 'POST', `/api/instances/${id}/backups/new`, {
         token,
         body: { name: 'nightly' },
@@ -239,6 +280,18 @@ describe('a server lost for good', { timeout: 900_000 }, () => {
     const lostAt = Date.now();
     await killLocalNode(worker);
     const managerAddress = present(h.swarm.nodes.find((node) => node.name === manager)).address;
+    // The site is back once its front door serves it again, with its file.
+    await waitFor(
+      async () => {
+        const now = await call(app, 'GET', `/api/instances/${wp}`, { token });
+        if (now.json.instance?.status !== 'running') return undefined;
+        const answer = await page('/wp-content/uploads/note.txt');
+        return answer.status === 200 ? answer : undefined;
+      },
+      { timeoutMs: 300_000, what: 'the site running again on another server' },
+    );
+    expect((await page('/wp-content/uploads/note.txt')).body.trim()).toBe('kept');
+    expect((await page('/')).body).toContain('Lost Bakery');
     // Back once it runs again on another server: its credentials name that server.
     for (const id of [mysql, pg]) {
       await waitFor(
@@ -255,7 +308,7 @@ describe('a server lost for good', { timeout: 900_000 }, () => {
     }
     const recovered = (Date.now() - lostAt) / 1000;
     console.log(
-      `lost a worker with a MySQL and a PostgreSQL instance: both running again in ${recovered.toFixed(0)} s`,
+      `lost a worker with a MySQL, a PostgreSQL and a WordPress instance: all running again in ${recovered.toFixed(0)} s`,
     );
     // Elsewhere, with the backup's data (what came after it is gone), the same database, user and password.
     const after = { mysql: await credentialsOf(token, mysql), pg: await credentialsOf(token, pg) };
@@ -296,13 +349,13 @@ describe('a server lost for good', { timeout: 900_000 }, () => {
       },
       { timeoutMs: 120_000, what: 'the returned server cleared' },
     );
-    for (const id of [mysql, pg]) {
+    for (const id of [mysql, pg, wp]) {
       expect(await h.docker('use1-w', 'ps', '-aq', '--filter', `label=berth.instance=${id}`)).toBe('');
       expect(await h.docker('use1-w', 'volume', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe(
         '',
       );
     }
-    for (const id of [mysql, pg])
+    for (const id of [mysql, pg, wp])
       expect((await call(app, 'DELETE', `/api/instances/${id}`, { token })).status).toBe(202);
   });
 });

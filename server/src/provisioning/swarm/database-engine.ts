@@ -187,10 +187,15 @@ export function databaseEngine(ctx: SwarmContext, type: SqlType): InstanceEngine
     const placed =
       existing ??
       (await ctx.lock(`ports:${region.id}`, async () => {
-        const node = await placeInstance(ctx, region, {
-          memoryBytes: size.memoryBytes,
-          nanoCpus: size.nanoCpus,
-        });
+        const node = await placeInstance(
+          ctx,
+          region,
+          {
+            memoryBytes: size.memoryBytes,
+            nanoCpus: size.nanoCpus,
+          },
+          spec.id,
+        );
         const port = await freeHostPort(
           region.manager,
           ctx.options.databasePorts,
@@ -228,7 +233,9 @@ export function databaseEngine(ctx: SwarmContext, type: SqlType): InstanceEngine
         }),
       );
       await waitForRunning(region, names.service, { after });
+      ctx.promises.delete(spec.id);
     } catch (error) {
+      ctx.promises.delete(spec.id);
       // A first deploy that cannot run leaves nothing behind (a retry starts over); a failed clean-up is
       // logged, and the deploy's own error is what the job reports.
       if (!existing) {

@@ -77,12 +77,17 @@ export function n8nEngine(ctx: SwarmContext, doors: SwarmFrontDoors): InstanceEn
     const nodeId =
       existing?.nodeId ??
       (
-        await placeInstance(ctx, region, {
-          memoryBytes: size.memoryBytes,
-          nanoCpus: size.nanoCpus,
-          labels: { [RUNTIME_LABEL]: N8N_VERSION },
-          labelReason: `No server of this region has n8n ${N8N_VERSION} installed`,
-        })
+        await placeInstance(
+          ctx,
+          region,
+          {
+            memoryBytes: size.memoryBytes,
+            nanoCpus: size.nanoCpus,
+            labels: { [RUNTIME_LABEL]: N8N_VERSION },
+            labelReason: `No server of this region has n8n ${N8N_VERSION} installed`,
+          },
+          input.id,
+        )
       ).ID;
     const urls = doors.urls(region.id, names.slug, domain, 'n8n');
     try {
@@ -116,12 +121,14 @@ export function n8nEngine(ctx: SwarmContext, doors: SwarmFrontDoors): InstanceEn
         }),
       );
       await waitForRunning(region, names.service, { after, timeoutMs: 300_000 });
+      ctx.promises.delete(input.id);
       await removeSecrets(region.manager, input.id, [secret.SecretName]);
       await doors.reload(region.id);
       const host = await waitForN8n(doors, region, names.slug);
       if (!existing) await setUpOwner(doors, region, host, input);
       return urls;
     } catch (error) {
+      ctx.promises.delete(input.id);
       // A first deploy that cannot run leaves nothing behind (a retry starts over); a failed clean-up is
       // logged, and the deploy's own error is what the job reports.
       if (!existing) {

@@ -291,24 +291,55 @@ export async function volumeUsage(
   return usage;
 }
 
+/** How long a placement's promise holds without its service's task showing (a deploy takes seconds). */
+const PROMISE_MS = 5 * 60_000;
+
 /**
  * The node a new stateful instance goes to (region.ts chooses it), made ready for it first; a node that
- * cannot be made ready is passed over (the log says why) for the next best.
+ * cannot be made ready is passed over (the log says why) for the next best. Deploys at once in a region
+ * are placed one after another, and each placement is counted on its node (promised) until the instance's
+ * task shows there: two deploys never take the same room.
  */
-export async function placeInstance(ctx: SwarmContext, region: Region, need: Need): Promise<SwarmNode> {
-  const passedOver = new Set<string>();
-  for (;;) {
-    const node = await choosePlacement(region, need, passedOver);
-    try {
-      await prepareNode(ctx, region, node);
-      return node;
-    } catch (error) {
-      ctx.log(
-        `node ${node.Description.Hostname} of ${region.id} is not ready for instances: ${(error as Error).message}`,
-      );
-      passedOver.add(node.ID);
+export async function placeInstance(
+  ctx: SwarmContext,
+  region: Region,
+  need: Need,
+  instanceId: string,
+): Promise<SwarmNode> {
+  return ctx.lock(`placement:${region.id}`, async () => {
+    const promised = new Map<string, { memoryBytes: number; nanoCpus: number }>();
+    const placedTasks = new Set((await region.loads()).flatMap((load) => [...load.instances]));
+    for (const [id, promise] of ctx.promises) {
+      if (placedTasks.has(id) || Date.now() - promise.at > PROMISE_MS) ctx.promises.delete(id);
+      else if (promise.region === region.id) {
+        const sum = promised.get(promise.nodeId) ?? { memoryBytes: 0, nanoCpus: 0 };
+        promised.set(promise.nodeId, {
+          memoryBytes: sum.memoryBytes + promise.memoryBytes,
+          nanoCpus: sum.nanoCpus + promise.nanoCpus,
+        });
+      }
     }
-  }
+    const passedOver = new Set<string>();
+    for (;;) {
+      const node = await choosePlacement(region, need, passedOver, promised);
+      try {
+        await prepareNode(ctx, region, node);
+        ctx.promises.set(instanceId, {
+          region: region.id,
+          nodeId: node.ID,
+          memoryBytes: need.memoryBytes,
+          nanoCpus: need.nanoCpus,
+          at: Date.now(),
+        });
+        return node;
+      } catch (error) {
+        ctx.log(
+          `node ${node.Description.Hostname} of ${region.id} is not ready for instances: ${(error as Error).message}`,
+        );
+        passedOver.add(node.ID);
+      }
+    }
+  });
 }
 
 /** Readies every node of the region that is up (at the driver's start); a failure is logged. */

@@ -123,10 +123,16 @@ export async function choosePlacement(
   region: Region,
   need: Need,
   excluded: ReadonlySet<string> = new Set(),
+  /** What deploys under way were promised on each node, not yet in its tasks' reservations. */
+  promised: ReadonlyMap<string, { memoryBytes: number; nanoCpus: number }> = new Map(),
 ): Promise<SwarmNode> {
-  const up = (await region.loads()).filter(
-    (load) => load.node.Status.State === 'ready' && load.node.Spec.Availability === 'active',
-  );
+  const up = (await region.loads())
+    .map((load) => ({
+      ...load,
+      reservedMemory: load.reservedMemory + (promised.get(load.node.ID)?.memoryBytes ?? 0),
+      reservedNanoCpus: load.reservedNanoCpus + (promised.get(load.node.ID)?.nanoCpus ?? 0),
+    }))
+    .filter((load) => load.node.Status.State === 'ready' && load.node.Spec.Availability === 'active');
   const where = regionLabel(region.id);
   if (up.length === 0) throw new CapacityError(`No server of ${where} is up right now`);
   const loads = up.filter((load) => !excluded.has(load.node.ID));

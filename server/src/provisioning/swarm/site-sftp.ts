@@ -20,9 +20,9 @@ import type { SwarmContext } from './swarm-context.ts';
  * apps/wordpress/sftp-server.ts: password logins only, the `sftp` subsystem only, failed logins limited),
  * listening on SFTP_PORT of Berth's host for every region. A login is a site's slug and its SFTP password,
  * checked against the hash on the site's service (`berth.sftp` label; the password itself is nowhere). Each
- * session is OpenSSH's sftp-server in a helper container on the site's node (node-exec.ts `openHelper`):
- * as www-data, only the site's wp-content volume mounted (its disk: nothing can be written past its
- * size), no file larger than that disk (`prlimit --fsize`: no sparse monster), no network, no capability,
+ * session is OpenSSH's sftp-server in a helper container on the site's node (node-exec.ts `openHelper`),
+ * in the site's folder as it is served (WordPress' core read-only from the image): as www-data, only the
+ * site's wp-content volume mounted writable (its disk: nothing can be written past its size), no file larger than that disk (`prlimit --fsize`: no sparse monster), no network, no capability,
  * and in a PID namespace of its own. The gateway only passes bytes; it opens no file of the site's.
  *
  * We chose a gateway in Berth over an SSH server per site: no port per site to publish and firewall, no
@@ -31,8 +31,12 @@ import type { SwarmContext } from './swarm-context.ts';
  */
 
 export const SFTP_LABEL = 'berth.sftp';
-/** Where a session's helper mounts the site's files (its start folder). */
-const FILES = '/site/wp-content';
+/**
+ * Where a session starts: the site as it is served, WordPress' core read-only from the image and its
+ * wp-content (the site's volume, the only writable part) mounted in it.
+ */
+const SITE = '/var/www/wordpress';
+const FILES = `${SITE}/wp-content`;
 
 export interface SwarmSftp {
   start(): Promise<void>;
@@ -62,7 +66,7 @@ function helperSession(ctx: SwarmContext, region: Region, nodeId: string, names:
             '--',
             SFTP_SERVER,
             '-d',
-            FILES,
+            SITE,
             '-u',
             '022',
             '-e',

@@ -36,6 +36,11 @@ export interface SwarmContext {
   image(name: ImageName, type?: InstanceType): string;
   /** The published port a relocated database had (its next deploy takes it again where it is free). */
   previousPorts: Map<string, number>;
+  /** Placements of deploys under way, per instance, until its task shows on its node (node-agent.ts). */
+  promises: Map<
+    string,
+    { region: string; nodeId: string; memoryBytes: number; nanoCpus: number; at: number }
+  >;
   /** Nodes whose images are being loaded now (node-agent.ts): the admin sees them "preparing". */
   preparing: Set<string>;
   /** One operation at a time per instance (and per region for port choice). */
@@ -91,6 +96,7 @@ export function createSwarmContext(options: SwarmDriverOptions, started: () => b
     },
     image: (name, type) => (type && options.images?.[type]) || refs[name],
     preparing: new Set(),
+    promises: new Map(),
     previousPorts: new Map(),
     lock: createKeyedLock(),
     deleteLegacyBackups: (id) => rm(path.join(options.backupsDir, id), { recursive: true, force: true }),

@@ -45,10 +45,15 @@ export function wordpressDeployment(ctx: SwarmContext, doors: SwarmFrontDoors) {
     const nodeId =
       existing?.nodeId ??
       (
-        await placeInstance(ctx, region, {
-          memoryBytes: size.memoryBytes + dbSize.memoryBytes,
-          nanoCpus: size.nanoCpus + dbSize.nanoCpus,
-        })
+        await placeInstance(
+          ctx,
+          region,
+          {
+            memoryBytes: size.memoryBytes + dbSize.memoryBytes,
+            nanoCpus: size.nanoCpus + dbSize.nanoCpus,
+          },
+          spec.id,
+        )
       ).ID;
     const databasePassword =
       spec.databasePassword === undefined ? generatePassword() : checkPassword(spec.databasePassword);
@@ -137,6 +142,7 @@ export function wordpressDeployment(ctx: SwarmContext, doors: SwarmFrontDoors) {
       const phase = (name: string) =>
         phases.push(`${name} ${((performance.now() - t0) / 1000).toFixed(1)} s`);
       await waitForRunning(region, names.dbService, { after: dbAfter });
+      ctx.promises.delete(spec.id);
       phase('database healthy');
       await waitForRunning(region, names.service, { after: appAfter });
       phase('site healthy');
@@ -152,6 +158,7 @@ export function wordpressDeployment(ctx: SwarmContext, doors: SwarmFrontDoors) {
       ctx.log(`WordPress ${spec.id} in ${region.id}: ${phases.join(', ')}`);
       return { urls, databasePassword, sftpPassword };
     } catch (error) {
+      ctx.promises.delete(spec.id);
       // A first deploy that cannot run leaves nothing behind (a retry starts over); a failed clean-up is
       // logged, and the deploy's own error is what the job reports.
       if (!existing) {
