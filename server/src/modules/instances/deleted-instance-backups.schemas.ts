@@ -7,7 +7,7 @@ import { REGION_IDS } from './instance-catalog.ts';
 // The backups of a customer's deleted instances: kept until their plan's days have passed, restorable
 // into a new instance of the same type.
 
-export const DeletedInstanceBackupSchema = BackupSchema.omit({ status: true, step: true, error: true })
+const DeletedInstanceBackupSchema = BackupSchema.omit({ status: true, step: true, error: true })
   .extend({
     keptUntil: z.iso.datetime().openapi({
       description: 'When it is removed (its plan’s days after it was made), with its files',
