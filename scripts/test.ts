@@ -3,7 +3,7 @@
 // exports · 5 build (web for the browser tests, desktop) · 6 the web app's JavaScript budget · 7 tests.
 // Ends with one line "N passed, N failed" counted from vitest's JSON report.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { ensureSystemPackages, TEST_PACKAGES } from './system-packages.ts';
 
 const REPORT = '.vitest-results/report.json';
@@ -39,6 +39,16 @@ step('bundle budget', process.execPath, ['scripts/bundle-budget.ts', 'web/dist']
 step('build desktop', 'npm', ['run', 'build', '-w', '@berth/desktop']);
 
 rmSync(REPORT, { force: true });
+// The driver contract's tables (server/test/contract/), one per driver, written afresh by this run.
+const RESULTS = '.vitest-results';
+const contractTables = () => {
+  try {
+    return readdirSync(RESULTS).filter((name) => /^contract-.+\.md$/.test(name));
+  } catch {
+    return [];
+  }
+};
+for (const table of contractTables()) rmSync(`${RESULTS}/${table}`, { force: true });
 const tests = spawnSync(
   'vitest',
   ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${REPORT}`, ...process.argv.slice(2)],
@@ -56,6 +66,8 @@ try {
   summary = `${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests} skipped`;
   failed = !report.success || report.numFailedTests > 0;
 } catch {}
+// Every capability × type × driver: ✓, unavailable with the customer's reason, or ✗.
+for (const table of contractTables()) console.log(`\n${readFileSync(`${RESULTS}/${table}`, 'utf8')}`);
 console.log(`\nTests: ${summary}`);
 // The report decides as much as vitest's exit code: a failure never ends in 0.
 process.exit(tests.status === 0 && !failed ? 0 : (tests.status ?? 1) || 1);

@@ -538,7 +538,7 @@ export interface paths {
         };
         /**
          * Connection details of a database instance, or of a WordPress site’s database and SFTP login
-         * @description 202 while the instance is still being deployed (poll again: the UI tries 10 times, 2 s apart); 200 with the credentials once it has been deployed.
+         * @description 202 while the instance is still being deployed (poll again: the UI tries 10 times, 2 s apart); 200 with the credentials once it has been deployed. `sftp` is null where this server offers no SFTP (the instance’s `features.sftp` says why).
          */
         get: operations["instances.access"];
         put?: never;
@@ -635,7 +635,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** How much of its storage a WordPress site uses (its own disk: files, uploads, sessions, logs) */
+        /** How much of its storage an instance uses, and its size (a site’s own disk: files, uploads, sessions, logs; a database’s data) */
         get: operations["instances.storage"];
         put?: never;
         post?: never;
@@ -2426,6 +2426,7 @@ export interface components {
             /** @description Logins refused because the subscription is inactive */
             suspended: boolean;
             customDomain: components["schemas"]["CustomDomain"];
+            features: components["schemas"]["InstanceFeatures"];
             /** @description Flags only; credentials come from GET /api/instances/{id}/access */
             metadata: {
                 database: boolean;
@@ -2478,6 +2479,25 @@ export interface components {
             lastChecked: string | null;
             /** @description What the last lookup found */
             message: string | null;
+        };
+        /** @description What the instance has besides running, feature by feature: exactly the features of its type, each available or with the reason this server does not offer it. An endpoint of an unavailable feature answers 409 with that reason. */
+        InstanceFeatures: {
+            password?: components["schemas"]["InstanceFeature"];
+            domains?: components["schemas"]["InstanceFeature"] & unknown;
+            sftp?: components["schemas"]["InstanceFeature"] & unknown;
+            storage?: components["schemas"]["InstanceFeature"] & unknown;
+            usage?: components["schemas"]["InstanceFeature"] & unknown;
+            backups?: components["schemas"]["InstanceFeature"] & unknown;
+            databaseAdmin?: components["schemas"]["InstanceFeature"] & unknown;
+        };
+        /** @description Databases: a new database password (POST /api/instances/{id}/password) */
+        InstanceFeature: {
+            available: boolean;
+            /**
+             * @description Why this server does not offer it, in the customer’s words (shown where the feature would be, and the message of the 409 its endpoints answer); null when available
+             * @example SFTP is not offered on this server yet
+             */
+            reason: string | null;
         };
         InstanceCapabilities: {
             types: {
@@ -2631,7 +2651,7 @@ export interface components {
                  */
                 phpmyadmin: string | null;
             };
-            /** @description WordPress sites: the SFTP login (chrooted to the site); null for databases */
+            /** @description WordPress sites: the SFTP login (chrooted to the site); null for databases, and where this server offers no SFTP (`features.sftp` of the instance says why) */
             sftp: {
                 ipAddress: string;
                 port: number;
@@ -5281,7 +5301,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The instance is not deployed (yet) or is being deleted */
+            /** @description The instance is not deployed (yet), is being deleted, or this server does not offer password changes (the message and `details.reason` are the customer’s reason, the instance’s `features` has it too) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5362,7 +5382,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Verified or attached by another account ("The domain … is already in use by another account"), or the instance is not deployed */
+            /** @description Verified or attached by another account ("The domain … is already in use by another account"), the instance is not deployed, or this server does not offer custom domains (the message and `details.reason` are the customer’s reason, the instance’s `features` has it too) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5438,7 +5458,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The instance is still deploying, was never deployed, or is being deleted */
+            /** @description Not deployed, or this server does not offer custom domains (the message and `details.reason` are the customer’s reason, the instance’s `features` has it too) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5505,7 +5525,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Another account holds the domain, or the instance is being deleted */
+            /** @description Another account holds the domain, the instance is being deleted, or this server does not offer custom domains (the message and `details.reason` are the customer’s reason, the instance’s `features` has it too) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5563,7 +5583,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The instance is still deploying, was never deployed, or is being deleted */
+            /** @description Not deployed, or this server does not offer custom domains (the message and `details.reason` are the customer’s reason, the instance’s `features` has it too) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5639,7 +5659,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The domain is not verified yet, or the instance is not deployed */
+            /** @description The domain is not verified yet, the instance is not deployed, or this server does not offer custom domains (the message and `details.reason` are the customer’s reason, the instance’s `features` has it too) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5670,15 +5690,6 @@ export interface operations {
                     "application/json": components["schemas"]["SiteStorage"];
                 };
             };
-            /** @description "Storage use is shown for WordPress instances" */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Not signed in */
             401: {
                 headers: {
@@ -5697,7 +5708,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The instance is still deploying, was never deployed, or is being deleted */
+            /** @description Still deploying, never deployed, being deleted, no size is kept for it (a database on an operator’s server), or this server does not offer storage figures (the message and `details.reason` are the customer’s reason, the instance’s `features` has it too) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5706,7 +5717,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The host failed the operation (`operation_failed`, "Failed to request SSL"; `details.requestId` names the server log entry) */
+            /** @description The host failed the operation (`operation_failed`, "Failed to load storage use"; `details.requestId` names the server log entry) */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -5757,6 +5768,15 @@ export interface operations {
             };
             /** @description No such instance of this user (`not_found`, "Instance not found") */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not offered: or this server does not offer backups of its type (the message and `details.reason` are the customer’s reason, the instance’s `features` has it too) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5827,7 +5847,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not running, a backup already in progress, or 10 manual backups kept */
+            /** @description Not running, a backup already in progress, 10 manual backups kept, or this server does not offer backups of its type (the message and `details.reason` are the customer’s reason, the instance’s `features` has it too) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5895,7 +5915,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The instance is not running, or the backup is not complete */
+            /** @description The instance is not running, the backup is not complete, or this server does not offer backups of its type (the message and `details.reason` are the customer’s reason, the instance’s `features` has it too) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5963,7 +5983,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The backup is still being made */
+            /** @description The backup is still being made, or this server does not offer backups of its type (the message and `details.reason` are the customer’s reason, the instance’s `features` has it too) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6031,7 +6051,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The backup is not complete */
+            /** @description The backup is not complete, or this server does not offer backups of its type (the message and `details.reason` are the customer’s reason, the instance’s `features` has it too) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8225,6 +8245,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description This server does not measure usage of its type (the message and `details.reason` are the customer’s reason, the instance’s `features.usage` has it too) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     "admin.capacity": {
@@ -9007,7 +9036,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicError"];
                 };
             };
-            /** @description The instance is not deployed yet or is being deleted */
+            /** @description The instance is not deployed yet or is being deleted, or this server does not offer password changes (`details.reason`, as in the instance’s `features`) */
             409: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -9407,7 +9436,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicError"];
                 };
             };
-            /** @description The domain belongs to another account, or the instance is not deployed */
+            /** @description The domain belongs to another account, or the instance is not deployed, or this server does not offer it (`details.reason`, as in the instance’s `features`) */
             409: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -9621,7 +9650,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicError"];
                 };
             };
-            /** @description The instance is not deployed or is being deleted */
+            /** @description The instance is not deployed or is being deleted, or this server does not offer it (`details.reason`, as in the instance’s `features`) */
             409: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -9835,7 +9864,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicError"];
                 };
             };
-            /** @description The domain is not verified yet, or the instance is not deployed */
+            /** @description The domain is not verified yet, or the instance is not deployed, or this server does not offer it (`details.reason`, as in the instance’s `features`) */
             409: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -10023,7 +10052,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicError"];
                 };
             };
-            /** @description The instance is not deployed */
+            /** @description The instance is not deployed, or this server does not offer it (`details.reason`, as in the instance’s `features`) */
             409: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -10237,7 +10266,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicError"];
                 };
             };
-            /** @description The instance is not deployed */
+            /** @description The instance is not deployed, or this server does not offer it (`details.reason`, as in the instance’s `features`) */
             409: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -10458,7 +10487,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicError"];
                 };
             };
-            /** @description Not deployed, suspended, or the Idempotency-Key was used with another body */
+            /** @description Not deployed, suspended, or the Idempotency-Key was used with another body, or this server does not offer it (`details.reason`, as in the instance’s `features`) */
             409: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -10673,7 +10702,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicError"];
                 };
             };
-            /** @description The instance is not deployed */
+            /** @description The instance is not deployed, or this server does not offer it (`details.reason`, as in the instance’s `features`) */
             409: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -10888,7 +10917,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicError"];
                 };
             };
-            /** @description The instance is not deployed */
+            /** @description The instance is not deployed, or this server does not offer it (`details.reason`, as in the instance’s `features`) */
             409: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -11103,7 +11132,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicError"];
                 };
             };
-            /** @description The backup is not complete */
+            /** @description The backup is not complete, or this server does not offer it (`details.reason`, as in the instance’s `features`) */
             409: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -11288,6 +11317,32 @@ export interface operations {
                      *       "message": "Instance not found",
                      *       "details": {
                      *         "code": "not_found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description This server does not measure usage of its type (`details.reason`, as in the instance’s `features.usage`) */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Conflict",
+                     *       "message": "This server does not measure usage yet",
+                     *       "details": {
+                     *         "code": "conflict"
                      *       }
                      *     }
                      */

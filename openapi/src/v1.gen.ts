@@ -302,6 +302,7 @@ export interface components {
             /** @description Logins refused because the subscription is inactive */
             suspended: boolean;
             customDomain: components["schemas"]["CustomDomain"];
+            features: components["schemas"]["InstanceFeatures"];
             /** @description Flags only; credentials come from GET /api/instances/{id}/access */
             metadata: {
                 database: boolean;
@@ -355,6 +356,25 @@ export interface components {
             /** @description What the last lookup found */
             message: string | null;
         };
+        /** @description What the instance has besides running, feature by feature: exactly the features of its type, each available or with the reason this server does not offer it. An endpoint of an unavailable feature answers 409 with that reason. */
+        InstanceFeatures: {
+            password?: components["schemas"]["InstanceFeature"];
+            domains?: components["schemas"]["InstanceFeature"] & unknown;
+            sftp?: components["schemas"]["InstanceFeature"] & unknown;
+            storage?: components["schemas"]["InstanceFeature"] & unknown;
+            usage?: components["schemas"]["InstanceFeature"] & unknown;
+            backups?: components["schemas"]["InstanceFeature"] & unknown;
+            databaseAdmin?: components["schemas"]["InstanceFeature"] & unknown;
+        };
+        /** @description Databases: a new database password (POST /api/instances/{id}/password) */
+        InstanceFeature: {
+            available: boolean;
+            /**
+             * @description Why this server does not offer it, in the customer’s words (shown where the feature would be, and the message of the 409 its endpoints answer); null when available
+             * @example SFTP is not offered on this server yet
+             */
+            reason: string | null;
+        };
         InstanceAccess: {
             database: {
                 host: string;
@@ -385,7 +405,7 @@ export interface components {
                  */
                 phpmyadmin: string | null;
             };
-            /** @description WordPress sites: the SFTP login (chrooted to the site); null for databases */
+            /** @description WordPress sites: the SFTP login (chrooted to the site); null for databases, and where this server offers no SFTP (`features.sftp` of the instance says why) */
             sftp: {
                 ipAddress: string;
                 port: number;
@@ -1487,7 +1507,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicError"];
                 };
             };
-            /** @description The instance is not deployed yet or is being deleted */
+            /** @description The instance is not deployed yet or is being deleted, or this server does not offer password changes (`details.reason`, as in the instance’s `features`) */
             409: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -1887,7 +1907,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicError"];
                 };
             };
-            /** @description The domain belongs to another account, or the instance is not deployed */
+            /** @description The domain belongs to another account, or the instance is not deployed, or this server does not offer it (`details.reason`, as in the instance’s `features`) */
             409: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -2101,7 +2121,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicError"];
                 };
             };
-            /** @description The instance is not deployed or is being deleted */
+            /** @description The instance is not deployed or is being deleted, or this server does not offer it (`details.reason`, as in the instance’s `features`) */
             409: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -2315,7 +2335,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicError"];
                 };
             };
-            /** @description The domain is not verified yet, or the instance is not deployed */
+            /** @description The domain is not verified yet, or the instance is not deployed, or this server does not offer it (`details.reason`, as in the instance’s `features`) */
             409: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -2503,7 +2523,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicError"];
                 };
             };
-            /** @description The instance is not deployed */
+            /** @description The instance is not deployed, or this server does not offer it (`details.reason`, as in the instance’s `features`) */
             409: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -2717,7 +2737,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicError"];
                 };
             };
-            /** @description The instance is not deployed */
+            /** @description The instance is not deployed, or this server does not offer it (`details.reason`, as in the instance’s `features`) */
             409: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -2938,7 +2958,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicError"];
                 };
             };
-            /** @description Not deployed, suspended, or the Idempotency-Key was used with another body */
+            /** @description Not deployed, suspended, or the Idempotency-Key was used with another body, or this server does not offer it (`details.reason`, as in the instance’s `features`) */
             409: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -3153,7 +3173,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicError"];
                 };
             };
-            /** @description The instance is not deployed */
+            /** @description The instance is not deployed, or this server does not offer it (`details.reason`, as in the instance’s `features`) */
             409: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -3368,7 +3388,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicError"];
                 };
             };
-            /** @description The instance is not deployed */
+            /** @description The instance is not deployed, or this server does not offer it (`details.reason`, as in the instance’s `features`) */
             409: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -3583,7 +3603,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicError"];
                 };
             };
-            /** @description The backup is not complete */
+            /** @description The backup is not complete, or this server does not offer it (`details.reason`, as in the instance’s `features`) */
             409: {
                 headers: {
                     /** @description Requests allowed per window: 150 */
@@ -3768,6 +3788,32 @@ export interface operations {
                      *       "message": "Instance not found",
                      *       "details": {
                      *         "code": "not_found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicError"];
+                };
+            };
+            /** @description This server does not measure usage of its type (`details.reason`, as in the instance’s `features.usage`) */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window: 150 */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window starts again */
+                    "RateLimit-Reset"?: number;
+                    /** @description The rule: `150;w=60` (150 requests per 60 s) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Conflict",
+                     *       "message": "This server does not measure usage yet",
+                     *       "details": {
+                     *         "code": "conflict"
                      *       }
                      *     }
                      */

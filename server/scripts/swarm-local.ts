@@ -5,9 +5,16 @@
 //   npm run swarm:local            start it (builds Berth's images once per host first)
 //   npm run swarm:local -- stop    stop it and remove everything it made
 //   npm run swarm:local -- images  only build the images (once per host; `npm test` does this)
+//   npm run swarm:local -- add-node us-east-1   a new worker joins a region (Berth prepares it: images, agent)
+//   npm run swarm:local -- kill-node use1-w     a node dies the hard way (its dockerd and containers killed)
 import { buildImages } from '../src/provisioning/swarm/image-builder.ts';
 import { startBerthSwarm } from '../src/provisioning/swarm/local-berth-swarm.ts';
-import { readLocalSwarm, stopLocalSwarm } from '../src/provisioning/swarm/local-swarm.ts';
+import {
+  addLocalNode,
+  killLocalNode,
+  readLocalSwarm,
+  stopLocalSwarm,
+} from '../src/provisioning/swarm/local-swarm.ts';
 
 const ROOT = '/var/lib/berth-swarm-local';
 const command = process.argv[2] ?? 'start';
@@ -28,8 +35,24 @@ if (command === 'images') {
   log(`images ready in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   process.exit(0);
 }
+if (command === 'add-node') {
+  const region = process.argv[3] ?? '';
+  const node = await addLocalNode(ROOT, region, { log });
+  console.log(`${node.name} ${node.address}`);
+  process.exit(0);
+}
+if (command === 'kill-node') {
+  const node = readLocalSwarm(ROOT)?.nodes.find((n) => n.name === process.argv[3]);
+  if (!node) {
+    console.error(`no node ${process.argv[3] ?? ''} in the local swarm`);
+    process.exit(1);
+  }
+  await killLocalNode(node);
+  log(`node ${node.name} killed (its dockerd and every process in its namespace)`);
+  process.exit(0);
+}
 if (command !== 'start') {
-  console.error(`unknown command ${command}: start, stop or images`);
+  console.error(`unknown command ${command}: start, stop, images, add-node <region> or kill-node <name>`);
   process.exit(1);
 }
 if (readLocalSwarm(ROOT)) {

@@ -10,18 +10,22 @@ import { createBackupTasks } from '../src/modules/instances/instance-backups.tas
 import { createInstanceTasks } from '../src/modules/instances/instances.tasks.ts';
 import { createNotificationsService } from '../src/modules/notifications/notifications.service.ts';
 import type { ProvisioningDriver } from '../src/provisioning/driver.ts';
+import { type ControlGroups, hostControlGroups } from '../src/provisioning/local/host/control-groups.ts';
 import { createLocalDriver } from '../src/provisioning/local/local-driver.ts';
 import { call, type TestApp } from './create-test-app.ts';
 import { ensureTestPackages } from './provisioning/db-clients.ts';
 import { killLeftoverServers } from './provisioning/leftover-servers.ts';
 import { ensureSiteTestPackages } from './provisioning/site-clients.ts';
 import { removeSiteUsersUnder } from './provisioning/site-sandbox.ts';
+import { removeTestGroups } from './provisioning/test-driver-cleanup.ts';
 
 /** The real local driver on its own data root (MariaDB and PostgreSQL 15 servers it runs), one per file. */
 export interface TestProvisioning {
   driver: ProvisioningDriver;
   root: string;
   logs: string[];
+  /** The driver's control groups, when the test gave it a parent of its own. */
+  groups?: ControlGroups;
   stop(): Promise<void>;
 }
 
@@ -36,6 +40,10 @@ export async function startTestProvisioning(
     siteDiskMb?: number;
     /** Default `shared`: the tests that read the shared servers as their admin (adminCli). */
     databaseServers?: 'own' | 'shared';
+    postgresDiskMb?: number;
+    n8nDiskMb?: number;
+    /** A control group parent of the test's own (removed with everything in it at stop); default `berth`. */
+    cgroupParent?: string;
   } = {},
 ): Promise<TestProvisioning> {
   await ensureTestPackages();
@@ -47,21 +55,27 @@ export async function startTestProvisioning(
     dataRoot: root,
     sites: options.sites ? { diskMb: options.siteDiskMb } : undefined,
     mysqlDiskMb: options.mysqlDiskMb,
+    postgresDiskMb: options.postgresDiskMb,
+    n8n: options.n8nDiskMb ? { diskMb: options.n8nDiskMb } : undefined,
     databaseServers: options.databaseServers ?? 'shared',
+    cgroupParent: options.cgroupParent,
     log: (line) => logs.push(line),
   });
-  await driver.start();
-  return {
-    driver,
-    root,
-    logs,
-    async stop() {
-      await driver.stop().catch(() => {});
-      killLeftoverServers(root); // only after a failure
-      await removeSiteUsersUnder(root);
-      await rm(root, { recursive: true, force: true });
-    },
+  const groups = options.cgroupParent ? hostControlGroups(options.cgroupParent) : undefined;
+  const stop = async () => {
+    await driver.stop().catch(() => {});
+    killLeftoverServers(root); // only after a failure
+    await removeSiteUsersUnder(root);
+    if (groups) await removeTestGroups(groups);
+    await rm(root, { recursive: true, force: true });
   };
+  try {
+    await driver.start();
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { driver, root, logs, groups, stop };
 }
 
 /** The job runner main.ts starts, on the test database, running the instance tasks against `driver`. */

@@ -228,11 +228,45 @@ export const notificationList = (items: Schemas['Notification'][] = [], unread?:
 
 let instanceCount = 0;
 
+/** Each feature of a type (the server's TYPE_FEATURES), every one offered: what the local driver answers. */
+const TYPE_FEATURES: Record<Instance['product'], (keyof Instance['features'])[]> = {
+  mysql: ['password', 'storage', 'usage', 'backups', 'databaseAdmin'],
+  postgresql: ['password', 'storage', 'usage', 'backups'],
+  mongodb: ['password', 'storage', 'usage', 'backups'],
+  wordpress: ['domains', 'sftp', 'storage', 'usage', 'backups', 'databaseAdmin'],
+  n8n: ['domains', 'storage', 'usage', 'backups'],
+};
+
+/**
+ * The `features` of an instance of `product`: every feature of its type available, but those `missing`
+ * names, which answer their reason (what a driver that does not offer them says).
+ */
+export function featuresOf(
+  product: Instance['product'],
+  missing: Partial<Record<keyof Instance['features'], string>> = {},
+): Instance['features'] {
+  return Object.fromEntries(
+    TYPE_FEATURES[product].map((feature) => {
+      const reason = missing[feature];
+      return [feature, reason ? { available: false, reason } : { available: true, reason: null }];
+    }),
+  );
+}
+
+const PRODUCT_OF: Record<Instance['type'], Instance['product']> = {
+  MySQL: 'mysql',
+  PostgreSQL: 'postgresql',
+  MongoDB: 'mongodb',
+  WordPress: 'wordpress',
+  n8n: 'n8n',
+};
+
 /** A running MySQL instance of the user, newest first by default. */
 export function makeInstance(overrides: Partial<Instance> = {}): Instance {
   instanceCount += 1;
   const id = `10000000-0000-4000-8000-${String(instanceCount).padStart(12, '0')}`;
   return {
+    features: featuresOf(overrides.product ?? PRODUCT_OF[overrides.type ?? 'MySQL']),
     _id: id,
     id,
     name: `Database ${instanceCount}`,

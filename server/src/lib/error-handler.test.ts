@@ -8,6 +8,7 @@ import { backupVault } from '../backup-storage/backup-vault.ts';
 import { folderStore } from '../backup-storage/object-store.ts';
 import type { Db } from '../db/database.ts';
 import { insertBackup, updateBackup } from '../modules/instances/instance-backups.repository.ts';
+import { featuresOf } from '../provisioning/engine.ts';
 import { createUnconfiguredDriver } from '../provisioning/unconfigured-driver.ts';
 import { REQUEST_ID_HEADER } from './request-id.ts';
 
@@ -91,6 +92,7 @@ describe('failures', () => {
       ...base,
       engine: (type: Parameters<typeof base.engine>[0]) => ({
         ...base.engine(type),
+        features: featuresOf(type),
         backups: { dump: async () => ({}), restore: async () => {} },
       }),
     };

@@ -151,10 +151,13 @@ export interface InstanceStatus {
   id: string;
   type: InstanceType;
   /**
-   * running · starting (being (re)started) · stopped (suspended) · node-down (its server stopped
-   * answering; it comes back with it) · error (it cannot run: `message` says why).
+   * running · starting (being (re)started, or not answering through its front door yet) · stopped
+   * (suspended) · node-down (its server stopped answering; it comes back with it) · unreachable (the
+   * scheduler lost its server, but the instance still answers its customers) · lost (its server stayed
+   * down past the grace period: it will not come back there; `relocate` it and restore its backup) ·
+   * error (it cannot run: `message` says why).
    */
-  state: 'running' | 'starting' | 'stopped' | 'node-down' | 'error';
+  state: 'running' | 'starting' | 'stopped' | 'node-down' | 'unreachable' | 'lost' | 'error';
   /** In the customer's words: node-down "Waiting for its server to come back", error its reason. */
   message?: string;
 }
@@ -168,6 +171,13 @@ export interface LiveStatusCapability {
    * unsubscribe. The driver watches only while someone listens.
    */
   watch(listener: (status: InstanceStatus) => void): () => void;
+  /**
+   * Lets go of a lost instance's server: its services are removed (its data on the lost server is gone
+   * with it; the server is fenced, and whatever of it is still there is removed when it comes back), its
+   * secrets kept, so that the next deploy of the same spec places it on a server that is up, empty, with
+   * the same credentials (a database's host, and its port where it is taken there, change). Idempotent.
+   */
+  relocate(id: string): Promise<void>;
 }
 
 /** A database reached its size limit (its writes are refused) or is below it again. */

@@ -83,7 +83,10 @@ export interface HostCapacity {
 export interface CapacityPlace {
   region: string;
   node: string;
-  /** active · pause · drain (the operator's), or down · unknown · disconnected (the scheduler's view). */
+  /**
+   * active · pause · drain (the operator's); preparing (Berth loads its images: it takes no instance
+   * yet); down · unknown · disconnected (the scheduler's view).
+   */
   state: string;
   memoryBytes: number;
   cpus: number;

@@ -97,6 +97,8 @@ export async function startSwarmHarness(log: (line: string) => void = () => {}):
     backupsDir,
     disks: DISKS,
     backupStallMs: BACKUP_STALL_MS,
+    // A node down for half a minute is lost (60 s in production): its instances come back elsewhere.
+    nodeLostAfterMs: 30_000,
     // The SFTP gateway on a free port of this host (customers: 127.0.0.1).
     sftp: {
       listenHost: '127.0.0.1',

@@ -16,6 +16,7 @@ import {
 } from './instance-backups.service.ts';
 import { DEFAULT_CPU, DEFAULT_MEMORY, TYPE_INFO } from './instance-catalog.ts';
 import type { instanceDeploy } from './instance-deploy.ts';
+import { offerOf } from './instance-features.ts';
 import { openKeptKey } from './instance-secrets.ts';
 import type { InstancesContext } from './instances.context.ts';
 import type { InstancesDeps } from './instances.deps.ts';
@@ -59,8 +60,8 @@ export function deletedInstanceBackups(
   async function cannotRestore(row: DeletedInstanceBackupRow): Promise<string | undefined> {
     const capability = (await driver.capabilities())[row.instance_type];
     if (!capability.available) return capability.reason;
-    if (!driver.engine(row.instance_type).backups)
-      return `${TYPE_INFO[row.instance_type].name} backups cannot be restored on this server`;
+    const backups = offerOf(driver.engine(row.instance_type), 'backups');
+    if (backups !== true) return backups;
     if (row.instance_type === 'n8n' && !row.deleted_instance.sealedKey) return KEY_LOST;
     return undefined;
   }

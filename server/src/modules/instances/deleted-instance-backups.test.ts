@@ -31,7 +31,7 @@ import type { JobRunner } from '../../jobs/job-runner.ts';
 import { createEphemeralCipher } from '../../lib/crypto.ts';
 import type { DatabaseCredentials } from '../../provisioning/engine.ts';
 import type { Services } from '../../services.ts';
-import { NODE_DOWN } from './instance-live-states.ts';
+import { NODE_DOWN } from './server-words.ts';
 
 /**
  * A deleted instance's backups, end to end: the real local driver (MariaDB tenants), the real job

@@ -1,8 +1,9 @@
 import type { InstanceRow } from '../../db/tables/instances.ts';
 import type { Deployment, SiteUrls } from '../../provisioning/engine.ts';
 import { deployRequestOf } from './deploy-specs.ts';
+import { recordDeployment } from './deployment-record.ts';
 import { attempt } from './instance-job-attempts.ts';
-import { openSecret, type StoredSecret, sealSecret } from './instance-secrets.ts';
+import { openSecret, type StoredSecret } from './instance-secrets.ts';
 import {
   FAILED,
   type InstanceTaskContext,
@@ -10,34 +11,7 @@ import {
   label,
   type Step,
 } from './instance-task-context.ts';
-import {
-  findCredentials,
-  findInstanceById,
-  updateCredentials,
-  updateInstance,
-} from './instances.repository.ts';
-
-/**
- * What the customer is told when a deploy of an instance that ran before changed where it is reached: a
- * database that moved from the shared server onto a server of its own (a new port, TLS required), or
- * any other new address. Undefined when nothing changed (or it never ran).
- */
-function movedMessage(
-  row: InstanceRow,
-  before: StoredSecret,
-  now: { host: string; port: number; tls?: { caPem: string | null } },
-): string | undefined {
-  if (row.deployed_at === null || before.port === undefined || before.host === undefined) return undefined;
-  if (before.host === now.host && before.port === now.port) return undefined;
-  const address = `${now.host.includes(':') ? `[${now.host}]` : now.host}:${now.port}`;
-  if (now.tls && !before.tls)
-    return (
-      `Your ${label(row)} now runs on a server of its own. Connect to ${address} (port ${now.port}) ` +
-      'over an encrypted connection: its page has the certificate to download and the command to use. ' +
-      `Its database, user and password are the same; the old port ${before.port} no longer answers.`
-    );
-  return `Your ${label(row)} is now reached at ${address}; ${before.host}:${before.port} no longer answers. Its database, user and password are the same.`;
-}
+import { findCredentials, findInstanceById, updateInstance } from './instances.repository.ts';
 
 /**
  * The deploy task's step (instances.tasks.ts): creates the tenant (or makes sure it exists) with the
@@ -91,7 +65,7 @@ export function deployStep(
       return outcome.lingering;
     }
     const { deployment, attachedDomain } = outcome.value;
-    const { database: credentials, sftp, urls } = deployment;
+    const { urls } = deployment;
     await db.transaction().execute(async (trx) => {
       // A verified domain the deploy attached is attached now.
       if (attachedDomain) {
@@ -116,28 +90,7 @@ export function deployStep(
         { statusIn: ['deploying', 'running', 'suspended', 'error'] },
       );
       if (!updated) return;
-      await updateCredentials(trx, row.id, {
-        secret: sealSecret(cipher, row.id, {
-          ...secret,
-          ...(credentials && {
-            host: credentials.host,
-            port: credentials.port,
-            database: credentials.database,
-            user: credentials.user,
-            tls: credentials.tls ?? null,
-            phpmyadmin: credentials.phpmyadmin ?? null,
-          }),
-          ...(sftp && { sftpHost: sftp.host, sftpPort: sftp.port, sftpUser: sftp.user }),
-        }),
-      });
-      const moved = credentials && movedMessage(row, secret, credentials);
-      if (moved) {
-        await notifications.notify(
-          row.user_id,
-          { type: 'instance', title: 'Connection details changed', message: moved },
-          trx,
-        );
-      }
+      await recordDeployment(trx, { cipher, notifications }, row, secret, deployment);
       if (row.status === 'deploying') {
         await notifications.notify(
           row.user_id,

@@ -11,7 +11,7 @@ import type { JobRunner } from '../../jobs/job-runner.ts';
 import { createEphemeralCipher } from '../../lib/crypto.ts';
 import { ValidationError } from '../../lib/errors.ts';
 import type { ProvisioningDriver } from '../../provisioning/driver.ts';
-import type { SiteUrls } from '../../provisioning/engine.ts';
+import { featuresOf, type SiteUrls } from '../../provisioning/engine.ts';
 import { createUnconfiguredDriver } from '../../provisioning/unconfigured-driver.ts';
 import type { Services } from '../../services.ts';
 import { PENDING_ACTIVATION } from './domain-verification.ts';
@@ -49,6 +49,7 @@ const urlsOf = (id: string): SiteUrls => {
 
 const recordingDriver: ProvisioningDriver = withEngine(createUnconfiguredDriver(), 'wordpress', () => ({
   capability: async () => ({ available: true }),
+  features: featuresOf('wordpress'),
   async deploy(spec) {
     await deployGate;
     if (!sites.has(spec.id)) sites.set(spec.id, { domain: null });

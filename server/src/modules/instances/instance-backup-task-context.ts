@@ -19,17 +19,25 @@ export interface BackupTaskDeps {
   driver: ProvisioningDriver;
   cipher: Cipher;
   vault: BackupVault;
-  notifications: Pick<NotificationsService, 'notify' | 'publishInstanceEvent'>;
+  notifications: Pick<NotificationsService, 'notify' | 'notifyAdmins' | 'publishInstanceEvent'>;
 }
 
 /** Progress goes to the database and the stream at most this often. */
 const PROGRESS_EVERY_MS = 1_000;
 
-export function parsePayload(raw: unknown): BackupJobPayload {
-  const { backupId, instanceId, requestId } = (raw ?? {}) as Partial<BackupJobPayload>;
+export function parsePayload(raw: unknown): BackupJobPayload & { relocate: boolean } {
+  const { backupId, instanceId, requestId, relocate } = (raw ?? {}) as Partial<
+    BackupJobPayload & { relocate: boolean }
+  >;
   if (typeof backupId !== 'string' || typeof instanceId !== 'string')
     throw new Error(`Malformed backup job payload: ${JSON.stringify(raw)}`);
-  return { backupId, instanceId, requestId: typeof requestId === 'string' ? requestId : backupId };
+  return {
+    backupId,
+    instanceId,
+    requestId: typeof requestId === 'string' ? requestId : backupId,
+    // A recovery after its server was lost: the driver lets go of that server first.
+    relocate: relocate === true,
+  };
 }
 
 /** Our own errors' words; for anything else the reference under which the log holds it. */

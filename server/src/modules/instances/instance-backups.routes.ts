@@ -11,13 +11,12 @@ import {
 import {
   driverFailed,
   inactive,
-  notDeployed,
   notFound,
   notSignedIn,
   signedIn,
   tags,
+  unavailableHere,
 } from './instance-route-responses.ts';
-import { DRIVER_FAILED } from './instances.context.ts';
 import { InstanceIdParamsSchema } from './instances.schemas.ts';
 
 // A site's storage use, and an instance's backups: list, create, restore, delete, download.
@@ -27,16 +26,18 @@ export const storage = createRoute({
   path: '/api/instances/{id}/storage',
   operationId: 'instances.storage',
   tags,
-  summary: 'How much of its storage a WordPress site uses (its own disk: files, uploads, sessions, logs)',
+  summary:
+    'How much of its storage an instance uses, and its size (a site’s own disk: files, uploads, sessions, logs; a database’s data)',
   ...signedIn,
   request: { params: InstanceIdParamsSchema },
   responses: {
     200: json(SiteStorageSchema, 'Storage use'),
-    400: errorResponse('"Storage use is shown for WordPress instances"'),
     401: notSignedIn,
     404: notFound,
-    409: notDeployed,
-    502: driverFailed(DRIVER_FAILED.requestSsl),
+    409: errorResponse(
+      `Still deploying, never deployed, being deleted, no size is kept for it (a database on an operator’s server), ${unavailableHere('storage figures')}`,
+    ),
+    502: driverFailed('Failed to load storage use'),
   },
 });
 
@@ -55,6 +56,7 @@ export const listBackups = createRoute({
     400: errorResponse(BACKUPS_LACKING),
     401: notSignedIn,
     404: notFound,
+    409: errorResponse(`Not offered: ${unavailableHere('backups of its type')}`),
   },
 });
 
@@ -78,7 +80,9 @@ export const createBackup = createRoute({
     401: notSignedIn,
     403: inactive('Your subscription is inactive. Creating backups is disabled.'),
     404: notFound,
-    409: errorResponse('Not running, a backup already in progress, or 10 manual backups kept'),
+    409: errorResponse(
+      `Not running, a backup already in progress, 10 manual backups kept, ${unavailableHere('backups of its type')}`,
+    ),
   },
 });
 
@@ -98,7 +102,9 @@ export const restoreBackup = createRoute({
     401: notSignedIn,
     403: inactive('Restoring backups is disabled.'),
     404: errorResponse('No such instance of this user, or no such backup'),
-    409: errorResponse('The instance is not running, or the backup is not complete'),
+    409: errorResponse(
+      `The instance is not running, the backup is not complete, ${unavailableHere('backups of its type')}`,
+    ),
   },
 });
 
@@ -116,7 +122,7 @@ export const deleteBackup = createRoute({
     401: notSignedIn,
     403: inactive('Deleting backups is disabled.'),
     404: errorResponse('No such instance of this user, or no such backup'),
-    409: errorResponse('The backup is still being made'),
+    409: errorResponse(`The backup is still being made, ${unavailableHere('backups of its type')}`),
     502: driverFailed('Failed to delete backup'),
   },
 });
@@ -135,7 +141,7 @@ export const backupDownloadLink = createRoute({
     400: errorResponse(BACKUPS_LACKING),
     401: notSignedIn,
     404: errorResponse('No such instance of this user, or no such backup'),
-    409: errorResponse('The backup is not complete'),
+    409: errorResponse(`The backup is not complete, ${unavailableHere('backups of its type')}`),
   },
 });
 

@@ -16,9 +16,9 @@ import {
   insertBackup,
 } from './instance-backups.repository.ts';
 import type { Backup, BackupBody, BackupDownload, SiteStorage } from './instance-backups.schemas.ts';
-import { NODE_DOWN } from './instance-live-states.ts';
 import type { InstancesContext } from './instances.context.ts';
 import { updateInstance } from './instances.repository.ts';
+import { NODE_DOWN, SERVER_LOST } from './server-words.ts';
 
 const BACKUP_WHEN_INACTIVE = 'Your subscription is inactive. Creating backups is disabled.';
 const RESTORE_WHEN_INACTIVE = 'Restoring backups is disabled.';
@@ -200,7 +200,9 @@ export function createInstanceBackupsService(ctx: InstancesContext, deps: Instan
       const { row, backup } = await ownBackup(userId, id, backupId, RESTORE_WHEN_INACTIVE);
       if (row.deployed_at === null) throw new ConflictError('The instance was never deployed');
       if (backup.status !== 'complete') throw new ConflictError('Only a complete backup can be restored');
-      const serverGone = row.status === 'error' && row.status_message === NODE_DOWN;
+      // Its server is down (it may come back) or lost for good (the driver lets go of it first).
+      const lost = row.status === 'error' && (row.status_message?.startsWith(SERVER_LOST) ?? false);
+      const serverGone = lost || (row.status === 'error' && row.status_message === NODE_DOWN);
       await db.transaction().execute(async (trx) => {
         const updated = await updateInstance(
           trx,
@@ -212,7 +214,12 @@ export function createInstanceBackupsService(ctx: InstancesContext, deps: Instan
           serverGone ? { statusIn: ['error'] } : { statusIn: ['running'] },
         );
         if (!updated) throw new ConflictError('A backup can be restored only while the instance runs');
-        const payload: BackupJobPayload = { backupId, instanceId: row.id, requestId };
+        const payload: BackupJobPayload & { relocate?: true } = {
+          backupId,
+          instanceId: row.id,
+          requestId,
+          ...(lost && { relocate: true }),
+        };
         await addJob(trx, {
           task: serverGone ? TASK_RECOVER : TASK_RESTORE,
           payload: { ...payload },

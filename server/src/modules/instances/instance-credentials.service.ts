@@ -9,6 +9,7 @@ import {
   ValidationError,
 } from '../../lib/errors.ts';
 import { isDatabaseType, TYPE_INFO } from './instance-catalog.ts';
+import { offerOf, requireFeature } from './instance-features.ts';
 import { enqueueInstanceJob, type OperationBudgets } from './instance-jobs.ts';
 import { openSecret, sealPendingPassword } from './instance-secrets.ts';
 import type { InstancesContext } from './instances.context.ts';
@@ -57,7 +58,7 @@ export function createInstanceCredentialsService(
   { db, cipher, budgets, passwordWaitMs }: InstanceCredentialsDeps,
   ctx: InstancesContext,
 ) {
-  const { own, standing } = ctx;
+  const { own, standing, engineOf } = ctx;
   return {
     /** 'preparing' while the deploy runs; the connection details once it has succeeded. */
     async access(userId: string, id: string): Promise<{ preparing: true } | DatabaseAccess> {
@@ -81,8 +82,10 @@ export function createInstanceCredentialsService(
         user: secret.user,
         password: secret.password,
       };
+      // SFTP only where the engine offers it (the instance's `features.sftp` says why not).
       const sftp =
         row.type === 'wordpress' &&
+        offerOf(engineOf(row), 'sftp') === true &&
         secret.sftpPassword &&
         secret.sftpHost &&
         secret.sftpPort &&
@@ -121,6 +124,7 @@ export function createInstanceCredentialsService(
           `This is a ${TYPE_INFO[row.type].name} instance, not ${TYPE_INFO[body.type].name}`,
         );
       }
+      requireFeature(engineOf(row), 'password', PASSWORD_TYPES_ONLY);
       if ((await standing(userId)) === 'inactive')
         throw new SubscriptionInactiveError(PASSWORD_WHEN_INACTIVE);
       if (row.status === 'deleting') throw new ConflictError('The instance is being deleted');

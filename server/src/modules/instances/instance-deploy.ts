@@ -6,12 +6,14 @@ import { ProvisioningUnavailableError } from '../../provisioning/driver.ts';
 import { generatePassword } from '../../provisioning/tenant-names.ts';
 import { NOTHING_STARTING } from './driver-startup.ts';
 import { TYPE_INFO } from './instance-catalog.ts';
+import { DOMAINS_SITES_ONLY } from './instance-domain-checks.ts';
 import { DomainSchema } from './instance-domains.schemas.ts';
 import { domainFree, pendingDomain } from './instance-domains.service.ts';
+import { requireFeature } from './instance-features.ts';
 import { enqueueInstanceJob, type OperationBudgets } from './instance-jobs.ts';
 import { checkResources } from './instance-resources.ts';
 import { generateN8nKey, sealSecret } from './instance-secrets.ts';
-import { type InstancesContext, toInstance } from './instances.context.ts';
+import type { InstancesContext } from './instances.context.ts';
 import type { InstancesDeps } from './instances.deps.ts';
 import { insertCredentials, insertInstance } from './instances.repository.ts';
 import {
@@ -37,7 +39,7 @@ export function instanceDeploy(deps: InstancesDeps, ctx: InstancesContext, budge
   const { db, driver, cipher, subscriptions } = deps;
   const startup = deps.startup ?? NOTHING_STARTING;
   const log = deps.log ?? ((line: string) => console.error(`[berth] ${line}`));
-  const { publish } = ctx;
+  const { publish, toInstance } = ctx;
 
   const firstIssue = (error: z.ZodError) => error.issues[0]?.message ?? 'Invalid request';
 
@@ -120,6 +122,8 @@ export function instanceDeploy(deps: InstancesDeps, ctx: InstancesContext, budge
           : body.type === 'n8n'
             ? n8nFields(body)
             : undefined;
+      // A custom domain where this server offers none: 409 with its reason (not once the start is over).
+      if (site?.domain && !starting) requireFeature(driver.engine(body.type), 'domains', DOMAINS_SITES_ONLY);
       if (site?.domain) await domainFree(db, userId, site.domain);
       const domainFields = site?.domain ? await pendingDomain(db, userId, site.domain) : {};
       return db.transaction().execute(async (trx) => {

@@ -4,11 +4,11 @@ import { DomainBodySchema, SslResultSchema } from './instance-domains.schemas.ts
 import {
   driverFailed,
   inactive,
-  notDeployed,
   notFound,
   notSignedIn,
   signedIn,
   tags,
+  unavailableHere,
 } from './instance-route-responses.ts';
 import { DRIVER_FAILED } from './instances.context.ts';
 import { InstanceChangeSchema, InstanceIdParamsSchema } from './instances.schemas.ts';
@@ -37,7 +37,7 @@ export const addDomain = createRoute({
     403: inactive('Adding domains is disabled.'),
     404: notFound,
     409: errorResponse(
-      'Verified or attached by another account ("The domain … is already in use by another account"), or the instance is not deployed',
+      `Verified or attached by another account ("The domain … is already in use by another account"), the instance is not deployed, ${unavailableHere('custom domains')}`,
     ),
     502: driverFailed(DRIVER_FAILED.addDomain),
   },
@@ -58,7 +58,9 @@ export const verifyDomain = createRoute({
     400: errorResponse('Not a WordPress instance, or it has no custom domain'),
     401: notSignedIn,
     404: notFound,
-    409: errorResponse('Another account holds the domain, or the instance is being deleted'),
+    409: errorResponse(
+      `Another account holds the domain, the instance is being deleted, ${unavailableHere('custom domains')}`,
+    ),
   },
 });
 
@@ -76,7 +78,7 @@ export const removeDomain = createRoute({
     401: notSignedIn,
     403: inactive('Your subscription is inactive. Removing domains is disabled.'),
     404: notFound,
-    409: notDeployed,
+    409: errorResponse(`Not deployed, ${unavailableHere('custom domains')}`),
     502: driverFailed(DRIVER_FAILED.removeDomain),
   },
 });
@@ -94,7 +96,7 @@ export const getSsl = createRoute({
     400: errorResponse('"SSL is only available for custom domains" (not a WordPress instance)'),
     401: notSignedIn,
     404: notFound,
-    409: notDeployed,
+    409: errorResponse(`Not deployed, ${unavailableHere('custom domains')}`),
     502: driverFailed(DRIVER_FAILED.checkSsl),
   },
 });
@@ -116,6 +118,8 @@ export const requestSsl = createRoute({
     401: notSignedIn,
     403: inactive('Your subscription is inactive. Requesting SSL is disabled.'),
     404: notFound,
-    409: errorResponse('The domain is not verified yet, or the instance is not deployed'),
+    409: errorResponse(
+      `The domain is not verified yet, the instance is not deployed, ${unavailableHere('custom domains')}`,
+    ),
   },
 });

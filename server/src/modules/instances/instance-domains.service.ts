@@ -11,7 +11,7 @@ import {
   noDomain,
 } from './instance-domain-checks.ts';
 import type { SslResult } from './instance-domains.schemas.ts';
-import { DRIVER_FAILED, type InstancesContext, toInstance } from './instances.context.ts';
+import { DRIVER_FAILED, type InstancesContext } from './instances.context.ts';
 import {
   findDomainHolders,
   findDomainsDue,
@@ -65,7 +65,7 @@ function sslResult(ssl: StoredSsl | null): SslResult {
  */
 export function createInstanceDomainsService(deps: InstanceDomainsDeps, ctx: InstancesContext) {
   const { db } = deps;
-  const { own, ownDeployed, changeUnlessDeleting, viaDriver, refuseWhenInactive } = ctx;
+  const { own, ownDeployed, changeUnlessDeleting, viaDriver, refuseWhenInactive, toInstance } = ctx;
   const { domainsOf, checkDomain, refuseWhileBusy } = domainChecks(deps, ctx);
 
   return {

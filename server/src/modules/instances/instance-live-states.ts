@@ -1,11 +1,15 @@
 import type { Db } from '../../db/database.ts';
 import type { InstanceRow, InstanceRowUpdate } from '../../db/tables/instances.ts';
-import type { LogLine } from '../../lib/error-reference.ts';
+import { addJob } from '../../jobs/job-queue.ts';
+import { type LogLine, newReference } from '../../lib/error-reference.ts';
 import type { InstanceStatus, ProvisioningDriver } from '../../provisioning/driver.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
+import { findLatestComplete } from './instance-backups.repository.ts';
+import { type BackupJobPayload, TASK_RECOVER } from './instance-backups.service.ts';
 import { TYPE_INFO } from './instance-catalog.ts';
 import { instanceHasJobs } from './instance-jobs.ts';
 import { findInstanceById, updateInstance } from './instances.repository.ts';
+import { NODE_DOWN, SERVER_LOST } from './server-words.ts';
 
 /**
  * Carries what a driver sees happen to running instances between operations (the swarm driver: a node
@@ -16,8 +20,10 @@ import { findInstanceById, updateInstance } from './instances.repository.ts';
  * to carry. Started and stopped with the other background work (background.ts).
  */
 
-/** The customer's words for a node that stopped answering. */
-export const NODE_DOWN = 'Waiting for its server to come back';
+/** "28 Nov, 14:02 UTC": when the backup an instance comes back from was made. */
+function formatBackupTime(at: Date): string {
+  return `${at.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' })}, ${at.toISOString().slice(11, 16)} UTC`;
+}
 
 /** The row's status and message for a live state; undefined when the row should not change. */
 function patchOf(status: InstanceStatus): InstanceRowUpdate | undefined {
@@ -28,6 +34,9 @@ function patchOf(status: InstanceStatus): InstanceRowUpdate | undefined {
       return { status: 'running', status_message: status.message ?? 'Starting' };
     case 'node-down':
       return { status: 'error', status_message: NODE_DOWN };
+    case 'unreachable':
+      // It serves its customers; only the platform cannot manage it for now.
+      return { status: 'running', status_message: status.message ?? null };
     case 'error':
       return { status: 'error', status_message: status.message ?? 'It stopped running' };
     default:
@@ -39,16 +48,75 @@ function patchOf(status: InstanceStatus): InstanceRowUpdate | undefined {
 export function createInstanceLiveStates(deps: {
   db: Db;
   driver: Pick<ProvisioningDriver, 'live'>;
-  notifications: Pick<NotificationsService, 'notify' | 'publishInstanceEvent'>;
+  notifications: Pick<NotificationsService, 'notify' | 'notifyAdmins' | 'publishInstanceEvent'>;
 }) {
   const { db, notifications } = deps;
   let unsubscribe: (() => void) | undefined;
+
+  /**
+   * Its server is lost (the driver says it will not come back there): with a backup, a recovery job lets
+   * go of the lost server, deploys it again elsewhere (same id, name, domain and passwords) and restores
+   * the latest backup; without one, the customer and the admins are told what is left to do.
+   */
+  async function lost(row: InstanceRow): Promise<InstanceRow | undefined> {
+    const latest = await findLatestComplete(db, row.id);
+    const name = `${TYPE_INFO[row.type].name} instance "${row.name}"`;
+    return db.transaction().execute(async (trx) => {
+      const at = latest?.completed_at ?? latest?.created_at;
+      const message = at
+        ? `${SERVER_LOST}: it is being restored on another server from the backup of ${formatBackupTime(at)}`
+        : `${SERVER_LOST}, and it has no backup to come back from`;
+      const updated = await updateInstance(
+        trx,
+        row.id,
+        { status: latest ? 'deploying' : 'error', status_message: message },
+        { statusIn: ['running', 'error'] },
+      );
+      if (!updated) return row;
+      if (latest) {
+        const payload: BackupJobPayload & { relocate: true } = {
+          backupId: latest.id,
+          instanceId: row.id,
+          requestId: newReference(),
+          relocate: true,
+        };
+        await addJob(trx, {
+          task: TASK_RECOVER,
+          payload: { ...payload },
+          jobKey: `recover:${row.id}`,
+          queueName: `instance:${row.id}`,
+          maxAttempts: 5,
+        });
+      } else {
+        await notifications.notifyAdmins(
+          {
+            type: 'instance',
+            title: 'An instance cannot come back',
+            message: `The ${name} of user ${row.user_id} was on a server that is lost, and it has no backup. Delete it, or deploy it again empty (Admin Panel → Server).`,
+          },
+          trx,
+        );
+      }
+      await notifications.notify(
+        row.user_id,
+        { type: 'instance', title: 'Server lost', message: `Your ${name}: ${message}.` },
+        trx,
+      );
+      await notifications.publishInstanceEvent(
+        updated.user_id,
+        { id: updated.id, status: updated.status, statusMessage: updated.status_message },
+        trx,
+      );
+      return updated;
+    });
+  }
 
   /** Applies one live state to its row (and says so on the stream); answers the row as it is now. */
   async function apply(status: InstanceStatus): Promise<InstanceRow | undefined> {
     const row = await findInstanceById(db, status.id);
     if (!row || row.deployed_at === null || row.suspended) return row;
     if (!['running', 'error'].includes(row.status) || (await instanceHasJobs(db, row.id))) return row;
+    if (status.state === 'lost') return lost(row);
     const patch = patchOf(status);
     const changes =
       patch !== undefined &&

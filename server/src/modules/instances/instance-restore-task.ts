@@ -2,6 +2,8 @@ import type { JobHelpers } from 'graphile-worker';
 import { ArchiveTamperedError } from '../../backup-storage/backup-vault.ts';
 import type { InstanceRow } from '../../db/tables/instances.ts';
 import { describeError, withReference } from '../../lib/error-reference.ts';
+import type { Deployment } from '../../provisioning/engine.ts';
+import { recordDeployment } from './deployment-record.ts';
 import {
   AppErrorLike,
   type BackupTaskContext,
@@ -11,14 +13,15 @@ import {
 import { findRestorable } from './instance-backups.repository.ts';
 import { backupPrefix } from './instance-backups.service.ts';
 import { TYPE_INFO } from './instance-catalog.ts';
-import { findInstanceById, updateInstance } from './instances.repository.ts';
+import { openSecret } from './instance-secrets.ts';
+import { findCredentials, findInstanceById, updateInstance } from './instances.repository.ts';
 
 /**
  * The restore job (every part checked first, then the engine replaces the instance's data), and the
  * recovery job that deploys an instance again before restoring it.
  */
 export function restoreTasks(ctx: BackupTaskContext) {
-  const { db, driver, vault, notifications, event, publish, progressOf, specOf } = ctx;
+  const { db, driver, vault, cipher, notifications, event, publish, progressOf, specOf } = ctx;
 
   /**
    * A recovery: the instance deployed again (idempotent: the tenant made anew on a new machine), then
@@ -28,15 +31,18 @@ export function restoreTasks(ctx: BackupTaskContext) {
     const payload = parsePayload(raw);
     const row = await findInstanceById(db, payload.instanceId);
     if (!row || row.status === 'deleting') return;
+    let deployment: Deployment;
     try {
       const request = await specOf(row);
-      await (driver.engine(request.type).deploy as (s: typeof request.spec) => Promise<unknown>)(
-        request.spec,
-      );
+      // Its server was lost: the driver lets go of it, so that the deploy places it on one that is up.
+      if (payload.relocate) await driver.live?.relocate(row.id);
+      deployment = (await (
+        driver.engine(request.type).deploy as (s: typeof request.spec) => Promise<unknown>
+      )(request.spec)) as Deployment;
     } catch (error) {
       const { attempts, max_attempts: maxAttempts } = helpers.job;
       if (attempts < maxAttempts) throw error;
-      // The last attempt: the instance must not read `restoring` forever.
+      // The last attempt: the instance must not read `restoring` (or `deploying`) forever.
       helpers.logger.error(
         `deploy of ${row.id} before its restore failed [ref ${payload.requestId}]: ${describeError(error)}`,
       );
@@ -47,6 +53,14 @@ export function restoreTasks(ctx: BackupTaskContext) {
       );
       await failBeforeRestore(row, payload.backupId, message);
       return;
+    }
+    // Where it is reached may have changed (another server): recorded, and the customer told.
+    const stored = await findCredentials(db, row.id);
+    if (stored) {
+      const secret = openSecret(cipher, row.id, stored.secret);
+      await db
+        .transaction()
+        .execute((trx) => recordDeployment(trx, { cipher, notifications }, row, secret, deployment));
     }
     const restoring = await db.transaction().execute(async (trx) => {
       const updated = await updateInstance(

@@ -10,9 +10,12 @@ export const notFound = errorResponse('No such instance of this user (`not_found
 
 export const inactive = (message: string) =>
   errorResponse(`The subscription is inactive (\`subscription_inactive\`, "${message}")`);
-export const notDeployed = errorResponse(
-  'The instance is still deploying, was never deployed, or is being deleted',
-);
+/**
+ * The words every route of a feature adds to its 409: the engine declares the feature unavailable on
+ * this server (instance-features.ts), and the message is its reason.
+ */
+export const unavailableHere = (feature: string) =>
+  `or this server does not offer ${feature} (the message and \`details.reason\` are the customer’s reason, the instance’s \`features\` has it too)`;
 /** A synchronous driver call failed on the host: the spec's message, the details in the server log. */
 export const driverFailed = (message: string) =>
   errorResponse(

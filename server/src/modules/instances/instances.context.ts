@@ -6,7 +6,6 @@ import {
   NotFoundError,
   OperationFailedError,
   SubscriptionInactiveError,
-  ValidationError,
 } from '../../lib/errors.ts';
 import { isUuid } from '../../lib/ids.ts';
 import type { ProvisioningDriver } from '../../provisioning/driver.ts';
@@ -15,8 +14,9 @@ import type { NotificationsService } from '../notifications/notifications.servic
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service.ts';
 import { PENDING_ACTIVATION, verificationRecord } from './domain-verification.ts';
 import { TYPE_INFO } from './instance-catalog.ts';
+import { featuresOfEngine, requireFeature } from './instance-features.ts';
 import { findInstance, updateInstance } from './instances.repository.ts';
-import type { Instance } from './instances.schemas.ts';
+import type { Instance, InstanceFeatures } from './instances.schemas.ts';
 
 /**
  * What the instance services share (instances.service.ts, instance-domains.service.ts,
@@ -58,17 +58,19 @@ export function instancesContext({ db, driver, notifications, subscriptions }: I
   }
 
   /**
-   * The capability of the row's engine, or a ValidationError with `lacking` when its type has none
-   * (a database has no domains, for instance).
+   * The capability of the row's engine: a ValidationError with `lacking` when its type has none by
+   * nature (a database has no domains, for instance), a FeatureUnavailableError (409) with the engine's
+   * reason when this server does not offer it (instance-features.ts).
    */
   function capabilityOf<K extends OptionalCapability>(
     row: InstanceRow,
     capability: K,
     lacking: string,
   ): NonNullable<InstanceEngine[K]> {
-    const found = driver.engine(row.type)[capability];
-    if (!found) throw new ValidationError(lacking);
-    return found;
+    const engine = driver.engine(row.type);
+    requireFeature(engine, capability, lacking);
+    // requireFeature holds `true` to come with the object (instance-features.ts offerOf).
+    return engine[capability] as NonNullable<InstanceEngine[K]>;
   }
 
   return {
@@ -76,6 +78,10 @@ export function instancesContext({ db, driver, notifications, subscriptions }: I
     publish,
     own,
     capabilityOf,
+    /** The API shape of a row, with its type's features as the driver's engine offers them. */
+    toInstance: (row: InstanceRow) => toInstance(row, featuresOfEngine(driver.engine(row.type))),
+    /** The engine of the row's type (for a feature without a capability object: SFTP, usage). */
+    engineOf: (row: Pick<InstanceRow, 'type'>) => driver.engine(row.type),
 
     /**
      * The user's instance that has `capability` and is deployed (for domain, SSL, backup and storage
@@ -128,8 +134,8 @@ export function instancesContext({ db, driver, notifications, subscriptions }: I
 
 export type InstancesContext = ReturnType<typeof instancesContext>;
 
-/** The API shape of an instance row. */
-export function toInstance(row: InstanceRow): Instance {
+/** The API shape of an instance row; `features` as its engine offers them (featuresOfEngine). */
+function toInstance(row: InstanceRow, features: InstanceFeatures): Instance {
   const info = TYPE_INFO[row.type];
   return {
     _id: row.id,
@@ -174,6 +180,7 @@ export function toInstance(row: InstanceRow): Instance {
           },
         }
       : null,
+    features,
     metadata: info.flag ? { database: true, [info.flag]: true } : { database: false },
   };
 }

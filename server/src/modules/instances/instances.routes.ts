@@ -1,7 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { errorResponse, json, MessageSchema } from '../../lib/openapi-schemas.ts';
 import { requireAdmin } from '../../middleware/auth.ts';
-import { notFound, notSignedIn, signedIn, tags } from './instance-route-responses.ts';
+import { notFound, notSignedIn, signedIn, tags, unavailableHere } from './instance-route-responses.ts';
 import {
   CapabilitiesSchema,
   ChangePasswordBodySchema,
@@ -135,7 +135,7 @@ export const access = createRoute({
   tags,
   summary: 'Connection details of a database instance, or of a WordPress site’s database and SFTP login',
   description:
-    '202 while the instance is still being deployed (poll again: the UI tries 10 times, 2 s apart); 200 with the credentials once it has been deployed.',
+    '202 while the instance is still being deployed (poll again: the UI tries 10 times, 2 s apart); 200 with the credentials once it has been deployed. `sftp` is null where this server offers no SFTP (the instance’s `features.sftp` says why).',
   ...signedIn,
   request: { params: InstanceIdParamsSchema, query: TypeQuerySchema },
   responses: {
@@ -175,7 +175,9 @@ export const changePassword = createRoute({
       'The subscription is inactive (`subscription_inactive`, "Subscription inactive — changing passwords is disabled.")',
     ),
     404: notFound,
-    409: errorResponse('The instance is not deployed (yet) or is being deleted'),
+    409: errorResponse(
+      `The instance is not deployed (yet), is being deleted, ${unavailableHere('password changes')}`,
+    ),
     502: errorResponse('The database server refused the change (`operation_failed`)'),
   },
 });

@@ -14,7 +14,7 @@ import {
 } from '@berth/openapi/rules';
 import { z } from '@hono/zod-openapi';
 import { INSTANCE_STATUSES } from '../../db/tables/instances.ts';
-import { INSTANCE_TYPES, type InstanceType } from '../../provisioning/instance-types.ts';
+import { type Feature, INSTANCE_TYPES, type InstanceType } from '../../provisioning/instance-types.ts';
 import {
   DEFAULT_CPU,
   DEFAULT_MEMORY,
@@ -149,6 +149,35 @@ export const TypeQuerySchema = z.object({
   }),
 });
 
+const FeatureOfferSchema = z
+  .object({
+    available: z.boolean(),
+    reason: z.string().nullable().openapi({
+      description:
+        'Why this server does not offer it, in the customer’s words (shown where the feature would be, and the message of the 409 its endpoints answer); null when available',
+      example: 'SFTP is not offered on this server yet',
+    }),
+  })
+  .openapi('InstanceFeature');
+
+const offer = (what: string) => FeatureOfferSchema.optional().openapi({ description: what });
+
+/** Each feature of the instance's type (instance-types.ts TYPE_FEATURES), and only those. */
+const FEATURE_SHAPES = {
+  password: offer('Databases: a new database password (POST /api/instances/{id}/password)'),
+  domains: offer('WordPress and n8n: a custom domain over HTTPS (/domain, /ssl)'),
+  sftp: offer('WordPress: the SFTP login (`sftp` in /access)'),
+  storage: offer('How much of its disk it uses, and its size (GET /storage)'),
+  usage: offer('CPU, memory, disk and requests over time (GET /usage)'),
+  backups: offer('Backups: manual and daily, restores and downloads (/backups)'),
+  databaseAdmin: offer('MySQL and WordPress: phpMyAdmin in the browser (`database.phpmyadmin` in /access)'),
+} satisfies Record<Feature, z.ZodType>;
+
+const InstanceFeaturesSchema = z.object(FEATURE_SHAPES).openapi('InstanceFeatures', {
+  description:
+    'What the instance has besides running, feature by feature: exactly the features of its type, each available or with the reason this server does not offer it. An endpoint of an unavailable feature answers 409 with that reason.',
+});
+
 export const InstanceSchema = z
   .object({
     _id: z.uuid().openapi({ description: 'The same value as `id`' }),
@@ -177,6 +206,7 @@ export const InstanceSchema = z
     customDomain: CustomDomainSchema.nullable().openapi({
       description: 'WordPress sites only; null without one',
     }),
+    features: InstanceFeaturesSchema,
     metadata: z
       .object({
         database: z.boolean(),
@@ -247,7 +277,10 @@ export const DatabaseAccessSchema = z
         password: z.string(),
       })
       .nullable()
-      .openapi({ description: 'WordPress sites: the SFTP login (chrooted to the site); null for databases' }),
+      .openapi({
+        description:
+          'WordPress sites: the SFTP login (chrooted to the site); null for databases, and where this server offers no SFTP (`features.sftp` of the instance says why)',
+      }),
   })
   .openapi('InstanceAccess');
 
@@ -378,6 +411,7 @@ export type UpdateBody = z.infer<typeof UpdateBodySchema>;
 export type ChangePasswordBody = z.infer<typeof ChangePasswordBodySchema>;
 export type ListQuery = z.infer<typeof ListQuerySchema>;
 export type Instance = z.infer<typeof InstanceSchema>;
+export type InstanceFeatures = z.infer<typeof InstanceFeaturesSchema>;
 export type InstanceList = z.infer<typeof InstanceListSchema>;
 export type DatabaseAccess = z.infer<typeof DatabaseAccessSchema>;
 export type Capabilities = z.infer<typeof CapabilitiesSchema>;

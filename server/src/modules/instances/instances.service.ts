@@ -9,7 +9,7 @@ import { createInstanceCredentialsService } from './instance-credentials.service
 import { instanceDeploy } from './instance-deploy.ts';
 import { createInstanceDomainsService } from './instance-domains.service.ts';
 import { DEFAULT_BUDGETS, enqueueInstanceJob, type OperationBudgets } from './instance-jobs.ts';
-import { instancesContext, toInstance } from './instances.context.ts';
+import { instancesContext } from './instances.context.ts';
 import type { InstancesDeps } from './instances.deps.ts';
 import {
   countActiveInstances,
@@ -72,7 +72,7 @@ function instanceLifecycle(
   budgets: OperationBudgets,
 ) {
   const { db } = deps;
-  const { publish, own, changeUnlessDeleting, standing } = ctx;
+  const { publish, own, changeUnlessDeleting, standing, toInstance } = ctx;
 
   return {
     /** Instances that count against the plan (all but those being deleted). */

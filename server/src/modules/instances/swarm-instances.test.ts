@@ -10,6 +10,7 @@ import {
 } from '../../../test/create-test-app.ts';
 import {
   startTestRunner,
+  waitFor,
   waitForBackup,
   waitForGone,
   waitForStatus,
@@ -21,7 +22,10 @@ import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts'
 import type { JobRunner } from '../../jobs/job-runner.ts';
 import { createEphemeralCipher } from '../../lib/crypto.ts';
 import type { DatabaseCredentials } from '../../provisioning/engine.ts';
+import { killLocalNode, restartLocalNode } from '../../provisioning/swarm/local-swarm.ts';
 import { instanceNames } from '../../provisioning/swarm/services.ts';
+import { createNotificationsService } from '../notifications/notifications.service.ts';
+import { createInstanceLiveStates } from './instance-live-states.ts';
 
 /**
  * The same instances service and jobs as on the local driver, with the swarm driver behind them: a
@@ -34,6 +38,7 @@ let database: TestDatabase;
 let h: SwarmHarness;
 let app: TestApp;
 let runner: JobRunner;
+let liveStates: ReturnType<typeof createInstanceLiveStates> | undefined;
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -42,9 +47,17 @@ beforeAll(async () => {
   const { vault } = await testArchives();
   app = createTestApp(database.db, { provisioner: h.driver, cipher, backupVault: vault });
   runner = await startTestRunner({ ...database, driver: h.driver, cipher, vault });
+  // What the swarm sees happen between operations (a node down, lost, back), as main.ts carries it.
+  liveStates = createInstanceLiveStates({
+    db: database.db,
+    driver: h.driver,
+    notifications: createNotificationsService({ db: database.db }),
+  });
+  liveStates.start((line) => console.log(`[live] ${line}`));
 }, 600_000);
 
 afterAll(async () => {
+  await liveStates?.stop();
   await runner?.stop();
   await h?.stop();
 }, 120_000);
@@ -156,5 +169,140 @@ describe('instances through the API on the swarm driver', { timeout: 180_000 }, 
       '-q',
     );
     expect(left).toBe('');
+  });
+});
+
+describe('a server lost for good', { timeout: 900_000 }, () => {
+  it('brings each instance back elsewhere from its latest backup, tells its owner, and fences the old server', async () => {
+    const { token, user } = await proUser();
+    const manager = 'use1-m';
+    const worker = present(h.swarm.nodes.find((node) => node.name === 'use1-w'));
+    // Everything on the worker: the manager drained while they deploy (the region's front door stays).
+    const managerId = await h.docker(manager, 'node', 'inspect', '--format', '{{.ID}}', 'self');
+    await h.docker(manager, 'node', 'update', '--availability', 'drain', managerId);
+    const deploy = async (body: {
+      name: string;
+      type: 'MySQL' | 'PostgreSQL';
+      region: 'us-east-1';
+      memory: string;
+      cpu: string;
+    }) => {
+      const deployed = await call(app, 'POST', '/api/instances/deploy', { token, body });
+      expect(deployed.status, JSON.stringify(deployed.json)).toBe(202);
+      return deployed.json.instance.id;
+    };
+    const mysql = await deploy({
+      name: 'Ledger',
+      type: 'MySQL',
+      region: 'us-east-1',
+      memory: '512MB',
+      cpu: '0.5',
+    });
+    const pg = await deploy({
+      name: 'Stock',
+      type: 'PostgreSQL',
+      region: 'us-east-1',
+      memory: '512MB',
+      cpu: '0.5',
+    });
+    for (const id of [mysql, pg]) await waitForStatus(app, token, id, 'running', 180_000);
+    await h.docker(manager, 'node', 'update', '--availability', 'active', managerId);
+    for (const id of [mysql, pg]) {
+      const { nodeLabels } = await h.inspect(manager, instanceNames(id).service);
+      expect(nodeLabels['berth.public-address']).toBe(worker.address);
+    }
+    const before = { mysql: await credentialsOf(token, mysql), pg: await credentialsOf(token, pg) };
+    expect(
+      (await tenantCli('mysql', before.mysql, "CREATE TABLE t (v TEXT); INSERT INTO t VALUES ('backed up')"))
+        .ok,
+    ).toBe(true);
+    expect(
+      (
+        await tenantCli(
+          'postgresql',
+          before.pg,
+          "CREATE TABLE t (v text); INSERT INTO t VALUES ('backed up')",
+        )
+      ).ok,
+    ).toBe(true);
+    for (const id of [mysql, pg]) {
+      const backup = await call(app, 'POST', `/api/instances/${id}/backups/new`, {
+        token,
+        body: { name: 'nightly' },
+      });
+      expect(backup.status, JSON.stringify(backup.json)).toBe(201);
+      expect(await waitForBackup(app, token, id, backup.json.id)).toMatchObject({ status: 'complete' });
+    }
+    // Written after the backup: lost with the server.
+    await tenantCli('mysql', before.mysql, "INSERT INTO t VALUES ('too late')");
+
+    const lostAt = Date.now();
+    await killLocalNode(worker);
+    const managerAddress = present(h.swarm.nodes.find((node) => node.name === manager)).address;
+    // Back once it runs again on another server: its credentials name that server.
+    for (const id of [mysql, pg]) {
+      await waitFor(
+        async () => {
+          const now = await call(app, 'GET', `/api/instances/${id}`, { token });
+          if (now.json.instance?.status !== 'running') return undefined;
+          const access = await call(app, 'GET', `/api/instances/${id}/access`, { token });
+          return access.status === 200 && variant(access.json, 'database').database.host === managerAddress
+            ? true
+            : undefined;
+        },
+        { timeoutMs: 300_000, what: `${id} running again on another server` },
+      );
+    }
+    const recovered = (Date.now() - lostAt) / 1000;
+    console.log(
+      `lost a worker with a MySQL and a PostgreSQL instance: both running again in ${recovered.toFixed(0)} s`,
+    );
+    // Elsewhere, with the backup's data (what came after it is gone), the same database, user and password.
+    const after = { mysql: await credentialsOf(token, mysql), pg: await credentialsOf(token, pg) };
+    expect(after.mysql).toMatchObject({
+      host: managerAddress,
+      database: before.mysql.database,
+      user: before.mysql.user,
+      password: before.mysql.password,
+    });
+    expect((await tenantCli('mysql', after.mysql, 'SELECT v FROM t')).stdout).toBe('backed up');
+    expect((await tenantCli('postgresql', after.pg, 'SELECT v FROM t')).stdout).toBe('backed up');
+    // Its owner was told, with the time of the backup it came back from, and where to connect now.
+    const notes = await database.db
+      .selectFrom('notifications')
+      .select(['title', 'message'])
+      .where('user_id', '=', String(user.id))
+      .execute();
+    expect(notes.find((note) => note.title === 'Server lost')?.message).toMatch(
+      /Its server was lost: it is being restored on another server from the backup of \d+ \w+, \d\d:\d\d UTC/,
+    );
+    expect(notes.some((note) => note.title === 'Connection details changed')).toBe(true);
+
+    // The old server comes back: fenced, it runs nothing of theirs and keeps none of their volumes.
+    await restartLocalNode(worker);
+    await waitFor(
+      async () => {
+        const labels = JSON.parse(
+          await h.docker(
+            manager,
+            'node',
+            'inspect',
+            '--format',
+            '{{json .Spec.Labels}}',
+            `${h.swarm.name}-use1-w`,
+          ),
+        ) as Record<string, string>;
+        return labels['berth.lost'] === undefined ? true : undefined;
+      },
+      { timeoutMs: 120_000, what: 'the returned server cleared' },
+    );
+    for (const id of [mysql, pg]) {
+      expect(await h.docker('use1-w', 'ps', '-aq', '--filter', `label=berth.instance=${id}`)).toBe('');
+      expect(await h.docker('use1-w', 'volume', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe(
+        '',
+      );
+    }
+    for (const id of [mysql, pg])
+      expect((await call(app, 'DELETE', `/api/instances/${id}`, { token })).status).toBe(202);
   });
 });

@@ -124,3 +124,9 @@ export async function deleteNotifications(db: DbOrTx, userId: string, id?: strin
   const result = await query.executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** The ids of the platform's admins (who hear of what needs the operator). */
+export async function findAdminIds(db: DbOrTx): Promise<string[]> {
+  const rows = await db.selectFrom('users').select('id').where('role', '=', 'admin').execute();
+  return rows.map((row) => row.id);
+}

@@ -5,6 +5,7 @@ import type { InstanceEvent } from './notifications.hub.ts';
 import {
   countUnread,
   deleteNotifications,
+  findAdminIds,
   findNotification,
   findNotifications,
   findNotificationsAfter,
@@ -73,6 +74,11 @@ export function createNotificationsService({ db }: NotificationsDeps) {
      */
     async notifyMany(userIds: readonly string[], input: NotificationInput, trx: DbOrTx): Promise<number> {
       return insertNotificationsFor(trx, userIds, input);
+    },
+
+    /** The same notification for every admin (something the operator must see or fix). */
+    async notifyAdmins(input: NotificationInput, trx: DbOrTx = db): Promise<number> {
+      return insertNotificationsFor(trx, await findAdminIds(trx), input);
     },
 
     /**

@@ -42,7 +42,9 @@ export const addDomain = createRoute({
     400: invalid('"Domain is required", "Please enter a valid domain name", or not WordPress'),
     ...common,
     404: notFound,
-    409: conflict('The domain belongs to another account, or the instance is not deployed'),
+    409: conflict(
+      'The domain belongs to another account, or the instance is not deployed, or this server does not offer it (`details.reason`, as in the instance’s `features`)',
+    ),
     502: upstream('The host failed the change'),
   },
 });
@@ -60,7 +62,9 @@ export const removeDomain = createRoute({
     400: invalid('Not WordPress, or no custom domain'),
     ...common,
     404: notFound,
-    409: conflict('The instance is not deployed or is being deleted'),
+    409: conflict(
+      'The instance is not deployed or is being deleted, or this server does not offer it (`details.reason`, as in the instance’s `features`)',
+    ),
     502: upstream('The host failed the change'),
   },
 });
@@ -78,7 +82,9 @@ export const enableSsl = createRoute({
     400: invalid('"SSL is only available for custom domains"'),
     ...common,
     404: notFound,
-    409: conflict('The domain is not verified yet, or the instance is not deployed'),
+    409: conflict(
+      'The domain is not verified yet, or the instance is not deployed, or this server does not offer it (`details.reason`, as in the instance’s `features`)',
+    ),
   },
 });
 
@@ -95,7 +101,9 @@ export const sslStatus = createRoute({
     400: invalid('"SSL is only available for custom domains"'),
     ...common,
     404: notFound,
-    409: conflict('The instance is not deployed'),
+    409: conflict(
+      'The instance is not deployed, or this server does not offer it (`details.reason`, as in the instance’s `features`)',
+    ),
     502: upstream('The check failed on the host'),
   },
 });
@@ -113,7 +121,9 @@ export const listBackups = createRoute({
     400: invalid('"Backups are not available for this type of instance"'),
     ...common,
     404: notFound,
-    409: conflict('The instance is not deployed'),
+    409: conflict(
+      'The instance is not deployed, or this server does not offer it (`details.reason`, as in the instance’s `features`)',
+    ),
     502: upstream('The host failed to list them'),
   },
 });
@@ -137,7 +147,9 @@ export const createBackup = createRoute({
     400: invalid('"Backup name is required", or a type without backups'),
     ...common,
     404: notFound,
-    409: conflict('Not deployed, suspended, or the Idempotency-Key was used with another body'),
+    409: conflict(
+      'Not deployed, suspended, or the Idempotency-Key was used with another body, or this server does not offer it (`details.reason`, as in the instance’s `features`)',
+    ),
     502: upstream('The host failed the backup'),
   },
 });
@@ -161,7 +173,9 @@ export const restoreBackup = createRoute({
       'Instance not found',
       404,
     ),
-    409: conflict('The instance is not deployed'),
+    409: conflict(
+      'The instance is not deployed, or this server does not offer it (`details.reason`, as in the instance’s `features`)',
+    ),
     502: upstream('The host failed the restore'),
   },
 });
@@ -184,7 +198,9 @@ export const deleteBackup = createRoute({
       'Instance not found',
       404,
     ),
-    409: conflict('The instance is not deployed'),
+    409: conflict(
+      'The instance is not deployed, or this server does not offer it (`details.reason`, as in the instance’s `features`)',
+    ),
     502: upstream('The host failed the deletion'),
   },
 });
@@ -208,6 +224,8 @@ export const backupDownloadLink = createRoute({
       'Instance not found',
       404,
     ),
-    409: conflict('The backup is not complete'),
+    409: conflict(
+      'The backup is not complete, or this server does not offer it (`details.reason`, as in the instance’s `features`)',
+    ),
   },
 });

@@ -118,7 +118,9 @@ export const password = createRoute({
     400: invalid('Not a database, another type, or the password breaks the rule (8 to 128 characters)'),
     ...common,
     404: notFound,
-    409: conflict('The instance is not deployed yet or is being deleted'),
+    409: conflict(
+      'The instance is not deployed yet or is being deleted, or this server does not offer password changes (`details.reason`, as in the instance’s `features`)',
+    ),
     502: upstream('The database server refused the change'),
   },
 });
@@ -162,5 +164,11 @@ export const usage = createRoute({
     400: failure('An unknown range', 'validation_error', 'range must be one of 1h, 24h, 7d', 400),
     ...common,
     404: notFound,
+    409: failure(
+      'This server does not measure usage of its type (`details.reason`, as in the instance’s `features.usage`)',
+      'conflict',
+      'This server does not measure usage yet',
+      409,
+    ),
   },
 });

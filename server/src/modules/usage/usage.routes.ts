@@ -19,6 +19,9 @@ export const instanceUsage = createRoute({
     400: errorResponse('An unknown range'),
     401: errorResponse('Not signed in'),
     404: errorResponse('No such instance of this user ("Instance not found")'),
+    409: errorResponse(
+      'This server does not measure usage of its type (the message and `details.reason` are the customer’s reason, the instance’s `features.usage` has it too)',
+    ),
   },
 });
 

@@ -3,6 +3,7 @@ import type { NewInstanceUsageSampleRow } from '../../db/tables/instance-usage.t
 import type { ProvisioningDriver } from '../../provisioning/driver.ts';
 import type { InstanceType } from '../../provisioning/instance-types.ts';
 import type { UsageSample } from '../../provisioning/usage.ts';
+import { FeatureUnavailableError } from '../instances/instance-features.ts';
 import { resourcesOf } from '../instances/instance-resources.ts';
 import type { DeployedInstance, InstancesService } from '../instances/instances.service.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
@@ -195,9 +196,14 @@ export function createUsageService(deps: UsageDeps) {
     compact: () =>
       compactUsage(db, now(), { rawSeconds: RAW_RETENTION_SECONDS, rollupSeconds: ROLLUP_RETENTION_SECONDS }),
 
-    /** The owner's instance over `range`: its points, current and peak values, limits and last OOM. */
+    /**
+     * The owner's instance over `range`: its points, current and peak values, limits and last OOM; a
+     * 409 with the engine's reason where this server does not measure its type's usage.
+     */
     async report(userId: string, id: string, range: UsageRange): Promise<UsageReport> {
       const instance = await deps.instances.get(userId, id);
+      const offer = instance.features.usage;
+      if (offer && !offer.available) throw new FeatureUnavailableError('usage', offer.reason ?? '');
       const source = sourceOf(range, now());
       const [rows, lastOom] = await Promise.all([findSeries(db, id, source), findLastOutOfMemory(db, id)]);
       const points = rows.map(pointOf);

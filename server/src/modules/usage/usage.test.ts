@@ -7,6 +7,7 @@ import {
   registerAdmin,
   type TestApp,
 } from '../../../test/create-test-app.ts';
+import { offeringEverything } from '../../../test/provisioning/engines.ts';
 import { createTestDatabase, truncateAll } from '../../../test/test-db.ts';
 import { createApp } from '../../app.ts';
 import type { Db } from '../../db/database.ts';
@@ -89,7 +90,7 @@ const hub = createNotificationHub();
 beforeAll(async () => {
   ({ db, url } = await createTestDatabase());
   const services = createTestServices(db, {
-    provisioner: { ...createUnconfiguredDriver(), usage: scripted },
+    provisioner: { ...offeringEverything(createUnconfiguredDriver()), usage: scripted },
     now: () => clock,
     notificationHub: hub,
   });

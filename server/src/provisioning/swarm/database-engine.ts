@@ -191,7 +191,12 @@ export function databaseEngine(ctx: SwarmContext, type: SqlType): InstanceEngine
           memoryBytes: size.memoryBytes,
           nanoCpus: size.nanoCpus,
         });
-        const port = await freeHostPort(region.manager, ctx.options.databasePorts);
+        const port = await freeHostPort(
+          region.manager,
+          ctx.options.databasePorts,
+          ctx.previousPorts.get(spec.id),
+        );
+        ctx.previousPorts.delete(spec.id);
         return { region, nodeId: node.ID, port };
       }));
     const secret = await ensureSecret(region.manager, names, 'password', password, labels);

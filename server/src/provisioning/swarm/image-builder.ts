@@ -265,3 +265,36 @@ export async function loadImages(
     log(`imported ${ref} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
 }
+
+/**
+ * Puts the image `ref` into `docker` without a registry, when it lacks it: from this host's cache if it
+ * holds the image's tarball, else from another engine that has it (`docker save | docker load` through
+ * the Engine API, streamed). Answers where it came from, or undefined when it was there already.
+ */
+export async function copyImage(
+  docker: Docker,
+  ref: string,
+  sources: Docker[],
+  cacheDir = DEFAULT_IMAGE_CACHE,
+): Promise<'cache' | 'node' | undefined> {
+  const has = (engine: Docker) =>
+    engine
+      .getImage(ref)
+      .inspect()
+      .then(() => true)
+      .catch(() => false);
+  if (await has(docker)) return undefined;
+  const tar = path.join(`${imageTar(cacheDir, ref)}.d`, 'rootfs.tar');
+  if (existsSync(tar)) {
+    const [repo, tag] = ref.split(':');
+    await follow(docker, await docker.importImage(createReadStream(tar), { repo, tag }));
+    return 'cache';
+  }
+  for (const source of sources) {
+    if (!(await has(source))) continue;
+    const saved = (await source.getImage(ref).get()) as NodeJS.ReadableStream;
+    await follow(docker, await docker.loadImage(saved));
+    return 'node';
+  }
+  throw new Error(`no copy of ${ref} here nor on another server of the region`);
+}

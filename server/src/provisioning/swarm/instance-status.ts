@@ -12,6 +12,9 @@ import { currentTask, listNodes, listTasks, type SwarmNode, type SwarmTask } fro
  */
 
 export const NODE_DOWN_MESSAGE = 'Waiting for its server to come back';
+const NODE_LOST_MESSAGE = 'Its server was lost';
+/** The label a lost node carries (the time it was found lost) until Berth cleared it on its return. */
+export const LOST_LABEL = 'berth.lost';
 
 /** Failed tasks in this window that make a restart loop an error. */
 const LOOP_WINDOW_MS = 120_000;
@@ -47,6 +50,8 @@ function serviceStatus(
   const node = task?.NodeID ? nodes.get(task.NodeID) : undefined;
   const pinned = service.Spec.Labels?.[LABEL.node];
   const home = pinned ? nodes.get(pinned) : node;
+  // A lost server does not come back for its instances, even if it answers again (it is fenced).
+  if (home?.Spec.Labels?.[LOST_LABEL]) return { state: 'lost', message: NODE_LOST_MESSAGE };
   if (home && home.Status.State !== 'ready') return { state: 'node-down', message: NODE_DOWN_MESSAGE };
   if (task?.Status.State === 'running') return { state: 'running' };
   const recent = mine.filter(
@@ -68,8 +73,10 @@ const RANK: Record<InstanceStatus['state'], number> = {
   running: 0,
   stopped: 1,
   starting: 2,
-  'node-down': 3,
-  error: 4,
+  unreachable: 3,
+  'node-down': 4,
+  error: 5,
+  lost: 6,
 };
 
 /** The state of every Berth instance in a region (one call each for services, tasks and nodes). */

@@ -167,6 +167,20 @@ async function startDockerd(node: LocalNode, log: (line: string) => void): Promi
   }
 }
 
+/** A node's namespace, cabled to the switch's bridge, with its address. */
+async function plugIn(swarm: Pick<LocalSwarm, 'switchNetns'>, node: LocalNode): Promise<void> {
+  const inSwitch = (...args: string[]) => sh('ip', ['netns', 'exec', swarm.switchNetns, 'ip', ...args]);
+  const port = node.name.replace(/-/g, '');
+  await sh('ip', ['netns', 'add', node.netns]);
+  await inSwitch('link', 'add', port, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', node.netns);
+  await inSwitch('link', 'set', port, 'master', 'br0');
+  await inSwitch('link', 'set', port, 'up');
+  const inNs = (...args: string[]) => sh('ip', ['netns', 'exec', node.netns, ...args]);
+  await inNs('ip', 'link', 'set', 'lo', 'up');
+  await inNs('ip', 'addr', 'add', `${node.address}/24`, 'dev', 'eth0');
+  await inNs('ip', 'link', 'set', 'eth0', 'up');
+}
+
 /** The state file of a running local swarm under `root`, if any. */
 export function readLocalSwarm(root: string): LocalSwarm | undefined {
   const file = path.join(root, STATE);
@@ -206,17 +220,7 @@ export async function startLocalSwarm(options: LocalSwarmOptions): Promise<Local
     await sh('ip', ['link', 'set', hostLink, 'up']);
     await inSwitch('link', 'set', 'host', 'master', 'br0');
     await inSwitch('link', 'set', 'host', 'up');
-    for (const node of nodes) {
-      const port = node.name.replace(/-/g, '');
-      await sh('ip', ['netns', 'add', node.netns]);
-      await inSwitch('link', 'add', port, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', node.netns);
-      await inSwitch('link', 'set', port, 'master', 'br0');
-      await inSwitch('link', 'set', port, 'up');
-      const inNs = (...args: string[]) => sh('ip', ['netns', 'exec', node.netns, ...args]);
-      await inNs('ip', 'link', 'set', 'lo', 'up');
-      await inNs('ip', 'addr', 'add', `${node.address}/24`, 'dev', 'eth0');
-      await inNs('ip', 'link', 'set', 'eth0', 'up');
-    }
+    for (const node of nodes) await plugIn(swarm, node);
     await Promise.all(nodes.map((node) => startDockerd(node, log)));
     for (const manager of nodes.filter((node) => node.role === 'manager')) {
       const docker = new Docker({ socketPath: manager.socket });
@@ -352,4 +356,51 @@ export async function stopLocalSwarm(root: string, log: (line: string) => void =
   await quiet('ip', ['link', 'del', swarm.hostLink]);
   await rm(root, { recursive: true, force: true });
   log(`local swarm ${swarm.name} stopped and removed`);
+}
+
+/**
+ * Adds a worker to a region of the running local swarm under `root`, as an operator adds a machine: a
+ * new namespace and dockerd that joins the region's swarm and gets its `region` label (and, this being
+ * one host, where its own engine and folder are). It has none of Berth's images and none of its agent:
+ * Berth prepares it before placing anything there (node-agent.ts). Answers the new node.
+ */
+export async function addLocalNode(
+  root: string,
+  region: string,
+  options: { extraLabels?: Record<string, string>; log?: (line: string) => void } = {},
+): Promise<LocalNode> {
+  const log = options.log ?? (() => {});
+  const swarm = readLocalSwarm(root);
+  if (!swarm) throw new Error(`no local swarm under ${root}`);
+  const manager = swarm.nodes.find((node) => node.region === region && node.role === 'manager');
+  if (!manager) throw new Error(`the local swarm has no region ${region}`);
+  const subnet = Number(manager.address.split('.')[2]);
+  const taken = new Set(swarm.nodes.map((node) => node.host));
+  let host = manager.host + 2;
+  while (taken.has(host)) host += 1;
+  const short = manager.name.replace(/-m$/, '');
+  const count = swarm.nodes.filter((node) => node.region === region && node.role === 'worker').length;
+  const node = nodeOf(
+    { name: swarm.name, subnet, root },
+    { name: `${short}-w${count + 1}`, region, role: 'worker', host },
+  );
+  swarm.nodes.push(node);
+  await writeFile(path.join(root, STATE), JSON.stringify(swarm, null, 2));
+  await plugIn(swarm, node);
+  await startDockerd(node, log);
+  const managerDocker = new Docker({ socketPath: manager.socket });
+  const info = (await managerDocker.swarmInspect()) as { JoinTokens: { Worker: string } };
+  await new Docker({ socketPath: node.socket }).swarmJoin({
+    ListenAddr: `${node.address}:2377`,
+    AdvertiseAddr: node.address,
+    RemoteAddrs: [`${manager.address}:2377`],
+    JoinToken: info.JoinTokens.Worker,
+  });
+  await labelNodes(
+    managerDocker,
+    swarm.nodes.filter((n) => n.region === region),
+    options.extraLabels ?? {},
+  );
+  log(`node ${node.name} joined ${region} at ${node.address}`);
+  return node;
 }

@@ -1,7 +1,6 @@
 import type { BackupCapability, N8nSpec } from '../engine.ts';
 import type { SwarmFrontDoors } from './front-door.ts';
 import { SERVICE_UIDS } from './image-recipes.ts';
-import { N8N_DATA } from './n8n-service.ts';
 import { waitForN8n } from './n8n-web.ts';
 import type { Region } from './region.ts';
 import { instanceNames, scale, waitForRunning } from './services.ts';

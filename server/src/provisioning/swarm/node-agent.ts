@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type Docker from 'dockerode';
+import { copyImage } from './image-builder.ts';
+import { type ImageName, RECIPES } from './image-recipes.ts';
+import { LOST_LABEL } from './instance-status.ts';
 import { execIn } from './node-exec.ts';
 import { choosePlacement, type Need, type Region } from './region.ts';
 import { LABEL } from './services.ts';
@@ -30,6 +33,7 @@ import type { SwarmContext } from './swarm-context.ts';
 const AGENT = 'berth-agent';
 /** Where a node keeps its volumes' disks unless its `berth.volume-root` label says otherwise. */
 const DEFAULT_VOLUME_ROOT = '/var/lib/berth/volumes';
+const IMAGE_NAMES = Object.keys(RECIPES) as ImageName[];
 const VOLUME_ROOT_LABEL = 'berth.volume-root';
 
 const volumeRoot = (node: SwarmNode) => node.Spec.Labels?.[VOLUME_ROOT_LABEL] ?? DEFAULT_VOLUME_ROOT;
@@ -147,7 +151,104 @@ async function ensureAgent(ctx: SwarmContext, region: Region, node: SwarmNode): 
  * nothing changed; called for every ready node at start and before a node is chosen for an instance.
  */
 async function prepareNode(ctx: SwarmContext, region: Region, node: SwarmNode): Promise<void> {
-  await ensureAgent(ctx, region, node);
+  // One preparation of a node at a time (two deploys choosing a new node load its images once).
+  await ctx.lock(`node:${node.ID}`, async () => {
+    await ensureImages(ctx, region, node);
+    await ensureAgent(ctx, region, node);
+    // A lost node stays drained until this is done: nothing is placed there before.
+    await sweepNode(ctx, region, node);
+  });
+}
+
+/** How old a volume must be before a sweep may take it for an orphan (a deploy makes it before its service). */
+const ORPHAN_AFTER_MS = 10 * 60_000;
+
+/**
+ * What of Berth's a node holds for instances that are no longer there: instances deleted while the node
+ * was down, or relocated while it was lost. Their containers, volumes and disks go (volumes only once
+ * they are old enough not to belong to a deploy under way); then a lost node that came back takes
+ * instances again. An instance that stayed pinned to a lost node (it had no backup to come back from)
+ * runs there again with its data.
+ */
+async function sweepNode(ctx: SwarmContext, region: Region, node: SwarmNode): Promise<void> {
+  const engine = region.nodeEngine(node);
+  const services = (await region.manager.listServices({ filters: { label: [LABEL.instance] } })) as {
+    Spec?: { Labels?: Record<string, string> };
+  }[];
+  const home = new Map<string, string>();
+  for (const service of services) {
+    const labels = service.Spec?.Labels ?? {};
+    const id = labels[LABEL.instance];
+    if (id && labels[LABEL.node]) home.set(id, labels[LABEL.node] ?? '');
+  }
+  const stale = (id: string | undefined) => id !== undefined && home.get(id) !== node.ID;
+  for (const container of await engine.listContainers({ all: true, filters: { label: [LABEL.instance] } })) {
+    // Helpers and swarm's own tasks of services that exist are not this sweep's.
+    if (
+      container.Labels?.[LABEL.role] === 'backup-helper' ||
+      container.Labels?.[LABEL.role] === 'sftp-session'
+    )
+      continue;
+    if (stale(container.Labels?.[LABEL.instance]))
+      await engine
+        .getContainer(container.Id)
+        .remove({ force: true })
+        .catch(() => {});
+  }
+  const { Volumes } = await engine.listVolumes({ filters: { label: [LABEL.instance] } });
+  let removed = 0;
+  for (const volume of Volumes ?? []) {
+    // On a lost node nothing is under way: whatever is stale goes at once.
+    const created = Date.parse((volume as { CreatedAt?: string }).CreatedAt ?? '');
+    const settled = node.Spec.Labels?.[LOST_LABEL] !== undefined || Date.now() - created > ORPHAN_AFTER_MS;
+    if (!stale(volume.Labels?.[LABEL.instance]) || !settled) continue;
+    await engine
+      .getVolume(volume.Name)
+      .remove({ force: true })
+      .catch(() => {});
+    await removeVolumeDisk(region, node.ID, volume.Name).catch(() => {});
+    removed += 1;
+  }
+  if (removed > 0)
+    ctx.log(`node ${node.Description.Hostname} of ${region.id}: ${removed} orphaned volumes removed`);
+  if (!node.Spec.Labels?.[LOST_LABEL]) return;
+  const current = (await region.nodeById(node.ID)) ?? node;
+  const { [LOST_LABEL]: _lost, ...labels } = current.Spec.Labels ?? {};
+  await region.manager.getNode(node.ID).update({
+    version: current.Version.Index,
+    ...current.Spec,
+    Availability: 'active',
+    Labels: labels,
+  });
+  ctx.log(
+    `node ${node.Description.Hostname} of ${region.id} came back: what was left of relocated instances is gone`,
+  );
+}
+
+/**
+ * Berth's images on the node, before anything is placed there: a node that joined a region has none, and
+ * a task given a missing image fails ("No such image") without a registry to pull from. Each comes from
+ * this host's image cache or another node of the region (image-builder.ts `copyImage`); meanwhile the
+ * admin sees the node "preparing".
+ */
+async function ensureImages(ctx: SwarmContext, region: Region, node: SwarmNode): Promise<void> {
+  const engine = region.nodeEngine(node);
+  const present = new Set((await engine.listImages()).flatMap((image) => image.RepoTags ?? []));
+  const missing = [...new Set(IMAGE_NAMES.map((name) => ctx.image(name)))].filter((ref) => !present.has(ref));
+  if (missing.length === 0) return;
+  ctx.preparing.add(node.ID);
+  const started = Date.now();
+  try {
+    const others = (await region.nodes())
+      .filter((other) => other.ID !== node.ID && other.Status.State === 'ready')
+      .map((other) => region.nodeEngine(other));
+    for (const ref of missing) await copyImage(engine, ref, others);
+    ctx.log(
+      `node ${node.Description.Hostname} of ${region.id}: ${missing.length} images loaded in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+    );
+  } finally {
+    ctx.preparing.delete(node.ID);
+  }
 }
 
 async function agentOn(region: Region, nodeId: string) {

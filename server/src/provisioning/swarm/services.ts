@@ -303,12 +303,17 @@ export async function removeNetwork(manager: Docker, name: string): Promise<void
   }
 }
 
-/** A host port for a database instance that no service of the region publishes yet. */
-export async function freeHostPort(manager: Docker, range: { from: number; to: number }): Promise<number> {
+/** A host port for a database instance that no service of the region publishes yet (`preferred` if it is free). */
+export async function freeHostPort(
+  manager: Docker,
+  range: { from: number; to: number },
+  preferred?: number,
+): Promise<number> {
   const services = (await manager.listServices()) as ServiceInfo[];
   const used = new Set(
     services.flatMap((service) => (service.Spec.EndpointSpec?.Ports ?? []).map((port) => port.PublishedPort)),
   );
+  if (preferred && !used.has(preferred) && preferred >= range.from && preferred <= range.to) return preferred;
   const span = range.to - range.from + 1;
   const start = Math.floor(Math.random() * span);
   for (let i = 0; i < span; i += 1) {

@@ -34,6 +34,10 @@ export interface SwarmContext {
    * SWARM_IMAGES names one (the front door, helpers and the agent are always Berth's own).
    */
   image(name: ImageName, type?: InstanceType): string;
+  /** The published port a relocated database had (its next deploy takes it again where it is free). */
+  previousPorts: Map<string, number>;
+  /** Nodes whose images are being loaded now (node-agent.ts): the admin sees them "preparing". */
+  preparing: Set<string>;
   /** One operation at a time per instance (and per region for port choice). */
   lock: KeyedLock;
   /**
@@ -86,6 +90,8 @@ export function createSwarmContext(options: SwarmDriverOptions, started: () => b
       return found;
     },
     image: (name, type) => (type && options.images?.[type]) || refs[name],
+    preparing: new Set(),
+    previousPorts: new Map(),
     lock: createKeyedLock(),
     deleteLegacyBackups: (id) => rm(path.join(options.backupsDir, id), { recursive: true, force: true }),
     started,

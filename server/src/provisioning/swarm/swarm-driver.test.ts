@@ -9,7 +9,7 @@ import { testArchives } from '../../../test/provisioning/test-archives.ts';
 import type { InstanceStatus } from '../driver.ts';
 import type { DatabaseCredentials } from '../engine.ts';
 import { NODE_DOWN_MESSAGE } from './instance-status.ts';
-import { killLocalNode, restartLocalNode } from './local-swarm.ts';
+import { addLocalNode, killLocalNode, restartLocalNode } from './local-swarm.ts';
 
 /**
  * The swarm driver against a real local swarm of two regions (us-east-1: a manager and a worker;
@@ -639,3 +639,23 @@ describeSwarmTenantAttacks(
   () => h,
   () => archives,
 );
+
+// Last: it adds a node to us-east-1, which the tests above count on having two.
+describe('a node that joins a region', () => {
+  it('is prepared (images, agent) before it takes an instance, and its first deploy runs there', async () => {
+    const node = await addLocalNode(h.swarm.root, 'us-east-1', {
+      log: (line) => console.log(`[swarm] ${line}`),
+    });
+    h.swarm.nodes.push(node);
+    // Joined with a region label and nothing of Berth's.
+    expect(await h.docker(node.name, 'images', '--format', '{{.Repository}}')).toBe('');
+    // The most free memory of the region: the next database goes there.
+    const id = randomUUID();
+    const deployed = await h.driver.engine('mysql').deploy({ id, region: 'us-east-1', resources: SIZE });
+    const credentials = deployed.database as DatabaseCredentials;
+    expect(credentials.host).toBe(node.address);
+    expect(await h.docker(node.name, 'images', '--format', '{{.Repository}}')).toContain('berth/mariadb');
+    expect((await mariadbCli(credentials, 'SELECT 1')).stdout).toBe('1');
+    await h.driver.engine('mysql').delete(id);
+  }, 600_000);
+});

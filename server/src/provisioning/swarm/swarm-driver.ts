@@ -16,7 +16,9 @@ import { n8nEngine } from './n8n-engine.ts';
 import { prepareRegion } from './node-agent.ts';
 import { regionNodes } from './node-report.ts';
 import { regionLabel } from './region.ts';
+import { instanceNames, LABEL, removeNetwork, removeService } from './services.ts';
 import { swarmSftp } from './site-sftp.ts';
+import { unlessMissing } from './swarm-api.ts';
 import { createSwarmContext } from './swarm-context.ts';
 import type { SwarmDriverOptions } from './swarm-options.ts';
 import { swarmUsage } from './usage.ts';
@@ -35,6 +37,9 @@ export interface SwarmDriver extends ProvisioningDriver {
   /** What its instances use and what its nodes have (usage.ts). */
   readonly usage: UsageCapability;
 }
+
+/** How often the regions' nodes are looked at for one that joined (or changed). */
+const NODE_WATCH_MS = 30_000;
 
 export function createSwarmDriver(options: SwarmDriverOptions): SwarmDriver {
   let started = false;
@@ -55,8 +60,28 @@ export function createSwarmDriver(options: SwarmDriverOptions): SwarmDriver {
     wordpress: wordpressEngine(ctx, frontDoors, sftp),
     n8n: n8nEngine(ctx, frontDoors),
   };
-  const live = liveStatus(ctx.regions, ctx.log);
+  const live = liveStatus(ctx, frontDoors);
+
+  /** Lets go of a lost instance's services (its data went with its server); see LiveStatusCapability. */
+  async function relocate(id: string): Promise<void> {
+    await ctx.lock(`instance:${id}`, async () => {
+      const found = await ctx.locate(id);
+      if (!found) return;
+      const names = instanceNames(id);
+      const port = Number(found.service.Spec.Labels?.[LABEL.port]);
+      if (port) ctx.previousPorts.set(id, port);
+      for (const service of [names.service, names.dbService])
+        await removeService(found.region.manager, service);
+      if (await unlessMissing(() => found.region.manager.getNetwork(names.network).inspect())) {
+        await frontDoors.disconnect(found.region.id, names.network);
+        await removeNetwork(found.region.manager, names.network);
+      }
+      live.forget(id);
+      ctx.log(`instance ${id} let go of its lost server: it is placed again by its next deploy`);
+    });
+  }
   const reachable = new Map<string, string | undefined>();
+  let watchNodes: NodeJS.Timeout | undefined;
 
   async function ping(regionId: string): Promise<string | undefined> {
     const region = ctx.regions.get(regionId);
@@ -122,11 +147,18 @@ export function createSwarmDriver(options: SwarmDriverOptions): SwarmDriver {
         await frontDoors.start(id).catch((error: Error) => ctx.log(`front door of ${id}: ${error.message}`));
       }
       await sftp.start();
+      // A node that joins a region is prepared (images, agent) before placement may choose it, and the
+      // firewall follows the region's nodes.
+      watchNodes = setInterval(() => {
+        for (const region of ctx.regions.values()) void prepareRegion(ctx, region);
+      }, NODE_WATCH_MS);
+      watchNodes.unref();
       started = true;
     },
 
     async stop() {
       started = false;
+      if (watchNodes) clearInterval(watchNodes);
       live.stop();
       await sftp.stop();
     },
@@ -145,7 +177,7 @@ export function createSwarmDriver(options: SwarmDriverOptions): SwarmDriver {
       return { ok: started && Object.values(servers).every((s) => s.ok), servers };
     },
 
-    live: live.capability,
+    live: { ...live.capability, relocate },
 
     // Databases on swarm have no size guard of their own (their volume is their limit, no event).
     onStorageLimit: () => () => {},

@@ -56,6 +56,11 @@ export interface SwarmDriverOptions {
    * customers use for it, and its host key's file. Absent: sites have no SFTP (the feature says so).
    */
   sftp?: { listenHost: string; port: number; publicHost: string; hostKeyFile: string };
+  /**
+   * How long a node may be down before it counts as lost (its instances are then relocated and restored
+   * from their backups by the platform): 60 s by default.
+   */
+  nodeLostAfterMs?: number;
   /** How long a backup may make no progress before it fails (2 minutes; tests shorten it). */
   backupStallMs?: number;
   /** IPv4 ranges n8n instances may reach although private (TENANT_EGRESS_ALLOW); none by default. */

@@ -224,7 +224,11 @@ export function swarmUsage(ctx: SwarmContext): UsageCapability {
           places.push({
             region: region.id,
             node: node.Description.Hostname,
-            state: ready ? node.Spec.Availability : node.Status.State,
+            state: ctx.preparing.has(node.ID)
+              ? 'preparing'
+              : ready
+                ? node.Spec.Availability
+                : node.Status.State,
             memoryBytes: node.Description.Resources.MemoryBytes,
             cpus: node.Description.Resources.NanoCPUs / 1e9,
             reservedMemoryBytes: load.reservedMemory,

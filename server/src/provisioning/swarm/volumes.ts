@@ -59,11 +59,16 @@ export async function volumeNode(region: Region, nodeId: string): Promise<SwarmN
   return node;
 }
 
-/** Removes an instance's volumes on the node that holds them, then their disks. */
+/**
+ * Removes an instance's volumes on the node that holds them, then their disks; on a node that is down,
+ * nothing now (the instance's deletion goes on): the node's sweep removes them once it is back.
+ */
 export async function removeVolumes(region: Region, nodeId: string | undefined, names: string[]) {
   if (!nodeId) return;
   const node = await region.nodeById(nodeId);
   if (!node) return;
+  // A node that is down keeps them until it is back: its sweep (node-agent.ts) takes them then.
+  if (node.Status.State !== 'ready') return;
   const engine = region.nodeEngine(node);
   for (const name of names) {
     const deadline = Date.now() + 30_000;

@@ -36,6 +36,7 @@ import {
   VERIFICATION_LABELS,
   verificationColor,
 } from '../instances/instance-catalog.ts';
+import { unavailableReason } from '../instances/instance-features.tsx';
 import { UsageSparklineRow } from '../instances/usage-tab.tsx';
 import { OpenExternalButton, WithReason } from '../instances/with-reason.tsx';
 
@@ -90,9 +91,8 @@ function DomainManagement({ instance, inactive }: { instance: Instance; inactive
   const current = custom?.domain ?? (hostOf(instance.url) || null);
   const unavailable = inactive
     ? DOMAIN_ADD_DISABLED
-    : isDeployed(instance)
-      ? null
-      : 'Available once the instance is running';
+    : (unavailableReason(instance, 'domains') ??
+      (isDeployed(instance) ? null : 'Available once the instance is running'));
   return (
     <Box component="section" aria-labelledby="domain-management-title" sx={{ mt: 2.5 }}>
       <Stack direction="row" sx={{ alignItems: 'center', gap: 1, mb: 1 }}>

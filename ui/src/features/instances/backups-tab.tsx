@@ -19,6 +19,7 @@ import { BackupRow, formatSize } from './backup-list.tsx';
 import { CreateBackupForm } from './create-backup-form.tsx';
 import { isDeployed } from './instance-actions.tsx';
 import { BACKUP_CREATE_DISABLED } from './instance-catalog.ts';
+import { FeatureUnavailable, unavailableReason } from './instance-features.tsx';
 
 /** Where the restore the stream reports stands, above the list, while the instance reads Restoring. */
 function RestoreState({ instance }: { instance: Instance }) {
@@ -41,9 +42,20 @@ function RestoreState({ instance }: { instance: Instance }) {
 /**
  * Backups: the list (scheduled and manual), a create form (name, note), download, restore and delete,
  * the last two after a confirmation. An inactive subscription disables creating, restoring and
- * deleting with its message; a download stays possible (it is the customer's data).
+ * deleting with its message; a download stays possible (it is the customer's data). Where this server
+ * offers no backups of the type, the reason stands in their place.
  */
 export function BackupsTab({ instance, inactive }: { instance: Instance; inactive: boolean }) {
+  const notOffered = unavailableReason(instance, 'backups');
+  return notOffered ? (
+    <FeatureUnavailable reason={notOffered} />
+  ) : (
+    <OfferedBackups instance={instance} inactive={inactive} />
+  );
+}
+
+/** The backups of an instance whose type has them on this server. */
+function OfferedBackups({ instance, inactive }: { instance: Instance; inactive: boolean }) {
   const toast = useToast();
   const platform = usePlatform();
   const deployed = isDeployed(instance);

@@ -26,6 +26,7 @@ import {
   VERIFICATION_LABELS,
   verificationColor,
 } from './instance-catalog.ts';
+import { FeatureUnavailable, unavailableReason } from './instance-features.tsx';
 import { WithReason } from './with-reason.tsx';
 
 /**
@@ -94,9 +95,30 @@ function DomainVerificationPanel({ instanceId, custom }: { instanceId: string; c
 /**
  * Custom Domain: the domain with its SSL badge, added date and
  * last check; Add/Update Custom Domain, Check SSL Status, Remove (after the remove modal). An inactive
- * subscription disables adding and removing.
+ * subscription disables adding and removing. Where this server offers no custom domains for the type,
+ * the card says why instead.
  */
-export function CustomDomainCard({
+export function CustomDomainCard(props: {
+  instance: Instance;
+  inactive: boolean;
+  editing: boolean;
+  onEditingChange(editing: boolean): void;
+}) {
+  const notOffered = unavailableReason(props.instance, 'domains');
+  if (!notOffered) return <OfferedDomainCard {...props} />;
+  return (
+    <Card component="section" aria-labelledby="custom-domain-title" id="custom-domain">
+      <CardContent sx={{ p: 3, '&:last-child': { pb: 3 } }}>
+        <Typography id="custom-domain-title" variant="h6" component="h2" sx={{ mb: 1.5 }}>
+          Custom Domain
+        </Typography>
+        <FeatureUnavailable reason={notOffered} />
+      </CardContent>
+    </Card>
+  );
+}
+
+function OfferedDomainCard({
   instance,
   inactive,
   editing,

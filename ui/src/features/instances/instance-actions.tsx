@@ -8,8 +8,9 @@ import { Box, Button, IconButton, Tooltip } from '@mui/material';
 import { Link as RouterLink } from 'react-router';
 import type { Instance } from '../../api/instances.queries.ts';
 import { usePlatform } from '../../platform/platform-context.ts';
-import { DELETE_DISABLED, isDatabase, PASSWORD_CHANGE_DISABLED } from './instance-catalog.ts';
+import { DELETE_DISABLED, isDatabase } from './instance-catalog.ts';
 import type { InstanceDialogKind } from './instance-dialogs.tsx';
+import { passwordChangeBlocked } from './instance-features.tsx';
 import { OpenExternalButton, WithReason } from './with-reason.tsx';
 
 /** Whether the instance has been deployed and is not on its way out: credentials exist. */
@@ -34,24 +35,17 @@ export function InstanceActions({
   const database = isDatabase(instance);
   const deleting = instance.status === 'deleting';
   const name = instance.name;
+  const passwordBlocked = passwordChangeBlocked(instance, inactive, isDeployed(instance));
 
   return (
     <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1 }}>
       {database ? (
-        <WithReason
-          reason={
-            inactive
-              ? PASSWORD_CHANGE_DISABLED
-              : isDeployed(instance)
-                ? null
-                : 'Available once the instance is running'
-          }
-        >
+        <WithReason reason={passwordBlocked}>
           <Button
             size="small"
             variant="outlined"
             startIcon={<LockResetIcon />}
-            disabled={inactive || !isDeployed(instance)}
+            disabled={passwordBlocked !== null}
             onClick={() => onOpenDialog('password', instance)}
             aria-label={`Change password of ${name}`}
           >

@@ -8,14 +8,16 @@ import { Box, Button, Stack, Typography } from '@mui/material';
 import type { Instance } from '../../api/instances.queries.ts';
 import { isDeployed } from './instance-actions.tsx';
 import { StatusChip, SuspendedBadge, TypeBadge } from './instance-badges.tsx';
-import { DELETE_DISABLED, isDatabase, PASSWORD_CHANGE_DISABLED } from './instance-catalog.ts';
+import { DELETE_DISABLED, isDatabase } from './instance-catalog.ts';
 import type { InstanceDialogKind } from './instance-dialogs.tsx';
+import { passwordChangeBlocked, unavailableReason } from './instance-features.tsx';
 import { OpenExternalButton, WithReason } from './with-reason.tsx';
 
 /**
  * The head of the instance detail page: name, badges, description (and n8n's editor login), then its
  * buttons: open, admin or editor (phpMyAdmin for a MySQL instance that has one), Manage Domain or the
- * credentials and password, Delete Instance.
+ * credentials and password, Delete Instance. A feature this server does not offer keeps its button,
+ * disabled, with the reason as its tooltip.
  */
 export function InstanceHeader({
   instance,
@@ -34,6 +36,9 @@ export function InstanceHeader({
   const database = isDatabase(instance);
   const deployed = isDeployed(instance);
   const deleting = instance.status === 'deleting';
+  const noDomains = unavailableReason(instance, 'domains');
+  const noDatabaseAdmin = unavailableReason(instance, 'databaseAdmin');
+  const passwordBlocked = passwordChangeBlocked(instance, inactive, deployed);
   return (
     <Stack
       direction={{ xs: 'column', md: 'row' }}
@@ -97,10 +102,24 @@ export function InstanceHeader({
             variant="outlined"
           />
         )}
+        {database && noDatabaseAdmin && (
+          <WithReason reason={noDatabaseAdmin}>
+            <Button variant="outlined" startIcon={<OpenInNewIcon />} disabled>
+              phpMyAdmin
+            </Button>
+          </WithReason>
+        )}
         {!database && (
-          <Button variant="outlined" startIcon={<DnsIcon />} disabled={deleting} onClick={onManageDomain}>
-            Manage Domain
-          </Button>
+          <WithReason reason={noDomains}>
+            <Button
+              variant="outlined"
+              startIcon={<DnsIcon />}
+              disabled={deleting || noDomains !== null}
+              onClick={onManageDomain}
+            >
+              Manage Domain
+            </Button>
+          </WithReason>
         )}
         {database && (
           <Button
@@ -113,15 +132,11 @@ export function InstanceHeader({
           </Button>
         )}
         {database && (
-          <WithReason
-            reason={
-              inactive ? PASSWORD_CHANGE_DISABLED : deployed ? null : 'Available once the instance is running'
-            }
-          >
+          <WithReason reason={passwordBlocked}>
             <Button
               variant="outlined"
               startIcon={<LockResetIcon />}
-              disabled={inactive || !deployed}
+              disabled={passwordBlocked !== null}
               onClick={() => onOpenDialog('password', instance)}
             >
               Change Password

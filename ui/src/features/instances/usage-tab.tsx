@@ -17,6 +17,7 @@ import {
   type UsageReport,
   useInstanceUsageQuery,
 } from '../../api/usage.queries.ts';
+import { FeatureUnavailable, unavailableReason } from './instance-features.tsx';
 import { outOfMemoryLine, RANGE_WORDS, usageInWords } from './usage-words.ts';
 
 const charts = () => import('./usage-charts.tsx');
@@ -29,12 +30,19 @@ const DISK_WARNING_SHARE = 0.8;
 
 const RANGE_LABELS: Record<UsageRange, string> = { '1h': '1 hour', '24h': '24 hours', '7d': '7 days' };
 
+/** Whether this server measures the instance's usage (its `features.usage`). */
+const measured = (instance: Instance) => unavailableReason(instance, 'usage') === null;
+
 /**
  * "Restarted after running out of memory at 14:02": shown on the instance page when the system
  * stopped one of its processes for memory in the last day.
  */
 export function OutOfMemoryNotice({ instance }: { instance: Instance }) {
-  const usage = useInstanceUsageQuery(instance.id, '1h', instance.status !== 'deleting');
+  const usage = useInstanceUsageQuery(
+    instance.id,
+    '1h',
+    measured(instance) && instance.status !== 'deleting',
+  );
   const at = usage.data?.lastOutOfMemoryAt;
   if (!at) return null;
   const when = new Date(at);
@@ -48,7 +56,11 @@ export function OutOfMemoryNotice({ instance }: { instance: Instance }) {
 
 /** The Configuration card's rows of what limits apply, from the usage report (empty until it loads). */
 export function useAppliedLimits(instance: Instance) {
-  const usage = useInstanceUsageQuery(instance.id, '1h', instance.status !== 'deleting');
+  const usage = useInstanceUsageQuery(
+    instance.id,
+    '1h',
+    measured(instance) && instance.status !== 'deleting',
+  );
   return { limits: usage.data?.limits ?? [], sharedServer: usage.data?.sharedServer ?? false };
 }
 
@@ -83,6 +95,12 @@ function DiskMeter({ used, limit, words }: { used: number | null; limit: number 
  * numbers in words come first: they are the charts' text alternative.
  */
 export function UsageTab({ instance }: { instance: Instance }) {
+  const notOffered = unavailableReason(instance, 'usage');
+  return notOffered ? <FeatureUnavailable reason={notOffered} /> : <MeasuredUsage instance={instance} />;
+}
+
+/** The Usage tab of an instance whose usage this server measures. */
+function MeasuredUsage({ instance }: { instance: Instance }) {
   const [range, setRange] = useState<UsageRange>('1h');
   const usage = useInstanceUsageQuery(instance.id, range);
   const report = usage.data;
@@ -188,7 +206,7 @@ const UsageSparklines = lazy(async () => ({ default: (await charts()).UsageSpark
  */
 export function UsageSparklineRow({ instance }: { instance: Instance }) {
   const running = instance.status === 'running';
-  const usage = useInstanceUsageQuery(instance.id, '1h', running);
+  const usage = useInstanceUsageQuery(instance.id, '1h', running && measured(instance));
   const report = usage.data;
   if (!running || !report?.measured || report.points.length === 0) return null;
   const words = usageInWords(report);

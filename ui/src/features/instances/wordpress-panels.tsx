@@ -18,6 +18,7 @@ import { formatSize } from './backup-list.tsx';
 import { BackupsTab } from './backups-tab.tsx';
 import { CredentialField } from './credential-field.tsx';
 import { isDeployed } from './instance-actions.tsx';
+import { FeatureUnavailable, unavailableReason } from './instance-features.tsx';
 import { AddonsTab } from './wordpress-addons-tab.tsx';
 
 /** The SFTP port when the server names none. */
@@ -28,9 +29,19 @@ const STORAGE_WARNING_SHARE = 0.9;
 export const STORAGE_FULL_HINT =
   'Storage almost full: once it is full, uploads and SFTP writes fail. Delete files you no longer need over SFTP, or unused media in WordPress.';
 
-/** The site's disk: used of its size, a warning when nearly full. */
+/** The site's disk: used of its size, a warning when nearly full; why not, where this server shows none. */
 function StorageMeter({ instance }: { instance: Instance }) {
-  const storage = useSiteStorageQuery(instance.id, true);
+  const notOffered = unavailableReason(instance, 'storage');
+  const storage = useSiteStorageQuery(instance.id, notOffered === null);
+  if (notOffered)
+    return (
+      <Stack spacing={1} sx={{ mt: 3 }}>
+        <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 700 }}>
+          Storage
+        </Typography>
+        <FeatureUnavailable reason={notOffered} />
+      </Stack>
+    );
   if (!storage.data) return null;
   const { usedBytes, limitBytes } = storage.data;
   const share = Math.min(1, usedBytes / limitBytes);
@@ -74,18 +85,26 @@ function FilesAndDatabaseTab({ instance }: { instance: Instance }) {
     );
   const sftp = access.data?.sftp;
   const database = access.data?.database;
+  const noSftp = unavailableReason(instance, 'sftp');
+  const noDatabaseAdmin = unavailableReason(instance, 'databaseAdmin');
   return (
     <Grid container spacing={3}>
       <Grid size={{ xs: 12, md: 6 }}>
         <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 700 }}>
           SFTP
         </Typography>
-        <Box component="dl" sx={{ m: 0 }} aria-label="SFTP">
-          <CredentialField label="SFTP Address" value={sftp?.ipAddress} />
-          <CredentialField label="SFTP Port" value={sftp ? String(sftp.port || DEFAULT_SFTP_PORT) : null} />
-          <CredentialField label="SFTP User" value={sftp?.user} />
-          <CredentialField label="SFTP Password" value={sftp?.password} secret />
-        </Box>
+        {noSftp ? (
+          <Box sx={{ mt: 1 }}>
+            <FeatureUnavailable reason={noSftp} />
+          </Box>
+        ) : (
+          <Box component="dl" sx={{ m: 0 }} aria-label="SFTP">
+            <CredentialField label="SFTP Address" value={sftp?.ipAddress} />
+            <CredentialField label="SFTP Port" value={sftp ? String(sftp.port || DEFAULT_SFTP_PORT) : null} />
+            <CredentialField label="SFTP User" value={sftp?.user} />
+            <CredentialField label="SFTP Password" value={sftp?.password} secret />
+          </Box>
+        )}
       </Grid>
       <Grid size={{ xs: 12, md: 6 }}>
         <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 700 }}>
@@ -98,6 +117,11 @@ function FilesAndDatabaseTab({ instance }: { instance: Instance }) {
           </Box>
         ) : (
           <Typography color="text.secondary">No database information available.</Typography>
+        )}
+        {noDatabaseAdmin && (
+          <Box sx={{ mt: 1.5 }}>
+            <FeatureUnavailable reason={noDatabaseAdmin} />
+          </Box>
         )}
       </Grid>
       <Grid size={12}>

@@ -229,17 +229,21 @@ export function instanceServers(options: InstanceServersOptions) {
     ) {
       return lock(id, async (): Promise<InstanceCredentials> => {
         const before = servers.get(id)?.state ?? (await readState(stateFile(id), StateSchema));
-        const state: InstanceState = {
-          id,
-          type,
-          port: before?.port ?? (await freeInstancePort()),
-          memoryMb: resources.memoryMb,
-          cpus: resources.cpus,
-          limitMb: before?.limitMb ?? first.limitMb ?? options.limitMb[type],
-          ...(first.moving ? { moving: true as const } : {}),
-        };
-        await mkdir(stateDir, { recursive: true, mode: 0o700 });
-        await writeState(stateFile(id), state);
+        // One port choice at a time: two deploys side by side must not take the same free port.
+        const state = await lock('ports', async () => {
+          const chosen: InstanceState = {
+            id,
+            type,
+            port: before?.port ?? (await freeInstancePort()),
+            memoryMb: resources.memoryMb,
+            cpus: resources.cpus,
+            limitMb: before?.limitMb ?? first.limitMb ?? options.limitMb[type],
+            ...(first.moving ? { moving: true as const } : {}),
+          };
+          await mkdir(stateDir, { recursive: true, mode: 0o700 });
+          await writeState(stateFile(id), chosen);
+          return chosen;
+        });
         const server = await serverOf(state);
         await server.start();
         const names = tenantNames(id);
@@ -301,6 +305,7 @@ export function instanceServers(options: InstanceServersOptions) {
         await rm(at, { recursive: true, force: true });
         await rm(path.join(disksDir(dataRoot), `db-${keyOf(id)}`), { recursive: true, force: true });
         await removeSiteUser(unixUser(id));
+        await rm(path.join(dataRoot, 'logs', `db-${keyOf(id)}.log`), { force: true });
         await rm(stateFile(id), { force: true });
       });
     },

@@ -22,6 +22,9 @@ const PHP_LIMIT_ABOVE_SITE_MB = 64;
  * may use as much memory as the whole site has (`memoryMb`): the kernel stops what goes past it (the
  * worker is killed and php-fpm starts another; the instance page says when).
  */
+/** The output of a site's sandbox (php-fpm's master; the site's own PHP log is in its disk's logs/). */
+export const phpLogFile = (root: string, key: string) => path.join(root, 'logs', `php-${key}.log`);
+
 export function phpSettings(memoryMb: number): Record<string, string> {
   return {
     open_basedir: `${INSIDE.public}/:${INSIDE.tmp}/`,
@@ -110,7 +113,7 @@ export function sitePhp(
       env: SANDBOX_ENV,
       seccomp: hostSeccompProgram(),
       pidFile: path.join(root, 'run', `php-${site.key}.pid`),
-      logFile: path.join(root, 'logs', `php-${site.key}.log`),
+      logFile: phpLogFile(root, site.key),
       stopSignal: 'SIGTERM',
       stopTimeoutMs: 10_000,
       killTree: true,

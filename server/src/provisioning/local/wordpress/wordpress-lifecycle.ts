@@ -10,6 +10,7 @@ import { deleteLegacyBackups } from '../host/backup-store.ts';
 import { DEFAULT_LIMITS } from '../host/control-groups.ts';
 import { installedPhpVersions } from '../host/php.ts';
 import { ensureSiteUser, removeSiteUser } from '../host/tenant-users.ts';
+import { phpLogFile } from './php-fpm.ts';
 import { installPageCache, writeWpConfig } from './site-files.ts';
 import { siteNames, sitePaths } from './site-names.ts';
 import { sandboxEtcDir, writeSandboxAccounts } from './site-sandbox.ts';
@@ -156,6 +157,8 @@ export function siteLifecycle(ctx: Omit<SiteContext, 'caddySites'>, publicHost: 
         await removeSiteState(root, id);
         await ctx.reloadFront();
         await ctx.phps.stop(id);
+        // Its sandbox's output (what its PHP printed) goes with it, as everything else of the site.
+        await rm(phpLogFile(root, names.key), { force: true });
         await groups.remove(id);
         await ctx.mariadb().tenants.delete(names.tenant);
         await removeSiteUser(names.unixUser);

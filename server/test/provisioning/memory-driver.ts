@@ -1,0 +1,142 @@
+import { Readable } from 'node:stream';
+import { text } from 'node:stream/consumers';
+import type { Engines, ProvisioningDriver } from '../../src/provisioning/driver.ts';
+import {
+  type BackupCapability,
+  type DomainCapability,
+  featuresOf,
+  type InstanceEngine,
+  type SiteUrls,
+  type SpecOf,
+} from '../../src/provisioning/engine.ts';
+import { type Feature, INSTANCE_TYPES, type InstanceType } from '../../src/provisioning/instance-types.ts';
+import { createUnconfiguredDriver } from '../../src/provisioning/unconfigured-driver.ts';
+
+/** What the memory driver keeps of an instance. */
+export interface MemoryInstance {
+  type: InstanceType;
+  suspended: boolean;
+  password: string;
+  domain: string | null;
+  /** What a backup copies and a restore brings back. */
+  data: string;
+}
+
+/** Per type, the features its engine declares unavailable, with the customer's reason. */
+export type Declined = Partial<Record<InstanceType, Partial<Record<Feature, string>>>>;
+
+export interface MemoryDriver extends ProvisioningDriver {
+  /** Every instance deployed and not deleted, by id. */
+  readonly instances: Map<string, MemoryInstance>;
+}
+
+/**
+ * A driver whose engines keep their instances in memory, shaped like the real ones: every type deploys
+ * (credentials, addresses, an SFTP login for WordPress), suspends, resumes and deletes, and has the
+ * optional capabilities of its type (password, domains, backups, storage, PHP). The features `declined`
+ * names are declared unavailable with the reason given, and their capability object is left out, as
+ * engine.ts asks of every driver. For route and service tests of what the platform answers for a
+ * feature a driver does not offer; the platform database and job runner around it stay real.
+ */
+export function createMemoryDriver(declined: Declined = {}): MemoryDriver {
+  const base = createUnconfiguredDriver();
+  const instances = new Map<string, MemoryInstance>();
+  const known = (id: string) => {
+    const found = instances.get(id);
+    if (!found) throw new Error(`no instance ${id}`);
+    return found;
+  };
+  const urlsOf = (id: string): SiteUrls => {
+    const temporaryUrl = `http://${id.slice(0, 12)}.localhost:8180`;
+    const domain = instances.get(id)?.domain;
+    const url = domain ? `https://${domain}` : temporaryUrl;
+    return { url, adminUrl: `${url}/wp-admin/`, temporaryUrl };
+  };
+
+  function engineOf<T extends InstanceType>(type: T): InstanceEngine<SpecOf[T]> {
+    const missing: Partial<Record<Feature, string>> = declined[type] ?? {};
+    const offers = (feature: Feature) => missing[feature] === undefined;
+    const database = type !== 'wordpress' && type !== 'n8n';
+    const domains: DomainCapability = {
+      async set(id, domain) {
+        known(id).domain = domain;
+        return urlsOf(id);
+      },
+      async sslStatus(id) {
+        const { domain } = known(id);
+        return domain
+          ? { domain, status: 'Active', message: 'HTTPS is enabled', lastChecked: new Date().toISOString() }
+          : null;
+      },
+      async requestSsl(id) {
+        const domain = known(id).domain ?? '';
+        return { domain, status: 'Pending', message: 'Issuing', lastChecked: new Date().toISOString() };
+      },
+    };
+    const backups: BackupCapability<SpecOf[T]> = {
+      async dump(spec, archive) {
+        await archive.part('data', Readable.from([known(spec.id).data]));
+        return { rows: 1 };
+      },
+      async restore(spec, archive) {
+        known(spec.id).data = await text(archive.part('data'));
+      },
+    };
+    return {
+      type,
+      features: featuresOf(type, missing),
+      capability: async () => ({ available: true }),
+      async deploy(spec) {
+        const password = 'password' in spec && spec.password ? spec.password : 'memory-password';
+        const existing = instances.get(spec.id);
+        instances.set(spec.id, existing ?? { type, suspended: false, password, domain: null, data: 'first' });
+        const login = { host: '127.0.0.1', port: 3306, database: `t_${spec.id.slice(0, 8)}`, user: 'u' };
+        if (database) return { database: { ...login, password: known(spec.id).password } };
+        return {
+          urls: urlsOf(spec.id),
+          ...(type === 'wordpress' && {
+            database: { ...login, password },
+            ...(offers('sftp') && {
+              sftp: { host: '127.0.0.1', port: 2222, user: spec.id.slice(0, 12), password: 'sftp-password' },
+            }),
+          }),
+        };
+      },
+      async delete(id) {
+        instances.delete(id);
+      },
+      async suspend(id) {
+        known(id).suspended = true;
+      },
+      async resume(id) {
+        known(id).suspended = false;
+      },
+      ...(database &&
+        offers('password') && {
+          password: {
+            async change(id: string, password: string) {
+              known(id).password = password;
+            },
+          },
+        }),
+      ...(!database && offers('domains') && { domains }),
+      ...(offers('backups') && { backups }),
+      ...(offers('storage') && {
+        storage: { usage: async () => ({ usedBytes: 1024 ** 2, limitBytes: 1024 ** 3 }) },
+      }),
+      ...(type === 'wordpress' && { php: { versions: async () => ['8.2'] } }),
+    };
+  }
+
+  const engines = Object.fromEntries(INSTANCE_TYPES.map((type) => [type, engineOf(type)])) as Engines;
+  return {
+    ...base,
+    instances,
+    engine: (type) => engines[type],
+    capabilities: async () =>
+      Object.fromEntries(INSTANCE_TYPES.map((type) => [type, { available: true }])) as Awaited<
+        ReturnType<ProvisioningDriver['capabilities']>
+      >,
+    health: async () => ({ ok: true, servers: {} }),
+  };
+}
