@@ -693,7 +693,7 @@ export interface paths {
         put?: never;
         /**
          * Restore a backup exactly: the instance’s data is replaced (checksums verified first)
-         * @description The instance shows `restoring` until the restore ends, then `running` (or `error` with the reason), on the live stream.
+         * @description The instance shows `restoring` until the restore ends, then `running` (or `error` with the reason), on the live stream. An instance whose server is gone (`error`: "Waiting for its server to come back", or its server lost) is deployed again first, then restored.
          */
         post: operations["instances.restoreBackup"];
         delete?: never;
@@ -5915,7 +5915,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The instance is not running, the backup is not complete, or this server does not offer backups of its type (the message and `details.reason` are the customer’s reason, the instance’s `features` has it too) */
+            /** @description The instance is not running (nor waiting for a server that is gone), the backup is not complete, or this server does not offer backups of its type (the message and `details.reason` are the customer’s reason, the instance’s `features` has it too) */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -18,7 +18,7 @@ import {
 import type { Backup, BackupBody, BackupDownload, SiteStorage } from './instance-backups.schemas.ts';
 import type { InstancesContext } from './instances.context.ts';
 import { updateInstance } from './instances.repository.ts';
-import { NODE_DOWN, SERVER_LOST } from './server-words.ts';
+import { NODE_DOWN, NOT_DEPLOYED_AGAIN, SERVER_LOST } from './server-words.ts';
 
 const BACKUP_WHEN_INACTIVE = 'Your subscription is inactive. Creating backups is disabled.';
 const RESTORE_WHEN_INACTIVE = 'Restoring backups is disabled.';
@@ -200,9 +200,11 @@ export function createInstanceBackupsService(ctx: InstancesContext, deps: Instan
       const { row, backup } = await ownBackup(userId, id, backupId, RESTORE_WHEN_INACTIVE);
       if (row.deployed_at === null) throw new ConflictError('The instance was never deployed');
       if (backup.status !== 'complete') throw new ConflictError('Only a complete backup can be restored');
-      // Its server is down (it may come back) or lost for good (the driver lets go of it first).
-      const lost = row.status === 'error' && (row.status_message?.startsWith(SERVER_LOST) ?? false);
-      const serverGone = lost || (row.status === 'error' && row.status_message === NODE_DOWN);
+      // Its server is down (it may come back), lost for good (the driver lets go of it first), or an
+      // earlier deploy elsewhere failed: it is deployed again, then restored.
+      const message = row.status === 'error' ? (row.status_message ?? '') : '';
+      const lost = message.startsWith(SERVER_LOST);
+      const serverGone = lost || message === NODE_DOWN || message.startsWith(NOT_DEPLOYED_AGAIN);
       await db.transaction().execute(async (trx) => {
         const updated = await updateInstance(
           trx,

@@ -15,6 +15,7 @@ import { backupPrefix } from './instance-backups.service.ts';
 import { TYPE_INFO } from './instance-catalog.ts';
 import { openSecret } from './instance-secrets.ts';
 import { findCredentials, findInstanceById, updateInstance } from './instances.repository.ts';
+import { NOT_DEPLOYED_AGAIN } from './server-words.ts';
 
 /**
  * The restore job (every part checked first, then the engine replaces the instance's data), and the
@@ -47,10 +48,7 @@ export function restoreTasks(ctx: BackupTaskContext) {
         `deploy of ${row.id} before its restore failed [ref ${payload.requestId}]: ${describeError(error)}`,
       );
       const ours = customerReason(error);
-      const message = withReference(
-        `Restore failed: the instance could not be deployed again${ours ? ` (${ours})` : ''}`,
-        payload.requestId,
-      );
+      const message = withReference(`${NOT_DEPLOYED_AGAIN}${ours ? ` (${ours})` : ''}`, payload.requestId);
       await failBeforeRestore(row, payload.backupId, message);
       return;
     }

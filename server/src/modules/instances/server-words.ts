@@ -5,3 +5,5 @@
 export const NODE_DOWN = 'Waiting for its server to come back';
 /** How the status of an instance whose server is lost for good begins. */
 export const SERVER_LOST = 'Its server was lost';
+/** How the status of an instance begins when it could not be deployed again before its restore. */
+export const NOT_DEPLOYED_AGAIN = 'Restore failed: the instance could not be deployed again';
