@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import { SERVER_GONE, serverGone } from '@berth/openapi/rules';
 import type { BackupVault } from '../../backup-storage/backup-vault.ts';
 import type { DbOrTx } from '../../db/database.ts';
 import type { InstanceBackupRow, InstanceRow } from '../../db/tables/instances.ts';
@@ -18,7 +19,6 @@ import {
 import type { Backup, BackupBody, BackupDownload, SiteStorage } from './instance-backups.schemas.ts';
 import type { InstancesContext } from './instances.context.ts';
 import { updateInstance } from './instances.repository.ts';
-import { NODE_DOWN, NOT_DEPLOYED_AGAIN, SERVER_LOST } from './server-words.ts';
 
 const BACKUP_WHEN_INACTIVE = 'Your subscription is inactive. Creating backups is disabled.';
 const RESTORE_WHEN_INACTIVE = 'Restoring backups is disabled.';
@@ -202,18 +202,17 @@ export function createInstanceBackupsService(ctx: InstancesContext, deps: Instan
       if (backup.status !== 'complete') throw new ConflictError('Only a complete backup can be restored');
       // Its server is down (it may come back), lost for good (the driver lets go of it first), or an
       // earlier deploy elsewhere failed: it is deployed again, then restored.
-      const message = row.status === 'error' ? (row.status_message ?? '') : '';
-      const lost = message.startsWith(SERVER_LOST);
-      const serverGone = lost || message === NODE_DOWN || message.startsWith(NOT_DEPLOYED_AGAIN);
+      const gone = serverGone(row.status, row.status_message);
+      const lost = gone && (row.status_message?.startsWith(SERVER_GONE.lost) ?? false);
       await db.transaction().execute(async (trx) => {
         const updated = await updateInstance(
           trx,
           row.id,
           {
             status: 'restoring',
-            status_message: serverGone ? 'Being deployed again, then restored' : 'Restoring a backup',
+            status_message: gone ? 'Being deployed again, then restored' : 'Restoring a backup',
           },
-          serverGone ? { statusIn: ['error'] } : { statusIn: ['running'] },
+          gone ? { statusIn: ['error'] } : { statusIn: ['running'] },
         );
         if (!updated) throw new ConflictError('A backup can be restored only while the instance runs');
         const payload: BackupJobPayload & { relocate?: true } = {
@@ -223,12 +222,12 @@ export function createInstanceBackupsService(ctx: InstancesContext, deps: Instan
           ...(lost && { relocate: true }),
         };
         await addJob(trx, {
-          task: serverGone ? TASK_RECOVER : TASK_RESTORE,
+          task: gone ? TASK_RECOVER : TASK_RESTORE,
           payload: { ...payload },
           jobKey: `restore:${row.id}`,
           queueName: `instance:${row.id}`,
           // A deploy again is retried like a recovery's; a restore itself is never repeated.
-          maxAttempts: serverGone ? 5 : 1,
+          maxAttempts: gone ? 5 : 1,
         });
         await publish(trx, updated);
       });

@@ -1,6 +1,5 @@
 import type { Schemas } from '@berth/openapi';
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { capabilities, instanceList, makeInstance } from '../../../test/fixtures.ts';
 import { renderInstances } from '../../../test/instances.ts';
@@ -95,18 +94,17 @@ describe('backups of deleted instances', () => {
         body: { instance: created, message: 'Restore into a new instance initiated' },
       },
     });
-    const user = userEvent.setup();
     const ledger = within(await section()).getByRole('listitem', { name: 'Ledger: Before closing' });
-    await user.click(within(ledger).getByRole('button', { name: 'Restore into a new instance' }));
+    await app.user.click(within(ledger).getByRole('button', { name: 'Restore into a new instance' }));
     const dialog = await screen.findByRole('dialog', { name: 'Restore into a new instance?' });
     expect(
       within(dialog).getByText(/A new MySQL instance is deployed in EU Central \(Frankfurt\)/),
     ).toBeTruthy();
     const name = within(dialog).getByRole('textbox', { name: /Instance Name/ });
     expect((name as HTMLInputElement).value).toBe('Ledger');
-    await user.clear(name);
-    await user.type(name, 'Ledger again');
-    await user.click(within(dialog).getByRole('button', { name: 'Restore' }));
+    await app.user.clear(name);
+    await app.user.type(name, 'Ledger again');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Restore' }));
     expect(await screen.findByText('Restore into a new instance initiated')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(app.api.calls('POST /api/deleted-instances/backups/b-0000000000a1/restore')[0]?.body).toEqual({
@@ -116,7 +114,7 @@ describe('backups of deleted instances', () => {
   });
 
   it('says why the server refused (the plan allows no more instances)', async () => {
-    render([LEDGER], {
+    const app = render([LEDGER], {
       'POST /api/deleted-instances/backups/b-0000000000a1/restore': {
         status: 403,
         body: {
@@ -125,11 +123,10 @@ describe('backups of deleted instances', () => {
         },
       },
     });
-    const user = userEvent.setup();
     const ledger = within(await section()).getByRole('listitem', { name: 'Ledger: Before closing' });
-    await user.click(within(ledger).getByRole('button', { name: 'Restore into a new instance' }));
+    await app.user.click(within(ledger).getByRole('button', { name: 'Restore into a new instance' }));
     const dialog = await screen.findByRole('dialog', { name: 'Restore into a new instance?' });
-    await user.click(within(dialog).getByRole('button', { name: 'Restore' }));
+    await app.user.click(within(dialog).getByRole('button', { name: 'Restore' }));
     expect(
       await screen.findByText('Cannot create instance. Please check your subscription status.'),
     ).toBeTruthy();
@@ -139,15 +136,14 @@ describe('backups of deleted instances', () => {
     const app = render([LEDGER], {
       'DELETE /api/deleted-instances/backups/b-0000000000a1': { body: { message: 'Backup deleted' } },
     });
-    const user = userEvent.setup();
     const ledger = within(await section()).getByRole('listitem', { name: 'Ledger: Before closing' });
-    await user.click(within(ledger).getByRole('button', { name: 'Delete' }));
+    await app.user.click(within(ledger).getByRole('button', { name: 'Delete' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete backup?' });
     expect(
       within(dialog).getByText('“Before closing” of the deleted instance “Ledger” is deleted for good.'),
     ).toBeTruthy();
     app.api.on({ 'GET /api/deleted-instances/backups': { body: { backups: [] } } });
-    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await app.user.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('Backup deleted')).toBeTruthy();
     await waitFor(() =>
       expect(screen.queryByRole('region', { name: 'Backups of deleted instances' })).toBeNull(),
