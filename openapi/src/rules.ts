@@ -111,6 +111,22 @@ export const supportResponseHours = (plan: SupportPlan): number =>
   plan === 'pro' ? SUPPORT_RESPONSE_HOURS.pro : SUPPORT_RESPONSE_HOURS.starter;
 
 /**
+ * An instance whose server is gone: its status is `error` and its message begins with one of these (its
+ * server stopped answering, was lost for good, or a deploy elsewhere failed). A backup can still be
+ * restored into it: it is deployed again first.
+ */
+export const SERVER_GONE = {
+  down: 'Waiting for its server to come back',
+  lost: 'Its server was lost',
+  notDeployedAgain: 'Restore failed: the instance could not be deployed again',
+} as const;
+
+export const serverGone = (status: string, message: string | null): boolean =>
+  status === 'error' &&
+  message !== null &&
+  Object.values(SERVER_GONE).some((start) => message.startsWith(start));
+
+/**
  * The DNS record that proves a customer controls a custom domain: a TXT record named
  * `_berth-verify.<domain>` holding `berth-verify=<token>` (the token is shown on the instance page).
  */

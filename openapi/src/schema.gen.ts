@@ -693,7 +693,7 @@ export interface paths {
         put?: never;
         /**
          * Restore a backup exactly: the instance’s data is replaced (checksums verified first)
-         * @description The instance shows `restoring` until the restore ends, then `running` (or `error` with the reason), on the live stream.
+         * @description The instance shows `restoring` until the restore ends, then `running` (or `error` with the reason), on the live stream. An instance whose server is gone (`error`: "Waiting for its server to come back", or its server lost) is deployed again first, then restored.
          */
         post: operations["instances.restoreBackup"];
         delete?: never;
@@ -731,6 +731,60 @@ export interface paths {
         /** A link that downloads the backup as a tar of its parts, decrypted: once, within 5 minutes, while the session that made it goes on */
         post: operations["instances.backupDownloadLink"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/deleted-instances/backups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The complete backups of the signed-in user’s deleted instances, newest first, each kept until its plan’s days have passed */
+        get: operations["instances.deletedBackups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/deleted-instances/backups/{backupId}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deploy a new instance of the backup’s type and restore the backup into it
+         * @description A deploy like any other (the plan must allow another instance; region and resource rules apply), sized like the deleted instance. The new instance deploys, then shows `restoring`, then `running` with the backup’s data (or `error` with the reason), on the live stream.
+         */
+        post: operations["instances.restoreIntoNew"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/deleted-instances/backups/{backupId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a backup of a deleted instance now (its files with it) */
+        delete: operations["instances.deleteDeletedBackup"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2496,6 +2550,18 @@ export interface components {
                 where: string;
                 /** @description What the operator should do about it; null when off-site */
                 detail: string | null;
+                /** @description What the last sweep of the store found; null before the first */
+                sweep: {
+                    /** Format: date-time */
+                    sweptAt: string;
+                    /** @description Places in the store no backup record names (removed after `graceDays`) */
+                    orphans: number;
+                    /** @description Complete backups whose files the store lacks */
+                    missing: number;
+                    /** @description Orphans that sweep removed, their grace period over */
+                    removed: number;
+                    graceDays: number;
+                } | null;
             };
         };
         InstanceChange: {
@@ -2679,6 +2745,62 @@ export interface components {
             url: string;
             /** Format: date-time */
             expiresAt: string;
+        };
+        DeletedInstanceBackupList: {
+            backups: components["schemas"]["DeletedInstanceBackup"][];
+        };
+        DeletedInstanceBackup: {
+            id: string;
+            name: string;
+            note: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            completedAt: string | null;
+            /**
+             * @description Made by the daily schedule, or by hand
+             * @enum {string}
+             */
+            kind: "scheduled" | "manual";
+            /** @description Bytes backed up (so far, while running) */
+            bytes: number;
+            /** @description Bytes of the stored archives (encrypted) */
+            size: number;
+            /** @description Where it is kept: "Off-site storage" or "This server" */
+            location: string;
+            offsite: boolean;
+            /**
+             * Format: date-time
+             * @description When it is removed (its plan’s days after it was made), with its files
+             */
+            keptUntil: string;
+            /** @description The deleted instance it was made of */
+            instance: {
+                /** @description The deleted instance’s id */
+                id: string;
+                name: string;
+                /** @description Display name: MySQL, PostgreSQL, WordPress, n8n */
+                type: string;
+                /** @enum {string} */
+                product: "mysql" | "postgresql" | "mongodb" | "wordpress" | "n8n";
+                region: string;
+                /** Format: date-time */
+                deletedAt: string;
+            };
+            /** @description Whether it can be restored into a new instance here */
+            restorable: boolean;
+            /** @description Why it cannot; null when it can */
+            reason: string | null;
+        };
+        RestoreIntoNewInstanceRequest: {
+            /** @description The new instance’s name (default: the deleted instance’s) */
+            name?: string;
+            description?: string;
+            /**
+             * @description Where to deploy it (default: the deleted instance’s region)
+             * @enum {string}
+             */
+            region?: "us-east-1" | "us-west-2" | "eu-west-1" | "eu-central-1" | "eu-north-1" | "ap-south-1" | "ap-southeast-1" | "ap-southeast-2" | "ap-northeast-1" | "ap-northeast-2" | "sa-east-1" | "me-central-1" | "af-south-1";
         };
         NotificationList: {
             /** @description Newest first, at most 50 */
@@ -5793,7 +5915,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The instance is not running, the backup is not complete, or this server does not offer backups of its type (the message and `details.reason` are the customer’s reason, the instance’s `features` has it too) */
+            /** @description The instance is not running (nor waiting for a server that is gone), the backup is not complete, or this server does not offer backups of its type (the message and `details.reason` are the customer’s reason, the instance’s `features` has it too) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5931,6 +6053,165 @@ export interface operations {
             };
             /** @description The backup is not complete, or this server does not offer backups of its type (the message and `details.reason` are the customer’s reason, the instance’s `features` has it too) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "instances.deletedBackups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Backups of deleted instances */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedInstanceBackupList"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "instances.restoreIntoNew": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                backupId: string;
+            };
+            cookie?: never;
+        };
+        /** @description The new instance’s name, description and region (all optional) */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RestoreIntoNewInstanceRequest"];
+            };
+        };
+        responses: {
+            /** @description "Restore into a new instance initiated", with the new instance */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstanceChange"];
+                };
+            };
+            /** @description An invalid name or region, or a region or size this server does not offer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan allows no more instances (`plan_limit`), or the subscription is inactive (`subscription_inactive`, "Restoring backups is disabled.") */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such backup of a deleted instance of this user (`not_found`, "Backup not found") */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This type of instance cannot be deployed or restored on this server now */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "instances.deleteDeletedBackup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                backupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description "Backup deleted" */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The subscription is inactive (`subscription_inactive`, "Deleting backups is disabled.") */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such backup of a deleted instance of this user (`not_found`, "Backup not found") */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The host failed the operation (`operation_failed`, "Failed to delete backup"; `details.requestId` names the server log entry) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -7,7 +7,11 @@ import type { ServerConfig } from './env.ts';
 import { collectJobGarbage, recoverAbandonedJobs, startJobRunner } from './jobs/job-runner.ts';
 import type { LogLine } from './lib/error-reference.ts';
 import { startIntervalTask } from './lib/interval-task.ts';
-import { BACKUP_SCHEDULE_INTERVAL_MS } from './modules/instances/backup-schedule.ts';
+import {
+  BACKUP_SCHEDULE_INTERVAL_MS,
+  ORPHAN_GRACE_DAYS,
+  STORE_SWEEP_INTERVAL_MS,
+} from './modules/instances/backup-schedule.ts';
 import type { TrackedDriverStartup } from './modules/instances/driver-startup.ts';
 import { reconcileInstances } from './modules/instances/instance-jobs.ts';
 import { platformBackupRound } from './modules/platform-backups/platform-backups.ts';
@@ -121,6 +125,22 @@ export function backgroundTasks(deps: BackgroundDeps): BackgroundTask[] {
           services.now,
           log,
         );
+      },
+      log,
+    ),
+    // Places in the store no backup names, and backups whose files are gone: counted for the admin,
+    // the former removed after their grace period.
+    everyInterval(
+      'backup store sweep',
+      STORE_SWEEP_INTERVAL_MS,
+      async () => {
+        const { orphans, missing, removed } = await services.backupSchedule.sweepStore();
+        if (orphans.length + missing.length > 0)
+          log(
+            `backups: the store holds ${orphans.length} places no backup names (${removed.length} removed after ` +
+              `${ORPHAN_GRACE_DAYS} days: ${removed.join(', ') || 'none'}); ${missing.length} backups miss ` +
+              `files${missing.length > 0 ? `: ${missing.join(', ')}` : ''}`,
+          );
       },
       log,
     ),

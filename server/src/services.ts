@@ -138,7 +138,14 @@ export function createServices(config: ServicesConfig) {
     payments: config.payments,
     paymentSettings,
     dnsServers: config.dnsServers,
-    backups: { vault, tokens, sessions: createSessionChecks(db, tokenVersions, now), publicUrl, now },
+    backups: {
+      vault,
+      tokens,
+      sessions: createSessionChecks(db, tokenVersions, now),
+      publicUrl,
+      now,
+      paymentSettings,
+    },
     log: errorLog,
   });
   const auth = createAuthService({

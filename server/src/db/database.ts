@@ -16,6 +16,8 @@ import type {
 } from './tables/instance-usage.ts';
 import type {
   BackupDownloadUseTable,
+  BackupStoreOrphanTable,
+  BackupStoreSweepTable,
   InstanceBackupTable,
   InstanceCredentialsTable,
   InstanceTable,
@@ -43,6 +45,8 @@ export interface Database {
   instance_credentials: InstanceCredentialsTable;
   instance_backups: InstanceBackupTable;
   backup_download_uses: BackupDownloadUseTable;
+  backup_store_orphans: BackupStoreOrphanTable;
+  backup_store_sweeps: BackupStoreSweepTable;
   instance_usage_samples: InstanceUsageSampleTable;
   instance_usage_rollups: InstanceUsageRollupTable;
   instance_usage_alerts: InstanceUsageAlertTable;

@@ -1,13 +1,14 @@
 import type { InstanceStreamEvent, Schemas } from '@berth/openapi';
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { unwrap } from './api-error.ts';
-import { instanceKeys } from './query-keys.ts';
+import { instanceKeys, subscriptionKeys } from './query-keys.ts';
 import { useApiClient } from './use-api-client.ts';
 
 // The backups of an instance and their progress on the live stream (the stream's handler is in
 // instances.queries.ts; it hands the `backup` part of an instance event to applyBackupProgress).
 
 export type Backup = Schemas['Backup'];
+export type DeletedInstanceBackup = Schemas['DeletedInstanceBackup'];
 
 type BackupProgress = NonNullable<InstanceStreamEvent['backup']>;
 
@@ -98,5 +99,50 @@ export function useBackupDownloadMutation(id: string) {
           params: { path: { id, backupId } },
         }),
       ),
+  });
+}
+
+/** The backups of the user's deleted instances, kept until their plan's days have passed. */
+export function useDeletedBackupsQuery() {
+  const client = useApiClient();
+  return useQuery({
+    queryKey: instanceKeys.deletedBackups(),
+    queryFn: async () => (await unwrap(client.GET('/api/deleted-instances/backups'))).backups,
+  });
+}
+
+/**
+ * Deploys a new instance of the backup's type and restores the backup into it; the list of instances
+ * (and what the plan has left) reload, the new instance deploying.
+ */
+export function useRestoreIntoNewMutation() {
+  const client = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation<
+    Schemas['InstanceChange'],
+    Error,
+    { backupId: string; body: Schemas['RestoreIntoNewInstanceRequest'] }
+  >({
+    mutationFn: ({ backupId, body }) =>
+      unwrap(
+        client.POST('/api/deleted-instances/backups/{backupId}/restore', {
+          params: { path: { backupId } },
+          body,
+        }),
+      ),
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: instanceKeys.lists() });
+      void queryClient.invalidateQueries({ queryKey: subscriptionKeys.all });
+    },
+  });
+}
+
+export function useDeleteDeletedBackupMutation() {
+  const client = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation<Schemas['Message'], Error, string>({
+    mutationFn: (backupId) =>
+      unwrap(client.DELETE('/api/deleted-instances/backups/{backupId}', { params: { path: { backupId } } })),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: instanceKeys.deletedBackups() }),
   });
 }

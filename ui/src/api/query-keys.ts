@@ -61,6 +61,8 @@ export const instanceKeys = {
   access: (id: string) => [...instanceKeys.accesses(), id] as const,
   capabilities: () => [...instanceKeys.all, 'capabilities'] as const,
   backups: (id: string) => [...instanceKeys.all, 'backups', id] as const,
+  /** The backups of the user's deleted instances. */
+  deletedBackups: () => [...instanceKeys.all, 'deleted-backups'] as const,
   /** The last restore progress the live stream sent for the instance (no request behind it). */
   restore: (id: string) => [...instanceKeys.all, 'restore', id] as const,
   storage: (id: string) => [...instanceKeys.all, 'storage', id] as const,

@@ -19,6 +19,7 @@ import * as addTicketDueTimes from './20261214T000001-add-ticket-due-times.ts';
 import * as createInstanceUsage from './20261215T000001-create-instance-usage.ts';
 import * as createInstanceBackups from './20261220T000001-create-instance-backups.ts';
 import * as createBackupDownloadUses from './20261222T000001-create-backup-download-uses.ts';
+import * as keepBackupsOfDeletedInstances from './20261226T000001-keep-backups-of-deleted-instances.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit an old one. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '20261215T000001-create-instance-usage': createInstanceUsage,
   '20261220T000001-create-instance-backups': createInstanceBackups,
   '20261222T000001-create-backup-download-uses': createBackupDownloadUses,
+  '20261226T000001-keep-backups-of-deleted-instances': keepBackupsOfDeletedInstances,
 };

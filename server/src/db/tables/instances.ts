@@ -102,7 +102,14 @@ export type InstanceCredentialsRow = Selectable<InstanceCredentialsTable>;
 export interface InstanceBackupTable {
   /** `b-` and 12 hex digits. */
   id: string;
+  /** The instance it was made of (its place in the store); no foreign key: backups outlive it. */
   instance_id: string;
+  /** Its owner (the instance's), who may restore it into a new instance once the instance is gone. */
+  user_id: string;
+  /** The type of the instance it was made of. */
+  instance_type: InstanceTable['type'];
+  /** Null while the instance exists; once it was deleted, what a restore into a new one needs. */
+  deleted_instance: ColumnType<DeletedInstance | null, string | null | undefined, string | null>;
   kind: 'scheduled' | 'manual';
   name: string;
   note: ColumnType<string, string | undefined, string>;
@@ -121,6 +128,38 @@ export interface InstanceBackupTable {
   facts: ColumnType<Record<string, number>, string | undefined, string>;
   created_at: ColumnType<Date, Date | undefined, never>;
   completed_at: Date | null;
+}
+
+/** What a backup keeps of the instance it was made of once that instance was deleted. */
+export interface DeletedInstance {
+  name: string;
+  region: string;
+  memory: string;
+  cpu: string;
+  /** WordPress and n8n: the site settings it ran with. */
+  site: SiteSettings | null;
+  /** n8n: its encryption key (the backup's credentials are encrypted with it), sealed by the cipher. */
+  sealedKey: string | null;
+  deletedAt: string;
+}
+
+/** A place in the backup store no backup record names, and when the sweep first found it. */
+export interface BackupStoreOrphanTable {
+  /** `instances/<instance id>/<backup id>`. */
+  prefix: string;
+  found_at: Date;
+}
+
+/** What the last sweep of the backup store found (one row), for the admin. */
+export interface BackupStoreSweepTable {
+  id: ColumnType<number, number | undefined, never>;
+  swept_at: Date;
+  /** Places in the store no record names. */
+  orphans: number;
+  /** Complete backups whose files are missing from the store. */
+  missing: number;
+  /** Orphans removed by that sweep (past their grace period). */
+  removed: number;
 }
 
 export interface StoredBackupPart {

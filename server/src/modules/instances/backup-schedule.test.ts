@@ -1,13 +1,16 @@
+import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTestServices } from '../../../test/create-test-app.ts';
+import { call, createTestServices, registerAdmin } from '../../../test/create-test-app.ts';
 import { createTestDatabase } from '../../../test/test-db.ts';
+import { createApp } from '../../app.ts';
 import type { Db } from '../../db/database.ts';
 import type { ProvisioningDriver } from '../../provisioning/driver.ts';
 import { createUnconfiguredDriver } from '../../provisioning/unconfigured-driver.ts';
 import type { Services } from '../../services.ts';
-import { insertBackup, updateBackup } from './instance-backups.repository.ts';
+import { ORPHAN_GRACE_DAYS } from './backup-schedule.ts';
+import { insertBackup, keepBackupsOfDeleted, updateBackup } from './instance-backups.repository.ts';
 
 /**
  * The daily schedule and retention by plan, on the real platform database: which backups go (exactly
@@ -159,6 +162,88 @@ describe('retention by plan', () => {
     await services.backupSchedule.applyRetention();
     expect(await remaining(pro)).toEqual(['3 days']);
     await services.paymentSettings.write(settings, NOW);
+  });
+});
+
+describe('a deleted instance’s backups', () => {
+  it('all go once past their plan’s days, its newest too; those within them stay', async () => {
+    const userId = await customer('starter');
+    const gone = await instance(userId);
+    const older = await backup(gone, 9);
+    const newer = await backup(gone, 8);
+    const recent = await backup(gone, 2);
+    // As the delete job leaves them: the instance row gone, its backups keeping what a restore needs.
+    await db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('instances').where('id', '=', gone).execute();
+      await keepBackupsOfDeleted(trx, gone, {
+        name: 'db',
+        region: 'us-east-1',
+        memory: '256MB',
+        cpu: '0.25',
+        site: null,
+        sealedKey: null,
+        deletedAt: NOW.toISOString(),
+      });
+    });
+    const removed = await services.backupSchedule.applyRetention();
+    expect(removed.sort()).toEqual([older, newer].sort());
+    expect(await remaining(gone)).toEqual(['2 days']);
+    expect(await services.vault.store.list(`instances/${gone}/`)).toEqual([
+      `instances/${gone}/${recent}/dump.sql.gz.enc`,
+    ]);
+  });
+});
+
+describe('the sweep of the store', () => {
+  it('finds places no backup names and backups missing files, counts them for the admin, and removes the orphans after their grace period', async () => {
+    const app = createApp(services);
+    const admin = await registerAdmin(app, db);
+    const adminView = async () => {
+      const res = await call(app, 'GET', '/api/admin/capabilities', { token: admin.token });
+      expect(res.status, JSON.stringify(res.json)).toBe(200);
+      return res.json.backups.sweep;
+    };
+    expect(await adminView()).toBeNull();
+
+    const live = await instance(await customer('pro'));
+    const kept = await backup(live, 1);
+    const lacking = await backup(live, 2);
+    for (const id of [kept, lacking])
+      await services.vault.store.put(
+        `instances/${live}/${id}/manifest.json.enc`,
+        Readable.from([Buffer.from('m')]),
+      );
+    await services.vault.store.remove(`instances/${live}/${lacking}/dump.sql.gz.enc`);
+    // Files of a backup no record names (a delete that lost its record, an instance Berth forgot).
+    const orphan = `instances/${randomUUID()}/b-0000000000aa`;
+    for (const name of ['dump.sql.gz.enc', 'manifest.json.enc'])
+      await services.vault.store.put(`${orphan}/${name}`, Readable.from([Buffer.from('old')]));
+
+    clock = NOW;
+    const first = await services.backupSchedule.sweepStore();
+    expect(first.orphans).toContain(orphan);
+    expect(first.missing).toContain(lacking);
+    expect(first.missing).not.toContain(kept);
+    expect(first.removed).toEqual([]);
+    expect(await adminView()).toMatchObject({
+      sweptAt: NOW.toISOString(),
+      orphans: first.orphans.length,
+      missing: first.missing.length,
+      removed: 0,
+      graceDays: ORPHAN_GRACE_DAYS,
+    });
+    expect(await services.vault.store.list(`${orphan}/`)).toHaveLength(2);
+
+    // Within the grace period it stays; after it, it goes (found first at NOW, not at each sweep).
+    clock = new Date(NOW.getTime() + (ORPHAN_GRACE_DAYS - 1) * DAY);
+    expect((await services.backupSchedule.sweepStore()).removed).toEqual([]);
+    clock = new Date(NOW.getTime() + ORPHAN_GRACE_DAYS * DAY + 1000);
+    const last = await services.backupSchedule.sweepStore();
+    expect(last.removed).toContain(orphan);
+    expect(await services.vault.store.list(`${orphan}/`)).toEqual([]);
+    expect(await services.vault.store.list(`instances/${live}/${kept}/`)).toHaveLength(2);
+    expect(await adminView()).toMatchObject({ orphans: 0, removed: last.removed.length });
+    clock = NOW;
   });
 });
 

@@ -93,7 +93,7 @@ export const restoreBackup = createRoute({
   tags,
   summary: 'Restore a backup exactly: the instance’s data is replaced (checksums verified first)',
   description:
-    'The instance shows `restoring` until the restore ends, then `running` (or `error` with the reason), on the live stream.',
+    'The instance shows `restoring` until the restore ends, then `running` (or `error` with the reason), on the live stream. An instance whose server is gone (`error`: "Waiting for its server to come back", or its server lost) is deployed again first, then restored.',
   ...signedIn,
   request: { params: BackupParamsSchema },
   responses: {
@@ -103,7 +103,7 @@ export const restoreBackup = createRoute({
     403: inactive('Restoring backups is disabled.'),
     404: errorResponse('No such instance of this user, or no such backup'),
     409: errorResponse(
-      `The instance is not running, the backup is not complete, ${unavailableHere('backups of its type')}`,
+      `The instance is not running (nor waiting for a server that is gone), the backup is not complete, ${unavailableHere('backups of its type')}`,
     ),
   },
 });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import { SERVER_GONE, serverGone } from '@berth/openapi/rules';
 import type { BackupVault } from '../../backup-storage/backup-vault.ts';
 import type { DbOrTx } from '../../db/database.ts';
 import type { InstanceBackupRow, InstanceRow } from '../../db/tables/instances.ts';
@@ -7,6 +8,7 @@ import { addJob } from '../../jobs/job-queue.ts';
 import { ConflictError, GoneError, NotFoundError } from '../../lib/errors.ts';
 import type { TokenService } from '../../lib/tokens.ts';
 import type { SessionChecks } from '../auth/session-checks.ts';
+import type { PaymentSettingsStore } from '../payments/payment-settings.ts';
 import {
   claimDownloadLink,
   deleteBackupRow,
@@ -38,8 +40,13 @@ const LINK_REVOKED =
 
 export const TASK_BACKUP = 'instance.backup';
 export const TASK_RESTORE = 'instance.restore';
-/** Deploys the instance again and restores its latest backup (a platform recovery, instance-recovery.ts). */
+/**
+ * Deploys the instance again and restores a backup: its latest after a platform recovery
+ * (instance-recovery.ts), the one its owner chose when its server is gone.
+ */
 export const TASK_RECOVER = 'instance.recover';
+/** Restores a deleted instance's backup into a new instance once its deploy has run. */
+export const TASK_RESTORE_INTO_NEW = 'instance.restore-into-new';
 
 /** What the backup jobs carry: the backup, and the request that asked (its id is the failure's reference). */
 export interface BackupJobPayload {
@@ -113,6 +120,8 @@ export interface InstanceBackupsDeps {
   sessions: SessionChecks;
   publicUrl: string;
   now: () => Date;
+  /** The days each plan keeps backups (the admin's payment settings). */
+  paymentSettings: Pick<PaymentSettingsStore, 'read'>;
 }
 
 /** Who asks for a download link: the user, and the sign-in it asks from (absent: an API key). */
@@ -184,27 +193,41 @@ export function createInstanceBackupsService(ctx: InstancesContext, deps: Instan
 
     /**
      * Restores a complete backup exactly (the instance's data replaced): the instance shows `restoring`
-     * until the job ends, then `running` again (the stream tells both).
+     * until the job ends, then `running` again (the stream tells both). An instance whose server is gone
+     * is deployed again first (on a server that answers), then restored.
      */
     async restoreBackup(userId: string, id: string, backupId: string, requestId: string): Promise<void> {
       const { row, backup } = await ownBackup(userId, id, backupId, RESTORE_WHEN_INACTIVE);
       if (row.deployed_at === null) throw new ConflictError('The instance was never deployed');
       if (backup.status !== 'complete') throw new ConflictError('Only a complete backup can be restored');
+      // Its server is down (it may come back), lost for good (the driver lets go of it first), or an
+      // earlier deploy elsewhere failed: it is deployed again, then restored.
+      const gone = serverGone(row.status, row.status_message);
+      const lost = gone && (row.status_message?.startsWith(SERVER_GONE.lost) ?? false);
       await db.transaction().execute(async (trx) => {
         const updated = await updateInstance(
           trx,
           row.id,
-          { status: 'restoring', status_message: 'Restoring a backup' },
-          { statusIn: ['running'] },
+          {
+            status: 'restoring',
+            status_message: gone ? 'Being deployed again, then restored' : 'Restoring a backup',
+          },
+          gone ? { statusIn: ['error'] } : { statusIn: ['running'] },
         );
         if (!updated) throw new ConflictError('A backup can be restored only while the instance runs');
-        const payload: BackupJobPayload = { backupId, instanceId: row.id, requestId };
+        const payload: BackupJobPayload & { relocate?: true } = {
+          backupId,
+          instanceId: row.id,
+          requestId,
+          ...(lost && { relocate: true }),
+        };
         await addJob(trx, {
-          task: TASK_RESTORE,
+          task: gone ? TASK_RECOVER : TASK_RESTORE,
           payload: { ...payload },
           jobKey: `restore:${row.id}`,
           queueName: `instance:${row.id}`,
-          maxAttempts: 1,
+          // A deploy again is retried like a recovery's; a restore itself is never repeated.
+          maxAttempts: gone ? 5 : 1,
         });
         await publish(trx, updated);
       });

@@ -1,7 +1,12 @@
 import type { TaskList } from 'graphile-worker';
 import { backupTask } from './instance-backup-task.ts';
 import { type BackupTaskDeps, backupTaskContext } from './instance-backup-task-context.ts';
-import { TASK_BACKUP, TASK_RECOVER, TASK_RESTORE } from './instance-backups.service.ts';
+import {
+  TASK_BACKUP,
+  TASK_RECOVER,
+  TASK_RESTORE,
+  TASK_RESTORE_INTO_NEW,
+} from './instance-backups.service.ts';
 import { restoreTasks } from './instance-restore-task.ts';
 
 /**
@@ -12,6 +17,11 @@ import { restoreTasks } from './instance-restore-task.ts';
  */
 export function createBackupTasks(deps: BackupTaskDeps): TaskList {
   const ctx = backupTaskContext(deps);
-  const { restore, recover } = restoreTasks(ctx);
-  return { [TASK_BACKUP]: backupTask(ctx), [TASK_RESTORE]: restore, [TASK_RECOVER]: recover };
+  const { restore, recover, restoreIntoNew } = restoreTasks(ctx);
+  return {
+    [TASK_BACKUP]: backupTask(ctx),
+    [TASK_RESTORE]: restore,
+    [TASK_RECOVER]: recover,
+    [TASK_RESTORE_INTO_NEW]: restoreIntoNew,
+  };
 }

@@ -1,7 +1,9 @@
 import { REGIONS } from '@berth/openapi/rules';
 import { BACKUPS_NOT_OFFSITE } from '../../backup-storage/object-store.ts';
 import { INSTANCE_TYPES } from '../../provisioning/instance-types.ts';
+import { ORPHAN_GRACE_DAYS } from './backup-schedule.ts';
 import { NOTHING_STARTING } from './driver-startup.ts';
+import { findLastSweep } from './instance-backups.repository.ts';
 import { TYPE_INFO } from './instance-catalog.ts';
 import type { InstancesDeps } from './instances.deps.ts';
 import type { Capabilities, OperatorCapabilities } from './instances.schemas.ts';
@@ -12,7 +14,7 @@ import { phpChoices } from './php-versions.ts';
  * (what is missing on the host, and where backups go). A type the driver's start may still bring counts
  * as available: a deploy of it waits for the start.
  */
-export function instanceCapabilities(deps: Pick<InstancesDeps, 'driver' | 'startup' | 'backups'>) {
+export function instanceCapabilities(deps: Pick<InstancesDeps, 'db' | 'driver' | 'startup' | 'backups'>) {
   const { driver } = deps;
   const startup = deps.startup ?? NOTHING_STARTING;
 
@@ -62,12 +64,22 @@ export function instanceCapabilities(deps: Pick<InstancesDeps, 'driver' | 'start
     /** The types with the operator's detail of each unavailable one (what is missing, what to run). */
     async capabilitiesForOperator(): Promise<OperatorCapabilities> {
       const { store } = deps.backups.vault;
+      const sweep = await findLastSweep(deps.db);
       return {
         types: await capabilityList(),
         backups: {
           offsite: store.offsite,
           where: store.description,
           detail: store.offsite ? null : BACKUPS_NOT_OFFSITE,
+          sweep: sweep
+            ? {
+                sweptAt: sweep.swept_at.toISOString(),
+                orphans: sweep.orphans,
+                missing: sweep.missing,
+                removed: sweep.removed,
+                graceDays: ORPHAN_GRACE_DAYS,
+              }
+            : null,
         },
       };
     },

@@ -1,4 +1,6 @@
 import type { z } from '@hono/zod-openapi';
+import type { DbOrTx } from '../../db/database.ts';
+import type { InstanceRow } from '../../db/tables/instances.ts';
 import { PlanLimitError, ValidationError } from '../../lib/errors.ts';
 import { ProvisioningUnavailableError } from '../../provisioning/driver.ts';
 import { generatePassword } from '../../provisioning/tenant-names.ts';
@@ -23,6 +25,14 @@ import {
 import { DEFAULT_PHP_VERSION, phpChoices, phpUnavailable } from './php-versions.ts';
 
 const CANNOT_CREATE = 'Cannot create instance. Please check your subscription status.';
+
+/** A deploy that a restore follows (deleted-instance-backups.service.ts). */
+export interface RestoreOnDeploy {
+  /** n8n: the key the backup's credentials are encrypted with (the new instance runs with it). */
+  n8nKey?: string;
+  /** Adds the restore's job, in the deploy's transaction, after the deploy's job. */
+  afterDeploy(trx: DbOrTx, row: InstanceRow): Promise<void>;
+}
 
 /** Deploying an instance: the fields its type needs, checked, then the row, its secrets and its job. */
 export function instanceDeploy(deps: InstancesDeps, ctx: InstancesContext, budgets: OperationBudgets) {
@@ -96,7 +106,7 @@ export function instanceDeploy(deps: InstancesDeps, ctx: InstancesContext, budge
      * the plan allows no more instances (decided under a lock on the user's subscription). While the
      * driver is still starting, a type the start may bring up is accepted: its job waits for the start.
      */
-    async deploy(userId: string, body: DeployBody): Promise<Instance> {
+    async deploy(userId: string, body: DeployBody, restoring?: RestoreOnDeploy): Promise<Instance> {
       const region = (await driver.regions()).find((r) => r.id === body.region);
       if (!region?.available) throw new ValidationError(region?.reason ?? 'Please select a valid region');
       const capability = (await driver.capabilities())[body.type];
@@ -135,7 +145,11 @@ export function instanceDeploy(deps: InstancesDeps, ctx: InstancesContext, budge
         const secret =
           body.type === 'n8n' && site
             ? // n8n: the owner password and the instance's encryption key (generated once, kept encrypted).
-              { password: generatePassword(), adminPassword: site.adminPassword, n8nKey: generateN8nKey() }
+              {
+                password: generatePassword(),
+                adminPassword: site.adminPassword,
+                n8nKey: restoring?.n8nKey ?? generateN8nKey(),
+              }
             : site
               ? {
                   password: generatePassword(),
@@ -145,6 +159,7 @@ export function instanceDeploy(deps: InstancesDeps, ctx: InstancesContext, budge
               : { password: generatePassword() };
         await insertCredentials(trx, row.id, sealSecret(cipher, row.id, secret));
         await enqueueInstanceJob(trx, 'deploy', row.id, budgets);
+        await restoring?.afterDeploy(trx, row);
         await publish(trx, row);
         return toInstance(row);
       });

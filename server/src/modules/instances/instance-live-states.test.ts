@@ -7,7 +7,7 @@ import type { Db } from '../../db/database.ts';
 import type { InstanceStatus, ProvisioningDriver } from '../../provisioning/driver.ts';
 import { createUnconfiguredDriver } from '../../provisioning/unconfigured-driver.ts';
 import { enqueueInstanceJob } from './instance-jobs.ts';
-import { NODE_DOWN } from './instance-live-states.ts';
+import { NODE_DOWN } from './server-words.ts';
 
 /**
  * A driver's live states (the swarm driver: a node down, a task killed by its memory limit) reach the

@@ -9,6 +9,7 @@ import { type BackupJobPayload, TASK_RECOVER } from './instance-backups.service.
 import { TYPE_INFO } from './instance-catalog.ts';
 import { instanceHasJobs } from './instance-jobs.ts';
 import { findInstanceById, updateInstance } from './instances.repository.ts';
+import { NODE_DOWN, SERVER_LOST } from './server-words.ts';
 
 /**
  * Carries what a driver sees happen to running instances between operations (the swarm driver: a node
@@ -23,9 +24,6 @@ import { findInstanceById, updateInstance } from './instances.repository.ts';
 function formatBackupTime(at: Date): string {
   return `${at.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' })}, ${at.toISOString().slice(11, 16)} UTC`;
 }
-
-/** The customer's words for a node that stopped answering. */
-export const NODE_DOWN = 'Waiting for its server to come back';
 
 /** The row's status and message for a live state; undefined when the row should not change. */
 function patchOf(status: InstanceStatus): InstanceRowUpdate | undefined {
@@ -66,8 +64,8 @@ export function createInstanceLiveStates(deps: {
     return db.transaction().execute(async (trx) => {
       const at = latest?.completed_at ?? latest?.created_at;
       const message = at
-        ? `Its server was lost: it is being restored on another server from the backup of ${formatBackupTime(at)}`
-        : 'Its server was lost, and it has no backup to come back from';
+        ? `${SERVER_LOST}: it is being restored on another server from the backup of ${formatBackupTime(at)}`
+        : `${SERVER_LOST}, and it has no backup to come back from`;
       const updated = await updateInstance(
         trx,
         row.id,

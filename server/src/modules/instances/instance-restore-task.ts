@@ -1,5 +1,6 @@
 import type { JobHelpers } from 'graphile-worker';
 import { ArchiveTamperedError } from '../../backup-storage/backup-vault.ts';
+import type { InstanceRow } from '../../db/tables/instances.ts';
 import { describeError, withReference } from '../../lib/error-reference.ts';
 import type { Deployment } from '../../provisioning/engine.ts';
 import { recordDeployment } from './deployment-record.ts';
@@ -9,11 +10,12 @@ import {
   customerReason,
   parsePayload,
 } from './instance-backup-task-context.ts';
-import { findBackup } from './instance-backups.repository.ts';
+import { findRestorable } from './instance-backups.repository.ts';
 import { backupPrefix } from './instance-backups.service.ts';
 import { TYPE_INFO } from './instance-catalog.ts';
 import { openSecret } from './instance-secrets.ts';
 import { findCredentials, findInstanceById, updateInstance } from './instances.repository.ts';
+import { NOT_DEPLOYED_AGAIN } from './server-words.ts';
 
 /**
  * The restore job (every part checked first, then the engine replaces the instance's data), and the
@@ -30,12 +32,26 @@ export function restoreTasks(ctx: BackupTaskContext) {
     const payload = parsePayload(raw);
     const row = await findInstanceById(db, payload.instanceId);
     if (!row || row.status === 'deleting') return;
-    const request = await specOf(row);
-    // Its server was lost: the driver lets go of it, so that the deploy places it on one that is up.
-    if (payload.relocate) await driver.live?.relocate(row.id);
-    const deployment = (await (
-      driver.engine(request.type).deploy as (s: typeof request.spec) => Promise<unknown>
-    )(request.spec)) as Deployment;
+    let deployment: Deployment;
+    try {
+      const request = await specOf(row);
+      // Its server was lost: the driver lets go of it, so that the deploy places it on one that is up.
+      if (payload.relocate) await driver.live?.relocate(row.id);
+      deployment = (await (
+        driver.engine(request.type).deploy as (s: typeof request.spec) => Promise<unknown>
+      )(request.spec)) as Deployment;
+    } catch (error) {
+      const { attempts, max_attempts: maxAttempts } = helpers.job;
+      if (attempts < maxAttempts) throw error;
+      // The last attempt: the instance must not read `restoring` (or `deploying`) forever.
+      helpers.logger.error(
+        `deploy of ${row.id} before its restore failed [ref ${payload.requestId}]: ${describeError(error)}`,
+      );
+      const ours = customerReason(error);
+      const message = withReference(`${NOT_DEPLOYED_AGAIN}${ours ? ` (${ours})` : ''}`, payload.requestId);
+      await failBeforeRestore(row, payload.backupId, message);
+      return;
+    }
     // Where it is reached may have changed (another server): recorded, and the customer told.
     const stored = await findCredentials(db, row.id);
     if (stored) {
@@ -48,7 +64,7 @@ export function restoreTasks(ctx: BackupTaskContext) {
       const updated = await updateInstance(
         trx,
         row.id,
-        { status: 'restoring', status_message: 'Restoring its latest backup' },
+        { status: 'restoring', status_message: 'Restoring a backup' },
         { statusNot: 'deleting' },
       );
       if (updated) await publish(trx, updated);
@@ -57,11 +73,75 @@ export function restoreTasks(ctx: BackupTaskContext) {
     if (restoring) await restore(raw, helpers);
   }
 
+  /** Ends a restore that could not begin: the instance in `error` with why, its owner told. */
+  async function failBeforeRestore(row: InstanceRow, backupId: string, message: string): Promise<void> {
+    const label = `${TYPE_INFO[row.type].name} instance "${row.name}"`;
+    await db.transaction().execute(async (trx) => {
+      const updated = await updateInstance(
+        trx,
+        row.id,
+        { status: 'error', status_message: message },
+        { statusNot: 'deleting' },
+      );
+      if (!updated) return;
+      await event(trx, updated, {
+        id: backupId,
+        status: 'restore-failed',
+        step: null,
+        bytes: 0,
+        error: message,
+      });
+      await notifications.notify(
+        row.user_id,
+        { type: 'instance', title: 'Restore failed', message: `Your ${label}: ${message}` },
+        trx,
+      );
+    });
+  }
+
+  /**
+   * A deleted instance's backup restored into a new instance: its job waits behind the deploy's in the
+   * instance's queue; once the instance runs it is marked `restoring` and restored like any restore. A
+   * deploy still being retried makes this job try again later; a deploy that failed leaves the new
+   * instance in its error, and the owner is told the backup was not restored.
+   */
+  async function restoreIntoNew(raw: unknown, helpers: JobHelpers): Promise<void> {
+    const payload = parsePayload(raw);
+    const row = await findInstanceById(db, payload.instanceId);
+    if (!row || row.status === 'deleting') return;
+    const { attempts, max_attempts: maxAttempts } = helpers.job;
+    if (row.status === 'deploying' && attempts < maxAttempts)
+      throw new Error(`instance ${row.id} is still deploying; its restore waits`);
+    const restoring =
+      row.status === 'running' && row.deployed_at !== null
+        ? await db.transaction().execute(async (trx) => {
+            const updated = await updateInstance(
+              trx,
+              row.id,
+              { status: 'restoring', status_message: 'Restoring a backup' },
+              { statusIn: ['running'] },
+            );
+            if (updated) await publish(trx, updated);
+            return updated;
+          })
+        : undefined;
+    if (restoring) return restore(raw, helpers);
+    const label = `${TYPE_INFO[row.type].name} instance "${row.name}"`;
+    const message = withReference('Restore failed: the new instance is not running', payload.requestId);
+    helpers.logger.error(`restore of ${payload.backupId} into new ${row.id} not started: ${row.status}`);
+    await notifications.notify(row.user_id, {
+      type: 'instance',
+      title: 'Restore failed',
+      message: `Your ${label}: ${message}`,
+    });
+  }
+
   async function restore(raw: unknown, helpers: JobHelpers): Promise<void> {
     const payload = parsePayload(raw);
     const row = await findInstanceById(db, payload.instanceId);
     if (row?.status !== 'restoring') return;
-    const found = await findBackup(db, row.id, payload.backupId);
+    // The instance's own backup, or (a restore into a new instance) a deleted instance's of its owner.
+    const found = await findRestorable(db, row, payload.backupId);
     const label = `${TYPE_INFO[row.type].name} instance "${row.name}"`;
     const progress = progressOf(row, payload.backupId, 'restoring');
     let touched = false;
@@ -71,7 +151,7 @@ export function restoreTasks(ctx: BackupTaskContext) {
       const capability = driver.engine(request.type).backups;
       if (!capability) throw new AppErrorLike('this type of instance has no backups');
       progress.step('Checking the backup');
-      const opened = await vault.open(backupPrefix(row.id, found.id), found.parts);
+      const opened = await vault.open(backupPrefix(found.instance_id, found.id), found.parts);
       try {
         touched = true;
         await (capability.restore as (s: typeof request.spec, ...rest: unknown[]) => Promise<void>)(
@@ -142,5 +222,5 @@ export function restoreTasks(ctx: BackupTaskContext) {
     }
   }
 
-  return { restore, recover };
+  return { restore, recover, restoreIntoNew };
 }

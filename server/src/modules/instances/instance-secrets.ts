@@ -40,6 +40,7 @@ export interface StoredSecret {
 export const generateN8nKey = (): string => randomBytes(24).toString('base64url');
 
 const secretContext = (instanceId: string) => `instance_credentials.secret:${instanceId}`;
+const keptKeyContext = (instanceId: string) => `instance_backups.deleted_instance.key:${instanceId}`;
 const pendingContext = (instanceId: string) => `instance_credentials.pending_password:${instanceId}`;
 
 export function sealSecret(cipher: Cipher, instanceId: string, secret: StoredSecret): string {
@@ -56,4 +57,16 @@ export function sealPendingPassword(cipher: Cipher, instanceId: string, password
 
 export function openPendingPassword(cipher: Cipher, instanceId: string, stored: string): string {
   return cipher.decrypt(stored, pendingContext(instanceId));
+}
+
+/**
+ * n8n: the encryption key of a deleted instance, kept with its backups (a restore into a new instance
+ * runs with it, or the restored credentials would not decrypt); bound to the deleted instance's id.
+ */
+export function sealKeptKey(cipher: Cipher, instanceId: string, key: string): string {
+  return cipher.encrypt(key, keptKeyContext(instanceId));
+}
+
+export function openKeptKey(cipher: Cipher, instanceId: string, sealed: string): string {
+  return cipher.decrypt(sealed, keptKeyContext(instanceId));
 }

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { createRouter } from '../../lib/create-router.ts';
+import * as deletedRoutes from './deleted-instance-backups.routes.ts';
 import { PENDING_ACTIVATION } from './domain-verification.ts';
 import * as backupRoutes from './instance-backups.routes.ts';
 import { TYPE_INFO } from './instance-catalog.ts';
@@ -102,6 +103,22 @@ export function createInstancesRouter(instances: InstancesService) {
         const { id, backupId } = c.req.valid('param');
         const { id: userId, sessionId } = c.get('user');
         return c.json(await instances.downloadLink({ userId, sessionId }, id, backupId), 200);
+      })
+      .openapi(deletedRoutes.listDeletedBackups, async (c) =>
+        c.json({ backups: await instances.listDeletedBackups(c.get('user').id) }, 200),
+      )
+      .openapi(deletedRoutes.restoreIntoNew, async (c) => {
+        const instance = await instances.restoreIntoNew(
+          c.get('user').id,
+          c.req.valid('param').backupId,
+          c.req.valid('json') ?? {},
+          c.get('requestId'),
+        );
+        return c.json({ instance, message: 'Restore into a new instance initiated' }, 202);
+      })
+      .openapi(deletedRoutes.deleteDeletedBackup, async (c) => {
+        await instances.deleteDeletedBackup(c.get('user').id, c.req.valid('param').backupId);
+        return c.json({ message: 'Backup deleted' }, 200);
       })
       .openapi(backupRoutes.backupDownload, async (c) => {
         const { fileName, body } = await instances.openDownload(c.req.valid('param').token);

@@ -341,6 +341,18 @@ export const OperatorCapabilitiesSchema = z
           .string()
           .nullable()
           .openapi({ description: 'What the operator should do about it; null when off-site' }),
+        sweep: z
+          .object({
+            sweptAt: z.iso.datetime(),
+            orphans: z.int().openapi({
+              description: 'Places in the store no backup record names (removed after `graceDays`)',
+            }),
+            missing: z.int().openapi({ description: 'Complete backups whose files the store lacks' }),
+            removed: z.int().openapi({ description: 'Orphans that sweep removed, their grace period over' }),
+            graceDays: z.int(),
+          })
+          .nullable()
+          .openapi({ description: 'What the last sweep of the store found; null before the first' }),
       })
       .openapi({ description: 'Where instances’ and Berth’s own backups go' }),
   })

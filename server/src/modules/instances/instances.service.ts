@@ -1,6 +1,7 @@
 import type { DbOrTx } from '../../db/database.ts';
 import { ConflictError, NotFoundError, SubscriptionInactiveError } from '../../lib/errors.ts';
 import type { InstanceType } from '../../provisioning/instance-types.ts';
+import { deletedInstanceBackups } from './deleted-instance-backups.service.ts';
 import { createInstanceBackupsService } from './instance-backups.service.ts';
 import { instanceCapabilities } from './instance-capabilities.ts';
 import { DEFAULT_PAGE_SIZE } from './instance-catalog.ts';
@@ -49,10 +50,12 @@ export interface DeployedInstance {
 export function createInstancesService(deps: InstancesDeps) {
   const ctx = instancesContext(deps);
   const budgets = deps.budgets ?? DEFAULT_BUDGETS;
+  const deploying = instanceDeploy(deps, ctx, budgets);
   return {
     ...instanceLifecycle(deps, ctx, budgets),
     ...instanceCapabilities(deps),
-    ...instanceDeploy(deps, ctx, budgets),
+    ...deploying,
+    ...deletedInstanceBackups(deps, ctx, deploying.deploy),
     ...createInstanceDomainsService(deps, ctx),
     ...createInstanceBackupsService(ctx, deps.backups),
     ...createInstanceCredentialsService(

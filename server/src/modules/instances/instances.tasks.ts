@@ -1,12 +1,14 @@
 import type { JobHelpers, TaskList } from 'graphile-worker';
+import type { DeletedInstance, InstanceRow } from '../../db/tables/instances.ts';
 import { ConflictError } from '../../lib/errors.ts';
 import { ProvisioningUnavailableError } from '../../provisioning/driver.ts';
 import { deployStep } from './deploy-task.ts';
 import { NOTHING_STARTING } from './driver-startup.ts';
+import { keepBackupsOfDeleted } from './instance-backups.repository.ts';
 import { TYPE_INFO } from './instance-catalog.ts';
 import { afterDriverStart, attempt, isFinal, parsePayload } from './instance-job-attempts.ts';
 import { type InstanceOperation, TASK_OF } from './instance-jobs.ts';
-import { openPendingPassword, openSecret, sealSecret } from './instance-secrets.ts';
+import { openPendingPassword, openSecret, sealKeptKey, sealSecret } from './instance-secrets.ts';
 import { FAILED, type InstanceTaskDeps, instanceTaskContext, type Step } from './instance-task-context.ts';
 import {
   deleteInstanceRow,
@@ -25,6 +27,26 @@ export function createInstanceTasks(deps: InstanceTaskDeps): TaskList {
   const { db, driver, cipher, notifications, startup = NOTHING_STARTING } = deps;
   const context = instanceTaskContext(deps);
   const { publish, giveUp, failureMessage } = context;
+
+  /** What the backups of a deleted instance keep of it (n8n's key sealed; none when it cannot be read). */
+  async function keptOfDeleted(row: InstanceRow): Promise<DeletedInstance> {
+    const stored = row.type === 'n8n' ? await findCredentials(db, row.id) : undefined;
+    let key: string | undefined;
+    try {
+      key = stored && openSecret(cipher, row.id, stored.secret).n8nKey;
+    } catch {
+      key = undefined;
+    }
+    return {
+      name: row.name,
+      region: row.region,
+      memory: row.memory,
+      cpu: row.cpu,
+      site: row.site,
+      sealedKey: key ? sealKeptKey(cipher, row.id, key) : null,
+      deletedAt: new Date().toISOString(),
+    };
+  }
 
   /**
    * One task: loads the row (none: nothing to do), runs the step, and turns an error the step did not
@@ -64,9 +86,12 @@ export function createInstanceTasks(deps: InstanceTaskDeps): TaskList {
         await giveUp('delete', row, message);
         return outcome.lingering;
       }
+      const kept = await keptOfDeleted(row);
       await db.transaction().execute(async (trx) => {
         const deleted = await deleteInstanceRow(trx, row.id);
         if (!deleted) return;
+        // Its backups stay until their plan's days have passed: restorable into a new instance.
+        await keepBackupsOfDeleted(trx, row.id, kept);
         await notifications.publishInstanceEvent(
           row.user_id,
           { id: row.id, status: 'deleted', statusMessage: null },

@@ -143,6 +143,8 @@ describe('instance API with the local driver', { timeout: 60_000 }, () => {
       offsite: false,
       where: expect.stringMatching(/^folder .* on this machine \(not off-site\)$/),
       detail: BACKUPS_NOT_OFFSITE,
+      // No sweep of the store has run yet.
+      sweep: null,
     });
     expect(JSON.stringify(res.json)).not.toContain('BACKUP_S3');
     // One host, one region (the driver's own, us-east-1 by default); every other says why not.

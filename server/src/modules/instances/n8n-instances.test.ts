@@ -15,6 +15,7 @@ import {
   startTestProvisioning,
   startTestRunner,
   type TestProvisioning,
+  waitFor,
   waitForBackup,
   waitForGone,
   waitForStatus,
@@ -48,6 +49,8 @@ let services: ReturnType<typeof createTestServices>;
 let owner: { token: string; userId: string };
 let id = '';
 let url = '';
+/** What the backup "Before cleanup" holds: a workflow and a credential (encrypted with the key). */
+let saved = { workflowId: '', credentialId: '', backupId: '' };
 
 const suffix = randomBytes(3).toString('hex');
 const deploy = {
@@ -165,6 +168,7 @@ describe.skipIf(missing !== undefined)('n8n instances through the API', { timeou
     expect((await after.call('DELETE', `/rest/workflows/${workflow.id}`)).status).toBe(200);
     expect((await after.call('DELETE', `/rest/credentials/${credentialId}`)).status).toBe(200);
 
+    saved = { workflowId: workflow.id, credentialId, backupId: backup.json.id };
     const restored = await api('POST', `/api/instances/${id}/backups/${backup.json.id}/restore`);
     expect([restored.status, restored.json.message]).toEqual([202, 'Restore initiated']);
     await waitForStatus(app, owner.token, id, 'running', 60_000);
@@ -226,5 +230,35 @@ describe.skipIf(missing !== undefined)('n8n instances through the API', { timeou
     for (const gone of [paths.dataDir, paths.stateFile, paths.pidFile, `${prov.root}/backups/${id}`])
       expect(existsSync(gone), gone).toBe(false);
     expect((await frontDoorRequest(url, 'GET', '/')).status).toBe(404);
+  });
+
+  it('its backup restores into a new n8n instance: the workflow, and a credential that decrypts', {
+    timeout: 300_000,
+  }, async () => {
+    const listed = await api('GET', '/api/deleted-instances/backups');
+    const kept = listed.json.backups.find((b) => b.id === saved.backupId);
+    expect(kept).toMatchObject({ instance: { id, name: 'Automations', product: 'n8n' }, restorable: true });
+    const res = await api('POST', `/api/deleted-instances/backups/${saved.backupId}/restore`, {
+      name: 'Automations again',
+    });
+    expect(res.status, JSON.stringify(res.json)).toBe(202);
+    const newId = res.json.instance.id;
+    await waitFor(
+      async () =>
+        (await api('GET', '/api/notifications')).json.items.find(
+          (n: { title: string; message: string }) =>
+            n.title === 'Backup restored' && n.message.includes('Automations again'),
+        ),
+      { timeoutMs: 280_000, what: 'the restore into the new instance' },
+    );
+    const instance = await waitForStatus(app, owner.token, newId, 'running', 60_000);
+    const newUrl = present(instance.url, 'the new editor URL');
+    // The owner of the restored data signs in; the credential decrypts with the deleted instance's key.
+    const back = await n8nSession(newUrl, deploy.email, deploy.password);
+    expect((await back.call('GET', `/rest/workflows/${saved.workflowId}`)).json().data).toMatchObject({
+      name: 'Orders',
+    });
+    const decrypted = await back.call('GET', `/rest/credentials/${saved.credentialId}?includeData=true`);
+    expect(decrypted.json().data).toMatchObject({ name: 'Shop API', data: { name: 'X-Key' } });
   });
 });

@@ -1,7 +1,9 @@
+import type { Schemas } from '@berth/openapi';
 import { Alert, AlertTitle, Box, Chip, Stack, Typography } from '@mui/material';
 import { useOperatorCapabilitiesQuery } from '../../api/admin.queries.ts';
 import { LoadState } from '../../components/load-state.tsx';
 import { RefreshButton } from '../../components/refresh-button.tsx';
+import { formatDateTime } from '../subscription/standing.ts';
 import { AdminSection } from './admin-section.tsx';
 
 /**
@@ -20,6 +22,7 @@ export function AdminCapabilities() {
     >
       <LoadState query={query} loading="Loading..." failed="The instance types could not be loaded." />
       {query.data && <BackupPlace backups={query.data.backups} />}
+      {query.data && <StoreSweep sweep={query.data.backups.sweep} />}
       <Stack component="ul" spacing={2} sx={{ m: 0, p: 0, listStyle: 'none' }}>
         {(query.data?.types ?? []).map((type) => (
           <Box
@@ -76,6 +79,39 @@ function BackupPlace({ backups }: { backups: { offsite: boolean; where: string; 
       <Typography variant="body2" sx={{ mt: 0.5, fontFamily: 'monospace', overflowWrap: 'anywhere' }}>
         Now: {backups.where}
       </Typography>
+    </Alert>
+  );
+}
+
+type Sweep = Schemas['OperatorInstanceCapabilities']['backups']['sweep'];
+
+/**
+ * What the last sweep of the backup store found: places no backup names (orphans, removed after their
+ * grace period) and backups whose files are missing (which the operator should look into).
+ */
+function StoreSweep({ sweep }: { sweep: Sweep }) {
+  if (!sweep) {
+    return (
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+        The backup store has not been swept for orphans yet.
+      </Typography>
+    );
+  }
+  const clean = sweep.orphans === 0 && sweep.missing === 0;
+  const when = formatDateTime(new Date(sweep.sweptAt));
+  return (
+    <Alert severity={sweep.missing > 0 ? 'error' : clean ? 'success' : 'warning'} sx={{ mb: 2 }}>
+      <AlertTitle>Backup store swept {when}</AlertTitle>
+      <Box component="ul" sx={{ m: 0, pl: 2.5 }}>
+        <li>
+          {sweep.orphans} {sweep.orphans === 1 ? 'place' : 'places'} in the store no backup names (removed{' '}
+          {sweep.graceDays} days after they are found; {sweep.removed} removed in this sweep)
+        </li>
+        <li>
+          {sweep.missing} {sweep.missing === 1 ? 'backup misses' : 'backups miss'} files in the store
+          {sweep.missing > 0 ? ' (their ids are in the server log)' : ''}
+        </li>
+      </Box>
     </Alert>
   );
 }

@@ -109,6 +109,42 @@ describe('what this server can deploy (Admin Panel → Server)', () => {
     expect(within(mysql).queryByText(/Customers read/)).toBeNull();
   });
 
+  it('counts what the last sweep of the backup store found: orphans, and backups missing files', async () => {
+    renderAdmin(
+      {
+        'GET /api/admin/capabilities': {
+          body: {
+            types: [],
+            backups: {
+              offsite: true,
+              where: 'S3 bucket berth-backups at https://s3.example.net',
+              detail: null,
+              sweep: {
+                sweptAt: '2026-12-01T06:00:00.000Z',
+                orphans: 2,
+                missing: 1,
+                removed: 1,
+                graceDays: 7,
+              },
+            },
+          },
+        },
+      },
+      '/admin-panel?tab=server',
+    );
+    const title = await screen.findByText(/^Backup store swept /);
+    const sweep = title.closest<HTMLElement>('[role="alert"]');
+    if (!sweep) throw new Error('the sweep is not shown as an alert');
+    expect(
+      within(sweep).getByText(
+        '2 places in the store no backup names (removed 7 days after they are found; 1 removed in this sweep)',
+      ),
+    ).toBeTruthy();
+    expect(
+      within(sweep).getByText('1 backup misses files in the store (their ids are in the server log)'),
+    ).toBeTruthy();
+  });
+
   it('warns admins when backups are not off-site, with what to set', async () => {
     const detail = 'Backups are NOT off-site: set BACKUP_S3_* to keep them in a bucket.';
     renderAdmin(

@@ -1,5 +1,6 @@
 // The Backups tab of an instance (WordPress, MySQL, PostgreSQL, n8n): make, download, restore and
 // delete backups, with their progress live from the stream.
+import { serverGone } from '@berth/openapi/rules';
 import { Alert, Box, Button, Card, CardContent, CircularProgress, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { errorMessage } from '../../api/api-error.ts';
@@ -59,7 +60,11 @@ function OfferedBackups({ instance, inactive }: { instance: Instance; inactive: 
   const toast = useToast();
   const platform = usePlatform();
   const deployed = isDeployed(instance);
-  const backups = useBackupsQuery(instance.id, deployed || instance.status === 'restoring');
+  // An instance whose server is gone lists its backups too: a restore deploys it again first.
+  const backups = useBackupsQuery(
+    instance.id,
+    deployed || instance.status === 'restoring' || serverGone(instance.status, instance.statusMessage),
+  );
   const restore = useRestoreBackupMutation(instance.id);
   const remove = useDeleteBackupMutation(instance.id);
   const download = useBackupDownloadMutation(instance.id);

@@ -209,6 +209,27 @@ describe('backups of a database instance', () => {
   });
 });
 
+describe('an instance whose server is gone', () => {
+  it('lists its backups and restores one (the server deploys it again first)', async () => {
+    const stranded = makeInstance({
+      name: 'Stranded DB',
+      type: 'MySQL',
+      status: 'error',
+      statusMessage: 'Waiting for its server to come back',
+    });
+    const base = `/api/instances/${stranded.id}`;
+    const app = renderDetail(stranded, {
+      [`POST ${base}/backups/b-nightly/restore`]: { status: 202, body: { message: 'Restore initiated' } },
+    });
+    const list = await within(await backupsCard()).findByRole('list', { name: 'Backups' });
+    await app.user.click(within(item(list, 'Daily backup')).getByRole('button', { name: 'Restore' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Restore backup?' });
+    await app.user.click(within(dialog).getByRole('button', { name: 'Restore' }));
+    expect(await screen.findByText('Restore initiated')).toBeTruthy();
+    expect(app.api.calls(`POST ${base}/backups/b-nightly/restore`)).toHaveLength(1);
+  });
+});
+
 describe('which instances have backups', () => {
   it('gives n8n the card with its own restore warning, and MongoDB none', async () => {
     const flows = makeInstance({ name: 'Flows', type: 'n8n', category: 'application', product: 'n8n' });

@@ -6,6 +6,7 @@ import { FILTER_PAGE_SIZE, INSTANCE_PAGE_SIZE, useInstancesQuery } from '../../a
 import { useToast } from '../../components/toasts/use-toast.ts';
 import { useDebouncedValue } from '../../components/use-debounced-value.ts';
 import { useCurrentSubscription } from '../subscription/use-current-subscription.ts';
+import { DeletedInstanceBackups } from './deleted-instance-backups.tsx';
 import { InstanceDialogs, useInstanceDialogs } from './instance-dialogs.tsx';
 import {
   type DomainFilter,
@@ -162,6 +163,8 @@ export function InstancesPage() {
           onPage={setPage}
         />
       )}
+
+      <DeletedInstanceBackups inactive={inactive} />
 
       <InstanceDialogs dialogs={dialogs} inactive={inactive} />
     </Container>
