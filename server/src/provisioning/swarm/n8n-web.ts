@@ -4,13 +4,18 @@ import type { Region } from './region.ts';
 
 // Talking to a deployed n8n through the region's front door (n8n-engine.ts).
 
-/** Waits until n8n's REST controllers answer through the front door (POST /rest/login {} → 400). */
+/**
+ * Waits until n8n answers through the front door: its REST controllers (POST /rest/login {} → 400) and
+ * its editor (GET / → 200, which comes a moment after the controllers).
+ */
 export async function waitForN8n(doors: SwarmFrontDoors, region: Region, slug: string): Promise<string> {
   const host = new URL(doors.urls(region.id, slug, null, 'n8n').temporaryUrl).host;
   const deadline = Date.now() + 180_000;
   for (;;) {
     const { status, text } = await doors.request(region.id, host, 'POST', '/rest/login', {});
-    if (status === 400 && text.includes('emailOrLdapLoginId')) return host;
+    if (status === 400 && text.includes('emailOrLdapLoginId')) {
+      if ((await doors.request(region.id, host, 'GET', '/')).status === 200) return host;
+    }
     if (Date.now() > deadline) throw new Error(`n8n did not answer at ${host} (HTTP ${status})`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
