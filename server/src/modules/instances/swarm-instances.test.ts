@@ -184,9 +184,35 @@ describe('a server lost for good', { timeout: 900_000 }, () => {
     const { token, user } = await proUser();
     const manager = 'use1-m';
     const worker = present(h.swarm.nodes.find((node) => node.name === 'use1-w'));
-    // Everything on the worker: the manager drained while they deploy (the region's front door stays).
-    const managerId = await h.docker(manager, 'node', 'inspect', '--format', '{{.ID}}', 'self');
-    await h.docker(manager, 'node', 'update', '--availability', 'drain', managerId);
+    // Everything on the worker: a placeholder holds the manager's CPUs while they deploy (draining the
+    // manager would keep its front door from joining their networks).
+    const image = await h.docker(manager, 'images', '--format', '{{.Repository}}:{{.Tag}}', 'berth/agent');
+    await h.docker(
+      manager,
+      'service',
+      'create',
+      '--detach',
+      '--name',
+      'placeholder',
+      '--no-resolve-image',
+      '--reserve-cpu',
+      '1.9',
+      '--constraint',
+      'node.role==manager',
+      '--entrypoint',
+      'sleep',
+      image,
+      'infinity',
+    );
+    await waitFor(
+      async () =>
+        (await h.docker(manager, 'service', 'ps', 'placeholder', '--format', '{{.CurrentState}}')).startsWith(
+          'Running',
+        )
+          ? true
+          : undefined,
+      { timeoutMs: 60_000, what: 'the placeholder running' },
+    );
     const deploy = async (body: {
       name: string;
       type: 'MySQL' | 'PostgreSQL';
@@ -230,7 +256,7 @@ describe('a server lost for good', { timeout: 900_000 }, () => {
       cpu: '0.5',
     });
     for (const id of [mysql, pg, wp]) await waitForStatus(app, token, id, 'running', 180_000);
-    await h.docker(manager, 'node', 'update', '--availability', 'active', managerId);
+    await h.docker(manager, 'service', 'rm', 'placeholder');
     for (const id of [mysql, pg, wp]) {
       const { nodeLabels } = await h.inspect(manager, instanceNames(id).service);
       expect(nodeLabels['berth.public-address']).toBe(worker.address);
@@ -280,6 +306,28 @@ describe('a server lost for good', { timeout: 900_000 }, () => {
     const lostAt = Date.now();
     await killLocalNode(worker);
     const managerAddress = present(h.swarm.nodes.find((node) => node.name === manager)).address;
+    // Each is placed again on a server that is up (the manager), then runs.
+    const managerNode = await h.docker(manager, 'node', 'inspect', '--format', '{{.ID}}', 'self');
+    for (const id of [mysql, pg, wp]) {
+      await waitFor(
+        async () => {
+          const labels = await h
+            .docker(
+              manager,
+              'service',
+              'inspect',
+              '--format',
+              '{{json .Spec.Labels}}',
+              instanceNames(id).service,
+            )
+            .catch(() => '{}');
+          return (JSON.parse(labels) as Record<string, string>)['berth.node'] === managerNode
+            ? true
+            : undefined;
+        },
+        { timeoutMs: 300_000, what: `${id} placed again on the manager` },
+      );
+    }
     // The site is back once its front door serves it again, with its file.
     await waitFor(
       async () => {

@@ -1,6 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, openSync, readFileSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
@@ -314,11 +314,22 @@ async function stopLocalNode(node: LocalNode): Promise<void> {
 }
 
 /**
- * Kills a node the hard way (its dockerd and every container process in its namespace), as a machine
- * that dies would: the manager notices by its missed heartbeats.
+ * Kills a node the hard way (its dockerd, every process in its namespace and its containers'), as a
+ * machine that dies would: the manager notices by its missed heartbeats.
  */
 export async function killLocalNode(node: LocalNode): Promise<void> {
   const pids = (await quiet('ip', ['netns', 'pids', node.netns])).split('\n').filter(Boolean).map(Number);
+  // Its containers' processes too (they live in network namespaces of their own): a machine that dies
+  // takes them with it. They are told by their control group, named after the node's container ids.
+  const containersDir = path.join(node.dir, 'data', 'containers');
+  const ids = existsSync(containersDir) ? await readdir(containersDir) : [];
+  if (ids.length > 0) {
+    for (const entry of await readdir('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      const cgroup = await readFile(`/proc/${entry}/cgroup`, 'utf8').catch(() => '');
+      if (ids.some((id) => cgroup.includes(id))) pids.push(Number(entry));
+    }
+  }
   for (const pid of pids) {
     try {
       process.kill(pid, 'SIGKILL');
