@@ -21,5 +21,6 @@ while (instance.status !== 'running') {
     (await berth.GET('/api/v1/instances/{instanceId}', id(instance.id))).data?.data.instance ?? instance;
 }
 const { data: access } = await berth.GET('/api/v1/instances/{instanceId}/access', id(instance.id));
-if (!access || !('database' in access.data)) throw new Error('credentials not ready');
+if (!access || !('database' in access.data) || !access.data.database)
+  throw new Error('credentials not ready');
 console.log(access.data.database.connectionString);

@@ -170,6 +170,15 @@ export function cpuChoice(text: string): (typeof CPU_CHOICES)[number] | undefine
   return text.trim() === '' ? undefined : CPU_CHOICES.find((choice) => Number(choice) === cpus);
 }
 
+/**
+ * The defaults as the drivers count them (MiB, vCPUs): what an instance runs with when it was sold
+ * nothing else (both drivers; the API fills the same defaults in).
+ */
+export const DEFAULT_RESOURCES: { readonly memoryMb: number; readonly cpus: number } = Object.freeze({
+  memoryMb: memoryMbOf(DEFAULT_MEMORY) ?? Number.NaN,
+  cpus: Number(DEFAULT_CPU),
+});
+
 /** Why a type cannot run with these resources (below its minimum), or undefined. */
 export function resourcesProblem(type: string, memoryMb: number, cpus: number): string | undefined {
   const least = MINIMUM_RESOURCES[type];

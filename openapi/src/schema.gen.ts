@@ -2622,6 +2622,7 @@ export interface components {
             description?: string;
         };
         InstanceAccess: {
+            /** @description The database's connection details. Null for a WordPress site whose database answers only on the site's private network (its `features.databaseAdmin` says whether it can be managed in the browser) */
             database: {
                 host: string;
                 port: number;
@@ -2650,7 +2651,7 @@ export interface components {
                  * @example http://pma-3f2a1b4c5d6e.sites.example.com/
                  */
                 phpmyadmin: string | null;
-            };
+            } | null;
             /** @description WordPress sites: the SFTP login (chrooted to the site); null for databases, and where this server offers no SFTP (`features.sftp` of the instance says why) */
             sftp: {
                 ipAddress: string;

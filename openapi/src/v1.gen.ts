@@ -376,6 +376,7 @@ export interface components {
             reason: string | null;
         };
         InstanceAccess: {
+            /** @description The database's connection details. Null for a WordPress site whose database answers only on the site's private network (its `features.databaseAdmin` says whether it can be managed in the browser) */
             database: {
                 host: string;
                 port: number;
@@ -404,7 +405,7 @@ export interface components {
                  * @example http://pma-3f2a1b4c5d6e.sites.example.com/
                  */
                 phpmyadmin: string | null;
-            };
+            } | null;
             /** @description WordPress sites: the SFTP login (chrooted to the site); null for databases, and where this server offers no SFTP (`features.sftp` of the instance says why) */
             sftp: {
                 ipAddress: string;

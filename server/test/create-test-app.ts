@@ -136,6 +136,16 @@ export function variant<T extends object, K extends string>(json: T, key: K): Ex
   return json as Extract<T, Record<K, unknown>>;
 }
 
+/** The database connection details of an access answer (ready, with a database); fails the test else. */
+export function accessDatabase<T extends object>(
+  json: T,
+): NonNullable<Extract<T, Record<'database', unknown>>['database']> {
+  const { database } = variant(json, 'database') as Record<'database', unknown>;
+  return present(database, 'database credentials') as NonNullable<
+    Extract<T, Record<'database', unknown>>['database']
+  >;
+}
+
 let counter = 0;
 
 /** A valid registration body; each call gets a distinct username and e-mail. */

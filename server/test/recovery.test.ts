@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/database.ts';
-import { answerOf, type Method, variant } from './create-test-app.ts';
+import { accessDatabase, answerOf, type Method } from './create-test-app.ts';
 import { waitFor } from './instances-harness.ts';
 import { ensureTestPackages, tenantCli } from './provisioning/db-clients.ts';
 import { killLeftoverServers } from './provisioning/leftover-servers.ts';
@@ -189,7 +189,7 @@ describe('a server killed in the middle of deploys', () => {
       );
       const access = await api(second, 'GET', `/api/instances/${id}/access`, token);
       expect(access.status).toBe(200);
-      const { host, port, name, user, password, tls } = variant(access.json, 'database').database;
+      const { host, port, name, user, password, tls } = accessDatabase(access.json);
       const type = id === mysqlId ? 'mysql' : 'postgresql';
       // A server of its own requires TLS (the client verifies nothing here: it is the login that counts).
       const credentials = {
@@ -238,7 +238,7 @@ describe('a server killed in the middle of a backup', () => {
       { timeoutMs: 60_000, what: 'the instance to run' },
     );
     const access = await api(first, 'GET', `/api/instances/${id}/access`, token);
-    const { host, port, name, user, password, tls } = variant(access.json, 'database').database;
+    const { host, port, name, user, password, tls } = accessDatabase(access.json);
     // Its own server requires TLS, verified with the CA its page offers.
     const ssl = tls.caCertificate ? { ca: tls.caCertificate } : undefined;
     const made = await tenantCli(

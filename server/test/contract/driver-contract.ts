@@ -23,6 +23,7 @@ import {
   call,
   createTestServices,
   type Method,
+  present,
   register,
   type TestApp,
 } from '../create-test-app.ts';
@@ -306,7 +307,7 @@ export function describeDriverContract(harness: ContractHarness): void {
         }
         const access = await accessOfType(type, d.id);
         if (name === 'sftp') expect(access?.sftp ?? null).toBeNull();
-        if (name === 'databaseAdmin') expect(access?.database.phpmyadmin ?? null).toBeNull();
+        if (name === 'databaseAdmin') expect(access?.database?.phpmyadmin ?? null).toBeNull();
         return { kind: 'unavailable', reason: declared };
       },
       timeout,
@@ -463,12 +464,20 @@ export function describeDriverContract(harness: ContractHarness): void {
             };
             const client = await clientOf(p.ctx, reach, state.id);
             await client.works();
+            // A site's database is shown only where the customer can reach it (no internal host names).
+            if (type === 'wordpress' && reach.database) {
+              const login = await sql(p.ctx, 'mysql', reach.database, 'SELECT 1');
+              expect(
+                login.stdout.trim(),
+                `the site's database at ${reach.database.host}: ${login.stderr}`,
+              ).toBe('1');
+            }
             let neighbourOf: Deployed['neighbour'];
             if (state.neighbour) {
               await waitForState(state.neighbour, 'running', DEPLOY_MS[type], neighbour.token);
               neighbourOf = {
                 id: state.neighbour,
-                database: (await accessOf(state.neighbour, neighbour.token)).database,
+                database: present((await accessOf(state.neighbour, neighbour.token)).database, 'credentials'),
               };
             }
             states.set(type, {
@@ -542,7 +551,7 @@ export function describeDriverContract(harness: ContractHarness): void {
         `${d.instance.type} password updated`,
       ]);
       d.reach.database = (await accessOf(d.id)).database;
-      expect(d.reach.database.password).toBe(next);
+      expect(d.reach.database?.password).toBe(next);
       await d.client.works();
       if (isSql(type)) {
         const refused = await sql(p.ctx, type, database, 'SELECT 1', { password: old });
@@ -634,8 +643,8 @@ export function describeDriverContract(harness: ContractHarness): void {
 
     feature('databaseAdmin', async (type, d) => {
       const access = await accessOf(d.id);
-      const link = access.database.phpmyadmin;
-      if (!link) throw new Error(`${type}: /access has no phpMyAdmin link`);
+      const link = access.database?.phpmyadmin;
+      if (!access.database || !link) throw new Error(`${type}: /access has no phpMyAdmin link`);
       await phpMyAdminSignIn(p.ctx, link, access.database, path.join(p.ctx.work, `pma-${d.id}.jar`));
     });
 

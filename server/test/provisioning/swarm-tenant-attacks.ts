@@ -190,10 +190,10 @@ INSERT INTO trap VALUES (1), (2);`);
           sftp,
           [
             'pwd',
-            'mkdir uploads',
-            'put hello.txt uploads/hello.txt',
-            'get uploads/hello.txt back.txt',
-            'ls themes',
+            'mkdir wp-content/uploads',
+            'put hello.txt wp-content/uploads/hello.txt',
+            'get wp-content/uploads/hello.txt back.txt',
+            'ls wp-content/themes',
           ],
           work,
         );

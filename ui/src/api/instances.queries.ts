@@ -42,7 +42,7 @@ export interface InstanceChange {
   message: string;
 }
 export type InstanceCapability = Schemas['InstanceCapabilities']['types'][number];
-export type DatabaseCredentials = InstanceAccess['database'];
+export type DatabaseCredentials = NonNullable<InstanceAccess['database']>;
 
 /** 24 per page, 3 on the dashboard, 1000 while a client-side filter runs. */
 export const INSTANCE_PAGE_SIZE = 24;

@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  accessDatabase,
   call,
   createTestServices,
   type Method,
   register,
   type TestApp,
-  variant,
 } from '../../../test/create-test-app.ts';
 import {
   startTestProvisioning,
@@ -85,7 +85,7 @@ afterAll(async () => {
 /** The instance's database login, as its owner reads it. */
 async function loginOf(id: string): Promise<DatabaseCredentials> {
   const access = await api('GET', `/api/instances/${id}/access`);
-  const credentials = variant(access.json, 'database').database;
+  const credentials = accessDatabase(access.json);
   return {
     host: credentials.host,
     port: Number(credentials.port),

@@ -7,12 +7,12 @@ import { Readable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  accessDatabase,
   call,
   createTestServices,
   type Method,
   register,
   type TestApp,
-  variant,
 } from '../../../test/create-test-app.ts';
 import {
   startTestProvisioning,
@@ -100,7 +100,7 @@ async function deployDatabase(type: 'MySQL' | 'PostgreSQL') {
   const id = res.json.instance.id;
   await waitForStatus(app, owner.token, id, 'running', 60_000);
   const access = await api('GET', `/api/instances/${id}/access`);
-  const credentials = variant(access.json, 'database').database;
+  const credentials = accessDatabase(access.json);
   const login: DatabaseCredentials = {
     host: credentials.host,
     port: Number(credentials.port),

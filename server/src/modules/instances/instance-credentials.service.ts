@@ -68,20 +68,26 @@ export function createInstanceCredentialsService(
       if (row.status === 'deploying' && row.deployed_at === null) return { preparing: true };
       const stored = await findCredentials(db, row.id);
       const secret = stored && openSecret(cipher, row.id, stored.secret);
-      if (!secret?.host || !secret.port || !secret.database || !secret.user) {
+      const database = secret?.host &&
+        secret.port &&
+        secret.database &&
+        secret.user && {
+          host: secret.host,
+          port: secret.port,
+          name: secret.database,
+          user: secret.user,
+          password: secret.password,
+        };
+      // A deployed site whose database no customer can reach (a swarm keeps it on the site's own
+      // network) has no connection details, only its SFTP login.
+      const siteOnly = row.type === 'wordpress' && row.deployed_at !== null;
+      if (!secret || (!database && !siteOnly)) {
         throw new ConflictError(
           row.status_message
             ? `No credentials: ${row.status_message}`
             : 'The instance has no credentials yet',
         );
       }
-      const database = {
-        host: secret.host,
-        port: secret.port,
-        name: secret.database,
-        user: secret.user,
-        password: secret.password,
-      };
       // SFTP only where the engine offers it (the instance's `features.sftp` says why not).
       const sftp =
         row.type === 'wordpress' &&
@@ -98,14 +104,16 @@ export function createInstanceCredentialsService(
             }
           : null;
       return {
-        database: {
-          ...database,
-          connectionString: connectionString(TYPE_INFO[row.type].scheme ?? 'mysql', database, secret.tls),
-          tls: secret.tls
-            ? { required: true, caCertificate: secret.tls.caPem, caFileName: CA_FILE_NAME }
-            : { required: false, caCertificate: null, caFileName: null },
-          phpmyadmin: secret.phpmyadmin ?? null,
-        },
+        database: database
+          ? {
+              ...database,
+              connectionString: connectionString(TYPE_INFO[row.type].scheme ?? 'mysql', database, secret.tls),
+              tls: secret.tls
+                ? { required: true, caCertificate: secret.tls.caPem, caFileName: CA_FILE_NAME }
+                : { required: false, caCertificate: null, caFileName: null },
+              phpmyadmin: secret.phpmyadmin ?? null,
+            }
+          : null,
         sftp,
       };
     },

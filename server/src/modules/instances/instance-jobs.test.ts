@@ -2,12 +2,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
+  accessDatabase,
   call,
   createTestApp,
   present,
   register,
   type TestApp,
-  variant,
 } from '../../../test/create-test-app.ts';
 import {
   startTestProvisioning,
@@ -130,7 +130,7 @@ const deploy = (target: TestApp, token: string, type = 'MySQL', name = 'Jobs') =
 async function accessOf(token: string, id: string): Promise<DatabaseCredentials> {
   const res = await call(app, 'GET', `/api/instances/${id}/access`, { token });
   expect(res.status, JSON.stringify(res.json)).toBe(200);
-  const { host, port, name, user, password } = variant(res.json, 'database').database;
+  const { host, port, name, user, password } = accessDatabase(res.json);
   return { host, port, database: name, user, password };
 }
 

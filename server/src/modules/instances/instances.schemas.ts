@@ -236,39 +236,45 @@ export const InstanceChangeSchema = z
 
 export const DatabaseAccessSchema = z
   .object({
-    database: z.object({
-      host: z.string(),
-      port: z.int(),
-      name: z.string(),
-      user: z.string(),
-      password: z.string(),
-      connectionString: z.string().openapi({
+    database: z
+      .object({
+        host: z.string(),
+        port: z.int(),
+        name: z.string(),
+        user: z.string(),
+        password: z.string(),
+        connectionString: z.string().openapi({
+          description:
+            'A URL with everything above; where TLS is required it asks the client to verify the server (`ssl-mode=VERIFY_IDENTITY&ssl-ca=berth-ca.pem`, `sslmode=verify-full&sslrootcert=berth-ca.pem`)',
+          example: 'mysql://u_x:secret@db.example.com:20001/t_x?ssl-mode=VERIFY_IDENTITY&ssl-ca=berth-ca.pem',
+        }),
+        tls: z
+          .object({
+            required: z.boolean().openapi({
+              description:
+                'Whether the server refuses connections without TLS (a server of the instance’s own)',
+            }),
+            caCertificate: z.string().nullable().openapi({
+              description:
+                'PEM of the certificate authority that signed the server’s certificate, to verify it (`--ssl-ca`, `sslrootcert`); null when no TLS is offered or the certificate comes from a public authority',
+            }),
+            caFileName: z.string().nullable().openapi({
+              description: 'The file name the connection string expects the CA certificate under',
+              example: 'berth-ca.pem',
+            }),
+          })
+          .openapi({ description: 'How clients connect securely' }),
+        phpmyadmin: z.string().nullable().openapi({
+          description:
+            'The address of phpMyAdmin for this database: MySQL instances with a server of their own, where the server runs a front door. It logs in to this database only, with its user and password. Null for other instances (connect with any client instead)',
+          example: 'http://pma-3f2a1b4c5d6e.sites.example.com/',
+        }),
+      })
+      .nullable()
+      .openapi({
         description:
-          'A URL with everything above; where TLS is required it asks the client to verify the server (`ssl-mode=VERIFY_IDENTITY&ssl-ca=berth-ca.pem`, `sslmode=verify-full&sslrootcert=berth-ca.pem`)',
-        example: 'mysql://u_x:secret@db.example.com:20001/t_x?ssl-mode=VERIFY_IDENTITY&ssl-ca=berth-ca.pem',
+          "The database's connection details. Null for a WordPress site whose database answers only on the site's private network (its `features.databaseAdmin` says whether it can be managed in the browser)",
       }),
-      tls: z
-        .object({
-          required: z.boolean().openapi({
-            description:
-              'Whether the server refuses connections without TLS (a server of the instance’s own)',
-          }),
-          caCertificate: z.string().nullable().openapi({
-            description:
-              'PEM of the certificate authority that signed the server’s certificate, to verify it (`--ssl-ca`, `sslrootcert`); null when no TLS is offered or the certificate comes from a public authority',
-          }),
-          caFileName: z.string().nullable().openapi({
-            description: 'The file name the connection string expects the CA certificate under',
-            example: 'berth-ca.pem',
-          }),
-        })
-        .openapi({ description: 'How clients connect securely' }),
-      phpmyadmin: z.string().nullable().openapi({
-        description:
-          'The address of phpMyAdmin for this database: MySQL instances with a server of their own, where the server runs a front door. It logs in to this database only, with its user and password. Null for other instances (connect with any client instead)',
-        example: 'http://pma-3f2a1b4c5d6e.sites.example.com/',
-      }),
-    }),
     sftp: z
       .object({
         ipAddress: z.string(),

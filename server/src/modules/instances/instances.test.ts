@@ -1,6 +1,7 @@
 import { REGIONS } from '@berth/openapi/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  accessDatabase,
   call,
   createTestApp,
   type Method,
@@ -85,7 +86,7 @@ async function deployRunning(token: string, type: SqlType, name = `db-${type}`) 
   const instance = await waitForStatus(app, token, res.json.instance.id, 'running');
   const access = await call(app, 'GET', `/api/instances/${instance.id}/access`, { token });
   expect(access.status, JSON.stringify(access.json)).toBe(200);
-  const { host, port, name: database, user, password } = variant(access.json, 'database').database;
+  const { host, port, name: database, user, password } = accessDatabase(access.json);
   const credentials: DatabaseCredentials = { host, port, database, user, password };
   return { instance, credentials, access: access.json };
 }
@@ -205,7 +206,8 @@ describe('instance API with the local driver', { timeout: 60_000 }, () => {
       expect(running.statusMessage).toBeNull();
       const access = await call(app, 'GET', `/api/instances/${id}/access?type=${DISPLAY[type]}`, { token });
       expect(access.status).toBe(200);
-      const { database, sftp } = variant(access.json, 'database');
+      const { sftp } = variant(access.json, 'database');
+      const database = accessDatabase(access.json);
       const key = id.replaceAll('-', '_');
       expect(sftp).toBeNull();
       expect(database).toMatchObject({ host: '127.0.0.1', name: `t_${key}`, user: `u_${key}` });
@@ -255,7 +257,7 @@ describe('instance API with the local driver', { timeout: 60_000 }, () => {
       expect(old.stderr).toMatch(/denied|authentication failed/);
       expect((await tenantCli(type, { ...credentials, password }, 'SELECT 1')).stdout).toBe('1');
       const access = await call(app, 'GET', `/api/instances/${instance.id}/access`, { token });
-      expect(variant(access.json, 'database').database.password).toBe(password);
+      expect(accessDatabase(access.json).password).toBe(password);
       const stored = await db
         .selectFrom('instance_credentials')
         .select(['secret', 'pending_password'])

@@ -1,6 +1,6 @@
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestServices, register, variant } from '../../../test/create-test-app.ts';
+import { accessDatabase, call, createTestServices, register } from '../../../test/create-test-app.ts';
 import {
   startTestProvisioning,
   startTestRunner,
@@ -56,7 +56,7 @@ describe('database size notifications', { timeout: 60_000 }, () => {
     expect(res.status).toBe(202);
     const instance = await waitForStatus(app, token, res.json.instance.id, 'running');
     const access = await call(app, 'GET', `/api/instances/${instance.id}/access`, { token });
-    const { host, port, name: database, user: login, password } = variant(access.json, 'database').database;
+    const { host, port, name: database, user: login, password } = accessDatabase(access.json);
     const connect = () => mysql.createConnection({ host, port, database, user: login, password });
 
     const notification = (title: string) =>

@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeDriverContract } from '../../../test/contract/driver-contract.ts';
 import { swarmContractHarness } from '../../../test/contract/swarm-contract-harness.ts';
 import {
+  accessDatabase,
   call,
   createTestApp,
   present,
   register,
   registerAdmin,
   type TestApp,
-  variant,
 } from '../../../test/create-test-app.ts';
 import {
   startTestRunner,
@@ -78,7 +78,7 @@ async function proUser() {
 async function credentialsOf(token: string, id: string): Promise<DatabaseCredentials> {
   const access = await call(app, 'GET', `/api/instances/${id}/access`, { token });
   expect(access.status, JSON.stringify(access.json)).toBe(200);
-  const { host, port, name, user, password } = variant(access.json, 'database').database;
+  const { host, port, name, user, password } = accessDatabase(access.json);
   return { host, port, database: name, user, password };
 }
 
@@ -347,7 +347,7 @@ describe('a server lost for good', { timeout: 900_000 }, () => {
           const now = await call(app, 'GET', `/api/instances/${id}`, { token });
           if (now.json.instance?.status !== 'running') return undefined;
           const access = await call(app, 'GET', `/api/instances/${id}/access`, { token });
-          return access.status === 200 && variant(access.json, 'database').database.host === managerAddress
+          return access.status === 200 && accessDatabase(access.json).host === managerAddress
             ? true
             : undefined;
         },

@@ -5,12 +5,12 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import {
+  accessDatabase,
   call,
   createTestServices,
   type Method,
   register,
   type TestApp,
-  variant,
 } from '../../../test/create-test-app.ts';
 import {
   startTestProvisioning,
@@ -136,7 +136,7 @@ const as =
 
 async function credentialsOf(api: ReturnType<typeof as>, id: string): Promise<DatabaseCredentials> {
   const access = await api('GET', `/api/instances/${id}/access`);
-  const database = variant(access.json, 'database').database;
+  const database = accessDatabase(access.json);
   if (!database) throw new Error(`no database credentials for ${id}`);
   return {
     host: database.host,

@@ -4,6 +4,7 @@ import {
   call,
   createTestApp,
   type Method,
+  present,
   register,
   type TestApp,
   variant,
@@ -90,14 +91,17 @@ async function waitRunning(key: string, id: string) {
 }
 
 const credentialsOf = (data: {
-  database: { host: string; port: number; name: string; user: string; password: string };
-}): DatabaseCredentials => ({
-  host: data.database.host,
-  port: data.database.port,
-  database: data.database.name,
-  user: data.database.user,
-  password: data.database.password,
-});
+  database: { host: string; port: number; name: string; user: string; password: string } | null;
+}): DatabaseCredentials => {
+  const database = present(data.database, 'database credentials');
+  return {
+    host: database.host,
+    port: database.port,
+    database: database.name,
+    user: database.user,
+    password: database.password,
+  };
+};
 
 describe('/api/v1 with real database instances', { timeout: 90_000 }, () => {
   it('deploys MySQL idempotently, hands out working credentials, changes the password, refuses site-only routes, deletes', async () => {
@@ -163,7 +167,7 @@ describe('/api/v1 with real database instances', { timeout: 90_000 }, () => {
     expect(access.json.message).toBe('Access credentials');
     const data = variant(access.json.data, 'database');
     expect(data.sftp).toBeNull();
-    expect(data.database.connectionString).toMatch(/^mysql:\/\//);
+    expect(data.database?.connectionString).toMatch(/^mysql:\/\//);
     // The spec lists `phpmyadmin`: a tenant of the shared server (no front door here either) has none.
     expect(data.database).toHaveProperty('phpmyadmin', null);
     const credentials = credentialsOf(data);
@@ -241,7 +245,7 @@ describe('/api/v1 with real database instances', { timeout: 90_000 }, () => {
     await waitRunning(apiKey, id);
     const access = await v1(apiKey, 'GET', `/instances/${id}/access`);
     const data = variant(access.json.data, 'database');
-    expect(data.database.connectionString).toMatch(/^postgresql:\/\//);
+    expect(data.database?.connectionString).toMatch(/^postgresql:\/\//);
     expect((await tenantCli('postgresql', credentialsOf(data), 'SELECT 1')).stdout).toBe('1');
     for (const [method, path, payload] of [
       ['GET', `/instances/${id}`, undefined],

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestServices, register, type TestApp, variant } from '../../../test/create-test-app.ts';
+import {
+  accessDatabase,
+  call,
+  createTestServices,
+  register,
+  type TestApp,
+} from '../../../test/create-test-app.ts';
 import {
   startTestProvisioning,
   startTestRunner,
@@ -57,7 +63,7 @@ async function deployed(token: string, type: SqlType) {
   const id: string = res.json.instance.id;
   await waitForStatus(app, token, id, 'running');
   const access = await call(app, 'GET', `/api/instances/${id}/access`, { token });
-  const { host, port, name, user, password } = variant(access.json, 'database').database;
+  const { host, port, name, user, password } = accessDatabase(access.json);
   return { id, credentials: { host, port, database: name, user, password } as DatabaseCredentials };
 }
 
@@ -115,7 +121,7 @@ describe('suspension when the subscription lapses', { timeout: 60_000 }, () => {
     const suspended = await waitForStatus(app, token, res.json.instance.id, 'suspended');
     expect(suspended.suspended).toBe(true);
     const access = await call(app, 'GET', `/api/instances/${suspended.id}/access`, { token });
-    const { host, port, name, user: login, password } = variant(access.json, 'database').database;
+    const { host, port, name, user: login, password } = accessDatabase(access.json);
     const refused = await tenantCli(
       'mysql',
       { host, port, database: name, user: login, password },

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { DEFAULT_RESOURCES } from '@berth/openapi/rules';
 import type Docker from 'dockerode';
 import { NotFoundError } from '../../lib/errors.ts';
 import {
@@ -7,7 +8,6 @@ import {
   featuresOf,
   type InstanceEngine,
   NO_DATABASE_ADMIN,
-  type Resources,
 } from '../engine.ts';
 import { unavailable } from '../instance-types.ts';
 import { checkTenantLogin } from '../tenant-login.ts';
@@ -58,7 +58,6 @@ import {
 type SqlType = 'mysql' | 'postgresql';
 
 /** What a database instance gets when its spec names no resources. */
-const DATABASE_DEFAULTS: Resources = { memoryMb: 512, cpus: 0.5 };
 
 interface DbServiceInput {
   flavor: Flavor;
@@ -182,7 +181,7 @@ export function databaseEngine(ctx: SwarmContext, type: SqlType): InstanceEngine
     const names = instanceNames(spec.id);
     const tenant = tenantNames(spec.id);
     const region = existing?.region ?? ctx.region(spec.region);
-    const size = sizeOf(spec.resources, DATABASE_DEFAULTS);
+    const size = sizeOf(spec.resources, DEFAULT_RESOURCES);
     const labels = instanceLabels(spec.id, type, spec.owner);
     const placed =
       existing ??
@@ -322,7 +321,7 @@ export function databaseEngine(ctx: SwarmContext, type: SqlType): InstanceEngine
             {
               id,
               owner: placed.owner,
-              resources: { memoryMb: memoryMb || DATABASE_DEFAULTS.memoryMb, cpus: nano / 1e9 },
+              resources: { memoryMb: memoryMb || DEFAULT_RESOURCES.memoryMb, cpus: nano / 1e9 },
             },
             checkPassword(password),
             placed,

@@ -1,11 +1,12 @@
-import { ValidationError } from '../../lib/errors.ts';
+import { DEFAULT_RESOURCES } from '@berth/openapi/rules';
+import { checkN8nOwner } from '../apps/n8n/n8n-owner.ts';
 import { featuresOf, type InstanceEngine, type N8nSpec, type SiteUrls } from '../engine.ts';
 import { checkDomain } from '../front-door/domain-names.ts';
 import { unavailable } from '../instance-types.ts';
 import { instanceLabels } from './database-engine.ts';
 import type { SwarmFrontDoors } from './front-door.ts';
 import { n8nBackups } from './n8n-backups.ts';
-import { N8N_DATA, N8N_DEFAULTS, N8N_VERSION, n8nServiceSpec, RUNTIME_LABEL } from './n8n-service.ts';
+import { N8N_DATA, N8N_VERSION, n8nServiceSpec, RUNTIME_LABEL } from './n8n-service.ts';
 import { setUpOwner, waitForN8n } from './n8n-web.ts';
 import { placeInstance } from './node-agent.ts';
 import type { Region } from './region.ts';
@@ -45,19 +46,6 @@ export { N8N_VERSION } from './n8n-service.ts';
  * region's front door; the node's DOCKER-USER rule keeps it from the cloud metadata address.
  */
 
-/** n8n's owner password rules (its OwnerSetupRequestDto): 8–64 characters, a digit and a capital. */
-function checkOwner(spec: N8nSpec): void {
-  const p = spec.ownerPassword;
-  if (p.length < 8 || p.length > 64 || !/\d/.test(p) || !/[A-Z]/.test(p)) {
-    throw new ValidationError(
-      'The n8n owner password must be 8 to 64 characters with at least one number and one capital letter',
-    );
-  }
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(spec.ownerEmail))
-    throw new ValidationError('The owner e-mail is not valid');
-  if (spec.encryptionKey.length < 16) throw new ValidationError('The n8n encryption key is too short');
-}
-
 export function n8nEngine(ctx: SwarmContext, doors: SwarmFrontDoors): InstanceEngine<N8nSpec> {
   const withLock = <T>(id: string, task: () => Promise<T>) => ctx.lock(`instance:${id}`, task);
 
@@ -73,7 +61,7 @@ export function n8nEngine(ctx: SwarmContext, doors: SwarmFrontDoors): InstanceEn
     const region = existing?.region ?? ctx.region(input.region);
     const owner = input.owner ?? existing?.owner;
     const labels = instanceLabels(input.id, 'n8n', owner);
-    const size = sizeOf(input.resources, N8N_DEFAULTS);
+    const size = sizeOf(input.resources, DEFAULT_RESOURCES);
     const nodeId =
       existing?.nodeId ??
       (
@@ -157,7 +145,7 @@ export function n8nEngine(ctx: SwarmContext, doors: SwarmFrontDoors): InstanceEn
     },
     deploy: (input) =>
       withLock(input.id, async () => {
-        checkOwner(input);
+        checkN8nOwner(input);
         const existing = await stateOf(input.id);
         return { urls: await apply(input, existing, existing?.domain ?? null) };
       }),

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEFAULT_RESOURCES } from '@berth/openapi/rules';
 import {
   DEFAULT_RUNTIMES_DIR,
   N8N_INSTANCE_ENV,
@@ -15,7 +16,6 @@ import type { VolumeMount } from './volumes.ts';
 // The service of an n8n instance on a swarm (n8n-engine.ts) and the environment n8n runs with.
 
 export const N8N_VERSION = '2.8.4';
-export const N8N_DEFAULTS: Resources = { memoryMb: 1024, cpus: 1 };
 export const RUNTIME_LABEL = 'berth.n8n-runtime';
 /** n8n's user folder (its SQLite database, config and binary data), the instance's volume. */
 export const N8N_DATA = '/data';
@@ -60,7 +60,7 @@ export function n8nServiceSpec(
   const runtimesDir = ctx.options.runtimesDir ?? DEFAULT_RUNTIMES_DIR;
   const nodeDir = path.join(runtimesDir, `node-${process.version.slice(1)}`);
   const uid = String(SERVICE_UIDS.n8n);
-  const size = sizeOf(input.resources, N8N_DEFAULTS);
+  const size = sizeOf(input.resources, DEFAULT_RESOURCES);
   const bind = (source: string, target: string) => ({
     Type: 'bind' as const,
     Source: source,

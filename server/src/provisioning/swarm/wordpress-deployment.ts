@@ -1,3 +1,4 @@
+import { DEFAULT_RESOURCES } from '@berth/openapi/rules';
 import { generateSalts } from '../apps/wordpress/salts.ts';
 import { hashSecret } from '../apps/wordpress/sftp-server.ts';
 import type { SiteSpec, SiteUrls } from '../engine.ts';
@@ -21,7 +22,7 @@ import { SFTP_LABEL } from './site-sftp.ts';
 import type { SwarmContext } from './swarm-context.ts';
 import { SERVER_FILES_MB, sizedVolume, volumeNode } from './volumes.ts';
 import { removeWebInstance, type WebState } from './web-instance.ts';
-import { SITE_DB, SITE_DEFAULTS, WP_ROOT, wordpressAppSpec } from './wordpress-services.ts';
+import { SITE_DB, WP_ROOT, wordpressAppSpec } from './wordpress-services.ts';
 
 /**
  * Deploying a WordPress site on a swarm (wordpress-engine.ts): its network, secrets and both services,
@@ -35,12 +36,12 @@ export function wordpressDeployment(ctx: SwarmContext, doors: SwarmFrontDoors) {
     spec: SiteSpec,
     existing: WebState | undefined,
     domain: string | null,
-  ): Promise<{ urls: SiteUrls; databasePassword: string; sftpPassword: string | undefined }> {
+  ): Promise<{ urls: SiteUrls; sftpPassword: string | undefined }> {
     const names = instanceNames(spec.id);
     const region = existing?.region ?? ctx.region(spec.region);
     const owner = spec.owner ?? existing?.owner;
     const labels = instanceLabels(spec.id, 'wordpress', owner);
-    const size = sizeOf(spec.resources, SITE_DEFAULTS);
+    const size = sizeOf(spec.resources, DEFAULT_RESOURCES);
     const dbSize = sizeOf(SITE_DB, SITE_DB);
     const nodeId =
       existing?.nodeId ??
@@ -156,7 +157,7 @@ export function wordpressDeployment(ctx: SwarmContext, doors: SwarmFrontDoors) {
       await doors.waitFor(region.id, names.slug, '/', [200]);
       phase('200 through the front door');
       ctx.log(`WordPress ${spec.id} in ${region.id}: ${phases.join(', ')}`);
-      return { urls, databasePassword, sftpPassword };
+      return { urls, sftpPassword };
     } catch (error) {
       ctx.promises.delete(spec.id);
       // A first deploy that cannot run leaves nothing behind (a retry starts over); a failed clean-up is

@@ -61,22 +61,12 @@ export function wordpressEngine(
       withLock(input.id, async () => {
         const spec = checkSpec(input);
         const existing = await stateOf(spec.id);
-        const { urls, databasePassword, sftpPassword } = await apply(
-          spec,
-          existing,
-          existing?.domain ?? null,
-        );
+        const { urls, sftpPassword } = await apply(spec, existing, existing?.domain ?? null);
         const names = instanceNames(spec.id);
+        // No `database`: the site's own answers on its private network only, where no customer reaches
+        // it (and no phpMyAdmin is offered here): the API shows the customer no host they cannot use.
         return {
           urls,
-          // The site's database answers on its private network only: no customer reaches its host.
-          database: {
-            host: names.dbService,
-            port: 3306,
-            database: 'wordpress',
-            user: 'wordpress',
-            password: databasePassword,
-          },
           ...(sftpPassword === undefined ? {} : { sftp: sftp.credentials(names, sftpPassword) }),
         };
       }),

@@ -1,3 +1,4 @@
+import { DEFAULT_RESOURCES } from '@berth/openapi/rules';
 import type { Resources, SiteSpec, SiteUrls } from '../engine.ts';
 import { SERVICE_UIDS } from './image-recipes.ts';
 import type { Region } from './region.ts';
@@ -19,7 +20,6 @@ import { appResources, type WebState } from './web-instance.ts';
 // The app service of a WordPress site on a swarm (wordpress-engine.ts): its spec, and the site's spec read
 // back from it.
 
-export const SITE_DEFAULTS: Resources = { memoryMb: 512, cpus: 0.5 };
 export const SITE_DB: Resources = { memoryMb: 256, cpus: 0.25 };
 export const WP_ROOT = '/var/www/wordpress';
 const WWW = String(SERVICE_UIDS['www-data']);
@@ -49,7 +49,7 @@ export function wordpressAppSpec(
     secrets: Record<string, { SecretID: string; SecretName: string }>;
   },
 ) {
-  const size = sizeOf(input.spec.resources, SITE_DEFAULTS);
+  const size = sizeOf(input.spec.resources, DEFAULT_RESOURCES);
   return {
     Name: input.names.service,
     Labels: {

@@ -7,13 +7,14 @@ import {
   databaseAccess,
   domainVerification,
   expiredSubscription,
+  featuresOf,
   makeInstance,
   makeUser,
 } from '../../../test/fixtures.ts';
 import { renderInstances } from '../../../test/instances.ts';
 import type { CustomDomain, Instance } from '../../api/instances.queries.ts';
 import { ADDONS_FAILED } from './wordpress-addons.ts';
-import { STORAGE_FULL_HINT } from './wordpress-panels.tsx';
+import { PRIVATE_SITE_DATABASE, STORAGE_FULL_HINT } from './wordpress-panels.tsx';
 
 const domain = (status: CustomDomain['ssl']['status'], message = 'HTTPS is enabled'): CustomDomain => ({
   domain: 'blog.example.com',
@@ -118,6 +119,17 @@ describe('WordPress detail', () => {
     expect(term(wordpress, 'SFTP Password')).toContain('Sftp-Pass_456');
     await app.user.click(within(wordpress).getByRole('button', { name: 'Show database password' }));
     expect(term(wordpress, 'Database Password')).toContain('Db-Pass_123');
+  });
+
+  it('says the site database is private when the server gives no way to reach it, with the reason', async () => {
+    const reason = 'phpMyAdmin is not offered on this server';
+    const site = { ...blog, features: featuresOf('wordpress', { databaseAdmin: reason }) };
+    renderBlog(site, { [`GET ${BASE}/access`]: { body: { ...ACCESS, database: null } } });
+    const wordpress = await card();
+    await waitFor(() => expect(term(wordpress, 'SFTP User')).toContain('sftp_blog'));
+    expect(within(wordpress).getByText(PRIVATE_SITE_DATABASE)).toBeTruthy();
+    expect(within(wordpress).queryByText('Database User', { selector: 'dt' })).toBeNull();
+    expect(within(wordpress).getByText(reason)).toBeTruthy();
   });
 
   it('shows how much of its storage the site uses, and warns when it is nearly full', async () => {

@@ -65,6 +65,10 @@ function StorageMeter({ instance }: { instance: Instance }) {
   );
 }
 
+/** What the Database column says when the site's database answers only to the site itself. */
+export const PRIVATE_SITE_DATABASE =
+  'This site’s database is private: only your site connects to it. Manage its content in WordPress.';
+
 /** Files & Database: the SFTP login and the site's database user and password. */
 function FilesAndDatabaseTab({ instance }: { instance: Instance }) {
   const toast = useToast();
@@ -116,7 +120,9 @@ function FilesAndDatabaseTab({ instance }: { instance: Instance }) {
             <CredentialField label="Database Password" value={database.password} secret />
           </Box>
         ) : (
-          <Typography color="text.secondary">No database information available.</Typography>
+          <Typography color="text.secondary">
+            {access.data ? PRIVATE_SITE_DATABASE : 'No database information available.'}
+          </Typography>
         )}
         {noDatabaseAdmin && (
           <Box sx={{ mt: 1.5 }}>

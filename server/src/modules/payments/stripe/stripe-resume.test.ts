@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  accessDatabase,
   call,
   createTestServices,
   register,
   type TestApp,
-  variant,
 } from '../../../../test/create-test-app.ts';
 import { type FakeStripe, startFakeStripe, toAppWebhook } from '../../../../test/fake-stripe.ts';
 import {
@@ -71,10 +71,7 @@ describe('trial expiry and payment', { timeout: 90_000 }, () => {
     expect(deploy.status).toBe(202);
     const id: string = deploy.json.instance.id;
     await waitForStatus(app, token, id, 'running');
-    const access = variant(
-      (await call(app, 'GET', `/api/instances/${id}/access`, { token })).json,
-      'database',
-    ).database;
+    const access = accessDatabase((await call(app, 'GET', `/api/instances/${id}/access`, { token })).json);
     const credentials: DatabaseCredentials = {
       host: access.host,
       port: access.port,

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { type FileHandle, mkdir, open, readdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { DEFAULT_RESOURCES } from '@berth/openapi/rules';
 import { isRoot, type OsUser } from './host.ts';
 
 /**
@@ -66,7 +67,8 @@ export interface ControlGroups {
 }
 
 /** An instance deployed without resources (made before they were sold): the spec's default, 4GB and 2 vCPU. */
-export const DEFAULT_LIMITS: GroupLimits = { memoryMb: 4096, cpus: 2 };
+/** What an instance runs with when it was sold nothing else (rules.ts, both drivers). */
+export const DEFAULT_LIMITS: GroupLimits = DEFAULT_RESOURCES;
 
 /** Every instance may run this many processes at once (its sandboxes' rlimits are per user). */
 export const PIDS_MAX = 512;

@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
 import { chmod, chown, copyFile, mkdir, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
-import { isN8nPassword, N8N_PASSWORD } from '@berth/openapi/rules';
-import { ValidationError } from '../../../lib/errors.ts';
 import { freePort } from '../../../lib/free-port.ts';
+import { checkN8nOwner } from '../../apps/n8n/n8n-owner.ts';
 import type { N8nSpec, SiteUrls } from '../../engine.ts';
 import { deleteLegacyBackups } from '../host/backup-store.ts';
 import { DEFAULT_LIMITS } from '../host/control-groups.ts';
@@ -23,12 +22,6 @@ import {
   writeN8nState,
 } from './n8n-state.ts';
 import { n8nTemplate, TEMPLATE_FILES } from './n8n-warm-ups.ts';
-
-/** n8n's owner password rules (its OwnerSetupRequestDto): 8–64 characters, a digit and a capital. */
-function checkN8nPassword(password: string): string {
-  if (!isN8nPassword(password)) throw new ValidationError(N8N_PASSWORD.message);
-  return password;
-}
 
 /** The deploy form's credentials become n8n's owner account (n8n's own setup call), once. */
 async function setupOwner(root: string, state: N8nState, spec: N8nSpec): Promise<void> {
@@ -109,7 +102,7 @@ export function n8nLifecycle(ctx: N8nContext) {
           mark = now;
         };
         const previous = await readN8nState(root, spec.id);
-        if (!previous?.ownerReady) checkN8nPassword(spec.ownerPassword);
+        if (!previous?.ownerReady) checkN8nOwner(spec);
         const paths = n8nPaths(root, spec.id);
         const user = await ensureSiteUser(names.unixUser, paths.dataDir);
         // What it was sold now, else what it had, else the default; before anything of it runs.
