@@ -49,6 +49,9 @@ export type FeatureOffers = Partial<Record<Feature, true | string>>;
 
 /** Why a database has no administration page here (phpMyAdmin), in the customer's words. */
 export const NO_DATABASE_ADMIN = 'phpMyAdmin is not offered on this server';
+/** Why a WordPress site's own database has none (on every driver): its content is managed in WordPress. */
+export const NO_SITE_DATABASE_ADMIN =
+  'A site’s own database has no phpMyAdmin here: manage its content in WordPress';
 
 /** Every feature of `type` offered, but those `missing` names with the reason it is not. */
 export function featuresOf(

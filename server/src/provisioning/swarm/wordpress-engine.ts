@@ -1,6 +1,6 @@
 import { ValidationError } from '../../lib/errors.ts';
 import { checkSiteSpec } from '../apps/wordpress/site-spec.ts';
-import { featuresOf, type InstanceEngine, NO_DATABASE_ADMIN, type SiteSpec } from '../engine.ts';
+import { featuresOf, type InstanceEngine, NO_SITE_DATABASE_ADMIN, type SiteSpec } from '../engine.ts';
 import { checkDomain } from '../front-door/domain-names.ts';
 import { unavailable } from '../instance-types.ts';
 import { instanceLabels } from './database-engine.ts';
@@ -50,7 +50,7 @@ export function wordpressEngine(
     type: 'wordpress',
     features: featuresOf('wordpress', {
       ...(ctx.options.sftp ? {} : { sftp: 'SFTP is not offered on this server' }),
-      databaseAdmin: NO_DATABASE_ADMIN,
+      databaseAdmin: NO_SITE_DATABASE_ADMIN,
     }),
     async capability() {
       if (!ctx.started()) return unavailable.settingUp('wordpress', 'The provisioning driver is not started');

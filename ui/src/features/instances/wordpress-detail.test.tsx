@@ -122,7 +122,7 @@ describe('WordPress detail', () => {
   });
 
   it('says the site database is private when the server gives no way to reach it, with the reason', async () => {
-    const reason = 'phpMyAdmin is not offered on this server';
+    const reason = 'A site’s own database has no phpMyAdmin here: manage its content in WordPress';
     const site = { ...blog, features: featuresOf('wordpress', { databaseAdmin: reason }) };
     renderBlog(site, { [`GET ${BASE}/access`]: { body: { ...ACCESS, database: null } } });
     const wordpress = await card();

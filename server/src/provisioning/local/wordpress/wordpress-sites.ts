@@ -1,6 +1,6 @@
 import { createKeyedLock } from '../../../lib/keyed-lock.ts';
 import type { ServerHealth } from '../../driver.ts';
-import { featuresOf, type InstanceEngine, NO_DATABASE_ADMIN, type SiteSpec } from '../../engine.ts';
+import { featuresOf, type InstanceEngine, NO_SITE_DATABASE_ADMIN, type SiteSpec } from '../../engine.ts';
 import type { TlsIssuer } from '../../front-door/caddy-config.ts';
 import type { EngineServer } from '../databases/engine-server.ts';
 import type { FrontDoor } from '../front-door/front-door.ts';
@@ -134,7 +134,7 @@ export function localSites(
     health: runtime.health,
     engine: {
       type: 'wordpress',
-      features: featuresOf('wordpress', { databaseAdmin: NO_DATABASE_ADMIN }),
+      features: featuresOf('wordpress', { databaseAdmin: NO_SITE_DATABASE_ADMIN }),
       capability: runtime.capability,
       deploy: lifecycle.deploy,
       delete: lifecycle.delete,
