@@ -127,6 +127,22 @@ export const serverGone = (status: string, message: string | null): boolean =>
   Object.values(SERVER_GONE).some((start) => message.startsWith(start));
 
 /**
+ * An e-mail address as every form, the API and the drivers check it: one @, no spaces, a dot in the
+ * domain (each place says "Invalid email" or its own words; the mail server has the last word).
+ */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** The WordPress admin account a deploy creates: what the deploy form and the API allow. */
+export const WORDPRESS_ADMIN = {
+  titleMax: 200,
+  usernameMax: 60,
+  passwordMin: 8,
+  passwordMax: 128,
+  passwordShort: 'Min 8 characters',
+  passwordLong: 'Admin password too long',
+} as const;
+
+/**
  * The DNS record that proves a customer controls a custom domain: a TXT record named
  * `_berth-verify.<domain>` holding `berth-verify=<token>` (the token is shown on the instance page).
  */

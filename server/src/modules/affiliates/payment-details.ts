@@ -1,3 +1,4 @@
+import { EMAIL_PATTERN } from '@berth/openapi/rules';
 // How an affiliate is paid: the details each payout method needs, checked with the spec's messages,
 // and kept encrypted (the admin reads them to pay a payout).
 import type { AffiliateRow } from '../../db/tables/affiliates.ts';
@@ -26,7 +27,7 @@ export function detailsFor(body: PaymentDetailsBody, fallbackEmail?: string): St
         throw new ValidationError(PAYPAL_EMAIL_REQUIRED, {
           fieldErrors: { paypalEmail: [PAYPAL_EMAIL_REQUIRED] },
         });
-      if (!/^\S+@\S+\.\S+$/.test(email))
+      if (!EMAIL_PATTERN.test(email))
         throw new ValidationError(INVALID_PAYPAL_EMAIL, {
           fieldErrors: { paypalEmail: [INVALID_PAYPAL_EMAIL] },
         });

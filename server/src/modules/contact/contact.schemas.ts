@@ -1,3 +1,4 @@
+import { EMAIL_PATTERN } from '@berth/openapi/rules';
 import { z } from '@hono/zod-openapi';
 
 // Limits and messages of the help form.
@@ -14,7 +15,7 @@ export const requiredText = (label: string, max: number) =>
 export const ContactBodySchema = z
   .object({
     name: requiredText('Name', 120),
-    email: requiredText('Email', 200).regex(/^\S+@\S+\.\S+$/, 'Invalid email'),
+    email: requiredText('Email', 200).regex(EMAIL_PATTERN, 'Invalid email'),
     subject: requiredText('Subject', 200),
     message: requiredText('Message', 5000),
     category: z.enum(CONTACT_CATEGORIES, { error: 'Please select a valid category' }),

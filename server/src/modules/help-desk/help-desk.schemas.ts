@@ -1,4 +1,4 @@
-import { SUPPORT_RESPONSE_HOURS } from '@berth/openapi/rules';
+import { EMAIL_PATTERN, SUPPORT_RESPONSE_HOURS } from '@berth/openapi/rules';
 import { z } from '@hono/zod-openapi';
 import { TICKET_STATUSES } from '../../db/tables/help-desk.ts';
 import { CONTACT_CATEGORIES, requiredText } from '../contact/contact.schemas.ts';
@@ -38,7 +38,7 @@ export const UploadFileParamsSchema = z.object({
 export const SubmitTicketBodySchema = z
   .object({
     name: requiredText('Name', 120),
-    email: requiredText('Email', 200).regex(/^\S+@\S+\.\S+$/, 'Invalid email'),
+    email: requiredText('Email', 200).regex(EMAIL_PATTERN, 'Invalid email'),
     category: z.enum(TICKET_CATEGORIES, { error: 'Please select a valid category' }),
     subject: requiredText('Subject', 200),
     message: requiredText('Message', 5000),

@@ -3,6 +3,7 @@ import {
   CPU_MESSAGE,
   cpuChoice,
   DATABASE_PASSWORD_MESSAGE,
+  EMAIL_PATTERN,
   FIELD_LIMITS,
   INVALID_PHP_VERSION_MESSAGE,
   MEMORY_CHOICES,
@@ -11,6 +12,7 @@ import {
   N8N_PASSWORD,
   NO_CONTROL_CHARACTERS,
   PHP_VERSION_PATTERN,
+  WORDPRESS_ADMIN,
 } from '@berth/openapi/rules';
 import { z } from '@hono/zod-openapi';
 import { INSTANCE_STATUSES } from '../../db/tables/instances.ts';
@@ -370,7 +372,7 @@ export const N8nFieldsSchema = z.object({
     .trim()
     .min(1, 'Owner email is required')
     .max(254, 'Invalid email')
-    .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Invalid email'),
+    .regex(EMAIL_PATTERN, 'Invalid email'),
   password: z
     .string({ error: 'Owner password is required' })
     .min(1, 'Owner password is required')
@@ -388,22 +390,22 @@ export const WordPressFieldsSchema = z.object({
     .string({ error: 'Site title is required' })
     .trim()
     .min(1, 'Site title is required')
-    .max(200, 'Site title too long'),
+    .max(WORDPRESS_ADMIN.titleMax, 'Site title too long'),
   username: z
     .string({ error: 'Admin username is required' })
     .trim()
     .min(1, 'Admin username is required')
-    .max(60, 'Admin username too long'),
+    .max(WORDPRESS_ADMIN.usernameMax, 'Admin username too long'),
   email: z
     .string({ error: 'Admin email is required' })
     .trim()
     .min(1, 'Admin email is required')
-    .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Invalid email'),
+    .regex(EMAIL_PATTERN, 'Invalid email'),
   password: z
     .string({ error: 'Admin password is required' })
     .min(1, 'Admin password is required')
-    .min(8, 'Min 8 characters')
-    .max(128, 'Admin password too long'),
+    .min(WORDPRESS_ADMIN.passwordMin, WORDPRESS_ADMIN.passwordShort)
+    .max(WORDPRESS_ADMIN.passwordMax, WORDPRESS_ADMIN.passwordLong),
   phpversion: z
     .string()
     .trim()

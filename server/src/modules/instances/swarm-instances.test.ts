@@ -1,4 +1,8 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientOf } from '../../../test/contract/clients.ts';
 import { describeDriverContract } from '../../../test/contract/driver-contract.ts';
 import { swarmContractHarness } from '../../../test/contract/swarm-contract-harness.ts';
 import {
@@ -215,10 +219,12 @@ describe('a server lost for good', { timeout: 900_000 }, () => {
     );
     const deploy = async (body: {
       name: string;
-      type: 'MySQL' | 'PostgreSQL';
+      type: 'MySQL' | 'PostgreSQL' | 'n8n';
       region: 'us-east-1';
       memory: string;
       cpu: string;
+      email?: string;
+      password?: string;
     }) => {
       const deployed = await call(app, 'POST', '/api/instances/deploy', { token, body });
       expect(deployed.status, JSON.stringify(deployed.json)).toBe(202);
@@ -241,23 +247,34 @@ describe('a server lost for good', { timeout: 900_000 }, () => {
     });
     expect(site.status, JSON.stringify(site.json)).toBe(202);
     const wp = site.json.instance.id;
+    // The worker's two vCPUs hold them all: the site 0.5 (+0.25 its database), n8n 0.5, each database 0.25.
     const mysql = await deploy({
       name: 'Ledger',
       type: 'MySQL',
       region: 'us-east-1',
       memory: '512MB',
-      cpu: '0.5',
+      cpu: '0.25',
     });
     const pg = await deploy({
       name: 'Stock',
       type: 'PostgreSQL',
       region: 'us-east-1',
       memory: '512MB',
-      cpu: '0.5',
+      cpu: '0.25',
     });
-    for (const id of [mysql, pg, wp]) await waitForStatus(app, token, id, 'running', 180_000);
+    const owner = { email: 'flows@example.com', password: 'Flows-lost-2026' };
+    const n8n = await deploy({
+      name: 'Flows',
+      type: 'n8n',
+      region: 'us-east-1',
+      memory: '1GB',
+      cpu: '0.5',
+      ...owner,
+    });
+    const all = [mysql, pg, wp, n8n];
+    for (const id of all) await waitForStatus(app, token, id, 'running', 300_000);
     await h.docker(manager, 'service', 'rm', 'placeholder');
-    for (const id of [mysql, pg, wp]) {
+    for (const id of all) {
       const { nodeLabels } = await h.inspect(manager, instanceNames(id).service);
       expect(nodeLabels['berth.public-address']).toBe(worker.address);
     }
@@ -292,7 +309,16 @@ describe('a server lost for good', { timeout: 900_000 }, () => {
       '-c',
       'mkdir -p /var/www/wordpress/wp-content/uploads && echo kept > /var/www/wordpress/wp-content/uploads/note.txt',
     );
-    for (const id of [mysql, pg, wp]) {
+    // A workflow of n8n's, made before the backup (its customer's client: n8n's REST API, signed in).
+    const work = await mkdtemp(path.join(tmpdir(), 'berth-lost-n8n-'));
+    const n8nUrl = present((await call(app, 'GET', `/api/instances/${n8n}`, { token })).json.instance.url);
+    const flows = await clientOf(
+      { work, frontDoor: front },
+      { type: 'n8n', url: n8nUrl, database: null, owner },
+      n8n,
+    );
+    await flows.mark('kept-workflow');
+    for (const id of all) {
       const backup = await call(app, 'POST', `/api/instances/${id}/backups/new`, {
         token,
         body: { name: 'nightly' },
@@ -308,7 +334,7 @@ describe('a server lost for good', { timeout: 900_000 }, () => {
     const managerAddress = present(h.swarm.nodes.find((node) => node.name === manager)).address;
     // Each is placed again on a server that is up (the manager), then runs.
     const managerNode = await h.docker(manager, 'node', 'inspect', '--format', '{{.ID}}', 'self');
-    for (const id of [mysql, pg, wp]) {
+    for (const id of all) {
       await waitFor(
         async () => {
           const labels = await h
@@ -354,10 +380,16 @@ describe('a server lost for good', { timeout: 900_000 }, () => {
         { timeoutMs: 300_000, what: `${id} running again on another server` },
       );
     }
+    await waitForStatus(app, token, n8n, 'running', 300_000);
+    await waitFor(async () => ((await flows.marks()).includes('kept-workflow') ? true : undefined), {
+      timeoutMs: 120_000,
+      what: 'the n8n workflow back on another server',
+    });
     const recovered = (Date.now() - lostAt) / 1000;
     console.log(
-      `lost a worker with a MySQL, a PostgreSQL and a WordPress instance: all running again in ${recovered.toFixed(0)} s`,
+      `lost a worker with a MySQL, a PostgreSQL, a WordPress and an n8n instance: all running again in ${recovered.toFixed(0)} s`,
     );
+    await rm(work, { recursive: true, force: true });
     // Elsewhere, with the backup's data (what came after it is gone), the same database, user and password.
     const after = { mysql: await credentialsOf(token, mysql), pg: await credentialsOf(token, pg) };
     expect(after.mysql).toMatchObject({
@@ -397,13 +429,13 @@ describe('a server lost for good', { timeout: 900_000 }, () => {
       },
       { timeoutMs: 120_000, what: 'the returned server cleared' },
     );
-    for (const id of [mysql, pg, wp]) {
+    for (const id of all) {
       expect(await h.docker('use1-w', 'ps', '-aq', '--filter', `label=berth.instance=${id}`)).toBe('');
       expect(await h.docker('use1-w', 'volume', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe(
         '',
       );
     }
-    for (const id of [mysql, pg, wp])
+    for (const id of all)
       expect((await call(app, 'DELETE', `/api/instances/${id}`, { token })).status).toBe(202);
   });
 });

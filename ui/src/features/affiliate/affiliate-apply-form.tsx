@@ -1,3 +1,4 @@
+import { EMAIL_PATTERN } from '@berth/openapi/rules';
 import {
   Button,
   Checkbox,
@@ -36,7 +37,7 @@ export function validateApply(v: ApplyValues): ApplyErrors {
   const e: ApplyErrors = {};
   if (!v.firstName.trim()) e.firstName = 'First name is required';
   if (!v.lastName.trim()) e.lastName = 'Last name is required';
-  if (!/^\S+@\S+\.\S+$/.test(v.email.trim())) e.email = 'Please enter a valid email';
+  if (!EMAIL_PATTERN.test(v.email.trim())) e.email = 'Please enter a valid email';
   if (v.website.trim() && !/^https?:\/\/\S+\.\S+/i.test(v.website.trim()))
     e.website = 'Website must be a URL';
   if (v.paymentMethod === 'paypal' && !v.paypalEmail.trim()) e.paypalEmail = 'PayPal email is required';

@@ -1,4 +1,5 @@
 import type { Schemas } from '@berth/openapi';
+import { EMAIL_PATTERN } from '@berth/openapi/rules';
 import type { FieldErrors } from '../../components/form/use-form.ts';
 
 export type ContactCategory = Schemas['ContactRequest']['category'];
@@ -47,7 +48,7 @@ export function validateContact(values: ContactValues): FieldErrors<ContactValue
     email:
       email.length === 0
         ? 'Email is required'
-        : !/^\S+@\S+\.\S+$/.test(email)
+        : !EMAIL_PATTERN.test(email)
           ? 'Invalid email'
           : email.length > CONTACT_LIMITS.email
             ? 'Email is too long'

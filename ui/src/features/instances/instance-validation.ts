@@ -1,11 +1,13 @@
 import {
   DATABASE_PASSWORD_MESSAGE,
   DOMAIN_PATTERN,
+  EMAIL_PATTERN,
   FIELD_LIMITS,
   INVALID_DOMAIN_MESSAGE,
   isN8nPassword,
   N8N_PASSWORD,
   NO_CONTROL_CHARACTERS,
+  WORDPRESS_ADMIN,
 } from '@berth/openapi/rules';
 import type { FieldErrors } from '../../components/form/use-form.ts';
 import type { Category } from './instance-catalog.ts';
@@ -129,8 +131,6 @@ export const INITIAL_WORDPRESS: WordPressValues = {
   php: '',
 };
 
-const EMAIL = /^\S+@\S+\.\S+$/;
-
 /** The WordPress part of the deploy form; `wordpress` false checks only the domain type. */
 export function validateWordPress(values: WordPressValues, wordpress: boolean): FieldErrors<WordPressValues> {
   const customDomain =
@@ -142,18 +142,28 @@ export function validateWordPress(values: WordPressValues, wordpress: boolean): 
   if (!wordpress) return { customDomain };
   return {
     customDomain,
-    title: values.title.trim() ? undefined : 'Site title is required',
-    username: values.username.trim() ? undefined : 'Admin username is required',
+    title: !values.title.trim()
+      ? 'Site title is required'
+      : values.title.trim().length > WORDPRESS_ADMIN.titleMax
+        ? 'Site title too long'
+        : undefined,
+    username: !values.username.trim()
+      ? 'Admin username is required'
+      : values.username.trim().length > WORDPRESS_ADMIN.usernameMax
+        ? 'Admin username too long'
+        : undefined,
     email: !values.email.trim()
       ? 'Admin email is required'
-      : EMAIL.test(values.email.trim())
+      : EMAIL_PATTERN.test(values.email.trim())
         ? undefined
         : 'Invalid email',
     password: !values.password
       ? 'Admin password is required'
-      : values.password.length < 8
-        ? 'Min 8 characters'
-        : undefined,
+      : values.password.length < WORDPRESS_ADMIN.passwordMin
+        ? WORDPRESS_ADMIN.passwordShort
+        : values.password.length > WORDPRESS_ADMIN.passwordMax
+          ? WORDPRESS_ADMIN.passwordLong
+          : undefined,
   };
 }
 
@@ -163,7 +173,7 @@ export function validateN8n(values: WordPressValues): FieldErrors<WordPressValue
   return {
     email: !values.email.trim()
       ? 'Owner email is required'
-      : EMAIL.test(values.email.trim())
+      : EMAIL_PATTERN.test(values.email.trim())
         ? undefined
         : 'Invalid email',
     password: !password

@@ -1,4 +1,4 @@
-import { isN8nPassword, N8N_PASSWORD } from '@berth/openapi/rules';
+import { EMAIL_PATTERN, isN8nPassword, N8N_PASSWORD } from '@berth/openapi/rules';
 import { ValidationError } from '../../../lib/errors.ts';
 import type { N8nSpec } from '../../engine.ts';
 
@@ -9,7 +9,6 @@ import type { N8nSpec } from '../../engine.ts';
  */
 export function checkN8nOwner(spec: N8nSpec): void {
   if (!isN8nPassword(spec.ownerPassword)) throw new ValidationError(N8N_PASSWORD.message);
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(spec.ownerEmail))
-    throw new ValidationError('The owner e-mail is not valid');
+  if (!EMAIL_PATTERN.test(spec.ownerEmail)) throw new ValidationError('The owner e-mail is not valid');
   if (spec.encryptionKey.length < 16) throw new ValidationError('The n8n encryption key is too short');
 }

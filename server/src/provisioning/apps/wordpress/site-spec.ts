@@ -1,3 +1,4 @@
+import { EMAIL_PATTERN } from '@berth/openapi/rules';
 import { ValidationError } from '../../../lib/errors.ts';
 import type { SiteSpec } from '../../engine.ts';
 import { checkPassword } from '../../tenant-names.ts';
@@ -16,7 +17,7 @@ export function checkSiteSpec(spec: SiteSpec): SiteSpec {
   if (!/^[A-Za-z0-9_.@-][A-Za-z0-9 _.@-]{1,58}[A-Za-z0-9_.@-]$/.test(spec.adminUser)) {
     throw new ValidationError('The admin username must be 3 to 60 letters, digits, spaces or _ . - @');
   }
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(spec.adminEmail) || spec.adminEmail.length > 100) {
+  if (!EMAIL_PATTERN.test(spec.adminEmail) || spec.adminEmail.length > 100) {
     throw new ValidationError('The admin e-mail address is not valid');
   }
   if (spec.adminPassword.length < 8 || spec.adminPassword.length > 128 || CONTROL.test(spec.adminPassword)) {
