@@ -132,6 +132,9 @@ export const serverGone = (status: string, message: string | null): boolean =>
  */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/** A backup's name (required) and note (optional), as the form and the API allow them. */
+export const BACKUP_FIELDS = { nameMax: 100, noteMax: 500 } as const;
+
 /** The WordPress admin account a deploy creates: what the deploy form and the API allow. */
 export const WORDPRESS_ADMIN = {
   titleMax: 200,

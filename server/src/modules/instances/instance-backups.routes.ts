@@ -1,3 +1,4 @@
+import { BACKUP_FIELDS } from '@berth/openapi/rules';
 import { createRoute, z } from '@hono/zod-openapi';
 import { errorResponse, json, MessageSchema } from '../../lib/openapi-schemas.ts';
 import {
@@ -72,7 +73,13 @@ export const createBackup = createRoute({
   ...signedIn,
   request: {
     params: InstanceIdParamsSchema,
-    body: { ...json(BackupBodySchema, 'Name (up to 100) and an optional note (up to 500)'), required: true },
+    body: {
+      ...json(
+        BackupBodySchema,
+        `Name (up to ${BACKUP_FIELDS.nameMax}) and an optional note (up to ${BACKUP_FIELDS.noteMax})`,
+      ),
+      required: true,
+    },
   },
   responses: {
     201: json(BackupCreatedSchema, '"Backup creation started", with the new backup’s id three ways'),

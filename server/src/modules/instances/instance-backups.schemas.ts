@@ -1,3 +1,4 @@
+import { BACKUP_FIELDS } from '@berth/openapi/rules';
 import { z } from '@hono/zod-openapi';
 
 // An instance's backups, and the storage its site uses.
@@ -48,8 +49,8 @@ export const BackupBodySchema = z
       .string({ error: 'Backup name is required' })
       .trim()
       .min(1, 'Backup name is required')
-      .max(100, 'Name too long'),
-    note: z.string().trim().max(500, 'Note too long').optional(),
+      .max(BACKUP_FIELDS.nameMax, 'Name too long'),
+    note: z.string().trim().max(BACKUP_FIELDS.noteMax, 'Note too long').optional(),
   })
   .openapi('CreateBackupRequest');
 

@@ -1,4 +1,5 @@
 import {
+  BACKUP_FIELDS,
   DATABASE_PASSWORD_MESSAGE,
   DOMAIN_PATTERN,
   EMAIL_PATTERN,
@@ -189,8 +190,8 @@ export interface BackupValues {
   note: string;
 }
 
-export const BACKUP_NAME_MAX = 100;
-export const BACKUP_NOTE_MAX = 500;
+export const BACKUP_NAME_MAX = BACKUP_FIELDS.nameMax;
+export const BACKUP_NOTE_MAX = BACKUP_FIELDS.noteMax;
 
 /** A backup name is required (at most 100), a note optional (at most 500). */
 export const validateBackup = (values: BackupValues): FieldErrors<BackupValues> => ({
