@@ -125,6 +125,8 @@ try {
     return /CPU: [\d.]+ vCPU now/.test(text) && /Requests: [1-9]/.test(text) ? text : undefined;
   });
   console.log(`[screens] the Usage tab says: ${await words.textContent()}`);
+  // The charts are drawn once their code has loaded.
+  await page.getByRole('img', { name: /^Memory: / }).locator('svg').first().waitFor();
   await screens(page, 'usage-tab', 'dark');
   await toggle(page, 'light');
   await screens(page, 'usage-tab', 'light');
