@@ -126,7 +126,11 @@ try {
   });
   console.log(`[screens] the Usage tab says: ${await words.textContent()}`);
   // The charts are drawn once their code has loaded.
-  await page.getByRole('img', { name: /^Memory: / }).locator('svg').first().waitFor();
+  await page
+    .getByRole('img', { name: /^Memory: / })
+    .locator('svg')
+    .first()
+    .waitFor();
   await screens(page, 'usage-tab', 'dark');
   await toggle(page, 'light');
   await screens(page, 'usage-tab', 'light');
