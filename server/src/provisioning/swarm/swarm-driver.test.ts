@@ -649,9 +649,21 @@ describe('a node that joins a region', () => {
     h.swarm.nodes.push(node);
     // Joined with a region label and nothing of Berth's.
     expect(await h.docker(node.name, 'images', '--format', '{{.Repository}}')).toBe('');
-    // The most free memory of the region: the next database goes there.
+    // The region's other servers paused (as an operator would: their instances run on, nothing new goes
+    // there), so the next database can only go to the new one, once Berth has prepared it.
+    const others = h.swarm.nodes.filter((n) => n.region === 'us-east-1' && n.name !== node.name);
+    const availability = (value: string) =>
+      Promise.all(
+        others.map((n) =>
+          h.docker('use1-m', 'node', 'update', '--availability', value, `${h.swarm.name}-${n.name}`),
+        ),
+      );
     const id = randomUUID();
-    const deployed = await h.driver.engine('mysql').deploy({ id, region: 'us-east-1', resources: SIZE });
+    await availability('pause');
+    const deployed = await h.driver
+      .engine('mysql')
+      .deploy({ id, region: 'us-east-1', resources: SIZE })
+      .finally(() => availability('active'));
     const credentials = deployed.database as DatabaseCredentials;
     expect(credentials.host).toBe(node.address);
     expect(await h.docker(node.name, 'images', '--format', '{{.Repository}}')).toContain('berth/mariadb');
