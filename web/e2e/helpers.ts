@@ -41,6 +41,17 @@ export async function api<T = unknown>(
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
+/** The capability entry of `type` when the server offers it now (undefined while it does not). */
+export async function offeredType(baseUrl: string, token: string, type: string) {
+  const { types } = await api<{ types: { type: string; available: boolean }[] }>(
+    baseUrl,
+    'GET',
+    '/api/instances/capabilities',
+    { token },
+  );
+  return types.find((entry) => entry.type === type && entry.available);
+}
+
 /**
  * Registers an account through the API (the bot check is off without Turnstile keys). The first
  * account of a server becomes its admin.

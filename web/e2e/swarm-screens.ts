@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { readLocalSwarm } from '../../server/src/provisioning/swarm/local-swarm.ts';
 import { seriousViolations } from './axe.ts';
 import { launchBrowser } from './browser.ts';
-import { api, createAccount, openSignedIn, shot, watchPage } from './helpers.ts';
+import { api, createAccount, offeredType, openSignedIn, shot, watchPage } from './helpers.ts';
 import { freePort, startServer } from './server.ts';
 
 const SWARM_ROOT = '/var/lib/berth-swarm-local';
@@ -70,15 +70,9 @@ try {
     email: `grace-${suffix}@example.com`,
     password: 'Compiler#1952',
   });
-  await until('WordPress available on the swarm', 180_000, async () => {
-    const { types } = await api<{ types: { type: string; available: boolean }[] }>(
-      server.baseUrl,
-      'GET',
-      '/api/instances/capabilities',
-      { token: admin.token },
-    );
-    return types.find((entry) => entry.type === 'wordpress' && entry.available);
-  });
+  await until('WordPress available on the swarm', 180_000, () =>
+    offeredType(server.baseUrl, admin.token, 'wordpress'),
+  );
   const { instance } = await api<{ instance: { id: string } }>(
     server.baseUrl,
     'POST',

@@ -7,7 +7,15 @@ import { request } from 'node:http';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from './axe.ts';
-import { api, browserSuite, type CreatedAccount, createAccount, openSignedIn, shot } from './helpers.ts';
+import {
+  api,
+  browserSuite,
+  type CreatedAccount,
+  createAccount,
+  offeredType,
+  openSignedIn,
+  shot,
+} from './helpers.ts';
 import { localDriverEnv, type RunningServer } from './server.ts';
 
 let server: RunningServer;
@@ -72,15 +80,7 @@ describe('the Usage tab in the browser', () => {
   it('says in words what a site used, its requests and its memory against its limit', {
     timeout: 240_000,
   }, async () => {
-    await until('WordPress available', 90_000, async () => {
-      const { types } = await api<{ types: { type: string; available: boolean }[] }>(
-        server.baseUrl,
-        'GET',
-        '/api/instances/capabilities',
-        { token: account.token },
-      );
-      return types.find((entry) => entry.type === 'wordpress' && entry.available);
-    });
+    await until('WordPress available', 90_000, () => offeredType(server.baseUrl, account.token, 'wordpress'));
     const { instance: created } = await api<{ instance: InstanceBody }>(
       server.baseUrl,
       'POST',

@@ -1,6 +1,6 @@
-import { EMAIL_PATTERN } from '@berth/openapi/rules';
 // How an affiliate is paid: the details each payout method needs, checked with the spec's messages,
 // and kept encrypted (the admin reads them to pay a payout).
+import { EMAIL_PATTERN } from '@berth/openapi/rules';
 import type { AffiliateRow } from '../../db/tables/affiliates.ts';
 import type { Cipher } from '../../lib/crypto.ts';
 import { ValidationError } from '../../lib/errors.ts';

@@ -68,16 +68,16 @@ export function createInstanceCredentialsService(
       if (row.status === 'deploying' && row.deployed_at === null) return { preparing: true };
       const stored = await findCredentials(db, row.id);
       const secret = stored && openSecret(cipher, row.id, stored.secret);
-      const database = secret?.host &&
-        secret.port &&
-        secret.database &&
-        secret.user && {
-          host: secret.host,
-          port: secret.port,
-          name: secret.database,
-          user: secret.user,
-          password: secret.password,
-        };
+      const database =
+        secret?.host && secret.port && secret.database && secret.user
+          ? {
+              host: secret.host,
+              port: secret.port,
+              name: secret.database,
+              user: secret.user,
+              password: secret.password,
+            }
+          : null;
       // A deployed site whose database no customer can reach (a swarm keeps it on the site's own
       // network) has no connection details, only its SFTP login.
       const siteOnly = row.type === 'wordpress' && row.deployed_at !== null;
