@@ -32,6 +32,7 @@ import type { DriverStartup } from './modules/instances/driver-startup.ts';
 import { createBackupTasks } from './modules/instances/instance-backups.tasks.ts';
 import type { OperationBudgets } from './modules/instances/instance-jobs.ts';
 import { createInstanceLiveStates } from './modules/instances/instance-live-states.ts';
+import { queueMoves } from './modules/instances/instance-move-task.ts';
 import { createInstanceTasks } from './modules/instances/instances.tasks.ts';
 import { createStorageAlerts } from './modules/instances/storage-alerts.ts';
 import { createNotificationHub, type NotificationHub } from './modules/notifications/notifications.hub.ts';
@@ -240,7 +241,7 @@ export function createServices(config: ServicesConfig) {
     providers,
     payments,
     admin,
-    regions: createRegionsService(driver),
+    regions: createRegionsService(driver, { moveOff: (ids) => queueMoves(db, ids) }),
     trialNotices,
     helpDesk,
     announcements,

@@ -36,6 +36,13 @@ export interface ProvisioningDriver {
    * swarm driver's nodes). Absent: the driver runs everything on this host.
    */
   nodes?(): Promise<RegionNodes[]>;
+  /**
+   * Drains a server (Admin → Server): nothing new is placed on it, and it answers the instances whose
+   * data is on it, each to be moved off with `live.move`. Present with `nodes`.
+   */
+  drainNode?(nodeId: string): Promise<string[]>;
+  /** Puts a drained server back in service: new instances may be placed on it again. */
+  activateNode?(nodeId: string): Promise<void>;
   /** What instances use and what the host has (usage.ts); absent: this driver measures nothing. */
   readonly usage?: UsageCapability;
   /** Brings up what the driver supervises (or connects to). */
@@ -178,6 +185,12 @@ export interface LiveStatusCapability {
    * the same credentials (a database's host, and its port where it is taken there, change). Idempotent.
    */
   relocate(id: string): Promise<void>;
+  /**
+   * Moves an instance whose server is up to another server of its region with all its data: it stops,
+   * its data is copied, it starts there (a database's host changes; its port and passwords stay). A move
+   * that fails leaves it running where it was. Refuses (ConflictError) when no other server can take it.
+   */
+  move(id: string): Promise<void>;
 }
 
 /** A database reached its size limit (its writes are refused) or is below it again. */

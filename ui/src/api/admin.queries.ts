@@ -39,6 +39,26 @@ export function useAdminRegionsQuery() {
   });
 }
 
+export type NodeAction = { action: 'drain' | 'activate'; nodeId: string };
+
+/**
+ * Drains a swarm node (its instances are moved to other servers by jobs) or puts it back in service;
+ * answers the server's words. The regions are read again afterwards.
+ */
+export function useNodeActionMutation() {
+  const client = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation<{ message: string }, Error, NodeAction>({
+    mutationFn: ({ action, nodeId }) => {
+      const params = { path: { nodeId } };
+      return action === 'drain'
+        ? unwrap(client.POST('/api/admin/regions/nodes/{nodeId}/drain', { params }))
+        : unwrap(client.POST('/api/admin/regions/nodes/{nodeId}/activate', { params }));
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: adminKeys.regions() }),
+  });
+}
+
 /** Users per page of the admin user list (the server's default). */
 export const ADMIN_USER_PAGE_SIZE = 20;
 

@@ -7,6 +7,7 @@ import {
   TASK_RESTORE,
   TASK_RESTORE_INTO_NEW,
 } from './instance-backups.service.ts';
+import { moveTask, TASK_MOVE } from './instance-move-task.ts';
 import { restoreTasks } from './instance-restore-task.ts';
 
 /**
@@ -23,5 +24,6 @@ export function createBackupTasks(deps: BackupTaskDeps): TaskList {
     [TASK_RESTORE]: restore,
     [TASK_RECOVER]: recover,
     [TASK_RESTORE_INTO_NEW]: restoreIntoNew,
+    [TASK_MOVE]: moveTask(ctx),
   };
 }

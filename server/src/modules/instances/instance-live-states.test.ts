@@ -26,6 +26,7 @@ const driver: ProvisioningDriver = {
   live: {
     status: async () => undefined,
     relocate: async () => {},
+    move: async () => {},
     watch(listener) {
       hear = listener;
       return () => {

@@ -79,6 +79,13 @@ async function proUser() {
   return account;
 }
 
+let adminAccount: Awaited<ReturnType<typeof registerAdmin>> | undefined;
+/** The platform's admin (made by the first test that needs one). */
+async function theAdmin() {
+  adminAccount ??= await registerAdmin(app, database.db);
+  return adminAccount;
+}
+
 async function credentialsOf(token: string, id: string): Promise<DatabaseCredentials> {
   const access = await call(app, 'GET', `/api/instances/${id}/access`, { token });
   expect(access.status, JSON.stringify(access.json)).toBe(200);
@@ -118,8 +125,7 @@ describe('instances through the API on the swarm driver', { timeout: 180_000 }, 
 
     // The admin sees where it runs: eu-west-1's nodes as the swarm reports them, the instance counted
     // on the node that holds it and its memory reserved there; a region without a swarm has no nodes.
-    const admin = await registerAdmin(app, database.db);
-    const regions = await call(app, 'GET', '/api/admin/regions', { token: admin.token });
+    const regions = await call(app, 'GET', '/api/admin/regions', { token: (await theAdmin()).token });
     expect(regions.status).toBe(200);
     expect(regions.json.scheduler).toBe('swarm');
     const eu = present(regions.json.regions.find((region) => region.region === 'eu-west-1'));
@@ -183,40 +189,59 @@ describe('instances through the API on the swarm driver', { timeout: 180_000 }, 
 // capability × type through the API with the customers' real clients (.vitest-results/contract-swarm.md).
 describeDriverContract(swarmContractHarness(() => h));
 
+/**
+ * Keeps new instances off the manager while a test deploys onto the worker: a placeholder service holds
+ * its CPUs (draining the manager would keep its front door from joining their networks). Answers the
+ * release.
+ */
+async function holdManager(): Promise<() => Promise<void>> {
+  const manager = 'use1-m';
+  const image = await h.docker(manager, 'images', '--format', '{{.Repository}}:{{.Tag}}', 'berth/agent');
+  await h.docker(
+    manager,
+    'service',
+    'create',
+    '--detach',
+    '--name',
+    'placeholder',
+    '--no-resolve-image',
+    '--reserve-cpu',
+    '1.9',
+    '--constraint',
+    'node.role==manager',
+    '--entrypoint',
+    'sleep',
+    image,
+    'infinity',
+  );
+  await waitFor(
+    async () =>
+      (await h.docker(manager, 'service', 'ps', 'placeholder', '--format', '{{.CurrentState}}')).startsWith(
+        'Running',
+      )
+        ? true
+        : undefined,
+    { timeoutMs: 60_000, what: 'the placeholder running' },
+  );
+  return async () => {
+    await h.docker(manager, 'service', 'rm', 'placeholder');
+  };
+}
+
+/** The node id of an instance's service (its `berth.node` label), or '' while it has none. */
+async function nodeOfInstance(id: string): Promise<string> {
+  const labels = await h
+    .docker('use1-m', 'service', 'inspect', '--format', '{{json .Spec.Labels}}', instanceNames(id).service)
+    .catch(() => '{}');
+  return (JSON.parse(labels) as Record<string, string>)['berth.node'] ?? '';
+}
+
 describe('a server lost for good', { timeout: 900_000 }, () => {
   it('brings each instance back elsewhere from its latest backup, tells its owner, and fences the old server', async () => {
     const { token, user } = await proUser();
     const manager = 'use1-m';
     const worker = present(h.swarm.nodes.find((node) => node.name === 'use1-w'));
-    // Everything on the worker: a placeholder holds the manager's CPUs while they deploy (draining the
-    // manager would keep its front door from joining their networks).
-    const image = await h.docker(manager, 'images', '--format', '{{.Repository}}:{{.Tag}}', 'berth/agent');
-    await h.docker(
-      manager,
-      'service',
-      'create',
-      '--detach',
-      '--name',
-      'placeholder',
-      '--no-resolve-image',
-      '--reserve-cpu',
-      '1.9',
-      '--constraint',
-      'node.role==manager',
-      '--entrypoint',
-      'sleep',
-      image,
-      'infinity',
-    );
-    await waitFor(
-      async () =>
-        (await h.docker(manager, 'service', 'ps', 'placeholder', '--format', '{{.CurrentState}}')).startsWith(
-          'Running',
-        )
-          ? true
-          : undefined,
-      { timeoutMs: 60_000, what: 'the placeholder running' },
-    );
+    const release = await holdManager();
     const deploy = async (body: {
       name: string;
       type: 'MySQL' | 'PostgreSQL' | 'n8n';
@@ -273,7 +298,7 @@ describe('a server lost for good', { timeout: 900_000 }, () => {
     });
     const all = [mysql, pg, wp, n8n];
     for (const id of all) await waitForStatus(app, token, id, 'running', 300_000);
-    await h.docker(manager, 'service', 'rm', 'placeholder');
+    await release();
     for (const id of all) {
       const { nodeLabels } = await h.inspect(manager, instanceNames(id).service);
       expect(nodeLabels['berth.public-address']).toBe(worker.address);
@@ -335,24 +360,10 @@ describe('a server lost for good', { timeout: 900_000 }, () => {
     // Each is placed again on a server that is up (the manager), then runs.
     const managerNode = await h.docker(manager, 'node', 'inspect', '--format', '{{.ID}}', 'self');
     for (const id of all) {
-      await waitFor(
-        async () => {
-          const labels = await h
-            .docker(
-              manager,
-              'service',
-              'inspect',
-              '--format',
-              '{{json .Spec.Labels}}',
-              instanceNames(id).service,
-            )
-            .catch(() => '{}');
-          return (JSON.parse(labels) as Record<string, string>)['berth.node'] === managerNode
-            ? true
-            : undefined;
-        },
-        { timeoutMs: 300_000, what: `${id} placed again on the manager` },
-      );
+      await waitFor(async () => ((await nodeOfInstance(id)) === managerNode ? true : undefined), {
+        timeoutMs: 300_000,
+        what: `${id} placed again on the manager`,
+      });
     }
     // The site is back once its front door serves it again, with its file.
     await waitFor(
@@ -436,6 +447,154 @@ describe('a server lost for good', { timeout: 900_000 }, () => {
       );
     }
     for (const id of all)
+      expect((await call(app, 'DELETE', `/api/instances/${id}`, { token })).status).toBe(202);
+  });
+});
+
+describe('a server drained from Admin → Server', { timeout: 900_000 }, () => {
+  it('moves its site and its database to another server with everything written, and tells their owner', async () => {
+    const { token, user } = await proUser();
+    const admin = await theAdmin();
+    const manager = 'use1-m';
+    const managerAddress = present(h.swarm.nodes.find((node) => node.name === manager)).address;
+    const workerNode = await h.docker(
+      manager,
+      'node',
+      'inspect',
+      '--format',
+      '{{.ID}}',
+      `${h.swarm.name}-use1-w`,
+    );
+    const managerNode = await h.docker(manager, 'node', 'inspect', '--format', '{{.ID}}', 'self');
+    const release = await holdManager();
+    const site = await call(app, 'POST', '/api/instances/deploy', {
+      token,
+      body: {
+        name: 'Mill',
+        type: 'WordPress',
+        region: 'us-east-1',
+        memory: '512MB',
+        cpu: '0.5',
+        title: 'Moving Mill',
+        username: 'miller',
+        email: 'miller@example.com',
+        password: 'Miller-pass-2026',
+        phpversion: '8.2',
+      },
+    });
+    expect(site.status, JSON.stringify(site.json)).toBe(202);
+    const db = await call(app, 'POST', '/api/instances/deploy', {
+      token,
+      body: { name: 'Grain', type: 'MySQL', region: 'us-east-1', memory: '512MB', cpu: '0.25' },
+    });
+    expect(db.status, JSON.stringify(db.json)).toBe(202);
+    const [wp, mysql] = [site.json.instance.id, db.json.instance.id];
+    for (const id of [wp, mysql]) await waitForStatus(app, token, id, 'running', 300_000);
+    await release();
+    for (const id of [wp, mysql]) expect(await nodeOfInstance(id)).toBe(workerNode);
+
+    // Written up to the moment of the drain: no backup is involved, nothing may be lost.
+    const before = await credentialsOf(token, mysql);
+    expect(
+      (await tenantCli('mysql', before, "CREATE TABLE t (v TEXT); INSERT INTO t VALUES ('first')")).ok,
+    ).toBe(true);
+    const siteContainer = await h.containerOf('use1-w', instanceNames(wp).service);
+    await h.docker(
+      'use1-w',
+      'exec',
+      '-u',
+      'www-data',
+      siteContainer,
+      'sh',
+      '-c',
+      'mkdir -p /var/www/wordpress/wp-content/uploads && echo moved > /var/www/wordpress/wp-content/uploads/note.txt',
+    );
+    expect((await tenantCli('mysql', before, "INSERT INTO t VALUES ('just before the drain')")).ok).toBe(
+      true,
+    );
+
+    // The manager runs the front door, and a region keeps one server in service: neither is drained.
+    const refused = await call(app, 'POST', `/api/admin/regions/nodes/${managerNode}/drain`, {
+      token: admin.token,
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.json.message).toBe('A manager runs its region’s front door: it cannot be drained');
+    const notAdmin = await call(app, 'POST', `/api/admin/regions/nodes/${workerNode}/drain`, { token });
+    expect(notAdmin.status).toBe(403);
+
+    const drainedAt = Date.now();
+    const drained = await call(app, 'POST', `/api/admin/regions/nodes/${workerNode}/drain`, {
+      token: admin.token,
+    });
+    expect(drained.status, JSON.stringify(drained.json)).toBe(202);
+    expect(drained.json).toEqual({
+      moving: 2,
+      message: 'Drained: 2 instances are being moved to other servers',
+    });
+    for (const id of [wp, mysql]) {
+      await waitFor(
+        async () => {
+          const now = await call(app, 'GET', `/api/instances/${id}`, { token });
+          return now.json.instance?.status === 'running' &&
+            now.json.instance.statusMessage === null &&
+            (await nodeOfInstance(id)) === managerNode
+            ? true
+            : undefined;
+        },
+        { timeoutMs: 300_000, what: `${id} moved to the manager` },
+      );
+    }
+    console.log(
+      `drained a worker holding a site and a MySQL instance: both moved in ${((Date.now() - drainedAt) / 1000).toFixed(0)} s`,
+    );
+
+    // Everything is there, the last write included; the database keeps its port, user and password.
+    const after = await credentialsOf(token, mysql);
+    expect(after).toEqual({ ...before, host: managerAddress });
+    expect((await tenantCli('mysql', after, 'SELECT v FROM t ORDER BY v')).stdout).toBe(
+      'first\njust before the drain',
+    );
+    const siteUrl = present((await call(app, 'GET', `/api/instances/${wp}`, { token })).json.instance.url);
+    const siteHost = new URL(siteUrl).host;
+    const page = (path: string) =>
+      curl(['--resolve', `${siteHost}:80:${managerAddress}`, `http://${siteHost}${path}`]);
+    expect((await page('/wp-content/uploads/note.txt')).body.trim()).toBe('moved');
+    expect((await page('/')).body).toContain('Moving Mill');
+
+    // Their owner was told before and after, and where the database is reached now.
+    const notes = await database.db
+      .selectFrom('notifications')
+      .select(['title', 'message'])
+      .where('user_id', '=', String(user.id))
+      .execute();
+    const titled = (title: string) => notes.filter((note) => note.title === title).length;
+    expect(titled('Moving to another server')).toBe(2);
+    expect(titled('Moved')).toBe(2);
+    expect(notes.find((note) => note.title === 'Connection details changed')?.message).toContain(
+      `${managerAddress}:${before.port}`,
+    );
+
+    // The drained server keeps nothing of theirs, and the admin sees it drained and empty.
+    for (const id of [wp, mysql]) {
+      expect(await h.docker('use1-w', 'ps', '-aq', '--filter', `label=berth.instance=${id}`)).toBe('');
+      expect(await h.docker('use1-w', 'volume', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe(
+        '',
+      );
+    }
+    const regions = await call(app, 'GET', '/api/admin/regions', { token: admin.token });
+    const shown = regions.json.regions
+      .find((region) => region.region === 'us-east-1')
+      ?.nodes.find((node) => node.id === workerNode);
+    expect(shown).toMatchObject({ availability: 'drain', instances: 0 });
+
+    const back = await call(app, 'POST', `/api/admin/regions/nodes/${workerNode}/activate`, {
+      token: admin.token,
+    });
+    expect(back.status).toBe(200);
+    expect(await h.docker(manager, 'node', 'inspect', '--format', '{{.Spec.Availability}}', workerNode)).toBe(
+      'active',
+    );
+    for (const id of [wp, mysql])
       expect((await call(app, 'DELETE', `/api/instances/${id}`, { token })).status).toBe(202);
   });
 });

@@ -36,3 +36,20 @@ export const AdminRegionsSchema = z
   .openapi('AdminRegions');
 
 export type AdminRegions = z.infer<typeof AdminRegionsSchema>;
+
+export const NodeIdParamsSchema = z.object({
+  nodeId: z
+    .string()
+    .regex(/^[a-z0-9]{1,64}$/, 'Invalid server id')
+    .openapi({ param: { name: 'nodeId', in: 'path' }, description: 'The node’s swarm id' }),
+});
+
+export const DrainResultSchema = z
+  .object({
+    moving: z
+      .number()
+      .int()
+      .openapi({ description: 'Instances being moved off it to other servers of its region, one by one' }),
+    message: z.string(),
+  })
+  .openapi('DrainResult');

@@ -39,10 +39,10 @@ import {
 import type { SwarmContext } from './swarm-context.ts';
 import {
   removeVolumes,
-  SERVER_FILES_MB,
   sizedVolume,
   type VolumeMount,
   volumeNode,
+  volumeSizeMb,
   volumeStorage,
 } from './volumes.ts';
 
@@ -211,7 +211,7 @@ export function databaseEngine(ctx: SwarmContext, type: SqlType): InstanceEngine
         names,
         'data',
         flavor.dataPath,
-        ctx.options.disks[type] + SERVER_FILES_MB[flavor.image],
+        volumeSizeMb(ctx.options.disks, type, 'data'),
       );
       const after = await applyService(
         region.manager,

@@ -187,7 +187,7 @@ export function liveStatus(ctx: SwarmContext, doors: SwarmFrontDoors, intervalMs
     }, intervalMs);
   }
 
-  const capability: Omit<LiveStatusCapability, 'relocate'> = {
+  const capability: Omit<LiveStatusCapability, 'relocate' | 'move'> = {
     async status(id) {
       for (const region of regions.values()) {
         const found = (await regionStatuses(region)).find((s) => s.id === id);

@@ -21,7 +21,7 @@ import {
   waitForRunning,
 } from './services.ts';
 import type { SwarmContext } from './swarm-context.ts';
-import { sizedVolume, volumeMount, volumeNode, volumeStorage } from './volumes.ts';
+import { sizedVolume, volumeMount, volumeNode, volumeSizeMb, volumeStorage } from './volumes.ts';
 import {
   appResources,
   certificateOps,
@@ -92,7 +92,7 @@ export function n8nEngine(ctx: SwarmContext, doors: SwarmFrontDoors): InstanceEn
         names,
         'data',
         N8N_DATA,
-        ctx.options.disks.n8n,
+        volumeSizeMb(ctx.options.disks, 'n8n', 'data'),
       );
       const after = await applyService(
         region.manager,

@@ -11,6 +11,7 @@ import { type Capabilities, type InstanceType, unavailable } from '../instance-t
 import type { UsageCapability } from '../usage.ts';
 import { databaseEngine } from './database-engine.ts';
 import { swarmFrontDoors } from './front-door.ts';
+import { activateNode, drainNode, moveInstance } from './instance-moves.ts';
 import { liveStatus } from './live-status.ts';
 import { n8nEngine } from './n8n-engine.ts';
 import { prepareRegion } from './node-agent.ts';
@@ -32,6 +33,8 @@ import { wordpressEngine } from './wordpress-engine.ts';
  */
 export interface SwarmDriver extends ProvisioningDriver {
   readonly live: NonNullable<ProvisioningDriver['live']>;
+  drainNode(nodeId: string): Promise<string[]>;
+  activateNode(nodeId: string): Promise<void>;
   /** Per configured region, its nodes as the swarm sees them (state, labels, capacity, reservations). */
   nodes(): Promise<RegionNodes[]>;
   /** What its instances use and what its nodes have (usage.ts). */
@@ -177,7 +180,18 @@ export function createSwarmDriver(options: SwarmDriverOptions): SwarmDriver {
       return { ok: started && Object.values(servers).every((s) => s.ok), servers };
     },
 
-    live: { ...live.capability, relocate },
+    live: {
+      ...live.capability,
+      relocate,
+      async move(id) {
+        await moveInstance(ctx, id);
+        live.forget(id);
+      },
+    },
+
+    drainNode: (nodeId) => drainNode(ctx, nodeId),
+
+    activateNode: (nodeId) => activateNode(ctx, nodeId),
 
     // Databases on swarm have no size guard of their own (their volume is their limit, no event).
     onStorageLimit: () => () => {},

@@ -5,6 +5,7 @@ import type { Region } from './region.ts';
 import { type InstanceNames, instanceNames, LABEL } from './services.ts';
 import { type SwarmNode, statusOf, unlessMissing } from './swarm-api.ts';
 import type { SwarmContext } from './swarm-context.ts';
+import type { DiskSizes } from './swarm-options.ts';
 
 /**
  * Instances' volumes on a swarm: each one a disk of the size it was sold, made by the node's agent
@@ -19,6 +20,16 @@ import type { SwarmContext } from './swarm-context.ts';
  * log (about 110 MiB fresh), PostgreSQL's cluster (about 40 MiB), with room for their logs to grow.
  */
 export const SERVER_FILES_MB = { mariadb: 192, postgres: 64 } as const;
+
+/** How large the disk of an instance's volume `purpose` is made (MiB): what was sold, and a server's own files. */
+export function volumeSizeMb(disks: DiskSizes, type: string, purpose: string): number {
+  if (type === 'wordpress')
+    return purpose === 'db' ? disks.wordpressDatabase + SERVER_FILES_MB.mariadb : disks.wordpress;
+  if (type === 'mysql') return disks.mysql + SERVER_FILES_MB.mariadb;
+  if (type === 'postgresql') return disks.postgresql + SERVER_FILES_MB.postgres;
+  if (type === 'n8n') return disks.n8n;
+  throw new Error(`A ${type} instance has no volume "${purpose}"`);
+}
 
 /** A node's disk of `sizeMb` for the instance's volume `purpose`, and the mount that binds it. */
 export async function sizedVolume(

@@ -20,7 +20,7 @@ import {
 } from './services.ts';
 import { SFTP_LABEL } from './site-sftp.ts';
 import type { SwarmContext } from './swarm-context.ts';
-import { SERVER_FILES_MB, sizedVolume, volumeNode } from './volumes.ts';
+import { sizedVolume, volumeNode, volumeSizeMb } from './volumes.ts';
 import { removeWebInstance, type WebState } from './web-instance.ts';
 import { SITE_DB, WP_ROOT, wordpressAppSpec } from './wordpress-services.ts';
 
@@ -101,9 +101,16 @@ export function wordpressDeployment(ctx: SwarmContext, doors: SwarmFrontDoors) {
           names,
           'db',
           FLAVORS.mysql.dataPath,
-          disks.wordpressDatabase + SERVER_FILES_MB.mariadb,
+          volumeSizeMb(disks, 'wordpress', 'db'),
         ),
-        sizedVolume(region, node, names, 'content', `${WP_ROOT}/wp-content`, disks.wordpress),
+        sizedVolume(
+          region,
+          node,
+          names,
+          'content',
+          `${WP_ROOT}/wp-content`,
+          volumeSizeMb(disks, 'wordpress', 'content'),
+        ),
       ]);
       const dbAfter = await applyService(
         region.manager,

@@ -233,7 +233,7 @@ describe('where instances run (Admin Panel → Server → Regions)', () => {
       'row',
     );
     expect(rows.map((row) => row.textContent)).toEqual([
-      'NodeStateMemory reservedCPUs reservedInstances',
+      'NodeStateMemory reservedCPUs reservedInstancesActions',
       'euw1-mmanager · 10.0.0.2 · region=eu-west-1ready2 GB of 8 GB (25%)1.5 of 4 (38%)2',
       'euw1-wworker · 10.0.0.2 · region=eu-west-1down2 GB of 8 GB (25%)1.5 of 4 (38%)0',
     ]);
@@ -243,6 +243,58 @@ describe('where instances run (Admin Panel → Server → Regions)', () => {
     ).toBeTruthy();
     expect(screen.queryByRole('listitem', { name: 'AP South (Mumbai)' })).toBeNull();
     expect(screen.getByText('Not offered to customers: AP South (Mumbai).')).toBeTruthy();
+  });
+
+  it('drains a worker after asking, and puts a drained one back in service', async () => {
+    const worker = node({ id: 'w1', hostname: 'euw1-w', role: 'worker', instances: 3 });
+    const app = renderAdmin(
+      {
+        'GET /api/admin/capabilities': {
+          body: { types: [], backups: { offsite: true, where: 'bucket berth-backups', detail: null } },
+        },
+        'GET /api/admin/regions': {
+          body: {
+            scheduler: 'swarm',
+            regions: [
+              region('eu-west-1', 'EU West (Ireland)', {
+                available: true,
+                reason: null,
+                nodes: [
+                  node({}),
+                  worker,
+                  node({ id: 'w2', hostname: 'euw1-x', role: 'worker', availability: 'drain' }),
+                ],
+              }),
+            ],
+          },
+        },
+        'POST /api/admin/regions/nodes/w1/drain': {
+          status: 202,
+          body: { moving: 3, message: 'Drained: 3 instances are being moved to other servers' },
+        },
+        'POST /api/admin/regions/nodes/w2/activate': {
+          body: { message: 'Back in service: new instances may be placed on it' },
+        },
+      },
+      '/admin-panel?tab=server',
+    );
+    const table = await screen.findByRole('table', { name: 'Nodes of EU West (Ireland)' });
+    const [, managerRow, workerRow, drainedRow] = within(table).getAllByRole('row');
+    // The manager runs the front door: it has no drain.
+    expect(within(managerRow as HTMLElement).queryByRole('button')).toBeNull();
+    within(workerRow as HTMLElement)
+      .getByRole('button', { name: 'Drain' })
+      .click();
+    const dialog = await screen.findByRole('dialog', { name: 'Drain euw1-w?' });
+    expect(dialog.textContent).toContain('each of its 3 instances is moved with all its data');
+    expect(app.api.calls('POST /api/admin/regions/nodes/w1/drain')).toHaveLength(0);
+    within(dialog).getByRole('button', { name: 'Drain' }).click();
+    expect(await toast('Drained: 3 instances are being moved to other servers')).toBeTruthy();
+    expect(app.api.calls('POST /api/admin/regions/nodes/w1/drain')).toHaveLength(1);
+    within(drainedRow as HTMLElement)
+      .getByRole('button', { name: 'Put back in service' })
+      .click();
+    expect(await toast('Back in service: new instances may be placed on it')).toBeTruthy();
   });
 
   it('says a one-host install runs every instance on this server', async () => {

@@ -1,5 +1,6 @@
 import {
   Box,
+  Button,
   Chip,
   Stack,
   Table,
@@ -10,9 +11,13 @@ import {
   TableRow,
   Typography,
 } from '@mui/material';
-import { type AdminRegion, useAdminRegionsQuery } from '../../api/admin.queries.ts';
+import { visuallyHidden } from '@mui/utils';
+import { useState } from 'react';
+import { type AdminRegion, useAdminRegionsQuery, useNodeActionMutation } from '../../api/admin.queries.ts';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { LoadState } from '../../components/load-state.tsx';
 import { RefreshButton } from '../../components/refresh-button.tsx';
+import { useToast } from '../../components/toasts/use-toast.ts';
 import { AdminSection } from './admin-section.tsx';
 
 const GIB = 1024 ** 3;
@@ -21,6 +26,68 @@ const gib = (bytes: number) => `${ONE_DECIMAL.format(bytes / GIB)} GB`;
 const share = (used: number, total: number) => (total > 0 ? Math.round((used / total) * 100) : 0);
 
 type Node = AdminRegion['nodes'][number];
+
+/**
+ * Drain (a worker in service: its instances move, with their data, to the region's other servers) or
+ * Put back in service (a drained one). A manager runs the front door and is never drained.
+ */
+function NodeActions({ node }: { node: Node }) {
+  const [asking, setAsking] = useState(false);
+  const mutation = useNodeActionMutation();
+  const toast = useToast();
+  const lost = 'berth.lost' in node.labels;
+  if (node.role === 'manager' || lost || node.state !== 'ready') return null;
+  if (node.availability !== 'active') {
+    return (
+      <Button
+        size="small"
+        disabled={mutation.isPending}
+        onClick={() =>
+          mutation.mutate(
+            { action: 'activate', nodeId: node.id },
+            {
+              onSuccess: (answer) => toast.success(answer.message),
+              onError: (error) => toast.error(error.message),
+            },
+          )
+        }
+      >
+        Put back in service
+      </Button>
+    );
+  }
+  return (
+    <>
+      <Button size="small" color="warning" onClick={() => setAsking(true)}>
+        Drain
+      </Button>
+      <ConfirmDialog
+        open={asking}
+        title={`Drain ${node.hostname}?`}
+        text={`Nothing new will be placed on it, and each of its ${node.instances} instance${node.instances === 1 ? '' : 's'} is moved with all its data to another server of this region, one at a time. Each is unavailable for a minute or two while it moves, and its owner is told.`}
+        confirmLabel="Drain"
+        destructive
+        pending={mutation.isPending}
+        error={mutation.error?.message ?? null}
+        onConfirm={() =>
+          mutation.mutate(
+            { action: 'drain', nodeId: node.id },
+            {
+              onSuccess: (answer) => {
+                setAsking(false);
+                toast.success(answer.message);
+              },
+            },
+          )
+        }
+        onClose={() => {
+          setAsking(false);
+          mutation.reset();
+        }}
+      />
+    </>
+  );
+}
 
 /** One node: its state, where it is, and what its instances reserve of its memory and CPUs. */
 function NodeRow({ node }: { node: Node }) {
@@ -54,6 +121,9 @@ function NodeRow({ node }: { node: Node }) {
         %)
       </TableCell>
       <TableCell align="right">{node.instances}</TableCell>
+      <TableCell align="right">
+        <NodeActions node={node} />
+      </TableCell>
     </TableRow>
   );
 }
@@ -104,6 +174,11 @@ function RegionCard({ region, scheduler }: { region: AdminRegion; scheduler: 'th
                 <TableCell>Memory reserved</TableCell>
                 <TableCell>CPUs reserved</TableCell>
                 <TableCell align="right">Instances</TableCell>
+                <TableCell align="right">
+                  <Box component="span" sx={visuallyHidden}>
+                    Actions
+                  </Box>
+                </TableCell>
               </TableRow>
             </TableHead>
             <TableBody>
