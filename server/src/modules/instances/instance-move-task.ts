@@ -21,7 +21,7 @@ import { findCredentials, findInstanceById, updateInstance } from './instances.r
 
 export const TASK_MOVE = 'instance.move';
 
-export const MOVING = 'Moving to another server';
+const MOVING = 'Moving to another server';
 
 interface MovePayload {
   instanceId: string;

@@ -19,7 +19,7 @@ import type { DiskSizes } from './swarm-options.ts';
  * What a database server's own files take besides the tenant's data: MariaDB's system tables and redo
  * log (about 110 MiB fresh), PostgreSQL's cluster (about 40 MiB), with room for their logs to grow.
  */
-export const SERVER_FILES_MB = { mariadb: 192, postgres: 64 } as const;
+const SERVER_FILES_MB = { mariadb: 192, postgres: 64 } as const;
 
 /** How large the disk of an instance's volume `purpose` is made (MiB): what was sold, and a server's own files. */
 export function volumeSizeMb(disks: DiskSizes, type: string, purpose: string): number {

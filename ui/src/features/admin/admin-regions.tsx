@@ -11,7 +11,6 @@ import {
   TableRow,
   Typography,
 } from '@mui/material';
-import { visuallyHidden } from '@mui/utils';
 import { useState } from 'react';
 import { type AdminRegion, useAdminRegionsQuery, useNodeActionMutation } from '../../api/admin.queries.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
@@ -174,11 +173,7 @@ function RegionCard({ region, scheduler }: { region: AdminRegion; scheduler: 'th
                 <TableCell>Memory reserved</TableCell>
                 <TableCell>CPUs reserved</TableCell>
                 <TableCell align="right">Instances</TableCell>
-                <TableCell align="right">
-                  <Box component="span" sx={visuallyHidden}>
-                    Actions
-                  </Box>
-                </TableCell>
+                <TableCell align="right">Actions</TableCell>
               </TableRow>
             </TableHead>
             <TableBody>
