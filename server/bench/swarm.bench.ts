@@ -3,8 +3,9 @@
 // instance serves: a database's tenant logs in over its published port; a WordPress site answers 200
 // through its region's front door. Instances are deployed one after another, each into us-east-1 or
 // eu-west-1 in turn, and deleted after. Targets (issue 24): swarm MySQL and PostgreSQL p95 <= 10 s,
-// WordPress p95 <= 15 s. Needs root (network namespaces, dockerd) and Berth's images (built once per
-// host: npm run swarm:local -- images).
+// WordPress p95 <= 15 s. Then what a lost server and a drained server cost per type (swarm-loss.ts;
+// SWARM_BENCH_LOSS rounds, 2 by default; target: serving again within 5 minutes). Needs root (network
+// namespaces, dockerd) and Berth's images (built once per host: npm run swarm:local -- images).
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { formatLatency, measureDeployLatency, percentile } from '../src/provisioning/deploy-latency.ts';
@@ -13,12 +14,15 @@ import { createLocalDriver } from '../src/provisioning/local/local-driver.ts';
 import { startBerthSwarm } from '../src/provisioning/swarm/local-berth-swarm.ts';
 import { stopLocalSwarm } from '../src/provisioning/swarm/local-swarm.ts';
 import { createSwarmDriver } from '../src/provisioning/swarm/swarm-driver.ts';
+import { benchNodeLoss } from './swarm-loss.ts';
 
 const COUNTS = {
   mysql: Number(process.env.SWARM_BENCH_DB ?? 10),
   wordpress: Number(process.env.SWARM_BENCH_WP ?? 5),
 };
 const REGIONS = ['us-east-1', 'eu-west-1'];
+/** Rounds of a lost worker and a drained one (swarm-loss.ts), about 6 minutes each. */
+const LOSS_ROUNDS = Number(process.env.SWARM_BENCH_LOSS ?? 2);
 const TARGETS_MS = { mysql: 10_000, postgresql: 10_000, wordpress: 15_000 };
 
 if (process.getuid?.() !== 0) {
@@ -81,6 +85,8 @@ try {
     await driver.engine('wordpress').delete(id);
   }
   line('swarm   wordpress', samples, TARGETS_MS.wordpress);
+
+  await benchNodeLoss(swarm, driver, LOSS_ROUNDS, line);
   await driver.stop();
 
   // The local driver on the same machine: tenants of one shared server each (no server per instance).

@@ -1,8 +1,8 @@
 import Docker from 'dockerode';
-import { DEFAULT_RUNTIMES_DIR, installedN8nRuntime } from '../apps/n8n/n8n-runtime.ts';
+import { DEFAULT_RUNTIMES_DIR, installedN8nRuntime, N8N_VERSION } from '../apps/n8n/n8n-runtime.ts';
 import { buildImages, loadImages } from './image-builder.ts';
 import { type LocalSwarm, type LocalSwarmOptions, startLocalSwarm } from './local-swarm.ts';
-import { N8N_VERSION } from './n8n-engine.ts';
+import { N8N_RUNTIME_LABEL } from './services.ts';
 
 /**
  * A local swarm ready for Berth (`npm run swarm:local` and the tests): the namespaces and dockerds of
@@ -15,7 +15,7 @@ export async function startBerthSwarm(
   const log = options.log ?? (() => {});
   const runtimesDir = options.runtimesDir ?? DEFAULT_RUNTIMES_DIR;
   const hasN8n = installedN8nRuntime(runtimesDir) !== undefined;
-  const n8n: Record<string, string> = hasN8n ? { 'berth.n8n-runtime': N8N_VERSION } : {};
+  const n8n: Record<string, string> = hasN8n ? { [N8N_RUNTIME_LABEL]: N8N_VERSION } : {};
   if (!hasN8n) log(`n8n ${N8N_VERSION} is not installed here: n8n instances cannot be placed`);
   // Built (once per host) before any node asks: the nodes then only import.
   await buildImages({ cacheDir: options.imageCache, log });

@@ -1,12 +1,13 @@
 import { DEFAULT_RESOURCES } from '@berth/openapi/rules';
 import { checkN8nOwner } from '../apps/n8n/n8n-owner.ts';
+import { N8N_VERSION } from '../apps/n8n/n8n-runtime.ts';
 import { featuresOf, type InstanceEngine, type N8nSpec, type SiteUrls } from '../engine.ts';
 import { checkDomain } from '../front-door/domain-names.ts';
 import { unavailable } from '../instance-types.ts';
 import { instanceLabels } from './database-engine.ts';
 import type { SwarmFrontDoors } from './front-door.ts';
 import { n8nBackups } from './n8n-backups.ts';
-import { N8N_DATA, N8N_VERSION, n8nServiceSpec, RUNTIME_LABEL } from './n8n-service.ts';
+import { N8N_DATA, n8nServiceSpec } from './n8n-service.ts';
 import { setUpOwner, waitForN8n } from './n8n-web.ts';
 import { placeInstance } from './node-agent.ts';
 import type { Region } from './region.ts';
@@ -15,6 +16,7 @@ import {
   ensureNetwork,
   ensureSecret,
   instanceNames,
+  N8N_RUNTIME_LABEL,
   removeSecrets,
   scale,
   sizeOf,
@@ -31,8 +33,6 @@ import {
   type WebState,
   webState,
 } from './web-instance.ts';
-
-export { N8N_VERSION } from './n8n-service.ts';
 
 /**
  * n8n on a swarm: one service per instance, as user n8n, its data (SQLite and config) on a volume of the
@@ -71,7 +71,7 @@ export function n8nEngine(ctx: SwarmContext, doors: SwarmFrontDoors): InstanceEn
           {
             memoryBytes: size.memoryBytes,
             nanoCpus: size.nanoCpus,
-            labels: { [RUNTIME_LABEL]: N8N_VERSION },
+            labels: { [N8N_RUNTIME_LABEL]: N8N_VERSION },
             labelReason: `No server of this region has n8n ${N8N_VERSION} installed`,
           },
           input.id,

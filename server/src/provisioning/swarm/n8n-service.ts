@@ -1,22 +1,30 @@
-import path from 'node:path';
 import { DEFAULT_RESOURCES } from '@berth/openapi/rules';
 import {
   DEFAULT_RUNTIMES_DIR,
   N8N_INSTANCE_ENV,
   N8N_LEAN_ENV,
+  N8N_VERSION,
+  n8nNodeDir,
   n8nRuntimeDir,
 } from '../apps/n8n/n8n-runtime.ts';
 import type { Resources, SiteUrls } from '../engine.ts';
 import { SERVICE_UIDS } from './image-recipes.ts';
 import type { Region } from './region.ts';
-import { type InstanceNames, LABEL, PIDS, resourcesSpec, seconds, sizeOf, tmpfsMount } from './services.ts';
+import {
+  type InstanceNames,
+  LABEL,
+  N8N_RUNTIME_LABEL,
+  PIDS,
+  resourcesSpec,
+  seconds,
+  sizeOf,
+  tmpfsMount,
+} from './services.ts';
 import type { SwarmContext } from './swarm-context.ts';
 import type { VolumeMount } from './volumes.ts';
 
 // The service of an n8n instance on a swarm (n8n-engine.ts) and the environment n8n runs with.
 
-export const N8N_VERSION = '2.8.4';
-export const RUNTIME_LABEL = 'berth.n8n-runtime';
 /** n8n's user folder (its SQLite database, config and binary data), the instance's volume. */
 export const N8N_DATA = '/data';
 
@@ -58,7 +66,7 @@ export function n8nServiceSpec(
   },
 ) {
   const runtimesDir = ctx.options.runtimesDir ?? DEFAULT_RUNTIMES_DIR;
-  const nodeDir = path.join(runtimesDir, `node-${process.version.slice(1)}`);
+  const nodeDir = n8nNodeDir(runtimesDir);
   const uid = String(SERVICE_UIDS.n8n);
   const size = sizeOf(input.resources, DEFAULT_RESOURCES);
   const bind = (source: string, target: string) => ({
@@ -112,7 +120,7 @@ export function n8nServiceSpec(
         Constraints: [
           `node.labels.region==${input.region.id}`,
           `node.id==${input.nodeId}`,
-          `node.labels.${RUNTIME_LABEL}==${N8N_VERSION}`,
+          `node.labels.${N8N_RUNTIME_LABEL}==${N8N_VERSION}`,
         ],
       },
       Networks: [{ Target: input.names.network }],

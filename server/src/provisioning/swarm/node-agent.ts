@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type Docker from 'dockerode';
+import { DEFAULT_RUNTIMES_DIR, N8N_VERSION, n8nRuntimeNeeds } from '../apps/n8n/n8n-runtime.ts';
 import { copyImage } from './image-builder.ts';
 import { type ImageName, RECIPES } from './image-recipes.ts';
 import { LOST_LABEL } from './instance-status.ts';
 import { execIn } from './node-exec.ts';
 import { choosePlacement, type Need, type Region } from './region.ts';
-import { LABEL } from './services.ts';
+import { LABEL, N8N_RUNTIME_LABEL } from './services.ts';
 import { type SwarmNode, unlessMissing } from './swarm-api.ts';
 import type { SwarmContext } from './swarm-context.ts';
 
@@ -155,10 +156,57 @@ async function prepareNode(ctx: SwarmContext, region: Region, node: SwarmNode): 
   await ctx.lock(`node:${node.ID}`, async () => {
     await ensureImages(ctx, region, node);
     await ensureAgent(ctx, region, node);
+    await labelN8nRuntime(ctx, region, node);
     // A lost node stays drained until this is done: nothing is placed there before.
     await sweepNode(ctx, region, node);
   });
 }
+
+/** Nodes already said to lack n8n's runtime (said once per node and process). */
+const saidNoRuntime = new Set<string>();
+
+/**
+ * n8n's runtime on a node: n8n instances bind it read-only from their node's own disk (2.3 GB: it is no
+ * image; the README's "Scaling out"). A node that has it whole gets the label n8n placement asks for,
+ * as soon as it is prepared (a node that joins needs no hand-set label); one that lacks it gets none,
+ * and the log says what to run on it. The files are looked for through the agent, in the node's own
+ * mount namespace; the paths are the platform's (RUNTIMES_DIR), never a tenant's.
+ */
+async function labelN8nRuntime(ctx: SwarmContext, region: Region, node: SwarmNode): Promise<void> {
+  if (node.Spec.Labels?.[N8N_RUNTIME_LABEL] === N8N_VERSION) return;
+  const runtimesDir = ctx.options.runtimesDir ?? DEFAULT_RUNTIMES_DIR;
+  const { target } = await agentOn(region, node.ID);
+  const whole = await execIn(target, [
+    'sh',
+    '-c',
+    'pid=$(cat /run/berth-host-pid); for f in "$@"; do nsenter -t "$pid" -m -- test -f "$f" || exit 1; done',
+    'probe',
+    ...n8nRuntimeNeeds(runtimesDir),
+  ]).then(
+    () => true,
+    () => false,
+  );
+  if (!whole) {
+    if (!saidNoRuntime.has(node.ID))
+      ctx.log(
+        `node ${node.Description.Hostname} of ${region.id} has no n8n ${N8N_VERSION} runtime in ${runtimesDir}: n8n instances are not placed there until \`npm run install-n8n\` ran on it`,
+      );
+    saidNoRuntime.add(node.ID);
+    return;
+  }
+  const current = (await region.nodeById(node.ID)) ?? node;
+  await region.manager.getNode(node.ID).update({
+    version: current.Version.Index,
+    ...current.Spec,
+    Labels: { ...(current.Spec.Labels ?? {}), [N8N_RUNTIME_LABEL]: N8N_VERSION },
+  });
+  ctx.log(
+    `node ${node.Description.Hostname} of ${region.id}: n8n ${N8N_VERSION} found, it takes n8n instances`,
+  );
+}
+
+/** Containers of an instance that are no task of its: they end by themselves (node-exec.ts helpers). */
+const HELPER_ROLES = ['backup-helper', 'sftp-session', 'move-helper'];
 
 /** How old a volume must be before a sweep may take it for an orphan (a deploy makes it before its service). */
 const ORPHAN_AFTER_MS = 10 * 60_000;
@@ -181,14 +229,12 @@ async function sweepNode(ctx: SwarmContext, region: Region, node: SwarmNode): Pr
     const id = labels[LABEL.instance];
     if (id && labels[LABEL.node]) home.set(id, labels[LABEL.node] ?? '');
   }
-  const stale = (id: string | undefined) => id !== undefined && home.get(id) !== node.ID;
+  // An instance being placed here now (a deploy, a move) is not stale before its service says so.
+  const stale = (id: string | undefined) =>
+    id !== undefined && home.get(id) !== node.ID && ctx.promises.get(id)?.nodeId !== node.ID;
   for (const container of await engine.listContainers({ all: true, filters: { label: [LABEL.instance] } })) {
     // Helpers and swarm's own tasks of services that exist are not this sweep's.
-    if (
-      container.Labels?.[LABEL.role] === 'backup-helper' ||
-      container.Labels?.[LABEL.role] === 'sftp-session'
-    )
-      continue;
+    if (HELPER_ROLES.includes(container.Labels?.[LABEL.role] ?? '')) continue;
     if (stale(container.Labels?.[LABEL.instance]))
       await engine
         .getContainer(container.Id)

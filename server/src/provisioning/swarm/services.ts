@@ -26,6 +26,9 @@ export const LABEL = {
   port: 'berth.port',
 } as const;
 
+/** The node label n8n placement asks for: the node has n8n's runtime of that version (node-agent.ts). */
+export const N8N_RUNTIME_LABEL = 'berth.n8n-runtime';
+
 export interface InstanceNames {
   id: string;
   /** The id without '-'. */

@@ -6,6 +6,7 @@ import { curl } from '../../../test/provisioning/site-clients.ts';
 import { type SwarmHarness, startSwarmHarness } from '../../../test/provisioning/swarm-harness.ts';
 import { describeSwarmTenantAttacks } from '../../../test/provisioning/swarm-tenant-attacks.ts';
 import { testArchives } from '../../../test/provisioning/test-archives.ts';
+import { DEFAULT_RUNTIMES_DIR, installedN8nRuntime, N8N_VERSION } from '../apps/n8n/n8n-runtime.ts';
 import type { InstanceStatus } from '../driver.ts';
 import type { DatabaseCredentials } from '../engine.ts';
 import { NODE_DOWN_MESSAGE } from './instance-status.ts';
@@ -668,6 +669,21 @@ describe('a node that joins a region', () => {
     expect(credentials.host).toBe(node.address);
     expect(await h.docker(node.name, 'images', '--format', '{{.Repository}}')).toContain('berth/mariadb');
     expect((await mariadbCli(credentials, 'SELECT 1')).stdout).toBe('1');
+    // n8n's runtime is on its disk (one host: the nodes share its files), and nobody labelled it: Berth
+    // did when it prepared the node, so n8n instances may be placed there too. Without the runtime, no label.
+    const labels = JSON.parse(
+      await h.docker(
+        'use1-m',
+        'node',
+        'inspect',
+        '--format',
+        '{{json .Spec.Labels}}',
+        `${h.swarm.name}-${node.name}`,
+      ),
+    ) as Record<string, string>;
+    expect(labels['berth.n8n-runtime']).toBe(
+      installedN8nRuntime(DEFAULT_RUNTIMES_DIR) ? N8N_VERSION : undefined,
+    );
     await h.driver.engine('mysql').delete(id);
   }, 600_000);
 });

@@ -35,11 +35,30 @@ export const n8nRuntimeDir = (runtimesDir: string): string => path.join(runtimes
 
 /** The runtime when it is installed completely, else undefined. */
 export function installedN8nRuntime(runtimesDir: string): N8nRuntime | undefined {
-  const dir = n8nRuntimeDir(runtimesDir);
-  const bin = path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n');
-  const sqlite = path.join(dir, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node');
-  return existsSync(bin) && existsSync(sqlite) ? { dir, bin } : undefined;
+  const [bin, sqlite] = runtimeFiles(runtimesDir);
+  return bin && sqlite && existsSync(bin) && existsSync(sqlite)
+    ? { dir: n8nRuntimeDir(runtimesDir), bin }
+    : undefined;
 }
+
+/** The files whose presence says the runtime under `runtimesDir` is whole: n8n's binary, its SQLite addon. */
+function runtimeFiles(runtimesDir: string): string[] {
+  const dir = n8nRuntimeDir(runtimesDir);
+  return [
+    path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n'),
+    path.join(dir, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node'),
+  ];
+}
+
+/** Where the Node binary instances run on is kept under `runtimesDir` (n8nNodeBinary puts it there). */
+export const n8nNodeDir = (runtimesDir: string): string =>
+  path.join(runtimesDir, `node-${process.version.slice(1)}`);
+
+/** Every file a machine needs for n8n instances to run from `runtimesDir`: the runtime's and Node's. */
+export const n8nRuntimeNeeds = (runtimesDir: string): string[] => [
+  ...runtimeFiles(runtimesDir),
+  path.join(n8nNodeDir(runtimesDir), 'node'),
+];
 
 /** The command an operator runs to install the runtime (also what `npm start` runs when it is missing). */
 const N8N_INSTALL_COMMAND = 'npm run install-n8n';
@@ -174,7 +193,7 @@ export async function installN8nRuntime(
  * under a home they cannot enter (e.g. /root).
  */
 export function n8nNodeBinary(runtimesDir: string): string {
-  const dir = path.join(runtimesDir, `node-${process.version.slice(1)}`);
+  const dir = n8nNodeDir(runtimesDir);
   const bin = path.join(dir, 'node');
   if (existsSync(bin)) return bin;
   mkdirSync(dir, { recursive: true, mode: 0o755 });
