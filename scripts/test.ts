@@ -7,6 +7,11 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { ensureSystemPackages, TEST_PACKAGES } from './system-packages.ts';
 
 const REPORT = '.vitest-results/report.json';
+/**
+ * Tests a whole run may skip, by full name, with why. Anything else that skips (a missing runtime, not
+ * root, a tool not installed) fails the run: CI installs everything, so a skip there hides a gap.
+ */
+const ALLOWED_SKIPS: Record<string, string> = {};
 
 function step(title: string, command: string, args: string[]): void {
   const started = Date.now();
@@ -62,9 +67,32 @@ try {
     numPassedTests: number;
     numFailedTests: number;
     numPendingTests: number;
+    testResults: { name: string; assertionResults: { fullName: string; status: string }[] }[];
   };
   summary = `${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests} skipped`;
   failed = !report.success || report.numFailedTests > 0;
+  // A whole run skips nothing it was not allowed to (a run filtered by arguments skips what it left out).
+  if (process.argv.length <= 2) {
+    const skipped = report.testResults.flatMap((file) =>
+      file.assertionResults
+        .filter((test) => ['pending', 'skipped', 'todo', 'disabled'].includes(test.status))
+        .map((test) => test.fullName),
+    );
+    const unexpected = skipped.filter((name) => !(name in ALLOWED_SKIPS));
+    console.log(
+      `\n[berth] skips allowed: ${
+        Object.entries(ALLOWED_SKIPS)
+          .map(([name, why]) => `${name} (${why})`)
+          .join('; ') || 'none'
+      }`,
+    );
+    if (unexpected.length > 0) {
+      console.error(
+        `[berth] skipped, and not allowed to be (the log says why each was):\n  ${unexpected.join('\n  ')}`,
+      );
+      failed = true;
+    }
+  }
 } catch {}
 // Every capability × type × driver: ✓, unavailable with the customer's reason, or ✗.
 for (const table of contractTables()) console.log(`\n${readFileSync(`${RESULTS}/${table}`, 'utf8')}`);

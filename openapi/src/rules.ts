@@ -67,6 +67,19 @@ export const REGIONS = [
 export type RegionId = (typeof REGIONS)[number]['id'];
 export const DEFAULT_REGION: RegionId = 'us-east-1';
 
+/** A region's name as customers read it (its id when it is none of ours). */
+export const regionLabel = (id: string): string => REGIONS.find((region) => region.id === id)?.label ?? id;
+
+/** Why customers cannot deploy into a region, as both drivers say it. */
+export const REGION_UNAVAILABLE = {
+  /** A one-host install serves the region it runs in only. */
+  otherHost: (servedId: string) => `This server runs instances in ${regionLabel(servedId)} only`,
+  /** A swarm install has no swarm configured for the region. */
+  noServers: 'No servers in this region yet',
+  /** The region's swarm does not answer, or none of its servers is up. */
+  down: (id: string, why: string) => `${regionLabel(id)} is unavailable right now: ${why}`,
+} as const;
+
 /** A custom domain: labels of letters, digits and hyphens, a dot, a TLD of two letters or more; no scheme. */
 export const DOMAIN_PATTERN = /^(?=.{4,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
 export const INVALID_DOMAIN_MESSAGE = 'Please enter a valid domain name';
@@ -202,5 +215,5 @@ export const DEFAULT_RESOURCES: { readonly memoryMb: number; readonly cpus: numb
 export function resourcesProblem(type: string, memoryMb: number, cpus: number): string | undefined {
   const least = MINIMUM_RESOURCES[type];
   if (!least || (memoryMb >= least.memoryMb && cpus >= least.cpus)) return undefined;
-  return `${type === 'n8n' ? 'n8n' : type} needs at least ${least.memoryMb / 1024}GB of memory and ${least.cpus} vCPU`;
+  return `${type} needs at least ${least.memoryMb / 1024}GB of memory and ${least.cpus} vCPU`;
 }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../../test/instances-harness.ts';
 import { createTestDatabase } from '../../test/test-db.ts';
 import type { Db } from '../db/database.ts';
 import { startPgListener } from './pg-listener.ts';
@@ -30,22 +31,24 @@ describe('startPgListener', () => {
       log: (line) => lines.push(line),
       retryMs: 20,
     });
-    await sql`select pg_notify('test_channel', 'one'), pg_notify('other_channel', 'nope')`.execute(db);
-    await sleep(100);
+    await sql`select pg_notify('other_channel', 'nope'), pg_notify('test_channel', 'one')`.execute(db);
+    // Delivered in order: once 'one' is here, 'nope' would have been too.
+    await waitFor(() => (payloads.length > 0 ? true : undefined), { what: 'the first payload' });
     expect(payloads).toEqual(['one']);
 
     await sql`select pg_terminate_backend(pid) from pg_stat_activity
               where datname = current_database() and query ilike 'listen%'`.execute(db);
-    for (let i = 0; i < 100 && reconnects === 0; i++) await sleep(20);
+    await waitFor(() => (reconnects > 0 ? true : undefined), { what: 'the reconnect' });
     expect(reconnects).toBe(1);
     expect(lines.some((l) => l.includes('connection lost'))).toBe(true);
     await sql`select pg_notify('test_channel', 'two')`.execute(db);
-    await sleep(100);
+    await waitFor(() => (payloads.length > 1 ? true : undefined), {
+      what: 'the payload after the reconnect',
+    });
     expect(payloads).toEqual(['one', 'two']);
 
     await listener.stop();
-    await sleep(100);
-    expect(await listeners()).toBe(0);
+    await waitFor(async () => ((await listeners()) === 0 ? true : undefined), { what: 'no listener left' });
   });
 
   it('rejects when the database cannot be reached at start, and does not retry', async () => {
@@ -59,6 +62,7 @@ describe('startPgListener', () => {
         retryMs: 10,
       }),
     ).rejects.toThrow();
+    // Nothing retries behind the rejection: ten retry periods later, nothing was tried or logged.
     await sleep(100);
     expect(lines).toEqual([]);
   });

@@ -1,4 +1,4 @@
-import { REGIONS } from '@berth/openapi/rules';
+import { REGION_UNAVAILABLE, REGIONS } from '@berth/openapi/rules';
 import { ConflictError } from '../lib/errors.ts';
 import type { InstanceEngine, SpecOf } from './engine.ts';
 import {
@@ -91,11 +91,10 @@ export interface RegionAvailability {
 
 /** The one region a single-host driver serves; every other answers why not. */
 export function oneRegion(region: string): RegionAvailability[] {
-  const label = REGIONS.find((r) => r.id === region)?.label ?? region;
   return REGIONS.map((r) =>
     r.id === region
       ? { id: r.id, available: true }
-      : { id: r.id, available: false, reason: `This server runs instances in ${label} only` },
+      : { id: r.id, available: false, reason: REGION_UNAVAILABLE.otherHost(region) },
   );
 }
 

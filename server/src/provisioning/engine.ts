@@ -151,7 +151,7 @@ export interface DomainCapability {
 /**
  * Backups, as the engine's half of them: it streams a consistent copy of the instance's data into an
  * archive and brings the instance back from one. Where the archive goes (a local folder or an S3
- * bucket), its encryption, checksums, names and retention are the platform's (server/src/backups/):
+ * bucket), its encryption, checksums, names and retention are the platform's (server/src/backup-storage/):
  * the engine only writes and reads named parts. Each part is written as it is produced (a dump piped
  * through), so a backup is never held whole in memory. Both calls run as the instance's own user in its
  * sandbox wherever they touch the instance's files.

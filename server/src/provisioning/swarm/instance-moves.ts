@@ -1,10 +1,11 @@
 import { PassThrough } from 'node:stream';
+import { regionLabel } from '@berth/openapi/rules';
 import type Docker from 'dockerode';
 import { ConflictError, NotFoundError } from '../../lib/errors.ts';
 import { capped } from '../archive-parts.ts';
 import { createVolumeDisk, placeInstance, sizedVolumeOptions } from './node-agent.ts';
 import { runHelper } from './node-exec.ts';
-import { CapacityError, type Need, type Region, regionLabel } from './region.ts';
+import { CapacityError, type Need, type Region } from './region.ts';
 import {
   applyService,
   findService,

@@ -1,6 +1,7 @@
+import { regionLabel } from '@berth/openapi/rules';
 import type { InstanceStatus } from '../driver.ts';
 import type { InstanceType } from '../instance-types.ts';
-import { formatMemory, type Region, regionLabel } from './region.ts';
+import { formatMemory, type Region } from './region.ts';
 import { LABEL, type ServiceInfo } from './services.ts';
 import { currentTask, listNodes, listTasks, type SwarmNode, type SwarmTask } from './swarm-api.ts';
 

@@ -1,4 +1,4 @@
-import { REGIONS } from '@berth/openapi/rules';
+import { regionLabel } from '@berth/openapi/rules';
 import type Docker from 'dockerode';
 import { ConflictError } from '../../lib/errors.ts';
 import { dockerFor, listNodes, listTasks, type SwarmNode } from './swarm-api.ts';
@@ -9,8 +9,6 @@ import type { SwarmRegion } from './swarm-options.ts';
  * `region=<id>`), their own engines (volumes, exec and archives are per node), and the scheduling facts
  * the driver decides placement from: each node's capacity and what the tasks on it reserve.
  */
-
-export const regionLabel = (id: string) => REGIONS.find((region) => region.id === id)?.label ?? id;
 
 /** A region id that has no swarm here; answered as a 409 with the regions that do. */
 export class RegionUnavailableError extends ConflictError {

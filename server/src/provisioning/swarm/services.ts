@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { regionLabel } from '@berth/openapi/rules';
 import type Docker from 'dockerode';
 import { ValidationError } from '../../lib/errors.ts';
 import type { Resources } from '../engine.ts';
-import { CapacityError, type Region, regionLabel } from './region.ts';
+import { CapacityError, type Region } from './region.ts';
 import { currentTask, listTasks, type SwarmTask, statusOf, unlessMissing } from './swarm-api.ts';
 
 /**

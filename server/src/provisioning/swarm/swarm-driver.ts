@@ -1,4 +1,4 @@
-import { REGIONS } from '@berth/openapi/rules';
+import { REGION_UNAVAILABLE, REGIONS } from '@berth/openapi/rules';
 import {
   type DriverHealth,
   type ProvisioningDriver,
@@ -16,7 +16,6 @@ import { liveStatus } from './live-status.ts';
 import { n8nEngine } from './n8n-engine.ts';
 import { prepareRegion } from './node-agent.ts';
 import { regionNodes } from './node-report.ts';
-import { regionLabel } from './region.ts';
 import { instanceNames, LABEL, removeNetwork, removeService } from './services.ts';
 import { swarmSftp } from './site-sftp.ts';
 import { unlessMissing } from './swarm-api.ts';
@@ -127,11 +126,11 @@ export function createSwarmDriver(options: SwarmDriverOptions): SwarmDriver {
       return Promise.all(
         REGIONS.map(async ({ id }) => {
           if (!ctx.regions.has(id)) {
-            return { id, available: false, reason: 'No servers in this region yet' };
+            return { id, available: false, reason: REGION_UNAVAILABLE.noServers };
           }
           const why = started ? await ping(id) : 'The platform is starting';
           return why
-            ? { id, available: false, reason: `${regionLabel(id)} is unavailable right now: ${why}` }
+            ? { id, available: false, reason: REGION_UNAVAILABLE.down(id, why) }
             : { id, available: true };
         }),
       );

@@ -9,7 +9,6 @@ const admin = makeUser({ role: 'admin', username: 'root' });
 const toast = (text: string) => screen.findByText(text, { selector: '[role="alert"] *' });
 /** An answer with no message of the server's: the screen's own text shows. */
 const broken = { status: 500 };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const XSS = '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=1">';
 
 function renderTab(tab: 'help-desk' | 'notifications', api: FakeRoutes = {}, smtpEnabled = true) {
@@ -196,13 +195,15 @@ describe('Help Desk tab', () => {
     const detail = await screen.findByRole('region', { name: 'Deploy fails' });
     await app.user.click(within(detail).getByRole('button', { name: 'Answered' }));
     await toast('Failed to update status');
-    await sleep(4_500);
-    expect(screen.getByText('Failed to update status', { selector: '[role="alert"] *' })).toBeTruthy();
+    // Shown at least the admin screens' 5 s (a customer screen's 4 s would end sooner); a slow machine
+    // only makes it later, so only the lower bound is asserted.
+    const shown = performance.now();
     await waitFor(
       () =>
         expect(screen.queryByText('Failed to update status', { selector: '[role="alert"] *' })).toBeNull(),
-      { timeout: 2_000 },
+      { timeout: 10_000 },
     );
+    expect(performance.now() - shown).toBeGreaterThanOrEqual(4_900);
   }, 20_000);
 
   it('offers no e-mail option when the server sends no e-mail', async () => {

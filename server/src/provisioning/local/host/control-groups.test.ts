@@ -176,6 +176,8 @@ describe('control groups v2 (the files written, in a stand-in tree)', () => {
  * The real thing on this host: cgroup v1 as these machines mount it (v2 where a host has it). Root only:
  * groups are made under a parent of this test's own and removed after.
  */
+if (!isRoot()) console.warn('[control group tests on this host skipped] making groups needs root');
+
 describe.runIf(isRoot())('control groups on this host (the kernel enforcing)', () => {
   const parent = `berth-test-${randomBytes(4).toString('hex')}`;
   let groups: ControlGroups;

@@ -16,7 +16,7 @@ import { INSIDE, runInSandbox, type SandboxSite } from './site-sandbox.ts';
 /**
  * A WordPress site's backup, as two archive parts: the tenant database dumped with the tenant's own
  * credentials (mariadb-dump, gzip) and wp-content as a tar.gz (core is reproducible, wp-config
- * regenerated). Where the parts are stored, encrypted and checked is the platform's (server/src/backups/).
+ * regenerated). Where the parts are stored, encrypted and checked is the platform's (server/src/backup-storage/).
  *
  * Root never opens a path in the site: `tar` reads wp-content (and, on restore, writes it) as the site
  * user inside the site's sandbox, streaming the archive through a pipe.

@@ -61,9 +61,9 @@ export interface LocalSites {
 
 /**
  * WordPress sites on this host. Each site has its own disk (site-disks.ts: its storage quota; no symbolic
- * link on it is ever followed by the host), its own Unix user and its own sandbox (sandbox.ts): its
+ * link on it is ever followed by the host), its own Unix user and its own sandbox (site-sandbox.ts): its
  * php-fpm (php-fpm.ts), its SFTP sessions (site-sftp.ts) and every change the driver makes to its files
- * (site-files.ts, backups.ts) run there as the site user. The front door (front-door.ts: Caddy, never
+ * (site-files.ts, wordpress-backups.ts) run there as the site user. The front door (front-door.ts: Caddy, never
  * root) is loaded with the whole configuration on every change; MariaDB tenants hold the databases. The
  * state files (site-state.ts) say what exists. Every operation is idempotent and keyed on the instance
  * id; operations on one site run one at a time.
