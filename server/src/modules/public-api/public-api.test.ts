@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   answerOf,
@@ -23,7 +24,7 @@ import { type Cipher, createEphemeralCipher } from '../../lib/crypto.ts';
 import type { DatabaseCredentials } from '../../provisioning/engine.ts';
 
 /**
- * The 15 instance routes of /api/v1 (the 16th, usage, is in modules/usage/usage.test.ts) against real MySQL and PostgreSQL instances (the local driver and the job
+ * The instance routes of /api/v1 (usage's own answers are in modules/usage/usage.test.ts) against real MySQL and PostgreSQL instances (the local driver and the job
  * runner), with only an API key: what a Pro developer's script sees. The WordPress-only routes (domain,
  * SSL, backups) answer with the same rules /api applies to databases.
  */
@@ -89,6 +90,30 @@ async function waitRunning(key: string, id: string) {
     { timeoutMs: 30_000, what: `instance ${id} to run` },
   );
 }
+
+/** Every operation of openapi.v1.json on one instance (its path names `{instanceId}`). */
+function instanceOperations() {
+  const contract = JSON.parse(
+    readFileSync(new URL('../../../../openapi/openapi.v1.json', import.meta.url), 'utf8'),
+  ) as { paths: Record<string, Record<string, { operationId?: string; requestBody?: unknown }>> };
+  return Object.entries(contract.paths)
+    .filter(([path]) => path.includes('{instanceId}'))
+    .flatMap(([path, operations]) =>
+      Object.entries(operations).map(([method, operation]) => ({
+        method: method.toUpperCase(),
+        path,
+        operationId: operation.operationId ?? `${method} ${path}`,
+        hasBody: operation.requestBody !== undefined,
+      })),
+    );
+}
+
+/** A body each instance operation that takes one would accept (for a PostgreSQL instance). */
+const STRANGER_BODIES: Record<string, unknown> = {
+  'v1.instances.password': { type: 'PostgreSQL', password: 'Another#secret1' },
+  'v1.instances.addDomain': { domain: 'shop.example.com' },
+  'v1.instances.createBackup': { name: 'not yours' },
+};
 
 const credentialsOf = (data: {
   database: { host: string; port: number; name: string; user: string; password: string } | null;
@@ -247,19 +272,39 @@ describe('/api/v1 with real database instances', { timeout: 90_000 }, () => {
     const data = variant(access.json.data, 'database');
     expect(data.database?.connectionString).toMatch(/^postgresql:\/\//);
     expect((await tenantCli('postgresql', credentialsOf(data), 'SELECT 1')).stdout).toBe('1');
-    for (const [method, path, payload] of [
-      ['GET', `/instances/${id}`, undefined],
-      ['GET', `/instances/${id}/access`, undefined],
-      ['POST', `/instances/${id}/password`, { type: 'PostgreSQL', password: 'Another#secret1' }],
-      ['DELETE', `/instances/${id}`, undefined],
-    ] as const) {
-      const res = await v1(stranger.apiKey, method, path, payload);
-      expect([res.status, res.json], `${method} ${path}`).toEqual([
+    // Every operation of the published contract on one instance, with another customer's key and a
+    // body it would accept: the same 404 as for an id that does not exist, and nothing changes.
+    const operations = instanceOperations();
+    expect(operations.length).toBeGreaterThanOrEqual(14);
+    for (const { method, path, operationId, hasBody } of operations) {
+      const body = hasBody ? STRANGER_BODIES[operationId] : undefined;
+      if (hasBody && body === undefined)
+        throw new Error(`no body for ${operationId}: add one to STRANGER_BODIES`);
+      const res = await app.request(
+        path.replace('{instanceId}', id).replace('{backupId}', 'b-000000000000'),
+        {
+          method,
+          headers: {
+            'x-api-key': stranger.apiKey,
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        },
+      );
+      expect([res.status, await res.json()], `${operationId}: ${method} ${path}`).toEqual([
         404,
         { error: 'Not Found', message: 'Instance not found', details: { code: 'not_found' } },
       ]);
     }
-    expect((await v1(apiKey, 'GET', `/instances/${id}`)).json.data.instance.status).toBe('running');
+    const after = (await v1(apiKey, 'GET', `/instances/${id}`)).json.data.instance;
+    expect(after).toMatchObject({
+      status: 'running',
+      name: created.json.data.instance.name,
+      customDomain: null,
+    });
+    // The password the stranger sent was never applied: the owner's credentials still log in.
+    expect((await tenantCli('postgresql', credentialsOf(data), 'SELECT 1')).stdout).toBe('1');
+    expect((await v1(apiKey, 'GET', `/instances/${id}/backups`)).json.data).toMatchObject({ backups: [] });
     expect((await v1(apiKey, 'DELETE', `/instances/${id}`)).status).toBe(200);
   });
 
