@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mariadbCli, tenantCli } from '../../../test/provisioning/db-clients.ts';
 import { n8nSession, webhookWorkflow } from '../../../test/provisioning/n8n-client.ts';
@@ -478,14 +481,26 @@ describe('WordPress on swarm', () => {
     while (ssl?.status !== 'Active' && Date.now() < deadline)
       ssl = await h.driver.engine('wordpress').domains?.sslStatus(id);
     expect(ssl).toMatchObject({ domain: 'bakery.example.org', status: 'Active' });
-    const page = await curl([
-      '-k',
-      '--resolve',
-      `bakery.example.org:443:${front}`,
-      'https://bakery.example.org/',
-    ]);
-    expect(page.status).toBe(200);
+    // The certificate is checked: with the front door's CA it is trusted, without it refused.
+    const ca = await h.docker(
+      'use1-m',
+      'exec',
+      '-u',
+      'caddy',
+      'berth-front-door',
+      'cat',
+      '/data/data/caddy/pki/authorities/local/root.crt',
+    );
+    const caFile = path.join(await mkdtemp(path.join(tmpdir(), 'berth-ca-')), 'root.crt');
+    await writeFile(caFile, `${ca}\n`);
+    const https = ['--resolve', `bakery.example.org:443:${front}`, 'https://bakery.example.org/'];
+    const page = await curl(['--cacert', caFile, ...https]);
+    expect(page.status, page.stderr).toBe(200);
     expect(page.body).toContain('Swarm Bakery');
+    const untrusted = await curl(https);
+    expect(untrusted.status).toBe(0);
+    expect(untrusted.stderr).toMatch(/certificate/i);
+    await rm(path.dirname(caFile), { recursive: true, force: true });
     expect((await get('/')).status).toBe(200);
   }, 180_000);
 

@@ -131,7 +131,7 @@ async function underLoad(): Promise<{ p50: number; vcpus: number }> {
   return { p50: during, vcpus: used / seconds };
 }
 
-describe('CPU: one site’s quota keeps its neighbour fast', () => {
+describe('CPU: one site’s quota holds it to what it was sold', () => {
   it('holds site A to its 0.5 vCPU while it spins, and prints site B’s page times', {
     timeout: 120_000,
   }, async () => {
