@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { RegionId } from '@berth/openapi/rules';
 import { instanceNames } from '../../src/provisioning/swarm/services.ts';
@@ -29,20 +29,7 @@ export function swarmContractHarness(h: () => SwarmHarness, region: RegionId = '
         driver: swarm.driver,
         region,
         frontDoor: manager.address,
-        async domainCa() {
-          const file = path.join(work, 'front-door-ca.pem');
-          const pem = await swarm.docker(
-            manager.name,
-            'exec',
-            '-u',
-            'caddy',
-            'berth-front-door',
-            'cat',
-            '/data/data/caddy/pki/authorities/local/root.crt',
-          );
-          await writeFile(file, `${pem}\n`);
-          return file;
-        },
+        domainCa: () => swarm.frontDoorCa(manager.name, path.join(work, 'front-door-ca.pem')),
         diskMb: {
           wordpress: swarm.disks.wordpress,
           mysql: swarm.disks.mysql + SERVER_FILES_MB.mariadb,

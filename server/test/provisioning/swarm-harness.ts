@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { startBerthSwarm } from '../../src/provisioning/swarm/local-berth-swarm.ts';
 import { type LocalSwarm, stopLocalSwarm } from '../../src/provisioning/swarm/local-swarm.ts';
@@ -72,6 +72,8 @@ export interface SwarmHarness {
   ): Promise<{ spec: InspectedService; node: string; nodeLabels: Record<string, string> }>;
   /** The id of the container of `service` on the local node `node`. */
   containerOf(node: string, service: string): Promise<string>;
+  /** The root certificate of the front door's internal CA on manager `node`, written to `file`. */
+  frontDoorCa(node: string, file: string): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -154,6 +156,19 @@ export async function startSwarmHarness(log: (line: string) => void = () => {}):
       const id = await docker(node, 'ps', '-q', '--filter', `label=com.docker.swarm.service.name=${service}`);
       if (!id) throw new Error(`no container of ${service} on ${node}`);
       return id.split('\n')[0] ?? '';
+    },
+    async frontDoorCa(node, file) {
+      const pem = await docker(
+        node,
+        'exec',
+        '-u',
+        'caddy',
+        'berth-front-door',
+        'cat',
+        '/data/data/caddy/pki/authorities/local/root.crt',
+      );
+      await writeFile(file, `${pem}\n`);
+      return file;
     },
     async stop() {
       await driver.stop();

@@ -1,11 +1,11 @@
-import type { DbOrTx } from '../../db/database.ts';
+import type { Db, DbOrTx } from '../../db/database.ts';
 import type { InstanceRow } from '../../db/tables/instances.ts';
 import type { Cipher } from '../../lib/crypto.ts';
 import type { Deployment } from '../../provisioning/engine.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
-import { type StoredSecret, sealSecret } from './instance-secrets.ts';
+import { openSecret, type StoredSecret, sealSecret } from './instance-secrets.ts';
 import { label } from './instance-task-context.ts';
-import { updateCredentials } from './instances.repository.ts';
+import { findCredentials, updateCredentials } from './instances.repository.ts';
 
 /**
  * What the customer is told when a deploy of an instance that ran before changed where it is reached: a
@@ -64,4 +64,20 @@ export async function recordDeployment(
       trx,
     );
   }
+}
+
+/**
+ * After a deploy of an instance that ran before (a recovery, a move to another server): its connection
+ * details recorded beside its stored passwords, and its owner told when where it is reached changed.
+ */
+export async function recordRedeployment(
+  db: Db,
+  deps: { cipher: Cipher; notifications: Pick<NotificationsService, 'notify'> },
+  row: InstanceRow,
+  deployment: Deployment,
+): Promise<void> {
+  const stored = await findCredentials(db, row.id);
+  if (!stored) return;
+  const secret = openSecret(deps.cipher, row.id, stored.secret);
+  await db.transaction().execute((trx) => recordDeployment(trx, deps, row, secret, deployment));
 }

@@ -5,11 +5,10 @@ import type { InstanceRow } from '../../db/tables/instances.ts';
 import { addJob } from '../../jobs/job-queue.ts';
 import { describeError, newReference, withReference } from '../../lib/error-reference.ts';
 import type { Deployment } from '../../provisioning/engine.ts';
-import { recordDeployment } from './deployment-record.ts';
+import { recordRedeployment } from './deployment-record.ts';
 import { type BackupTaskContext, customerReason } from './instance-backup-task-context.ts';
-import { openSecret } from './instance-secrets.ts';
 import { label } from './instance-task-context.ts';
-import { findCredentials, findInstanceById, updateInstance } from './instances.repository.ts';
+import { findInstanceById, updateInstance } from './instances.repository.ts';
 
 /**
  * Moving instances off a drained server (Admin → Server): the driver stops each one, copies its data to
@@ -108,13 +107,7 @@ export function moveTask(ctx: BackupTaskContext) {
       return;
     }
     // A database's host is the new server's address: recorded, and the customer told.
-    const stored = await findCredentials(db, row.id);
-    if (stored) {
-      const secret = openSecret(cipher, row.id, stored.secret);
-      await db
-        .transaction()
-        .execute((trx) => recordDeployment(trx, { cipher, notifications }, row, secret, deployment));
-    }
+    await recordRedeployment(db, { cipher, notifications }, row, deployment);
     await settle(
       row,
       { status: resting, status_message: null },

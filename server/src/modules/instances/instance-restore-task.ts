@@ -3,7 +3,7 @@ import { ArchiveTamperedError } from '../../backup-storage/backup-vault.ts';
 import type { InstanceRow } from '../../db/tables/instances.ts';
 import { describeError, withReference } from '../../lib/error-reference.ts';
 import type { Deployment } from '../../provisioning/engine.ts';
-import { recordDeployment } from './deployment-record.ts';
+import { recordRedeployment } from './deployment-record.ts';
 import {
   AppErrorLike,
   type BackupTaskContext,
@@ -13,8 +13,7 @@ import {
 import { findRestorable } from './instance-backups.repository.ts';
 import { backupPrefix } from './instance-backups.service.ts';
 import { TYPE_INFO } from './instance-catalog.ts';
-import { openSecret } from './instance-secrets.ts';
-import { findCredentials, findInstanceById, updateInstance } from './instances.repository.ts';
+import { findInstanceById, updateInstance } from './instances.repository.ts';
 import { NOT_DEPLOYED_AGAIN } from './server-words.ts';
 
 /**
@@ -53,13 +52,7 @@ export function restoreTasks(ctx: BackupTaskContext) {
       return;
     }
     // Where it is reached may have changed (another server): recorded, and the customer told.
-    const stored = await findCredentials(db, row.id);
-    if (stored) {
-      const secret = openSecret(cipher, row.id, stored.secret);
-      await db
-        .transaction()
-        .execute((trx) => recordDeployment(trx, { cipher, notifications }, row, secret, deployment));
-    }
+    await recordRedeployment(db, { cipher, notifications }, row, deployment);
     const restoring = await db.transaction().execute(async (trx) => {
       const updated = await updateInstance(
         trx,

@@ -228,6 +228,20 @@ async function holdManager(): Promise<() => Promise<void>> {
   };
 }
 
+/** The site's own file (wp-content/uploads/note.txt), written inside its container on the worker. */
+async function uploadNote(siteId: string, text: string): Promise<void> {
+  await h.docker(
+    'use1-w',
+    'exec',
+    '-u',
+    'www-data',
+    await h.containerOf('use1-w', instanceNames(siteId).service),
+    'sh',
+    '-c',
+    `mkdir -p /var/www/wordpress/wp-content/uploads && echo ${text} > /var/www/wordpress/wp-content/uploads/note.txt`,
+  );
+}
+
 /** The node id of an instance's service (its `berth.node` label), or '' while it has none. */
 async function nodeOfInstance(id: string): Promise<string> {
   const labels = await h
@@ -323,17 +337,7 @@ describe('a server lost for good', { timeout: 900_000 }, () => {
     const siteHost = new URL(siteUrl).host;
     const page = (path: string) =>
       curl(['--resolve', `${siteHost}:80:${front}`, `http://${siteHost}${path}`]);
-    const siteContainer = await h.containerOf('use1-w', instanceNames(wp).service);
-    await h.docker(
-      'use1-w',
-      'exec',
-      '-u',
-      'www-data',
-      siteContainer,
-      'sh',
-      '-c',
-      'mkdir -p /var/www/wordpress/wp-content/uploads && echo kept > /var/www/wordpress/wp-content/uploads/note.txt',
-    );
+    await uploadNote(wp, 'kept');
     // A workflow of n8n's, made before the backup (its customer's client: n8n's REST API, signed in).
     const work = await mkdtemp(path.join(tmpdir(), 'berth-lost-n8n-'));
     const n8nUrl = present((await call(app, 'GET', `/api/instances/${n8n}`, { token })).json.instance.url);
@@ -498,17 +502,7 @@ describe('a server drained from Admin → Server', { timeout: 900_000 }, () => {
     expect(
       (await tenantCli('mysql', before, "CREATE TABLE t (v TEXT); INSERT INTO t VALUES ('first')")).ok,
     ).toBe(true);
-    const siteContainer = await h.containerOf('use1-w', instanceNames(wp).service);
-    await h.docker(
-      'use1-w',
-      'exec',
-      '-u',
-      'www-data',
-      siteContainer,
-      'sh',
-      '-c',
-      'mkdir -p /var/www/wordpress/wp-content/uploads && echo moved > /var/www/wordpress/wp-content/uploads/note.txt',
-    );
+    await uploadNote(wp, 'moved');
     expect((await tenantCli('mysql', before, "INSERT INTO t VALUES ('just before the drain')")).ok).toBe(
       true,
     );

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -482,17 +482,10 @@ describe('WordPress on swarm', () => {
       ssl = await h.driver.engine('wordpress').domains?.sslStatus(id);
     expect(ssl).toMatchObject({ domain: 'bakery.example.org', status: 'Active' });
     // The certificate is checked: with the front door's CA it is trusted, without it refused.
-    const ca = await h.docker(
+    const caFile = await h.frontDoorCa(
       'use1-m',
-      'exec',
-      '-u',
-      'caddy',
-      'berth-front-door',
-      'cat',
-      '/data/data/caddy/pki/authorities/local/root.crt',
+      path.join(await mkdtemp(path.join(tmpdir(), 'berth-ca-')), 'root.crt'),
     );
-    const caFile = path.join(await mkdtemp(path.join(tmpdir(), 'berth-ca-')), 'root.crt');
-    await writeFile(caFile, `${ca}\n`);
     const https = ['--resolve', `bakery.example.org:443:${front}`, 'https://bakery.example.org/'];
     const page = await curl(['--cacert', caFile, ...https]);
     expect(page.status, page.stderr).toBe(200);

@@ -172,6 +172,12 @@ describe('what this server can deploy (Admin Panel → Server)', () => {
 });
 
 describe('where instances run (Admin Panel → Server → Regions)', () => {
+  /** The Server tab's capabilities: no type, backups off-site. */
+  const NO_TYPES = {
+    'GET /api/admin/capabilities': {
+      body: { types: [], backups: { offsite: true, where: 'bucket berth-backups', detail: null } },
+    },
+  };
   const node = (over: Record<string, unknown>) => ({
     id: 'n1',
     hostname: 'euw1-m',
@@ -200,9 +206,7 @@ describe('where instances run (Admin Panel → Server → Regions)', () => {
   it('shows each swarm region’s nodes with what they hold, and names the regions not offered', async () => {
     renderAdmin(
       {
-        'GET /api/admin/capabilities': {
-          body: { types: [], backups: { offsite: true, where: 'bucket berth-backups', detail: null } },
-        },
+        ...NO_TYPES,
         'GET /api/admin/regions': {
           body: {
             scheduler: 'swarm',
@@ -249,9 +253,7 @@ describe('where instances run (Admin Panel → Server → Regions)', () => {
     const worker = node({ id: 'w1', hostname: 'euw1-w', role: 'worker', instances: 3 });
     const app = renderAdmin(
       {
-        'GET /api/admin/capabilities': {
-          body: { types: [], backups: { offsite: true, where: 'bucket berth-backups', detail: null } },
-        },
+        ...NO_TYPES,
         'GET /api/admin/regions': {
           body: {
             scheduler: 'swarm',
@@ -300,9 +302,7 @@ describe('where instances run (Admin Panel → Server → Regions)', () => {
   it('says a one-host install runs every instance on this server', async () => {
     renderAdmin(
       {
-        'GET /api/admin/capabilities': {
-          body: { types: [], backups: { offsite: true, where: 'bucket berth-backups', detail: null } },
-        },
+        ...NO_TYPES,
         'GET /api/admin/regions': {
           body: {
             scheduler: 'this-host',
@@ -325,9 +325,7 @@ describe('where instances run (Admin Panel → Server → Regions)', () => {
   it('shows the region LOCAL_REGION chose for a one-host install', async () => {
     renderAdmin(
       {
-        'GET /api/admin/capabilities': {
-          body: { types: [], backups: { offsite: true, where: 'bucket berth-backups', detail: null } },
-        },
+        ...NO_TYPES,
         'GET /api/admin/regions': {
           body: {
             scheduler: 'this-host',
