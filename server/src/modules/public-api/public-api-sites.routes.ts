@@ -24,6 +24,18 @@ import {
 
 // A site's custom domain and certificate, and an instance's backups, in the public API.
 
+/** What an operation on one backup answers besides its own outcome: not for this type, not found. */
+const oneBackup = {
+  400: invalid('"Backups are not available for this type of instance"'),
+  ...common,
+  404: failure(
+    'No such instance of the key’s owner, or no such backup',
+    'not_found',
+    'Instance not found',
+    404,
+  ),
+};
+
 export const addDomain = createRoute({
   ...base,
   method: 'post',
@@ -165,14 +177,7 @@ export const restoreBackup = createRoute({
   request: { params: BackupIdParams },
   responses: {
     202: ok(PublicBackupIdSchema, '"Restore initiated"'),
-    400: invalid('"Backups are not available for this type of instance"'),
-    ...common,
-    404: failure(
-      'No such instance of the key’s owner, or no such backup',
-      'not_found',
-      'Instance not found',
-      404,
-    ),
+    ...oneBackup,
     409: conflict(
       'The instance is not deployed, or this server does not offer it (`details.reason`, as in the instance’s `features`)',
     ),
@@ -190,14 +195,7 @@ export const deleteBackup = createRoute({
   request: { params: BackupIdParams },
   responses: {
     200: ok(PublicBackupIdSchema, '"Backup deleted"'),
-    400: invalid('"Backups are not available for this type of instance"'),
-    ...common,
-    404: failure(
-      'No such instance of the key’s owner, or no such backup',
-      'not_found',
-      'Instance not found',
-      404,
-    ),
+    ...oneBackup,
     409: conflict(
       'The instance is not deployed, or this server does not offer it (`details.reason`, as in the instance’s `features`)',
     ),
@@ -216,14 +214,7 @@ export const backupDownloadLink = createRoute({
   request: { params: BackupIdParams },
   responses: {
     200: ok(PublicBackupDownloadSchema, '"Download link created"'),
-    400: invalid('"Backups are not available for this type of instance"'),
-    ...common,
-    404: failure(
-      'No such instance of the key’s owner, or no such backup',
-      'not_found',
-      'Instance not found',
-      404,
-    ),
+    ...oneBackup,
     409: conflict(
       'The backup is not complete, or this server does not offer it (`details.reason`, as in the instance’s `features`)',
     ),

@@ -1,7 +1,5 @@
-import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlineOutlined';
 import LockResetIcon from '@mui/icons-material/LockReset';
-import OpenInNewIcon from '@mui/icons-material/OpenInNew';
 import SettingsIcon from '@mui/icons-material/Settings';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import { Box, Button, IconButton, Tooltip } from '@mui/material';
@@ -11,7 +9,7 @@ import { usePlatform } from '../../platform/platform-context.ts';
 import { DELETE_DISABLED, isDatabase } from './instance-catalog.ts';
 import type { InstanceDialogKind } from './instance-dialogs.tsx';
 import { passwordChangeBlocked } from './instance-features.tsx';
-import { OpenExternalButton, WithReason } from './with-reason.tsx';
+import { InstanceLinks, WithReason } from './with-reason.tsx';
 
 /** Whether the instance has been deployed and is not on its way out: credentials exist. */
 export const isDeployed = (instance: Instance) =>
@@ -78,26 +76,7 @@ export function InstanceActions({
           </span>
         </Tooltip>
       )}
-      {instance.url && (
-        <OpenExternalButton
-          url={instance.url}
-          inactive={inactive}
-          icon={<OpenInNewIcon />}
-          label="Open"
-          size="small"
-          aria-label={`Open ${name}`}
-        />
-      )}
-      {instance.type === 'WordPress' && instance.adminUrl && (
-        <OpenExternalButton
-          url={instance.adminUrl}
-          inactive={inactive}
-          icon={<AdminPanelSettingsIcon />}
-          label="Admin"
-          size="small"
-          aria-label={`Admin of ${name}`}
-        />
-      )}
+      <InstanceLinks instance={instance} inactive={inactive} openLabel="Open" compact />
       <Box sx={{ ml: 'auto' }}>
         <WithReason reason={inactive ? DELETE_DISABLED : null}>
           <Button

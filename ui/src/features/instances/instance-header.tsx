@@ -11,7 +11,7 @@ import { StatusChip, SuspendedBadge, TypeBadge } from './instance-badges.tsx';
 import { DELETE_DISABLED, isDatabase } from './instance-catalog.ts';
 import type { InstanceDialogKind } from './instance-dialogs.tsx';
 import { passwordChangeBlocked, unavailableReason } from './instance-features.tsx';
-import { OpenExternalButton, WithReason } from './with-reason.tsx';
+import { InstanceLinks, OpenExternalButton, WithReason } from './with-reason.tsx';
 
 /**
  * The head of the instance detail page: name, badges, description (and n8n's editor login), then its
@@ -66,24 +66,7 @@ export function InstanceHeader({
         )}
       </Box>
       <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap', flexShrink: 0 }}>
-        {instance.url && (
-          <OpenExternalButton
-            url={instance.url}
-            inactive={inactive}
-            icon={<OpenInNewIcon />}
-            label="Open Instance"
-            variant="contained"
-          />
-        )}
-        {instance.type === 'WordPress' && instance.adminUrl && (
-          <OpenExternalButton
-            url={instance.adminUrl}
-            inactive={inactive}
-            icon={<AdminPanelSettingsIcon />}
-            label="Admin"
-            variant="outlined"
-          />
-        )}
+        <InstanceLinks instance={instance} inactive={inactive} openLabel="Open Instance" />
         {instance.type === 'n8n' && instance.adminUrl && (
           <OpenExternalButton
             url={instance.adminUrl}

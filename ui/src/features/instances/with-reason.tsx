@@ -1,5 +1,8 @@
+import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
+import OpenInNewIcon from '@mui/icons-material/OpenInNew';
 import { Box, Button, type ButtonProps, Tooltip } from '@mui/material';
 import type { ReactElement, ReactNode } from 'react';
+import type { Instance } from '../../api/instances.queries.ts';
 import { usePlatform } from '../../platform/platform-context.ts';
 import { LINKS_DISABLED } from './instance-catalog.ts';
 
@@ -35,5 +38,48 @@ export function OpenExternalButton({
         {label}
       </Button>
     </WithReason>
+  );
+}
+
+/**
+ * An instance's own addresses as buttons: the instance itself and, for a WordPress site, its admin. In a
+ * list row they are small and name the instance for screen readers; on its page they stand out.
+ */
+export function InstanceLinks({
+  instance,
+  inactive,
+  openLabel,
+  compact = false,
+}: {
+  instance: Pick<Instance, 'name' | 'type' | 'url' | 'adminUrl'>;
+  inactive: boolean;
+  openLabel: string;
+  compact?: boolean;
+}) {
+  const look = (primary: boolean, label: string) =>
+    compact
+      ? { size: 'small' as const, 'aria-label': `${label} ${instance.name}` }
+      : { variant: primary ? ('contained' as const) : ('outlined' as const) };
+  return (
+    <>
+      {instance.url && (
+        <OpenExternalButton
+          url={instance.url}
+          inactive={inactive}
+          icon={<OpenInNewIcon />}
+          label={openLabel}
+          {...look(true, 'Open')}
+        />
+      )}
+      {instance.type === 'WordPress' && instance.adminUrl && (
+        <OpenExternalButton
+          url={instance.adminUrl}
+          inactive={inactive}
+          icon={<AdminPanelSettingsIcon />}
+          label="Admin"
+          {...look(false, 'Admin of')}
+        />
+      )}
+    </>
   );
 }
