@@ -35,6 +35,25 @@ describe('GET /api/admin/regions on a one-host install', () => {
     expect(res.json.regions.every((region) => region.nodes.length === 0 && region.error === null)).toBe(true);
   });
 
+  it('has no server to drain: drain and back-in-service answer 409 with why, and a bad id 400', async () => {
+    for (const path of [
+      '/api/admin/regions/nodes/abc123/drain',
+      '/api/admin/regions/nodes/abc123/activate',
+    ] as const) {
+      const res = await call(app, 'POST', path, { token: adminToken });
+      expect([res.status, res.json.message], path).toEqual([
+        409,
+        'Every instance runs on this one server here: there is no other server to move them to',
+      ]);
+    }
+    const bad = await call(app, 'POST', '/api/admin/regions/nodes/..%2Fx/drain', { token: adminToken });
+    expect(bad.status).toBe(400);
+    const customer = await register(app);
+    expect(
+      (await call(app, 'POST', '/api/admin/regions/nodes/abc123/drain', { token: customer.token })).status,
+    ).toBe(403);
+  });
+
   it('answers 401 without a token and 403 to a customer', async () => {
     expect((await call(app, 'GET', '/api/admin/regions')).status).toBe(401);
     const customer = await register(app);
