@@ -426,6 +426,15 @@ describe('a server lost for good', { timeout: 900_000 }, () => {
     );
     expect(notes.some((note) => note.title === 'Connection details changed')).toBe(true);
 
+    // The admin sees it lost (down, labelled, drained: fenced).
+    const regions = await call(app, 'GET', '/api/admin/regions', { token: (await theAdmin()).token });
+    const lostNode = regions.json.regions
+      .find((region) => region.region === 'us-east-1')
+      ?.nodes.find((node) => node.hostname === `${h.swarm.name}-use1-w`);
+    expect(lostNode?.labels['berth.lost']).toBeDefined();
+    expect(lostNode).toMatchObject({ availability: 'drain' });
+    expect(lostNode?.state).not.toBe('ready');
+
     // The old server comes back: fenced, it runs nothing of theirs and keeps none of their volumes.
     await restartLocalNode(worker);
     await waitFor(

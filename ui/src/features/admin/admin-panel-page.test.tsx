@@ -265,6 +265,15 @@ describe('where instances run (Admin Panel → Server → Regions)', () => {
                   node({}),
                   worker,
                   node({ id: 'w2', hostname: 'euw1-x', role: 'worker', availability: 'drain' }),
+                  node({
+                    id: 'w3',
+                    hostname: 'euw1-y',
+                    role: 'worker',
+                    state: 'down',
+                    availability: 'drain',
+                    labels: { region: 'eu-west-1', 'berth.lost': '2026-11-28T08:00:00Z' },
+                    instances: 0,
+                  }),
                 ],
               }),
             ],
@@ -281,7 +290,10 @@ describe('where instances run (Admin Panel → Server → Regions)', () => {
       '/admin-panel?tab=server',
     );
     const table = await screen.findByRole('table', { name: 'Nodes of EU West (Ireland)' });
-    const [, managerRow, workerRow, drainedRow] = within(table).getAllByRole('row');
+    const [, managerRow, workerRow, drainedRow, lostRow] = within(table).getAllByRole('row');
+    // A lost server says so, and offers nothing: its instances came back elsewhere.
+    expect(within(lostRow as HTMLElement).getByText('lost')).toBeTruthy();
+    expect(within(lostRow as HTMLElement).queryByRole('button')).toBeNull();
     // The manager runs the front door: it has no drain.
     expect(within(managerRow as HTMLElement).queryByRole('button')).toBeNull();
     within(workerRow as HTMLElement)

@@ -103,12 +103,17 @@ function NodeRow({ node }: { node: Node }) {
         </Typography>
       </TableCell>
       <TableCell>
-        <Chip
-          size="small"
-          variant="outlined"
-          label={node.availability === 'active' ? node.state : `${node.state}, ${node.availability}`}
-          color={node.state === 'ready' && node.availability === 'active' ? 'success' : 'warning'}
-        />
+        {'berth.lost' in node.labels ? (
+          // Down past the grace period: its instances were brought back elsewhere from their backups.
+          <Chip size="small" variant="outlined" label="lost" color="error" />
+        ) : (
+          <Chip
+            size="small"
+            variant="outlined"
+            label={node.availability === 'active' ? node.state : `${node.state}, ${node.availability}`}
+            color={node.state === 'ready' && node.availability === 'active' ? 'success' : 'warning'}
+          />
+        )}
       </TableCell>
       <TableCell>
         {gib(node.memoryReservedBytes)} of {gib(node.memoryBytes)} (
