@@ -104,7 +104,7 @@ export async function benchNodeLoss(
     });
   /** What the platform's jobs call for one instance: deploy it (again) with its own spec. */
   const deploy = (type: BenchType, spec: DatabaseSpec | SiteSpec | N8nSpec) =>
-    (driver.engine(type).deploy as (s: typeof spec) => Promise<unknown>)(spec);
+    driver.engine(type).deploy(spec);
   const remove = async (specs: Specs) => {
     for (const { type, spec } of each(specs)) await driver.engine(type).delete(spec.id);
   };
@@ -115,8 +115,7 @@ export async function benchNodeLoss(
     await deployOnWorker(specs);
     const backups = new Map<string, Awaited<ReturnType<typeof archives.dump>>>();
     for (const { type, spec } of each(specs)) {
-      const capability = driver.engine(type).backups as Parameters<typeof archives.dump>[0];
-      backups.set(spec.id, await archives.dump(capability, spec, `${spec.id}-${round}`));
+      backups.set(spec.id, await archives.dump(driver.engine(type).backups, spec, `${spec.id}-${round}`));
     }
     const lostAt = new Map<string, number>();
     const unwatch = driver.live.watch((status) => {
@@ -130,9 +129,8 @@ export async function benchNodeLoss(
         detected.push((lostAt.get(spec.id) ?? 0) - killedAt);
         await driver.live.relocate(spec.id);
         await deploy(type, spec);
-        const capability = driver.engine(type).backups as Parameters<typeof archives.restore>[0];
         const backup = backups.get(spec.id);
-        if (backup) await archives.restore(capability, spec, backup);
+        if (backup) await archives.restore(driver.engine(type).backups, spec, backup);
         recovered.get(type)?.push(performance.now() - killedAt);
       }),
     );

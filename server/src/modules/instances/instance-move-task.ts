@@ -86,9 +86,7 @@ export function moveTask(ctx: BackupTaskContext) {
       await driver.live.move(row.id);
       const request = await specOf(row);
       const engine = driver.engine(request.type);
-      deployment = (await (engine.deploy as (s: typeof request.spec) => Promise<unknown>)(
-        request.spec,
-      )) as Deployment;
+      deployment = await engine.deploy(request.spec);
       if (row.suspended) await engine.suspend(row.id);
     } catch (error) {
       if (helpers.job.attempts < helpers.job.max_attempts) throw error;

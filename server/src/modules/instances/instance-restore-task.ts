@@ -36,9 +36,7 @@ export function restoreTasks(ctx: BackupTaskContext) {
       const request = await specOf(row);
       // Its server was lost: the driver lets go of it, so that the deploy places it on one that is up.
       if (payload.relocate) await driver.live?.relocate(row.id);
-      deployment = (await (
-        driver.engine(request.type).deploy as (s: typeof request.spec) => Promise<unknown>
-      )(request.spec)) as Deployment;
+      deployment = await driver.engine(request.type).deploy(request.spec);
     } catch (error) {
       const { attempts, max_attempts: maxAttempts } = helpers.job;
       if (attempts < maxAttempts) throw error;

@@ -20,7 +20,25 @@ const CREDENTIALS_NOT_READY = 'Credentials not ready yet';
 
 export interface PublicApiDeps {
   db: Db;
-  instances: InstancesService;
+  /** What the public API does to instances: the same operations as /api, nothing more. */
+  instances: Pick<
+    InstancesService,
+    | 'list'
+    | 'get'
+    | 'deploy'
+    | 'remove'
+    | 'access'
+    | 'changePassword'
+    | 'addDomain'
+    | 'removeDomain'
+    | 'requestSsl'
+    | 'sslStatus'
+    | 'listBackups'
+    | 'createBackup'
+    | 'restoreBackup'
+    | 'deleteBackup'
+    | 'downloadLink'
+  >;
   subscriptions: Pick<SubscriptionsService, 'get'>;
   usage: Pick<UsageService, 'report'>;
   keys: Pick<ApiKeysService, 'identify' | 'requirePro'>;
