@@ -96,7 +96,11 @@ export function moveTask(ctx: BackupTaskContext) {
         `It could not be moved${ours ? ` (${ours})` : ''}, and runs where it was`,
         requestId ?? newReference(),
       );
-      await settle(row, { status: resting, status_message: null }, { title: 'Move failed', message: why });
+      await settle(
+        row,
+        { status: resting, status_message: null },
+        { title: 'Move failed', message: `Your ${label(row)}: ${why}` },
+      );
       await notifications.notifyAdmins({
         type: 'instance',
         title: 'An instance could not be moved',

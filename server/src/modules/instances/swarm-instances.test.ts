@@ -465,7 +465,7 @@ describe('a server lost for good', { timeout: 900_000 }, () => {
 });
 
 describe('a server drained from Admin → Server', { timeout: 900_000 }, () => {
-  it('moves its site and its database to another server with everything written, and tells their owner', async () => {
+  it('moves its site and its database to another server with everything written, tells their owner, and leaves a site whose copy fails where it was', async () => {
     const { token, user } = await proUser();
     const admin = await theAdmin();
     const manager = 'use1-m';
@@ -515,6 +515,15 @@ describe('a server drained from Admin → Server', { timeout: 900_000 }, () => {
     expect((await tenantCli('mysql', before, "INSERT INTO t VALUES ('just before the drain')")).ok).toBe(
       true,
     );
+    // A file of the site's own that nobody may read (mode 000): its copy fails, and the move must leave
+    // the site where it was, running, with nothing of it on the other server.
+    const siteFiles = (script: string) =>
+      h
+        .containerOf('use1-w', instanceNames(wp).service)
+        .then((container) => h.docker('use1-w', 'exec', '-u', 'www-data', container, 'sh', '-c', script));
+    await siteFiles(
+      'cd /var/www/wordpress/wp-content/uploads && echo private > locked.txt && chmod 000 locked.txt',
+    );
 
     // The manager runs the front door, and a region keeps one server in service: neither is drained.
     const refused = await call(app, 'POST', `/api/admin/regions/nodes/${managerNode}/drain`, {
@@ -534,21 +543,52 @@ describe('a server drained from Admin → Server', { timeout: 900_000 }, () => {
       moving: 2,
       message: 'Drained: 2 instances are being moved to other servers',
     });
-    for (const id of [wp, mysql]) {
-      await waitFor(
+    const movedTo = (id: string, node: string) =>
+      waitFor(
         async () => {
           const now = await call(app, 'GET', `/api/instances/${id}`, { token });
           return now.json.instance?.status === 'running' &&
             now.json.instance.statusMessage === null &&
-            (await nodeOfInstance(id)) === managerNode
+            (await nodeOfInstance(id)) === node
             ? true
             : undefined;
         },
-        { timeoutMs: 300_000, what: `${id} moved to the manager` },
+        { timeoutMs: 300_000, what: `${id} running on ${node}` },
       );
-    }
+    await movedTo(mysql, managerNode);
+    const failed = await waitFor(
+      async () =>
+        (
+          await database.db
+            .selectFrom('notifications')
+            .select('message')
+            .where('user_id', '=', String(user.id))
+            .where('title', '=', 'Move failed')
+            .executeTakeFirst()
+        )?.message,
+      { timeoutMs: 300_000, what: 'the site’s move given up' },
+    );
+    expect(failed).toMatch(/^Your WordPress instance "Mill": It could not be moved, and runs where it was/);
+    await movedTo(wp, workerNode);
+    expect(await h.docker(manager, 'volume', 'ls', '-q', '--filter', `label=berth.instance=${wp}`)).toBe('');
+    const siteAddress = new URL(
+      present((await call(app, 'GET', `/api/instances/${wp}`, { token })).json.instance.url),
+    ).host;
+    const stayed = await curl([
+      '--resolve',
+      `${siteAddress}:80:${managerAddress}`,
+      `http://${siteAddress}/wp-content/uploads/note.txt`,
+    ]);
+    expect(stayed.body.trim()).toBe('moved');
+    // Readable again: drained again, the site moves too.
+    await siteFiles('chmod 644 /var/www/wordpress/wp-content/uploads/locked.txt');
+    const again = await call(app, 'POST', `/api/admin/regions/nodes/${workerNode}/drain`, {
+      token: admin.token,
+    });
+    expect(again.json).toEqual({ moving: 1, message: 'Drained: 1 instance is being moved to other servers' });
+    await movedTo(wp, managerNode);
     console.log(
-      `drained a worker holding a site and a MySQL instance: both moved in ${((Date.now() - drainedAt) / 1000).toFixed(0)} s`,
+      `drained a worker holding a site and a MySQL instance: both moved in ${((Date.now() - drainedAt) / 1000).toFixed(0)} s (the site's first move given up on an unreadable file)`,
     );
 
     // Everything is there, the last write included; the database keeps its port, user and password.
@@ -571,7 +611,8 @@ describe('a server drained from Admin → Server', { timeout: 900_000 }, () => {
       .where('user_id', '=', String(user.id))
       .execute();
     const titled = (title: string) => notes.filter((note) => note.title === title).length;
-    expect(titled('Moving to another server')).toBe(2);
+    expect(titled('Moving to another server')).toBe(3);
+    expect(titled('Move failed')).toBe(1);
     expect(titled('Moved')).toBe(2);
     expect(notes.find((note) => note.title === 'Connection details changed')?.message).toContain(
       `${managerAddress}:${before.port}`,
