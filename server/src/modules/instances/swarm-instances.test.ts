@@ -629,15 +629,17 @@ describe('a server drained from Admin → Server', { timeout: 900_000 }, () => {
     const shown = regions.json.regions
       .find((region) => region.region === 'us-east-1')
       ?.nodes.find((node) => node.id === workerNode);
-    expect(shown).toMatchObject({ availability: 'drain', instances: 0 });
+    expect(shown?.labels['berth.draining']).toBeDefined();
+    expect(shown).toMatchObject({ availability: 'active', instances: 0 });
 
     const back = await call(app, 'POST', `/api/admin/regions/nodes/${workerNode}/activate`, {
       token: admin.token,
     });
     expect(back.status).toBe(200);
-    expect(await h.docker(manager, 'node', 'inspect', '--format', '{{.Spec.Availability}}', workerNode)).toBe(
-      'active',
-    );
+    const labels = JSON.parse(
+      await h.docker(manager, 'node', 'inspect', '--format', '{{json .Spec.Labels}}', workerNode),
+    ) as Record<string, string>;
+    expect(labels['berth.draining']).toBeUndefined();
     for (const id of [wp, mysql])
       expect((await call(app, 'DELETE', `/api/instances/${id}`, { token })).status).toBe(202);
   });

@@ -5,7 +5,7 @@ import { ConflictError, NotFoundError } from '../../lib/errors.ts';
 import { capped } from '../archive-parts.ts';
 import { createVolumeDisk, placeInstance, sizedVolumeOptions } from './node-agent.ts';
 import { runHelper } from './node-exec.ts';
-import { CapacityError, type Need, type Region } from './region.ts';
+import { CapacityError, DRAINING_LABEL, type Need, type Region, takesInstances } from './region.ts';
 import {
   applyService,
   findService,
@@ -182,7 +182,7 @@ export async function moveInstance(ctx: SwarmContext, id: string): Promise<void>
     const fromId = app.Spec.Labels?.[LABEL.node] ?? '';
     const from = await volumeNode(region, fromId);
     // Its server is in service again (put back meanwhile), or it was moved already (a retry).
-    if (from.Spec.Availability === 'active') return;
+    if (!from.Spec.Labels?.[DRAINING_LABEL]) return;
     const to = await placeInstance(ctx, region, needOf(originals), id);
     if (to.ID === fromId) {
       ctx.promises.delete(id);
@@ -229,29 +229,35 @@ export async function moveInstance(ctx: SwarmContext, id: string): Promise<void>
 }
 
 /**
- * Drains a node: swarm moves what it may (the front door), nothing new is placed there, and it answers
- * the instances whose volumes are there, each to be moved (moveInstance) by the platform's jobs.
+ * Drains a node: it gets the `berth.draining` label, so placement chooses it for nothing new, and it
+ * answers the instances whose volumes are there, each to be moved (moveInstance) by the platform's jobs.
+ * Its availability stays `active`: its instances run on until their own move (swarm's `drain` would stop
+ * them all at once, and a move that fails could not start its instance there again).
  */
 export async function drainNode(ctx: SwarmContext, nodeId: string): Promise<string[]> {
   const region = await regionOfNode(ctx, nodeId);
   const node = await volumeNode(region, nodeId);
-  // A plain container on a drained node joins no new network: the front door would lose every new site.
+  // The front door is a container on the manager, which a region cannot do without.
   if (node.Spec.Role === 'manager')
     throw new ConflictError('A manager runs its region’s front door: it cannot be drained');
-  const others = (await region.nodes()).filter(
-    (node) => node.ID !== nodeId && node.Status.State === 'ready' && node.Spec.Availability === 'active',
-  );
+  const others = (await region.nodes()).filter((other) => other.ID !== nodeId && takesInstances(other));
   if (others.length === 0)
     throw new ConflictError(
       `It is the last server in service in ${regionLabel(region.id)}: its instances would have nowhere to go`,
     );
-  await setAvailability(region, nodeId, 'drain');
+  await updateNode(region, nodeId, (spec) => ({
+    ...spec,
+    Labels: { ...spec.Labels, [DRAINING_LABEL]: spec.Labels?.[DRAINING_LABEL] ?? new Date().toISOString() },
+  }));
   return instancesOn(region, nodeId);
 }
 
-/** Puts a drained node back in service: placement may choose it again. */
+/** Puts a drained (or paused) node back in service: placement may choose it again. */
 export async function activateNode(ctx: SwarmContext, nodeId: string): Promise<void> {
-  await setAvailability(await regionOfNode(ctx, nodeId), nodeId, 'active');
+  await updateNode(await regionOfNode(ctx, nodeId), nodeId, (spec) => {
+    const { [DRAINING_LABEL]: _draining, ...labels } = spec.Labels ?? {};
+    return { ...spec, Availability: 'active', Labels: labels };
+  });
 }
 
 async function regionOfNode(ctx: SwarmContext, nodeId: string): Promise<Region> {
@@ -262,12 +268,13 @@ async function regionOfNode(ctx: SwarmContext, nodeId: string): Promise<Region> 
   throw new NotFoundError('No server of this platform has that id');
 }
 
-async function setAvailability(region: Region, nodeId: string, availability: 'active' | 'drain') {
+async function updateNode(
+  region: Region,
+  nodeId: string,
+  change: (spec: SwarmNode['Spec']) => SwarmNode['Spec'],
+) {
   const node = await volumeNode(region, nodeId);
-  if (node.Spec.Availability === availability) return;
-  await region.manager
-    .getNode(node.ID)
-    .update({ version: node.Version.Index, ...node.Spec, Availability: availability });
+  await region.manager.getNode(node.ID).update({ version: node.Version.Index, ...change(node.Spec) });
 }
 
 /** The instances whose volumes are on the node (their app service's node label). */

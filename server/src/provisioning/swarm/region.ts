@@ -102,6 +102,13 @@ export function createRegion(id: string, config: SwarmRegion): Region {
   return region;
 }
 
+/** The label of a node drained from Admin → Server (the time): its instances run until each is moved. */
+export const DRAINING_LABEL = 'berth.draining';
+
+/** Whether placement may choose the node for a new instance: up, active, and not being drained. */
+export const takesInstances = (node: SwarmNode) =>
+  node.Status.State === 'ready' && node.Spec.Availability === 'active' && !node.Spec.Labels?.[DRAINING_LABEL];
+
 export interface Need {
   memoryBytes: number;
   nanoCpus: number;
@@ -130,7 +137,7 @@ export async function choosePlacement(
       reservedMemory: load.reservedMemory + (promised.get(load.node.ID)?.memoryBytes ?? 0),
       reservedNanoCpus: load.reservedNanoCpus + (promised.get(load.node.ID)?.nanoCpus ?? 0),
     }))
-    .filter((load) => load.node.Status.State === 'ready' && load.node.Spec.Availability === 'active');
+    .filter((load) => takesInstances(load.node));
   const where = regionLabel(region.id);
   if (up.length === 0) throw new CapacityError(`No server of ${where} is up right now`);
   const loads = up.filter((load) => !excluded.has(load.node.ID));

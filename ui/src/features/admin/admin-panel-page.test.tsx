@@ -264,7 +264,13 @@ describe('where instances run (Admin Panel → Server → Regions)', () => {
                 nodes: [
                   node({}),
                   worker,
-                  node({ id: 'w2', hostname: 'euw1-x', role: 'worker', availability: 'drain' }),
+                  node({
+                    id: 'w2',
+                    hostname: 'euw1-x',
+                    role: 'worker',
+                    labels: { region: 'eu-west-1', 'berth.draining': '2026-11-28T08:00:00Z' },
+                    instances: 0,
+                  }),
                   node({
                     id: 'w3',
                     hostname: 'euw1-y',
@@ -305,6 +311,7 @@ describe('where instances run (Admin Panel → Server → Regions)', () => {
     within(dialog).getByRole('button', { name: 'Drain' }).click();
     expect(await toast('Drained: 3 instances are being moved to other servers')).toBeTruthy();
     expect(app.api.calls('POST /api/admin/regions/nodes/w1/drain')).toHaveLength(1);
+    expect(within(drainedRow as HTMLElement).getByText('drained')).toBeTruthy();
     within(drainedRow as HTMLElement)
       .getByRole('button', { name: 'Put back in service' })
       .click();

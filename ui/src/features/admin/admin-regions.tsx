@@ -26,6 +26,9 @@ const share = (used: number, total: number) => (total > 0 ? Math.round((used / t
 
 type Node = AdminRegion['nodes'][number];
 
+/** The label of a node drained from here (the server moves its instances off one by one). */
+const DRAINING = 'berth.draining';
+
 /**
  * Drain (a worker in service: its instances move, with their data, to the region's other servers) or
  * Put back in service (a drained one). A manager runs the front door and is never drained.
@@ -36,7 +39,7 @@ function NodeActions({ node }: { node: Node }) {
   const toast = useToast();
   const lost = 'berth.lost' in node.labels;
   if (node.role === 'manager' || lost || node.state !== 'ready') return null;
-  if (node.availability !== 'active') {
+  if (node.availability !== 'active' || DRAINING in node.labels) {
     return (
       <Button
         size="small"
@@ -63,7 +66,7 @@ function NodeActions({ node }: { node: Node }) {
       <ConfirmDialog
         open={asking}
         title={`Drain ${node.hostname}?`}
-        text={`Nothing new will be placed on it, and each of its ${node.instances} instance${node.instances === 1 ? '' : 's'} is moved with all its data to another server of this region, one at a time. Each is unavailable for a minute or two while it moves, and its owner is told.`}
+        text={`Nothing new will be placed on it, and each of its ${node.instances} instance${node.instances === 1 ? '' : 's'} is moved with all its data to another server of this region. Each runs until its own move and is unavailable for a minute or two while it moves, and its owner is told.`}
         confirmLabel="Drain"
         destructive
         pending={mutation.isPending}
@@ -106,6 +109,14 @@ function NodeRow({ node }: { node: Node }) {
         {'berth.lost' in node.labels ? (
           // Down past the grace period: its instances were brought back elsewhere from their backups.
           <Chip size="small" variant="outlined" label="lost" color="error" />
+        ) : DRAINING in node.labels ? (
+          // Its instances run until each is moved; none left: drained.
+          <Chip
+            size="small"
+            variant="outlined"
+            label={node.instances > 0 ? 'draining' : 'drained'}
+            color="warning"
+          />
         ) : (
           <Chip
             size="small"
