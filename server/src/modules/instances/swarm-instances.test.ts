@@ -574,11 +574,17 @@ describe('a server drained from Admin → Server', { timeout: 900_000 }, () => {
     const siteAddress = new URL(
       present((await call(app, 'GET', `/api/instances/${wp}`, { token })).json.instance.url),
     ).host;
-    const stayed = await curl([
-      '--resolve',
-      `${siteAddress}:80:${managerAddress}`,
-      `http://${siteAddress}/wp-content/uploads/note.txt`,
-    ]);
+    const stayed = await waitFor(
+      async () => {
+        const answer = await curl([
+          '--resolve',
+          `${siteAddress}:80:${managerAddress}`,
+          `http://${siteAddress}/wp-content/uploads/note.txt`,
+        ]);
+        return answer.status === 200 ? answer : undefined;
+      },
+      { timeoutMs: 60_000, what: 'the site serving again where it was' },
+    );
     expect(stayed.body.trim()).toBe('moved');
     // Readable again: drained again, the site moves too.
     await siteFiles('chmod 644 /var/www/wordpress/wp-content/uploads/locked.txt');

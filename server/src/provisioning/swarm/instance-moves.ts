@@ -200,11 +200,17 @@ export async function moveInstance(ctx: SwarmContext, id: string): Promise<void>
           await waitForRunning(region, service.Spec.Name ?? '', { after });
       }
     } catch (error) {
-      // Back as it was, where it was; the copies go.
+      // Back as it was, where it was (running again before the move is said to have failed); the
+      // copies go.
       for (const service of originals) {
-        await applyService(region.manager, service.Spec as Docker.ServiceSpec & { Name: string }).catch(
-          (undo: Error) => ctx.log(`instance ${id} not put back on its server: ${undo.message}`),
-        );
+        const name = service.Spec.Name ?? '';
+        await applyService(region.manager, service.Spec as Docker.ServiceSpec & { Name: string })
+          .then((after) =>
+            (service.Spec.Mode?.Replicated?.Replicas ?? 1) > 0
+              ? waitForRunning(region, name, { after })
+              : undefined,
+          )
+          .catch((undo: Error) => ctx.log(`instance ${id} not put back on its server: ${undo.message}`));
       }
       await removeVolumes(
         region,
