@@ -3461,6 +3461,7 @@ export interface components {
             };
             /** @description Deployed instances (memory and CPU sold are theirs) */
             instances: number;
+            storage: components["schemas"]["DiskStorage"];
             /** @example cgroup v1 */
             enforcement: string;
             /** @description The ten that used the most CPU in the last hour */
@@ -3481,6 +3482,30 @@ export interface components {
             /** @description Where instances run, machine by machine, when that is more than this host (a swarm’s nodes, per region); empty on one host */
             places: components["schemas"]["CapacityPlace"][];
         };
+        /** @description The disk policy’s figures on this host; null where each server has its own (places) */
+        DiskStorage: {
+            /** @description The disk instances’ disks live on (used + free) */
+            sizeBytes: number;
+            /** @description What the file system holds now, tenants and all */
+            usedBytes: number;
+            freeBytes: number;
+            /** @description Kept for the platform (DISK_RESERVE_MB) */
+            reserveBytes: number;
+            /** @description The sizes of every instance’s disk: what was sold */
+            promisedBytes: number;
+            /** @description What instances’ disks take on the host now */
+            tenantUsedBytes: number;
+            /** @description Promised ÷ real space allowed (DISK_OVERCOMMIT) */
+            overcommit: number;
+            /** @description What may be promised in all */
+            promiseLimitBytes: number;
+            /** @description Real use past which new instances are refused */
+            highWaterBytes: number;
+            /** @description usedBytes ÷ (size − reserve): admins are told past 0.75, deploys stop past 0.85 */
+            useShare: number;
+            /** @description About how many more WordPress sites fit */
+            headroomSites: number;
+        } | null;
         CapacityPlace: {
             /** @example us-east-1 */
             region: string;
@@ -3494,6 +3519,7 @@ export interface components {
             reservedCpus: number;
             diskBytes: number;
             diskFreeBytes: number;
+            storage?: components["schemas"]["DiskStorage"] & unknown;
             instances: number;
         };
         PublicInstanceList: {

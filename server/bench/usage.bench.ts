@@ -14,10 +14,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { storageReport } from '../src/provisioning/disk-policy.ts';
 import type { Engines } from '../src/provisioning/driver.ts';
 import { ACCESS_LOGGER_PREFIX } from '../src/provisioning/front-door/caddy-config.ts';
 import { accessLogReader } from '../src/provisioning/local/front-door/access-log.ts';
 import { hostControlGroups, launchInGroup } from '../src/provisioning/local/host/control-groups.ts';
+import { diskReserve } from '../src/provisioning/local/host/disk-reserve.ts';
 import { systemUser } from '../src/provisioning/local/host/host.ts';
 import { diskUsage } from '../src/provisioning/local/host/tenant-disks.ts';
 import { localUsage } from '../src/provisioning/local/usage/local-usage.ts';
@@ -72,6 +74,10 @@ try {
       engines,
       accessLog: reader,
       dataRoot: root,
+      storage: async () => {
+        const reserve = diskReserve(path.join(root, 'disks'), { reserveMb: 0, overcommit: 1 }, () => {});
+        return storageReport(await reserve.figures(), reserve.policy, { promisedBytes: 1024 ** 3, disks: 1 });
+      },
       ownsDatabaseServer: () => false,
     });
     const instances = ids.map((id) => ({ id, type: 'wordpress' as const }));

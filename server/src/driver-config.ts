@@ -51,6 +51,7 @@ export function createDriver(config: ProvisioningConfig, log: LogLine): Provisio
     mysqlDiskMb: config.mysqlDiskMb,
     postgresDiskMb: config.postgresDiskMb,
     diskReserveMb: config.diskReserveMb,
+    diskOvercommit: config.diskOvercommit,
     sites: {
       baseDomain: sites.baseDomain,
       listenHost: sites.listenHost,
@@ -85,6 +86,7 @@ function swarmOptions(config: ProvisioningConfig, log: LogLine): SwarmDriverOpti
       postgresql: config.postgresDiskMb,
       n8n: config.n8n.diskMb,
     },
+    diskPolicy: { reserveMb: config.diskReserveMb, overcommit: config.diskOvercommit },
     egressAllow: config.tenantEgressAllow,
     encryptedOverlays: swarm.encryptedOverlays,
     sftp: {

@@ -94,6 +94,11 @@ export const provisioningEnv = z.object({
   MYSQL_DISK_MB: Mib('MYSQL_DISK_MB', 64, '', 1024),
   POSTGRES_DISK_MB: Mib('POSTGRES_DISK_MB', 64, 'an empty database takes about 8 MiB', 1024),
   DISK_RESERVE_MB: Mib('DISK_RESERVE_MB', 0, '', 2048),
+  DISK_OVERCOMMIT: z.coerce
+    .number({ error: 'DISK_OVERCOMMIT must be a number' })
+    .min(1, 'DISK_OVERCOMMIT must be at least 1 (1 promises only what the disk has)')
+    .max(20, 'DISK_OVERCOMMIT must be at most 20')
+    .default(1),
   N8N_DISK_MB: Mib('N8N_DISK_MB', 256, 'n8n keeps about 60 MiB of its own there', 1024),
   TENANT_EGRESS_ALLOW: z
     .string()
@@ -145,6 +150,8 @@ export interface ProvisioningConfig {
   postgresDiskMb: number;
   /** Free space the local driver never promises to tenants' disks (the platform's own), MiB. */
   diskReserveMb: number;
+  /** How much more than they have the hosts may promise tenants' disks (disk-policy.ts). */
+  diskOvercommit: number;
   /** WordPress sites of the local driver: front door (Caddy), SFTP and certificates. */
   sites: SitesConfig;
   /** n8n instances of the local driver: each one's disk (its storage quota), MiB. */
@@ -212,6 +219,7 @@ export function provisioningConfigOf(e: ProvisioningEnv, dataDir: string): Provi
     mysqlDiskMb: e.MYSQL_DISK_MB,
     postgresDiskMb: e.POSTGRES_DISK_MB,
     diskReserveMb: e.DISK_RESERVE_MB,
+    diskOvercommit: e.DISK_OVERCOMMIT,
     sites: {
       baseDomain: e.SITES_BASE_DOMAIN.toLowerCase(),
       httpPort: e.SITES_HTTP_PORT,

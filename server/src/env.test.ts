@@ -48,6 +48,7 @@ describe('provisioning and secrets configuration', () => {
       mysqlDiskMb: 1024,
       postgresDiskMb: 1024,
       diskReserveMb: 2048,
+      diskOvercommit: 1,
       sites: {
         baseDomain: 'localhost',
         httpPort: undefined,
@@ -99,8 +100,18 @@ describe('provisioning and secrets configuration', () => {
   });
 
   it('reads the database sizes and the disk reserve', () => {
-    const config = readConfig({ MYSQL_DISK_MB: '2048', POSTGRES_DISK_MB: '512', DISK_RESERVE_MB: '0' });
-    expect(config.provisioning).toMatchObject({ mysqlDiskMb: 2048, postgresDiskMb: 512, diskReserveMb: 0 });
+    const config = readConfig({
+      MYSQL_DISK_MB: '2048',
+      POSTGRES_DISK_MB: '512',
+      DISK_RESERVE_MB: '0',
+      DISK_OVERCOMMIT: '2.5',
+    });
+    expect(config.provisioning).toMatchObject({
+      mysqlDiskMb: 2048,
+      postgresDiskMb: 512,
+      diskReserveMb: 0,
+      diskOvercommit: 2.5,
+    });
   });
 
   it.each([
@@ -109,6 +120,8 @@ describe('provisioning and secrets configuration', () => {
     ['SITES_DATABASE_MB', 'big', 'SITES_DATABASE_MB must be a number of MiB'],
     ['DISK_RESERVE_MB', '-1', 'DISK_RESERVE_MB must be at least 0'],
     ['DISK_RESERVE_MB', '2000000', 'DISK_RESERVE_MB must be at most 1048576 (1 TiB)'],
+    ['DISK_OVERCOMMIT', '0.5', 'DISK_OVERCOMMIT must be at least 1 (1 promises only what the disk has)'],
+    ['DISK_OVERCOMMIT', 'many', 'DISK_OVERCOMMIT must be a number'],
   ])('refuses %s=%s', (name, value, message) => {
     expect(() => readConfig({ [name]: value })).toThrow(message);
   });

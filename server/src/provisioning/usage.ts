@@ -1,3 +1,4 @@
+import type { StorageReport } from './disk-policy.ts';
 import type { Resources } from './engine.ts';
 import type { InstanceType } from './instance-types.ts';
 
@@ -72,6 +73,8 @@ export interface HostCapacity {
   diskFreeBytes: number;
   /** How limits are enforced, for the admin (e.g. "cgroup v1", "Docker"). */
   enforcement: string;
+  /** What tenants' disks promise and take against the disk's policy (disk-policy.ts), where it is judged. */
+  storage?: StorageReport;
   /**
    * Where instances run, one by one, when that is more than this host (the swarm driver's nodes, per
    * region); the totals above are those of the places taking instances.
@@ -95,6 +98,8 @@ export interface CapacityPlace {
   /** The file system its instances' disks are on (0 when it could not be asked). */
   diskBytes: number;
   diskFreeBytes: number;
+  /** What instances' disks promise and take there against the disk policy; absent: not asked. */
+  storage?: StorageReport;
   /** Berth instances with a task there now. */
   instances: number;
 }

@@ -1,3 +1,4 @@
+import { HIGH_WATER, type StorageReport, WARNING } from '../../provisioning/disk-policy.ts';
 import type { UsageSample } from '../../provisioning/usage.ts';
 import { TYPE_INFO } from '../instances/instance-catalog.ts';
 import type { DeployedInstance } from '../instances/instances.service.ts';
@@ -10,7 +11,13 @@ import type { DeployedInstance } from '../instances/instances.service.ts';
  * - `out-of-memory`: the system stopped one of its processes for memory (it was restarted);
  * - `disk-80`, `disk-95`: its disk passed 80 %, 95 % full.
  */
-export type AlertKind = 'memory-high' | 'out-of-memory' | 'disk-80' | 'disk-95';
+export type AlertKind =
+  | 'memory-high'
+  | 'out-of-memory'
+  | 'disk-80'
+  | 'disk-95'
+  | 'storage-high'
+  | 'storage-full';
 
 export interface Alert {
   kind: AlertKind;
@@ -79,6 +86,49 @@ export function createAlertRules() {
     /** Forgets an instance that is no longer sampled. */
     forget(id: string) {
       highSince.delete(id);
+    },
+  };
+}
+
+/** A disk where instances' disks live, as the admins read of it: "this server", "worker-2 of eu-west-1". */
+export interface StorageAlertInput {
+  where: string;
+  report: StorageReport;
+}
+
+/**
+ * The admins' warnings about a disk instances' disks live on (disk-policy.ts): past WARNING of its room
+ * once, and again past HIGH_WATER (new instances are refused there). Each is sent once until that disk
+ * is back below the mark (5 points under it, so that a disk at the edge is not told of again and again).
+ */
+export function createStorageAlerts() {
+  const level = new Map<string, 0 | 1 | 2>();
+
+  return {
+    judge({ where, report }: StorageAlertInput): Alert | undefined {
+      const share = report.useShare;
+      const now = share >= HIGH_WATER ? 2 : share >= WARNING ? 1 : 0;
+      const before = level.get(where) ?? 0;
+      if (now < before) {
+        const markOf = before === 2 ? HIGH_WATER : WARNING;
+        if (share < markOf - 0.05) level.set(where, now);
+        return undefined;
+      }
+      level.set(where, now);
+      if (now === before || now === 0) return undefined;
+      const used = `${sizeText(report.usedBytes)} of ${sizeText(report.sizeBytes - report.reserveBytes)} outside the reserve (${Math.floor(share * 100)}%)`;
+      const promised = `${sizeText(report.promisedBytes)} promised to instances' disks, ${sizeText(report.tenantUsedBytes)} written`;
+      return now === 2
+        ? {
+            kind: 'storage-full',
+            title: 'Disk full: new instances refused',
+            message: `The disk of ${where} uses ${used}, past the high-water mark (${HIGH_WATER * 100}%): new instances are refused there until space is freed or added. ${promised}.`,
+          }
+        : {
+            kind: 'storage-high',
+            title: 'Disk filling up',
+            message: `The disk of ${where} uses ${used}; at ${HIGH_WATER * 100}% new instances are refused there. ${promised}; room for about ${report.headroomSites} more sites (Admin Panel → Server).`,
+          };
     },
   };
 }

@@ -87,12 +87,33 @@ export const UsageReportSchema = z
   })
   .openapi('UsageReport');
 
+const StorageSchema = z
+  .object({
+    sizeBytes: z.number().openapi({ description: 'The disk instances’ disks live on (used + free)' }),
+    usedBytes: z.number().openapi({ description: 'What the file system holds now, tenants and all' }),
+    freeBytes: z.number(),
+    reserveBytes: z.number().openapi({ description: 'Kept for the platform (DISK_RESERVE_MB)' }),
+    promisedBytes: z.number().openapi({ description: 'The sizes of every instance’s disk: what was sold' }),
+    tenantUsedBytes: z.number().openapi({ description: 'What instances’ disks take on the host now' }),
+    overcommit: z.number().openapi({ description: 'Promised ÷ real space allowed (DISK_OVERCOMMIT)' }),
+    promiseLimitBytes: z.number().openapi({ description: 'What may be promised in all' }),
+    highWaterBytes: z.number().openapi({ description: 'Real use past which new instances are refused' }),
+    useShare: z.number().openapi({
+      description: 'usedBytes ÷ (size − reserve): admins are told past 0.75, deploys stop past 0.85',
+    }),
+    headroomSites: z.int().openapi({ description: 'About how many more WordPress sites fit' }),
+  })
+  .openapi('DiskStorage');
+
 export const HostCapacitySchema = z
   .object({
     memory: z.object({ hostBytes: z.number(), soldBytes: z.number() }),
     cpu: z.object({ hostCpus: z.number(), soldCpus: z.number() }),
     disk: z.object({ totalBytes: z.number(), freeBytes: z.number() }),
     instances: z.int().openapi({ description: 'Deployed instances (memory and CPU sold are theirs)' }),
+    storage: StorageSchema.nullable().openapi({
+      description: 'The disk policy’s figures on this host; null where each server has its own (places)',
+    }),
     enforcement: z.string().openapi({ example: 'cgroup v1' }),
     busiest: z
       .array(
@@ -123,6 +144,7 @@ export const HostCapacitySchema = z
             reservedCpus: z.number(),
             diskBytes: z.number(),
             diskFreeBytes: z.number(),
+            storage: StorageSchema.optional().openapi({ description: 'The disk policy’s figures there' }),
             instances: z.int(),
           })
           .openapi('CapacityPlace'),

@@ -18,7 +18,7 @@ import {
   type UsagePointRow,
 } from './usage.repository.ts';
 import type { HostCapacityReport, UsagePoint, UsageRange, UsageReport } from './usage.schemas.ts';
-import { createAlertRules } from './usage-alerts.ts';
+import { createAlertRules, createStorageAlerts, type StorageAlertInput } from './usage-alerts.ts';
 
 /**
  * What instances use, for their owners and the admin. Every SAMPLE_INTERVAL_MS the server asks the
@@ -31,13 +31,15 @@ export const SAMPLE_INTERVAL_MS = 15_000;
 export const COMPACT_INTERVAL_MS = 5 * 60_000;
 const RAW_RETENTION_SECONDS = 24 * 3600;
 const ROLLUP_RETENTION_SECONDS = 30 * 24 * 3600;
+/** How often a sampling round also looks at the disks instances' disks live on (for the admins). */
+export const STORAGE_CHECK_MS = 60_000;
 
 export interface UsageDeps {
   db: Db;
   now: () => Date;
   driver: Pick<ProvisioningDriver, 'usage'>;
   instances: Pick<InstancesService, 'listDeployed' | 'get'>;
-  notifications: Pick<NotificationsService, 'notify' | 'publishUsage'>;
+  notifications: Pick<NotificationsService, 'notify' | 'notifyAdmins' | 'publishUsage'>;
 }
 
 export type UsageService = ReturnType<typeof createUsageService>;
@@ -157,6 +159,8 @@ function summaryOf(points: UsagePoint[]): UsageReport['summary'] {
 export function createUsageService(deps: UsageDeps) {
   const { db, now } = deps;
   const rules = createAlertRules();
+  const storageAlerts = createStorageAlerts();
+  let storageCheckedAt = 0;
 
   async function warn(instance: DeployedInstance, sample: UsageSample): Promise<void> {
     for (const alert of rules.judge(instance, sample)) {
@@ -166,6 +170,26 @@ export function createUsageService(deps: UsageDeps) {
         title: alert.title,
         message: alert.message,
       });
+    }
+  }
+
+  /** Tells the admins of a disk past a mark (usage-alerts.ts), at most every STORAGE_CHECK_MS. */
+  async function watchStorage(): Promise<void> {
+    const usage = deps.driver.usage;
+    const since = now().getTime() - storageCheckedAt;
+    if (!usage || (since >= 0 && since < STORAGE_CHECK_MS)) return;
+    storageCheckedAt = now().getTime();
+    const host = await usage.capacity();
+    const disks: StorageAlertInput[] = [
+      ...(host.storage ? [{ where: 'this server', report: host.storage }] : []),
+      ...(host.places ?? []).flatMap((place) =>
+        place.storage ? [{ where: `${place.node} of ${place.region}`, report: place.storage }] : [],
+      ),
+    ];
+    for (const disk of disks) {
+      const alert = storageAlerts.judge(disk);
+      if (alert)
+        await deps.notifications.notifyAdmins({ type: 'system', title: alert.title, message: alert.message });
     }
   }
 
@@ -189,6 +213,7 @@ export function createUsageService(deps: UsageDeps) {
         await warn(instance, sample);
         await deps.notifications.publishUsage(instance.userId, instance.id, livePointOf(sample));
       }
+      await watchStorage();
       return samples.length;
     },
 
@@ -250,6 +275,7 @@ export function createUsageService(deps: UsageDeps) {
         cpu: { hostCpus: host.cpus, soldCpus },
         disk: { totalBytes: host.diskBytes, freeBytes: host.diskFreeBytes },
         instances: instances.length,
+        storage: host.storage ?? null,
         enforcement: host.enforcement,
         places: host.places ?? [],
         busiest: busy.flatMap((row) => {

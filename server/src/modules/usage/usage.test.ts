@@ -11,6 +11,7 @@ import { offeringEverything } from '../../../test/provisioning/engines.ts';
 import { createTestDatabase, truncateAll } from '../../../test/test-db.ts';
 import { createApp } from '../../app.ts';
 import type { Db } from '../../db/database.ts';
+import { type StorageReport, storageReport } from '../../provisioning/disk-policy.ts';
 import type { InstanceType } from '../../provisioning/instance-types.ts';
 import { createUnconfiguredDriver } from '../../provisioning/unconfigured-driver.ts';
 import type { SampledInstance, UsageCapability, UsageSample } from '../../provisioning/usage.ts';
@@ -33,6 +34,8 @@ let clock = new Date('2026-11-20T12:00:00Z');
 /** What the scripted driver answers next, per instance id. */
 const next = new Map<string, Partial<UsageSample>>();
 const asked: SampledInstance[][] = [];
+/** The disk policy's figures the scripted driver answers (none: it judges no disk). */
+let storage: StorageReport | undefined;
 
 const MIB = 1024 * 1024;
 
@@ -68,6 +71,7 @@ const scripted: UsageCapability = {
       diskBytes: 100_000 * MIB,
       diskFreeBytes: 60_000 * MIB,
       enforcement: 'cgroup v1',
+      storage,
     };
   },
   limits: ({ type }) =>
@@ -101,6 +105,7 @@ beforeAll(async () => {
 beforeEach(async () => {
   await truncateAll(db);
   next.clear();
+  storage = undefined;
   clock = new Date('2026-11-20T12:00:00Z');
 });
 
@@ -282,6 +287,65 @@ describe('warnings', () => {
     expect((await notificationsOf(owner.user.id)).map((n) => n.title).at(-1)).toBe(
       'Restarted after running out of memory',
     );
+  });
+});
+
+describe('the disk instances live on', () => {
+  const GIB = 1024 * MIB;
+  /** The host's disk with `usedGib` of its 100 GiB used, 4 GiB kept in reserve, promises 4× the room. */
+  const diskAt = (usedGib: number) =>
+    storageReport(
+      {
+        sizeBytes: 100 * GIB,
+        usedBytes: usedGib * GIB,
+        freeBytes: (100 - usedGib) * GIB,
+        promisedBytes: 150 * GIB,
+        tenantUsedBytes: 20 * GIB,
+        disks: 100,
+      },
+      { reserveBytes: 4 * GIB, overcommit: 4 },
+      { promisedBytes: 2 * GIB, disks: 2 },
+    );
+
+  async function adminNotices(adminId: string) {
+    return db
+      .selectFrom('notifications')
+      .select(['title', 'message'])
+      .where('user_id', '=', adminId)
+      .where('type', '=', 'system')
+      .orderBy('created_at')
+      .execute();
+  }
+
+  it('tells the admins once past 75 % and again past 85 % (deploys refused), then again only after it went down', async () => {
+    const admin = await registerAdmin(app, db);
+    const owner = await register(app);
+    const site = await deployedInstance(owner.user.id, 'wordpress');
+    next.set(site, {});
+    // 70 of 96 GiB (73 %), 73 GiB (76 %) three times, 83 GiB (86 %), 70 GiB (73 %: not yet 5 points
+    // under 75 %), 60 GiB (62 %), 73 GiB (76 %) again. One round a minute.
+    for (const usedGib of [70, 73, 73, 73, 83, 83, 70, 60, 73]) {
+      storage = diskAt(usedGib);
+      await usage.collect();
+      tick(60);
+    }
+    const notices = await adminNotices(admin.user.id);
+    expect(notices.map((n) => n.title)).toEqual([
+      'Disk filling up',
+      'Disk full: new instances refused',
+      'Disk filling up',
+    ]);
+    expect(notices[0]?.message).toBe(
+      "The disk of this server uses 73 GiB of 96 GiB outside the reserve (76%); at 85% new instances are refused there. 150 GiB promised to instances' disks, 20 GiB written; room for about 11 more sites (Admin Panel → Server).",
+    );
+    expect(notices[1]?.message).toContain(
+      'uses 83 GiB of 96 GiB outside the reserve (86%), past the high-water mark (85%)',
+    );
+    // The customer hears nothing of it.
+    expect(await adminNotices(owner.user.id)).toEqual([]);
+
+    const res = await call(app, 'GET', '/api/admin/capacity', { token: admin.token });
+    expect(res.json.storage).toMatchObject({ usedBytes: 73 * GIB, promisedBytes: 150 * GIB, overcommit: 4 });
   });
 });
 

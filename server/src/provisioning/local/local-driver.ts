@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { DEFAULT_REGION } from '@berth/openapi/rules';
 import { DEFAULT_RUNTIMES_DIR } from '../apps/n8n/n8n-runtime.ts';
+import { storageReport } from '../disk-policy.ts';
 import {
   capabilitiesOf,
   type DriverHealth,
@@ -18,6 +19,7 @@ import {
   certificateNames,
   operatorCertificate,
 } from '../tls/berth-ca.ts';
+import { databaseImageMb } from './databases/database-disks.ts';
 import type { EngineServer } from './databases/engine-server.ts';
 import { localSqlServers } from './databases/sql-servers.ts';
 import { accessLogReader } from './front-door/access-log.ts';
@@ -30,7 +32,13 @@ import { disksDir } from './host/tenant-disks.ts';
 import { type LocalN8n, localN8n } from './n8n/n8n-instances.ts';
 import { localPhpMyAdmin } from './phpmyadmin/phpmyadmin-instances.ts';
 import { localUsage } from './usage/local-usage.ts';
-import { type LocalSites, localSites, type SiteRuntimeOptions } from './wordpress/wordpress-sites.ts';
+import {
+  DEFAULT_SITE_DATABASE_MB,
+  DEFAULT_SITE_DISK_MB,
+  type LocalSites,
+  localSites,
+  type SiteRuntimeOptions,
+} from './wordpress/wordpress-sites.ts';
 
 export interface LocalDriverOptions {
   /** Absolute directory the driver keeps its servers' data, sockets, pid files and logs in. */
@@ -73,6 +81,11 @@ export interface LocalDriverOptions {
    */
   diskReserveMb?: number;
   /**
+   * How much more than it has the host may promise its tenants' disks (disk-policy.ts): promised ÷ real
+   * space for tenants; default 1 (nothing promised that is not there).
+   */
+  diskOvercommit?: number;
+  /**
    * Runs the front door (Caddy) and with it WordPress sites (php-fpm, SFTP; see wordpress-sites.ts) and
    * n8n instances; main.ts always passes it. While off, neither is offered and nothing of them starts.
    */
@@ -95,6 +108,7 @@ export interface LocalDriverOptions {
 }
 
 const DEFAULT_DISK_RESERVE_MB = 2048;
+const MIB = 1024 * 1024;
 
 export const MONGODB_UNAVAILABLE =
   'MongoDB needs MONGODB_ADMIN_URL (no MongoDB server is available on this host)';
@@ -163,7 +177,7 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
   // Every tenant disk (sites, databases, n8n instances) is made only when the host can hold it filled.
   const reserve: DiskReserve = diskReserve(
     disksDir(options.dataRoot),
-    options.diskReserveMb ?? DEFAULT_DISK_RESERVE_MB,
+    { reserveMb: options.diskReserveMb ?? DEFAULT_DISK_RESERVE_MB, overcommit: options.diskOvercommit ?? 1 },
     log,
   );
   // Each site's and n8n instance's memory and CPU, enforced by the kernel (v2 or v1, as the host mounts).
@@ -227,6 +241,14 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
     }
   }
 
+  // What one more site promises: its disk and its database's (on MariaDB, with the guard's slack).
+  const aSite = {
+    promisedBytes:
+      ((options.sites?.diskMb ?? DEFAULT_SITE_DISK_MB) +
+        databaseImageMb('mysql', options.sites?.databaseMb ?? DEFAULT_SITE_DATABASE_MB)) *
+      MIB,
+    disks: 2,
+  };
   // What instances use (driver.usage): control groups, disks, and the front door's access log.
   const accessLog = door ? accessLogReader(caddyPaths(options.dataRoot).accessLog) : undefined;
   const usage = localUsage({
@@ -234,6 +256,7 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
     engines,
     accessLog,
     dataRoot: options.dataRoot,
+    storage: async () => storageReport(await reserve.figures(), reserve.policy, aSite),
     ownsDatabaseServer: (id) => sql.ownsServer(id),
   });
 

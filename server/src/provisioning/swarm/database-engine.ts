@@ -38,6 +38,7 @@ import {
 } from './services.ts';
 import type { SwarmContext } from './swarm-context.ts';
 import {
+  instanceDiskBytes,
   removeVolumes,
   sizedVolume,
   type VolumeMount,
@@ -192,6 +193,7 @@ export function databaseEngine(ctx: SwarmContext, type: SqlType): InstanceEngine
           {
             memoryBytes: size.memoryBytes,
             nanoCpus: size.nanoCpus,
+            diskBytes: instanceDiskBytes(ctx.options.disks, type),
           },
           spec.id,
         );

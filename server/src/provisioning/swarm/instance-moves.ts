@@ -17,7 +17,7 @@ import {
 } from './services.ts';
 import type { SwarmNode } from './swarm-api.ts';
 import type { SwarmContext } from './swarm-context.ts';
-import { removeVolumes, volumeNode, volumeSizeMb } from './volumes.ts';
+import { instanceDiskBytes, removeVolumes, volumeNode, volumeSizeMb } from './volumes.ts';
 
 /**
  * Moving an instance off its node (a drain from Admin → Server) with nothing lost: its services stop,
@@ -183,12 +183,18 @@ export async function moveInstance(ctx: SwarmContext, id: string): Promise<void>
     const from = await volumeNode(region, fromId);
     // Its server is in service again (put back meanwhile), or it was moved already (a retry).
     if (!from.Spec.Labels?.[DRAINING_LABEL]) return;
-    const to = await placeInstance(ctx, region, needOf(originals), id);
+    const type = app.Spec.Labels?.[LABEL.type] ?? '';
+    const to = await placeInstance(
+      ctx,
+      region,
+      { ...needOf(originals), diskBytes: instanceDiskBytes(ctx.options.disks, type) },
+      id,
+    );
     if (to.ID === fromId) {
       ctx.promises.delete(id);
       throw new CapacityError(`No other server of ${regionLabel(region.id)} can take it right now`);
     }
-    const volumes = volumesOf(ctx, id, app.Spec.Labels?.[LABEL.type] ?? '', originals);
+    const volumes = volumesOf(ctx, id, type, originals);
     const started = Date.now();
     // The site before its database: nothing writes while the volumes are copied.
     for (const service of [...originals].reverse()) await scale(region.manager, service.Spec.Name ?? '', 0);

@@ -23,7 +23,14 @@ import {
   waitForRunning,
 } from './services.ts';
 import type { SwarmContext } from './swarm-context.ts';
-import { sizedVolume, volumeMount, volumeNode, volumeSizeMb, volumeStorage } from './volumes.ts';
+import {
+  instanceDiskBytes,
+  sizedVolume,
+  volumeMount,
+  volumeNode,
+  volumeSizeMb,
+  volumeStorage,
+} from './volumes.ts';
 import {
   appResources,
   certificateOps,
@@ -71,6 +78,7 @@ export function n8nEngine(ctx: SwarmContext, doors: SwarmFrontDoors): InstanceEn
           {
             memoryBytes: size.memoryBytes,
             nanoCpus: size.nanoCpus,
+            diskBytes: instanceDiskBytes(ctx.options.disks, 'n8n'),
             labels: { [N8N_RUNTIME_LABEL]: N8N_VERSION },
             labelReason: `No server of this region has n8n ${N8N_VERSION} installed`,
           },

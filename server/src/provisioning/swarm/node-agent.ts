@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type Docker from 'dockerode';
 import { DEFAULT_RUNTIMES_DIR, N8N_VERSION, n8nRuntimeNeeds } from '../apps/n8n/n8n-runtime.ts';
+import { type DiskFigures, refusalOf } from '../disk-policy.ts';
+import { StorageExhaustedError } from '../driver.ts';
 import { copyImage } from './image-builder.ts';
 import { type ImageName, RECIPES } from './image-recipes.ts';
 import { LOST_LABEL } from './instance-status.ts';
@@ -353,39 +355,78 @@ export async function placeInstance(
   instanceId: string,
 ): Promise<SwarmNode> {
   return ctx.lock(`placement:${region.id}`, async () => {
-    const promised = new Map<string, { memoryBytes: number; nanoCpus: number }>();
+    const promised = new Map<string, { memoryBytes: number; nanoCpus: number; diskBytes: number }>();
     const placedTasks = new Set((await region.loads()).flatMap((load) => [...load.instances]));
     for (const [id, promise] of ctx.promises) {
       if (placedTasks.has(id) || Date.now() - promise.at > PROMISE_MS) ctx.promises.delete(id);
       else if (promise.region === region.id) {
-        const sum = promised.get(promise.nodeId) ?? { memoryBytes: 0, nanoCpus: 0 };
+        const sum = promised.get(promise.nodeId) ?? { memoryBytes: 0, nanoCpus: 0, diskBytes: 0 };
         promised.set(promise.nodeId, {
           memoryBytes: sum.memoryBytes + promise.memoryBytes,
           nanoCpus: sum.nanoCpus + promise.nanoCpus,
+          diskBytes: sum.diskBytes + promise.diskBytes,
         });
       }
     }
     const passedOver = new Set<string>();
+    let fullDisks = 0;
     for (;;) {
-      const node = await choosePlacement(region, need, passedOver, promised);
+      let node: SwarmNode;
+      try {
+        node = await choosePlacement(region, need, passedOver, promised);
+      } catch (error) {
+        // Every server that could take it had no disk to promise: the customer reads that.
+        if (fullDisks > 0 && fullDisks === passedOver.size) throw new StorageExhaustedError();
+        throw error;
+      }
       try {
         await prepareNode(ctx, region, node);
-        ctx.promises.set(instanceId, {
-          region: region.id,
-          nodeId: node.ID,
-          memoryBytes: need.memoryBytes,
-          nanoCpus: need.nanoCpus,
-          at: Date.now(),
-        });
-        return node;
       } catch (error) {
         ctx.log(
           `node ${node.Description.Hostname} of ${region.id} is not ready for instances: ${(error as Error).message}`,
         );
         passedOver.add(node.ID);
+        continue;
       }
+      const refusal = await diskRefusal(ctx, region, node, need, promised.get(node.ID)?.diskBytes ?? 0);
+      if (refusal) {
+        ctx.log(`node ${node.Description.Hostname} of ${region.id} takes no new disk: ${refusal}`);
+        passedOver.add(node.ID);
+        fullDisks += 1;
+        continue;
+      }
+      ctx.promises.set(instanceId, {
+        region: region.id,
+        nodeId: node.ID,
+        memoryBytes: need.memoryBytes,
+        nanoCpus: need.nanoCpus,
+        diskBytes: need.diskBytes ?? 0,
+        at: Date.now(),
+      });
+      return node;
     }
   });
+}
+
+/**
+ * Why `node` may not promise the instance's disks (disk-policy.ts, the operator's DISK_OVERCOMMIT and
+ * DISK_RESERVE_MB), counting those of deploys placed there whose volumes may not exist yet; undefined
+ * when it may.
+ */
+async function diskRefusal(
+  ctx: SwarmContext,
+  region: Region,
+  node: SwarmNode,
+  need: Need,
+  pendingBytes: number,
+): Promise<string | undefined> {
+  if (!need.diskBytes) return undefined;
+  const figures = await nodeDisk(region, node.ID);
+  return refusalOf(
+    { ...figures, promisedBytes: figures.promisedBytes + pendingBytes },
+    ctx.diskPolicy,
+    need.diskBytes,
+  );
 }
 
 /** Readies every node of the region that is up (at the driver's start); a failure is logged. */
@@ -400,12 +441,21 @@ export async function prepareRegion(ctx: SwarmContext, region: Region): Promise<
   }
 }
 
-/** The size and free space of the file system a node keeps instances' disks on, bytes. */
-export async function nodeDisk(
-  region: Region,
-  nodeId: string,
-): Promise<{ sizeBytes: number; freeBytes: number }> {
+/** The file system a node keeps instances' disks on, and what their images promise and take there (bytes). */
+export async function nodeDisk(region: Region, nodeId: string): Promise<DiskFigures> {
   const { target } = await agentOn(region, nodeId);
-  const [size, free] = (await execIn(target, ['berth-agent', 'disk'])).trim().split(/\s+/).map(Number);
-  return { sizeBytes: size ?? 0, freeBytes: free ?? 0 };
+  const [used = 0, free = 0, promised = 0, taken = 0, disks = 0] = (
+    await execIn(target, ['berth-agent', 'disk'])
+  )
+    .trim()
+    .split(/\s+/)
+    .map(Number);
+  return {
+    sizeBytes: used + free,
+    usedBytes: used,
+    freeBytes: free,
+    promisedBytes: promised,
+    tenantUsedBytes: taken,
+    disks,
+  };
 }

@@ -112,6 +112,8 @@ export const takesInstances = (node: SwarmNode) =>
 export interface Need {
   memoryBytes: number;
   nanoCpus: number;
+  /** What its volumes' disks promise on the node (disk-policy.ts); absent: no disk of its own. */
+  diskBytes?: number;
   /** Node labels the node must carry (e.g. the n8n runtime). */
   labels?: Record<string, string>;
   /** Why a node without those labels cannot take it (customer words). */

@@ -2,6 +2,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { NotFoundError } from '../../lib/errors.ts';
 import { createKeyedLock, type KeyedLock } from '../../lib/keyed-lock.ts';
+import type { DiskPolicy } from '../disk-policy.ts';
 import type { InstanceType } from '../instance-types.ts';
 import { imageRefs } from './image-builder.ts';
 import type { ImageName } from './image-recipes.ts';
@@ -39,8 +40,10 @@ export interface SwarmContext {
   /** Placements of deploys under way, per instance, until its task shows on its node (node-agent.ts). */
   promises: Map<
     string,
-    { region: string; nodeId: string; memoryBytes: number; nanoCpus: number; at: number }
+    { region: string; nodeId: string; memoryBytes: number; nanoCpus: number; diskBytes: number; at: number }
   >;
+  /** What nodes may promise instances' disks (DISK_RESERVE_MB, DISK_OVERCOMMIT: disk-policy.ts). */
+  diskPolicy: DiskPolicy;
   /** Nodes whose images are being loaded now (node-agent.ts): the admin sees them "preparing". */
   preparing: Set<string>;
   /** One operation at a time per instance (and per region for port choice). */
@@ -53,6 +56,10 @@ export interface SwarmContext {
   started(): boolean;
   log: (line: string) => void;
 }
+
+const MIB = 1024 * 1024;
+/** Kept free on every node for Docker, its images and logs (as DISK_RESERVE_MB's default). */
+const DEFAULT_DISK_RESERVE_MB = 2048;
 
 export function createSwarmContext(options: SwarmDriverOptions, started: () => boolean): SwarmContext {
   const regions = new Map(
@@ -97,6 +104,10 @@ export function createSwarmContext(options: SwarmDriverOptions, started: () => b
     image: (name, type) => (type && options.images?.[type]) || refs[name],
     preparing: new Set(),
     promises: new Map(),
+    diskPolicy: {
+      reserveBytes: (options.diskPolicy?.reserveMb ?? DEFAULT_DISK_RESERVE_MB) * MIB,
+      overcommit: options.diskPolicy?.overcommit ?? 1,
+    },
     previousPorts: new Map(),
     lock: createKeyedLock(),
     deleteLegacyBackups: (id) => rm(path.join(options.backupsDir, id), { recursive: true, force: true }),

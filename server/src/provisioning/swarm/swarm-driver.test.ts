@@ -14,6 +14,7 @@ import type { InstanceStatus } from '../driver.ts';
 import type { DatabaseCredentials } from '../engine.ts';
 import { NODE_DOWN_MESSAGE } from './instance-status.ts';
 import { addLocalNode, killLocalNode, restartLocalNode } from './local-swarm.ts';
+import { createSwarmDriver } from './swarm-driver.ts';
 
 /**
  * The swarm driver against a real local swarm of two regions (us-east-1: a manager and a worker;
@@ -39,6 +40,7 @@ afterAll(async () => {
 }, 120_000);
 
 const SIZE = { memoryMb: 384, cpus: 0.5 };
+const MIB = 1024 * 1024;
 
 const inspect = (manager: string, service: string) => h.inspect(manager, service);
 const containerOf = (node: string, service: string) => h.containerOf(node, service);
@@ -86,6 +88,38 @@ describe('regions and capacity', () => {
       '',
     );
     expect(await h.docker('euw1-m', 'secret', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe('');
+  });
+
+  it('refuses a deploy no server may promise its disk to, with the customer’s message, leaving nothing behind', async () => {
+    const euw1 = (await h.driver.usage.capacity()).places?.find((place) => place.region === 'eu-west-1');
+    const storage = euw1?.storage;
+    if (!euw1 || !storage) throw new Error('eu-west-1 shows no disk figures');
+    // What the node's disk promises and takes, as the agent counts it (each volume's image).
+    expect(storage.sizeBytes).toBe(euw1.diskBytes);
+    expect(storage.overcommit).toBe(1);
+    expect(storage.promisedBytes).toBeGreaterThanOrEqual(storage.tenantUsedBytes);
+    // The same swarm with all but 100 MiB of the node's free space kept in reserve (DISK_RESERVE_MB).
+    const logs: string[] = [];
+    const strict = createSwarmDriver({
+      regions: { 'eu-west-1': { endpoint: h.swarm.regions['eu-west-1'] ?? '' } },
+      baseDomain: 'sites.test',
+      backupsDir: h.backupsDir,
+      disks: h.disks,
+      diskPolicy: { reserveMb: Math.floor(euw1.diskFreeBytes / MIB) - 100, overcommit: 1 },
+      log: (line) => logs.push(line),
+    });
+    const id = randomUUID();
+    await expect(
+      strict.engine('postgresql').deploy({ id, region: 'eu-west-1', resources: SIZE }),
+    ).rejects.toThrow(
+      'This server has no storage left for a new instance. Please try again later or contact support.',
+    );
+    // PostgreSQL's 256 MiB and its server's 64, in an image a tenth larger and 12 MiB more.
+    expect(logs.join('\n')).toMatch(/takes no new disk: a new 364 MiB disk would bring what is promised to/);
+    expect(await h.docker('euw1-m', 'service', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe(
+      '',
+    );
+    expect(await h.docker('euw1-m', 'volume', 'ls', '-q', '--filter', `label=berth.instance=${id}`)).toBe('');
   });
 
   it('shows the admin each region with its nodes, their labels and what is reserved', async () => {

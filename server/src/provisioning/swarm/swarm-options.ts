@@ -47,6 +47,11 @@ export interface SwarmDriverOptions {
   /** The size of each kind of volume, MiB (the local driver's settings; DEFAULT_DISKS for those absent). */
   disks?: Partial<DiskSizes>;
   /**
+   * What each node may promise instances' disks (disk-policy.ts): MiB kept free (DISK_RESERVE_MB,
+   * default 2048) and promised ÷ real space (DISK_OVERCOMMIT, default 1).
+   */
+  diskPolicy?: { reserveMb: number; overcommit: number };
+  /**
    * Encrypts instances' overlay networks (IPsec between nodes). Every node's kernel needs ESP for it:
    * where one lacks it, traffic between nodes on such a network is silently dropped. Off by default.
    */

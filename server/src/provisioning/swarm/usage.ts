@@ -1,4 +1,5 @@
 import type Docker from 'dockerode';
+import { storageReport } from '../disk-policy.ts';
 import { countAccessLine } from '../front-door/access-lines.ts';
 import type {
   AppliedLimits,
@@ -14,6 +15,7 @@ import type { Region } from './region.ts';
 import { instanceNames, LABEL, type ServiceInfo } from './services.ts';
 import { currentTask, listTasks, type SwarmNode } from './swarm-api.ts';
 import type { SwarmContext } from './swarm-context.ts';
+import { instanceDiskBytes } from './volumes.ts';
 
 /**
  * What the swarm driver measures of its instances (driver.usage), for the same usage module, Usage tab,
@@ -215,6 +217,8 @@ export function swarmUsage(ctx: SwarmContext): UsageCapability {
 
     async capacity(): Promise<HostCapacity> {
       const places: CapacityPlace[] = [];
+      // What one more WordPress site promises on a node: its two volumes' disks.
+      const aSite = { promisedBytes: instanceDiskBytes(ctx.options.disks, 'wordpress'), disks: 2 };
       for (const region of ctx.regions.values()) {
         const loads = await region.loads().catch(() => []);
         for (const load of loads) {
@@ -235,6 +239,7 @@ export function swarmUsage(ctx: SwarmContext): UsageCapability {
             reservedCpus: load.reservedNanoCpus / 1e9,
             diskBytes: disk?.sizeBytes ?? 0,
             diskFreeBytes: disk?.freeBytes ?? 0,
+            storage: disk && storageReport(disk, ctx.diskPolicy, aSite),
             instances: load.instances.size,
           });
         }

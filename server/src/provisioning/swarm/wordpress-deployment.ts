@@ -20,7 +20,7 @@ import {
 } from './services.ts';
 import { SFTP_LABEL } from './site-sftp.ts';
 import type { SwarmContext } from './swarm-context.ts';
-import { sizedVolume, volumeNode, volumeSizeMb } from './volumes.ts';
+import { instanceDiskBytes, sizedVolume, volumeNode, volumeSizeMb } from './volumes.ts';
 import { removeWebInstance, type WebState } from './web-instance.ts';
 import { SITE_DB, WP_ROOT, wordpressAppSpec } from './wordpress-services.ts';
 
@@ -52,6 +52,7 @@ export function wordpressDeployment(ctx: SwarmContext, doors: SwarmFrontDoors) {
           {
             memoryBytes: size.memoryBytes + dbSize.memoryBytes,
             nanoCpus: size.nanoCpus + dbSize.nanoCpus,
+            diskBytes: instanceDiskBytes(ctx.options.disks, 'wordpress'),
           },
           spec.id,
         )

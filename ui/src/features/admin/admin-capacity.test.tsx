@@ -13,6 +13,7 @@ const capacity: HostCapacity = {
   cpu: { hostCpus: 2, soldCpus: 1.5 },
   disk: { totalBytes: 100 * GIB, freeBytes: 60 * GIB },
   instances: 3,
+  storage: null,
   enforcement: 'cgroup v1',
   busiest: [
     {
@@ -56,6 +57,50 @@ describe('host capacity (Admin Panel → Server)', () => {
     );
   });
 
+  it('shows the disk as its policy sees it: real use, what is promised and the room left in sites', async () => {
+    renderServerTab({
+      'GET /api/admin/capacity': {
+        body: {
+          ...capacity,
+          storage: {
+            sizeBytes: 100 * GIB,
+            usedBytes: 80 * GIB,
+            freeBytes: 20 * GIB,
+            reserveBytes: 4 * GIB,
+            promisedBytes: 150 * GIB,
+            tenantUsedBytes: 30 * GIB,
+            overcommit: 4,
+            promiseLimitBytes: 184 * GIB,
+            highWaterBytes: 81.6 * GIB,
+            useShare: 80 / 96,
+            headroomSites: 12,
+          },
+        },
+      },
+    });
+    const section = await screen.findByRole('region', { name: 'Host capacity' });
+    expect(
+      await within(section).findByText(
+        '80 GB used of 96 GB (4 GB more kept for the platform); new instances are refused past 85%',
+      ),
+    ).toBeTruthy();
+    expect(within(section).getByText('83%')).toBeTruthy();
+    expect(within(section).getByRole('progressbar', { name: 'Disk used' }).className).toContain('Warning');
+    expect(
+      within(section).getByText(
+        '150 GB promised to instances’ disks, 30 GB of it written; up to 184 GB (4× the real space)',
+      ),
+    ).toBeTruthy();
+    expect(within(section).getByRole('progressbar', { name: 'Disk promised' }).className).not.toContain(
+      'Warning',
+    );
+    expect(
+      within(section).getByText(
+        '3 deployed instances; limits enforced by cgroup v1. Room for about 12 more WordPress sites.',
+      ),
+    ).toBeTruthy();
+  });
+
   it('shows each server of a swarm, per region, with what is reserved there', async () => {
     renderServerTab({
       'GET /api/admin/capacity': {
@@ -72,6 +117,19 @@ describe('host capacity (Admin Panel → Server)', () => {
               reservedCpus: 1,
               diskBytes: 100 * GIB,
               diskFreeBytes: 75 * GIB,
+              storage: {
+                sizeBytes: 100 * GIB,
+                usedBytes: 25 * GIB,
+                freeBytes: 75 * GIB,
+                reserveBytes: 2 * GIB,
+                promisedBytes: 40 * GIB,
+                tenantUsedBytes: 5 * GIB,
+                overcommit: 1,
+                promiseLimitBytes: 78 * GIB,
+                highWaterBytes: 83.3 * GIB,
+                useShare: 25 / 98,
+                headroomSites: 19,
+              },
               instances: 3,
             },
             {
@@ -102,8 +160,17 @@ describe('host capacity (Admin Panel → Server)', () => {
           .map((cell) => cell.textContent),
       );
     expect(rows).toEqual([
-      ['us-east-1', 'use1-m', 'active', '4 GB of 16 GB', '1 vCPU of 2 vCPU', '25 GB of 100 GB', '3'],
-      ['us-east-1', 'use1-w', 'down', '0 KB of 8 GB', '0 vCPU of 2 vCPU', '—', '0'],
+      [
+        'us-east-1',
+        'use1-m',
+        'active',
+        '4 GB of 16 GB',
+        '1 vCPU of 2 vCPU',
+        '25 GB of 100 GB',
+        '40 GB of 78 GB',
+        '3',
+      ],
+      ['us-east-1', 'use1-w', 'down', '0 KB of 8 GB', '0 vCPU of 2 vCPU', '—', '—', '0'],
     ]);
   });
 

@@ -20,23 +20,33 @@ import { AdminSection } from './admin-section.tsx';
 
 const PERCENT = new Intl.NumberFormat('en', { style: 'percent', maximumFractionDigits: 0 });
 
-/** One meter: what is sold (or used) of what the host has; past 100 % it is oversold. */
-function Meter({ label, used, total, words }: { label: string; used: number; total: number; words: string }) {
+interface MeterProps {
+  label: string;
+  used: number;
+  total: number;
+  words: string;
+  /** The share past which the meter warns; default 1 (oversold). */
+  warnAt?: number;
+}
+
+/** One meter: what is sold (or used) of what the host has; past `warnAt` (100 %: oversold) it warns. */
+function Meter({ label, used, total, words, warnAt = 1 }: MeterProps) {
   const share = total > 0 ? used / total : 0;
+  const warn = share > warnAt;
   return (
     <Box>
       <Stack direction="row" sx={{ justifyContent: 'space-between', mb: 0.75 }}>
         <Typography variant="subtitle2" component="h3">
           {label}
         </Typography>
-        <Typography variant="body2" color={share > 1 ? 'warning.main' : 'text.secondary'}>
+        <Typography variant="body2" color={warn ? 'warning.main' : 'text.secondary'}>
           {PERCENT.format(share)}
         </Typography>
       </Stack>
       <LinearProgress
         variant="determinate"
         value={Math.min(1, share) * 100}
-        color={share > 1 ? 'warning' : 'primary'}
+        color={warn ? 'warning' : 'primary'}
         aria-label={label}
         sx={{ height: 8, borderRadius: 4, mb: 0.75 }}
       />
@@ -64,6 +74,7 @@ function PlacesTable({ places }: { places: HostCapacity['places'] }) {
               <TableCell align="right">Memory reserved</TableCell>
               <TableCell align="right">CPU reserved</TableCell>
               <TableCell align="right">Disk used</TableCell>
+              <TableCell align="right">Disk promised</TableCell>
               <TableCell align="right">Instances</TableCell>
             </TableRow>
           </TableHead>
@@ -84,6 +95,11 @@ function PlacesTable({ places }: { places: HostCapacity['places'] }) {
                     ? `${formatBytes(place.diskBytes - place.diskFreeBytes)} of ${formatBytes(place.diskBytes)}`
                     : '—'}
                 </TableCell>
+                <TableCell align="right">
+                  {place.storage
+                    ? `${formatBytes(place.storage.promisedBytes)} of ${formatBytes(place.storage.promiseLimitBytes)}`
+                    : '—'}
+                </TableCell>
                 <TableCell align="right">{formatCount(place.instances)}</TableCell>
               </TableRow>
             ))}
@@ -94,8 +110,30 @@ function PlacesTable({ places }: { places: HostCapacity['places'] }) {
   );
 }
 
+type Storage = NonNullable<HostCapacity['storage']>;
+
+/** The disk as its policy sees it: real use against the high-water mark, and what is promised. */
+function storageMeters(storage: Storage): MeterProps[] {
+  const room = storage.sizeBytes - storage.reserveBytes;
+  return [
+    {
+      label: 'Disk used',
+      used: storage.usedBytes,
+      total: room,
+      warnAt: 0.75,
+      words: `${formatBytes(storage.usedBytes)} used of ${formatBytes(room)} (${formatBytes(storage.reserveBytes)} more kept for the platform); new instances are refused past ${PERCENT.format(storage.highWaterBytes / Math.max(1, room))}`,
+    },
+    {
+      label: 'Disk promised',
+      used: storage.promisedBytes,
+      total: storage.promiseLimitBytes,
+      words: `${formatBytes(storage.promisedBytes)} promised to instances’ disks, ${formatBytes(storage.tenantUsedBytes)} of it written; up to ${formatBytes(storage.promiseLimitBytes)} (${storage.overcommit}× the real space)`,
+    },
+  ];
+}
+
 function CapacityView({ capacity }: { capacity: HostCapacity }) {
-  const { memory, cpu, disk, busiest, places } = capacity;
+  const { memory, cpu, disk, busiest, places, storage } = capacity;
   const diskUsed = disk.totalBytes - disk.freeBytes;
   const taking = places.filter((place) => place.state === 'active').length;
   const where =
@@ -115,21 +153,26 @@ function CapacityView({ capacity }: { capacity: HostCapacity }) {
       total: cpu.hostCpus,
       words: `${formatCpu(cpu.soldCpus)} sold of ${formatCpu(cpu.hostCpus)} ${where}`,
     },
-    {
-      label: 'Disk used',
-      used: diskUsed,
-      total: disk.totalBytes,
-      words: `${formatBytes(diskUsed)} used of ${formatBytes(disk.totalBytes)}; ${formatBytes(disk.freeBytes)} free`,
-    },
+    ...(storage
+      ? storageMeters(storage)
+      : [
+          {
+            label: 'Disk used',
+            used: diskUsed,
+            total: disk.totalBytes,
+            words: `${formatBytes(diskUsed)} used of ${formatBytes(disk.totalBytes)}; ${formatBytes(disk.freeBytes)} free`,
+          },
+        ]),
   ];
   return (
     <Stack spacing={3}>
       <Typography variant="body2" color="text.secondary">
         {formatCount(capacity.instances)} deployed instances; limits enforced by {capacity.enforcement}.
+        {storage && ` Room for about ${formatCount(storage.headroomSites)} more WordPress sites.`}
       </Typography>
       <Grid container spacing={3}>
         {meters.map((meter) => (
-          <Grid key={meter.label} size={{ xs: 12, md: 4 }}>
+          <Grid key={meter.label} size={{ xs: 12, md: 12 / meters.length }}>
             <Meter {...meter} />
           </Grid>
         ))}

@@ -59,6 +59,10 @@ export type { SpareSteps } from './database-spare.ts';
  */
 export const imageMbFor = (needMb: number) => Math.ceil(needMb / 0.94) + 16;
 
+/** The image of a tenant limit of `limitMb` on `engine`: MySQL keeps slack and ballast above the limit. */
+export const databaseImageMb = (engine: 'mysql' | 'postgresql', limitMb: number) =>
+  imageMbFor(limitMb + (engine === 'mysql' ? SLACK_MB + BALLAST_MB : 0));
+
 type Engine = 'mysql' | 'postgresql';
 
 export interface DatabaseDiskUsage {
@@ -134,8 +138,7 @@ export function databaseDisks(options: DatabaseDisksOptions): DatabaseDisks {
   const recordFile = (database: string) => path.join(dir, `${database}.json`);
   const diskPoint = (disk: string) => path.join(tenantsDir, disk);
   const guarded = engine === 'mysql';
-  /** Image size for a tenant limit: MySQL keeps slack and ballast above the limit. */
-  const imageMb = (limitMb: number) => imageMbFor(limitMb + (guarded ? SLACK_MB + BALLAST_MB : 0));
+  const imageMb = (limitMb: number) => databaseImageMb(engine, limitMb);
 
   function recordOf(database: string): DiskRecord {
     const record = records.get(database);

@@ -513,7 +513,7 @@ describe('database sizes on the local servers', { timeout: 120_000 }, () => {
       });
     }
     expect(refused.size).toBe(2);
-    expect(logs.join('\n')).toMatch(/disk reserve: a new \d+ MiB disk refused/);
+    expect(logs.join('\n')).toMatch(/disk policy: a new \d+ MiB disk would bring what is promised to /);
 
     // Every disk filled to its end, as if every tenant wrote all it could.
     for (const server of [mariadbPaths(root).dir, postgresPaths(root).dir]) {

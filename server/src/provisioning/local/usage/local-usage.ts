@@ -1,4 +1,5 @@
 import { availableParallelism, totalmem } from 'node:os';
+import type { StorageReport } from '../../disk-policy.ts';
 import type { Engines } from '../../driver.ts';
 import type { InstanceType } from '../../instance-types.ts';
 import type { AppliedLimit, AppliedLimits, HostCapacity, UsageCapability, UsageSample } from '../../usage.ts';
@@ -30,6 +31,8 @@ export interface LocalUsageDeps {
   accessLog: AccessLogReader | undefined;
   /** The data root: its file system holds every tenant disk (capacity). */
   dataRoot: string;
+  /** The disk policy's figures for the admin (disk-policy.ts). */
+  storage(): Promise<StorageReport>;
   /** Whether a database instance has a server of its own, in its control group (instance-servers.ts). */
   ownsDatabaseServer(id: string): boolean;
   now?: () => Date;
@@ -114,8 +117,9 @@ export function localUsage(deps: LocalUsageDeps): UsageCapability {
     },
 
     async capacity(): Promise<HostCapacity> {
-      const disk = await diskUsage(deps.dataRoot);
+      const [disk, storage] = await Promise.all([diskUsage(deps.dataRoot), deps.storage()]);
       return {
+        storage,
         memoryBytes: totalmem(),
         cpus: availableParallelism(),
         diskBytes: disk.sizeBytes,

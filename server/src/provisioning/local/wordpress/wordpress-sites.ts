@@ -38,6 +38,10 @@ export interface SiteRuntimeOptions {
   upkeepEveryMs?: number;
 }
 
+/** A site's disk and its database's limit when the operator sets neither (SITES_DISK_MB, SITES_DATABASE_MB). */
+export const DEFAULT_SITE_DISK_MB = 1024;
+export const DEFAULT_SITE_DATABASE_MB = 512;
+
 export interface SiteRuntimeDeps {
   /** The MariaDB server tenants live on, once started; undefined when MySQL is unavailable. */
   mariadb: () => EngineServer | undefined;
@@ -86,7 +90,7 @@ export function localSites(
 ): LocalSites {
   const baseDomain = options.baseDomain ?? 'localhost';
   const listenHost = options.listenHost ?? '127.0.0.1';
-  const diskMb = options.diskMb ?? 1024;
+  const diskMb = options.diskMb ?? DEFAULT_SITE_DISK_MB;
   const { front } = deps;
   const disks = siteDisks(root, { sizeMb: diskMb, reserve: deps.reserve, log });
   const helpers = siteHelpers(root, front, deps);
@@ -118,7 +122,7 @@ export function localSites(
     groups: deps.groups,
     withSite: createKeyedLock(),
     runningSftp: runtime.runningSftp,
-    databaseMb: options.databaseMb ?? 512,
+    databaseMb: options.databaseMb ?? DEFAULT_SITE_DATABASE_MB,
     ...helpers,
   };
 

@@ -1,0 +1,161 @@
+// `npm run bench:density -- <N>` (default 100): how many idle WordPress sites this host holds, and what
+// each costs. Deploys N sites (256 MB, 0.25 vCPU each) one after another through the local driver, and
+// after every STEP sites prints:
+//   deploy     p50 / p95 of that step's deploys (disk, user, sandboxed php-fpm, install, route)
+//   memory     MemAvailable's drop since the start, per site, once the step's sites are idle
+//   reload     one reload of the front door's whole configuration (Caddy), and its size
+//   page       a random site's first page rendered by PHP (a logged-in cookie: never cached), then a
+//              cached one (anonymous, served from the site's disk by Caddy)
+//   sampler    the usage sampler's CPU and time for one sample of every site
+//   disk       promised to the sites' disks and written, on the disks' file system (disk-policy.ts)
+// DISK_OVERCOMMIT is set so that N sites may be promised their disks here (printed); the sites are
+// deleted at the end. Run as root (the local driver's sandboxes, disks and control groups).
+import { readFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import http from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { percentile } from '../src/provisioning/deploy-latency.ts';
+import { caddyAdmin, caddyPaths } from '../src/provisioning/local/front-door/caddy.ts';
+import { hostControlGroups } from '../src/provisioning/local/host/control-groups.ts';
+import { diskReserve } from '../src/provisioning/local/host/disk-reserve.ts';
+import { missingHostPackages } from '../src/provisioning/local/host/host-packages.ts';
+import { disksDir } from '../src/provisioning/local/host/tenant-disks.ts';
+import { createLocalDriver } from '../src/provisioning/local/local-driver.ts';
+import { cleanUpLocalDriver } from '../test/provisioning/test-driver-cleanup.ts';
+
+const N = Number(process.argv[2] ?? process.env.DENSITY_SITES ?? 100);
+const STEP = Number(process.env.DENSITY_STEP ?? 50);
+/** How long the sites of a step are left alone before memory is read (deploys' leftovers gone). */
+const SETTLE_MS = 20_000;
+const MIB = 1024 * 1024;
+/** What a site promises by default: its 1 GiB disk and its 512 MiB database's disk (868 MiB image). */
+const SITE_PROMISE_MB = 1024 + 868;
+const RESERVE_MB = 2048;
+
+const missing = missingHostPackages();
+if (missing.length > 0 || process.getuid?.() !== 0) {
+  console.log(
+    `density: skipped, the local driver needs root and ${missing.join(' ') || 'its packages'} (run the tests once as root)`,
+  );
+  process.exit(0);
+}
+
+const memAvailable = () =>
+  Number(/MemAvailable:\s+(\d+) kB/.exec(readFileSync('/proc/meminfo', 'utf8'))?.[1] ?? 0) * 1024;
+
+const root = await mkdtemp('/tmp/berth-bench-density-');
+// Promises for N sites against what this disk really has (free + nothing written yet − the reserve).
+const here = await diskReserve(disksDir(root), { reserveMb: RESERVE_MB, overcommit: 1 }, () => {}).figures();
+const overcommit = Math.min(
+  20,
+  Math.max(1, Math.ceil(((N + 2) * SITE_PROMISE_MB * MIB) / Math.max(1, here.freeBytes - RESERVE_MB * MIB))),
+);
+const logs: string[] = [];
+const cgroupParent = `berth-density-${process.pid}`;
+const driver = createLocalDriver({
+  dataRoot: root,
+  cgroupParent,
+  sites: {},
+  diskReserveMb: RESERVE_MB,
+  diskOvercommit: overcommit,
+  log: (line) => logs.push(line),
+});
+
+/** One GET of `/` on a site's host through the front door; its time in ms and status. */
+function get(url: URL, cookie?: string): Promise<{ ms: number; status: number }> {
+  const t0 = performance.now();
+  return new Promise((resolve, reject) => {
+    const request = http.get(
+      {
+        host: '127.0.0.1',
+        port: url.port,
+        path: '/',
+        headers: { Host: url.host, ...(cookie ? { Cookie: cookie } : {}) },
+        agent: false,
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve({ ms: performance.now() - t0, status: response.statusCode ?? 0 }));
+      },
+    );
+    request.on('error', reject);
+  });
+}
+
+/** One reload of the front door's whole configuration (changed, so that Caddy does not skip it). */
+async function reloadMs(): Promise<{ ms: number; kib: number }> {
+  const socket = caddyPaths(root).adminSocket;
+  const current = await caddyAdmin(socket, 'GET', '/config/');
+  const config = JSON.parse(current.body) as { apps: { http: { grace_period?: string } } };
+  config.apps.http.grace_period = config.apps.http.grace_period === '5s' ? '6s' : '5s';
+  const t0 = performance.now();
+  const loaded = await caddyAdmin(socket, 'POST', '/load', config);
+  if (loaded.status !== 200) throw new Error(`Caddy answered ${loaded.status}: ${loaded.body}`);
+  return { ms: performance.now() - t0, kib: current.body.length / 1024 };
+}
+
+const fmt = (ms: number) =>
+  ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(ms < 10 ? 1 : 0)} ms`;
+const gib = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
+
+const sites: { id: string; url: URL }[] = [];
+try {
+  await driver.start();
+  await sleep(5000);
+  const before = memAvailable();
+  console.log(
+    `\nDensity: ${N} WordPress sites (256 MB, 0.25 vCPU), ${STEP} per step; DISK_OVERCOMMIT ${overcommit}, reserve ${RESERVE_MB} MiB; MemAvailable ${gib(before)} at the start`,
+  );
+  console.log(
+    '  sites  deploy p50 / p95   memory/site   reload (config)      uncached page  cached page  sampler CPU / time   disk promised / written',
+  );
+  while (sites.length < N) {
+    const times: number[] = [];
+    const stepEnd = Math.min(N, sites.length + STEP);
+    while (sites.length < stepEnd) {
+      const id = crypto.randomUUID();
+      const t0 = performance.now();
+      const deployed = await driver.engine('wordpress').deploy({
+        id,
+        title: `Density ${sites.length + 1}`,
+        adminUser: 'bench',
+        adminEmail: 'bench@example.com',
+        adminPassword: 'Bench#wordpress2026',
+        phpVersion: '8.2',
+        resources: { memoryMb: 256, cpus: 0.25 },
+      });
+      times.push(performance.now() - t0);
+      sites.push({ id, url: new URL(deployed.urls?.url ?? '') });
+    }
+    await sleep(SETTLE_MS);
+    const perSite = (before - memAvailable()) / sites.length;
+    const reload = await reloadMs();
+    const pick = sites[Math.floor(Math.random() * sites.length)];
+    if (!pick) break;
+    const uncached = await get(pick.url, 'wordpress_logged_in_density=1');
+    await get(pick.url);
+    const cached = await get(pick.url);
+    const usage = driver.usage;
+    const cpu0 = process.cpuUsage();
+    const s0 = performance.now();
+    await usage?.sample(sites.map(({ id }) => ({ id, type: 'wordpress' as const })));
+    const samplerMs = performance.now() - s0;
+    const cpu = process.cpuUsage(cpu0);
+    const storage = (await usage?.capacity())?.storage;
+    times.sort((a, b) => a - b);
+    console.log(
+      `  ${String(sites.length).padStart(5)}  ${fmt(percentile(times, 50)).padStart(7)} / ${fmt(percentile(times, 95)).padEnd(7)}  ${`${(perSite / MIB).toFixed(1)} MB`.padStart(10)}   ${`${fmt(reload.ms)} (${reload.kib.toFixed(0)} KiB)`.padEnd(19)}  ${`${fmt(uncached.ms)} ${uncached.status}`.padStart(13)}  ${`${fmt(cached.ms)} ${cached.status}`.padStart(11)}  ${`${fmt((cpu.user + cpu.system) / 1000)} / ${fmt(samplerMs)}`.padEnd(19)}  ${storage ? `${gib(storage.promisedBytes)} / ${gib(storage.tenantUsedBytes)}` : '—'}`,
+    );
+  }
+} catch (error) {
+  console.log(`density: stopped at ${sites.length} sites: ${(error as Error).message}`);
+  console.log(logs.slice(-10).join('\n'));
+  process.exitCode = 1;
+} finally {
+  for (const site of sites)
+    await driver
+      .engine('wordpress')
+      .delete(site.id)
+      .catch(() => {});
+  await cleanUpLocalDriver(driver, root, hostControlGroups(cgroupParent));
+}

@@ -1,0 +1,112 @@
+/**
+ * How much disk a host promises its tenants, as real hosts do: thin.
+ *
+ * Every tenant disk is a sparse image of the size its customer was sold; the kernel keeps each tenant
+ * within it (ENOSPC), whatever the host has. What the host promises (the sum of those sizes) may pass
+ * what it has, by the operator's ratio DISK_OVERCOMMIT, because an idle site writes a few MB of its
+ * 1 GiB. A new disk is refused when either rule says so:
+ *   - promises: everything promised, the new disk included, must stay within DISK_OVERCOMMIT × the real
+ *     space for tenants (what is free, plus what their disks take now, minus the platform's reserve);
+ *   - real use: the file system's use must stay below the high-water mark, HIGH_WATER of its size minus
+ *     the reserve, so that there is room for what the existing tenants write next.
+ * At WARNING of that same measure the admins are told (usage service), and Admin → Server shows the
+ * figures (`storageReport`). With DISK_OVERCOMMIT = 1 the first rule is the strict one: every byte
+ * promised is free (or written) outside the reserve, so tenants filling their disks never reach it.
+ */
+
+/** What a file system holds, and what tenants were promised on it. */
+export interface DiskFigures {
+  /** As df counts it: used + available to an unprivileged writer. */
+  sizeBytes: number;
+  usedBytes: number;
+  freeBytes: number;
+  /** The sizes of every tenant disk (a pool's spare too): what is promised. */
+  promisedBytes: number;
+  /** What those disks take on the host now. */
+  tenantUsedBytes: number;
+  /** How many tenant disks there are. */
+  disks: number;
+}
+
+export interface DiskPolicy {
+  /** Kept for the platform (DISK_RESERVE_MB). */
+  reserveBytes: number;
+  /** Promised ÷ real space allowed (DISK_OVERCOMMIT), at least 1. */
+  overcommit: number;
+}
+
+/** Real use past this share of (size − reserve) refuses new disks. */
+export const HIGH_WATER = 0.85;
+/** Real use past this share tells the admins. */
+export const WARNING = 0.75;
+
+export interface StorageReport {
+  sizeBytes: number;
+  usedBytes: number;
+  freeBytes: number;
+  reserveBytes: number;
+  promisedBytes: number;
+  tenantUsedBytes: number;
+  overcommit: number;
+  /** What may be promised in all: overcommit × (free + tenants' use − reserve). */
+  promiseLimitBytes: number;
+  /** Real use past which new disks are refused. */
+  highWaterBytes: number;
+  /** usedBytes ÷ (size − reserve): past WARNING the admins are told, past HIGH_WATER deploys stop. */
+  useShare: number;
+  /** About how many more sites (their disk and database) fit under both rules. */
+  headroomSites: number;
+}
+
+const MIB = 1024 * 1024;
+const mib = (bytes: number) => `${Math.floor(bytes / MIB)} MiB`;
+
+function limitsOf(f: DiskFigures, p: DiskPolicy) {
+  const space = Math.max(0, f.sizeBytes - p.reserveBytes);
+  const tenantSpace = Math.max(0, f.freeBytes + f.tenantUsedBytes - p.reserveBytes);
+  return {
+    promiseLimitBytes: Math.floor(p.overcommit * tenantSpace),
+    highWaterBytes: Math.floor(HIGH_WATER * space),
+    useShare: space > 0 ? f.usedBytes / space : 1,
+  };
+}
+
+/**
+ * Why a new disk of `bytes` may not be made (for the operator's log), or undefined when it may. The
+ * deploy's customer reads only that the server has no storage left (StorageExhaustedError).
+ */
+export function refusalOf(f: DiskFigures, p: DiskPolicy, bytes: number): string | undefined {
+  const { promiseLimitBytes, highWaterBytes } = limitsOf(f, p);
+  if (f.promisedBytes + bytes > promiseLimitBytes)
+    return `a new ${mib(bytes)} disk would bring what is promised to ${mib(f.promisedBytes + bytes)}, past ${mib(promiseLimitBytes)} (DISK_OVERCOMMIT ${p.overcommit} × ${mib(f.freeBytes)} free + ${mib(f.tenantUsedBytes)} used by tenants − ${mib(p.reserveBytes)} kept in reserve by DISK_RESERVE_MB)`;
+  if (f.usedBytes >= highWaterBytes)
+    return `a new ${mib(bytes)} disk refused: the file system uses ${mib(f.usedBytes)}, past its high-water mark ${mib(highWaterBytes)} (${HIGH_WATER * 100} % of ${mib(f.sizeBytes)} − the reserve)`;
+  return undefined;
+}
+
+/**
+ * The admin's figures. `site` is what one more site would promise (its disk and its database's); its
+ * real use is taken as the average of the disks there are (or, with none, its promise ÷ overcommit).
+ */
+export function storageReport(
+  f: DiskFigures,
+  p: DiskPolicy,
+  site: { promisedBytes: number; disks: number },
+): StorageReport {
+  const limits = limitsOf(f, p);
+  const usePerSite =
+    f.disks > 0 ? (f.tenantUsedBytes / f.disks) * site.disks : site.promisedBytes / p.overcommit;
+  const byPromise = Math.floor((limits.promiseLimitBytes - f.promisedBytes) / site.promisedBytes);
+  const byUse = Math.floor((limits.highWaterBytes - f.usedBytes) / Math.max(MIB, usePerSite));
+  return {
+    sizeBytes: f.sizeBytes,
+    usedBytes: f.usedBytes,
+    freeBytes: f.freeBytes,
+    reserveBytes: p.reserveBytes,
+    promisedBytes: f.promisedBytes,
+    tenantUsedBytes: f.tenantUsedBytes,
+    overcommit: p.overcommit,
+    ...limits,
+    headroomSites: Math.max(0, Math.min(byPromise, byUse)),
+  };
+}
