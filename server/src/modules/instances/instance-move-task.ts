@@ -90,11 +90,12 @@ export function moveTask(ctx: BackupTaskContext) {
       if (row.suspended) await engine.suspend(row.id);
     } catch (error) {
       if (helpers.job.attempts < helpers.job.max_attempts) throw error;
-      helpers.logger.error(`move of ${row.id} failed [ref ${requestId}]: ${describeError(error)}`);
+      const reference = requestId ?? newReference();
+      helpers.logger.error(`move of ${row.id} failed [ref ${reference}]: ${describeError(error)}`);
       const ours = customerReason(error);
       const why = withReference(
         `It could not be moved${ours ? ` (${ours})` : ''}, and runs where it was`,
-        requestId ?? newReference(),
+        reference,
       );
       await settle(
         row,
@@ -104,7 +105,7 @@ export function moveTask(ctx: BackupTaskContext) {
       await notifications.notifyAdmins({
         type: 'instance',
         title: 'An instance could not be moved',
-        message: `The ${label(row)} of user ${row.user_id} stays on its drained server: ${ours ?? describeError(error)}. Put the server back in service, or free room on another one and drain it again (Admin Panel → Server).`,
+        message: `The ${label(row)} of user ${row.user_id} stays on its drained server: ${ours ?? (error instanceof Error ? error.message : String(error))} (ref ${reference}). Put the server back in service, or free room on another one and drain it again (Admin Panel → Server).`,
       });
       return;
     }

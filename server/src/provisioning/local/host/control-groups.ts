@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { type FileHandle, mkdir, open, readdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -121,7 +121,13 @@ export function detectLayout(
 }
 
 const readText = async (file: string) => (await readFile(file, 'utf8')).trim();
-const readNumber = async (file: string) => Number(await readText(file));
+/**
+ * A group's counters, read at once: the kernel's files answer from memory, and the sampler reads a few
+ * of each of hundreds of groups every 15 s, where a round trip through libuv's threads per file cost ten
+ * times more CPU than the reads.
+ */
+const counters = (file: string) => readFileSync(file, 'utf8').trim();
+const counter = (file: string) => Number(counters(file));
 
 /** The value of `key` in a "key value" per line file (memory.stat, memory.events, cpu.stat, oom_control). */
 function field(text: string, key: string): number {
@@ -188,13 +194,13 @@ function v2Groups(layout: Extract<GroupLayout, { mode: 'v2' }>): ControlGroups {
     joins: (name) => [path.join(dir(name), 'cgroup.procs')],
     async stats(name) {
       if (!existsSync(dir(name))) return undefined;
-      const [cpu, current, stat, events, max] = await Promise.all([
-        readText(path.join(dir(name), 'cpu.stat')),
-        readNumber(path.join(dir(name), 'memory.current')),
-        readText(path.join(dir(name), 'memory.stat')),
-        readText(path.join(dir(name), 'memory.events')),
-        readText(path.join(dir(name), 'memory.max')),
-      ]);
+      const [cpu, current, stat, events, max] = [
+        counters(path.join(dir(name), 'cpu.stat')),
+        counter(path.join(dir(name), 'memory.current')),
+        counters(path.join(dir(name), 'memory.stat')),
+        counters(path.join(dir(name), 'memory.events')),
+        counters(path.join(dir(name), 'memory.max')),
+      ];
       return {
         cpuSeconds: field(cpu, 'usage_usec') / 1e6,
         memoryBytes: Math.max(0, current - field(stat, 'inactive_file')),
@@ -255,16 +261,20 @@ function v1Groups(layout: Extract<GroupLayout, { mode: 'v1' }>): ControlGroups {
     async stats(name) {
       const memory = at(mounts.memory, name);
       if (!existsSync(memory)) return undefined;
-      const [usage, cpuNs, stat, peak, limit, oom] = await Promise.all([
-        readNumber(path.join(memory, 'memory.usage_in_bytes')),
-        readText(path.join(at(mounts.cpuacct, name), 'cpuacct.usage')),
-        readText(path.join(memory, 'memory.stat')),
-        readNumber(path.join(memory, 'memory.max_usage_in_bytes')),
-        readText(path.join(memory, 'memory.limit_in_bytes')),
-        readText(path.join(memory, 'memory.oom_control')),
-      ]);
+      const [usage, cpuNs, stat, peak, limit, oom] = [
+        counter(path.join(memory, 'memory.usage_in_bytes')),
+        counters(path.join(at(mounts.cpuacct, name), 'cpuacct.usage')),
+        counters(path.join(memory, 'memory.stat')),
+        counter(path.join(memory, 'memory.max_usage_in_bytes')),
+        counters(path.join(memory, 'memory.limit_in_bytes')),
+        counters(path.join(memory, 'memory.oom_control')),
+      ];
       // The next peak counts from now (writing 0 resets it to the current usage).
-      await writeFile(path.join(memory, 'memory.max_usage_in_bytes'), '0').catch(() => {});
+      try {
+        writeFileSync(path.join(memory, 'memory.max_usage_in_bytes'), '0');
+      } catch {
+        // a group removed meanwhile
+      }
       return {
         cpuSeconds: Number(BigInt(cpuNs)) / 1e9,
         memoryBytes: Math.max(0, usage - field(stat, 'total_inactive_file')),
