@@ -12,7 +12,6 @@
 // deleted at the end. Run as root (the local driver's sandboxes, disks and control groups).
 import { readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
-import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { percentile } from '../src/provisioning/deploy-latency.ts';
 import { caddyAdmin, caddyPaths } from '../src/provisioning/local/front-door/caddy.ts';
@@ -22,6 +21,7 @@ import { missingHostPackages } from '../src/provisioning/local/host/host-package
 import { disksDir } from '../src/provisioning/local/host/tenant-disks.ts';
 import { createLocalDriver } from '../src/provisioning/local/local-driver.ts';
 import { cleanUpLocalDriver } from '../test/provisioning/test-driver-cleanup.ts';
+import { sitePage } from './site-page.ts';
 
 const N = Number(process.argv[2] ?? process.env.DENSITY_SITES ?? 100);
 const STEP = Number(process.env.DENSITY_STEP ?? 50);
@@ -60,27 +60,6 @@ const driver = createLocalDriver({
   diskOvercommit: overcommit,
   log: (line) => logs.push(line),
 });
-
-/** One GET of `/` on a site's host through the front door; its time in ms and status. */
-function get(url: URL, cookie?: string): Promise<{ ms: number; status: number }> {
-  const t0 = performance.now();
-  return new Promise((resolve, reject) => {
-    const request = http.get(
-      {
-        host: '127.0.0.1',
-        port: url.port,
-        path: '/',
-        headers: { Host: url.host, ...(cookie ? { Cookie: cookie } : {}) },
-        agent: false,
-      },
-      (response) => {
-        response.resume();
-        response.on('end', () => resolve({ ms: performance.now() - t0, status: response.statusCode ?? 0 }));
-      },
-    );
-    request.on('error', reject);
-  });
-}
 
 /** One reload of the front door's whole configuration (changed, so that Caddy does not skip it). */
 async function reloadMs(): Promise<{ ms: number; kib: number }> {
@@ -132,9 +111,9 @@ try {
     const reload = await reloadMs();
     const pick = sites[Math.floor(Math.random() * sites.length)];
     if (!pick) break;
-    const uncached = await get(pick.url, 'wordpress_logged_in_density=1');
-    await get(pick.url);
-    const cached = await get(pick.url);
+    const uncached = await sitePage(pick.url, 'wordpress_logged_in_density=1');
+    await sitePage(pick.url);
+    const cached = await sitePage(pick.url);
     const usage = driver.usage;
     const cpu0 = process.cpuUsage();
     const s0 = performance.now();

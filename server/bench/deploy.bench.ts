@@ -10,7 +10,6 @@
 // (the tenant isolation issue: p95 at most 5 s with the sandbox). Then n8n through the driver the same way.
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createApp } from '../src/app.ts';
@@ -39,6 +38,7 @@ import { missingHostPackages } from '../src/provisioning/local/host/host-package
 import { createLocalDriver } from '../src/provisioning/local/local-driver.ts';
 import { generateN8nKey } from '../src/provisioning/local/n8n/n8n-instances.ts';
 import { createServices } from '../src/services.ts';
+import { sitePage } from './site-page.ts';
 
 const COUNT = 20;
 const wordpressSpec = (id: string, i: number) => ({
@@ -121,24 +121,7 @@ try {
       const timed = async (cookie: string | undefined) => {
         const samples: number[] = [];
         for (let i = 0; i < 200; i += 1) {
-          const t0 = performance.now();
-          await new Promise<void>((resolve, reject) => {
-            const request = http.get(
-              {
-                host: '127.0.0.1',
-                port: url.port,
-                path: '/',
-                headers: { Host: url.host, ...(cookie ? { Cookie: cookie } : {}) },
-                agent: false,
-              },
-              (response) => {
-                response.resume();
-                response.on('end', resolve);
-              },
-            );
-            request.on('error', reject);
-          });
-          samples.push(performance.now() - t0);
+          samples.push((await sitePage(url, cookie)).ms);
         }
         return samples.sort((a, b) => a - b);
       };
