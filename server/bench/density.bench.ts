@@ -1,7 +1,8 @@
 // `npm run bench:density -- <N>` (default 100): how many idle WordPress sites this host holds, and what
 // each costs. Deploys N sites (256 MB, 0.25 vCPU each) one after another through the local driver, and
 // after every STEP sites prints:
-//   deploy     p50 / p95 of that step's deploys (disk, user, sandboxed php-fpm, install, route)
+//   deploy     p50 / p95 of that step's deploys, and the p50 of each part (tenant, user and disk; php
+//              and install; route: the front door reloaded; the first 200)
 //   memory     MemAvailable's drop since the start, per site, once the step's sites are idle
 //   reload     one reload of the front door's whole configuration (Caddy), and its size
 //   page       a random site's first page rendered by PHP (a logged-in cookie: never cached), then a
@@ -51,6 +52,16 @@ const overcommit = Math.min(
   Math.max(1, Math.ceil(((N + 2) * SITE_PROMISE_MB * MIB) / Math.max(1, here.freeBytes - RESERVE_MB * MIB))),
 );
 const logs: string[] = [];
+/** Where each deploy of the current step spent its time (the driver's "site … deployed:" lines), per part. */
+const stepParts = new Map<string, number[]>();
+function noteDeploy(line: string): void {
+  const parts = /^site \S+ deployed: \d+ ms \((.*)\)$/.exec(line)?.[1];
+  for (const part of parts?.split(', ') ?? []) {
+    const found = /^(.*) (\d+) ms$/.exec(part);
+    if (found?.[1] && found[2])
+      stepParts.set(found[1], [...(stepParts.get(found[1]) ?? []), Number(found[2])]);
+  }
+}
 const cgroupParent = `berth-density-${process.pid}`;
 const driver = createLocalDriver({
   dataRoot: root,
@@ -58,7 +69,10 @@ const driver = createLocalDriver({
   sites: {},
   diskReserveMb: RESERVE_MB,
   diskOvercommit: overcommit,
-  log: (line) => logs.push(line),
+  log: (line) => {
+    logs.push(line);
+    noteDeploy(line);
+  },
 });
 
 /** One reload of the front door's whole configuration (changed, so that Caddy does not skip it). */
@@ -90,6 +104,7 @@ try {
   );
   while (sites.length < N) {
     const times: number[] = [];
+    stepParts.clear();
     const stepEnd = Math.min(N, sites.length + STEP);
     while (sites.length < stepEnd) {
       const id = crypto.randomUUID();
@@ -125,6 +140,16 @@ try {
     console.log(
       `  ${String(sites.length).padStart(5)}  ${fmt(percentile(times, 50)).padStart(7)} / ${fmt(percentile(times, 95)).padEnd(7)}  ${`${(perSite / MIB).toFixed(1)} MB`.padStart(10)}   ${`${fmt(reload.ms)} (${reload.kib.toFixed(0)} KiB)`.padEnd(19)}  ${`${fmt(uncached.ms)} ${uncached.status}`.padStart(13)}  ${`${fmt(cached.ms)} ${cached.status}`.padStart(11)}  ${`${fmt((cpu.user + cpu.system) / 1000)} / ${fmt(samplerMs)}`.padEnd(19)}  ${storage ? `${gib(storage.promisedBytes)} / ${gib(storage.tenantUsedBytes)}` : '—'}`,
     );
+    const parts = [...stepParts].map(
+      ([part, ms]) =>
+        `${part} ${fmt(
+          percentile(
+            [...ms].sort((a, b) => a - b),
+            50,
+          ),
+        )}`,
+    );
+    console.log(`         deploy p50 by part: ${parts.join(' · ')}`);
   }
 } catch (error) {
   console.log(`density: stopped at ${sites.length} sites: ${(error as Error).message}`);

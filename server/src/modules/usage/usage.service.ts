@@ -32,7 +32,7 @@ export const COMPACT_INTERVAL_MS = 5 * 60_000;
 const RAW_RETENTION_SECONDS = 24 * 3600;
 const ROLLUP_RETENTION_SECONDS = 30 * 24 * 3600;
 /** How often a sampling round also looks at the disks instances' disks live on (for the admins). */
-export const STORAGE_CHECK_MS = 60_000;
+const STORAGE_CHECK_MS = 60_000;
 
 export interface UsageDeps {
   db: Db;

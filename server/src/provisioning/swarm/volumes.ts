@@ -37,7 +37,7 @@ const MIB = 1024 * 1024;
  * What the image of a volume's disk of `sizeMb` promises on its node: the agent makes it a tenth larger
  * and 12 MiB more, for ext4's own (berth-agent, volume_create).
  */
-export const volumeImageBytes = (sizeMb: number) => (sizeMb + Math.floor(sizeMb / 10) + 12) * MIB;
+const volumeImageBytes = (sizeMb: number) => (sizeMb + Math.floor(sizeMb / 10) + 12) * MIB;
 
 /** What an instance of `type` promises on its node: the image of each of its volumes. */
 export function instanceDiskBytes(disks: DiskSizes, type: string): number {
