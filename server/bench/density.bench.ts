@@ -56,10 +56,8 @@ const logs: string[] = [];
 const stepParts = new Map<string, number[]>();
 function noteDeploy(line: string): void {
   const parts = /^site \S+ deployed: \d+ ms \((.*)\)$/.exec(line)?.[1];
-  for (const part of parts?.split(', ') ?? []) {
-    const found = /^(.*) (\d+) ms$/.exec(part);
-    if (found?.[1] && found[2])
-      stepParts.set(found[1], [...(stepParts.get(found[1]) ?? []), Number(found[2])]);
+  for (const [, part, ms] of parts?.matchAll(/(?:^|, )(.+?) (\d+) ms/g) ?? []) {
+    if (part && ms) stepParts.set(part, [...(stepParts.get(part) ?? []), Number(ms)]);
   }
 }
 const cgroupParent = `berth-density-${process.pid}`;
