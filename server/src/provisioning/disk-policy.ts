@@ -110,3 +110,74 @@ export function storageReport(
     headroomSites: Math.max(0, Math.min(byPromise, byUse)),
   };
 }
+
+/**
+ * The hold: what keeps tenants out of the reserve when more is promised than there is.
+ *
+ * Promising thin is safe only if the disks cannot all grow at once past what is free. So whenever
+ * what the tenant disks could still take (their free space, `potential`) passes the room outside the
+ * reserve (free − reserve − what other images could still take), each disk is given an allowance,
+ * and the rest of its free space is held by a file of root's on it (`holdBytes`), which no tenant can
+ * write, remove or see. Writes past the allowance fail (ENOSPC) as at the end of the disk, so the
+ * disks together never take the reserve, however fast and by whichever process they write.
+ *
+ * Allowances are dealt like water filling: every disk gets the same level (a disk with less free
+ * space than the level keeps all of it), over HOLD_SHARE of the room; the rest of the room is kept
+ * to top up a disk that has spent three quarters of its allowance (a writer) without taking from the
+ * others. Only when that spare runs out are all disks dealt again. While the disks' free space fits
+ * in the room, nothing is held: each tenant writes up to its own size, as sold.
+ */
+export interface HeldDisk {
+  /** What an unprivileged writer may still write there now. */
+  freeBytes: number;
+  /** What the hold file takes there now. */
+  holdBytes: number;
+}
+
+/** Share of the room dealt at once; the rest tops up writers. */
+export const HOLD_SHARE = 0.8;
+/** Changes smaller than this are not worth a write. */
+const HOLD_STEP = MIB;
+
+/** The level that deals `room` over disks that could each take `potentials[i]` (water filling). */
+export function holdLevel(potentials: number[], room: number): number {
+  const sorted = [...potentials].sort((a, b) => a - b);
+  let left = Math.max(0, room);
+  for (let i = 0; i < sorted.length; i += 1) {
+    const even = left / (sorted.length - i);
+    if ((sorted[i] ?? 0) > even) return Math.floor(even);
+    left -= sorted[i] ?? 0;
+  }
+  return Number.POSITIVE_INFINITY;
+}
+
+/**
+ * The hold's sizes to write, by disk index (0: no hold), for disks as they are now and `roomBytes`
+ * outside the reserve. Empty when nothing needs to change.
+ */
+export function holdPlan(disks: HeldDisk[], roomBytes: number): Map<number, number> {
+  const plan = new Map<number, number>();
+  const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+  const rows = disks.map((disk, index) => ({ index, ...disk, potential: disk.freeBytes + disk.holdBytes }));
+  if (sum(rows.map((row) => row.potential)) <= roomBytes) {
+    for (const row of rows) if (row.holdBytes > 0) plan.set(row.index, 0);
+    return plan;
+  }
+  const level = holdLevel(
+    rows.map((row) => row.potential),
+    HOLD_SHARE * roomBytes,
+  );
+  const dealt = rows.map((row) => ({ ...row, allowance: Math.min(row.potential, level) }));
+  const spare = roomBytes - sum(rows.map((row) => row.freeBytes));
+  const writers = dealt.filter(
+    (row) => row.freeBytes < row.allowance / 4 && row.allowance > row.freeBytes + HOLD_STEP,
+  );
+  const topUps = sum(writers.map((row) => row.allowance - row.freeBytes));
+  // Dealt again when the spare cannot top the writers up: every disk to its allowance.
+  const changed =
+    spare >= topUps
+      ? writers
+      : dealt.filter((row) => row.freeBytes > row.allowance || row.allowance - row.freeBytes > HOLD_STEP);
+  for (const row of changed) plan.set(row.index, row.potential - row.allowance);
+  return plan;
+}

@@ -282,11 +282,14 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
       // Sites need MariaDB up first; n8n instances come back behind the front door.
       await startFrontDoor();
       await n8n?.start();
+      // Above DISK_OVERCOMMIT 1, tenants' disks together are held out of the reserve (disk-reserve.ts).
+      reserve.start();
       started = true;
     },
 
     async stop() {
       started = false;
+      reserve.stop();
       // n8n and sites first (SFTP, Caddy, php-fpm), the database servers last.
       await n8n?.stop();
       await sites?.stop();

@@ -388,7 +388,17 @@ export async function placeInstance(
         passedOver.add(node.ID);
         continue;
       }
-      const refusal = await diskRefusal(ctx, region, node, need, promised.get(node.ID)?.diskBytes ?? 0);
+      let refusal: string | undefined;
+      try {
+        refusal = await diskRefusal(ctx, region, node, need, promised.get(node.ID)?.diskBytes ?? 0);
+      } catch (error) {
+        // Its agent cannot say what its disk holds: passed over like a node that is not ready.
+        ctx.log(
+          `node ${node.Description.Hostname} of ${region.id} cannot tell its disk: ${(error as Error).message}`,
+        );
+        passedOver.add(node.ID);
+        continue;
+      }
       if (refusal) {
         ctx.log(`node ${node.Description.Hostname} of ${region.id} takes no new disk: ${refusal}`);
         passedOver.add(node.ID);
@@ -458,4 +468,43 @@ export async function nodeDisk(region: Region, nodeId: string): Promise<DiskFigu
     tenantUsedBytes: taken,
     disks,
   };
+}
+
+/** What the hold reads of a node (berth-agent hold-figures): its free space and each volume's disk. */
+export interface NodeHoldFigures {
+  freeBytes: number;
+  volumes: Map<string, { sizeBytes: number; takenBytes: number; freeBytes?: number; holdBytes: number }>;
+}
+
+export async function nodeHoldFigures(region: Region, nodeId: string): Promise<NodeHoldFigures> {
+  const { target } = await agentOn(region, nodeId);
+  const figures: NodeHoldFigures = { freeBytes: 0, volumes: new Map() };
+  const volume = (name: string) => {
+    const found = figures.volumes.get(name) ?? { sizeBytes: 0, takenBytes: 0, holdBytes: 0 };
+    figures.volumes.set(name, found);
+    return found;
+  };
+  for (const line of (await execIn(target, ['berth-agent', 'hold-figures'])).split('\n')) {
+    const [kind, name = '', a = '0', b = '0'] = line.trim().split(/\s+/);
+    if (kind === 'root') figures.freeBytes = Number(name);
+    else if (kind === 'image') Object.assign(volume(name), { sizeBytes: Number(a), takenBytes: Number(b) });
+    else if (kind === 'free') volume(name).freeBytes = Number(a);
+    else if (kind === 'hold') volume(name).holdBytes = Number(a);
+  }
+  return figures;
+}
+
+/** Sets volumes' holds on a node (berth-agent hold-set; 0 lets go). */
+export async function setNodeHolds(
+  region: Region,
+  nodeId: string,
+  holds: Map<string, number>,
+): Promise<void> {
+  if (holds.size === 0) return;
+  const { target } = await agentOn(region, nodeId);
+  await execIn(target, [
+    'berth-agent',
+    'hold-set',
+    ...[...holds].flatMap(([name, bytes]) => [name, String(Math.floor(bytes))]),
+  ]);
 }

@@ -10,6 +10,7 @@ import type { InstanceEngine, SpecOf } from '../engine.ts';
 import { type Capabilities, type InstanceType, unavailable } from '../instance-types.ts';
 import type { UsageCapability } from '../usage.ts';
 import { databaseEngine } from './database-engine.ts';
+import { diskHolds } from './disk-holds.ts';
 import { swarmFrontDoors } from './front-door.ts';
 import { activateNode, drainNode, moveInstance } from './instance-moves.ts';
 import { liveStatus } from './live-status.ts';
@@ -46,6 +47,8 @@ const NODE_WATCH_MS = 30_000;
 export function createSwarmDriver(options: SwarmDriverOptions): SwarmDriver {
   let started = false;
   const ctx = createSwarmContext(options, () => started);
+  // Above DISK_OVERCOMMIT 1, the volumes of a node together are held out of its reserve.
+  const holds = diskHolds(ctx);
   const frontDoors = swarmFrontDoors(ctx);
   const sftp = swarmSftp(ctx);
   const engines: { [T in InstanceType]: InstanceEngine<SpecOf[T]> } = {
@@ -155,12 +158,14 @@ export function createSwarmDriver(options: SwarmDriverOptions): SwarmDriver {
         for (const region of ctx.regions.values()) void prepareRegion(ctx, region);
       }, NODE_WATCH_MS);
       watchNodes.unref();
+      holds.start();
       started = true;
     },
 
     async stop() {
       started = false;
       if (watchNodes) clearInterval(watchNodes);
+      holds.stop();
       live.stop();
       await sftp.stop();
     },

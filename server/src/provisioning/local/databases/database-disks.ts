@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { chown, lchown, lstat, mkdir, readdir, readlink, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
+import { guardedFree, holdOf } from '../host/disk-hold.ts';
 import type { DiskReserve } from '../host/disk-reserve.ts';
 import type { OsUser } from '../host/host.ts';
 import { type DiskPool, diskPool, disksDir, diskUsage } from '../host/tenant-disks.ts';
@@ -168,6 +169,7 @@ export function databaseDisks(options: DatabaseDisksOptions): DatabaseDisks {
     rootOwner: owner,
     rootMode: 0o700,
     reserve: options.reserve,
+    ...(guarded ? { guardSlackBytes: SLACK_MB * MIB } : {}),
     log,
   });
 
@@ -197,7 +199,14 @@ export function databaseDisks(options: DatabaseDisksOptions): DatabaseDisks {
     const usedBytes = Math.max(0, disk.usedBytes - ballast);
     return {
       usedBytes,
-      limitBytes: guarded ? recordOf(database).limitMb * MIB : usedBytes + disk.freeBytes,
+      // MySQL: the record's limit, or sooner where the hold says so (disk-hold.ts); it is never later
+      // than the slack before the end of the disk.
+      limitBytes: guarded
+        ? Math.min(
+            recordOf(database).limitMb * MIB,
+            usedBytes + guardedFree(disk.freeBytes, SLACK_MB * MIB, holdOf(point).sizeBytes),
+          )
+        : usedBytes + disk.freeBytes,
       freeBytes: disk.freeBytes,
       ballastBytes: ballast,
     };

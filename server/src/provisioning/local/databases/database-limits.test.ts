@@ -13,6 +13,7 @@ import { killLeftoverServers } from '../../../../test/provisioning/leftover-serv
 import type { ProvisioningDriver, StorageLimitEvent } from '../../driver.ts';
 import type { DatabaseCredentials } from '../../engine.ts';
 import { tenantNames } from '../../tenant-names.ts';
+import { HOLD_FILE } from '../host/disk-hold.ts';
 import { mountPoints } from '../host/tenant-disks.ts';
 import { createLocalDriver } from '../local-driver.ts';
 import { imageMbFor, SLACK_MB } from './database-disks.ts';
@@ -37,12 +38,13 @@ let driver: ProvisioningDriver;
 const logs: string[] = [];
 const events: StorageLimitEvent[] = [];
 
-const newDriver = () => {
+const newDriver = (diskOvercommit = 1) => {
   const created = createLocalDriver({
     dataRoot: root,
     mysqlDiskMb: LIMIT_MB,
     postgresDiskMb: LIMIT_MB,
     diskReserveMb: RESERVE_MB,
+    diskOvercommit,
     databaseServers: 'shared',
     log: (line) => logs.push(line),
   });
@@ -529,6 +531,95 @@ describe('database sizes on the local servers', { timeout: 120_000 }, () => {
     );
     expect(free).toBeGreaterThanOrEqual(RESERVE_MB * MIB);
     for (const ref of ids) await driver.engine(ref.type).delete(ref.id);
+  });
+
+  it('at DISK_OVERCOMMIT 3 holds tenants out of the reserve: MySQL stopped by its guard where the hold says, PostgreSQL’s statement refused, the servers carry on', async () => {
+    await driver.stop();
+    driver = newDriver(3);
+    await driver.start();
+    const idM = randomUUID();
+    const idG = randomUUID();
+    const m = await deployDatabase(driver, 'mysql', { id: idM });
+    const g = await deployDatabase(driver, 'postgresql', { id: idG });
+    const pid = await serverPid('mysql');
+    // The platform's own files leave 400 MiB outside the reserve: less than the tenant disks could take
+    // together (MariaDB's temporary disk, unheld, is counted at its full 256 MiB).
+    const ballast = path.join(host.dir, 'platform-files');
+    const fill = await open(ballast, 'w');
+    await fill.write(Buffer.alloc(Math.max(0, (await host.freeBytes()) - (RESERVE_MB + 400) * MIB)));
+    await fill.close();
+    await waitFor('the hold', async () =>
+      existsSync(path.join(diskOf('mysql', idM).point, HOLD_FILE)) &&
+      existsSync(path.join(diskOf('postgresql', idG).point, HOLD_FILE))
+        ? true
+        : undefined,
+    );
+    expect(logs.join('\n')).toMatch(
+      /disk hold: tenant disks could take \d+ MiB more, the room outside the reserve is \d+ MiB/,
+    );
+    const held = await required(driver.engine('mysql').storage).usage(idM);
+    expect(held?.limitBytes).toBeLessThan(LIMIT_MB * MIB);
+    console.log(
+      `MySQL tenant held to ${((held?.limitBytes ?? 0) / MIB).toFixed(1)} MiB of its ${LIMIT_MB} MiB`,
+    );
+
+    // The MySQL tenant writes all it can: its guard closes it where the hold says, the server stays up.
+    const setup = await mysqlSession(m);
+    await setup.query('CREATE TABLE big (id int AUTO_INCREMENT PRIMARY KEY, pad LONGBLOB)');
+    await setup.end();
+    const writer = await mysqlSession(m);
+    const result = await failure(
+      writer.query("INSERT INTO big (pad) SELECT REPEAT('m', 1048576) FROM seq_1_to_200"),
+    );
+    await writer.end().catch(() => {});
+    expect(CLOSED_BY_GUARD, JSON.stringify(result)).toContain(result?.code);
+    expect(await serverPid('mysql')).toBe(pid);
+    expect((await required(driver.engine('mysql').storage).usage(idM))?.full).toBe(true);
+
+    // The PostgreSQL tenant's statement fails at its allowance; the next one runs.
+    const client = await pgSession(g);
+    try {
+      await client.query('CREATE TABLE big (pad text)');
+      const refused = await failure(
+        // Rows of 1 MiB of hex digits of random numbers, which TOAST cannot shrink much, one at a time.
+        client.query(
+          "DO $$ BEGIN FOR i IN 1..200 LOOP INSERT INTO big SELECT string_agg(md5(random()::text), '') FROM generate_series(1, 32768); END LOOP; END $$",
+        ),
+      );
+      expect(refused).toMatchObject({
+        code: '53100',
+        message: expect.stringMatching(/could not (extend|write to) file|No space left on device/),
+      });
+      await client.query('SELECT 1');
+    } finally {
+      await client.end();
+    }
+    const free = await host.freeBytes();
+    console.log(
+      `overcommit 3 under the hold: ${(free / MIB).toFixed(0)} MiB free (reserve ${RESERVE_MB} MiB)`,
+    );
+    expect(free).toBeGreaterThanOrEqual(RESERVE_MB * MIB);
+
+    // Room again: the hold goes and the MySQL tenant writes once more (its guard's sweep).
+    const seen = logs.length;
+    await rm(ballast);
+    await waitFor('the hold to go', async () =>
+      logs.slice(seen).includes('disk hold: tenant disks fit in the room outside the reserve: nothing held')
+        ? true
+        : undefined,
+    );
+    expect(existsSync(path.join(diskOf('mysql', idM).point, HOLD_FILE))).toBe(false);
+    await waitFor(
+      'the MySQL tenant’s writes back',
+      async () =>
+        (await required(driver.engine('mysql').storage).usage(idM))?.full === false ? true : undefined,
+      30_000,
+    );
+    const again = await mysqlSession(m);
+    await again.query("INSERT INTO big (pad) VALUES ('back')");
+    await again.end();
+    await driver.engine('mysql').delete(idM);
+    await driver.engine('postgresql').delete(idG);
   });
 
   it('deletes a tenant with its disk', async () => {

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { statSync } from 'node:fs';
 import { mkdir, open, rm, statfs, truncate } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -6,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type HostDisk, makeHostDisk } from '../../../../test/provisioning/host-disk.ts';
 import { storageReport } from '../../disk-policy.ts';
 import { StorageExhaustedError } from '../../driver.ts';
+import { HOLD_FILE } from './disk-hold.ts';
 import { type DiskReserve, diskReserve } from './disk-reserve.ts';
 import { type DiskPool, diskPool, diskUsage, isMounted } from './tenant-disks.ts';
 
@@ -33,7 +35,8 @@ beforeAll(async () => {
 
 afterEach(async () => {
   for (const pool of pools.splice(0)) await pool.stop();
-  if (isMounted(point())) await run('/usr/bin/umount', ['--lazy', point()]);
+  for (const at of [point(), ...Array.from({ length: 20 }, (_, i) => point(i))])
+    if (isMounted(at)) await run('/usr/bin/umount', ['--lazy', at]);
   await rm(disks, { recursive: true, force: true });
   await rm(path.join(host.dir, 'ballast'), { force: true });
   logs.length = 0;
@@ -43,8 +46,24 @@ afterAll(async () => {
   await host?.remove();
 });
 
-/** Where the last test mounts its disk. */
-const point = () => path.join(host.dir, 'point');
+/** Where a test mounts its disk (or its i-th). */
+const point = (i?: number) => path.join(host.dir, i === undefined ? 'point' : `point-${i}`);
+
+function poolOf(reserve: DiskReserve, more: { guardSlackBytes?: number; label?: string } = {}): DiskPool {
+  const pool = diskPool({
+    dir: disks,
+    sizeMb: DISK_MB,
+    names: /^t[0-9]+$/,
+    label: more.label ?? 'policy-test',
+    rootOwner: { uid: 0, gid: 0 },
+    rootMode: 0o755,
+    reserve,
+    log: (line) => logs.push(line),
+    ...(more.guardSlackBytes === undefined ? {} : { guardSlackBytes: more.guardSlackBytes }),
+  });
+  pools.push(pool);
+  return pool;
+}
 
 /** Makes sparse images of DISK_MB through the reserve until it refuses; answers how many it made. */
 async function promiseUntilRefused(reserve: DiskReserve): Promise<{ made: number; refusal: unknown }> {
@@ -137,17 +156,7 @@ describe('the disk policy on a disk of its own', () => {
 
   it('holds each disk to its own size however much more is promised', async () => {
     const reserve = diskReserve(disks, { reserveMb: RESERVE_MB, overcommit: 20 }, (line) => logs.push(line));
-    const pool = diskPool({
-      dir: disks,
-      sizeMb: DISK_MB,
-      names: /^t[0-9]+$/,
-      label: 'policy-test',
-      rootOwner: { uid: 0, gid: 0 },
-      rootMode: 0o755,
-      reserve,
-      log: (line) => logs.push(line),
-    });
-    pools.push(pool);
+    const pool = poolOf(reserve);
     await mkdir(point(), { recursive: true });
     await pool.ensure('t1', point());
     const before = await host.freeBytes();
@@ -157,5 +166,91 @@ describe('the disk policy on a disk of its own', () => {
     // What it took on the host: its own size at most.
     expect(before - (await host.freeBytes())).toBeLessThanOrEqual(DISK_MB * MIB);
     await pool.remove('t1', point());
+  });
+
+  it('at DISK_OVERCOMMIT 3 holds the disks out of the reserve: tenants writing every disk as far as it lets them never reach it', async () => {
+    const reserve = diskReserve(disks, { reserveMb: RESERVE_MB, overcommit: 3 }, (line) => logs.push(line));
+    const pool = poolOf(reserve);
+    let made = 0;
+    for (; made < 20; made += 1) {
+      try {
+        await pool.ensure(`t${made}`, point(made));
+      } catch (error) {
+        expect(error).toBeInstanceOf(StorageExhaustedError);
+        break;
+      }
+    }
+    expect(made).toBeGreaterThan(8); // well past what is there: 96 MiB each on about 440 MiB
+    await reserve.hold();
+    expect(logs.some((line) => line.startsWith('disk hold: tenant disks could take'))).toBe(true);
+    const room = (await host.freeBytes()) - RESERVE_MB * MIB;
+    const free = async () => {
+      let sum = 0;
+      for (let i = 0; i < made; i += 1) sum += (await diskUsage(point(i))).freeBytes;
+      return sum;
+    };
+    expect(await free()).toBeLessThanOrEqual(room);
+    // The hold is root's, takes no space on the host, and is not counted as the tenant's.
+    const hold = statSync(path.join(point(0), HOLD_FILE));
+    expect(hold.uid).toBe(0);
+    expect(hold.mode & 0o777).toBe(0o600);
+    expect((await diskUsage(point(0))).usedBytes).toBeLessThan(4 * MIB);
+
+    // Every tenant writes all it can, round after round (a writer that spent its allowance gets more).
+    let written = 0;
+    for (let pass = 0; pass < 30; pass += 1) {
+      const before = await host.freeBytes();
+      for (let i = 0; i < made; i += 1) await writeData(path.join(point(i), `data-${pass}`), DISK_MB);
+      await reserve.hold();
+      const wrote = before - (await host.freeBytes());
+      written += wrote;
+      if (wrote < MIB) break;
+    }
+    const left = await host.freeBytes();
+    console.log(
+      `overcommit 3 with the hold: ${made} disks of ${DISK_MB} MiB on ${(room / MIB).toFixed(0)} MiB of room, tenants wrote ${(written / MIB).toFixed(0)} MiB, ${(left / MIB).toFixed(0)} MiB left (reserve ${RESERVE_MB})`,
+    );
+    expect(left).toBeGreaterThanOrEqual(RESERVE_MB * MIB);
+    expect(written).toBeGreaterThan(0.6 * room); // the room was theirs to use
+    // What a tenant is told it holds is what it wrote.
+    const usage = await diskUsage(point(0));
+    expect(usage.usedBytes).toBeLessThan(DISK_MB * MIB);
+
+    // Space comes back (half the tenants leave): a tenant writing gets more, round after round.
+    const stuck = await diskUsage(point(made - 1));
+    for (let i = 0; i < made / 2; i += 1) await pool.remove(`t${i}`, point(i));
+    await reserve.hold();
+    let more = 0;
+    for (let pass = 0; pass < 10; pass += 1) {
+      const before = await host.freeBytes();
+      await writeData(path.join(point(made - 1), `more-${pass}`), DISK_MB);
+      await reserve.hold();
+      more += before - (await host.freeBytes());
+    }
+    expect(more).toBeGreaterThan(stuck.freeBytes + 16 * MIB);
+    expect(await host.freeBytes()).toBeGreaterThanOrEqual(RESERVE_MB * MIB);
+  }, 120_000);
+
+  it('holds a guarded disk (MySQL’s) through its guard: a sparse file the guard counts, no block taken', async () => {
+    const reserve = diskReserve(disks, { reserveMb: RESERVE_MB, overcommit: 20 }, (line) => logs.push(line));
+    const pool = poolOf(reserve, { guardSlackBytes: 16 * MIB });
+    await pool.ensure('t1', point(1));
+    // The platform's own files leave 40 MiB of room: less than the disk's 80 the guard would let pass.
+    const fill = (await host.freeBytes()) - (RESERVE_MB + 40) * MIB;
+    await writeData(path.join(host.dir, 'ballast'), Math.floor(fill / MIB));
+    await reserve.hold();
+    const hold = statSync(path.join(point(1), HOLD_FILE));
+    expect(hold.size).toBeGreaterThan(16 * MIB);
+    expect(hold.blocks).toBe(0);
+    const usage = await diskUsage(point(1));
+    expect(usage.usedBytes).toBeLessThan(4 * MIB);
+    const guardLets = usage.freeBytes - 16 * MIB - hold.size;
+    expect(guardLets).toBeLessThanOrEqual(40 * MIB);
+    expect(guardLets).toBeGreaterThan(16 * MIB);
+    // Room again: the hold goes.
+    await rm(path.join(host.dir, 'ballast'));
+    await reserve.hold();
+    expect(statSync(path.join(point(1), HOLD_FILE), { throwIfNoEntry: false })).toBeUndefined();
+    expect(logs.at(-1)).toBe('disk hold: tenant disks fit in the room outside the reserve: nothing held');
   });
 });

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { chmod, chown, mkdir, readdir, rename, rm, rmdir, statfs } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { FALLOCATE_SYSCALL, holdOf } from './disk-hold.ts';
 import type { DiskReserve } from './disk-reserve.ts';
 
 /**
@@ -65,8 +66,13 @@ export interface DiskPoolOptions {
    * Runs as root on a disk no tenant has seen yet. A deploy waits for a spare being filled.
    */
   prepareSpare?: (point: string) => Promise<void>;
-  /** Decides whether the host can hold another image; without it images are made unchecked. */
+  /**
+   * Decides whether the host can hold another image, and holds mounted disks (disk-hold.ts); without it
+   * images are made unchecked and never held.
+   */
   reserve?: DiskReserve;
+  /** A guard stops writers this many bytes before the end of each disk (MySQL's): held through the guard. */
+  guardSlackBytes?: number;
   log: (line: string) => void;
 }
 
@@ -128,11 +134,12 @@ export function isMounted(point: string): boolean {
   }
 }
 
+/** What the disk at `point` holds for its tenant (the hold's file, disk-hold.ts, left out). */
 export async function diskUsage(point: string): Promise<DiskUsage> {
   const stats = await statfs(point);
   return {
     sizeBytes: stats.blocks * stats.bsize,
-    usedBytes: (stats.blocks - stats.bfree) * stats.bsize,
+    usedBytes: Math.max(0, (stats.blocks - stats.bfree) * stats.bsize - holdOf(point).takenBytes),
     freeBytes: stats.bavail * stats.bsize,
   };
 }
@@ -146,9 +153,6 @@ async function unmountDisk(point: string): Promise<void> {
     await run('/usr/bin/umount', ['--lazy', point]);
   }
 }
-
-/** fallocate(2)'s number where we know it (Node has no binding for the call; perl, Essential in Debian, makes it). */
-const FALLOCATE_SYSCALL: Partial<Record<string, number>> = { x64: 285, arm64: 47 };
 
 /**
  * Gives every file directly in `dir` the blocks of its whole length, holes included, in one process:
@@ -201,11 +205,18 @@ export function diskPool(options: DiskPoolOptions): DiskPool {
     await (options.reserve ? options.reserve.withRoom(sizeMb * 1024 * 1024, make) : make());
   }
 
-  async function mountAt(file: string, point: string): Promise<void> {
+  /** Mounts `file` at `point`; a tenant's disk (not the spare being filled) comes under the hold. */
+  async function mountAt(file: string, point: string, tenant = true): Promise<void> {
     await mkdir(point, { recursive: true, mode: 0o711 });
     if (!isMounted(point)) await run('/usr/bin/mount', ['-o', MOUNT_OPTIONS, file, point]);
     await chown(point, options.rootOwner.uid, options.rootOwner.gid);
     await chmod(point, options.rootMode);
+    if (tenant) options.reserve?.mounted(file, point, options.guardSlackBytes);
+  }
+
+  async function unmountAt(point: string): Promise<void> {
+    options.reserve?.unmounted(point);
+    await unmountDisk(point);
   }
 
   /** A formatted disk at `spare`, unmounted, filled by prepareSpare. */
@@ -216,14 +227,14 @@ export function diskPool(options: DiskPoolOptions): DiskPool {
       if (existsSync(spare)) return;
       await mkdir(dir, { recursive: true, mode: 0o700 });
       const partial = `${spare}.partial`;
-      await unmountDisk(spareMount);
+      await unmountAt(spareMount);
       await create(partial, options.sizeMb);
       if (options.prepareSpare) {
-        await mountAt(partial, spareMount);
+        await mountAt(partial, spareMount, false);
         try {
           await options.prepareSpare(spareMount);
         } finally {
-          await unmountDisk(spareMount);
+          await unmountAt(spareMount);
         }
       }
       await rename(partial, spare);
@@ -280,10 +291,10 @@ export function diskPool(options: DiskPoolOptions): DiskPool {
       return true;
     },
 
-    unmount: unmountDisk,
+    unmount: unmountAt,
 
     async remove(name, point) {
-      await unmountDisk(point);
+      await unmountAt(point);
       await rm(image(name), { force: true });
       if (existsSync(point) && !isMounted(point)) await rmdir(point).catch(() => {});
     },
