@@ -8,6 +8,8 @@
 //   page       a random site's first page rendered by PHP (a logged-in cookie: never cached), then a
 //              cached one (anonymous, served from the site's disk by Caddy)
 //   sampler    the usage sampler's CPU and time for one sample of every site
+//   idle CPU   the driver's own CPU, as a share of one core, while the step's sites settle (the disk
+//              hold's rounds above all: DISK_OVERCOMMIT here is far above what the disk has)
 //   disk       promised to the sites' disks and written, on the disks' file system (disk-policy.ts)
 // DISK_OVERCOMMIT is set so that N sites may be promised their disks here (printed); the sites are
 // deleted at the end. Run as root (the local driver's sandboxes, disks and control groups).
@@ -98,7 +100,7 @@ try {
     `\nDensity: ${N} WordPress sites (256 MB, 0.25 vCPU), ${STEP} per step; DISK_OVERCOMMIT ${overcommit}, reserve ${RESERVE_MB} MiB; MemAvailable ${gib(before)} at the start`,
   );
   console.log(
-    '  sites  deploy p50 / p95   memory/site   reload (config)      uncached page  cached page  sampler CPU / time   disk promised / written',
+    '  sites  deploy p50 / p95   memory/site   reload (config)      uncached page  cached page  sampler CPU / time   idle CPU  disk promised / written',
   );
   while (sites.length < N) {
     const times: number[] = [];
@@ -119,7 +121,11 @@ try {
       times.push(performance.now() - t0);
       sites.push({ id, url: new URL(deployed.urls?.url ?? '') });
     }
+    // The driver's own work while nobody deploys (the disk hold's rounds, the MariaDB guard's sweeps).
+    const idle0 = process.cpuUsage();
     await sleep(SETTLE_MS);
+    const idle = process.cpuUsage(idle0);
+    const idleShare = (idle.user + idle.system) / 1000 / SETTLE_MS;
     const perSite = (before - memAvailable()) / sites.length;
     const reload = await reloadMs();
     const pick = sites[Math.floor(Math.random() * sites.length)];
@@ -136,7 +142,7 @@ try {
     const storage = (await usage?.capacity())?.storage;
     times.sort((a, b) => a - b);
     console.log(
-      `  ${String(sites.length).padStart(5)}  ${fmt(percentile(times, 50)).padStart(7)} / ${fmt(percentile(times, 95)).padEnd(7)}  ${`${(perSite / MIB).toFixed(1)} MB`.padStart(10)}   ${`${fmt(reload.ms)} (${reload.kib.toFixed(0)} KiB)`.padEnd(19)}  ${`${fmt(uncached.ms)} ${uncached.status}`.padStart(13)}  ${`${fmt(cached.ms)} ${cached.status}`.padStart(11)}  ${`${fmt((cpu.user + cpu.system) / 1000)} / ${fmt(samplerMs)}`.padEnd(19)}  ${storage ? `${gib(storage.promisedBytes)} / ${gib(storage.tenantUsedBytes)}` : '—'}`,
+      `  ${String(sites.length).padStart(5)}  ${fmt(percentile(times, 50)).padStart(7)} / ${fmt(percentile(times, 95)).padEnd(7)}  ${`${(perSite / MIB).toFixed(1)} MB`.padStart(10)}   ${`${fmt(reload.ms)} (${reload.kib.toFixed(0)} KiB)`.padEnd(19)}  ${`${fmt(uncached.ms)} ${uncached.status}`.padStart(13)}  ${`${fmt(cached.ms)} ${cached.status}`.padStart(11)}  ${`${fmt((cpu.user + cpu.system) / 1000)} / ${fmt(samplerMs)}`.padEnd(19)}  ${`${(idleShare * 100).toFixed(1)} %`.padStart(8)}  ${storage ? `${gib(storage.promisedBytes)} / ${gib(storage.tenantUsedBytes)}` : '—'}`,
     );
     const parts = [...stepParts].map(
       ([part, ms]) =>

@@ -8,6 +8,7 @@ import {
   swarmImagesOf,
   swarmRegionsOf,
 } from './env-swarm.ts';
+import { DEFAULT_DISK_OVERCOMMIT } from './provisioning/disk-policy.ts';
 
 // The provisioning settings: which driver places instances, the local driver's servers, disks and sites,
 // and (through env-swarm.ts) the swarms. env.ts composes them; it alone reads the environment.
@@ -98,7 +99,7 @@ export const provisioningEnv = z.object({
     .number({ error: 'DISK_OVERCOMMIT must be a number' })
     .min(1, 'DISK_OVERCOMMIT must be at least 1 (1 promises only what the disk has)')
     .max(20, 'DISK_OVERCOMMIT must be at most 20')
-    .default(1),
+    .default(DEFAULT_DISK_OVERCOMMIT),
   N8N_DISK_MB: Mib('N8N_DISK_MB', 256, 'n8n keeps about 60 MiB of its own there', 1024),
   TENANT_EGRESS_ALLOW: z
     .string()

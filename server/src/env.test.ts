@@ -48,7 +48,7 @@ describe('provisioning and secrets configuration', () => {
       mysqlDiskMb: 1024,
       postgresDiskMb: 1024,
       diskReserveMb: 2048,
-      diskOvercommit: 1,
+      diskOvercommit: 4,
       sites: {
         baseDomain: 'localhost',
         httpPort: undefined,

@@ -31,10 +31,10 @@ describe('the hold (disk-policy.ts holdPlan)', () => {
   });
 
   it('tops up a disk that spent its allowance from the spare, without touching the others', () => {
-    // Dealt at 200 MiB each of 500; the first has written 190 of its 200.
+    // Dealt at 190 MiB each; the first has written 180 of its 190.
     const disks = [
       { freeBytes: 10 * MIB, holdBytes: 800 * MIB },
-      { freeBytes: 200 * MIB, holdBytes: 800 * MIB },
+      { freeBytes: 190 * MIB, holdBytes: 800 * MIB },
     ];
     const plan = holdPlan(disks, 490 * MIB);
     expect([...plan.keys()]).toEqual([0]);
@@ -52,5 +52,14 @@ describe('the hold (disk-policy.ts holdPlan)', () => {
     // No room at all: every disk held where it is.
     const none = holdPlan(disks, -5 * MIB);
     for (const bytes of none.values()) expect(bytes).toBe(1000 * MIB);
+  });
+});
+
+describe('a new disk under the hold', () => {
+  it('is brought down to its allowance alone: the disks already dealt are not written again', () => {
+    const dealt = Array.from({ length: 10 }, () => ({ freeBytes: 40 * MIB, holdBytes: 960 * MIB }));
+    const plan = holdPlan([...dealt, { freeBytes: 1000 * MIB, holdBytes: 0 }], 500 * MIB);
+    expect([...plan.keys()]).toEqual([10]);
+    expect(1000 * MIB - (plan.get(10) ?? 0)).toBeLessThanOrEqual(40 * MIB);
   });
 });

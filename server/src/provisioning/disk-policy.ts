@@ -35,6 +35,15 @@ export interface DiskPolicy {
   overcommit: number;
 }
 
+/**
+ * DISK_OVERCOMMIT when the operator says nothing. With the hold (below) the reserve is never the
+ * tenants', whatever the ratio; the ratio decides how much each tenant may write at once when the
+ * host is full of promises: at 4, a host promised to its limit still deals every disk about a fifth
+ * of its size beyond what it holds (the hold's level is HOLD_SHARE × room ÷ disks, and the disks'
+ * sizes add up to 4 × room), and tops a writer up every round.
+ */
+export const DEFAULT_DISK_OVERCOMMIT = 4;
+
 /** Real use past this share of (size − reserve) refuses new disks. */
 export const HIGH_WATER = 0.85;
 /** Real use past this share tells the admins. */
@@ -124,7 +133,8 @@ export function storageReport(
  * Allowances are dealt like water filling: every disk gets the same level (a disk with less free
  * space than the level keeps all of it), over HOLD_SHARE of the room; the rest of the room is kept
  * to top up a disk that has spent three quarters of its allowance (a writer) without taking from the
- * others. Only when that spare runs out are all disks dealt again. While the disks' free space fits
+ * others. A disk over its allowance (a new one) is brought down to it alone. Only when the spare
+ * cannot top the writers up are all disks dealt again. While the disks' free space fits
  * in the room, nothing is held: each tenant writes up to its own size, as sold.
  */
 export interface HeldDisk {
@@ -168,15 +178,26 @@ export function holdPlan(disks: HeldDisk[], roomBytes: number): Map<number, numb
     HOLD_SHARE * roomBytes,
   );
   const dealt = rows.map((row) => ({ ...row, allowance: Math.min(row.potential, level) }));
-  const spare = roomBytes - sum(rows.map((row) => row.freeBytes));
   const writers = dealt.filter(
     (row) => row.freeBytes < row.allowance / 4 && row.allowance > row.freeBytes + HOLD_STEP,
   );
   const topUps = sum(writers.map((row) => row.allowance - row.freeBytes));
-  // Dealt again when the spare cannot top the writers up: every disk to its allowance.
+  // Disks over their allowance come down to it, the furthest over first (a new disk, mostly), until
+  // the spare tops the writers up; the others keep what they have.
+  let spare = roomBytes - sum(rows.map((row) => row.freeBytes));
+  const over = dealt
+    .filter((row) => row.freeBytes > row.allowance)
+    .sort((a, b) => b.freeBytes - b.allowance - (a.freeBytes - a.allowance));
+  const lowered = [];
+  for (const row of over) {
+    if (spare >= topUps) break;
+    lowered.push(row);
+    spare += row.freeBytes - row.allowance;
+  }
+  // Dealt again when even that cannot top the writers up: every disk to its allowance.
   const changed =
     spare >= topUps
-      ? writers
+      ? [...lowered, ...writers]
       : dealt.filter((row) => row.freeBytes > row.allowance || row.allowance - row.freeBytes > HOLD_STEP);
   for (const row of changed) plan.set(row.index, row.potential - row.allowance);
   return plan;

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { DEFAULT_REGION } from '@berth/openapi/rules';
 import { DEFAULT_RUNTIMES_DIR } from '../apps/n8n/n8n-runtime.ts';
-import { storageReport } from '../disk-policy.ts';
+import { DEFAULT_DISK_OVERCOMMIT, storageReport } from '../disk-policy.ts';
 import {
   capabilitiesOf,
   type DriverHealth,
@@ -82,7 +82,7 @@ export interface LocalDriverOptions {
   diskReserveMb?: number;
   /**
    * How much more than it has the host may promise its tenants' disks (disk-policy.ts): promised ÷ real
-   * space for tenants; default 1 (nothing promised that is not there).
+   * space for tenants; default DEFAULT_DISK_OVERCOMMIT (the hold keeps the reserve whole at any ratio).
    */
   diskOvercommit?: number;
   /**
@@ -177,7 +177,10 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
   // Every tenant disk (sites, databases, n8n instances) is made only when the host can hold it filled.
   const reserve: DiskReserve = diskReserve(
     disksDir(options.dataRoot),
-    { reserveMb: options.diskReserveMb ?? DEFAULT_DISK_RESERVE_MB, overcommit: options.diskOvercommit ?? 1 },
+    {
+      reserveMb: options.diskReserveMb ?? DEFAULT_DISK_RESERVE_MB,
+      overcommit: options.diskOvercommit ?? DEFAULT_DISK_OVERCOMMIT,
+    },
     log,
   );
   // Each site's and n8n instance's memory and CPU, enforced by the kernel (v2 or v1, as the host mounts).

@@ -13,15 +13,16 @@ import type { SwarmContext } from './swarm-context.ts';
  * spent its allowance waits that long for more.
  *
  * A disk being made (`disk.tmp`) or not mounted cannot be held: what it could still take on the node is
- * kept out of the room dealt. Databases on swarm each have a server of their own: a disk held full stops
+ * kept out of the room dealt, and so is what a held one may take beyond its allowance (ext4's journal
+ * and inode tables, written to the image when first needed). Databases on swarm each have a server of their own: a disk held full stops
  * that server's writes as the end of the disk does, never another tenant's.
  */
 
 const HOLD_ROUND_MS = 5000;
 
 export interface DiskHolds {
-  /** One round on every ready node of `region`. */
-  round(region: Region): Promise<void>;
+  /** One round on every ready node of the region. */
+  round(regionId: string): Promise<void>;
   start(): void;
   stop(): void;
 }
@@ -39,7 +40,12 @@ export function diskHolds(ctx: SwarmContext): DiskHolds {
     for (const [name, volume] of figures.volumes) {
       if (volume.freeBytes === undefined || name.endsWith('.tmp'))
         unheld += Math.max(0, volume.sizeBytes - volume.takenBytes);
-      else held.push({ name, disk: { freeBytes: volume.freeBytes, holdBytes: volume.holdBytes } });
+      else {
+        held.push({ name, disk: { freeBytes: volume.freeBytes, holdBytes: volume.holdBytes } });
+        // ext4's own blocks (journal, inode tables) not yet written to the image: no allowance bounds
+        // them (the hold's blocks are fallocate'd, never written).
+        unheld += Math.max(0, volume.sizeBytes - volume.takenBytes - volume.freeBytes - volume.holdBytes);
+      }
     }
     const room = figures.freeBytes - ctx.diskPolicy.reserveBytes - unheld;
     const plan = holdPlan(
@@ -83,7 +89,7 @@ export function diskHolds(ctx: SwarmContext): DiskHolds {
   }
 
   return {
-    round,
+    round: (regionId) => round(ctx.region(regionId)),
     start() {
       timer ??= setInterval(() => void tick(), HOLD_ROUND_MS);
       timer.unref();

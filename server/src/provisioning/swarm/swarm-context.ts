@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { NotFoundError } from '../../lib/errors.ts';
 import { createKeyedLock, type KeyedLock } from '../../lib/keyed-lock.ts';
-import type { DiskPolicy } from '../disk-policy.ts';
+import { DEFAULT_DISK_OVERCOMMIT, type DiskPolicy } from '../disk-policy.ts';
 import type { InstanceType } from '../instance-types.ts';
 import { imageRefs } from './image-builder.ts';
 import type { ImageName } from './image-recipes.ts';
@@ -106,7 +106,7 @@ export function createSwarmContext(options: SwarmDriverOptions, started: () => b
     promises: new Map(),
     diskPolicy: {
       reserveBytes: (options.diskPolicy?.reserveMb ?? DEFAULT_DISK_RESERVE_MB) * MIB,
-      overcommit: options.diskPolicy?.overcommit ?? 1,
+      overcommit: options.diskPolicy?.overcommit ?? DEFAULT_DISK_OVERCOMMIT,
     },
     previousPorts: new Map(),
     lock: createKeyedLock(),

@@ -4,12 +4,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mariadbCli, tenantCli } from '../../../test/provisioning/db-clients.ts';
+import { required } from '../../../test/provisioning/engines.ts';
 import { n8nSession, webhookWorkflow } from '../../../test/provisioning/n8n-client.ts';
 import { curl } from '../../../test/provisioning/site-clients.ts';
 import { type SwarmHarness, startSwarmHarness } from '../../../test/provisioning/swarm-harness.ts';
 import { describeSwarmTenantAttacks } from '../../../test/provisioning/swarm-tenant-attacks.ts';
 import { testArchives } from '../../../test/provisioning/test-archives.ts';
 import { DEFAULT_RUNTIMES_DIR, installedN8nRuntime, N8N_VERSION } from '../apps/n8n/n8n-runtime.ts';
+import { DEFAULT_DISK_OVERCOMMIT } from '../disk-policy.ts';
 import type { InstanceStatus } from '../driver.ts';
 import type { DatabaseCredentials } from '../engine.ts';
 import { NODE_DOWN_MESSAGE } from './instance-status.ts';
@@ -96,7 +98,7 @@ describe('regions and capacity', () => {
     if (!euw1 || !storage) throw new Error('eu-west-1 shows no disk figures');
     // What the node's disk promises and takes, as the agent counts it (each volume's image).
     expect(storage.sizeBytes).toBe(euw1.diskBytes);
-    expect(storage.overcommit).toBe(1);
+    expect(storage.overcommit).toBe(DEFAULT_DISK_OVERCOMMIT);
     expect(storage.promisedBytes).toBeGreaterThanOrEqual(storage.tenantUsedBytes);
     // The same swarm with all but 100 MiB of the node's free space kept in reserve (DISK_RESERVE_MB).
     const logs: string[] = [];
@@ -307,6 +309,83 @@ describe('PostgreSQL on swarm', () => {
       '',
     );
   }, 120_000);
+});
+
+describe('the hold on a node’s disk', () => {
+  it('holds a volume out of the node’s reserve when its room runs short: the tenant’s writes stop there, and come back when the room does', async () => {
+    const id = randomUUID();
+    const credentials = (
+      await h.driver.engine('postgresql').deploy({ id, region: 'eu-west-1', resources: SIZE })
+    ).database as DatabaseCredentials;
+    const free = async () =>
+      (await h.driver.usage.capacity()).places?.find((place) => place.region === 'eu-west-1')
+        ?.diskFreeBytes ?? 0;
+    // The driver's own rounds would let go at once (its reserve leaves plenty): paused meanwhile.
+    h.driver.holds.stop();
+    try {
+      // The same swarm with all but 100 MiB of the node's free space kept in reserve.
+      const logs: string[] = [];
+      const reserveMb = Math.floor((await free()) / MIB) - 100;
+      const strict = createSwarmDriver({
+        regions: { 'eu-west-1': { endpoint: h.swarm.regions['eu-west-1'] ?? '' } },
+        baseDomain: 'sites.test',
+        backupsDir: h.backupsDir,
+        disks: h.disks,
+        diskPolicy: { reserveMb, overcommit: 4 },
+        log: (line) => logs.push(line),
+      });
+      await strict.holds.round('eu-west-1');
+      // What the node's volumes take on its disk (the agent's figures): this machine's other files share
+      // that disk, so the reserve is checked by what the tenant's volume took, not by what is left.
+      const taken = async () =>
+        (await h.docker('euw1-m', 'exec', 'berth-agent', 'berth-agent', 'hold-figures'))
+          .split('\n')
+          .map((line) => line.trim().split(/\s+/))
+          .filter(([kind]) => kind === 'image')
+          .reduce((sum, [, , , bytes]) => sum + Number(bytes), 0);
+      const takenBefore = await taken();
+      expect(logs.join('\n')).toMatch(
+        /disk hold: the volumes of .* \(eu-west-1\) could take more than the \d+ MiB outside its reserve/,
+      );
+
+      // The tenant writes rows of 1 MiB hex digits until PostgreSQL refuses: its disk ends at its allowance.
+      await tenantCli('postgresql', credentials, 'CREATE TABLE big (pad text)');
+      const fill = await tenantCli(
+        'postgresql',
+        credentials,
+        "DO $$ BEGIN FOR i IN 1..300 LOOP INSERT INTO big SELECT string_agg(md5(random()::text), '') FROM generate_series(1, 32768); END LOOP; END $$",
+      );
+      expect(fill.ok).toBe(false);
+      expect(fill.stderr).toMatch(/could not (extend|write to) file|No space left on device/);
+      const took = (await taken()) - takenBefore;
+      console.log(
+        `held: the tenant's volume took ${(took / MIB).toFixed(1)} MiB of the 100 MiB outside the reserve`,
+      );
+      expect(took).toBeLessThan(100 * MIB);
+      expect(took).toBeGreaterThan(10 * MIB); // it did write, up to its allowance
+      // What the customer is told the volume holds leaves the hold out.
+      const usage = await required(h.driver.engine('postgresql').storage).usage(id);
+      expect(usage?.usedBytes).toBeLessThan(0.9 * (usage?.limitBytes ?? 0));
+
+      // The room is back (the driver's own reserve): the hold goes, and the tenant writes again (its
+      // server may first recover: on swarm its WAL shares the volume, and a full one stops the server).
+      await h.driver.holds.round('eu-west-1');
+      const deadline = Date.now() + 90_000;
+      let again = await tenantCli('postgresql', credentials, 'SELECT 1');
+      for (; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 1000))) {
+        again = await tenantCli(
+          'postgresql',
+          credentials,
+          "INSERT INTO big SELECT string_agg(md5(random()::text), '') FROM generate_series(1, 32768); SELECT 'written'",
+        );
+        if (again.ok) break;
+      }
+      expect(again.stdout, again.stderr).toBe('written');
+    } finally {
+      h.driver.holds.start();
+      await h.driver.engine('postgresql').delete(id);
+    }
+  }, 180_000);
 });
 
 describe('a node that goes down', () => {

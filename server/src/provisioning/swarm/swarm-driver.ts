@@ -10,7 +10,7 @@ import type { InstanceEngine, SpecOf } from '../engine.ts';
 import { type Capabilities, type InstanceType, unavailable } from '../instance-types.ts';
 import type { UsageCapability } from '../usage.ts';
 import { databaseEngine } from './database-engine.ts';
-import { diskHolds } from './disk-holds.ts';
+import { type DiskHolds, diskHolds } from './disk-holds.ts';
 import { swarmFrontDoors } from './front-door.ts';
 import { activateNode, drainNode, moveInstance } from './instance-moves.ts';
 import { liveStatus } from './live-status.ts';
@@ -39,6 +39,8 @@ export interface SwarmDriver extends ProvisioningDriver {
   nodes(): Promise<RegionNodes[]>;
   /** What its instances use and what its nodes have (usage.ts). */
   readonly usage: UsageCapability;
+  /** The hold on its nodes' disks (disk-holds.ts): rounds every few seconds once started. */
+  readonly holds: DiskHolds;
 }
 
 /** How often the regions' nodes are looked at for one that joined (or changed). */
@@ -105,6 +107,7 @@ export function createSwarmDriver(options: SwarmDriverOptions): SwarmDriver {
   }
 
   return {
+    holds,
     engine: <T extends InstanceType>(type: T) => engines[type] as InstanceEngine<SpecOf[T]>,
 
     async capabilities(): Promise<Capabilities> {

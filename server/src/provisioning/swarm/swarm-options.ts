@@ -48,7 +48,7 @@ export interface SwarmDriverOptions {
   disks?: Partial<DiskSizes>;
   /**
    * What each node may promise instances' disks (disk-policy.ts): MiB kept free (DISK_RESERVE_MB,
-   * default 2048) and promised ÷ real space (DISK_OVERCOMMIT, default 1).
+   * default 2048) and promised ÷ real space (DISK_OVERCOMMIT, default DEFAULT_DISK_OVERCOMMIT).
    */
   diskPolicy?: { reserveMb: number; overcommit: number };
   /**

@@ -169,7 +169,7 @@ export function databaseDisks(options: DatabaseDisksOptions): DatabaseDisks {
     rootOwner: owner,
     rootMode: 0o700,
     reserve: options.reserve,
-    ...(guarded ? { guardSlackBytes: SLACK_MB * MIB } : {}),
+    ...(guarded ? { guard: { slackBytes: SLACK_MB * MIB, ballast: BALLAST } } : {}),
     log,
   });
 

@@ -31,19 +31,49 @@ export function holdOf(point: string): { sizeBytes: number; takenBytes: number }
 export const guardedFree = (freeBytes: number, slackBytes: number, holdBytes: number) =>
   Math.max(0, freeBytes - slackBytes - holdBytes);
 
+/** A mounted disk as the hold counts it. */
+export interface MountedDisk extends HeldDisk {
+  /**
+   * What the image of `imageBytes` with `takenBytes` on the host may still take there that no allowance
+   * bounds: ext4's own blocks (its journal, its inode tables) are used from the start but written to the
+   * image only as they are first needed. Counted outside the room the allowances are dealt from.
+   */
+  unboundBytes(imageBytes: number, takenBytes: number): number;
+}
+
 /**
- * The disk mounted at `point` as the hold counts it (`guardSlackBytes`: a guarded disk); undefined when
- * nothing is mounted there.
+ * How a guard keeps a disk (MySQL's, mariadb-quota.ts): it stops writers `slackBytes` before the end,
+ * and a `ballast` file of root's (fallocate'd, never written) waits on it for crash recovery.
  */
-export function heldDisk(point: string, guardSlackBytes?: number): HeldDisk | undefined {
+export interface DiskGuard {
+  slackBytes: number;
+  ballast: string;
+}
+
+/**
+ * The disk mounted at `point` as the hold counts it (`guard`: a guarded disk); undefined when nothing
+ * is mounted there.
+ */
+export function heldDisk(point: string, guard?: DiskGuard): MountedDisk | undefined {
   try {
     // A file system of its own (its device differs from its parent folder's), as mountpoint(1) decides.
     if (statSync(point).dev === statSync(path.dirname(point)).dev) return undefined;
     const fs = statfsSync(point);
     const free = fs.bavail * fs.bsize;
-    const hold = holdOf(point).sizeBytes;
-    if (guardSlackBytes === undefined) return { freeBytes: free, holdBytes: hold };
-    return { freeBytes: guardedFree(free, guardSlackBytes, hold), holdBytes: hold };
+    const hold = holdOf(point);
+    // Files of root's that take blocks of the disk and none of the image: the hold's, the ballast.
+    const unwritten =
+      hold.takenBytes +
+      (guard ? (statSync(path.join(point, guard.ballast), { throwIfNoEntry: false })?.blocks ?? 0) * 512 : 0);
+    const unboundBytes = (imageBytes: number, takenBytes: number) =>
+      Math.max(0, imageBytes - takenBytes - free - unwritten);
+    return guard
+      ? {
+          freeBytes: guardedFree(free, guard.slackBytes, hold.sizeBytes),
+          holdBytes: hold.sizeBytes,
+          unboundBytes,
+        }
+      : { freeBytes: free, holdBytes: hold.sizeBytes, unboundBytes };
   } catch {
     return undefined;
   }

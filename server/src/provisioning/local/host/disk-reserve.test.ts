@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type HostDisk, makeHostDisk } from '../../../../test/provisioning/host-disk.ts';
 import { storageReport } from '../../disk-policy.ts';
 import { StorageExhaustedError } from '../../driver.ts';
-import { HOLD_FILE } from './disk-hold.ts';
+import { type DiskGuard, HOLD_FILE } from './disk-hold.ts';
 import { type DiskReserve, diskReserve } from './disk-reserve.ts';
 import { type DiskPool, diskPool, diskUsage, isMounted } from './tenant-disks.ts';
 
@@ -49,7 +49,7 @@ afterAll(async () => {
 /** Where a test mounts its disk (or its i-th). */
 const point = (i?: number) => path.join(host.dir, i === undefined ? 'point' : `point-${i}`);
 
-function poolOf(reserve: DiskReserve, more: { guardSlackBytes?: number; label?: string } = {}): DiskPool {
+function poolOf(reserve: DiskReserve, more: { guard?: DiskGuard; label?: string } = {}): DiskPool {
   const pool = diskPool({
     dir: disks,
     sizeMb: DISK_MB,
@@ -59,7 +59,7 @@ function poolOf(reserve: DiskReserve, more: { guardSlackBytes?: number; label?: 
     rootMode: 0o755,
     reserve,
     log: (line) => logs.push(line),
-    ...(more.guardSlackBytes === undefined ? {} : { guardSlackBytes: more.guardSlackBytes }),
+    ...(more.guard ? { guard: more.guard } : {}),
   });
   pools.push(pool);
   return pool;
@@ -211,7 +211,8 @@ describe('the disk policy on a disk of its own', () => {
       `overcommit 3 with the hold: ${made} disks of ${DISK_MB} MiB on ${(room / MIB).toFixed(0)} MiB of room, tenants wrote ${(written / MIB).toFixed(0)} MiB, ${(left / MIB).toFixed(0)} MiB left (reserve ${RESERVE_MB})`,
     );
     expect(left).toBeGreaterThanOrEqual(RESERVE_MB * MIB);
-    expect(written).toBeGreaterThan(0.6 * room); // the room was theirs to use
+    // The room was theirs to use, but for what ext4's own blocks may still take (journals, inode tables).
+    expect(written).toBeGreaterThan(0.5 * room);
     // What a tenant is told it holds is what it wrote.
     const usage = await diskUsage(point(0));
     expect(usage.usedBytes).toBeLessThan(DISK_MB * MIB);
@@ -233,7 +234,7 @@ describe('the disk policy on a disk of its own', () => {
 
   it('holds a guarded disk (MySQL’s) through its guard: a sparse file the guard counts, no block taken', async () => {
     const reserve = diskReserve(disks, { reserveMb: RESERVE_MB, overcommit: 20 }, (line) => logs.push(line));
-    const pool = poolOf(reserve, { guardSlackBytes: 16 * MIB });
+    const pool = poolOf(reserve, { guard: { slackBytes: 16 * MIB, ballast: 'ballast' } });
     await pool.ensure('t1', point(1));
     // The platform's own files leave 40 MiB of room: less than the disk's 80 the guard would let pass.
     const fill = (await host.freeBytes()) - (RESERVE_MB + 40) * MIB;

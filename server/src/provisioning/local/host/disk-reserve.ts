@@ -3,7 +3,7 @@ import { statfs } from 'node:fs/promises';
 import path from 'node:path';
 import { type DiskFigures, type DiskPolicy, type HeldDisk, holdPlan, refusalOf } from '../../disk-policy.ts';
 import { StorageExhaustedError } from '../../driver.ts';
-import { heldDisk, writeHolds } from './disk-hold.ts';
+import { type DiskGuard, heldDisk, writeHolds } from './disk-hold.ts';
 
 /**
  * The host's promise to its tenants' disks (tenant-disks.ts), judged by disk-policy.ts.
@@ -26,7 +26,9 @@ import { heldDisk, writeHolds } from './disk-hold.ts';
  * and at once after each new disk, reads every mounted tenant disk (one statfs each) and, when their
  * free space together passes the room outside the reserve, deals each an allowance and holds the rest
  * with a file of root's. An image that is not mounted (a spare, a disk between deploys) cannot be
- * held: what it could still take on the host is kept out of the room dealt.
+ * held: what it could still take on the host is kept out of the room dealt, and so is what a mounted
+ * one may take beyond any allowance (ext4's journal and inode tables, written to the image when first
+ * needed: disk-hold.ts `unboundBytes`).
  */
 
 /** How often the hold looks again: a writer that spent its allowance waits at most this for more. */
@@ -40,9 +42,9 @@ export interface DiskReserve {
   readonly policy: DiskPolicy;
   /**
    * The disk of image `file` is mounted at `point`: the hold counts and holds it from now on (through
-   * its guard when `guardSlackBytes` is given, disk-hold.ts).
+   * its guard when it has one, disk-hold.ts).
    */
-  mounted(file: string, point: string, guardSlackBytes?: number): void;
+  mounted(file: string, point: string, guard?: DiskGuard): void;
   /** The disk at `point` is unmounted or gone. */
   unmounted(point: string): void;
   /** One round of the hold now (after the others queued). */
@@ -88,7 +90,7 @@ export function diskReserve(
   const policy: DiskPolicy = { reserveBytes: settings.reserveMb * MIB, overcommit: settings.overcommit };
   let queue: Promise<unknown> = Promise.resolve();
   /** Mounted disks under the hold, by image file. */
-  const mounts = new Map<string, { point: string; guardSlackBytes?: number }>();
+  const mounts = new Map<string, { point: string; guard?: DiskGuard }>();
   let timer: NodeJS.Timeout | undefined;
   /** Whether some disk is held (unknown at first: hold files of an earlier run are looked at). */
   let holding: boolean | undefined;
@@ -134,9 +136,11 @@ export function diskReserve(
     let unheld = 0;
     for (const image of images) {
       const mount = mounts.get(image.file);
-      const disk = mount ? heldDisk(mount.point, mount.guardSlackBytes) : undefined;
-      if (mount && disk) held.push({ point: mount.point, sparse: mount.guardSlackBytes !== undefined, disk });
-      else unheld += image.sizeBytes - image.takenBytes;
+      const disk = mount ? heldDisk(mount.point, mount.guard) : undefined;
+      if (mount && disk) {
+        held.push({ point: mount.point, sparse: mount.guard !== undefined, disk });
+        unheld += disk.unboundBytes(image.sizeBytes, image.takenBytes);
+      } else unheld += image.sizeBytes - image.takenBytes;
     }
     const plan = holdPlan(
       held.map((entry) => entry.disk),
@@ -189,8 +193,8 @@ export function diskReserve(
       if (timer) void made.then(hold, () => {});
       return made;
     },
-    mounted(file, point, guardSlackBytes) {
-      mounts.set(file, { point, guardSlackBytes });
+    mounted(file, point, guard) {
+      mounts.set(file, { point, guard });
       if (timer) void hold();
     },
     unmounted(point) {
