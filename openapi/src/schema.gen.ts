@@ -3505,6 +3505,8 @@ export interface components {
             useShare: number;
             /** @description About how many more WordPress sites fit */
             headroomSites: number;
+            /** @description While the hold deals allowances (instances’ disks could together take the reserve): what each may write at once; null when nothing is held */
+            holdAllowanceBytes: number | null;
         } | null;
         CapacityPlace: {
             /** @example us-east-1 */

@@ -65,6 +65,8 @@ export interface StorageReport {
   useShare: number;
   /** About how many more sites (their disk and database) fit under both rules. */
   headroomSites: number;
+  /** While the hold deals allowances: what each disk may write at once (the level); else null. */
+  holdAllowanceBytes: number | null;
 }
 
 const MIB = 1024 * 1024;
@@ -101,6 +103,7 @@ export function storageReport(
   f: DiskFigures,
   p: DiskPolicy,
   site: { promisedBytes: number; disks: number },
+  holdAllowanceBytes: number | null = null,
 ): StorageReport {
   const limits = limitsOf(f, p);
   const usePerSite =
@@ -117,6 +120,7 @@ export function storageReport(
     overcommit: p.overcommit,
     ...limits,
     headroomSites: Math.max(0, Math.min(byPromise, byUse)),
+    holdAllowanceBytes,
   };
 }
 
@@ -161,6 +165,13 @@ export function holdLevel(potentials: number[], room: number): number {
   return Number.POSITIVE_INFINITY;
 }
 
+/** The allowance the hold deals each disk now (its level over HOLD_SHARE of the room). */
+export const holdLevelOf = (disks: HeldDisk[], roomBytes: number) =>
+  holdLevel(
+    disks.map((disk) => disk.freeBytes + disk.holdBytes),
+    HOLD_SHARE * roomBytes,
+  );
+
 /**
  * The hold's sizes to write, by disk index (0: no hold), for disks as they are now and `roomBytes`
  * outside the reserve. Empty when nothing needs to change.
@@ -173,10 +184,7 @@ export function holdPlan(disks: HeldDisk[], roomBytes: number): Map<number, numb
     for (const row of rows) if (row.holdBytes > 0) plan.set(row.index, 0);
     return plan;
   }
-  const level = holdLevel(
-    rows.map((row) => row.potential),
-    HOLD_SHARE * roomBytes,
-  );
+  const level = holdLevelOf(disks, roomBytes);
   const dealt = rows.map((row) => ({ ...row, allowance: Math.min(row.potential, level) }));
   const writers = dealt.filter(
     (row) => row.freeBytes < row.allowance / 4 && row.allowance > row.freeBytes + HOLD_STEP,

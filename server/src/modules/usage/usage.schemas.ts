@@ -102,6 +102,10 @@ const StorageSchema = z
       description: 'usedBytes ÷ (size − reserve): admins are told past 0.75, deploys stop past 0.85',
     }),
     headroomSites: z.int().openapi({ description: 'About how many more WordPress sites fit' }),
+    holdAllowanceBytes: z.number().nullable().openapi({
+      description:
+        'While the hold deals allowances (instances’ disks could together take the reserve): what each may write at once; null when nothing is held',
+    }),
   })
   .openapi('DiskStorage');
 

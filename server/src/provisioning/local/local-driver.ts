@@ -259,7 +259,8 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
     engines,
     accessLog,
     dataRoot: options.dataRoot,
-    storage: async () => storageReport(await reserve.figures(), reserve.policy, aSite),
+    storage: async () =>
+      storageReport(await reserve.figures(), reserve.policy, aSite, reserve.holdAllowance()),
     ownsDatabaseServer: (id) => sql.ownsServer(id),
   });
 

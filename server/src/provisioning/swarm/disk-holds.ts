@@ -1,4 +1,4 @@
-import { type HeldDisk, holdPlan } from '../disk-policy.ts';
+import { type HeldDisk, holdLevelOf, holdPlan } from '../disk-policy.ts';
 import { nodeHoldFigures, setNodeHolds } from './node-agent.ts';
 import type { Region } from './region.ts';
 import type { SwarmContext } from './swarm-context.ts';
@@ -23,13 +23,16 @@ const HOLD_ROUND_MS = 5000;
 export interface DiskHolds {
   /** One round on every ready node of the region. */
   round(regionId: string): Promise<void>;
+  /** What each volume of the node may write at once while the hold deals there; else null. */
+  allowance(nodeId: string): number | null;
   start(): void;
   stop(): void;
 }
 
 export function diskHolds(ctx: SwarmContext): DiskHolds {
-  /** Nodes where something is held (a change is logged). */
+  /** Nodes where something is held (a change is logged), and what each volume there is dealt. */
   const holding = new Map<string, boolean>();
+  const allowances = new Map<string, number>();
   let timer: NodeJS.Timeout | undefined;
   let running = false;
 
@@ -48,11 +51,11 @@ export function diskHolds(ctx: SwarmContext): DiskHolds {
       }
     }
     const room = figures.freeBytes - ctx.diskPolicy.reserveBytes - unheld;
-    const plan = holdPlan(
-      held.map((entry) => entry.disk),
-      room,
-    );
+    const disks = held.map((entry) => entry.disk);
+    const plan = holdPlan(disks, room);
     const now = held.some((entry, index) => (plan.get(index) ?? entry.disk.holdBytes) > 0);
+    if (now) allowances.set(nodeId, holdLevelOf(disks, room));
+    else allowances.delete(nodeId);
     if (now !== (holding.get(nodeId) ?? false)) {
       ctx.log(
         now
@@ -90,6 +93,7 @@ export function diskHolds(ctx: SwarmContext): DiskHolds {
 
   return {
     round: (regionId) => round(ctx.region(regionId)),
+    allowance: (nodeId) => allowances.get(nodeId) ?? null,
     start() {
       timer ??= setInterval(() => void tick(), HOLD_ROUND_MS);
       timer.unref();

@@ -9,6 +9,7 @@ import type {
   UsageCapability,
   UsageSample,
 } from '../usage.ts';
+import type { DiskHolds } from './disk-holds.ts';
 import { CONTAINER } from './front-door-container.ts';
 import { nodeDisk, volumeUsage } from './node-agent.ts';
 import type { Region } from './region.ts';
@@ -91,7 +92,7 @@ interface Placed {
   containerId: string;
 }
 
-export function swarmUsage(ctx: SwarmContext): UsageCapability {
+export function swarmUsage(ctx: SwarmContext, holds: Pick<DiskHolds, 'allowance'>): UsageCapability {
   const previous = new Map<string, { at: number; cpuNs: number }>();
   /** Per region, the second up to which its front door's log and its nodes' events were read. */
   const readUntil = new Map<string, number>();
@@ -239,7 +240,7 @@ export function swarmUsage(ctx: SwarmContext): UsageCapability {
             reservedCpus: load.reservedNanoCpus / 1e9,
             diskBytes: disk?.sizeBytes ?? 0,
             diskFreeBytes: disk?.freeBytes ?? 0,
-            storage: disk && storageReport(disk, ctx.diskPolicy, aSite),
+            storage: disk && storageReport(disk, ctx.diskPolicy, aSite, holds.allowance(node.ID)),
             instances: load.instances.size,
           });
         }

@@ -74,6 +74,7 @@ describe('host capacity (Admin Panel → Server)', () => {
             highWaterBytes: 81.6 * GIB,
             useShare: 80 / 96,
             headroomSites: 12,
+            holdAllowanceBytes: 48 * 1024 * 1024,
           },
         },
       },
@@ -96,7 +97,7 @@ describe('host capacity (Admin Panel → Server)', () => {
     );
     expect(
       within(section).getByText(
-        '3 deployed instances; limits enforced by cgroup v1. Room for about 12 more WordPress sites.',
+        '3 deployed instances; limits enforced by cgroup v1. Room for about 12 more WordPress sites. Instances’ disks are held out of the reserve: each may write about 48 MB more at once, and more as it writes.',
       ),
     ).toBeTruthy();
   });
@@ -129,6 +130,7 @@ describe('host capacity (Admin Panel → Server)', () => {
                 highWaterBytes: 83.3 * GIB,
                 useShare: 25 / 98,
                 headroomSites: 19,
+                holdAllowanceBytes: null,
               },
               instances: 3,
             },

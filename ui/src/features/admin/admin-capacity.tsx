@@ -97,7 +97,11 @@ function PlacesTable({ places }: { places: HostCapacity['places'] }) {
                 </TableCell>
                 <TableCell align="right">
                   {place.storage
-                    ? `${formatBytes(place.storage.promisedBytes)} of ${formatBytes(place.storage.promiseLimitBytes)}`
+                    ? `${formatBytes(place.storage.promisedBytes)} of ${formatBytes(place.storage.promiseLimitBytes)}${
+                        place.storage.holdAllowanceBytes === null
+                          ? ''
+                          : `; held, ${formatBytes(place.storage.holdAllowanceBytes)} each at once`
+                      }`
                     : '—'}
                 </TableCell>
                 <TableCell align="right">{formatCount(place.instances)}</TableCell>
@@ -111,6 +115,10 @@ function PlacesTable({ places }: { places: HostCapacity['places'] }) {
 }
 
 type Storage = NonNullable<HostCapacity['storage']>;
+
+/** The hold, in an admin's words: instances' disks could together take the reserve. */
+const holdWords = (allowance: number) =>
+  `Instances’ disks are held out of the reserve: each may write about ${formatBytes(allowance)} more at once, and more as it writes.`;
 
 /** The disk as its policy sees it: real use against the high-water mark, and what is promised. */
 function storageMeters(storage: Storage): MeterProps[] {
@@ -169,6 +177,7 @@ function CapacityView({ capacity }: { capacity: HostCapacity }) {
       <Typography variant="body2" color="text.secondary">
         {formatCount(capacity.instances)} deployed instances; limits enforced by {capacity.enforcement}.
         {storage && ` Room for about ${formatCount(storage.headroomSites)} more WordPress sites.`}
+        {storage && storage.holdAllowanceBytes !== null && ` ${holdWords(storage.holdAllowanceBytes)}`}
       </Typography>
       <Grid container spacing={3}>
         {meters.map((meter) => (

@@ -190,6 +190,10 @@ describe('the disk policy on a disk of its own', () => {
       return sum;
     };
     expect(await free()).toBeLessThanOrEqual(room);
+    // The admin's figures say what each disk is dealt.
+    const dealt = reserve.holdAllowance() ?? 0;
+    expect(dealt).toBeGreaterThan(MIB);
+    expect(dealt * made).toBeLessThanOrEqual(room);
     // The hold is root's, takes no space on the host, and is not counted as the tenant's.
     const hold = statSync(path.join(point(0), HOLD_FILE));
     expect(hold.uid).toBe(0);
@@ -252,6 +256,7 @@ describe('the disk policy on a disk of its own', () => {
     await rm(path.join(host.dir, 'ballast'));
     await reserve.hold();
     expect(statSync(path.join(point(1), HOLD_FILE), { throwIfNoEntry: false })).toBeUndefined();
+    expect(reserve.holdAllowance()).toBeNull();
     expect(logs.at(-1)).toBe('disk hold: tenant disks fit in the room outside the reserve: nothing held');
   });
 });

@@ -1,7 +1,14 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
 import path from 'node:path';
-import { type DiskFigures, type DiskPolicy, type HeldDisk, holdPlan, refusalOf } from '../../disk-policy.ts';
+import {
+  type DiskFigures,
+  type DiskPolicy,
+  type HeldDisk,
+  holdLevelOf,
+  holdPlan,
+  refusalOf,
+} from '../../disk-policy.ts';
 import { StorageExhaustedError } from '../../driver.ts';
 import { type DiskGuard, heldDisk, writeHolds } from './disk-hold.ts';
 
@@ -49,6 +56,8 @@ export interface DiskReserve {
   unmounted(point: string): void;
   /** One round of the hold now (after the others queued). */
   hold(): Promise<void>;
+  /** What each disk may write at once while the hold deals (its last round); null when nothing is held. */
+  holdAllowance(): number | null;
   /** Rounds of the hold every HOLD_ROUND_MS until `stop`. */
   start(): void;
   stop(): void;
@@ -94,6 +103,7 @@ export function diskReserve(
   let timer: NodeJS.Timeout | undefined;
   /** Whether some disk is held (unknown at first: hold files of an earlier run are looked at). */
   let holding: boolean | undefined;
+  let allowance: number | null = null;
 
   /** Runs `task` after every check, image and round queued before it. */
   function inTurn<T>(task: () => Promise<T>): Promise<T> {
@@ -142,11 +152,10 @@ export function diskReserve(
         unheld += disk.unboundBytes(image.sizeBytes, image.takenBytes);
       } else unheld += image.sizeBytes - image.takenBytes;
     }
-    const plan = holdPlan(
-      held.map((entry) => entry.disk),
-      room - unheld,
-    );
+    const disks = held.map((entry) => entry.disk);
+    const plan = holdPlan(disks, room - unheld);
     const now = held.some((entry, index) => (plan.get(index) ?? entry.disk.holdBytes) > 0);
+    allowance = now ? holdLevelOf(disks, room - unheld) : null;
     if (now !== (holding ?? false)) {
       const could = held.reduce((total, entry) => total + entry.disk.freeBytes + entry.disk.holdBytes, 0);
       log(
@@ -201,6 +210,7 @@ export function diskReserve(
       for (const [file, mount] of mounts) if (mount.point === point) mounts.delete(file);
     },
     hold,
+    holdAllowance: () => allowance,
     start() {
       timer ??= setInterval(tick, HOLD_ROUND_MS);
       timer.unref();
