@@ -33,7 +33,7 @@ const SETTLE_MS = 20_000;
 const MIB = 1024 * 1024;
 /** What a site promises by default: its 1 GiB disk and its 512 MiB database's disk (868 MiB image). */
 const SITE_PROMISE_MB = 1024 + 868;
-const RESERVE_MB = 2048;
+const RESERVE_MB = Number(process.env.DISK_RESERVE_MB) || 2048;
 
 const missing = missingHostPackages();
 if (missing.length > 0 || process.getuid?.() !== 0) {
@@ -49,10 +49,12 @@ const memAvailable = () =>
 const root = await mkdtemp('/tmp/berth-bench-density-');
 // Promises for N sites against what this disk really has (free + nothing written yet − the reserve).
 const here = await diskReserve(disksDir(root), { reserveMb: RESERVE_MB, overcommit: 1 }, () => {}).figures();
-const overcommit = Math.min(
-  20,
-  Math.max(1, Math.ceil(((N + 2) * SITE_PROMISE_MB * MIB) / Math.max(1, here.freeBytes - RESERVE_MB * MIB))),
-);
+const overcommit =
+  Number(process.env.DISK_OVERCOMMIT) ||
+  Math.min(
+    20,
+    Math.max(1, Math.ceil(((N + 2) * SITE_PROMISE_MB * MIB) / Math.max(1, here.freeBytes - RESERVE_MB * MIB))),
+  );
 const logs: string[] = [];
 /** Where each deploy of the current step spent its time (the driver's "site … deployed:" lines), per part. */
 const stepParts = new Map<string, number[]>();
@@ -72,6 +74,7 @@ const driver = createLocalDriver({
   log: (line) => {
     logs.push(line);
     noteDeploy(line);
+    if (line.startsWith('disk hold')) console.log(`         ${line}`);
   },
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HOLD_SHARE, holdLevel, holdPlan } from './disk-policy.ts';
+import { HOLD_SHARE, holdLevel, holdPlan, refusalOf } from './disk-policy.ts';
 
 const MIB = 1024 * 1024;
 
@@ -61,5 +61,25 @@ describe('a new disk under the hold', () => {
     const plan = holdPlan([...dealt, { freeBytes: 1000 * MIB, holdBytes: 0 }], 500 * MIB);
     expect([...plan.keys()]).toEqual([10]);
     expect(1000 * MIB - (plan.get(10) ?? 0)).toBeLessThanOrEqual(40 * MIB);
+  });
+});
+
+describe('new disks under the hold', () => {
+  const figures = {
+    sizeBytes: 100 * 1024 * MIB,
+    usedBytes: 10 * 1024 * MIB,
+    freeBytes: 90 * 1024 * MIB,
+    promisedBytes: 0,
+    tenantUsedBytes: 0,
+    disks: 0,
+  };
+  const policy = { reserveBytes: 2048 * MIB, overcommit: 4 };
+
+  it('are refused once the hold deals each disk less than a deploy needs, and not before', () => {
+    expect(refusalOf(figures, policy, 1024 * MIB)).toBeUndefined();
+    expect(refusalOf(figures, policy, 1024 * MIB, 48 * MIB)).toBeUndefined();
+    expect(refusalOf(figures, policy, 1024 * MIB, 10 * MIB)).toMatch(
+      /^a new 1024 MiB disk refused: the hold deals each disk only 10 MiB \(less than 32 MiB\)/,
+    );
   });
 });

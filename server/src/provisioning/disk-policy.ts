@@ -83,11 +83,25 @@ function limitsOf(f: DiskFigures, p: DiskPolicy) {
 }
 
 /**
- * Why a new disk of `bytes` may not be made (for the operator's log), or undefined when it may. The
- * deploy's customer reads only that the server has no storage left (StorageExhaustedError).
+ * Below this allowance (what the hold deals each disk, below) a new instance could not even finish
+ * its deploy (WordPress writes its tables, its compiled scripts): new disks are refused.
  */
-export function refusalOf(f: DiskFigures, p: DiskPolicy, bytes: number): string | undefined {
+export const HOLD_FLOOR_BYTES = 32 * MIB;
+
+/**
+ * Why a new disk of `bytes` may not be made (for the operator's log), or undefined when it may
+ * (`holdAllowanceBytes`: what the hold deals each disk now, null when it holds nothing). The deploy's
+ * customer reads only that the server has no storage left (StorageExhaustedError).
+ */
+export function refusalOf(
+  f: DiskFigures,
+  p: DiskPolicy,
+  bytes: number,
+  holdAllowanceBytes: number | null = null,
+): string | undefined {
   const { promiseLimitBytes, highWaterBytes } = limitsOf(f, p);
+  if (holdAllowanceBytes !== null && holdAllowanceBytes < HOLD_FLOOR_BYTES)
+    return `a new ${mib(bytes)} disk refused: the hold deals each disk only ${mib(holdAllowanceBytes)} (less than ${mib(HOLD_FLOOR_BYTES)}): what tenants' disks could still take, ext4's own blocks included, fills the room outside the reserve`;
   if (f.promisedBytes + bytes > promiseLimitBytes)
     return `a new ${mib(bytes)} disk would bring what is promised to ${mib(f.promisedBytes + bytes)}, past ${mib(promiseLimitBytes)} (DISK_OVERCOMMIT ${p.overcommit} × ${mib(f.freeBytes)} free + ${mib(f.tenantUsedBytes)} used by tenants − ${mib(p.reserveBytes)} kept in reserve by DISK_RESERVE_MB)`;
   if (f.usedBytes >= highWaterBytes)

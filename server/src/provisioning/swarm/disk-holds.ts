@@ -32,7 +32,7 @@ export interface DiskHolds {
 export function diskHolds(ctx: SwarmContext): DiskHolds {
   /** Nodes where something is held (a change is logged), and what each volume there is dealt. */
   const holding = new Map<string, boolean>();
-  const allowances = new Map<string, number>();
+  const allowances = ctx.holdAllowances;
   let timer: NodeJS.Timeout | undefined;
   let running = false;
 

@@ -436,6 +436,7 @@ async function diskRefusal(
     { ...figures, promisedBytes: figures.promisedBytes + pendingBytes },
     ctx.diskPolicy,
     need.diskBytes,
+    ctx.holdAllowances.get(node.ID) ?? null,
   );
 }
 

@@ -38,6 +38,8 @@ export interface SwarmContext {
   /** The published port a relocated database had (its next deploy takes it again where it is free). */
   previousPorts: Map<string, number>;
   /** Placements of deploys under way, per instance, until its task shows on its node (node-agent.ts). */
+  /** What the hold deals each volume of a node now (disk-holds.ts), where it holds anything. */
+  holdAllowances: Map<string, number>;
   promises: Map<
     string,
     { region: string; nodeId: string; memoryBytes: number; nanoCpus: number; diskBytes: number; at: number }
@@ -104,6 +106,7 @@ export function createSwarmContext(options: SwarmDriverOptions, started: () => b
     image: (name, type) => (type && options.images?.[type]) || refs[name],
     preparing: new Set(),
     promises: new Map(),
+    holdAllowances: new Map(),
     diskPolicy: {
       reserveBytes: (options.diskPolicy?.reserveMb ?? DEFAULT_DISK_RESERVE_MB) * MIB,
       overcommit: options.diskPolicy?.overcommit ?? DEFAULT_DISK_OVERCOMMIT,

@@ -194,6 +194,14 @@ describe('the disk policy on a disk of its own', () => {
     const dealt = reserve.holdAllowance() ?? 0;
     expect(dealt).toBeGreaterThan(MIB);
     expect(dealt * made).toBeLessThanOrEqual(room);
+    // Dealt so little that a new instance could not finish its deploy: no new disk.
+    expect(dealt).toBeLessThan(32 * MIB);
+    await expect(reserve.withRoom(DISK_MB * MIB, async () => {})).rejects.toBeInstanceOf(
+      StorageExhaustedError,
+    );
+    expect(logs.at(-1)).toMatch(
+      /^disk policy: a new 96 MiB disk refused: the hold deals each disk only \d+ MiB/,
+    );
     // The hold is root's, takes no space on the host, and is not counted as the tenant's.
     const hold = statSync(path.join(point(0), HOLD_FILE));
     expect(hold.uid).toBe(0);

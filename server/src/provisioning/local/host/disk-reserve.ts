@@ -191,7 +191,7 @@ export function diskReserve(
     figures,
     withRoom(bytes, make) {
       const made = inTurn(async () => {
-        const refusal = refusalOf(await figures(), policy, bytes);
+        const refusal = refusalOf(await figures(), policy, bytes, allowance);
         if (refusal) {
           log(`disk policy: ${refusal}`);
           throw new StorageExhaustedError();
