@@ -86,7 +86,7 @@ function limitsOf(f: DiskFigures, p: DiskPolicy) {
  * Below this allowance (what the hold deals each disk, below) a new instance could not even finish
  * its deploy (WordPress writes its tables, its compiled scripts): new disks are refused.
  */
-export const HOLD_FLOOR_BYTES = 32 * MIB;
+const HOLD_FLOOR_BYTES = 32 * MIB;
 
 /**
  * Why a new disk of `bytes` may not be made (for the operator's log), or undefined when it may
