@@ -53,7 +53,10 @@ const overcommit =
   Number(process.env.DISK_OVERCOMMIT) ||
   Math.min(
     20,
-    Math.max(1, Math.ceil(((N + 2) * SITE_PROMISE_MB * MIB) / Math.max(1, here.freeBytes - RESERVE_MB * MIB))),
+    Math.max(
+      1,
+      Math.ceil(((N + 2) * SITE_PROMISE_MB * MIB) / Math.max(1, here.freeBytes - RESERVE_MB * MIB)),
+    ),
   );
 const logs: string[] = [];
 /** Where each deploy of the current step spent its time (the driver's "site … deployed:" lines), per part. */
