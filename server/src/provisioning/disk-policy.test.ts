@@ -9,7 +9,7 @@ describe('the hold (disk-policy.ts holdPlan)', () => {
       { freeBytes: 100 * MIB, holdBytes: 0 },
       { freeBytes: 50 * MIB, holdBytes: 50 * MIB },
     ];
-    expect([...holdPlan(disks, 400 * MIB)]).toEqual([[1, 0]]);
+    expect([...holdPlan(disks, 400 * MIB).sizes]).toEqual([[1, 0]]);
   });
 
   it('deals the room evenly, a small disk keeping all it has, and holds the rest', () => {
@@ -20,7 +20,7 @@ describe('the hold (disk-policy.ts holdPlan)', () => {
       { freeBytes: 1000 * MIB, holdBytes: 0 },
     ];
     const room = 500 * MIB;
-    const plan = holdPlan(disks, room);
+    const plan = holdPlan(disks, room).sizes;
     const level = (HOLD_SHARE * room - 10 * MIB) / 2;
     expect(plan.has(0)).toBe(false);
     expect(plan.get(1)).toBe(1000 * MIB - Math.floor(level));
@@ -36,7 +36,7 @@ describe('the hold (disk-policy.ts holdPlan)', () => {
       { freeBytes: 10 * MIB, holdBytes: 800 * MIB },
       { freeBytes: 190 * MIB, holdBytes: 800 * MIB },
     ];
-    const plan = holdPlan(disks, 490 * MIB);
+    const plan = holdPlan(disks, 490 * MIB).sizes;
     expect([...plan.keys()]).toEqual([0]);
     expect(810 * MIB - (plan.get(0) ?? 0)).toBeGreaterThan(100 * MIB);
   });
@@ -46,11 +46,11 @@ describe('the hold (disk-policy.ts holdPlan)', () => {
       { freeBytes: 200 * MIB, holdBytes: 800 * MIB },
       { freeBytes: 200 * MIB, holdBytes: 800 * MIB },
     ];
-    const plan = holdPlan(disks, 100 * MIB);
+    const plan = holdPlan(disks, 100 * MIB).sizes;
     expect(plan.size).toBe(2);
     for (const bytes of plan.values()) expect(bytes).toBe(1000 * MIB - 40 * MIB);
     // No room at all: every disk held where it is.
-    const none = holdPlan(disks, -5 * MIB);
+    const none = holdPlan(disks, -5 * MIB).sizes;
     for (const bytes of none.values()) expect(bytes).toBe(1000 * MIB);
   });
 });
@@ -58,7 +58,7 @@ describe('the hold (disk-policy.ts holdPlan)', () => {
 describe('a new disk under the hold', () => {
   it('is brought down to its allowance alone: the disks already dealt are not written again', () => {
     const dealt = Array.from({ length: 10 }, () => ({ freeBytes: 40 * MIB, holdBytes: 960 * MIB }));
-    const plan = holdPlan([...dealt, { freeBytes: 1000 * MIB, holdBytes: 0 }], 500 * MIB);
+    const plan = holdPlan([...dealt, { freeBytes: 1000 * MIB, holdBytes: 0 }], 500 * MIB).sizes;
     expect([...plan.keys()]).toEqual([10]);
     expect(1000 * MIB - (plan.get(10) ?? 0)).toBeLessThanOrEqual(40 * MIB);
   });

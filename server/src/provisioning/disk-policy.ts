@@ -179,26 +179,26 @@ export function holdLevel(potentials: number[], room: number): number {
   return Number.POSITIVE_INFINITY;
 }
 
-/** The allowance the hold deals each disk now (its level over HOLD_SHARE of the room). */
-export const holdLevelOf = (disks: HeldDisk[], roomBytes: number) =>
-  holdLevel(
-    disks.map((disk) => disk.freeBytes + disk.holdBytes),
-    HOLD_SHARE * roomBytes,
-  );
+export interface HoldPlan {
+  /** The hold's sizes to write, by disk index (0: no hold); empty when nothing needs to change. */
+  sizes: Map<number, number>;
+  /** What each disk is dealt (the level) while the hold deals; null while the disks fit. */
+  allowanceBytes: number | null;
+}
 
-/**
- * The hold's sizes to write, by disk index (0: no hold), for disks as they are now and `roomBytes`
- * outside the reserve. Empty when nothing needs to change.
- */
-export function holdPlan(disks: HeldDisk[], roomBytes: number): Map<number, number> {
+/** The hold for disks as they are now and `roomBytes` outside the reserve. */
+export function holdPlan(disks: HeldDisk[], roomBytes: number): HoldPlan {
   const plan = new Map<number, number>();
   const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
   const rows = disks.map((disk, index) => ({ index, ...disk, potential: disk.freeBytes + disk.holdBytes }));
   if (sum(rows.map((row) => row.potential)) <= roomBytes) {
     for (const row of rows) if (row.holdBytes > 0) plan.set(row.index, 0);
-    return plan;
+    return { sizes: plan, allowanceBytes: null };
   }
-  const level = holdLevelOf(disks, roomBytes);
+  const level = holdLevel(
+    rows.map((row) => row.potential),
+    HOLD_SHARE * roomBytes,
+  );
   const dealt = rows.map((row) => ({ ...row, allowance: Math.min(row.potential, level) }));
   const writers = dealt.filter(
     (row) => row.freeBytes < row.allowance / 4 && row.allowance > row.freeBytes + HOLD_STEP,
@@ -222,5 +222,5 @@ export function holdPlan(disks: HeldDisk[], roomBytes: number): Map<number, numb
       ? [...lowered, ...writers]
       : dealt.filter((row) => row.freeBytes > row.allowance || row.allowance - row.freeBytes > HOLD_STEP);
   for (const row of changed) plan.set(row.index, row.potential - row.allowance);
-  return plan;
+  return { sizes: plan, allowanceBytes: level };
 }

@@ -1,4 +1,4 @@
-import { type HeldDisk, holdLevelOf, holdPlan } from '../disk-policy.ts';
+import { type HeldDisk, holdPlan } from '../disk-policy.ts';
 import { nodeHoldFigures, setNodeHolds } from './node-agent.ts';
 import type { Region } from './region.ts';
 import type { SwarmContext } from './swarm-context.ts';
@@ -23,16 +23,13 @@ const HOLD_ROUND_MS = 5000;
 export interface DiskHolds {
   /** One round on every ready node of the region. */
   round(regionId: string): Promise<void>;
-  /** What each volume of the node may write at once while the hold deals there; else null. */
-  allowance(nodeId: string): number | null;
   start(): void;
   stop(): void;
 }
 
 export function diskHolds(ctx: SwarmContext): DiskHolds {
-  /** Nodes where something is held (a change is logged), and what each volume there is dealt. */
+  /** Nodes where something is held (a change is logged); what each volume there is dealt is in ctx. */
   const holding = new Map<string, boolean>();
-  const allowances = ctx.holdAllowances;
   let timer: NodeJS.Timeout | undefined;
   let running = false;
 
@@ -51,11 +48,13 @@ export function diskHolds(ctx: SwarmContext): DiskHolds {
       }
     }
     const room = figures.freeBytes - ctx.diskPolicy.reserveBytes - unheld;
-    const disks = held.map((entry) => entry.disk);
-    const plan = holdPlan(disks, room);
-    const now = held.some((entry, index) => (plan.get(index) ?? entry.disk.holdBytes) > 0);
-    if (now) allowances.set(nodeId, holdLevelOf(disks, room));
-    else allowances.delete(nodeId);
+    const plan = holdPlan(
+      held.map((entry) => entry.disk),
+      room,
+    );
+    const now = plan.allowanceBytes !== null;
+    if (plan.allowanceBytes !== null) ctx.holdAllowances.set(nodeId, plan.allowanceBytes);
+    else ctx.holdAllowances.delete(nodeId);
     if (now !== (holding.get(nodeId) ?? false)) {
       ctx.log(
         now
@@ -65,7 +64,7 @@ export function diskHolds(ctx: SwarmContext): DiskHolds {
       holding.set(nodeId, now);
     }
     const holds = new Map<string, number>();
-    for (const [index, bytes] of plan) {
+    for (const [index, bytes] of plan.sizes) {
       const entry = held[index];
       if (entry) holds.set(entry.name, bytes);
     }
@@ -93,7 +92,6 @@ export function diskHolds(ctx: SwarmContext): DiskHolds {
 
   return {
     round: (regionId) => round(ctx.region(regionId)),
-    allowance: (nodeId) => allowances.get(nodeId) ?? null,
     start() {
       timer ??= setInterval(() => void tick(), HOLD_ROUND_MS);
       timer.unref();

@@ -205,6 +205,6 @@ export function createSwarmDriver(options: SwarmDriverOptions): SwarmDriver {
 
     nodes: () => Promise.all([...ctx.regions.values()].map((region) => regionNodes(region))),
 
-    usage: swarmUsage(ctx, holds),
+    usage: swarmUsage(ctx),
   };
 }

@@ -9,7 +9,6 @@ import type {
   UsageCapability,
   UsageSample,
 } from '../usage.ts';
-import type { DiskHolds } from './disk-holds.ts';
 import { CONTAINER } from './front-door-container.ts';
 import { nodeDisk, volumeUsage } from './node-agent.ts';
 import type { Region } from './region.ts';
@@ -92,7 +91,7 @@ interface Placed {
   containerId: string;
 }
 
-export function swarmUsage(ctx: SwarmContext, holds: Pick<DiskHolds, 'allowance'>): UsageCapability {
+export function swarmUsage(ctx: SwarmContext): UsageCapability {
   const previous = new Map<string, { at: number; cpuNs: number }>();
   /** Per region, the second up to which its front door's log and its nodes' events were read. */
   const readUntil = new Map<string, number>();
@@ -240,7 +239,8 @@ export function swarmUsage(ctx: SwarmContext, holds: Pick<DiskHolds, 'allowance'
             reservedCpus: load.reservedNanoCpus / 1e9,
             diskBytes: disk?.sizeBytes ?? 0,
             diskFreeBytes: disk?.freeBytes ?? 0,
-            storage: disk && storageReport(disk, ctx.diskPolicy, aSite, holds.allowance(node.ID)),
+            storage:
+              disk && storageReport(disk, ctx.diskPolicy, aSite, ctx.holdAllowances.get(node.ID) ?? null),
             instances: load.instances.size,
           });
         }

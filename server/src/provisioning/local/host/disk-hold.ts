@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { statfsSync, statSync } from 'node:fs';
+import { lstatSync, statfsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { HeldDisk } from '../../disk-policy.ts';
@@ -23,8 +23,9 @@ export const HOLD_FILE = '.berth-hold';
 
 /** The hold on the disk mounted at `point`: its size (what is held) and the blocks it takes. */
 export function holdOf(point: string): { sizeBytes: number; takenBytes: number } {
-  const info = statSync(path.join(point, HOLD_FILE), { throwIfNoEntry: false });
-  return { sizeBytes: info?.size ?? 0, takenBytes: (info?.blocks ?? 0) * 512 };
+  const info = lstatSync(path.join(point, HOLD_FILE), { throwIfNoEntry: false });
+  if (!info?.isFile()) return { sizeBytes: 0, takenBytes: 0 };
+  return { sizeBytes: info.size, takenBytes: info.blocks * 512 };
 }
 
 /** What a guarded tenant may still write: the disk's free space less the guard's slack and the hold. */
@@ -87,6 +88,10 @@ export const FALLOCATE_SYSCALL: Partial<Record<string, number>> = { x64: 285, ar
  * are free at once), larger by fallocate(2), which takes what it can when a tenant has written
  * meanwhile (halving what it asks for), or on a guarded disk by truncate(2) alone (sparse); 0 deletes
  * the file. Answers false where fallocate's number is not known.
+ *
+ * On a database disk the root folder is the server's: whatever is found under the hold's name that is
+ * not root's own regular file with one link (a link to one of the server's files, say) is unlinked and
+ * a file of root's made in its place (O_EXCL), never truncated or grown.
  */
 export async function writeHolds(holds: Map<string, { bytes: number; sparse: boolean }>): Promise<boolean> {
   const call = FALLOCATE_SYSCALL[process.arch];
@@ -101,7 +106,13 @@ export async function writeHolds(holds: Map<string, { bytes: number; sparse: boo
 while (my ($f, $n, $how) = splice(@ARGV, 0, 3)) {
   $n = 0 + $n;
   if ($n == 0) { unlink $f; next }
+  unlink $f if -l $f;
   sysopen(my $h, $f, O_RDWR | O_CREAT | O_NOFOLLOW, 0600) or do { warn "$f: $!\\n"; next };
+  my @s = stat($h);
+  unless (-f _ && $s[3] == 1 && $s[4] == 0) {
+    close $h; unlink $f;
+    sysopen($h, $f, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, 0600) or do { warn "$f: $!\\n"; next };
+  }
   my $now = -s $h;
   if ($n <= $now || $how eq 's') { truncate($h, $n) or warn "$f: $!\\n" }
   else { while ($n - $now >= 1048576 && syscall(${call}, fileno($h), 0, 0, $n) != 0) { $n = $now + int(($n - $now) / 2) } }

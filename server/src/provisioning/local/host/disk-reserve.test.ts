@@ -1,13 +1,13 @@
 import { execFile } from 'node:child_process';
-import { statSync } from 'node:fs';
-import { mkdir, open, rm, statfs, truncate } from 'node:fs/promises';
+import { lstatSync, statSync } from 'node:fs';
+import { link, mkdir, open, readFile, rm, statfs, symlink, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type HostDisk, makeHostDisk } from '../../../../test/provisioning/host-disk.ts';
 import { storageReport } from '../../disk-policy.ts';
 import { StorageExhaustedError } from '../../driver.ts';
-import { type DiskGuard, HOLD_FILE } from './disk-hold.ts';
+import { type DiskGuard, HOLD_FILE, writeHolds } from './disk-hold.ts';
 import { type DiskReserve, diskReserve } from './disk-reserve.ts';
 import { type DiskPool, diskPool, diskUsage, isMounted } from './tenant-disks.ts';
 
@@ -266,5 +266,24 @@ describe('the disk policy on a disk of its own', () => {
     expect(statSync(path.join(point(1), HOLD_FILE), { throwIfNoEntry: false })).toBeUndefined();
     expect(reserve.holdAllowance()).toBeNull();
     expect(logs.at(-1)).toBe('disk hold: tenant disks fit in the room outside the reserve: nothing held');
+  });
+
+  it('never grows or truncates another file through the hold’s name: a link or a symbolic link there is replaced', async () => {
+    const dir = path.join(host.dir, 'server-owned');
+    await mkdir(dir, { recursive: true });
+    const victim = path.join(dir, 'data-file');
+    await writeFile(victim, 'the server’s data');
+    await link(victim, path.join(dir, HOLD_FILE));
+    await writeHolds(new Map([[dir, { bytes: 8 * MIB, sparse: false }]]));
+    expect(await readFile(victim, 'utf8')).toBe('the server’s data');
+    const hold = statSync(path.join(dir, HOLD_FILE));
+    expect([hold.nlink, hold.uid, hold.size]).toEqual([1, 0, 8 * MIB]);
+
+    await rm(path.join(dir, HOLD_FILE));
+    await symlink(victim, path.join(dir, HOLD_FILE));
+    await writeHolds(new Map([[dir, { bytes: 4 * MIB, sparse: true }]]));
+    expect(await readFile(victim, 'utf8')).toBe('the server’s data');
+    expect(lstatSync(path.join(dir, HOLD_FILE)).isFile()).toBe(true);
+    await rm(dir, { recursive: true });
   });
 });

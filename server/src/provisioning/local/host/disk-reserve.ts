@@ -1,14 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  type DiskFigures,
-  type DiskPolicy,
-  type HeldDisk,
-  holdLevelOf,
-  holdPlan,
-  refusalOf,
-} from '../../disk-policy.ts';
+import { type DiskFigures, type DiskPolicy, type HeldDisk, holdPlan, refusalOf } from '../../disk-policy.ts';
 import { StorageExhaustedError } from '../../driver.ts';
 import { type DiskGuard, heldDisk, writeHolds } from './disk-hold.ts';
 
@@ -152,10 +145,12 @@ export function diskReserve(
         unheld += disk.unboundBytes(image.sizeBytes, image.takenBytes);
       } else unheld += image.sizeBytes - image.takenBytes;
     }
-    const disks = held.map((entry) => entry.disk);
-    const plan = holdPlan(disks, room - unheld);
-    const now = held.some((entry, index) => (plan.get(index) ?? entry.disk.holdBytes) > 0);
-    allowance = now ? holdLevelOf(disks, room - unheld) : null;
+    const plan = holdPlan(
+      held.map((entry) => entry.disk),
+      room - unheld,
+    );
+    allowance = plan.allowanceBytes;
+    const now = allowance !== null;
     if (now !== (holding ?? false)) {
       const could = held.reduce((total, entry) => total + entry.disk.freeBytes + entry.disk.holdBytes, 0);
       log(
@@ -166,7 +161,7 @@ export function diskReserve(
       holding = now;
     }
     const holds = new Map<string, { bytes: number; sparse: boolean }>();
-    for (const [index, bytes] of plan) {
+    for (const [index, bytes] of plan.sizes) {
       const entry = held[index];
       if (entry) holds.set(entry.point, { bytes, sparse: entry.sparse });
     }
