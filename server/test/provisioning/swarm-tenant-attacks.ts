@@ -315,15 +315,19 @@ INSERT INTO trap VALUES (1), (2);`);
       // Code that got past PHP anyway (run as the site's user in its container): a fork bomb.
       await h().docker(node, 'exec', '-d', '-u', 'www-data', app, 'sh', '-c', 'b() { b | b & }; b');
       const pidsDir = `/sys/fs/cgroup/pids/docker/${await h().docker(node, 'inspect', app, '--format', '{{.Id}}')}`;
+      // The kernel refuses the bomb's forks at the limit: pids.events counts each refusal.
+      const refusals = async () =>
+        Number(/^max (\d+)/m.exec(await readFile(`${pidsDir}/pids.events`, 'utf8'))?.[1] ?? 0);
       const deadline = Date.now() + 30_000;
-      let current = 0;
-      while (Date.now() < deadline && current < 200) {
-        current = Number((await readFile(`${pidsDir}/pids.current`, 'utf8')).trim());
+      while (Date.now() < deadline && (await refusals()) === 0)
         await new Promise((resolve) => setTimeout(resolve, 250));
-      }
       expect((await readFile(`${pidsDir}/pids.max`, 'utf8')).trim()).toBe('256');
-      expect(current).toBeLessThanOrEqual(256);
+      expect(await refusals()).toBeGreaterThan(0);
+      // Processes docker exec attaches (a health check, ours) are counted but not refused by
+      // cgroup v1, so the count may stand a few over the limit; the bomb's own forks never pass it.
+      const current = Number((await readFile(`${pidsDir}/pids.current`, 'utf8')).trim());
       expect(current).toBeGreaterThan(200);
+      expect(current).toBeLessThan(256 + 32);
       // The node's other tenants answer meanwhile.
       const front = h().swarm.nodes.find((n) => n.name === 'use1-m')?.address ?? '';
       const slug = neighbour.replaceAll('-', '').slice(0, 12);
