@@ -108,9 +108,14 @@ export async function answerOf<M extends Method, P extends string>(res: Response
   return { status: res.status, headers: res.headers, json: json as JsonOf<M, P> };
 }
 
-/** Sends a JSON request to the in-process app (nothing listens on a port). */
+/** What `call` sends to: the in-process app, or a server process over its socket (server-process.ts). */
+export interface Requester {
+  request(path: string, init: RequestInit): Response | Promise<Response>;
+}
+
+/** Sends a JSON request to `app`: the in-process app (nothing listens on a port) or a server process. */
 export async function call<M extends Method, const P extends string>(
-  app: TestApp,
+  app: Requester,
   method: M,
   path: P,
   options: { body?: unknown; token?: string; rawBody?: string } = {},
@@ -175,7 +180,7 @@ export async function registerAdmin(app: TestApp, db: Db, overrides: Record<stri
   return admin;
 }
 
-export async function register(app: TestApp, overrides: Record<string, unknown> = {}) {
+export async function register(app: Requester, overrides: Record<string, unknown> = {}) {
   const body = newAccount(overrides);
   const res = await call(app, 'POST', '/api/auth/register', { body });
   if (res.status !== 201) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.json)}`);

@@ -272,8 +272,8 @@ describe('the /api/v1 rate limit', () => {
 
   it('is one budget for two server processes on the same database', async () => {
     const { apiKey } = await proWithKey();
-    const a = await startServerProcess(db, dbUrl);
-    const b = await startServerProcess(db, dbUrl);
+    const a = await startServerProcess(dbUrl);
+    const b = await startServerProcess(dbUrl);
     processes.push(a, b);
     for (let i = 0; i < 75; i++) {
       expect((await v1('/api/v1/instances', apiKey, { base: a.url })).status).toBe(200);

@@ -11,7 +11,7 @@ import {
   type TestApp,
 } from '../../../test/create-test-app.ts';
 import { GIF, JPG, MB, PNG, WEBP } from '../../../test/sample-images.ts';
-import { type ServerProcess, startServerProcess } from '../../../test/server-process.ts';
+import { type ListeningApp, startListeningApp } from '../../../test/server-process.ts';
 import { startSmtpPeer } from '../../../test/smtp-peer.ts';
 import { openEventStream } from '../../../test/sse-client.ts';
 import { createTestDatabase, truncateAll } from '../../../test/test-db.ts';
@@ -381,7 +381,7 @@ describe('admin side', () => {
 });
 
 describe('answering', () => {
-  let server: ServerProcess;
+  let server: ListeningApp;
   let runner: JobRunner;
   let smtp: Awaited<ReturnType<typeof startSmtpPeer>>;
   beforeAll(async () => {
@@ -395,7 +395,7 @@ describe('answering', () => {
     });
   });
   beforeEach(async () => {
-    server = await startServerProcess(db, dbUrl, { helpUploadsDir: dir });
+    server = await startListeningApp(db, dbUrl, { helpUploadsDir: dir });
   });
   afterAll(async () => {
     await server?.stop();

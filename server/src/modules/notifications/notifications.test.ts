@@ -1,7 +1,19 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, createTestApp, present, register, type TestApp } from '../../../test/create-test-app.ts';
-import { type ServerProcess, startServerProcess } from '../../../test/server-process.ts';
+import {
+  call,
+  createTestApp,
+  present,
+  type Requester,
+  register,
+  type TestApp,
+} from '../../../test/create-test-app.ts';
+import {
+  type ListeningApp,
+  type ServerProcess,
+  startListeningApp,
+  startServerProcess,
+} from '../../../test/server-process.ts';
 import { type EventStream, openEventStream } from '../../../test/sse-client.ts';
 import { createTestDatabase, truncateAll } from '../../../test/test-db.ts';
 import type { Db } from '../../db/database.ts';
@@ -136,11 +148,8 @@ describe('notifications API', () => {
   });
 });
 
-/** A server process of its own: app, hub, and one LISTEN connection, on a real port. */
-const startInstance = (options: { heartbeatMs?: number } = {}) =>
-  startServerProcess(db, dbUrl, { sseHeartbeatMs: options.heartbeatMs });
-
-type Instance = ServerProcess;
+/** Where a stream is opened: a server process of its own (main.ts), or the test's app on a port. */
+type Instance = { url: string } & Requester;
 
 async function openStream(
   instance: Instance,
@@ -148,7 +157,7 @@ async function openStream(
   headers: Record<string, string> = {},
   query = '',
 ) {
-  const minted = await call(instance.app, 'POST', '/api/notifications/stream-token', { token: sessionToken });
+  const minted = await call(instance, 'POST', '/api/notifications/stream-token', { token: sessionToken });
   expect(minted.json.expiresIn).toBe(60);
   const stream = await openEventStream(
     `${instance.url}/api/notifications/stream?token=${minted.json.token}${query}`,
@@ -163,12 +172,12 @@ const titled = (title: string) => (m: { event?: string; data?: string }) =>
   m.event === 'notification' && JSON.parse(m.data ?? '{}').title === title;
 
 describe('live stream', () => {
-  let a: Instance;
-  let b: Instance;
+  let a: ServerProcess;
+  let b: ServerProcess;
   const streams: EventStream[] = [];
   beforeAll(async () => {
-    a = await startInstance();
-    b = await startInstance();
+    a = await startServerProcess(dbUrl);
+    b = await startServerProcess(dbUrl);
   });
   afterAll(async () => {
     for (const s of streams) s.close();
@@ -181,7 +190,7 @@ describe('live stream', () => {
   };
 
   it('refuses a bad token with a JSON 401 before streaming', async () => {
-    const { token: sessionToken } = await register(a.app);
+    const { token: sessionToken } = await register(a);
     for (const token of ['garbage', sessionToken]) {
       const res = await fetch(`${a.url}/api/notifications/stream?token=${token}`);
       expect(res.status).toBe(401);
@@ -192,7 +201,7 @@ describe('live stream', () => {
   });
 
   it('delivers a notification inserted through the service at once, with its id', async () => {
-    const { token, user } = await register(a.app);
+    const { token, user } = await register(a);
     const stream = track(await openStream(a, token));
     expect(stream.response.headers.get('content-type')).toBe('text/event-stream');
     expect(stream.response.headers.get('x-accel-buffering')).toBe('no');
@@ -206,12 +215,12 @@ describe('live stream', () => {
   });
 
   it('reaches the streams on both server processes, whichever process wrote it', async () => {
-    const { token, body, user } = await register(a.app);
+    const { token, body, user } = await register(a);
     const onA = track(await openStream(a, token));
     const onB = track(await openStream(b, token));
 
     // Written by instance A's HTTP handler (a password change, which then closes both streams)...
-    const changed = await call(a.app, 'PUT', '/api/auth/change-password', {
+    const changed = await call(a, 'PUT', '/api/auth/change-password', {
       token,
       body: { currentPassword: body.password, newPassword: 'Brand#new42' },
     });
@@ -225,14 +234,14 @@ describe('live stream', () => {
     const againB = track(await openStream(b, changed.json.token));
     await service.notify(String(user.id), note('From elsewhere'));
     await Promise.all([
-      againA.next(titled('From elsewhere'), 1000),
-      againB.next(titled('From elsewhere'), 1000),
+      againA.next(titled('From elsewhere'), 5000),
+      againB.next(titled('From elsewhere'), 5000),
     ]);
   });
 
   it('sends a user only their own notifications', async () => {
-    const mine = await register(a.app);
-    const other = await register(a.app);
+    const mine = await register(a);
+    const other = await register(a);
     const stream = track(await openStream(a, mine.token));
     await service.notify(String(other.user.id), note('Not for you'));
     await service.notify(String(mine.user.id), note('For you'));
@@ -241,7 +250,7 @@ describe('live stream', () => {
   });
 
   it('replays the notifications after Last-Event-ID (header or query) on reconnect', async () => {
-    const { token, user } = await register(a.app);
+    const { token, user } = await register(a);
     const seen = await service.notify(String(user.id), note('Seen'));
     await service.notify(String(user.id), note('Missed 1'));
     await service.notify(String(user.id), note('Missed 2'));
@@ -258,7 +267,8 @@ describe('live stream', () => {
   });
 
   it('sends a heartbeat comment while idle', async () => {
-    const quick = await startInstance({ heartbeatMs: 50 });
+    // main.ts beats every 20 s; a fast beat is a setting of the in-process app only.
+    const quick: ListeningApp = await startListeningApp(db, dbUrl, { sseHeartbeatMs: 50 });
     try {
       const { token } = await register(quick.app);
       const stream = track(await openStream(quick, token));
@@ -269,12 +279,12 @@ describe('live stream', () => {
   });
 
   it('reconnects a lost LISTEN connection, tells streams to resync, and delivers again', async () => {
-    const { token, user } = await register(a.app);
+    const { token, user } = await register(a);
     const stream = track(await openStream(a, token));
     await sql`select pg_terminate_backend(pid) from pg_stat_activity
               where datname = current_database() and query ilike 'listen%'`.execute(db);
     await stream.next((m) => m.event === 'resync', 3000);
     await service.notify(String(user.id), note('After the outage'));
-    await stream.next(titled('After the outage'), 1000);
+    await stream.next(titled('After the outage'), 5000);
   });
 });
