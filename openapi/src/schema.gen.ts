@@ -2616,19 +2616,19 @@ export interface components {
              * @default us-east-1
              * @enum {string}
              */
-            region: "us-east-1" | "us-west-2" | "eu-west-1" | "eu-central-1" | "eu-north-1" | "ap-south-1" | "ap-southeast-1" | "ap-southeast-2" | "ap-northeast-1" | "ap-northeast-2" | "sa-east-1" | "me-central-1" | "af-south-1";
+            region?: "us-east-1" | "us-west-2" | "eu-west-1" | "eu-central-1" | "eu-north-1" | "ap-south-1" | "ap-southeast-1" | "ap-southeast-2" | "ap-northeast-1" | "ap-northeast-2" | "sa-east-1" | "me-central-1" | "af-south-1";
             /**
              * @description The memory the instance has to itself (n8n: at least 1GB)
              * @default 4GB
              * @enum {string}
              */
-            memory: "256MB" | "512MB" | "1GB" | "2GB" | "4GB";
+            memory?: "256MB" | "512MB" | "1GB" | "2GB" | "4GB";
             /**
              * @description vCPUs the instance may use (n8n: at least 0.5)
              * @default 2
              * @enum {string}
              */
-            cpu: "0.25" | "0.5" | "1" | "2";
+            cpu?: "0.25" | "0.5" | "1" | "2";
             /**
              * @description Applications only (comes with site hosting)
              * @enum {string}
@@ -3126,7 +3126,7 @@ export interface components {
              * @description The notification type; the admin panel always sends 'announcement'
              * @default announcement
              */
-            type: string;
+            type?: string;
             /** @enum {string} */
             plan?: "starter" | "pro";
             userId?: string;
@@ -3351,9 +3351,9 @@ export interface components {
         };
         ApiKeyMetaRequest: {
             /** @default  */
-            label: string;
+            label?: string;
             /** @default  */
-            notes: string;
+            notes?: string;
         };
         UsageReport: {
             /** Format: uuid */
@@ -3589,26 +3589,26 @@ export interface components {
              * @example MySQL
              * @enum {string}
              */
-            type: "MySQL" | "PostgreSQL" | "MongoDB" | "WordPress" | "n8n" | "mysql" | "postgresql" | "mongodb" | "wordpress" | "postgres";
+            type?: "MySQL" | "PostgreSQL" | "MongoDB" | "WordPress" | "n8n" | "mysql" | "postgresql" | "mongodb" | "wordpress" | "postgres";
             /**
              * @default us-east-1
              * @enum {string}
              */
-            region: "us-east-1" | "us-west-2" | "eu-west-1" | "eu-central-1" | "eu-north-1" | "ap-south-1" | "ap-southeast-1" | "ap-southeast-2" | "ap-northeast-1" | "ap-northeast-2" | "sa-east-1" | "me-central-1" | "af-south-1";
+            region?: "us-east-1" | "us-west-2" | "eu-west-1" | "eu-central-1" | "eu-north-1" | "ap-south-1" | "ap-southeast-1" | "ap-southeast-2" | "ap-northeast-1" | "ap-northeast-2" | "sa-east-1" | "me-central-1" | "af-south-1";
             /**
              * @description The memory the instance has to itself (n8n: at least 1GB)
              * @default 4GB
              * @example 1GB
              * @enum {string}
              */
-            memory: "256MB" | "512MB" | "1GB" | "2GB" | "4GB";
+            memory?: "256MB" | "512MB" | "1GB" | "2GB" | "4GB";
             /**
              * @description vCPUs the instance may use (n8n: at least 0.5)
              * @default 2
              * @example 1
              * @enum {string}
              */
-            cpu: "0.25" | "0.5" | "1" | "2";
+            cpu?: "0.25" | "0.5" | "1" | "2";
             /** @description WordPress only: a temporary address, or a custom domain (`value`) */
             domain?: {
                 /** @enum {string} */

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { call, register, type TestApp } from './create-test-app.ts';
+import { type BodyOf, call, register, type TestApp } from './create-test-app.ts';
 
 /** A browser's user agent: click tracking counts browsers (bots' clicks are not counted). */
 export const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/140.0 Safari/537.36';
@@ -10,7 +10,7 @@ export const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrom
  */
 export async function newAffiliate(
   app: TestApp,
-  profile: Record<string, unknown> = { paymentMethod: 'paypal' },
+  profile: BodyOf<'POST', '/api/affiliates/register'> = { paymentMethod: 'paypal' },
 ) {
   const account = await register(app);
   const joined = await call(app, 'POST', '/api/affiliates/register', { token: account.token, body: profile });

@@ -76,7 +76,7 @@ type SuccessBody<O> = O extends { responses: infer R }
   : never;
 
 /** The one error body (lib/error-handler.ts); a validation error's details name the fields. */
-type ErrorFields = Partial<Omit<ApiError, 'details'>> & {
+export type ErrorFields = Partial<Omit<ApiError, 'details'>> & {
   details?: { fieldErrors?: Record<string, string[] | undefined>; [key: string]: unknown };
 };
 
@@ -89,6 +89,23 @@ export type JsonOf<M extends Method, P extends string> = M extends Method ? Json
 type JsonOfMethod<M extends Method, P extends string> = [Candidates<P, M>] extends [never]
   ? unknown
   : SuccessBody<OperationOf<MostSpecific<Candidates<P, M>>, M>> & ErrorFields;
+
+/** The JSON body the contract takes for `M path`; `unknown` for a path the contract does not describe. */
+export type BodyOf<M extends Method, P extends string> = M extends Method ? BodyOfMethod<M, P> : never;
+type BodyOfMethod<M extends Method, P extends string> = [Candidates<P, M>] extends [never]
+  ? unknown
+  : RequestBody<OperationOf<MostSpecific<Candidates<P, M>>, M>>;
+type RequestBody<O> = O extends { requestBody?: infer R }
+  ? NonNullable<R> extends { content: { 'application/json': infer B } }
+    ? B
+    : never
+  : never;
+
+/** `T` without `K`, member by member of a union (a body whose members differ by their fields). */
+export type Without<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** A deploy request, as the deploy form and the public API send it. */
+export type DeployBody = BodyOf<'POST', '/api/instances/deploy'>;
 
 /** A response of `M path` with its body read: JSON typed by the contract (JsonOf), else the text. */
 export interface Answer<M extends Method, P extends string> {
@@ -108,6 +125,18 @@ export async function answerOf<M extends Method, P extends string>(res: Response
   return { status: res.status, headers: res.headers, json: json as JsonOf<M, P> };
 }
 
+/**
+ * What `call` sends: `body`, typed by the contract, so a test that sends a field the route no longer
+ * takes fails to compile; `badBody`, a body the contract refuses (what validation answers); or
+ * `rawBody`, text as it is (broken JSON).
+ */
+export interface CallOptions<M extends Method, P extends string> {
+  body?: BodyOf<M, P>;
+  badBody?: unknown;
+  rawBody?: string;
+  token?: string;
+}
+
 /** What `call` sends to: the in-process app, or a server process over its socket (server-process.ts). */
 export interface Requester {
   request(path: string, init: RequestInit): Response | Promise<Response>;
@@ -118,11 +147,12 @@ export async function call<M extends Method, const P extends string>(
   app: Requester,
   method: M,
   path: P,
-  options: { body?: unknown; token?: string; rawBody?: string } = {},
+  options: CallOptions<M, P> = {},
 ): Promise<Answer<M, P>> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
-  const body = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+  const json = options.body ?? options.badBody;
+  const body = options.rawBody ?? (json === undefined ? undefined : JSON.stringify(json));
   return answerOf<M, P>(await app.request(path, { method, headers, body }));
 }
 
@@ -153,8 +183,10 @@ export function accessDatabase<T extends object>(
 
 let counter = 0;
 
+type Registration = BodyOf<'POST', '/api/auth/register'>;
+
 /** A valid registration body; each call gets a distinct username and e-mail. */
-export function newAccount(overrides: Record<string, unknown> = {}) {
+export function newAccount(overrides: Partial<Registration> = {}): Registration {
   counter += 1;
   return {
     accountType: 'individual',
@@ -172,7 +204,7 @@ export function newAccount(overrides: Record<string, unknown> = {}) {
  * one-time setup token the server prints at start (requests here come through no socket, so none is
  * "from this machine").
  */
-export async function registerAdmin(app: TestApp, db: Db, overrides: Record<string, unknown> = {}) {
+export async function registerAdmin(app: TestApp, db: Db, overrides: Partial<Registration> = {}) {
   const setupToken = await prepareSetupToken(db);
   if (!setupToken) throw new Error('an admin exists already: registerAdmin needs a fresh database');
   const admin = await register(app, { ...overrides, setupToken });
@@ -180,7 +212,7 @@ export async function registerAdmin(app: TestApp, db: Db, overrides: Record<stri
   return admin;
 }
 
-export async function register(app: Requester, overrides: Record<string, unknown> = {}) {
+export async function register(app: Requester, overrides: Partial<Registration> = {}) {
   const body = newAccount(overrides);
   const res = await call(app, 'POST', '/api/auth/register', { body });
   if (res.status !== 201) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.json)}`);

@@ -170,7 +170,7 @@ describe('failures', () => {
       details: { fieldErrors: { currentPassword: ['Current password is incorrect'] } },
     });
 
-    const invalid = await call(app, 'POST', '/api/auth/register', { body: { username: 'ab' } });
+    const invalid = await call(app, 'POST', '/api/auth/register', { badBody: { username: 'ab' } });
     expect(invalid.status).toBe(400);
     expect(invalid.json.error).toBe('validation_error');
     expect(invalid.json.message).not.toMatch(/Reference|Something went wrong/);

@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, createTestApp, newAccount, register, type TestApp } from '../../test/create-test-app.ts';
+import {
+  type BodyOf,
+  call,
+  createTestApp,
+  type ErrorFields,
+  newAccount,
+  register,
+  type TestApp,
+} from '../../test/create-test-app.ts';
 import {
   FAIL_SECRET,
   PASS_SECRET,
@@ -76,41 +84,44 @@ describe('bot check on the public forms', () => {
     app = createTestApp(db, { turnstile: verifier(PASS_SECRET) });
   });
 
-  const contact = (turnstileToken?: string) => ({
-    name: 'Ada',
-    email: 'ada@example.com',
-    subject: 'Hello',
-    message: 'Question',
-    category: 'general',
-    turnstileToken,
-  });
-  type FormPath =
-    | '/api/auth/register'
-    | '/api/auth/login'
-    | '/api/password-reset/request'
-    | '/api/contact/submit';
-  const forms: [string, FormPath, (t?: string) => Promise<Record<string, unknown>>][] = [
-    ['register', '/api/auth/register', async (t) => newAccount({ turnstileToken: t })],
+  const contact = (turnstileToken?: string) =>
+    ({
+      name: 'Ada',
+      email: 'ada@example.com',
+      subject: 'Hello',
+      message: 'Question',
+      category: 'general',
+      turnstileToken,
+    }) satisfies BodyOf<'POST', '/api/contact/submit'>;
+  /** Each public form, sent to `target` with a bot-check token (or none), its body typed by its route. */
+  const forms: [string, (target: TestApp, t?: string) => Promise<{ status: number; json: ErrorFields }>][] = [
+    [
+      'register',
+      (target, t) => call(target, 'POST', '/api/auth/register', { body: newAccount({ turnstileToken: t }) }),
+    ],
     [
       'login',
-      '/api/auth/login',
-      async (t) => {
+      async (target, t) => {
         const { body } = await register(createTestApp(db));
-        return { emailOrUsername: body.username, password: body.password, turnstileToken: t };
+        return call(target, 'POST', '/api/auth/login', {
+          body: { emailOrUsername: body.username, password: body.password, turnstileToken: t },
+        });
       },
     ],
     [
       'password reset request',
-      '/api/password-reset/request',
-      async (t) => ({ email: 'ada@example.com', turnstileToken: t }),
+      (target, t) =>
+        call(target, 'POST', '/api/password-reset/request', {
+          body: { email: 'ada@example.com', turnstileToken: t },
+        }),
     ],
-    ['contact', '/api/contact/submit', async (t) => contact(t)],
+    ['contact', (target, t) => call(target, 'POST', '/api/contact/submit', { body: contact(t) })],
   ];
 
   it.each(forms)(
     '%s: refuses a missing, failed or reused token and accepts a fresh one',
-    async (_name, path, body) => {
-      const missing = await call(app, 'POST', path, { body: await body(undefined) });
+    async (_name, send) => {
+      const missing = await send(app, undefined);
       expect(missing.status).toBe(400);
       expect(missing.json).toEqual({
         error: 'captcha_failed',
@@ -118,15 +129,14 @@ describe('bot check on the public forms', () => {
       });
 
       const fresh = token();
-      const ok = await call(app, 'POST', path, { body: await body(fresh) });
+      const ok = await send(app, fresh);
       expect(ok.status).toBeLessThan(300);
 
-      const reused = await call(app, 'POST', path, { body: await body(fresh) });
+      const reused = await send(app, fresh);
       expect(reused.status).toBe(400);
       expect(reused.json.message).toBe('Please complete the CAPTCHA verification');
 
-      const failing = createTestApp(db, { turnstile: verifier(FAIL_SECRET) });
-      const failed = await call(failing, 'POST', path, { body: await body(token()) });
+      const failed = await send(createTestApp(db, { turnstile: verifier(FAIL_SECRET) }), token());
       expect(failed.status).toBe(400);
       expect(failed.json.error).toBe('captcha_failed');
     },

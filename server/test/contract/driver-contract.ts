@@ -20,8 +20,10 @@ import {
 import type { Services } from '../../src/services.ts';
 import {
   answerOf,
+  type BodyOf,
   call,
   createTestServices,
+  type DeployBody,
   type Method,
   present,
   register,
@@ -63,7 +65,7 @@ import { type Cell, contractResults, rowsOf } from './results.ts';
 
 const MIB = 1024 * 1024;
 /** What each type is sold with (n8n's least is 1GB and half a core). */
-const SOLD: Record<InstanceType, { memory: string; cpu: string }> = {
+const SOLD: Record<InstanceType, Required<Pick<DeployBody, 'memory' | 'cpu'>>> = {
   mysql: { memory: '512MB', cpu: '0.5' },
   postgresql: { memory: '512MB', cpu: '0.5' },
   mongodb: { memory: '512MB', cpu: '0.5' },
@@ -182,7 +184,7 @@ export function describeDriverContract(harness: ContractHarness): void {
   const api = <M extends Method, const P extends string>(
     method: M,
     route: P,
-    body?: unknown,
+    body?: BodyOf<M, P>,
     token = owner.token,
   ) => call(p.app, method, route, { token, body });
 
@@ -232,10 +234,14 @@ export function describeDriverContract(harness: ContractHarness): void {
         username: 'captain',
         email: 'captain@example.com',
         password: `Contract pass ${suffix}`,
-      };
+      } satisfies DeployBody;
     if (type === 'n8n')
-      return { ...base, email: `owner-${suffix}@example.com`, password: `Contract${suffix}7` };
-    return base;
+      return {
+        ...base,
+        email: `owner-${suffix}@example.com`,
+        password: `Contract${suffix}7`,
+      } satisfies DeployBody;
+    return base satisfies DeployBody;
   }
 
   /** The instance of the type, deployed; throws for one that is not (its row reads ✗). */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, createTestApp, register, type TestApp } from '../../../test/create-test-app.ts';
+import { type BodyOf, call, createTestApp, register, type TestApp } from '../../../test/create-test-app.ts';
 import { insertInstanceRows } from '../../../test/instance-rows.ts';
 import { createTestDatabase, truncateAll } from '../../../test/test-db.ts';
 import type { Db } from '../../db/database.ts';
@@ -26,7 +26,7 @@ async function admin() {
   return account;
 }
 
-const grant = (token: string, id: string, body: unknown) =>
+const grant = (token: string, id: string, body: BodyOf<'POST', '/api/admin/users/{id}/plan'>) =>
   call(app, 'POST', `/api/admin/users/${id}/plan`, { token, body });
 
 describe('admin access', () => {
@@ -58,12 +58,13 @@ describe('admin access', () => {
       expect((await call(app, 'DELETE', `/api/admin/users/${id}/plan`, { token })).status).toBe(404);
     }
     const user = await register(app);
-    expect((await grant(token, String(user.user.id), { plan: 'free', billingCycle: 'monthly' })).status).toBe(
-      400,
-    );
-    expect((await grant(token, String(user.user.id), { plan: 'pro', billingCycle: 'weekly' })).status).toBe(
-      400,
-    );
+    for (const badBody of [
+      { plan: 'free', billingCycle: 'monthly' },
+      { plan: 'pro', billingCycle: 'weekly' },
+    ]) {
+      const refused = await call(app, 'POST', `/api/admin/users/${user.user.id}/plan`, { token, badBody });
+      expect(refused.status).toBe(400);
+    }
   });
 });
 

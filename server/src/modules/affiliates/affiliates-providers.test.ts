@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { referredCustomer } from '../../../test/affiliate-fixtures.ts';
-import { call, createTestApp, registerAdmin, type TestApp } from '../../../test/create-test-app.ts';
+import {
+  type BodyOf,
+  call,
+  createTestApp,
+  registerAdmin,
+  type TestApp,
+} from '../../../test/create-test-app.ts';
 import { FAKE_PAYPAL, type FakePayPal, startFakePayPal } from '../../../test/fake-paypal.ts';
 import { createTestDatabase, truncateAll } from '../../../test/test-db.ts';
 import type { Db } from '../../db/database.ts';
@@ -265,7 +271,7 @@ describe('MetaMask', () => {
     expect(settings.status).toBe(200);
     const { affiliate, customer } = await referredCustomer(app);
     let hash = 0;
-    async function payAndApprove(body: Record<string, unknown>) {
+    async function payAndApprove(body: BodyOf<'POST', '/api/payments/metamask/orders'>) {
       const order = await call(app, 'POST', '/api/payments/metamask/orders', { token: customer, body });
       expect(order.status, JSON.stringify(order.json)).toBe(201);
       const txHash = `0x${(++hash).toString(16).padStart(64, 'b')}`;

@@ -372,7 +372,7 @@ describe('payouts', () => {
       pendingEarnings: 4,
       payouts: [],
     });
-    const ask = (amount: unknown) =>
+    const ask = (amount: number | string) =>
       call(app, 'POST', '/api/affiliates/payouts', { token: a.token, body: { amount } });
     expect((await ask(0)).json.message).toBe(INVALID_PAYOUT_AMOUNT);
     expect((await ask('abc')).json.message).toBe(INVALID_PAYOUT_AMOUNT);
@@ -392,7 +392,7 @@ describe('payouts', () => {
     const admin = await registerAdmin(app, db);
     const a = await earning(3);
     const ask = (amount: number) =>
-      call(app, 'POST', '/api/affiliates/payouts', { token: a.token, body: { amount } });
+      call(app, 'POST', '/api/affiliates/payouts', { token: a.token, badBody: { amount } });
     expect((await ask(4)).json.message).toBe('Minimum payout amount is $5');
     const first = await ask(5);
     expect(first.status).toBe(201);

@@ -1,6 +1,13 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, createTestApp, register, registerAdmin, type TestApp } from '../../../test/create-test-app.ts';
+import {
+  type BodyOf,
+  call,
+  createTestApp,
+  register,
+  registerAdmin,
+  type TestApp,
+} from '../../../test/create-test-app.ts';
 import { startSmtpPeer } from '../../../test/smtp-peer.ts';
 import { createTestDatabase, truncateAll } from '../../../test/test-db.ts';
 import type { Db } from '../../db/database.ts';
@@ -53,7 +60,7 @@ afterAll(async () => {
 });
 beforeEach(() => truncateAll(db));
 
-const send = (token: string, body: Record<string, unknown>) =>
+const send = (token: string, body: Omit<BodyOf<'POST', '/api/notifications/send'>, 'type'>) =>
   call(app, 'POST', '/api/notifications/send', { token, body: { type: 'announcement', ...body } });
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {

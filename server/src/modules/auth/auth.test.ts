@@ -87,7 +87,7 @@ describe('POST /api/auth/register', () => {
     [{ password: 'lowercase1' }, 'password', 'Password must meet all requirements below'],
     [{ password: '' }, 'password', 'Password is required'],
   ])('refuses %j with "%s: %s"', async (patch, field, message) => {
-    const res = await call(app, 'POST', '/api/auth/register', { body: newAccount(patch) });
+    const res = await call(app, 'POST', '/api/auth/register', { badBody: { ...newAccount(), ...patch } });
     expect(res.status).toBe(400);
     expect(res.json.error).toBe('validation_error');
     expect(res.json.details?.fieldErrors?.[field]).toContain(message);
@@ -162,7 +162,7 @@ describe('POST /api/auth/login', () => {
     [{ emailOrUsername: 'ab', password: 'x' }, 'emailOrUsername', 'Must be at least 3 characters'],
     [{ emailOrUsername: 'ada' }, 'password', 'Password is required'],
   ])('refuses %j with "%s: %s"', async (body, field, message) => {
-    const res = await call(app, 'POST', '/api/auth/login', { body });
+    const res = await call(app, 'POST', '/api/auth/login', { badBody: body });
     expect(res.status).toBe(400);
     expect(res.json.details?.fieldErrors?.[field]).toContain(message);
   });

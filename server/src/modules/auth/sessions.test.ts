@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   call,
   createTestApp,
+  present,
   type Requester,
   register,
   TEST_JWT_SECRET,
@@ -30,7 +31,7 @@ beforeEach(async () => {
 });
 
 const NEW_PASSWORD = 'Brand#new42';
-const refresh = (target: Requester, refreshToken: unknown) =>
+const refresh = (target: Requester, refreshToken: string) =>
   call(target, 'POST', '/api/auth/refresh', { body: { refreshToken } });
 const profile = (target: Requester, token: string) => call(target, 'GET', '/api/auth/profile', { token });
 const login = (target: Requester, emailOrUsername: string, password: string) =>
@@ -131,7 +132,7 @@ describe('access and refresh tokens', () => {
     [{ refreshToken: '' }, 'Refresh token is required'],
     [{ refreshToken: 'x'.repeat(500) }, 'Invalid refresh token'],
   ])('answers 400 for refresh body %j', async (body, message) => {
-    const res = await call(app, 'POST', '/api/auth/refresh', { body });
+    const res = await call(app, 'POST', '/api/auth/refresh', { badBody: body });
     expect(res.status).toBe(400);
     expect(res.json.details?.fieldErrors?.refreshToken).toContain(message);
   });
@@ -216,7 +217,7 @@ describe('a password change ends every session', () => {
     await expect.poll(() => mailer.sent.length).toBe(1);
     const resetToken = /token=([\w-]+)/.exec(mailer.sent[0]?.text ?? '')?.[1];
     const reset = await call(withMail, 'POST', '/api/password-reset/reset', {
-      body: { token: resetToken, password: NEW_PASSWORD },
+      body: { token: present(resetToken, 'the reset link'), password: NEW_PASSWORD },
     });
     expect(reset.status).toBe(200);
     expect((await profile(withMail, token)).status).toBe(401);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, createTestApp } from '../../../test/create-test-app.ts';
+import { type BodyOf, call, createTestApp } from '../../../test/create-test-app.ts';
 import { startSmtpPeer } from '../../../test/smtp-peer.ts';
 import { createTestDatabase, truncateAll } from '../../../test/test-db.ts';
 import type { Db } from '../../db/database.ts';
@@ -14,7 +14,9 @@ beforeAll(async () => {
 afterAll(() => smtp.close());
 beforeEach(() => truncateAll(db));
 
-const message = (patch: Record<string, unknown> = {}) => ({
+type ContactBody = BodyOf<'POST', '/api/contact/submit'>;
+
+const message = (patch: Partial<ContactBody> = {}): ContactBody => ({
   name: '  Grace Hopper ',
   email: 'grace@example.com',
   subject: 'Custom domain',
@@ -66,7 +68,9 @@ describe('POST /api/contact/submit', () => {
     [{ category: 'sales' }, 'category', 'Please select a valid category'],
     [{ category: undefined }, 'category', 'Please select a valid category'],
   ])('refuses %j with "%s: %s" and stores nothing', async (patch, field, text) => {
-    const res = await call(createTestApp(db), 'POST', '/api/contact/submit', { body: message(patch) });
+    const res = await call(createTestApp(db), 'POST', '/api/contact/submit', {
+      badBody: { ...message(), ...patch },
+    });
     expect(res.status).toBe(400);
     expect(res.json.details?.fieldErrors?.[field]).toContain(text);
     expect(await db.selectFrom('contact_messages').select('id').execute()).toHaveLength(0);

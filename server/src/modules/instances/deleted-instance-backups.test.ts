@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   accessDatabase,
+  type BodyOf,
   call,
   createTestServices,
   type Method,
@@ -55,7 +56,7 @@ let owner: { token: string };
 const api = <M extends Method, const P extends string>(
   method: M,
   route: P,
-  body?: unknown,
+  body?: BodyOf<M, P>,
   token = owner.token,
 ) => call(app, method, route, { token, body });
 

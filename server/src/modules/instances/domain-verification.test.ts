@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, createTestServices, present, register, type TestApp } from '../../../test/create-test-app.ts';
+import {
+  call,
+  createTestServices,
+  type DeployBody,
+  present,
+  register,
+  type TestApp,
+} from '../../../test/create-test-app.ts';
 import { type FakeDns, startFakeDns } from '../../../test/fake-dns.ts';
 import { startTestRunner, waitForStatus } from '../../../test/instances-harness.ts';
 import { withEngine } from '../../../test/provisioning/engines.ts';
@@ -112,11 +119,11 @@ const site = {
   username: 'owner',
   email: 'owner@example.com',
   password: 'a strong password',
-};
+} satisfies DeployBody;
 
 const newDomain = () => `shop-${randomBytes(4).toString('hex')}.example.com`;
 
-async function deploySite(token: string, extra: Record<string, unknown> = {}) {
+async function deploySite(token: string, extra: Partial<DeployBody> = {}) {
   const res = await call(app, 'POST', '/api/instances/deploy', { token, body: { ...site, ...extra } });
   expect(res.status, JSON.stringify(res.json)).toBe(202);
   return res.json.instance;

@@ -8,6 +8,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   accessDatabase,
+  type BodyOf,
   call,
   createTestServices,
   type Method,
@@ -59,7 +60,7 @@ const jobLog: string[] = [];
 const api = <M extends Method, const P extends string>(
   method: M,
   route: P,
-  body?: unknown,
+  body?: BodyOf<M, P>,
   token = owner.token,
 ) => call(app, method, route, { token, body });
 

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   answerOf,
+  type BodyOf,
   call,
   createTestApp,
+  type DeployBody,
   type Method,
   register,
   type TestApp,
@@ -64,7 +66,7 @@ afterAll(async () => {
   await runner?.stop();
 });
 
-const api = <M extends Method, const P extends string>(method: M, route: P, body?: unknown) =>
+const api = <M extends Method, const P extends string>(method: M, route: P, body?: BodyOf<M, P>) =>
   call(app, method, route, { token: owner.token, body });
 
 async function v1<M extends Method, const P extends string>(method: M, path: P, body?: unknown) {
@@ -76,7 +78,7 @@ async function v1<M extends Method, const P extends string>(method: M, path: P, 
   return answerOf<M, `/api/v1${P}`>(res);
 }
 
-async function deployed(body: Record<string, unknown>) {
+async function deployed(body: Omit<DeployBody, 'region'>) {
   const res = await api('POST', '/api/instances/deploy', { region: 'us-east-1', ...body });
   expect(res.status, JSON.stringify(res.json)).toBe(202);
   return waitForStatus(app, owner.token, res.json.instance.id, 'running');

@@ -5,6 +5,7 @@ import {
   accessDatabase,
   call,
   createTestApp,
+  type DeployBody,
   present,
   register,
   type TestApp,
@@ -124,7 +125,7 @@ async function proUser() {
   return account;
 }
 
-const deploy = (target: TestApp, token: string, type = 'MySQL', name = 'Jobs') =>
+const deploy = (target: TestApp, token: string, type: DeployBody['type'] = 'MySQL', name = 'Jobs') =>
   call(target, 'POST', '/api/instances/deploy', { token, body: { name, type } });
 
 async function accessOf(token: string, id: string): Promise<DatabaseCredentials> {

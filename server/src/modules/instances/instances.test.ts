@@ -4,6 +4,7 @@ import {
   accessDatabase,
   call,
   createTestApp,
+  type DeployBody,
   type Method,
   register,
   registerAdmin,
@@ -36,7 +37,7 @@ import { createNotificationHub, NOTIFICATIONS_CHANNEL } from '../notifications/n
  */
 
 type SqlType = 'mysql' | 'postgresql';
-const DISPLAY: Record<SqlType, string> = { mysql: 'MySQL', postgresql: 'PostgreSQL' };
+const DISPLAY = { mysql: 'MySQL', postgresql: 'PostgreSQL' } as const satisfies Record<SqlType, string>;
 
 let db: Db;
 let prov: TestProvisioning;
@@ -75,7 +76,7 @@ async function grantPlan(userId: unknown, plan: 'starter' | 'pro') {
     .execute();
 }
 
-async function deploy(token: string, body: Record<string, unknown>) {
+async function deploy(token: string, body: Omit<DeployBody, 'name'> & { name?: string }) {
   return call(app, 'POST', '/api/instances/deploy', { token, body: { name: 'My Instance', ...body } });
 }
 
@@ -389,7 +390,7 @@ describe('plan limits', { timeout: 60_000 }, () => {
 
     const pro = await register(app);
     await grantPlan(pro.user.id, 'pro');
-    for (const type of ['MySQL', 'PostgreSQL', 'mysql'])
+    for (const type of ['MySQL', 'PostgreSQL', 'mysql'] as const)
       expect((await deploy(pro.token, { type })).status).toBe(202);
     expect((await call(app, 'GET', '/api/instances', { token: pro.token })).json.total).toBe(3);
   });
@@ -452,7 +453,7 @@ describe('validation', () => {
     [{ name: 'ok', type: 'MySQL', cpu: '3' }, 'CPU must be one of 0.25, 0.5, 1, 2 vCPU'],
     [{ name: 'ok', type: 'MySQL', cpu: 'fast' }, 'CPU must be one of 0.25, 0.5, 1, 2 vCPU'],
   ])('refuses deploy body %j with "%s"', async (body, message) => {
-    const res = await call(app, 'POST', '/api/instances/deploy', { token, body });
+    const res = await call(app, 'POST', '/api/instances/deploy', { token, badBody: body });
     expect(res.status).toBe(400);
     expect(res.json.message).toBe(message);
   });
@@ -461,7 +462,7 @@ describe('validation', () => {
     ['WordPress', 'WordPress is not offered on this server'],
     ['n8n', 'n8n is not offered on this server'],
     ['MongoDB', 'MongoDB is not offered on this server'],
-  ])('answers 409 with the customer’s reason for %s', async (type, reason) => {
+  ] as const)('answers 409 with the customer’s reason for %s', async (type, reason) => {
     const other = await register(app);
     const res = await deploy(other.token, { type });
     expect(res.status).toBe(409);
@@ -506,7 +507,7 @@ describe('validation', () => {
     [{ type: 'MySQL' }, 'Password is required'],
   ])('refuses password body %j with "%s"', async (body, message) => {
     await waitForStatus(app, token, id, 'running');
-    const res = await call(app, 'POST', `/api/instances/${id}/password`, { token, body });
+    const res = await call(app, 'POST', `/api/instances/${id}/password`, { token, badBody: body });
     expect(res.status).toBe(400);
     expect(res.json.message).toBe(message);
   });

@@ -3,9 +3,11 @@ import { existsSync } from 'node:fs';
 import { N8N_PASSWORD } from '@berth/openapi/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  type BodyOf,
   call,
   createTestApp,
   createTestServices,
+  type DeployBody,
   type Method,
   present,
   register,
@@ -59,12 +61,12 @@ const deploy = {
   region: 'us-east-1',
   email: `owner-${suffix}@example.com`,
   password: `Harbour${suffix}7`,
-};
+} satisfies DeployBody;
 
 const api = <M extends Method, const P extends string>(
   method: M,
   route: P,
-  body?: unknown,
+  body?: BodyOf<M, P>,
   token = owner.token,
 ) => call(app, method, route, { token, body });
 
@@ -102,7 +104,8 @@ describe.skipIf(missing !== undefined)('n8n instances through the API', { timeou
       [{ password: 'NoDigitsHere' }, N8N_PASSWORD.message],
       [{ password: 'Sh0rt' }, N8N_PASSWORD.message],
     ] as const) {
-      const res = await api('POST', '/api/instances/deploy', { ...deploy, ...patch });
+      const badBody = { ...deploy, ...patch };
+      const res = await call(app, 'POST', '/api/instances/deploy', { token: owner.token, badBody });
       expect([res.status, res.json.message], JSON.stringify(patch)).toEqual([400, message]);
     }
     expect((await api('GET', '/api/instances')).json.total).toBe(0);

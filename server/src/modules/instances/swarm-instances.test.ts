@@ -9,6 +9,7 @@ import {
   accessDatabase,
   call,
   createTestApp,
+  type DeployBody,
   present,
   register,
   registerAdmin,
@@ -256,15 +257,7 @@ describe('a server lost for good', { timeout: 900_000 }, () => {
     const manager = 'use1-m';
     const worker = present(h.swarm.nodes.find((node) => node.name === 'use1-w'));
     const release = await holdManager();
-    const deploy = async (body: {
-      name: string;
-      type: 'MySQL' | 'PostgreSQL' | 'n8n';
-      region: 'us-east-1';
-      memory: string;
-      cpu: string;
-      email?: string;
-      password?: string;
-    }) => {
+    const deploy = async (body: DeployBody) => {
       const deployed = await call(app, 'POST', '/api/instances/deploy', { token, body });
       expect(deployed.status, JSON.stringify(deployed.json)).toBe(202);
       return deployed.json.instance.id;

@@ -6,8 +6,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   accessDatabase,
+  type BodyOf,
   call,
   createTestServices,
+  type DeployBody,
   type Method,
   present,
   register,
@@ -67,7 +69,7 @@ const site = {
   email: 'captain@example.com',
   password: `it's a "strong" pass ${suffix}`,
   phpversion: '8.2',
-};
+} satisfies DeployBody;
 
 let owner: { token: string; userId: string };
 let id = '';
@@ -101,7 +103,7 @@ afterAll(async () => {
 const api = <M extends Method, const P extends string>(
   method: M,
   route: P,
-  body?: unknown,
+  body?: BodyOf<M, P>,
   token = owner.token,
 ) => call(app, method, route, { token, body });
 
@@ -171,7 +173,8 @@ describe('WordPress instances through the API', { timeout: 60_000 }, () => {
       [{ domainType: 'Custom Domain', customDomain: 'https://x.com' }, 'Please enter a valid domain name'],
     ];
     for (const [patch, message] of cases) {
-      const res = await api('POST', '/api/instances/deploy', { ...site, ...patch });
+      const badBody = { ...site, ...patch };
+      const res = await call(app, 'POST', '/api/instances/deploy', { token: owner.token, badBody });
       expect([res.status, res.json.message], JSON.stringify(patch)).toEqual([400, message]);
     }
     expect((await api('GET', '/api/instances')).json.total).toBe(0);
@@ -260,7 +263,10 @@ describe('WordPress instances through the API', { timeout: 60_000 }, () => {
       [{ domain: 'no_underscores.example.com' }, 'Please enter a valid domain name'],
       [{ domain: 'nodot' }, 'Please enter a valid domain name'],
     ] as const) {
-      const res = await api('POST', `/api/instances/${id}/domain`, body);
+      const res = await call(app, 'POST', `/api/instances/${id}/domain`, {
+        token: owner.token,
+        badBody: body,
+      });
       expect([res.status, res.json.message], JSON.stringify(body)).toEqual([400, message]);
     }
     await jobsDone();
@@ -357,7 +363,10 @@ describe('WordPress instances through the API', { timeout: 60_000 }, () => {
       [{ name: 'n'.repeat(101) }, 'Name too long'],
       [{ name: 'ok', note: 'n'.repeat(501) }, 'Note too long'],
     ] as const) {
-      const res = await api('POST', `/api/instances/${id}/backups/new`, body);
+      const res = await call(app, 'POST', `/api/instances/${id}/backups/new`, {
+        token: owner.token,
+        badBody: body,
+      });
       expect([res.status, res.json.message], JSON.stringify(body)).toEqual([400, message]);
     }
     const created = await api('POST', `/api/instances/${id}/backups/new`, {

@@ -97,7 +97,7 @@ describe('notifications API', () => {
     [{ ids: ['nope'] }, 'Unknown notification id'],
   ])('refuses mark-read body %j', async (body, message) => {
     const { token } = await register(app);
-    const res = await call(app, 'POST', '/api/notifications/mark-read', { token, body });
+    const res = await call(app, 'POST', '/api/notifications/mark-read', { token, badBody: body });
     expect(res.status).toBe(400);
     expect(res.json.message).toBe(message);
   });

@@ -161,7 +161,7 @@ describe('password reset', () => {
     [{ token: 'x', password: '' }, 'password', 'Password is required'],
     [{ password: 'long-enough' }, 'token', 'Reset token is required'],
   ])('validates the reset body %j', async (resetBody, field, message) => {
-    const res = await call(app, 'POST', '/api/password-reset/reset', { body: resetBody });
+    const res = await call(app, 'POST', '/api/password-reset/reset', { badBody: resetBody });
     expect(res.status).toBe(400);
     expect(res.json.details?.fieldErrors?.[field]).toContain(message);
   });
@@ -171,7 +171,7 @@ describe('password reset', () => {
     [{ email: '   ' }, 'Email is required'],
     [{ email: 'not-an-email' }, 'Invalid email address'],
   ])('validates the request body %j', async (requestBody, message) => {
-    const res = await call(app, 'POST', '/api/password-reset/request', { body: requestBody });
+    const res = await call(app, 'POST', '/api/password-reset/request', { badBody: requestBody });
     expect(res.status).toBe(400);
     expect(res.json.details?.fieldErrors?.email).toContain(message);
   });

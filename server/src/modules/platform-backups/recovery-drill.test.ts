@@ -6,6 +6,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import {
   accessDatabase,
+  type BodyOf,
   call,
   createTestServices,
   type Method,
@@ -133,7 +134,7 @@ afterAll(async () => {
 
 const as =
   (m: Machine, token: string) =>
-  <M extends Method, const P extends string>(method: M, route: P, body?: unknown) =>
+  <M extends Method, const P extends string>(method: M, route: P, body?: BodyOf<M, P>) =>
     call(m.app, method, route, { token, body });
 
 async function credentialsOf(api: ReturnType<typeof as>, id: string): Promise<DatabaseCredentials> {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
+  type BodyOf,
   call,
   createTestApp,
   present,
@@ -70,7 +71,7 @@ const setMetaMask = (metamask: Record<string, unknown>) =>
 
 const createOrder = (
   token: string,
-  body: Record<string, unknown> = { plan: 'pro', billingCycle: 'monthly' },
+  body: BodyOf<'POST', '/api/payments/metamask/orders'> = { plan: 'pro', billingCycle: 'monthly' },
 ) => call(app, 'POST', '/api/payments/metamask/orders', { token, body });
 
 const submit = (token: string, id: string, body: Record<string, unknown> = {}) =>
@@ -83,7 +84,7 @@ const submit = (token: string, id: string, body: Record<string, unknown> = {}) =
 async function pay(
   token: string,
   opts: {
-    body?: Record<string, unknown>;
+    body?: BodyOf<'POST', '/api/payments/metamask/orders'>;
     chain?:
       | false
       | { block?: number; status?: string; to?: string; from?: string; value?: string; input?: string };
@@ -219,7 +220,10 @@ describe('MetaMask orders without an RPC', () => {
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.json)).toContain('txHash must be a transaction hash');
     expect(JSON.stringify(bad.json)).toContain('from must be an address');
-    const plan = await createOrder(user, { plan: 'gold', billingCycle: 'monthly' });
+    const plan = await call(app, 'POST', '/api/payments/metamask/orders', {
+      token: user,
+      badBody: { plan: 'gold', billingCycle: 'monthly' },
+    });
     expect(plan.status).toBe(400);
   });
 
@@ -237,9 +241,9 @@ describe('MetaMask orders without an RPC', () => {
       [],
     );
     expect((await submit(user, 'not-a-uuid')).status).toBe(404);
-    expect((await call(app, 'POST', '/api/payments/metamask/orders', { body: { plan: 'pro' } })).status).toBe(
-      401,
-    );
+    expect(
+      (await call(app, 'POST', '/api/payments/metamask/orders', { badBody: { plan: 'pro' } })).status,
+    ).toBe(401);
   });
 
   it('applies the plan rules: add-on only on an active Starter, downgrade blocked with extra instances', async () => {

@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, createTestApp, present, register, type TestApp } from '../../../../test/create-test-app.ts';
+import {
+  type BodyOf,
+  call,
+  createTestApp,
+  present,
+  register,
+  type TestApp,
+  type Without,
+} from '../../../../test/create-test-app.ts';
 import { FAKE_PAYPAL, type FakePayPal, startFakePayPal } from '../../../../test/fake-paypal.ts';
 import { insertInstanceRows } from '../../../../test/instance-rows.ts';
 import { createTestDatabase, truncateAll } from '../../../../test/test-db.ts';
@@ -33,15 +41,18 @@ beforeEach(async () => {
 });
 
 type Body = Record<string, unknown>;
+type Checkout = BodyOf<'POST', '/api/payments/create-paypal-payment'>;
+/** What is bought: a plan, or an additional instance. */
+type Order = Without<Checkout, 'provider'>;
 
-async function pay(token: string, body: Body) {
+async function pay(token: string, body: Checkout) {
   const res = await call(app, 'POST', '/api/payments/create-paypal-payment', { token, body });
   expect(res.status, JSON.stringify(res.json)).toBe(200);
   return res.json as { redirectUrl: string; paypalUrl: string };
 }
 
 /** Starts a one-off payment; answers PayPal's order id and ours. */
-async function standardOrder(token: string, body: Body = { plan: 'starter', billingCycle: 'monthly' }) {
+async function standardOrder(token: string, body: Order = { plan: 'starter', billingCycle: 'monthly' }) {
   const { redirectUrl } = await pay(token, { ...body, provider: 'paypal_standard' });
   const paypalId = new URL(redirectUrl).searchParams.get('token') ?? '';
   const orderId: string = fake.orders.get(paypalId)?.purchase_units[0].custom_id;
@@ -49,7 +60,7 @@ async function standardOrder(token: string, body: Body = { plan: 'starter', bill
 }
 
 /** Starts a PayPal subscription; answers its id and our order id. */
-async function businessOrder(token: string, body: Body = { plan: 'starter', billingCycle: 'monthly' }) {
+async function businessOrder(token: string, body: Order = { plan: 'starter', billingCycle: 'monthly' }) {
   const { redirectUrl } = await pay(token, { ...body, provider: 'paypal_business' });
   const sub = [...fake.subscriptions.values()].find((s) =>
     s.links.some((l: { href: string }) => l.href === redirectUrl),

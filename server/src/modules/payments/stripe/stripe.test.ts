@@ -1,5 +1,13 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, createTestApp, present, register, type TestApp } from '../../../../test/create-test-app.ts';
+import {
+  type BodyOf,
+  call,
+  createTestApp,
+  present,
+  register,
+  type TestApp,
+  type Without,
+} from '../../../../test/create-test-app.ts';
 import { insertInstanceRows } from '../../../../test/instance-rows.ts';
 import { fakeStripeForFile } from '../../../../test/stripe-fixture.ts';
 import { createTestDatabase, truncateAll } from '../../../../test/test-db.ts';
@@ -37,7 +45,9 @@ const sessionIdOf = (url: unknown) => String(url).split('/').pop() ?? '';
 const status = async (token: string) =>
   (await call(app, 'GET', '/api/subscriptions/status', { token })).json.subscription;
 
-async function checkout(token: string, body: Record<string, unknown>) {
+type CheckoutBody = BodyOf<'POST', '/api/payments/create-paypal-payment'>;
+
+async function checkout(token: string, body: Without<CheckoutBody, 'provider'>) {
   const res = await call(app, 'POST', '/api/payments/create-paypal-payment', {
     token,
     body: { provider: 'stripe', ...body },
