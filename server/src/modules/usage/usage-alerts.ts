@@ -17,7 +17,8 @@ export type AlertKind =
   | 'disk-80'
   | 'disk-95'
   | 'storage-high'
-  | 'storage-full';
+  | 'storage-full'
+  | 'storage-held';
 
 export interface Alert {
   kind: AlertKind;
@@ -100,35 +101,57 @@ export interface StorageAlertInput {
  * The admins' warnings about a disk instances' disks live on (disk-policy.ts): past WARNING of its room
  * once, and again past HIGH_WATER (new instances are refused there). Each is sent once until that disk
  * is back below the mark (5 points under it, so that a disk at the edge is not told of again and again).
+ * And once when the hold starts dealing that disk's room out (its instances can no longer all reach the
+ * size they were sold at once), again only after it stopped.
  */
 export function createStorageAlerts() {
   const level = new Map<string, 0 | 1 | 2>();
+  const held = new Set<string>();
 
   return {
-    judge({ where, report }: StorageAlertInput): Alert | undefined {
-      const share = report.useShare;
-      const now = share >= HIGH_WATER ? 2 : share >= WARNING ? 1 : 0;
-      const before = level.get(where) ?? 0;
-      if (now < before) {
-        const markOf = before === 2 ? HIGH_WATER : WARNING;
-        if (share < markOf - 0.05) level.set(where, now);
-        return undefined;
-      }
-      level.set(where, now);
-      if (now === before || now === 0) return undefined;
-      const used = `${sizeText(report.usedBytes)} of ${sizeText(report.sizeBytes - report.reserveBytes)} outside the reserve (${Math.floor(share * 100)}%)`;
-      const promised = `${sizeText(report.promisedBytes)} promised to instances' disks, ${sizeText(report.tenantUsedBytes)} written`;
-      return now === 2
-        ? {
-            kind: 'storage-full',
-            title: 'Disk full: new instances refused',
-            message: `The disk of ${where} uses ${used}, past the high-water mark (${HIGH_WATER * 100}%): new instances are refused there until space is freed or added. ${promised}.`,
-          }
-        : {
-            kind: 'storage-high',
-            title: 'Disk filling up',
-            message: `The disk of ${where} uses ${used}; at ${HIGH_WATER * 100}% new instances are refused there. ${promised}; room for about ${report.headroomSites} more sites (Admin Panel → Server).`,
-          };
+    judge(input: StorageAlertInput): Alert[] {
+      return [fillAlert(input), holdAlert(input)].filter((alert) => alert !== undefined);
     },
   };
+
+  function holdAlert({ where, report }: StorageAlertInput): Alert | undefined {
+    const allowance = report.holdAllowanceBytes;
+    if (allowance === null) {
+      held.delete(where);
+      return undefined;
+    }
+    if (held.has(where)) return undefined;
+    held.add(where);
+    return {
+      kind: 'storage-held',
+      title: 'Disk held: instances cannot all reach their size',
+      message: `The disk of ${where} has less room outside the reserve than its instances' disks could still take, so each is held: it may write about ${sizeText(allowance)} more at once, and more as it writes. A customer who writes past that is told there is no space left, though their disk is not full. Free or add space, or promise less (DISK_OVERCOMMIT, ${report.overcommit} now).`,
+    };
+  }
+
+  function fillAlert({ where, report }: StorageAlertInput): Alert | undefined {
+    const share = report.useShare;
+    const now = share >= HIGH_WATER ? 2 : share >= WARNING ? 1 : 0;
+    const before = level.get(where) ?? 0;
+    if (now < before) {
+      const markOf = before === 2 ? HIGH_WATER : WARNING;
+      if (share < markOf - 0.05) level.set(where, now);
+      return undefined;
+    }
+    level.set(where, now);
+    if (now === before || now === 0) return undefined;
+    const used = `${sizeText(report.usedBytes)} of ${sizeText(report.sizeBytes - report.reserveBytes)} outside the reserve (${Math.floor(share * 100)}%)`;
+    const promised = `${sizeText(report.promisedBytes)} promised to instances' disks, ${sizeText(report.tenantUsedBytes)} written`;
+    return now === 2
+      ? {
+          kind: 'storage-full',
+          title: 'Disk full: new instances refused',
+          message: `The disk of ${where} uses ${used}, past the high-water mark (${HIGH_WATER * 100}%): new instances are refused there until space is freed or added. ${promised}.`,
+        }
+      : {
+          kind: 'storage-high',
+          title: 'Disk filling up',
+          message: `The disk of ${where} uses ${used}; at ${HIGH_WATER * 100}% new instances are refused there. ${promised}; room for about ${report.headroomSites} more sites (Admin Panel → Server).`,
+        };
+  }
 }

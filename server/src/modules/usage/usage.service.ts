@@ -187,8 +187,7 @@ export function createUsageService(deps: UsageDeps) {
       ),
     ];
     for (const disk of disks) {
-      const alert = storageAlerts.judge(disk);
-      if (alert)
+      for (const alert of storageAlerts.judge(disk))
         await deps.notifications.notifyAdmins({ type: 'system', title: alert.title, message: alert.message });
     }
   }

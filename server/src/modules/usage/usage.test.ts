@@ -292,8 +292,11 @@ describe('warnings', () => {
 
 describe('the disk instances live on', () => {
   const GIB = 1024 * MIB;
-  /** The host's disk with `usedGib` of its 100 GiB used, 4 GiB kept in reserve, promises 4× the room. */
-  const diskAt = (usedGib: number) =>
+  /**
+   * The host's disk with `usedGib` of its 100 GiB used, 4 GiB kept in reserve, promises 4× the room;
+   * `heldMib`: what the hold deals each disk (none: it holds nothing).
+   */
+  const diskAt = (usedGib: number, heldMib: number | null = null) =>
     storageReport(
       {
         sizeBytes: 100 * GIB,
@@ -305,6 +308,7 @@ describe('the disk instances live on', () => {
       },
       { reserveBytes: 4 * GIB, overcommit: 4 },
       { promisedBytes: 2 * GIB, disks: 2 },
+      heldMib === null ? null : heldMib * MIB,
     );
 
   async function adminNotices(adminId: string) {
@@ -346,6 +350,28 @@ describe('the disk instances live on', () => {
 
     const res = await call(app, 'GET', '/api/admin/capacity', { token: admin.token });
     expect(res.json.storage).toMatchObject({ usedBytes: 73 * GIB, promisedBytes: 150 * GIB, overcommit: 4 });
+  });
+  it('tells the admins once when the hold starts dealing the disk out, and again only after it stopped', async () => {
+    const admin = await registerAdmin(app, db);
+    const owner = await register(app);
+    const site = await deployedInstance(owner.user.id, 'wordpress');
+    next.set(site, {});
+    // Not held, held (dealing 512 MiB, then 300 MiB: still the same hold), let go, held again.
+    for (const held of [null, 512, 300, null, 200]) {
+      storage = diskAt(40, held);
+      await usage.collect();
+      tick(60);
+    }
+    const notices = await adminNotices(admin.user.id);
+    expect(notices.map((n) => n.title)).toEqual([
+      'Disk held: instances cannot all reach their size',
+      'Disk held: instances cannot all reach their size',
+    ]);
+    expect(notices[0]?.message).toBe(
+      "The disk of this server has less room outside the reserve than its instances' disks could still take, so each is held: it may write about 512 MiB more at once, and more as it writes. A customer who writes past that is told there is no space left, though their disk is not full. Free or add space, or promise less (DISK_OVERCOMMIT, 4 now).",
+    );
+    expect(notices[1]?.message).toContain('about 200 MiB more at once');
+    expect(await adminNotices(owner.user.id)).toEqual([]);
   });
 });
 
