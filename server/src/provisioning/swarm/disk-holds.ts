@@ -8,9 +8,10 @@ import type { SwarmContext } from './swarm-context.ts';
  * its host (disk-reserve.ts): when what the volumes' disks of a node could still take passes the room
  * outside its reserve (DISK_RESERVE_MB), each gets an allowance and the rest is held by a file of
  * root's on the disk, outside the folder its container binds (berth-agent hold-set). Read and set by
- * the node's agent, a round per node every HOLD_ROUND_MS: a new volume is unheld until the next round
- * (at most its own size, which the reserve must cover: 2 GiB by default on swarm), and a writer that
- * spent its allowance waits that long for more.
+ * the node's agent, a round per node every HOLD_ROUND_MS, and at once after a deploy (swarm-driver.ts):
+ * a new volume is unheld for that round trip (at most its own size, which the reserve must cover: 2 GiB
+ * by default on swarm), and a writer that spent its allowance waits up to a round for more. Rounds of a
+ * region run one at a time.
  *
  * A disk being made (`disk.tmp`) or not mounted cannot be held: what it could still take on the node is
  * kept out of the room dealt, and so is what a held one may take beyond its allowance (ext4's journal
@@ -21,8 +22,8 @@ import type { SwarmContext } from './swarm-context.ts';
 const HOLD_ROUND_MS = 5000;
 
 export interface DiskHolds {
-  /** One round on every ready node of the region. */
-  round(regionId: string): Promise<void>;
+  /** One round on every ready node of the region (the first configured one when none is named). */
+  round(regionId: string | undefined): Promise<void>;
   start(): void;
   stop(): void;
 }
@@ -32,6 +33,8 @@ export function diskHolds(ctx: SwarmContext): DiskHolds {
   const holding = new Map<string, boolean>();
   let timer: NodeJS.Timeout | undefined;
   let running = false;
+  /** Each region's last round: the next waits for it (a timer's and a deploy's never write at once). */
+  const turns = new Map<string, Promise<void>>();
 
   async function holdNode(region: Region, nodeId: string, hostname: string): Promise<void> {
     const figures = await nodeHoldFigures(region, nodeId);
@@ -71,7 +74,18 @@ export function diskHolds(ctx: SwarmContext): DiskHolds {
     await setNodeHolds(region, nodeId, holds);
   }
 
-  async function round(region: Region): Promise<void> {
+  function round(region: Region): Promise<void> {
+    const previous = turns.get(region.id) ?? Promise.resolve();
+    const next = previous.then(() => roundNow(region));
+    const settled = next.catch(() => {});
+    turns.set(region.id, settled);
+    void settled.then(() => {
+      if (turns.get(region.id) === settled) turns.delete(region.id);
+    });
+    return next;
+  }
+
+  async function roundNow(region: Region): Promise<void> {
     for (const node of await region.nodes()) {
       if (node.Status.State !== 'ready') continue;
       await holdNode(region, node.ID, node.Description.Hostname).catch((error: Error) =>
@@ -91,7 +105,7 @@ export function diskHolds(ctx: SwarmContext): DiskHolds {
   }
 
   return {
-    round: (regionId) => round(ctx.region(regionId)),
+    round: async (regionId) => round(ctx.region(regionId)),
     start() {
       timer ??= setInterval(() => void tick(), HOLD_ROUND_MS);
       timer.unref();

@@ -6,7 +6,7 @@ import {
   type ServerHealth,
   unavailableEngine,
 } from '../driver.ts';
-import type { InstanceEngine, SpecOf } from '../engine.ts';
+import type { BaseSpec, InstanceEngine, SpecOf } from '../engine.ts';
 import { type Capabilities, type InstanceType, unavailable } from '../instance-types.ts';
 import type { UsageCapability } from '../usage.ts';
 import { databaseEngine } from './database-engine.ts';
@@ -53,9 +53,22 @@ export function createSwarmDriver(options: SwarmDriverOptions): SwarmDriver {
   const holds = diskHolds(ctx);
   const frontDoors = swarmFrontDoors(ctx);
   const sftp = swarmSftp(ctx);
+  /** Once a deploy made its volumes, the hold deals them out at once, not at its next round. */
+  function heldOnceDeployed<S extends BaseSpec>(engine: InstanceEngine<S>): InstanceEngine<S> {
+    return {
+      ...engine,
+      async deploy(spec) {
+        const deployment = await engine.deploy(spec);
+        void holds.round(spec.region).catch((error: Error) => {
+          ctx.log(`disk hold after the deploy of ${spec.id} failed: ${error.message}`);
+        });
+        return deployment;
+      },
+    };
+  }
   const engines: { [T in InstanceType]: InstanceEngine<SpecOf[T]> } = {
-    mysql: databaseEngine(ctx, 'mysql'),
-    postgresql: databaseEngine(ctx, 'postgresql'),
+    mysql: heldOnceDeployed(databaseEngine(ctx, 'mysql')),
+    postgresql: heldOnceDeployed(databaseEngine(ctx, 'postgresql')),
     // No MongoDB image can be built from Debian's packages (Debian has no MongoDB), and one pulled from a
     // registry is not something this driver's tests could ever run: the type is declared unavailable.
     mongodb: unavailableEngine('mongodb', () =>
@@ -64,8 +77,8 @@ export function createSwarmDriver(options: SwarmDriverOptions): SwarmDriver {
         'the swarm driver runs no MongoDB (Debian packages none to build an image from)',
       ),
     ),
-    wordpress: wordpressEngine(ctx, frontDoors, sftp),
-    n8n: n8nEngine(ctx, frontDoors),
+    wordpress: heldOnceDeployed(wordpressEngine(ctx, frontDoors, sftp)),
+    n8n: heldOnceDeployed(n8nEngine(ctx, frontDoors)),
   };
   const live = liveStatus(ctx, frontDoors);
 
