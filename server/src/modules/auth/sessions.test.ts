@@ -68,7 +68,7 @@ describe('access and refresh tokens', () => {
   });
 
   it('stores only sha-256 hashes of refresh tokens', async () => {
-    const { refreshToken } = (await register(app)) as unknown as { refreshToken: string };
+    const { refreshToken } = await register(app);
     const rows = await db.selectFrom('refresh_tokens').select('token_hash').execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]?.token_hash).toMatch(/^[0-9a-f]{64}$/);
@@ -77,7 +77,7 @@ describe('access and refresh tokens', () => {
 
   it('rotates the refresh token on every use; the new pair works', async () => {
     const first = await register(app);
-    const { refreshToken } = first as unknown as { refreshToken: string };
+    const { refreshToken } = first;
     const rotated = await refresh(app, refreshToken);
     expect(rotated.status).toBe(200);
     expect(rotated.json).toEqual({
@@ -92,7 +92,7 @@ describe('access and refresh tokens', () => {
   });
 
   it('revokes the whole family when a rotated refresh token is used again', async () => {
-    const { refreshToken } = (await register(app)) as unknown as { refreshToken: string };
+    const { refreshToken } = await register(app);
     const rotated = await refresh(app, refreshToken);
     expect(rotated.status).toBe(200);
 
@@ -105,10 +105,7 @@ describe('access and refresh tokens', () => {
   });
 
   it('keeps other sign-ins of the user when one family is revoked', async () => {
-    const { body, refreshToken } = (await register(app)) as unknown as {
-      body: { username: string; password: string };
-      refreshToken: string;
-    };
+    const { body, refreshToken } = await register(app);
     const laptop = await login(app, body.username, body.password);
     await refresh(app, refreshToken);
     await refresh(app, refreshToken); // reuse: the first family dies
@@ -116,13 +113,13 @@ describe('access and refresh tokens', () => {
   });
 
   it('lets only one of two racing refreshes with the same token through', async () => {
-    const { refreshToken } = (await register(app)) as unknown as { refreshToken: string };
+    const { refreshToken } = await register(app);
     const results = await Promise.all([refresh(app, refreshToken), refresh(app, refreshToken)]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 401]);
   });
 
   it('refuses an expired refresh token', async () => {
-    const { refreshToken } = (await register(app)) as unknown as { refreshToken: string };
+    const { refreshToken } = await register(app);
     clock += 31 * 86_400_000;
     expect((await refresh(app, refreshToken)).status).toBe(401);
   });
@@ -144,7 +141,7 @@ describe('access and refresh tokens', () => {
   });
 
   it('logout revokes the refresh token family, and answers the same for an unknown token', async () => {
-    const { refreshToken } = (await register(app)) as unknown as { refreshToken: string };
+    const { refreshToken } = await register(app);
     const rotated = await refresh(app, refreshToken);
     const out = await call(app, 'POST', '/api/auth/logout', {
       body: { refreshToken: rotated.json.refreshToken },
@@ -173,11 +170,7 @@ describe('access and refresh tokens', () => {
 
 describe('a password change ends every session', () => {
   it('kills earlier access and refresh tokens, and gives the caller a new pair that works', async () => {
-    const { token, body, refreshToken } = (await register(app)) as unknown as {
-      token: string;
-      refreshToken: string;
-      body: { username: string; password: string };
-    };
+    const { token, body, refreshToken } = await register(app);
     const phone = await login(app, body.username, body.password);
     expect((await profile(app, phone.json.token)).status).toBe(200);
 
@@ -208,11 +201,7 @@ describe('a password change ends every session', () => {
   it('a password reset kills earlier access and refresh tokens', async () => {
     const mailer = createMemoryMailer();
     const withMail = createTestApp(db, { mailer });
-    const { token, body, refreshToken } = (await register(withMail)) as unknown as {
-      token: string;
-      refreshToken: string;
-      body: { email: string };
-    };
+    const { token, body, refreshToken } = await register(withMail);
     await call(withMail, 'POST', '/api/password-reset/request', { body: { email: body.email } });
     await expect.poll(() => mailer.sent.length).toBe(1);
     const resetToken = /token=([\w-]+)/.exec(mailer.sent[0]?.text ?? '')?.[1];

@@ -4,6 +4,14 @@ import type { InstanceRow } from '../../db/tables/instances.ts';
 import type { Cipher } from '../../lib/crypto.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { ProvisioningDriver } from '../../provisioning/driver.ts';
+import type {
+  ArchiveReader,
+  ArchiveWriter,
+  BackupFacts,
+  BackupProgress,
+  SpecOf,
+} from '../../provisioning/engine.ts';
+import type { InstanceType } from '../../provisioning/instance-types.ts';
 import type { BackupEvent } from '../notifications/notifications.hub.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import { deployRequestOf } from './deploy-specs.ts';
@@ -45,6 +53,24 @@ export function customerReason(error: unknown): string | undefined {
   if (error instanceof ArchiveTamperedError) return error.message;
   if (error instanceof AppError) return error.message;
   return undefined;
+}
+
+/**
+ * The backups of the engine a request names, bound to that request's spec. One generic step keeps the
+ * type and its spec paired, so the jobs call the engine without a cast; undefined when the type has none.
+ */
+export function backupsFor<T extends InstanceType>(
+  driver: ProvisioningDriver,
+  request: { type: T; spec: SpecOf[T] },
+) {
+  const capability = driver.engine(request.type).backups;
+  if (!capability) return undefined;
+  return {
+    dump: (archive: ArchiveWriter, progress?: BackupProgress) =>
+      capability.dump(request.spec, archive, progress),
+    restore: (archive: ArchiveReader, facts: BackupFacts, progress?: BackupProgress) =>
+      capability.restore(request.spec, archive, facts, progress),
+  };
 }
 
 /** A failure whose words are ours (the customer reads them as they are). */

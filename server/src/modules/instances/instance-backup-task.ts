@@ -4,6 +4,7 @@ import { describeError, withReference } from '../../lib/error-reference.ts';
 import {
   AppErrorLike,
   type BackupTaskContext,
+  backupsFor,
   customerReason,
   parsePayload,
 } from './instance-backup-task-context.ts';
@@ -43,17 +44,14 @@ export function backupTask(ctx: BackupTaskContext) {
     try {
       if (row.status !== 'running' || row.deployed_at === null)
         throw new AppErrorLike('the instance is not running');
-      const request = await specOf(row);
-      const capability = driver.engine(request.type).backups;
-      if (!capability) throw new AppErrorLike('this type of instance has no backups');
+      const backups = backupsFor(driver, await specOf(row));
+      if (!backups) throw new AppErrorLike('this type of instance has no backups');
       await clearAttempt(row.id, found.id);
       const progress = progressOf(row, found.id, 'running');
       const { archive, parts } = vault.writer(backupPrefix(row.id, found.id), progress.bytes);
       progress.step('Starting');
       // The engine's dump for this type, with the spec the instance runs with.
-      const facts = await (
-        capability.dump as (s: typeof request.spec, ...rest: unknown[]) => Promise<Record<string, number>>
-      )(request.spec, archive, progress.step);
+      const facts = await backups.dump(archive, progress.step);
       const size = parts.reduce((sum, p) => sum + p.size, 0);
       const completedAt = new Date();
       const manifest: BackupManifest = {

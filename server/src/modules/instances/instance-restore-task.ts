@@ -7,6 +7,7 @@ import { recordRedeployment } from './deployment-record.ts';
 import {
   AppErrorLike,
   type BackupTaskContext,
+  backupsFor,
   customerReason,
   parsePayload,
 } from './instance-backup-task-context.ts';
@@ -138,19 +139,13 @@ export function restoreTasks(ctx: BackupTaskContext) {
     let touched = false;
     try {
       if (found?.status !== 'complete') throw new AppErrorLike('the backup is gone');
-      const request = await specOf(row);
-      const capability = driver.engine(request.type).backups;
-      if (!capability) throw new AppErrorLike('this type of instance has no backups');
+      const backups = backupsFor(driver, await specOf(row));
+      if (!backups) throw new AppErrorLike('this type of instance has no backups');
       progress.step('Checking the backup');
       const opened = await vault.open(backupPrefix(found.instance_id, found.id), found.parts);
       try {
         touched = true;
-        await (capability.restore as (s: typeof request.spec, ...rest: unknown[]) => Promise<void>)(
-          request.spec,
-          opened.archive,
-          found.facts,
-          progress.step,
-        );
+        await backups.restore(opened.archive, found.facts, progress.step);
       } finally {
         await opened.close();
       }
