@@ -1,11 +1,11 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { killLeftoverServers } from './provisioning/leftover-servers.ts';
-import { watchServerOutput } from './server-output.ts';
+import { spawnServer } from './server-output.ts';
 
 // `npm start` as a newcomer runs it: no DATABASE_URL, so the server creates and starts its own
 // PostgreSQL in the data directory, and keeps everything across restarts.
@@ -14,14 +14,9 @@ const children: ChildProcess[] = [];
 let dataDir: string;
 
 async function start(env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {
-  const child = spawn(process.execPath, ['src/main.ts'], {
-    cwd: serverDir,
-    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const { child, port } = spawnServer(env);
   children.push(child);
-  const port = await watchServerOutput(child).port;
-  return { child, base: `http://127.0.0.1:${port}` };
+  return { child, base: `http://127.0.0.1:${await port}` };
 }
 
 async function stop(child: ChildProcess): Promise<number | null> {

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,6 +11,7 @@ import { accessDatabase, answerOf, type Method } from './create-test-app.ts';
 import { waitFor } from './instances-harness.ts';
 import { ensureTestPackages, tenantCli } from './provisioning/db-clients.ts';
 import { killLeftoverServers } from './provisioning/leftover-servers.ts';
+import { spawnServer } from './server-output.ts';
 import { createTestDatabase } from './test-db.ts';
 
 // Killing the server with SIGKILL in the middle of a deploy loses nothing: the real `main.ts` with the
@@ -18,7 +19,6 @@ import { createTestDatabase } from './test-db.ts';
 // waits for the instance's own MariaDB to answer (the test stops that server as it starts: SIGSTOP) so
 // the kill lands while its job is running.
 
-const serverDir = new URL('../', import.meta.url).pathname;
 const children: ChildProcess[] = [];
 let db: Db;
 let dbUrl: string;
@@ -28,47 +28,33 @@ let provDir: string;
 interface Server {
   child: ChildProcess;
   base: string;
-  output: { text: string };
+  /** Everything it printed so far. */
+  output: () => string;
 }
 
 async function start(): Promise<Server> {
-  const child = spawn(process.execPath, ['src/main.ts'], {
-    cwd: serverDir,
-    env: {
-      PATH: process.env.PATH ?? '',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      BERTH_DATA_DIR: dataDir,
-      DATABASE_URL: dbUrl,
-      PROVISIONING_DATA_DIR: provDir,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const {
+    child,
+    port: listening,
+    output,
+  } = spawnServer({
+    BERTH_DATA_DIR: dataDir,
+    DATABASE_URL: dbUrl,
+    PROVISIONING_DATA_DIR: provDir,
   });
   children.push(child);
-  const output = { text: '' };
-  const collect = (chunk: Buffer) => {
-    output.text += chunk.toString();
-  };
-  child.stdout?.on('data', collect);
-  child.stderr?.on('data', collect);
   const exited = new Promise<never>((_, reject) =>
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${output.text}`))),
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${output()}`))),
   );
-  const port = await Promise.race([
-    exited,
-    waitFor(() => /listening on .* \(port (\d+)\)/.exec(output.text)?.[1], {
-      timeoutMs: 60_000,
-      what: 'listening',
-    }),
-  ]);
+  exited.catch(() => {});
+  const port = await Promise.race([exited, listening]);
   await Promise.race([
     exited,
-    waitFor(() => (output.text.includes('jobs: runner started') ? true : undefined), {
+    waitFor(() => (output().includes('jobs: runner started') ? true : undefined), {
       timeoutMs: 120_000,
-      what: `the job runner in:\n${output.text}`,
+      what: `the job runner in:\n${output()}`,
     }),
   ]);
-  exited.catch(() => {});
   return { child, base: `http://127.0.0.1:${port}`, output };
 }
 
@@ -178,7 +164,7 @@ describe('a server killed in the middle of deploys', () => {
     expect(jobs.rows[0]?.locked_by).toMatch(/^pool-/);
 
     const second = await start();
-    expect(second.output.text).toContain(`released the jobs of stopped workers ${jobs.rows[0]?.locked_by}`);
+    expect(second.output()).toContain(`released the jobs of stopped workers ${jobs.rows[0]?.locked_by}`);
     for (const id of [mysqlId, pgId]) {
       await waitFor(
         async () => {
@@ -277,7 +263,7 @@ describe('a server killed in the middle of a backup', () => {
       const second = await start();
       // Its job outlived the server (released at start): it tries again from nothing, and still waits for
       // the table. Until it ends, the backup reads running, never complete.
-      expect(second.output.text).toMatch(/jobs: released the jobs of stopped workers/);
+      expect(second.output()).toMatch(/jobs: released the jobs of stopped workers/);
       const meanwhile = await api(second, 'GET', `/api/instances/${id}/backups`, token);
       expect(meanwhile.json.find((b: { id: string }) => b.id === backupId)).toMatchObject({
         status: 'running',
@@ -316,7 +302,7 @@ describe('a server killed in the middle of a backup', () => {
             db,
           );
         throw new Error(
-          `${error.message}; jobs ${JSON.stringify(jobs.rows)}; the server said:\n${second.output.text}`,
+          `${error.message}; jobs ${JSON.stringify(jobs.rows)}; the server said:\n${second.output()}`,
         );
       });
       const stored = (await filesUnder(path.join(dataDir, 'backups'))).filter((f) => f.includes(backupId));

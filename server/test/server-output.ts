@@ -1,4 +1,19 @@
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
+
+const serverDir = new URL('../', import.meta.url).pathname;
+
+/**
+ * `server/src/main.ts` started as a child process, as `npm start` starts it, on a free loopback port,
+ * with `env` over PATH alone (nothing else of the test's environment leaks in), watched (below).
+ */
+export function spawnServer(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['src/main.ts'], {
+    cwd: serverDir,
+    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return { child, ...watchServerOutput(child) };
+}
 
 /**
  * Watches a Berth server started as a child process (`server/src/main.ts`): `port` resolves with the

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,11 +5,9 @@ import type { Db } from '../src/db/database.ts';
 import { startLiveHub } from '../src/modules/notifications/notifications.hub.ts';
 import { createTestApp, TEST_JWT_SECRET } from './create-test-app.ts';
 import { listen } from './listen.ts';
-import { watchServerOutput } from './server-output.ts';
+import { spawnServer } from './server-output.ts';
 
 type AppOverrides = Parameters<typeof createTestApp>[1];
-
-const serverDir = new URL('../', import.meta.url).pathname;
 
 /**
  * A Berth server process of its own: `server/src/main.ts` started as `npm start` starts it, on the test
@@ -20,21 +17,14 @@ const serverDir = new URL('../', import.meta.url).pathname;
  */
 export async function startServerProcess(dbUrl: string) {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'berth-process-'));
-  const child = spawn(process.execPath, ['src/main.ts'], {
-    cwd: serverDir,
-    env: {
-      PATH: process.env.PATH ?? '',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATABASE_URL: dbUrl,
-      PROVISIONER: 'none',
-      JWT_SECRET: TEST_JWT_SECRET,
-      BERTH_DATA_DIR: dataDir,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const watched = spawnServer({
+    DATABASE_URL: dbUrl,
+    PROVISIONER: 'none',
+    JWT_SECRET: TEST_JWT_SECRET,
+    BERTH_DATA_DIR: dataDir,
   });
+  const { child } = watched;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const watched = watchServerOutput(child);
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;

@@ -1,14 +1,14 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASS_SECRET, startFakeTurnstile, TEST_SITE_KEY } from './fake-turnstile.ts';
 import { killLeftoverServers } from './provisioning/leftover-servers.ts';
+import { spawnServer } from './server-output.ts';
 
 // The local-install story of mail and the bot check, on the real process: with no SMTP server the reset
 // link lands in the log and the outbox; with Turnstile keys the public config hands out the site key.
-const serverDir = new URL('../', import.meta.url).pathname;
 const children: ChildProcess[] = [];
 let dataDir: string;
 let fake: Awaited<ReturnType<typeof startFakeTurnstile>>;
@@ -26,23 +26,9 @@ afterAll(async () => {
 });
 
 async function start(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['src/main.ts'], {
-    cwd: serverDir,
-    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', BERTH_DATA_DIR: dataDir, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const { child, port: listening, output } = spawnServer({ BERTH_DATA_DIR: dataDir, ...env });
   children.push(child);
-  const output = { text: '' };
-  const port = await new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output.text += chunk.toString();
-      const match = /listening on .* \(port (\d+)\)/.exec(output.text);
-      if (match?.[1]) resolve(match[1]);
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${output.text}`)));
-  });
+  const port = await listening;
   const stop = () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
@@ -65,10 +51,10 @@ async function waitFor<T>(find: () => T | undefined | Promise<T | undefined>, ms
 describe('server start-up: mail and bot check', () => {
   it('without SMTP and Turnstile keys, says so, writes mail to the outbox and prints the reset link', async () => {
     const server = await start({ PUBLIC_URL: 'http://berth.test:9999' });
-    expect(server.output.text).toContain(
+    expect(server.output()).toContain(
       `mail: no SMTP_URL, so mail is written to ${path.join(dataDir, 'outbox')} and its links are printed here`,
     );
-    expect(server.output.text).toContain('bot check: off');
+    expect(server.output()).toContain('bot check: off');
     expect(await (await fetch(`${server.base}/api/config`)).json()).toMatchObject({ turnstileSiteKey: null });
 
     const email = 'mary@example.com';
@@ -83,7 +69,7 @@ describe('server start-up: mail and bot check', () => {
     expect((await post(`${server.base}/api/password-reset/request`, { email })).status).toBe(200);
 
     const token = await waitFor(
-      () => /link: http:\/\/berth\.test:9999\/reset-password\?token=([\w-]+)/.exec(server.output.text)?.[1],
+      () => /link: http:\/\/berth\.test:9999\/reset-password\?token=([\w-]+)/.exec(server.output())?.[1],
     );
     expect((await readdir(path.join(dataDir, 'outbox'))).filter((f) => f.endsWith('.eml'))).toHaveLength(1);
     expect((await fetch(`${server.base}/api/password-reset/verify/${token}`)).status).toBe(200);
@@ -96,7 +82,7 @@ describe('server start-up: mail and bot check', () => {
       TURNSTILE_SECRET_KEY: PASS_SECRET,
       TURNSTILE_VERIFY_URL: fake.url,
     });
-    expect(server.output.text).toContain(`bot check: Turnstile on, verified at ${fake.url}`);
+    expect(server.output()).toContain(`bot check: Turnstile on, verified at ${fake.url}`);
     expect(await (await fetch(`${server.base}/api/config`)).json()).toMatchObject({
       turnstileSiteKey: TEST_SITE_KEY,
     });
