@@ -736,6 +736,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/backup-downloads/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The download a backup link gives (the link is the credential: it works once, for 5 minutes, until a sign-out or password change) */
+        get: operations["instances.backupDownload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/deleted-instances/backups": {
         parameters: {
             query?: never;
@@ -785,23 +802,6 @@ export interface paths {
         post?: never;
         /** Delete a backup of a deleted instance now (its files with it) */
         delete: operations["instances.deleteDeletedBackup"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/backup-downloads/{token}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The download a backup link gives (the link is the credential: it works once, for 5 minutes, until a sign-out or password change) */
-        get: operations["instances.backupDownload"];
-        put?: never;
-        post?: never;
-        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -6130,6 +6130,46 @@ export interface operations {
             };
         };
     };
+    "instances.backupDownload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The backup’s parts as a tar */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-tar": string;
+                };
+            };
+            /** @description "This download link is invalid or has expired", or the backup is gone */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The link was used already, or its session was signed out or its password changed since it was made */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "instances.deletedBackups": {
         parameters: {
             query?: never;
@@ -6280,46 +6320,6 @@ export interface operations {
             };
             /** @description The host failed the operation (`operation_failed`, "Failed to delete backup"; `details.requestId` names the server log entry) */
             502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    "instances.backupDownload": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                token: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The backup’s parts as a tar */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/x-tar": string;
-                };
-            };
-            /** @description "This download link is invalid or has expired", or the backup is gone */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The link was used already, or its session was signed out or its password changed since it was made */
-            410: {
                 headers: {
                     [name: string]: unknown;
                 };
