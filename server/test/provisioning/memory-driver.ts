@@ -64,7 +64,7 @@ export interface MemoryDriver extends ProvisioningDriver {
 export function createMemoryDriver(declined: Declined = {}): MemoryDriver {
   const base = createUnconfiguredDriver();
   const instances = new Map<string, MemoryInstance>();
-  const hooks: MemoryHooks = {};
+  let hooks: MemoryHooks = {};
   const listeners = new Set<(event: StorageLimitEvent) => void>();
   const known = (id: string) => {
     const found = instances.get(id);
@@ -166,7 +166,13 @@ export function createMemoryDriver(declined: Declined = {}): MemoryDriver {
   return {
     ...base,
     instances,
-    hooks,
+    // Read at each call, so a test may replace them all at once (`driver.hooks = {}`).
+    get hooks() {
+      return hooks;
+    },
+    set hooks(next) {
+      hooks = next;
+    },
     storageLimit: (event) => {
       for (const listener of listeners) listener(event);
     },
