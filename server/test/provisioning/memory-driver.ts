@@ -1,6 +1,12 @@
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
-import type { Engines, ProvisioningDriver, StorageLimitEvent } from '../../src/provisioning/driver.ts';
+import type {
+  Engines,
+  InstanceStatus,
+  LiveStatusCapability,
+  ProvisioningDriver,
+  StorageLimitEvent,
+} from '../../src/provisioning/driver.ts';
 import {
   type BackupCapability,
   type DatabaseCredentials,
@@ -48,6 +54,11 @@ export interface MemoryDriver extends ProvisioningDriver {
    * local driver's watch does when a tenant's writes are refused at its limit.
    */
   storageLimit(event: StorageLimitEvent): void;
+  /**
+   * Tells the live.watch listeners of an instance's state, as the swarm driver does when a node goes
+   * down or a task is killed by its memory limit (only with `live: true`; throws when nobody listens).
+   */
+  liveState(status: InstanceStatus): void;
 }
 
 /**
@@ -61,11 +72,22 @@ export interface MemoryDriver extends ProvisioningDriver {
  * offer answers); the platform database and job runner around it stay real. What real instances do
  * (logins refused when suspended, writes refused at the size) is proven on the real drivers' own tests.
  */
-export function createMemoryDriver(declined: Declined = {}): MemoryDriver {
+export function createMemoryDriver(
+  declined: Declined = {},
+  options: {
+    /**
+     * Offer live states, as a driver whose instances change state by themselves (swarm): each instance
+     * runs, or is stopped while suspended; a relocate lets go of it (its next deploy brings it back);
+     * a move keeps it as it is.
+     */
+    live?: boolean;
+  } = {},
+): MemoryDriver {
   const base = createUnconfiguredDriver();
   const instances = new Map<string, MemoryInstance>();
   let hooks: MemoryHooks = {};
   const listeners = new Set<(event: StorageLimitEvent) => void>();
+  const watchers = new Set<(status: InstanceStatus) => void>();
   const known = (id: string) => {
     const found = instances.get(id);
     if (!found) throw new Error(`no instance ${id}`);
@@ -163,6 +185,22 @@ export function createMemoryDriver(declined: Declined = {}): MemoryDriver {
   }
 
   const engines = Object.fromEntries(INSTANCE_TYPES.map((type) => [type, engineOf(type)])) as Engines;
+  const live: LiveStatusCapability = {
+    async status(id) {
+      const found = instances.get(id);
+      return found && { id, type: found.type, state: found.suspended ? 'stopped' : 'running' };
+    },
+    watch(listener) {
+      watchers.add(listener);
+      return () => watchers.delete(listener);
+    },
+    async relocate(id) {
+      instances.delete(id);
+    },
+    async move(id) {
+      known(id);
+    },
+  };
   return {
     ...base,
     instances,
@@ -176,6 +214,11 @@ export function createMemoryDriver(declined: Declined = {}): MemoryDriver {
     storageLimit: (event) => {
       for (const listener of listeners) listener(event);
     },
+    liveState: (status) => {
+      if (watchers.size === 0) throw new Error('nobody listens to the live states');
+      for (const watcher of watchers) watcher(status);
+    },
+    ...(options.live && { live }),
     onStorageLimit(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
