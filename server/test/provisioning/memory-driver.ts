@@ -43,6 +43,8 @@ export interface MemoryHooks {
   deployed?: (credentials: DatabaseCredentials) => DatabaseCredentials;
   /** Before every database password change. */
   beforePassword?: (id: string, password: string) => Promise<void>;
+  /** Before every custom domain change (`null`: removed), of a site or n8n. */
+  beforeDomain?: (id: string, domain: string | null) => Promise<void>;
 }
 
 export interface MemoryDriver extends ProvisioningDriver {
@@ -106,6 +108,8 @@ export function createMemoryDriver(
     const database = type !== 'wordpress' && type !== 'n8n';
     const domains: DomainCapability = {
       async set(id, domain) {
+        known(id);
+        await hooks.beforeDomain?.(id, domain);
         known(id).domain = domain;
         return urlsOf(id);
       },
