@@ -50,8 +50,8 @@ export async function deployN8n(driver: ProvisioningDriver, spec: N8nSpec): Prom
 }
 
 /**
- * The driver with some operations of one type's engine replaced (a test making a deploy wait, fail or
- * record what it was asked, or a fake engine over the unconfigured driver); every other engine and call
+ * The driver with some operations of one type's engine replaced (a test making one type's deploy answer
+ * otherwise than the memory driver's hooks can, as a driver still starting); every other engine and call
  * is the driver's own, and its capabilities say what the replaced engine's capability() says.
  */
 export function withEngine<T extends InstanceType>(
