@@ -1,11 +1,12 @@
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
-import type {
-  Engines,
-  InstanceStatus,
-  LiveStatusCapability,
-  ProvisioningDriver,
-  StorageLimitEvent,
+import {
+  capabilitiesOf,
+  type Engines,
+  type InstanceStatus,
+  type LiveStatusCapability,
+  type ProvisioningDriver,
+  type StorageLimitEvent,
 } from '../../src/provisioning/driver.ts';
 import {
   type BackupCapability,
@@ -83,6 +84,8 @@ export function createMemoryDriver(
      * a move keeps it as it is.
      */
     live?: boolean;
+    /** Types this server does not offer: their engines refuse everything, as the unconfigured driver's. */
+    notOffered?: readonly InstanceType[];
   } = {},
 ): MemoryDriver {
   const base = createUnconfiguredDriver();
@@ -188,7 +191,12 @@ export function createMemoryDriver(
     };
   }
 
-  const engines = Object.fromEntries(INSTANCE_TYPES.map((type) => [type, engineOf(type)])) as Engines;
+  const engines = Object.fromEntries(
+    INSTANCE_TYPES.map((type) => [
+      type,
+      options.notOffered?.includes(type) ? base.engine(type) : engineOf(type),
+    ]),
+  ) as Engines;
   const live: LiveStatusCapability = {
     async status(id) {
       const found = instances.get(id);
@@ -228,10 +236,7 @@ export function createMemoryDriver(
       return () => listeners.delete(listener);
     },
     engine: (type) => engines[type],
-    capabilities: async () =>
-      Object.fromEntries(INSTANCE_TYPES.map((type) => [type, { available: true }])) as Awaited<
-        ReturnType<ProvisioningDriver['capabilities']>
-      >,
+    capabilities: () => capabilitiesOf(engines),
     health: async () => ({ ok: true, servers: {} }),
   };
 }
