@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, register } from '../../test/create-test-app.ts';
+import { createMemoryDriver } from '../../test/provisioning/memory-driver.ts';
 import { createTestDatabase } from '../../test/test-db.ts';
 import { backupVault } from '../backup-storage/backup-vault.ts';
 import { folderStore } from '../backup-storage/object-store.ts';
 import type { Db } from '../db/database.ts';
 import { insertBackup, updateBackup } from '../modules/instances/instance-backups.repository.ts';
-import { featuresOf } from '../provisioning/engine.ts';
 import { createUnconfiguredDriver } from '../provisioning/unconfigured-driver.ts';
 import { REQUEST_ID_HEADER } from './request-id.ts';
 
@@ -87,15 +87,7 @@ describe('failures', () => {
   it("answers a driver's raw failure with 502, the spec's message and the id; the log has the raw error", async () => {
     const errors: string[] = [];
     // A driver whose WordPress engine has backups, and a backup store that fails with a raw error.
-    const base = createUnconfiguredDriver();
-    const withBackups = {
-      ...base,
-      engine: (type: Parameters<typeof base.engine>[0]) => ({
-        ...base.engine(type),
-        features: featuresOf(type),
-        backups: { dump: async () => ({}), restore: async () => {} },
-      }),
-    };
+    const withBackups = createMemoryDriver();
     const store = folderStore(path.join(tmpdir(), 'berth-failing-store'));
     const failingVault = backupVault({
       store: {

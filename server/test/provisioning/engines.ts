@@ -1,14 +1,13 @@
 import type { ProvisioningDriver } from '../../src/provisioning/driver.ts';
-import {
-  type DatabaseCredentials,
-  type DatabaseSpec,
-  featuresOf,
-  type InstanceEngine,
-  type N8nSpec,
-  type SftpCredentials,
-  type SiteSpec,
-  type SiteUrls,
-  type SpecOf,
+import type {
+  DatabaseCredentials,
+  DatabaseSpec,
+  InstanceEngine,
+  N8nSpec,
+  SftpCredentials,
+  SiteSpec,
+  SiteUrls,
+  SpecOf,
 } from '../../src/provisioning/engine.ts';
 import type { InstanceType } from '../../src/provisioning/instance-types.ts';
 
@@ -51,8 +50,8 @@ export async function deployN8n(driver: ProvisioningDriver, spec: N8nSpec): Prom
 }
 
 /**
- * The driver with some operations of one type's engine replaced (a test making a deploy wait, fail or
- * record what it was asked, or a fake engine over the unconfigured driver); every other engine and call
+ * The driver with some operations of one type's engine replaced (a test making one type's deploy answer
+ * otherwise than the memory driver's hooks can, as a driver still starting); every other engine and call
  * is the driver's own, and its capabilities say what the replaced engine's capability() says.
  */
 export function withEngine<T extends InstanceType>(
@@ -67,17 +66,5 @@ export function withEngine<T extends InstanceType>(
     capabilities: async () => ({ ...(await driver.capabilities()), [type]: await replaced.capability() }),
     engine: <U extends InstanceType>(wanted: U) =>
       (wanted === (type as InstanceType) ? replaced : driver.engine(wanted)) as InstanceEngine<SpecOf[U]>,
-  };
-}
-
-/**
- * The driver with every engine declaring every feature of its type offered (a stand-in driver over the
- * unconfigured one, whose engines otherwise declare nothing offered): for tests of what the platform
- * does with an instance of a type, not of what a driver offers.
- */
-export function offeringEverything(driver: ProvisioningDriver): ProvisioningDriver {
-  return {
-    ...driver,
-    engine: <T extends InstanceType>(type: T) => ({ ...driver.engine(type), features: featuresOf(type) }),
   };
 }

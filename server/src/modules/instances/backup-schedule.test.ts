@@ -3,11 +3,10 @@ import { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestServices, registerAdmin } from '../../../test/create-test-app.ts';
+import { createMemoryDriver } from '../../../test/provisioning/memory-driver.ts';
 import { createTestDatabase } from '../../../test/test-db.ts';
 import { createApp } from '../../app.ts';
 import type { Db } from '../../db/database.ts';
-import type { ProvisioningDriver } from '../../provisioning/driver.ts';
-import { createUnconfiguredDriver } from '../../provisioning/unconfigured-driver.ts';
 import type { Services } from '../../services.ts';
 import { ORPHAN_GRACE_DAYS } from './backup-schedule.ts';
 import { insertBackup, keepBackupsOfDeleted, updateBackup } from './instance-backups.repository.ts';
@@ -15,7 +14,8 @@ import { insertBackup, keepBackupsOfDeleted, updateBackup } from './instance-bac
 /**
  * The daily schedule and retention by plan, on the real platform database: which backups go (exactly
  * those past their plan's days, never an instance's newest complete one), and that each instance gets
- * one scheduled backup a day at its own time.
+ * one scheduled backup a day at its own time. The driver (in memory, its MySQL engine with backups, as
+ * the schedule asks) deploys nothing here: the instances are rows.
  */
 
 const NOW = new Date('2026-12-10T23:59:00Z');
@@ -23,21 +23,6 @@ const DAY = 86_400_000;
 let db: Db;
 let services: Services;
 let clock = NOW;
-
-/** A driver whose MySQL engine has backups (what the schedule asks); nothing is deployed by it here. */
-function driverWithBackups(): ProvisioningDriver {
-  const base = createUnconfiguredDriver();
-  return {
-    ...base,
-    engine: (type) => ({
-      ...base.engine(type),
-      backups: {
-        dump: async () => ({}),
-        restore: async () => {},
-      },
-    }),
-  };
-}
 
 async function customer(plan: 'free' | 'starter' | 'pro') {
   const user = await db
@@ -125,7 +110,7 @@ const remaining = async (instanceId: string) =>
 
 beforeAll(async () => {
   ({ db } = await createTestDatabase());
-  services = createTestServices(db, { provisioner: driverWithBackups(), now: () => clock });
+  services = createTestServices(db, { provisioner: createMemoryDriver(), now: () => clock });
 });
 
 describe('retention by plan', () => {

@@ -10,95 +10,55 @@ import {
 } from '../../../test/create-test-app.ts';
 import { type FakeDns, startFakeDns } from '../../../test/fake-dns.ts';
 import { startTestRunner, waitForStatus } from '../../../test/instances-harness.ts';
-import { withEngine } from '../../../test/provisioning/engines.ts';
+import { createMemoryDriver } from '../../../test/provisioning/memory-driver.ts';
 import { createTestDatabase } from '../../../test/test-db.ts';
 import { createApp } from '../../app.ts';
 import type { Db } from '../../db/database.ts';
 import type { JobRunner } from '../../jobs/job-runner.ts';
 import { createEphemeralCipher } from '../../lib/crypto.ts';
 import { ValidationError } from '../../lib/errors.ts';
-import type { ProvisioningDriver } from '../../provisioning/driver.ts';
-import { featuresOf, type SiteUrls } from '../../provisioning/engine.ts';
-import { createUnconfiguredDriver } from '../../provisioning/unconfigured-driver.ts';
 import type { Services } from '../../services.ts';
 import { PENDING_ACTIVATION } from './domain-verification.ts';
 
 /**
  * Proof of ownership of custom domains through the API, on real PostgreSQL, the real job runner and a
- * real DNS server on 127.0.0.1 answering the TXT lookups. The provisioning driver records the domain
- * changes it is asked for (the real one is exercised in wordpress-instances.test.ts): here the point is
- * when Berth attaches a domain, not how a site serves it.
+ * real DNS server on 127.0.0.1 answering the TXT lookups. The driver keeps its sites in memory, and its
+ * hooks record the domain changes it is asked for, hold deploys and fail a change (the real one is
+ * exercised in wordpress-instances.test.ts): here the point is when Berth attaches a domain, not how a
+ * site serves it.
  */
-
-interface SiteState {
-  domain: string | null;
-}
 
 let db: Db;
 let dns: FakeDns;
 let app: TestApp;
 let runner: JobRunner;
 let services: Services;
-const sites = new Map<string, SiteState>();
-/** Every setSiteDomain call, in order. */
+/** Every domain change the WordPress engine was asked for, in order. */
 const domainCalls: [string, string | null][] = [];
 /** Deploys wait for this when set (a site still deploying). */
 let deployGate: Promise<void> | undefined;
-/** setSiteDomain throws this when set. */
+/** A domain change throws this when set. */
 let domainFailure: Error | undefined;
 
-const urlsOf = (id: string): SiteUrls => {
-  const temporaryUrl = `http://${id.slice(0, 12)}.localhost:8180`;
-  const domain = sites.get(id)?.domain;
-  const url = domain ? `https://${domain}` : temporaryUrl;
-  return { url, adminUrl: `${url}/wp-admin/`, temporaryUrl };
-};
-
-const recordingDriver: ProvisioningDriver = withEngine(createUnconfiguredDriver(), 'wordpress', () => ({
-  capability: async () => ({ available: true }),
-  features: featuresOf('wordpress'),
-  async deploy(spec) {
+const driver = createMemoryDriver();
+driver.hooks = {
+  beforeDeploy: async () => {
     await deployGate;
-    if (!sites.has(spec.id)) sites.set(spec.id, { domain: null });
-    return {
-      urls: urlsOf(spec.id),
-      sftp: { host: '127.0.0.1', port: 2222, user: 'wp_x', password: spec.sftpPassword ?? 'x' },
-      database: { host: '127.0.0.1', port: 3306, database: 'wp_x', user: 'wp_x', password: 'x' },
-    };
   },
-  resume: async () => {},
-  suspend: async () => {},
-  delete: async (id) => void sites.delete(id),
-  php: { versions: async () => ['8.2'] },
-  domains: {
-    async set(id, domain) {
-      domainCalls.push([id, domain]);
-      if (domainFailure) throw domainFailure;
-      const site = sites.get(id);
-      if (!site) throw new Error(`no site ${id}`);
-      site.domain = domain;
-      return urlsOf(id);
-    },
-    async sslStatus(id) {
-      const domain = sites.get(id)?.domain;
-      return domain
-        ? { domain, status: 'Active', message: 'HTTPS is enabled', lastChecked: new Date().toISOString() }
-        : null;
-    },
-    requestSsl: async () => {
-      throw new Error('not used');
-    },
+  beforeDomain: async (id, domain) => {
+    domainCalls.push([id, domain]);
+    if (domainFailure) throw domainFailure;
   },
-}));
+};
 
 beforeAll(async () => {
   const testDb = await createTestDatabase();
   db = testDb.db;
   dns = await startFakeDns();
   const cipher = createEphemeralCipher();
-  services = createTestServices(db, { provisioner: recordingDriver, cipher, dnsServers: [dns.server] });
+  services = createTestServices(db, { provisioner: driver, cipher, dnsServers: [dns.server] });
   app = createApp(services);
-  runner = await startTestRunner({ ...testDb, driver: recordingDriver, cipher });
+  runner = await startTestRunner({ ...testDb, driver, cipher });
 }, 60_000);
 
 afterAll(async () => {

@@ -36,14 +36,13 @@ import { createEphemeralCipher } from '../../lib/crypto.ts';
 import type { DatabaseCredentials } from '../../provisioning/engine.ts';
 import type { Services } from '../../services.ts';
 import { PG_RESTORE } from '../platform-backups/platform-backups.ts';
-import { INTERRUPTED } from './backup-schedule.ts';
-import { insertBackup } from './instance-backups.repository.ts';
 
 /**
  * Backups of database instances end to end through the API: the real local driver (MariaDB and
  * PostgreSQL 15 tenants), the real job runner, and a real S3-compatible server (s3rver) as the off-site
  * store. What a customer sees: the backup's progress and place, a download of their data, a restore
- * that brings rows back; what a stranger gets: 404.
+ * that brings rows back; what a stranger gets: 404. The rules of download links and of interrupted
+ * backups, which need no real instance, are in backup-links.test.ts on the memory driver.
  */
 
 let db: Db;
@@ -311,135 +310,5 @@ INSERT INTO notes VALUES
     // The platform's event trigger is still the database's own (from template1), and still works.
     const hash = await tenantCli('postgresql', login, 'CREATE INDEX notes_hash ON notes USING hash (body);');
     expect(hash.stderr).toContain('hash indexes are not available on this server');
-  });
-});
-
-describe('download links', { timeout: 120_000 }, () => {
-  let id = '';
-  let backupId = '';
-  const linkUsed = 'This download link was already used. Make a new link to download the backup again.';
-  const linkRevoked =
-    'This download link stopped working when its session was signed out or the password was changed. Make a new link.';
-
-  /** A fresh link to the backup, made with `token` (a session's access token). */
-  async function linkWith(token: string): Promise<string> {
-    const link = await api('POST', `/api/instances/${id}/backups/${backupId}/download`, undefined, token);
-    expect(link.status, JSON.stringify(link.json)).toBe(200);
-    return new URL(link.json.url).pathname;
-  }
-
-  /** Follows a link that must be refused: its status and JSON body. */
-  async function refused(target: TestApp, path: string) {
-    const res = await target.request(path);
-    expect(res.headers.get('content-type')).toContain('application/json');
-    return { status: res.status, body: (await res.json()) as { error: string; message: string } };
-  }
-
-  it('a link downloads the exact bytes of the backup once; a second use, here or in another server process, is refused', async () => {
-    ({ id } = await deployDatabase('MySQL'));
-    const made = await api('POST', `/api/instances/${id}/backups/new`, { name: 'Links' });
-    expect(made.status, JSON.stringify(made.json)).toBe(201);
-    backupId = made.json.id;
-    expect((await waitForBackup(app, owner.token, id, backupId)).status).toBe('complete');
-
-    const path1 = await linkWith(owner.token);
-    const first = await app.request(path1);
-    expect(first.status).toBe(200);
-    const dir = await mkdtemp(path.join(work, 'link-'));
-    await writeFile(path.join(dir, 'backup.tar'), Buffer.from(await first.arrayBuffer()));
-    execFileSync('tar', ['-xf', 'backup.tar'], { cwd: dir });
-    // What the tar holds is exactly the stored part, decrypted.
-    const [row] = await db
-      .selectFrom('instance_backups')
-      .select('parts')
-      .where('id', '=', backupId)
-      .execute();
-    const parts = row?.parts ?? [];
-    expect(parts.map((p) => p.name)).toEqual(['dump.sql.gz']);
-    const opened = await services.vault.open(`instances/${id}/${backupId}`, parts);
-    try {
-      const stored: Buffer[] = [];
-      for await (const chunk of opened.archive.part('dump.sql.gz')) stored.push(chunk as Buffer);
-      expect((await readFile(path.join(dir, 'dump.sql.gz'))).equals(Buffer.concat(stored))).toBe(true);
-    } finally {
-      await opened.close();
-    }
-
-    // Another server process on the same database (its own services and caches) refuses it too.
-    const other = createApp(
-      createTestServices(db, { provisioner: prov.driver, backupVault: services.vault }),
-    );
-    expect(await refused(app, path1)).toEqual({ status: 410, body: { error: 'gone', message: linkUsed } });
-    expect(await refused(other, path1)).toEqual({ status: 410, body: { error: 'gone', message: linkUsed } });
-
-    // Two uses at once, one per process: one download, one refusal.
-    const path2 = await linkWith(owner.token);
-    const both = await Promise.all([app.request(path2), other.request(path2)]);
-    expect(both.map((res) => res.status).sort()).toEqual([200, 410]);
-    for (const res of both) await res.arrayBuffer();
-  });
-
-  it('a link made in a session that signed out since is refused; one of another session still works', async () => {
-    const login = await api('POST', '/api/auth/login', {
-      emailOrUsername: owner.email,
-      password: owner.password,
-    });
-    expect(login.status, JSON.stringify(login.json)).toBe(200);
-    const fromLaptop = await linkWith(login.json.token);
-    const fromPhone = await linkWith(owner.token);
-    const out = await api('POST', '/api/auth/logout', { refreshToken: login.json.refreshToken });
-    expect(out.status).toBe(200);
-    expect(await refused(app, fromLaptop)).toEqual({
-      status: 410,
-      body: { error: 'gone', message: linkRevoked },
-    });
-    const res = await app.request(fromPhone);
-    expect(res.status).toBe(200);
-    await res.arrayBuffer();
-  });
-
-  it('a link made before a password change is refused', async () => {
-    const before = await linkWith(owner.token);
-    const changed = await api('PUT', '/api/auth/change-password', {
-      currentPassword: owner.password,
-      newPassword: 'Difference#Engine1',
-    });
-    expect(changed.status, JSON.stringify(changed.json)).toBe(200);
-    owner = { ...owner, token: changed.json.token, password: 'Difference#Engine1' };
-    expect(await refused(app, before)).toEqual({
-      status: 410,
-      body: { error: 'gone', message: linkRevoked },
-    });
-    // A link made after the change works.
-    const after = await app.request(await linkWith(owner.token));
-    expect(after.status).toBe(200);
-    await after.arrayBuffer();
-  });
-});
-
-describe('interrupted backups', () => {
-  it('a backup whose server died is marked failed on the next start, its stored parts removed: never complete', async () => {
-    const { id } = await deployDatabase('MySQL');
-    // As a killed server leaves it: the row running, half a part in the bucket, no job left.
-    const row = await insertBackup(db, {
-      id: 'b-00000000cafe',
-      instanceId: id,
-      kind: 'scheduled',
-      name: 'Daily',
-      note: '',
-      location: 's3',
-    });
-    await services.vault.store.put(
-      `instances/${id}/${row.id}/dump.sql.gz.enc`,
-      Readable.from([randomBytes(1000)]),
-    );
-    expect((await api('GET', `/api/instances/${id}/backups`)).json[0]).toMatchObject({ status: 'running' });
-    expect(await services.backupSchedule.cleanUpInterrupted()).toEqual([row.id]);
-    const [listed] = (await api('GET', `/api/instances/${id}/backups`)).json;
-    expect(listed).toMatchObject({ id: row.id, status: 'failed', error: INTERRUPTED });
-    expect(await storedKeys(id)).toEqual([]);
-    // A failed backup cannot be restored or downloaded.
-    expect((await api('POST', `/api/instances/${id}/backups/${row.id}/restore`)).status).toBe(409);
-    expect((await api('POST', `/api/instances/${id}/backups/${row.id}/download`)).status).toBe(409);
   });
 });

@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestServices, register } from '../../../test/create-test-app.ts';
 import { waitFor } from '../../../test/instances-harness.ts';
+import { createMemoryDriver } from '../../../test/provisioning/memory-driver.ts';
 import { createTestDatabase } from '../../../test/test-db.ts';
 import { createApp } from '../../app.ts';
 import type { Db } from '../../db/database.ts';
-import type { InstanceStatus, ProvisioningDriver } from '../../provisioning/driver.ts';
-import { createUnconfiguredDriver } from '../../provisioning/unconfigured-driver.ts';
 import { enqueueInstanceJob } from './instance-jobs.ts';
 import { NODE_DOWN } from './server-words.ts';
 
@@ -18,23 +17,9 @@ import { NODE_DOWN } from './server-words.ts';
 let db: Db;
 let services: ReturnType<typeof createTestServices>;
 let app: ReturnType<typeof createApp>;
-let hear: ((status: InstanceStatus) => void) | undefined;
 const log: string[] = [];
-
-const driver: ProvisioningDriver = {
-  ...createUnconfiguredDriver(),
-  live: {
-    status: async () => undefined,
-    relocate: async () => {},
-    move: async () => {},
-    watch(listener) {
-      hear = listener;
-      return () => {
-        hear = undefined;
-      };
-    },
-  },
-};
+/** A driver with live states, which the test tells (`liveState`) as a swarm's events would. */
+const driver = createMemoryDriver({}, { live: true });
 
 beforeAll(async () => {
   ({ db } = await createTestDatabase());
@@ -71,10 +56,7 @@ const rowOf = (id: string) =>
     .where('id', '=', id)
     .executeTakeFirstOrThrow();
 
-const tell = (status: InstanceStatus) => {
-  if (!hear) throw new Error('nobody listens to the driver');
-  hear(status);
-};
+const tell = driver.liveState;
 
 describe('live instance states from the driver', () => {
   it("shows a node down as 'Waiting for its server to come back', and running again once it is back", async () => {

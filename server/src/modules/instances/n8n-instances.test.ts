@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { N8N_PASSWORD } from '@berth/openapi/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type BodyOf,
@@ -37,6 +36,8 @@ import { findCredentials } from './instances.repository.ts';
 /**
  * n8n instances end to end through the API: the real local driver (n8n from the shared runtime in its
  * sandbox, Caddy in front), the real job runner, and a client that only uses what the API returns.
+ * The owner fields n8n refuses and the 404 to another user are in site-rules.test.ts on the memory
+ * driver (they run where n8n is not installed too).
  */
 
 const missing = missingRuntimeReason(DEFAULT_RUNTIMES_DIR);
@@ -90,25 +91,12 @@ describe.skipIf(missing !== undefined)('n8n instances through the API', { timeou
     await prov?.stop();
   }, 120_000);
 
-  it('offers n8n and refuses owner fields n8n would refuse, before creating anything', async () => {
+  it('offers n8n', async () => {
     const capabilities = await api('GET', '/api/instances/capabilities');
     expect(capabilities.json.types.find((t: { type: string }) => t.type === 'n8n')).toMatchObject({
       available: true,
       reason: null,
     });
-    for (const [patch, message] of [
-      [{ email: undefined }, 'Owner email is required'],
-      [{ email: 'nope' }, 'Invalid email'],
-      [{ password: undefined }, 'Owner password is required'],
-      [{ password: 'alllowercase1' }, N8N_PASSWORD.message],
-      [{ password: 'NoDigitsHere' }, N8N_PASSWORD.message],
-      [{ password: 'Sh0rt' }, N8N_PASSWORD.message],
-    ] as const) {
-      const badBody = { ...deploy, ...patch };
-      const res = await call(app, 'POST', '/api/instances/deploy', { token: owner.token, badBody });
-      expect([res.status, res.json.message], JSON.stringify(patch)).toEqual([400, message]);
-    }
-    expect((await api('GET', '/api/instances')).json.total).toBe(0);
   });
 
   it('deploys: running, the editor on the temporary URL, the deploy credentials log in as the owner', {
@@ -184,20 +172,6 @@ describe.skipIf(missing !== undefined)('n8n instances through the API', { timeou
     // The restored workflow is active again: its webhook answers.
     const again = await frontDoorRequest(url, 'POST', '/webhook/orders', { body: { ping: 'two' } });
     expect(again.json()).toMatchObject({ answer: 'ok', echo: 'two' });
-  });
-
-  it("answers 404 for another user's n8n instance", async () => {
-    const other = await register(app);
-    for (const [method, route] of [
-      ['GET', ''],
-      ['GET', '/backups'],
-      ['POST', '/backups/new'],
-      ['DELETE', ''],
-    ] as const) {
-      const body = method === 'POST' ? { name: 'x' } : undefined;
-      const res = await api(method, `/api/instances/${id}${route}`, body, other.token);
-      expect([res.status, res.json.message], `${method} ${route}`).toEqual([404, 'Instance not found']);
-    }
   });
 
   it('suspends with the subscription (offline page) and resumes with the same data', {

@@ -26,7 +26,8 @@ import type { DatabaseCredentials } from '../../provisioning/engine.ts';
 /**
  * The instance routes of /api/v1 (usage's own answers are in modules/usage/usage.test.ts) against real MySQL and PostgreSQL instances (the local driver and the job
  * runner), with only an API key: what a Pro developer's script sees. The WordPress-only routes (domain,
- * SSL, backups) answer with the same rules /api applies to databases.
+ * SSL, backups) answer with the same rules /api applies to databases. The deploy rules of /api/v1,
+ * which need no real instance, are in public-api-rules.test.ts on the memory driver.
  */
 
 let db: Db;
@@ -306,67 +307,5 @@ describe('/api/v1 with real database instances', { timeout: 90_000 }, () => {
     expect((await tenantCli('postgresql', credentialsOf(data), 'SELECT 1')).stdout).toBe('1');
     expect((await v1(apiKey, 'GET', `/instances/${id}/backups`)).json.data).toMatchObject({ backups: [] });
     expect((await v1(apiKey, 'DELETE', `/instances/${id}`)).status).toBe(200);
-  });
-
-  it('applies the deploy rules of /api: field messages, unavailable types, and a subscription that lapsed', async () => {
-    const { apiKey, user } = await proKey();
-    const noName = await v1(apiKey, 'POST', '/instances', { type: 'MySQL' });
-    expect([noName.status, noName.json.error, noName.json.message]).toEqual([
-      400,
-      'Bad Request',
-      'Instance name is required',
-    ]);
-    expect(noName.json.details?.code).toBe('validation_error');
-    expect(noName.json.details?.fieldErrors).toHaveProperty('name');
-    const badType = await v1(apiKey, 'POST', '/instances', { name: 'x', type: 'Oracle' });
-    expect([badType.status, badType.json.message]).toEqual([
-      400,
-      'Please select an application or a database',
-    ]);
-    const custom = await v1(apiKey, 'POST', '/instances', {
-      name: 'x',
-      type: 'WordPress',
-      domain: { type: 'custom' },
-    });
-    expect([custom.status, custom.json.message]).toEqual([400, 'Custom domain is required']);
-    const n8n = await v1(apiKey, 'POST', '/instances', { name: 'flows', type: 'n8n' });
-    expect(n8n.status).toBe(409);
-    // `type` defaults to n8n (the spec): without one, the request is an n8n deploy, refused alike here.
-    const untyped = await v1(apiKey, 'POST', '/instances', { name: 'flows' });
-    expect(untyped.json).toEqual({
-      error: 'Conflict',
-      message: 'n8n is not offered on this server',
-      details: { code: 'conflict', type: 'n8n', reason: 'n8n is not offered on this server' },
-    });
-    // A failed create does not keep its Idempotency-Key: the fixed request may use it.
-    const failed = await v1(
-      apiKey,
-      'POST',
-      '/instances',
-      { type: 'MySQL' },
-      { 'idempotency-key': 'retry-me' },
-    );
-    expect(failed.status).toBe(400);
-    const fixed = await v1(
-      apiKey,
-      'POST',
-      '/instances',
-      { name: 'fixed', type: 'MySQL' },
-      { 'idempotency-key': 'retry-me' },
-    );
-    expect(fixed.status).toBe(201);
-    await waitRunning(apiKey, fixed.json.data.instance.id);
-    // Pro ends: the key stops before any instance rule is asked.
-    await db
-      .updateTable('subscriptions')
-      .set({ status: 'canceled', current_period_end: new Date(Date.now() - 1000), trial_ends_at: null })
-      .where('user_id', '=', String(user.id))
-      .execute();
-    const refused = await v1(apiKey, 'DELETE', `/instances/${fixed.json.data.instance.id}`);
-    expect([refused.status, refused.json.message]).toEqual([
-      403,
-      'API access requires Pro plan subscription',
-    ]);
-    expect((await v1(apiKey, 'GET', `/instances/${fixed.json.data.instance.id}`)).status).toBe(403);
   });
 });

@@ -7,13 +7,12 @@ import {
   registerAdmin,
   type TestApp,
 } from '../../../test/create-test-app.ts';
-import { offeringEverything } from '../../../test/provisioning/engines.ts';
+import { createMemoryDriver } from '../../../test/provisioning/memory-driver.ts';
 import { createTestDatabase, truncateAll } from '../../../test/test-db.ts';
 import { createApp } from '../../app.ts';
 import type { Db } from '../../db/database.ts';
 import { type StorageReport, storageReport } from '../../provisioning/disk-policy.ts';
 import type { InstanceType } from '../../provisioning/instance-types.ts';
-import { createUnconfiguredDriver } from '../../provisioning/unconfigured-driver.ts';
 import type { SampledInstance, UsageCapability, UsageSample } from '../../provisioning/usage.ts';
 import { createNotificationHub, type HubEvent, startLiveHub } from '../notifications/notifications.hub.ts';
 import { compactUsage, usageStorageBytes } from './usage.repository.ts';
@@ -94,7 +93,7 @@ const hub = createNotificationHub();
 beforeAll(async () => {
   ({ db, url } = await createTestDatabase());
   const services = createTestServices(db, {
-    provisioner: { ...offeringEverything(createUnconfiguredDriver()), usage: scripted },
+    provisioner: { ...createMemoryDriver(), usage: scripted },
     now: () => clock,
     notificationHub: hub,
   });
