@@ -156,6 +156,20 @@ export async function call<M extends Method, const P extends string>(
   return answerOf<M, P>(await app.request(path, { method, headers, body }));
 }
 
+/**
+ * `call` on the app `app()` answers, as the user whose token `token()` answers unless another token is
+ * given: a test file's `api(method, route, body?, token?)`. Both are read at each call, so a file may
+ * make its app and its user in `beforeAll`.
+ */
+export function callAs(app: () => Requester, token: () => string) {
+  return <M extends Method, const P extends string>(
+    method: M,
+    route: P,
+    body?: BodyOf<M, P>,
+    as: string = token(),
+  ) => call(app(), method, route, { token: as, body });
+}
+
 /** `value`, which the test expects to be there (a field the contract makes nullable); fails the test when not. */
 export function present<T>(value: T | null | undefined, what = 'a value'): T {
   if (value === null || value === undefined) throw new Error(`expected ${what}, got ${String(value)}`);

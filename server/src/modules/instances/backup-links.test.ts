@@ -4,14 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type BodyOf,
-  call,
-  createTestServices,
-  type Method,
-  register,
-  type TestApp,
-} from '../../../test/create-test-app.ts';
+import { callAs, createTestServices, register, type TestApp } from '../../../test/create-test-app.ts';
 import { startTestRunner, waitForBackup, waitForStatus } from '../../../test/instances-harness.ts';
 import { createMemoryDriver, type MemoryDriver } from '../../../test/provisioning/memory-driver.ts';
 import { testArchives } from '../../../test/provisioning/test-archives.ts';
@@ -40,12 +33,10 @@ let services: Services;
 let owner: { token: string; userId: string; email: string; password: string };
 let work = '';
 
-const api = <M extends Method, const P extends string>(
-  method: M,
-  route: P,
-  body?: BodyOf<M, P>,
-  token = owner.token,
-) => call(app, method, route, { token, body });
+const api = callAs(
+  () => app,
+  () => owner.token,
+);
 
 beforeAll(async () => {
   const testDb = await createTestDatabase();

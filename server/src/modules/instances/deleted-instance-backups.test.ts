@@ -5,10 +5,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   accessDatabase,
-  type BodyOf,
-  call,
+  callAs,
   createTestServices,
-  type Method,
   register,
   type TestApp,
 } from '../../../test/create-test-app.ts';
@@ -53,12 +51,10 @@ let work = '';
 const jobLog: string[] = [];
 let owner: { token: string };
 
-const api = <M extends Method, const P extends string>(
-  method: M,
-  route: P,
-  body?: BodyOf<M, P>,
-  token = owner.token,
-) => call(app, method, route, { token, body });
+const api = callAs(
+  () => app,
+  () => owner.token,
+);
 
 beforeAll(async () => {
   const testDb = await createTestDatabase();

@@ -8,10 +8,8 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   accessDatabase,
-  type BodyOf,
-  call,
+  callAs,
   createTestServices,
-  type Method,
   register,
   type TestApp,
 } from '../../../test/create-test-app.ts';
@@ -56,12 +54,10 @@ let work = '';
 /** The job runner's log (a failed job's details, under its reference). */
 const jobLog: string[] = [];
 
-const api = <M extends Method, const P extends string>(
-  method: M,
-  route: P,
-  body?: BodyOf<M, P>,
-  token = owner.token,
-) => call(app, method, route, { token, body });
+const api = callAs(
+  () => app,
+  () => owner.token,
+);
 
 beforeAll(async () => {
   const testDb = await createTestDatabase();

@@ -2,12 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  type BodyOf,
-  call,
+  callAs,
   createTestApp,
   createTestServices,
   type DeployBody,
-  type Method,
   present,
   register,
   type TestApp,
@@ -64,12 +62,10 @@ const deploy = {
   password: `Harbour${suffix}7`,
 } satisfies DeployBody;
 
-const api = <M extends Method, const P extends string>(
-  method: M,
-  route: P,
-  body?: BodyOf<M, P>,
-  token = owner.token,
-) => call(app, method, route, { token, body });
+const api = callAs(
+  () => app,
+  () => owner.token,
+);
 
 describe.skipIf(missing !== undefined)('n8n instances through the API', { timeout: 120_000 }, () => {
   beforeAll(async () => {

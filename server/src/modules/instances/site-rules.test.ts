@@ -1,11 +1,10 @@
 import { N8N_PASSWORD } from '@berth/openapi/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  type BodyOf,
   call,
+  callAs,
   createTestApp,
   type DeployBody,
-  type Method,
   register,
   type TestApp,
 } from '../../../test/create-test-app.ts';
@@ -49,12 +48,10 @@ const flows = {
   password: 'Harbour2026',
 } satisfies DeployBody;
 
-const api = <M extends Method, const P extends string>(
-  method: M,
-  route: P,
-  body?: BodyOf<M, P>,
-  token = owner.token,
-) => call(app, method, route, { token, body });
+const api = callAs(
+  () => app,
+  () => owner.token,
+);
 
 beforeAll(async () => {
   const testDb = await createTestDatabase();

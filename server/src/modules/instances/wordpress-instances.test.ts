@@ -6,11 +6,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   accessDatabase,
-  type BodyOf,
   call,
+  callAs,
   createTestServices,
   type DeployBody,
-  type Method,
   present,
   register,
   type TestApp,
@@ -102,12 +101,10 @@ afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
 }, 60_000);
 
-const api = <M extends Method, const P extends string>(
-  method: M,
-  route: P,
-  body?: BodyOf<M, P>,
-  token = owner.token,
-) => call(app, method, route, { token, body });
+const api = callAs(
+  () => app,
+  () => owner.token,
+);
 
 const logs = () => prov.logs.join('\n');
 const httpsPort = () => Number(new URL(url).port || 443);

@@ -1,14 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  answerOf,
-  call,
-  createTestApp,
-  type Method,
-  register,
-  type TestApp,
-} from '../../../test/create-test-app.ts';
+import { createTestApp, type Method, type TestApp } from '../../../test/create-test-app.ts';
 import { startTestRunner, waitFor } from '../../../test/instances-harness.ts';
 import { createMemoryDriver } from '../../../test/provisioning/memory-driver.ts';
+import { proWithKey, v1Request } from '../../../test/public-api-client.ts';
 import { createTestDatabase } from '../../../test/test-db.ts';
 import type { Db } from '../../db/database.ts';
 import type { JobRunner } from '../../jobs/job-runner.ts';
@@ -38,36 +32,16 @@ afterAll(async () => {
   await runner?.stop();
 });
 
-async function proKey() {
-  const account = await register(app);
-  await db
-    .updateTable('subscriptions')
-    .set({ plan: 'pro', status: 'active', current_period_end: null })
-    .where('user_id', '=', String(account.user.id))
-    .execute();
-  const res = await call(app, 'POST', '/api/keys/generate', { token: account.token });
-  return { ...account, apiKey: res.json.apiKey };
-}
+const proKey = () => proWithKey(app, db);
 
 /** One /api/v1 call with `key` in X-API-Key. */
-async function v1<M extends Method, const P extends string>(
+const v1 = <M extends Method, const P extends string>(
   key: string,
   method: M,
   path: P,
   body?: unknown,
   headers: Record<string, string> = {},
-) {
-  const res = await app.request(`/api/v1${path}`, {
-    method,
-    headers: {
-      'x-api-key': key,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...headers,
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return answerOf<M, `/api/v1${P}`>(res);
-}
+) => v1Request(app, key, method, path, { body, headers });
 
 async function waitRunning(key: string, id: string) {
   return waitFor(

@@ -1,14 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  answerOf,
-  call,
-  createTestApp,
-  type Method,
-  register,
-  type TestApp,
-  variant,
-} from '../../../test/create-test-app.ts';
+import { createTestApp, type Method, type TestApp, variant } from '../../../test/create-test-app.ts';
 import { type FakeDns, startFakeDns } from '../../../test/fake-dns.ts';
 import {
   startTestProvisioning,
@@ -17,6 +9,7 @@ import {
   waitFor,
 } from '../../../test/instances-harness.ts';
 import { testArchives } from '../../../test/provisioning/test-archives.ts';
+import { proWithKey, v1Request } from '../../../test/public-api-client.ts';
 import { createTestDatabase } from '../../../test/test-db.ts';
 import type { Db } from '../../db/database.ts';
 import type { JobRunner } from '../../jobs/job-runner.ts';
@@ -47,13 +40,7 @@ beforeAll(async () => {
   const { vault } = await testArchives();
   app = createTestApp(db, { provisioner: prov.driver, cipher, dnsServers: [dns.server], backupVault: vault });
   runner = await startTestRunner({ ...database, driver: prov.driver, cipher, vault });
-  const { token, user } = await register(app);
-  await db
-    .updateTable('subscriptions')
-    .set({ plan: 'pro', status: 'active', current_period_end: null })
-    .where('user_id', '=', String(user.id))
-    .execute();
-  apiKey = (await call(app, 'POST', '/api/keys/generate', { token })).json.apiKey;
+  apiKey = (await proWithKey(app, db)).apiKey;
 }, 300_000);
 
 afterAll(async () => {
@@ -62,23 +49,13 @@ afterAll(async () => {
   await dns?.stop();
 }, 60_000);
 
-async function v1<M extends Method, const P extends string>(
+/** One /api/v1 call with the developer's key as a bearer token. */
+const v1 = <M extends Method, const P extends string>(
   method: M,
   path: P,
   body?: unknown,
   headers: Record<string, string> = {},
-) {
-  const res = await app.request(`/api/v1${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${apiKey}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...headers,
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return answerOf<M, `/api/v1${P}`>(res);
-}
+) => v1Request(app, apiKey, method, path, { body, headers, bearer: true });
 
 describe('/api/v1 with a real WordPress site', { timeout: 120_000 }, () => {
   it('deploys WordPress with the v1 fields and waits for it to run', async () => {

@@ -1,15 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  answerOf,
-  call,
-  createTestApp,
-  type Method,
-  present,
-  register,
-  type TestApp,
-  variant,
-} from '../../../test/create-test-app.ts';
+import { createTestApp, type Method, present, type TestApp, variant } from '../../../test/create-test-app.ts';
 import {
   startTestProvisioning,
   startTestRunner,
@@ -17,6 +8,7 @@ import {
   waitFor,
 } from '../../../test/instances-harness.ts';
 import { tenantCli } from '../../../test/provisioning/db-clients.ts';
+import { proWithKey, v1Request } from '../../../test/public-api-client.ts';
 import { createTestDatabase } from '../../../test/test-db.ts';
 import type { Db } from '../../db/database.ts';
 import type { JobRunner } from '../../jobs/job-runner.ts';
@@ -50,36 +42,16 @@ afterAll(async () => {
   await prov?.stop();
 }, 60_000);
 
-async function proKey() {
-  const account = await register(app);
-  await db
-    .updateTable('subscriptions')
-    .set({ plan: 'pro', status: 'active', current_period_end: null })
-    .where('user_id', '=', String(account.user.id))
-    .execute();
-  const res = await call(app, 'POST', '/api/keys/generate', { token: account.token });
-  return { ...account, apiKey: res.json.apiKey };
-}
+const proKey = () => proWithKey(app, db);
 
 /** One /api/v1 call with `key` in X-API-Key. */
-async function v1<M extends Method, const P extends string>(
+const v1 = <M extends Method, const P extends string>(
   key: string,
   method: M,
   path: P,
   body?: unknown,
   headers: Record<string, string> = {},
-) {
-  const res = await app.request(`/api/v1${path}`, {
-    method,
-    headers: {
-      'x-api-key': key,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...headers,
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return answerOf<M, `/api/v1${P}`>(res);
-}
+) => v1Request(app, key, method, path, { body, headers });
 
 async function waitRunning(key: string, id: string) {
   return waitFor(
