@@ -189,7 +189,9 @@ export async function loadPostgres(database: DatabaseCredentials, archive: Archi
         PG_RESTORE,
         ['--no-owner', '--no-privileges', '--no-tablespaces', '-N', 'berth', '-L', list, '-f', '-'],
         pgEnv(database),
-        { input: archive.part(name), output: sqlText, watch: LOAD_WATCH },
+        // With -L, pg_restore may be done (and close its stdin) before the archive's last data blocks,
+        // of entries the list leaves out, were read: its exit says whether it had all it needed.
+        { input: archive.part(name), output: sqlText, watch: LOAD_WATCH, readsPart: true },
       ).catch((error: unknown) => {
         sqlText.destroy(error as Error);
         throw error;
