@@ -217,3 +217,94 @@ export function resourcesProblem(type: string, memoryMb: number, cpus: number): 
   if (!least || (memoryMb >= least.memoryMb && cpus >= least.cpus)) return undefined;
   return `${type} needs at least ${least.memoryMb / 1024}GB of memory and ${least.cpus} vCPU`;
 }
+
+/** What the deploy form and the API ask of a type besides name, region and resources. */
+export type DeployFieldsOf = 'none' | 'wordpressAdmin' | 'n8nOwner';
+
+/** One instance type as customers meet it: its name, where it is listed, what deploying it asks. */
+export interface InstanceTypeEntry {
+  /** The name customers read (the API's `type` field). */
+  name: string;
+  category: 'application' | 'database';
+  /** The sentence under its name on the deploy page. */
+  description: string;
+  /** What the Deployment Information box says about it. */
+  deploymentInfo: string;
+  /** The fields the deploy form shows for it, and the API requires. */
+  deployFields: DeployFieldsOf;
+  /** Databases: how clients connect (the connection string's scheme, the default port) and its flag. */
+  connection?: {
+    scheme: 'mysql' | 'postgresql' | 'mongodb';
+    port: number;
+    /** The `metadata` flag instances of this type carry. */
+    flag: 'mysql' | 'postgres' | 'mongo';
+  };
+  /** What it means once it has filled its database, in the customer's words (the notification's tail). */
+  fullWords: string;
+}
+
+const RELATIONAL_FULL =
+  'new data is refused until you free space. Deleted rows leave their room inside the tables; empty (TRUNCATE) or drop tables to get below the size.';
+
+const DATABASE_READY =
+  'Your database is ready within a minute. You then get its connection details: host, port, database name, username and password.';
+
+/**
+ * Every instance type Berth deploys, by id, in the order the screens list them: the one catalogue the
+ * server's kinds (modules/instances/kinds/) and the UI read. A type is added here, as a kind on the
+ * server, and as an engine per driver (ARCHITECTURE.md, "Adding an instance type").
+ */
+export const INSTANCE_TYPE_CATALOGUE = {
+  mysql: {
+    name: 'MySQL',
+    category: 'database',
+    description: 'The popular open-source relational database (served by MariaDB).',
+    deploymentInfo: DATABASE_READY,
+    deployFields: 'none',
+    connection: { scheme: 'mysql', port: 3306, flag: 'mysql' },
+    fullWords: RELATIONAL_FULL,
+  },
+  postgresql: {
+    name: 'PostgreSQL',
+    category: 'database',
+    description: 'The advanced open-source relational database.',
+    deploymentInfo: DATABASE_READY,
+    deployFields: 'none',
+    connection: { scheme: 'postgresql', port: 5432, flag: 'postgres' },
+    fullWords: RELATIONAL_FULL,
+  },
+  mongodb: {
+    name: 'MongoDB',
+    category: 'database',
+    description: 'The document database for JSON-like data.',
+    deploymentInfo: DATABASE_READY,
+    deployFields: 'none',
+    connection: { scheme: 'mongodb', port: 27017, flag: 'mongo' },
+    fullWords:
+      'new data is refused until you free space: drop the collections you no longer need to get below the size.',
+  },
+  wordpress: {
+    name: 'WordPress',
+    category: 'application',
+    description: 'Websites and blogs on the most popular content management system.',
+    deploymentInfo:
+      'Your WordPress site is ready in 30–60 seconds. You get a site URL and an Admin Panel URL.',
+    deployFields: 'wordpressAdmin',
+    fullWords:
+      'the site can no longer save new posts, comments or settings. Please contact support to free space.',
+  },
+  n8n: {
+    name: 'n8n',
+    category: 'application',
+    description: 'Workflow automation that connects your apps and services.',
+    deploymentInfo: 'Your n8n instance is ready in 2–50 seconds.',
+    deployFields: 'n8nOwner',
+    fullWords: 'n8n can no longer save workflows or executions. Delete old executions to free space.',
+  },
+} as const satisfies Record<string, InstanceTypeEntry>;
+
+export type InstanceTypeId = keyof typeof INSTANCE_TYPE_CATALOGUE;
+export type InstanceTypeName = (typeof INSTANCE_TYPE_CATALOGUE)[InstanceTypeId]['name'];
+
+/** The type ids in the catalogue's order. */
+export const INSTANCE_TYPE_IDS = Object.keys(INSTANCE_TYPE_CATALOGUE) as InstanceTypeId[];
