@@ -1,13 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { Migrator } from 'kysely/migration';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ensureDatabase } from './connect.ts';
-import { createDb, createPool } from './create-db.ts';
 import type { Db } from './database.ts';
-import { migrations } from './migrations/index.ts';
-import { migrateToLatest } from './migrator.ts';
+import { migrationTestDb } from './migration-test-db.ts';
 
 /**
  * The migration that lets backups outlive their instance, on a real database that holds backups made
@@ -16,27 +10,16 @@ import { migrateToLatest } from './migrator.ts';
  */
 
 const MIGRATION = '20261226T000001-keep-backups-of-deleted-instances';
-const adminUrl = inject('pgAdminUrl');
-const name = `berth_test_${randomBytes(6).toString('hex')}`;
 let db: Db;
+let test: Awaited<ReturnType<typeof migrationTestDb>>;
 
 beforeAll(async () => {
-  db = createDb(createPool(await ensureDatabase(adminUrl, name), 4));
-  const before = Object.fromEntries(Object.entries(migrations).filter(([key]) => key < MIGRATION));
-  const { error } = await new Migrator({
-    db,
-    provider: { getMigrations: async () => before },
-  }).migrateToLatest();
-  if (error) throw error;
+  test = await migrationTestDb(inject('pgAdminUrl'), MIGRATION);
+  db = test.db;
 });
 
 afterAll(async () => {
-  await db?.destroy();
-  const admin = new pg.Client({ connectionString: adminUrl });
-  admin.on('error', () => {});
-  await admin.connect();
-  await admin.query(`drop database if exists ${admin.escapeIdentifier(name)} with (force)`);
-  await admin.end();
+  await test?.drop();
 });
 
 describe(MIGRATION, () => {
@@ -62,7 +45,7 @@ describe(MIGRATION, () => {
     await sql`insert into backup_download_uses (link_id, backup_id, expires_at)
               values ('link-1', 'b-000000000001', now() + interval '5 minutes')`.execute(db);
 
-    expect(await migrateToLatest(db)).toEqual([MIGRATION]);
+    expect(await test.migrate()).toEqual([MIGRATION]);
 
     const kept = await db
       .selectFrom('instance_backups')

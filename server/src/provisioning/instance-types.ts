@@ -1,3 +1,5 @@
+import { INSTANCE_TYPE_CATALOGUE } from '@berth/openapi/rules';
+
 /** The instance types Berth runs, and whether a driver can run each right now. */
 export const DATABASE_TYPES = ['mysql', 'postgresql', 'mongodb'] as const;
 export type DatabaseType = (typeof DATABASE_TYPES)[number];
@@ -39,14 +41,8 @@ export const TYPE_FEATURES = {
   n8n: ['domains', 'storage', 'usage', 'backups'],
 } as const satisfies Record<InstanceType, readonly Feature[]>;
 
-/** The names customers read for each type. */
-const TYPE_LABELS = {
-  mysql: 'MySQL',
-  postgresql: 'PostgreSQL',
-  mongodb: 'MongoDB',
-  wordpress: 'WordPress',
-  n8n: 'n8n',
-} as const satisfies Record<InstanceType, string>;
+/** The name customers read for a type, from the shared catalogue. */
+const label = (type: InstanceType): string => INSTANCE_TYPE_CATALOGUE[type].name;
 
 /**
  * Why a type cannot be deployed now, twice: `reason` in the customer's words (the deploy page, API
@@ -67,13 +63,13 @@ export const unavailable = {
   /** This server cannot run the type at all (no server for it, a host package missing, turned off). */
   notOffered: (type: InstanceType, detail?: string): NotAvailable => ({
     available: false,
-    reason: `${TYPE_LABELS[type]} is not offered on this server`,
+    reason: `${label(type)} is not offered on this server`,
     detail,
   }),
   /** It is being installed or started, and will be available without anyone doing anything. */
   settingUp: (type: InstanceType, detail?: string, minutesLeft?: number): NotAvailable => ({
     available: false,
-    reason: `${TYPE_LABELS[type]} is being set up on this server; it will be ready in ${
+    reason: `${label(type)} is being set up on this server; it will be ready in ${
       minutesLeft === undefined
         ? 'a few minutes'
         : `about ${minutesLeft} minute${minutesLeft === 1 ? '' : 's'}`
@@ -83,7 +79,7 @@ export const unavailable = {
   /** It ran here but does not now (a server stopped, a start failed): the operator has to look. */
   down: (type: InstanceType, detail?: string): NotAvailable => ({
     available: false,
-    reason: `${TYPE_LABELS[type]} is temporarily unavailable on this server; please try again later`,
+    reason: `${label(type)} is temporarily unavailable on this server; please try again later`,
     detail,
   }),
 };

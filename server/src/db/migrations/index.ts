@@ -20,6 +20,7 @@ import * as createInstanceUsage from './20261215T000001-create-instance-usage.ts
 import * as createInstanceBackups from './20261220T000001-create-instance-backups.ts';
 import * as createBackupDownloadUses from './20261222T000001-create-backup-download-uses.ts';
 import * as keepBackupsOfDeletedInstances from './20261226T000001-keep-backups-of-deleted-instances.ts';
+import * as instanceSettingsByType from './20261229T000001-instance-settings-by-type.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit an old one. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '20261220T000001-create-instance-backups': createInstanceBackups,
   '20261222T000001-create-backup-download-uses': createBackupDownloadUses,
   '20261226T000001-keep-backups-of-deleted-instances': keepBackupsOfDeletedInstances,
+  '20261229T000001-instance-settings-by-type': instanceSettingsByType,
 };

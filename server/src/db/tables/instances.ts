@@ -34,8 +34,11 @@ export interface InstanceTable {
   suspended: ColumnType<boolean, boolean | undefined, boolean>;
   /** When the first deploy succeeded; null while it never has. */
   deployed_at: Date | null;
-  /** WordPress: what the site was deployed with (the admin password is kept in the encrypted secret). */
-  site: ColumnType<SiteSettings | null, SiteSettings | null | undefined, SiteSettings | null>;
+  /**
+   * What it was deployed with besides its resources, in its type's shape (modules/instances/kinds/):
+   * WordPress its site, n8n its owner account; null for databases. Passwords are in the encrypted secret.
+   */
+  settings: ColumnType<InstanceSettings | null, InstanceSettings | null | undefined, InstanceSettings | null>;
   /** Where the site answers (custom domain over HTTPS, else the temporary URL), once deployed. */
   url: ColumnType<string | null, string | null | undefined, string | null>;
   admin_url: ColumnType<string | null, string | null | undefined, string | null>;
@@ -64,12 +67,21 @@ export interface InstanceTable {
 export const DOMAIN_STATUSES = ['pending', 'verified', 'attached', 'failed'] as const;
 export type DomainStatus = (typeof DOMAIN_STATUSES)[number];
 
-export interface SiteSettings {
+/** A WordPress site's settings: its title, admin account and PHP version. */
+export interface WordPressSettings {
   title: string;
   adminUser: string;
   adminEmail: string;
   phpVersion: string;
 }
+
+/** An n8n instance's settings: the owner account its editor is set up with. */
+export interface N8nSettings {
+  ownerEmail: string;
+  ownerFirstName: string;
+}
+
+export type InstanceSettings = WordPressSettings | N8nSettings;
 
 export interface StoredSsl {
   status: 'Active' | 'Pending' | 'FAILED';
@@ -136,8 +148,8 @@ export interface DeletedInstance {
   region: string;
   memory: string;
   cpu: string;
-  /** WordPress and n8n: the site settings it ran with. */
-  site: SiteSettings | null;
+  /** The settings it ran with (its type's shape; null for databases). */
+  settings: InstanceSettings | null;
   /** n8n: its encryption key (the backup's credentials are encrypted with it), sealed by the cipher. */
   sealedKey: string | null;
   deletedAt: string;

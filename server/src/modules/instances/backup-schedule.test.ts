@@ -165,7 +165,7 @@ describe('a deleted instance’s backups', () => {
         region: 'us-east-1',
         memory: '256MB',
         cpu: '0.25',
-        site: null,
+        settings: null,
         sealedKey: null,
         deletedAt: NOW.toISOString(),
       });

@@ -1,7 +1,6 @@
 import { cpuChoice, memoryChoice } from '@berth/openapi/rules';
 import { addJob } from '../../jobs/job-queue.ts';
 import { ConflictError, NotFoundError } from '../../lib/errors.ts';
-import { generatePassword } from '../../provisioning/tenant-names.ts';
 import type { DeletedInstanceBackup, RestoreIntoNewBody } from './deleted-instance-backups.schemas.ts';
 import {
   type DeletedInstanceBackupRow,
@@ -14,14 +13,14 @@ import {
   manifestKey,
   TASK_RESTORE_INTO_NEW,
 } from './instance-backups.service.ts';
-import { DEFAULT_CPU, DEFAULT_MEMORY, TYPE_INFO } from './instance-catalog.ts';
+import { DEFAULT_CPU, DEFAULT_MEMORY, typeName } from './instance-catalog.ts';
 import type { instanceDeploy } from './instance-deploy.ts';
 import { offerOf } from './instance-features.ts';
 import { openKeptKey } from './instance-secrets.ts';
 import type { InstancesContext } from './instances.context.ts';
 import type { InstancesDeps } from './instances.deps.ts';
 import type { DeployBody, Instance } from './instances.schemas.ts';
-import { phpChoices } from './php-versions.ts';
+import { kindOf } from './kinds/kinds.ts';
 
 const RESTORE_WHEN_INACTIVE = 'Restoring backups is disabled.';
 const DELETE_WHEN_INACTIVE = 'Deleting backups is disabled.';
@@ -62,7 +61,7 @@ export function deletedInstanceBackups(
     if (!capability.available) return capability.reason;
     const backups = offerOf(driver.engine(row.instance_type), 'backups');
     if (backups !== true) return backups;
-    if (row.instance_type === 'n8n' && !row.deleted_instance.sealedKey) return KEY_LOST;
+    if (kindOf(row.instance_type).ownKey && !row.deleted_instance.sealedKey) return KEY_LOST;
     return undefined;
   }
 
@@ -83,7 +82,7 @@ export function deletedInstanceBackups(
       instance: {
         id: row.instance_id,
         name: kept.name,
-        type: TYPE_INFO[row.instance_type].name,
+        type: typeName(row.instance_type),
         product: row.instance_type,
         region: kept.region,
         deletedAt: kept.deletedAt,
@@ -93,7 +92,7 @@ export function deletedInstanceBackups(
     };
   }
 
-  /** The deploy body of the new instance: the deleted one's type, resources and site settings. */
+  /** The deploy body of the new instance: the deleted one's type, resources and settings (its kind's fields). */
   async function deployBodyOf(row: DeletedInstanceBackupRow, body: RestoreIntoNewBody): Promise<DeployBody> {
     const kept = row.deleted_instance;
     const base: DeployBody = {
@@ -104,32 +103,7 @@ export function deletedInstanceBackups(
       memory: memoryChoice(kept.memory) ?? DEFAULT_MEMORY,
       cpu: cpuChoice(kept.cpu) ?? DEFAULT_CPU,
     };
-    const site = kept.site;
-    if (row.instance_type === 'wordpress' && site) {
-      // The restore brings back the site's database (its admin and password with it) and its files; the
-      // PHP version it ran on when this server still offers it.
-      const { versions } = await phpChoices(driver, false);
-      return {
-        ...base,
-        domainType: 'Temporary',
-        title: site.title,
-        username: site.adminUser,
-        email: site.adminEmail,
-        password: generatePassword(),
-        ...(versions.includes(site.phpVersion) && { phpversion: site.phpVersion }),
-      };
-    }
-    if (row.instance_type === 'n8n' && site) {
-      // n8n's rules for an owner password: a number and a capital (the restored data has its own owner).
-      return {
-        ...base,
-        domainType: 'Temporary',
-        email: site.adminEmail,
-        username: site.adminUser,
-        password: `${generatePassword().slice(0, 40)}N8`,
-      };
-    }
-    return base;
+    return { ...base, ...(await kindOf(row.instance_type).redeployFields(kept.settings, driver)) };
   }
 
   return {
@@ -155,12 +129,12 @@ export function deletedInstanceBackups(
       const reason = await cannotRestore(row);
       if (reason) throw new ConflictError(reason);
       const sealedKey = row.deleted_instance.sealedKey;
-      const n8nKey =
-        row.instance_type === 'n8n' && sealedKey
+      const keptKey =
+        kindOf(row.instance_type).ownKey && sealedKey
           ? openKeptKey(cipher, row.instance_id, sealedKey)
           : undefined;
       return deploy(userId, await deployBodyOf(row, body), {
-        ...(n8nKey && { n8nKey }),
+        ...(keptKey && { keptKey }),
         async afterDeploy(trx, instance) {
           const payload: BackupJobPayload = { backupId: row.id, instanceId: instance.id, requestId };
           await addJob(trx, {

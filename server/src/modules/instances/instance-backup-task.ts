@@ -10,7 +10,7 @@ import {
 } from './instance-backup-task-context.ts';
 import { findBackup, updateBackup } from './instance-backups.repository.ts';
 import { backupPrefix, manifestKey } from './instance-backups.service.ts';
-import { TYPE_INFO } from './instance-catalog.ts';
+import { typeName } from './instance-catalog.ts';
 import { findInstanceById } from './instances.repository.ts';
 
 /** What storage alone says of a backup (read by a recovery on a new machine, platform-recovery.ts). */
@@ -40,7 +40,7 @@ export function backupTask(ctx: BackupTaskContext) {
     const row = await findInstanceById(db, payload.instanceId);
     const found = row && (await findBackup(db, row.id, payload.backupId));
     if (!row || !found || found.status !== 'running') return;
-    const label = `${TYPE_INFO[row.type].name} instance "${row.name}"`;
+    const label = `${typeName(row.type)} instance "${row.name}"`;
     try {
       if (row.status !== 'running' || row.deployed_at === null)
         throw new AppErrorLike('the instance is not running');

@@ -4,9 +4,9 @@ import { INSTANCE_TYPES } from '../../provisioning/instance-types.ts';
 import { ORPHAN_GRACE_DAYS } from './backup-schedule.ts';
 import { NOTHING_STARTING } from './driver-startup.ts';
 import { findLastSweep } from './instance-backups.repository.ts';
-import { TYPE_INFO } from './instance-catalog.ts';
 import type { InstancesDeps } from './instances.deps.ts';
 import type { Capabilities, OperatorCapabilities } from './instances.schemas.ts';
+import { kindOf } from './kinds/kinds.ts';
 import { phpChoices } from './php-versions.ts';
 
 /**
@@ -24,10 +24,11 @@ export function instanceCapabilities(deps: Pick<InstancesDeps, 'db' | 'driver' |
     return INSTANCE_TYPES.map((type) => {
       const capability = found[type];
       const available = capability.available || startup.mayProvide(type);
+      const { entry } = kindOf(type);
       return {
         type,
-        name: TYPE_INFO[type].name,
-        category: TYPE_INFO[type].category,
+        name: entry.name,
+        category: entry.category,
         available,
         reason: capability.available || available ? null : capability.reason,
         detail: capability.available || available ? null : (capability.detail ?? null),

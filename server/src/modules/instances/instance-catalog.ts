@@ -1,44 +1,35 @@
-import { DEFAULT_CPU, DEFAULT_MEMORY, DEFAULT_REGION, REGIONS, type RegionId } from '@berth/openapi/rules';
+import {
+  DEFAULT_CPU,
+  DEFAULT_MEMORY,
+  DEFAULT_REGION,
+  INSTANCE_TYPE_CATALOGUE,
+  INSTANCE_TYPE_IDS,
+  type InstanceTypeName,
+  REGIONS,
+  type RegionId,
+} from '@berth/openapi/rules';
 import { DATABASE_TYPES, type DatabaseType, type InstanceType } from '../../provisioning/instance-types.ts';
 
 /**
- * What customers can deploy and where: display names, categories and regions.
- * Pure data; the API speaks display names ('MySQL'), the database and the driver lower-case ids.
+ * What customers can deploy and where: type names and regions, from the shared catalogue
+ * (@berth/openapi/rules). The API speaks display names ('MySQL'), the database and the driver ids.
+ * What each type is beyond its name lives in its kind (kinds/).
  */
 
-export interface TypeInfo {
-  /** Display name, as the API's `type` field gives it. */
-  name: 'MySQL' | 'PostgreSQL' | 'MongoDB' | 'WordPress' | 'n8n';
-  category: 'application' | 'database';
-  /** The `metadata` flag the UI recognises databases by. */
-  flag?: 'mysql' | 'postgres' | 'mongo';
-  /** Default port of the engine's clients. */
-  port?: number;
-  /** URL scheme of the connection string. */
-  scheme?: 'mysql' | 'postgresql' | 'mongodb';
-}
+/** The catalogue's types; one the server has no type for fails to compile here. */
+const TYPE_IDS: readonly InstanceType[] = INSTANCE_TYPE_IDS;
 
-export const TYPE_INFO: Record<InstanceType, TypeInfo> = {
-  mysql: { name: 'MySQL', category: 'database', flag: 'mysql', port: 3306, scheme: 'mysql' },
-  postgresql: {
-    name: 'PostgreSQL',
-    category: 'database',
-    flag: 'postgres',
-    port: 5432,
-    scheme: 'postgresql',
-  },
-  mongodb: { name: 'MongoDB', category: 'database', flag: 'mongo', port: 27017, scheme: 'mongodb' },
-  wordpress: { name: 'WordPress', category: 'application' },
-  n8n: { name: 'n8n', category: 'application' },
-};
+/** The name customers read for a type ('MySQL'). */
+export const typeName = (type: InstanceType): InstanceTypeName => INSTANCE_TYPE_CATALOGUE[type].name;
 
-export const TYPE_NAMES = ['MySQL', 'PostgreSQL', 'MongoDB', 'WordPress', 'n8n'] as const;
+/** Every type's name, in the catalogue's order (the API's `type` enum). */
+export const TYPE_NAMES = TYPE_IDS.map(typeName) as [InstanceTypeName, ...InstanceTypeName[]];
 
 /** Every spelling a request may use for a type: the display name or the id, any case; `postgres` too. */
 export function typeFromInput(input: string): InstanceType | undefined {
   const key = input.trim().toLowerCase();
   if (key === 'postgres') return 'postgresql';
-  return (Object.keys(TYPE_INFO) as InstanceType[]).find((type) => type === key);
+  return TYPE_IDS.find((type) => type === key || typeName(type).toLowerCase() === key);
 }
 
 export function isDatabaseType(type: InstanceType): type is DatabaseType {

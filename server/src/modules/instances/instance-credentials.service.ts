@@ -8,13 +8,14 @@ import {
   SubscriptionInactiveError,
   ValidationError,
 } from '../../lib/errors.ts';
-import { isDatabaseType, TYPE_INFO } from './instance-catalog.ts';
+import { isDatabaseType, typeName } from './instance-catalog.ts';
 import { offerOf, requireFeature } from './instance-features.ts';
 import { enqueueInstanceJob, type OperationBudgets } from './instance-jobs.ts';
 import { openSecret, sealPendingPassword } from './instance-secrets.ts';
 import type { InstancesContext } from './instances.context.ts';
 import { findCredentials, updateCredentials } from './instances.repository.ts';
 import type { ChangePasswordBody, DatabaseAccess } from './instances.schemas.ts';
+import { kindOf } from './kinds/kinds.ts';
 
 const PASSWORD_WHEN_INACTIVE = 'Subscription inactive — changing passwords is disabled.';
 const PASSWORD_TYPES_ONLY = 'Only MongoDB or MySQL password changes are supported';
@@ -63,7 +64,8 @@ export function createInstanceCredentialsService(
     /** 'preparing' while the deploy runs; the connection details once it has succeeded. */
     async access(userId: string, id: string): Promise<{ preparing: true } | DatabaseAccess> {
       const row = await own(userId, id);
-      if (row.type === 'n8n') throw new ConflictError('n8n instances have no credentials yet');
+      const { access, entry } = kindOf(row.type);
+      if (access === 'none') throw new ConflictError(`${entry.name} instances have no credentials yet`);
       if (row.status === 'deleting') throw new ConflictError('The instance is being deleted');
       if (row.status === 'deploying' && row.deployed_at === null) return { preparing: true };
       const stored = await findCredentials(db, row.id);
@@ -80,7 +82,7 @@ export function createInstanceCredentialsService(
           : null;
       // A deployed site whose database no customer can reach (a swarm keeps it on the site's own
       // network) has no connection details, only its SFTP login.
-      const siteOnly = row.type === 'wordpress' && row.deployed_at !== null;
+      const siteOnly = access === 'site' && row.deployed_at !== null;
       if (!secret || (!database && !siteOnly)) {
         throw new ConflictError(
           row.status_message
@@ -90,7 +92,7 @@ export function createInstanceCredentialsService(
       }
       // SFTP only where the engine offers it (the instance's `features.sftp` says why not).
       const sftp =
-        row.type === 'wordpress' &&
+        access === 'site' &&
         offerOf(engineOf(row), 'sftp') === true &&
         secret.sftpPassword &&
         secret.sftpHost &&
@@ -107,7 +109,11 @@ export function createInstanceCredentialsService(
         database: database
           ? {
               ...database,
-              connectionString: connectionString(TYPE_INFO[row.type].scheme ?? 'mysql', database, secret.tls),
+              connectionString: connectionString(
+                'connection' in entry ? entry.connection.scheme : 'mysql',
+                database,
+                secret.tls,
+              ),
               tls: secret.tls
                 ? { required: true, caCertificate: secret.tls.caPem, caFileName: CA_FILE_NAME }
                 : { required: false, caCertificate: null, caFileName: null },
@@ -128,9 +134,7 @@ export function createInstanceCredentialsService(
       if (!isDatabaseType(row.type) || !isDatabaseType(body.type))
         throw new ValidationError(PASSWORD_TYPES_ONLY);
       if (body.type !== row.type) {
-        throw new ValidationError(
-          `This is a ${TYPE_INFO[row.type].name} instance, not ${TYPE_INFO[body.type].name}`,
-        );
+        throw new ValidationError(`This is a ${typeName(row.type)} instance, not ${typeName(body.type)}`);
       }
       requireFeature(engineOf(row), 'password', PASSWORD_TYPES_ONLY);
       if ((await standing(userId)) === 'inactive')

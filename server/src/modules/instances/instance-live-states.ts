@@ -6,7 +6,7 @@ import type { InstanceStatus, ProvisioningDriver } from '../../provisioning/driv
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import { findLatestComplete } from './instance-backups.repository.ts';
 import { type BackupJobPayload, TASK_RECOVER } from './instance-backups.service.ts';
-import { TYPE_INFO } from './instance-catalog.ts';
+import { typeName } from './instance-catalog.ts';
 import { instanceHasJobs } from './instance-jobs.ts';
 import { findInstanceById, updateInstance } from './instances.repository.ts';
 import { NODE_DOWN, SERVER_LOST } from './server-words.ts';
@@ -60,7 +60,7 @@ export function createInstanceLiveStates(deps: {
    */
   async function lost(row: InstanceRow): Promise<InstanceRow | undefined> {
     const latest = await findLatestComplete(db, row.id);
-    const name = `${TYPE_INFO[row.type].name} instance "${row.name}"`;
+    const name = `${typeName(row.type)} instance "${row.name}"`;
     return db.transaction().execute(async (trx) => {
       const at = latest?.completed_at ?? latest?.created_at;
       const message = at
@@ -127,7 +127,7 @@ export function createInstanceLiveStates(deps: {
         await notifications.notify(row.user_id, {
           type: 'instance',
           title: 'Instance restarted',
-          message: `Your ${TYPE_INFO[row.type].name} instance "${row.name}": ${status.message}`,
+          message: `Your ${typeName(row.type)} instance "${row.name}": ${status.message}`,
         });
       }
       return row;

@@ -13,7 +13,7 @@ import {
 } from './instance-backup-task-context.ts';
 import { findRestorable } from './instance-backups.repository.ts';
 import { backupPrefix } from './instance-backups.service.ts';
-import { TYPE_INFO } from './instance-catalog.ts';
+import { typeName } from './instance-catalog.ts';
 import { findInstanceById, updateInstance } from './instances.repository.ts';
 import { NOT_DEPLOYED_AGAIN } from './server-words.ts';
 
@@ -67,7 +67,7 @@ export function restoreTasks(ctx: BackupTaskContext) {
 
   /** Ends a restore that could not begin: the instance in `error` with why, its owner told. */
   async function failBeforeRestore(row: InstanceRow, backupId: string, message: string): Promise<void> {
-    const label = `${TYPE_INFO[row.type].name} instance "${row.name}"`;
+    const label = `${typeName(row.type)} instance "${row.name}"`;
     await db.transaction().execute(async (trx) => {
       const updated = await updateInstance(
         trx,
@@ -118,7 +118,7 @@ export function restoreTasks(ctx: BackupTaskContext) {
           })
         : undefined;
     if (restoring) return restore(raw, helpers);
-    const label = `${TYPE_INFO[row.type].name} instance "${row.name}"`;
+    const label = `${typeName(row.type)} instance "${row.name}"`;
     const message = withReference('Restore failed: the new instance is not running', payload.requestId);
     helpers.logger.error(`restore of ${payload.backupId} into new ${row.id} not started: ${row.status}`);
     await notifications.notify(row.user_id, {
@@ -134,7 +134,7 @@ export function restoreTasks(ctx: BackupTaskContext) {
     if (row?.status !== 'restoring') return;
     // The instance's own backup, or (a restore into a new instance) a deleted instance's of its owner.
     const found = await findRestorable(db, row, payload.backupId);
-    const label = `${TYPE_INFO[row.type].name} instance "${row.name}"`;
+    const label = `${typeName(row.type)} instance "${row.name}"`;
     const progress = progressOf(row, payload.backupId, 'restoring');
     let touched = false;
     try {

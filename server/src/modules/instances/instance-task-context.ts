@@ -7,7 +7,7 @@ import { AppError } from '../../lib/errors.ts';
 import { type ProvisioningDriver, ProvisioningUnavailableError } from '../../provisioning/driver.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import type { DriverStartup } from './driver-startup.ts';
-import { TYPE_INFO } from './instance-catalog.ts';
+import { typeName } from './instance-catalog.ts';
 import { DeadlineError } from './instance-job-attempts.ts';
 import { type InstanceJobPayload, type InstanceOperation, TASK_OF } from './instance-jobs.ts';
 import { findCredentials, updateCredentials, updateInstance } from './instances.repository.ts';
@@ -21,7 +21,7 @@ export interface InstanceTaskDeps {
   startup?: DriverStartup;
 }
 
-export const label = (row: InstanceRow) => `${TYPE_INFO[row.type].name} instance "${row.name}"`;
+export const label = (row: InstanceRow) => `${typeName(row.type)} instance "${row.name}"`;
 
 /** How each operation's failure reads: "Deployment failed: …" or "Deployment failed. Reference: …". */
 export const FAILED: Record<InstanceOperation, string> = {

@@ -13,10 +13,10 @@ import type { InstanceEngine } from '../../provisioning/engine.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service.ts';
 import { PENDING_ACTIVATION, verificationRecord } from './domain-verification.ts';
-import { TYPE_INFO } from './instance-catalog.ts';
 import { featuresOfEngine, requireFeature } from './instance-features.ts';
 import { findInstance, updateInstance } from './instances.repository.ts';
 import type { Instance, InstanceFeatures } from './instances.schemas.ts';
+import { kindOf } from './kinds/kinds.ts';
 
 /**
  * What the instance services share (instances.service.ts, instance-domains.service.ts,
@@ -136,20 +136,20 @@ export type InstancesContext = ReturnType<typeof instancesContext>;
 
 /** The API shape of an instance row; `features` as its engine offers them (featuresOfEngine). */
 function toInstance(row: InstanceRow, features: InstanceFeatures): Instance {
-  const info = TYPE_INFO[row.type];
+  const { entry, shown } = kindOf(row.type);
   return {
     _id: row.id,
     id: row.id,
     name: row.name,
     description: row.description,
-    type: info.name,
+    type: entry.name,
     product: row.type,
-    category: info.category,
+    category: entry.category,
     status: row.status,
     statusMessage: row.status_message,
     url: row.url,
     adminUrl: row.admin_url,
-    ...(row.type === 'n8n' && row.site && { ownerEmail: row.site.adminEmail }),
+    ...shown(row.settings),
     region: row.region,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
@@ -181,6 +181,6 @@ function toInstance(row: InstanceRow, features: InstanceFeatures): Instance {
         }
       : null,
     features,
-    metadata: info.flag ? { database: true, [info.flag]: true } : { database: false },
+    metadata: 'connection' in entry ? { database: true, [entry.connection.flag]: true } : { database: false },
   };
 }

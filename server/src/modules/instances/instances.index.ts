@@ -1,7 +1,7 @@
 import { createRouter } from '../../lib/create-router.ts';
 import { createDeletedInstanceBackupsRouter } from './deleted-instance-backups.index.ts';
 import { createInstanceBackupsRouter } from './instance-backups.index.ts';
-import { TYPE_INFO } from './instance-catalog.ts';
+import { typeName } from './instance-catalog.ts';
 import { createInstanceDomainsRouter } from './instance-domains.index.ts';
 import * as routes from './instances.routes.ts';
 import { type InstancesService, PREPARING } from './instances.service.ts';
@@ -71,7 +71,7 @@ function createLifecycleRouter(instances: LifecycleHandlers) {
         const body = c.req.valid('json');
         const outcome = await instances.changePassword(c.get('user').id, c.req.valid('param').id, body);
         if (outcome === 'pending') return c.json({ message: 'Password change initiated' }, 202);
-        return c.json({ message: `${TYPE_INFO[body.type].name} password updated` }, 200);
+        return c.json({ message: `${typeName(body.type)} password updated` }, 200);
       })
   );
 }

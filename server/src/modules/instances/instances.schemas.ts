@@ -3,16 +3,11 @@ import {
   CPU_MESSAGE,
   cpuChoice,
   DATABASE_PASSWORD_MESSAGE,
-  EMAIL_PATTERN,
   FIELD_LIMITS,
-  INVALID_PHP_VERSION_MESSAGE,
   MEMORY_CHOICES,
   MEMORY_MESSAGE,
   memoryChoice,
-  N8N_PASSWORD,
   NO_CONTROL_CHARACTERS,
-  PHP_VERSION_PATTERN,
-  WORDPRESS_ADMIN,
 } from '@berth/openapi/rules';
 import { z } from '@hono/zod-openapi';
 import { INSTANCE_STATUSES } from '../../db/tables/instances.ts';
@@ -40,7 +35,7 @@ const Name = z
 
 const Description = z.string().trim().max(FIELD_LIMITS.instanceDescription, 'Description too long');
 
-const TYPE_SPELLINGS = [...TYPE_NAMES, ...INSTANCE_TYPES.filter((t) => t !== 'n8n'), 'postgres'] as const;
+const TYPE_SPELLINGS = [...new Set([...TYPE_NAMES, ...INSTANCE_TYPES, 'postgres'])];
 
 /** A type as requests spell it ('MySQL', 'mysql', 'postgres', …), read as the lower-case id. */
 const TypeInput = (message: string) =>
@@ -365,54 +360,6 @@ export const OperatorCapabilitiesSchema = z
       .openapi({ description: 'Where instances’ and Berth’s own backups go' }),
   })
   .openapi('OperatorInstanceCapabilities');
-
-export const N8nFieldsSchema = z.object({
-  email: z
-    .string({ error: 'Owner email is required' })
-    .trim()
-    .min(1, 'Owner email is required')
-    .max(254, 'Invalid email')
-    .regex(EMAIL_PATTERN, 'Invalid email'),
-  password: z
-    .string({ error: 'Owner password is required' })
-    .min(1, 'Owner password is required')
-    // n8n's own rule (@berth/openapi/rules, which the UI checks too), one sentence for every part.
-    .min(N8N_PASSWORD.min, N8N_PASSWORD.message)
-    .max(N8N_PASSWORD.max, N8N_PASSWORD.message)
-    .regex(N8N_PASSWORD.patterns[0], N8N_PASSWORD.message)
-    .regex(N8N_PASSWORD.patterns[1], N8N_PASSWORD.message),
-  username: z.string().trim().min(1).max(32, 'First name too long').optional(),
-});
-
-/** The WordPress fields of a deploy, checked once the type is known to be available. */
-export const WordPressFieldsSchema = z.object({
-  title: z
-    .string({ error: 'Site title is required' })
-    .trim()
-    .min(1, 'Site title is required')
-    .max(WORDPRESS_ADMIN.titleMax, 'Site title too long'),
-  username: z
-    .string({ error: 'Admin username is required' })
-    .trim()
-    .min(1, 'Admin username is required')
-    .max(WORDPRESS_ADMIN.usernameMax, 'Admin username too long'),
-  email: z
-    .string({ error: 'Admin email is required' })
-    .trim()
-    .min(1, 'Admin email is required')
-    .regex(EMAIL_PATTERN, 'Invalid email'),
-  password: z
-    .string({ error: 'Admin password is required' })
-    .min(1, 'Admin password is required')
-    .min(WORDPRESS_ADMIN.passwordMin, WORDPRESS_ADMIN.passwordShort)
-    .max(WORDPRESS_ADMIN.passwordMax, WORDPRESS_ADMIN.passwordLong),
-  phpversion: z
-    .string()
-    .trim()
-    .min(1, 'Please enter a PHP version')
-    .regex(PHP_VERSION_PATTERN, INVALID_PHP_VERSION_MESSAGE)
-    .optional(),
-});
 
 export type DeployBody = z.infer<typeof DeployBodySchema>;
 export type UpdateBody = z.infer<typeof UpdateBodySchema>;

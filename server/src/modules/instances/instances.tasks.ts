@@ -5,7 +5,7 @@ import { ProvisioningUnavailableError } from '../../provisioning/driver.ts';
 import { deployStep } from './deploy-task.ts';
 import { NOTHING_STARTING } from './driver-startup.ts';
 import { keepBackupsOfDeleted } from './instance-backups.repository.ts';
-import { TYPE_INFO } from './instance-catalog.ts';
+import { typeName } from './instance-catalog.ts';
 import { afterDriverStart, attempt, isFinal, parsePayload } from './instance-job-attempts.ts';
 import { type InstanceOperation, TASK_OF } from './instance-jobs.ts';
 import { openPendingPassword, openSecret, sealKeptKey, sealSecret } from './instance-secrets.ts';
@@ -17,6 +17,7 @@ import {
   updateCredentials,
   updateInstance,
 } from './instances.repository.ts';
+import { kindOf } from './kinds/kinds.ts';
 
 /**
  * The graphile-worker tasks of the instance engine (see instance-jobs.ts). Each reads the instance when
@@ -28,9 +29,9 @@ export function createInstanceTasks(deps: InstanceTaskDeps): TaskList {
   const context = instanceTaskContext(deps);
   const { publish, giveUp, failureMessage } = context;
 
-  /** What the backups of a deleted instance keep of it (n8n's key sealed; none when it cannot be read). */
+  /** What the backups of a deleted instance keep of it (its own key sealed, n8n's; none when unreadable). */
   async function keptOfDeleted(row: InstanceRow): Promise<DeletedInstance> {
-    const stored = row.type === 'n8n' ? await findCredentials(db, row.id) : undefined;
+    const stored = kindOf(row.type).ownKey ? await findCredentials(db, row.id) : undefined;
     let key: string | undefined;
     try {
       key = stored && openSecret(cipher, row.id, stored.secret).n8nKey;
@@ -42,7 +43,7 @@ export function createInstanceTasks(deps: InstanceTaskDeps): TaskList {
       region: row.region,
       memory: row.memory,
       cpu: row.cpu,
-      site: row.site,
+      settings: row.settings,
       sealedKey: key ? sealKeptKey(cipher, row.id, key) : null,
       deletedAt: new Date().toISOString(),
     };
@@ -136,8 +137,7 @@ export function createInstanceTasks(deps: InstanceTaskDeps): TaskList {
       const outcome = await attempt(payload, helpers, async () => {
         if (row.deployed_at === null) throw new ConflictError('the instance has not been deployed');
         const change = driver.engine(row.type).password;
-        if (!change)
-          throw new ConflictError(`${TYPE_INFO[row.type].name} instances have no password to change`);
+        if (!change) throw new ConflictError(`${typeName(row.type)} instances have no password to change`);
         await change.change(row.id, password);
       });
       if (!outcome.ok) {

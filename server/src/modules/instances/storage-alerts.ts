@@ -3,8 +3,9 @@ import type { InstanceRow } from '../../db/tables/instances.ts';
 import type { LogLine } from '../../lib/error-reference.ts';
 import type { ProvisioningDriver, StorageLimitEvent } from '../../provisioning/driver.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
-import { TYPE_INFO } from './instance-catalog.ts';
+import { typeName } from './instance-catalog.ts';
 import { findInstanceById } from './instances.repository.ts';
+import { kindOf } from './kinds/kinds.ts';
 
 /**
  * Tells customers when a database of theirs (a MySQL instance, or a WordPress site's database) reaches
@@ -24,7 +25,7 @@ function sizeText(bytes: number): string {
 
 /** The notification of `event` for the instance `row`. */
 function storageAlert(row: InstanceRow, event: StorageLimitEvent): { title: string; message: string } {
-  const what = `Your ${TYPE_INFO[row.type].name} instance "${row.name}"`;
+  const what = `Your ${typeName(row.type)} instance "${row.name}"`;
   const size = sizeText(event.limitBytes);
   if (!event.full) {
     return {
@@ -32,15 +33,9 @@ function storageAlert(row: InstanceRow, event: StorageLimitEvent): { title: stri
       message: `${what} is below the size of its database (${size}) again: it accepts new data.`,
     };
   }
-  if (row.type === 'wordpress') {
-    return {
-      title: 'Database full',
-      message: `${what} has filled its database (${size}): the site can no longer save new posts, comments or settings. Please contact support to free space.`,
-    };
-  }
   return {
     title: 'Database full',
-    message: `${what} has filled its database (${size}): new data is refused until you free space. Deleted rows leave their room inside the tables; empty (TRUNCATE) or drop tables to get below the size.`,
+    message: `${what} has filled its database (${size}): ${kindOf(row.type).entry.fullWords}`,
   };
 }
 

@@ -5,9 +5,10 @@ import { createRouter } from '../../lib/create-router.ts';
 import type { ErrorBody } from '../../lib/error-handler.ts';
 import type { RateCounter, RateLimitRule } from '../../lib/rate-limiter.ts';
 import type { ApiKeysService } from '../api-keys/api-keys.service.ts';
-import { TYPE_INFO } from '../instances/instance-catalog.ts';
+import { typeName } from '../instances/instance-catalog.ts';
 import type { DeployBody } from '../instances/instances.schemas.ts';
 import type { InstancesService } from '../instances/instances.service.ts';
+import { kindOf } from '../instances/kinds/kinds.ts';
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service.ts';
 import type { UsageService } from '../usage/usage.service.ts';
 import { apiKeyGate } from './public-api.gate.ts';
@@ -49,8 +50,16 @@ export interface PublicApiDeps {
 /** The success envelope of /api/v1. */
 const done = <T>(message: string, data: T) => ({ success: true as const, message, data });
 
-/** The v1 create body in the shape of /api's deploy body: the same service checks it. */
+/**
+ * The v1 create body in the shape of /api's deploy body: the same service checks it. A type's own fields
+ * sit in the object its kind names (`wordpress`, `n8n`), under their v1 names.
+ */
 function toDeployBody(body: PublicCreateInstance): DeployBody {
+  const own = kindOf(body.type).publicFields;
+  const given: Record<string, string | undefined> = (own && body[own.group]) ?? {};
+  const typeFields = Object.fromEntries(
+    Object.entries(own?.fields ?? {}).map(([name, field]) => [field, given[name]]),
+  );
   return {
     name: body.name,
     description: body.description,
@@ -60,11 +69,7 @@ function toDeployBody(body: PublicCreateInstance): DeployBody {
     cpu: body.cpu,
     domainType: body.domain ? (body.domain.type === 'custom' ? 'Custom Domain' : 'Temporary') : undefined,
     customDomain: body.domain?.value,
-    title: body.wordpress?.siteTitle,
-    username: body.wordpress?.adminUsername,
-    email: body.type === 'n8n' ? body.n8n?.ownerEmail : body.wordpress?.adminEmail,
-    password: body.type === 'n8n' ? body.n8n?.ownerPassword : body.wordpress?.adminPassword,
-    phpversion: body.wordpress?.phpVersion,
+    ...typeFields,
   };
 }
 
@@ -148,7 +153,7 @@ export function createPublicApiRouter({
       const body = c.req.valid('json');
       const outcome = await instances.changePassword(user(c), instanceId, body);
       if (outcome === 'pending') return c.json(done('Password change initiated', { instanceId }), 202);
-      return c.json(done(`${TYPE_INFO[body.type].name} password updated`, { instanceId }), 200);
+      return c.json(done(`${typeName(body.type)} password updated`, { instanceId }), 200);
     })
     .openapi(routes.access, async (c) => {
       const { instanceId } = c.req.valid('param');

@@ -1,6 +1,6 @@
 import { HIGH_WATER, type StorageReport, WARNING } from '../../provisioning/disk-policy.ts';
 import type { UsageSample } from '../../provisioning/usage.ts';
-import { TYPE_INFO } from '../instances/instance-catalog.ts';
+import { typeName } from '../instances/instance-catalog.ts';
 import type { DeployedInstance } from '../instances/instances.service.ts';
 
 /**
@@ -47,7 +47,7 @@ export function createAlertRules() {
   return {
     /** The warnings `sample` of `instance` calls for (before the once-a-day rule). */
     judge(instance: DeployedInstance, sample: UsageSample): Alert[] {
-      const what = `Your ${TYPE_INFO[instance.type].name} instance "${instance.name}"`;
+      const what = `Your ${typeName(instance.type)} instance "${instance.name}"`;
       const alerts: Alert[] = [];
       const { memoryBytes, memoryLimitBytes } = sample;
       if (memoryBytes !== null && memoryLimitBytes && memoryBytes > HIGH_MEMORY_SHARE * memoryLimitBytes) {
