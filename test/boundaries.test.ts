@@ -322,6 +322,30 @@ describe('module boundaries', () => {
     expect(reaching).toEqual([]);
   });
 
+  it('keeps the instances module in floors: its shared model under its kinds, its kinds under its concerns', () => {
+    // modules/instances/: the shared model at its root (context, repository, schemas, secrets), the kinds
+    // (kinds/: what each type is), then the concerns (deploy/, domains/, backups/, credentials/, jobs/).
+    // Only the wiring at the root (the service, its routers, its dependencies) gathers the concerns.
+    const INSTANCES = 'server/src/modules/instances/';
+    const WIRING = ['instances.service.ts', 'instances.index.ts', 'instances.deps.ts'].map(
+      (f) => INSTANCES + f,
+    );
+    const folderOf = (file: string) => path.dirname(path.relative(INSTANCES, file)).split(path.sep)[0] ?? '.';
+    const upward: string[] = [];
+    for (const [file, targets] of importGraph('server/src')) {
+      if (!file.startsWith(INSTANCES) || isTest(file) || WIRING.includes(file)) continue;
+      const from = folderOf(file);
+      if (from !== '.' && from !== 'kinds') continue;
+      for (const target of targets) {
+        if (!target.startsWith(INSTANCES)) continue;
+        const to = folderOf(target);
+        // The root may ask the kinds; the kinds only the root and each other; neither a concern.
+        if (to !== '.' && to !== 'kinds') upward.push(`${file} -> ${target}`);
+      }
+    }
+    expect(upward).toEqual([]);
+  });
+
   it('reads process.env only in server/src/env.ts', () => {
     const readers = sourceFiles('server/src').filter(
       (file) =>

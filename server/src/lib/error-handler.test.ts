@@ -8,7 +8,7 @@ import { createTestDatabase } from '../../test/test-db.ts';
 import { backupVault } from '../backup-storage/backup-vault.ts';
 import { folderStore } from '../backup-storage/object-store.ts';
 import type { Db } from '../db/database.ts';
-import { insertBackup, updateBackup } from '../modules/instances/instance-backups.repository.ts';
+import { insertBackup, updateBackup } from '../modules/instances/backups/instance-backups.repository.ts';
 import { createUnconfiguredDriver } from '../provisioning/unconfigured-driver.ts';
 import { REQUEST_ID_HEADER } from './request-id.ts';
 

@@ -5,9 +5,9 @@ import type { LogLine } from '../../lib/error-reference.ts';
 import type { ProvisioningDriver } from '../../provisioning/driver.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service.ts';
-import type { DriverStartup } from './driver-startup.ts';
-import type { InstanceBackupsDeps } from './instance-backups.service.ts';
-import type { OperationBudgets } from './instance-jobs.ts';
+import type { InstanceBackupsDeps } from './backups/instance-backups.service.ts';
+import type { DriverStartup } from './deploy/driver-startup.ts';
+import type { OperationBudgets } from './jobs/instance-jobs.ts';
 
 /** What the instances service and its parts are built with (createServices in services.ts). */
 export interface InstancesDeps {

@@ -1,8 +1,8 @@
 import { createRouter } from '../../lib/create-router.ts';
-import { createDeletedInstanceBackupsRouter } from './deleted-instance-backups.index.ts';
-import { createInstanceBackupsRouter } from './instance-backups.index.ts';
+import { createDeletedInstanceBackupsRouter } from './backups/deleted-instance-backups.index.ts';
+import { createInstanceBackupsRouter } from './backups/instance-backups.index.ts';
+import { createInstanceDomainsRouter } from './domains/instance-domains.index.ts';
 import { typeName } from './instance-catalog.ts';
-import { createInstanceDomainsRouter } from './instance-domains.index.ts';
 import * as routes from './instances.routes.ts';
 import { type InstancesService, PREPARING } from './instances.service.ts';
 

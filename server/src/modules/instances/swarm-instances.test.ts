@@ -33,7 +33,7 @@ import type { DatabaseCredentials } from '../../provisioning/engine.ts';
 import { killLocalNode, restartLocalNode } from '../../provisioning/swarm/local-swarm.ts';
 import { instanceNames } from '../../provisioning/swarm/services.ts';
 import { createNotificationsService } from '../notifications/notifications.service.ts';
-import { createInstanceLiveStates } from './instance-live-states.ts';
+import { createInstanceLiveStates } from './jobs/instance-live-states.ts';
 
 /**
  * The same instances service and jobs as on the local driver, with the swarm driver behind them: a

@@ -3,7 +3,7 @@ import type { BackupVault } from '../../backup-storage/backup-vault.ts';
 import { createDb, createPool } from '../../db/create-db.ts';
 import { migrateToLatest } from '../../db/migrator.ts';
 import { migrateJobQueue } from '../../jobs/job-queue.ts';
-import { recoverInstances } from '../instances/instance-recovery.ts';
+import { recoverInstances } from '../instances/jobs/instance-recovery.ts';
 import { platformBackups } from './platform-backups.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import { BackupBodySchema } from '../instances/instance-backups.schemas.ts';
+import { BackupBodySchema } from '../instances/backups/instance-backups.schemas.ts';
 import { DomainBodySchema } from '../instances/instance-domains.schemas.ts';
 import {
   base,

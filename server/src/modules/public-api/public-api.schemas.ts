@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { BackupDownloadSchema, BackupSchema } from '../instances/instance-backups.schemas.ts';
+import { BackupDownloadSchema, BackupSchema } from '../instances/backups/instance-backups.schemas.ts';
 import { SslResultSchema } from '../instances/instance-domains.schemas.ts';
 import { DatabaseAccessSchema, DeployBodySchema, InstanceSchema } from '../instances/instances.schemas.ts';
 import { UsageReportSchema } from '../usage/usage.schemas.ts';

@@ -9,9 +9,9 @@ import { z } from '@hono/zod-openapi';
 import type { InstanceSettings, WordPressSettings } from '../../../db/tables/instances.ts';
 import { ConflictError, ValidationError } from '../../../lib/errors.ts';
 import { generatePassword } from '../../../provisioning/tenant-names.ts';
-import { DEFAULT_PHP_VERSION, phpChoices, phpUnavailable } from '../php-versions.ts';
 import { customDomainOf, parseFields } from './deploy-fields.ts';
 import { baseSpecOf, type InstanceKind } from './instance-kind.ts';
+import { DEFAULT_PHP_VERSION, phpChoices, phpUnavailable } from './php-versions.ts';
 
 /** The WordPress fields of a deploy, checked once the type is known to be available. */
 const WordPressFieldsSchema = z.object({
