@@ -28,9 +28,9 @@ import { hostOf, SslBadge } from '../instances/domain-status.tsx';
 import { isDeployed } from '../instances/instance-actions.tsx';
 import { StatusChip, SuspendedBadge, TypeBadge } from '../instances/instance-badges.tsx';
 import {
-  DEFAULT_DATABASE_PORT,
   DEFAULT_INSTANCE_NAME,
   DOMAIN_ADD_DISABLED,
+  defaultPort,
   isDatabase,
   regionLabel,
   VERIFICATION_LABELS,
@@ -51,6 +51,8 @@ function ConnectionDetails({ instance }: { instance: Instance }) {
   const deployed = isDeployed(instance);
   const access = useInstanceAccessQuery(instance.id, deployed);
   const database = access.data?.database;
+  // A database answers on its engine's default port unless the credentials name another.
+  const port = database ? database.port || defaultPort(instance.type) : undefined;
 
   const failed = access.isError;
   useEffect(() => {
@@ -69,10 +71,7 @@ function ConnectionDetails({ instance }: { instance: Instance }) {
       )}
       <Box component="dl" sx={{ m: 0, mt: 1 }}>
         <CredentialField label="Host" value={database?.host} />
-        <CredentialField
-          label="Port"
-          value={database ? String(database.port || DEFAULT_DATABASE_PORT) : null}
-        />
+        <CredentialField label="Port" value={port ? String(port) : null} />
         <CredentialField label="Database" value={database?.name} />
         <CredentialField label="Username" value={database?.user} />
         <CredentialField label="Password" value={database?.password} secret />

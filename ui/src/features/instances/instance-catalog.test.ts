@@ -1,10 +1,14 @@
+import { INSTANCE_TYPE_CATALOGUE, INSTANCE_TYPE_IDS } from '@berth/openapi/rules';
 import { describe, expect, it } from 'vitest';
 import { capabilities, makeInstance } from '../../../test/fixtures.ts';
 import {
+  APPLICATION_NAMES,
   availabilityOf,
   canChangePassword,
   DASHBOARD_REGIONS,
   defaultCategory,
+  defaultPort,
+  entryOfId,
   isDatabase,
   quickDeployChoice,
   REGIONS,
@@ -36,6 +40,49 @@ describe('regions', () => {
       'ap-south-1',
       'ap-southeast-1',
     ]);
+  });
+});
+
+describe('the choices come from the catalogue', () => {
+  it('lists every catalogue type under its category, with its words and deploy fields', () => {
+    for (const type of INSTANCE_TYPE_IDS) {
+      const entry = INSTANCE_TYPE_CATALOGUE[type];
+      expect(TYPE_CHOICES[entry.category]).toContainEqual({
+        type,
+        name: entry.name,
+        category: entry.category,
+        description: entry.description,
+        deploymentInfo: entry.deploymentInfo,
+        deployFields: entry.deployFields,
+      });
+    }
+  });
+
+  it("offers exactly the catalogue's databases, and its applications before the announced ones", () => {
+    const ids = (category: 'application' | 'database') =>
+      INSTANCE_TYPE_IDS.filter((type) => INSTANCE_TYPE_CATALOGUE[type].category === category);
+    expect(TYPE_CHOICES.database.map((entry) => entry.type)).toEqual(ids('database'));
+    expect(TYPE_CHOICES.application.map((entry) => entry.type)).toEqual([
+      ...ids('application'),
+      undefined,
+      undefined,
+    ]);
+    expect(TYPE_CHOICES.application.map((entry) => entry.name)).toEqual([
+      'WordPress',
+      'n8n',
+      'Node-RED',
+      'Nextcloud',
+    ]);
+    expect(APPLICATION_NAMES).toEqual(ids('application').map((type) => INSTANCE_TYPE_CATALOGUE[type].name));
+  });
+
+  it('finds entries by id and databases their default port by name', () => {
+    expect(entryOfId('postgresql')?.name).toBe('PostgreSQL');
+    expect(entryOfId('')).toBeUndefined();
+    expect(entryOfId('toString')).toBeUndefined();
+    expect(defaultPort('MySQL')).toBe(3306);
+    expect(defaultPort('MongoDB')).toBe(27017);
+    expect(defaultPort('WordPress')).toBeUndefined();
   });
 });
 
@@ -79,6 +126,7 @@ describe('instances', () => {
     const site = makeInstance({ type: 'WordPress', category: 'application', metadata: { database: false } });
     expect(isDatabase(site)).toBe(false);
     expect(isDatabase({ ...site, metadata: { database: false, postgres: true } })).toBe(true);
+    expect(isDatabase({ ...site, type: 'MongoDB' })).toBe(true);
     expect(typeBadge(makeInstance())).toBe('Database');
     expect(typeBadge(site)).toBe('WordPress');
   });

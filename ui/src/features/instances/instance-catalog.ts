@@ -1,4 +1,14 @@
-import { DEFAULT_REGION, REGIONS, type RegionId } from '@berth/openapi/rules';
+import {
+  DEFAULT_REGION,
+  type DeployFieldsOf,
+  INSTANCE_TYPE_CATALOGUE,
+  INSTANCE_TYPE_IDS,
+  type InstanceTypeEntry,
+  type InstanceTypeId,
+  type InstanceTypeName,
+  REGIONS,
+  type RegionId,
+} from '@berth/openapi/rules';
 import type { Instance, InstanceCapability, RegionAvailability } from '../../api/instances.queries.ts';
 
 /**
@@ -43,11 +53,35 @@ export const firstOfferedRegion = (regions: readonly RegionAvailability[] | unde
 
 /** Defaults. */
 export const DEFAULT_INSTANCE_NAME = 'My Instance';
-export const DEFAULT_DATABASE_PORT = 3306;
 export const QUICK_DEPLOY_RESOURCES = { memory: '4GB', cpu: '2' } as const;
 
-export type InstanceTypeId = InstanceCapability['type'];
-export type Category = InstanceCapability['category'];
+export type Category = InstanceTypeEntry['category'];
+
+/**
+ * The instance types Berth deploys come from one catalogue (@berth/openapi/rules), shared with the
+ * server: a type added there is listed here with its name, description and deploy fields.
+ */
+const CATALOGUE_ENTRIES: readonly InstanceTypeEntry[] = INSTANCE_TYPE_IDS.map(
+  (id) => INSTANCE_TYPE_CATALOGUE[id],
+);
+
+/** The catalogue's entry of a type id ('mysql'); undefined for anything else (no type chosen yet). */
+export function entryOfId(type: string): InstanceTypeEntry | undefined {
+  const id = INSTANCE_TYPE_IDS.find((known) => known === type);
+  return id === undefined ? undefined : INSTANCE_TYPE_CATALOGUE[id];
+}
+
+/** The catalogue's entry of a type by the name instances carry ('MySQL'), or undefined. */
+export const entryNamed = (name: string): InstanceTypeEntry | undefined =>
+  CATALOGUE_ENTRIES.find((entry) => entry.name === name);
+
+/** The port a database type's clients connect to by default (MySQL: 3306), or undefined. */
+export const defaultPort = (name: string): number | undefined => entryNamed(name)?.connection?.port;
+
+/** The names of the catalogue's applications ('WordPress', 'n8n'), in its order. */
+export const APPLICATION_NAMES: readonly InstanceTypeName[] = INSTANCE_TYPE_IDS.filter(
+  (id) => INSTANCE_TYPE_CATALOGUE[id].category === 'application',
+).map((id) => INSTANCE_TYPE_CATALOGUE[id].name);
 
 export interface TypeChoice {
   /** The server's type id; absent for types that are announced only ('Soon'). */
@@ -57,63 +91,35 @@ export interface TypeChoice {
   description: string;
   /** What the Deployment Information box says about this type. */
   deploymentInfo?: string;
+  /** The fields the deploy form shows for this type besides name, description and region. */
+  deployFields?: DeployFieldsOf;
 }
 
-const DATABASE_INFO =
-  'Your database is ready within a minute. You then get its connection details: host, port, database name, username and password.';
+/** The catalogue's types of a category, as deploy choices, in the catalogue's order. */
+const catalogueChoices = (category: Category): TypeChoice[] =>
+  INSTANCE_TYPE_IDS.filter((type) => INSTANCE_TYPE_CATALOGUE[type].category === category).map((type) => {
+    const { name, description, deploymentInfo, deployFields } = INSTANCE_TYPE_CATALOGUE[type];
+    return { type, name, category, description, deploymentInfo, deployFields };
+  });
+
+/** Applications announced on the deploy page ('Soon') that Berth does not deploy yet. */
+const ANNOUNCED_APPLICATIONS: readonly TypeChoice[] = [
+  {
+    name: 'Node-RED',
+    category: 'application',
+    description: 'Low-code programming for event-driven applications.',
+  },
+  {
+    name: 'Nextcloud',
+    category: 'application',
+    description: 'Files, calendars and contacts in your own cloud.',
+  },
+];
 
 /** The choices of the Deploy New Instance page, per category, in the order shown. */
 export const TYPE_CHOICES: Readonly<Record<Category, readonly TypeChoice[]>> = {
-  application: [
-    {
-      type: 'wordpress',
-      name: 'WordPress',
-      category: 'application',
-      description: 'Websites and blogs on the most popular content management system.',
-      deploymentInfo:
-        'Your WordPress site is ready in 30–60 seconds. You get a site URL and an Admin Panel URL.',
-    },
-    {
-      type: 'n8n',
-      name: 'n8n',
-      category: 'application',
-      description: 'Workflow automation that connects your apps and services.',
-      deploymentInfo: 'Your n8n instance is ready in 2–50 seconds.',
-    },
-    {
-      name: 'Node-RED',
-      category: 'application',
-      description: 'Low-code programming for event-driven applications.',
-    },
-    {
-      name: 'Nextcloud',
-      category: 'application',
-      description: 'Files, calendars and contacts in your own cloud.',
-    },
-  ],
-  database: [
-    {
-      type: 'mysql',
-      name: 'MySQL',
-      category: 'database',
-      description: 'The popular open-source relational database (served by MariaDB).',
-      deploymentInfo: DATABASE_INFO,
-    },
-    {
-      type: 'postgresql',
-      name: 'PostgreSQL',
-      category: 'database',
-      description: 'The advanced open-source relational database.',
-      deploymentInfo: DATABASE_INFO,
-    },
-    {
-      type: 'mongodb',
-      name: 'MongoDB',
-      category: 'database',
-      description: 'The document database for JSON-like data.',
-      deploymentInfo: DATABASE_INFO,
-    },
-  ],
+  application: [...catalogueChoices('application'), ...ANNOUNCED_APPLICATIONS],
+  database: catalogueChoices('database'),
 };
 
 export const CATEGORY_LABELS: Record<Category, string> = {
@@ -123,13 +129,9 @@ export const CATEGORY_LABELS: Record<Category, string> = {
 
 export type ChoiceAvailability = { available: true } | { available: false; reason: string };
 
-/** The types whose whole deploy form this app has (all five). */
-const FORM_READY_TYPES: readonly InstanceTypeId[] = ['mysql', 'postgresql', 'mongodb', 'wordpress', 'n8n'];
-
 /**
  * Whether a choice can be deployed here: announced types say 'Soon'; the others follow the server's
- * capabilities, with its reason (empty while the capabilities load); types without their form yet
- * say 'Coming soon'.
+ * capabilities, with its reason (empty while the capabilities load).
  */
 export function availabilityOf(
   choice: TypeChoice,
@@ -140,9 +142,7 @@ export function availabilityOf(
   if (!capability) return { available: false, reason: capabilities ? 'Not offered by this server' : '' };
   if (!capability.available)
     return { available: false, reason: capability.reason ?? 'Not available on this server' };
-  return FORM_READY_TYPES.includes(choice.type)
-    ? { available: true }
-    : { available: false, reason: 'Coming soon' };
+  return { available: true };
 }
 
 /** The category to open the page on: the first one with something deployable, else Applications. */
@@ -160,31 +160,32 @@ export function quickDeployChoice(
   return TYPE_CHOICES.database.find((choice) => availabilityOf(choice, capabilities).available);
 }
 
-const DATABASE_WORDS = /mysql|mongo|postgres|mariadb|redis|database/i;
+/** The `metadata` flags of the catalogue's databases (mysql, postgres, mongo). */
+const DATABASE_FLAGS = CATALOGUE_ENTRIES.flatMap((entry) =>
+  entry.connection ? [entry.connection.flag] : [],
+);
 
 /**
- * A database instance: its category, a type naming a database engine, or a database flag in
+ * A database instance: its category, a type the catalogue lists as a database, or a database flag in
  * its metadata.
  */
 export function isDatabase(instance: Pick<Instance, 'type' | 'category' | 'metadata'>): boolean {
   const { metadata } = instance;
   return (
     instance.category === 'database' ||
-    DATABASE_WORDS.test(instance.type) ||
-    Boolean(metadata.database || metadata.mysql || metadata.postgres || metadata.mongo)
+    entryNamed(instance.type)?.category === 'database' ||
+    metadata.database ||
+    DATABASE_FLAGS.some((flag) => metadata[flag])
   );
 }
 
-/** The type badge of cards and headers: WordPress, n8n or Database. */
+/** The type badge of cards and headers: an application's name (WordPress, n8n) or Database. */
 export function typeBadge(instance: Pick<Instance, 'type' | 'category' | 'metadata'>): string {
-  if (isDatabase(instance)) return 'Database';
-  return instance.type;
+  return isDatabase(instance) ? 'Database' : instance.type;
 }
 
-/** Database types whose password the user can change here. */
-const PASSWORD_CHANGE_TYPES: readonly string[] = ['MySQL', 'MongoDB', 'PostgreSQL'];
-
-export const canChangePassword = (type: string): boolean => PASSWORD_CHANGE_TYPES.includes(type);
+/** Whether the user can change the password of a type (by name): the catalogue's databases. */
+export const canChangePassword = (type: string): boolean => entryNamed(type)?.category === 'database';
 
 export const STATUS_LABELS: Record<Instance['status'], string> = {
   deploying: 'Deploying',

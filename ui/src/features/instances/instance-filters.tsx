@@ -1,3 +1,4 @@
+import type { InstanceTypeName } from '@berth/openapi/rules';
 import GridViewIcon from '@mui/icons-material/GridView';
 import SearchIcon from '@mui/icons-material/Search';
 import ViewListIcon from '@mui/icons-material/ViewList';
@@ -13,18 +14,21 @@ import {
 } from '@mui/material';
 import type { Instance } from '../../api/instances.queries.ts';
 import type { InstanceLayout } from './instance-card.tsx';
-import { hasCustomDomain } from './instance-catalog.ts';
+import { APPLICATION_NAMES, hasCustomDomain } from './instance-catalog.ts';
 
 // The search box and the filters of the instance list (filters are done in the browser), and the
 // List/Grid switch.
 
-export type EnvironmentFilter = 'all' | 'WordPress' | 'n8n';
+/** All instances, or those of one application type (by the name instances carry). */
+export type EnvironmentFilter = 'all' | InstanceTypeName;
 export type DomainFilter = 'all' | 'with' | 'without';
+
+/** The filter's labels where the type's name is too long for it. */
+const SHORT_NAMES: Partial<Record<InstanceTypeName, string>> = { WordPress: 'WP' };
 
 const ENVIRONMENTS: readonly { value: EnvironmentFilter; label: string }[] = [
   { value: 'all', label: 'All' },
-  { value: 'WordPress', label: 'WP' },
-  { value: 'n8n', label: 'n8n' },
+  ...APPLICATION_NAMES.map((name) => ({ value: name, label: SHORT_NAMES[name] ?? name })),
 ];
 
 const DOMAINS: readonly { value: DomainFilter; label: string }[] = [

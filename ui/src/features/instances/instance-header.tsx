@@ -8,7 +8,7 @@ import { Box, Button, Stack, Typography } from '@mui/material';
 import type { Instance } from '../../api/instances.queries.ts';
 import { isDeployed } from './instance-actions.tsx';
 import { StatusChip, SuspendedBadge, TypeBadge } from './instance-badges.tsx';
-import { DELETE_DISABLED, isDatabase } from './instance-catalog.ts';
+import { DELETE_DISABLED, entryNamed, isDatabase } from './instance-catalog.ts';
 import type { InstanceDialogKind } from './instance-dialogs.tsx';
 import { passwordChangeBlocked, unavailableReason } from './instance-features.tsx';
 import { InstanceLinks, OpenExternalButton, WithReason } from './with-reason.tsx';
@@ -34,6 +34,8 @@ export function InstanceHeader({
   onOpenDialog(kind: InstanceDialogKind, instance: Instance): void;
 }) {
   const database = isDatabase(instance);
+  // n8n: deployed with an owner account, whose login and editor the header shows.
+  const ownerAccount = entryNamed(instance.type)?.deployFields === 'n8nOwner';
   const deployed = isDeployed(instance);
   const deleting = instance.status === 'deleting';
   const noDomains = unavailableReason(instance, 'domains');
@@ -58,7 +60,7 @@ export function InstanceHeader({
             {instance.description}
           </Typography>
         )}
-        {instance.type === 'n8n' && instance.ownerEmail && (
+        {ownerAccount && instance.ownerEmail && (
           <Typography color="text.secondary" sx={{ mt: 0.75 }}>
             Editor login: {instance.ownerEmail}
             {instance.adminUrl ? ` · ${instance.adminUrl}` : ''}
@@ -67,7 +69,7 @@ export function InstanceHeader({
       </Box>
       <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap', flexShrink: 0 }}>
         <InstanceLinks instance={instance} inactive={inactive} openLabel="Open Instance" />
-        {instance.type === 'n8n' && instance.adminUrl && (
+        {ownerAccount && instance.adminUrl && (
           <OpenExternalButton
             url={instance.adminUrl}
             inactive={inactive}

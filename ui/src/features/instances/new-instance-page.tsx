@@ -13,7 +13,13 @@ import { useForm } from '../../components/form/use-form.ts';
 import { CannotCreateAlert } from './cannot-create-alert.tsx';
 import { Section } from './deploy-choice.tsx';
 import { DeployTypePicker } from './deploy-type-picker.tsx';
-import { type Category, DEFAULT_REGION, defaultCategory, TYPE_CHOICES } from './instance-catalog.ts';
+import {
+  type Category,
+  DEFAULT_REGION,
+  defaultCategory,
+  entryOfId,
+  TYPE_CHOICES,
+} from './instance-catalog.ts';
 import {
   DESCRIPTION_MAX,
   INITIAL_WORDPRESS,
@@ -49,11 +55,14 @@ export function NewInstancePage() {
   const [chosenCategory, setCategory] = useState<Category | null>(null);
   const category = chosenCategory ?? defaultCategory(capabilities.data);
   const validate = useCallback(
-    (values: DeployFormValues) => ({
-      ...validateDeploy(values, category),
-      ...(category === 'application' ? validateWordPress(values, values.type === 'wordpress') : {}),
-      ...(values.type === 'n8n' ? validateN8n(values) : {}),
-    }),
+    (values: DeployFormValues) => {
+      const deployFields = entryOfId(values.type)?.deployFields;
+      return {
+        ...validateDeploy(values, category),
+        ...(category === 'application' ? validateWordPress(values, deployFields === 'wordpressAdmin') : {}),
+        ...(deployFields === 'n8nOwner' ? validateN8n(values) : {}),
+      };
+    },
     [category],
   );
   const form = useForm(INITIAL, validate);
@@ -126,10 +135,10 @@ export function NewInstancePage() {
                 onChange={(region) => form.setValue('region', region)}
               />
               {chosen.category === 'application' && <DomainTypeFields form={form} />}
-              {chosen.type === 'wordpress' && (
+              {chosen.deployFields === 'wordpressAdmin' && (
                 <WordPressFields form={form} php={php.data} phpError={phpError} />
               )}
-              {chosen.type === 'n8n' && <N8nOwnerFields form={form} />}
+              {chosen.deployFields === 'n8nOwner' && <N8nOwnerFields form={form} />}
               {chosen.deploymentInfo && (
                 <Alert severity="info" variant="outlined">
                   <Typography variant="subtitle2" component="p">

@@ -3,6 +3,7 @@ import LockIcon from '@mui/icons-material/Lock';
 import { Box, Button, Stack, Typography } from '@mui/material';
 import type { DatabaseCredentials } from '../../api/instances.queries.ts';
 import { CredentialField } from './credential-field.tsx';
+import { entryNamed } from './instance-catalog.ts';
 
 /** Saves the CA certificate as `filename` through a temporary link. */
 function downloadPem(filename: string, pem: string): void {
@@ -16,10 +17,14 @@ function downloadPem(filename: string, pem: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
-/** The command that logs in with the engine's own client and verifies the server's certificate. */
+/**
+ * The command that logs in with the engine's own client and verifies the server's certificate: the
+ * client follows the connection scheme of the type (by name) in the catalogue; none for the others.
+ */
 function verifyingCommand(type: string, c: DatabaseCredentials): string | null {
   const ca = c.tls.caCertificate && c.tls.caFileName ? c.tls.caFileName : null;
-  if (/mysql/i.test(type)) {
+  const scheme = entryNamed(type)?.connection?.scheme;
+  if (scheme === 'mysql') {
     return [
       'mysql',
       `--host=${c.host}`,
@@ -32,7 +37,7 @@ function verifyingCommand(type: string, c: DatabaseCredentials): string | null {
       c.name,
     ].join(' ');
   }
-  if (/postgres/i.test(type)) {
+  if (scheme === 'postgresql') {
     const root = ca ? ` sslrootcert=${ca}` : '';
     return `psql "host=${c.host} port=${c.port} user=${c.user} dbname=${c.name} sslmode=verify-full${root}"`;
   }

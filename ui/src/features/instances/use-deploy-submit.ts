@@ -1,3 +1,4 @@
+import { type DeployFieldsOf, INSTANCE_TYPE_CATALOGUE } from '@berth/openapi/rules';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { errorMessage, fieldErrorsOf } from '../../api/api-error.ts';
@@ -11,15 +12,15 @@ import { type DeployValues, normaliseDomain, type WordPressValues } from './inst
 export type DeployFormValues = DeployValues & WordPressValues;
 
 /**
- * The deploy body's application fields: the domain type, for WordPress the site and admin, for n8n the
- * owner account.
+ * The deploy body's application fields: the domain type, and what the type's deploy fields ask: the
+ * site and its admin (WordPress) or the owner account (n8n).
  */
-function applicationFields(values: DeployFormValues, wordpress: boolean, n8n: boolean) {
+function applicationFields(values: DeployFormValues, deployFields: DeployFieldsOf) {
   const custom = values.domainType === 'Custom Domain';
   return {
     domainType: values.domainType,
     ...(custom ? { customDomain: normaliseDomain(values.customDomain) } : {}),
-    ...(wordpress
+    ...(deployFields === 'wordpressAdmin'
       ? {
           title: values.title.trim(),
           username: values.username.trim(),
@@ -29,7 +30,7 @@ function applicationFields(values: DeployFormValues, wordpress: boolean, n8n: bo
           ...(values.php ? { phpversion: values.php } : {}),
         }
       : {}),
-    ...(n8n ? { email: values.email.trim(), password: values.password } : {}),
+    ...(deployFields === 'n8nOwner' ? { email: values.email.trim(), password: values.password } : {}),
   };
 }
 
@@ -66,7 +67,7 @@ export function useDeploySubmit(
         type: capability.name,
         ...QUICK_DEPLOY_RESOURCES,
         ...(capability.category === 'application'
-          ? applicationFields(values, capability.type === 'wordpress', capability.type === 'n8n')
+          ? applicationFields(values, INSTANCE_TYPE_CATALOGUE[capability.type].deployFields)
           : {}),
       },
       {

@@ -1,9 +1,9 @@
 import type { Schemas } from '@berth/openapi';
+import { INSTANCE_TYPE_CATALOGUE, INSTANCE_TYPE_IDS, type InstanceTypeId } from '@berth/openapi/rules';
 import type { FaqItem } from '../../components/faq-list.tsx';
 
 /** What this install offers (GET /api/config): instance types and the public API, each with a reason when not. */
 export type Offer = Schemas['PublicOffer'];
-type InstanceTypeId = Offer['instanceTypes'][number]['type'];
 
 export const HERO_TITLE = 'Deploy applications and databases in a few clicks';
 
@@ -13,6 +13,9 @@ export interface Feature {
   /** What the feature needs from this install; absent: it comes with every account. */
   needs?: readonly InstanceTypeId[] | 'publicApi';
 }
+
+/** Every database type of the catalogue (@berth/openapi/rules): what managed databases need. */
+const DATABASE_TYPES = INSTANCE_TYPE_IDS.filter((id) => INSTANCE_TYPE_CATALOGUE[id].category === 'database');
 
 /** The landing page's feature grid (platform-area: landing page). */
 export const FEATURES: readonly Feature[] = [
@@ -29,7 +32,7 @@ export const FEATURES: readonly Feature[] = [
   {
     title: 'Managed databases',
     text: 'Connection details at hand, passwords you can rotate and a connection string ready to paste.',
-    needs: ['mysql', 'postgresql', 'mongodb'],
+    needs: DATABASE_TYPES,
   },
   {
     title: 'Custom domains and SSL',
@@ -80,11 +83,17 @@ export function featureStatus(feature: Feature, offer: Offer): FeatureStatus | n
   };
 }
 
+/** How the FAQ calls what an application type deploys; any other application: its name. */
+const APPLICATION_PHRASES: Partial<Record<InstanceTypeId, string>> = {
+  wordpress: 'WordPress sites',
+  n8n: 'n8n automation',
+};
+
 /** "WordPress sites and MySQL and PostgreSQL databases", from what is available. */
 function deployable(offer: Offer): { available: string; later: string } {
   const isOn = (t: Offer['instanceTypes'][number]) => t.available;
   const label = (t: Offer['instanceTypes'][number]) =>
-    t.type === 'wordpress' ? 'WordPress sites' : t.type === 'n8n' ? 'n8n automation' : `${t.name} databases`;
+    t.category === 'database' ? `${t.name} databases` : (APPLICATION_PHRASES[t.type] ?? t.name);
   return {
     available: names(offer.instanceTypes.filter(isOn).map(label)),
     later: names(offer.instanceTypes.filter((t) => !isOn(t)).map((t) => t.name)),
