@@ -241,10 +241,15 @@ export interface InstanceTypeEntry {
   };
   /** What it means once it has filled its database, in the customer's words (the notification's tail). */
   fullWords: string;
+  /** What restoring the backup named `backup` replaces, as the confirmation warns. */
+  restoreWarning(backup: string): string;
 }
 
 const RELATIONAL_FULL =
   'new data is refused until you free space. Deleted rows leave their room inside the tables; empty (TRUNCATE) or drop tables to get below the size.';
+
+const DATABASE_RESTORE = (backup: string) =>
+  `The database's contents are replaced by those of “${backup}”: anything written since is gone.`;
 
 const DATABASE_READY =
   'Your database is ready within a minute. You then get its connection details: host, port, database name, username and password.';
@@ -263,6 +268,7 @@ export const INSTANCE_TYPE_CATALOGUE = {
     deployFields: 'none',
     connection: { scheme: 'mysql', port: 3306, flag: 'mysql' },
     fullWords: RELATIONAL_FULL,
+    restoreWarning: DATABASE_RESTORE,
   },
   postgresql: {
     name: 'PostgreSQL',
@@ -272,6 +278,7 @@ export const INSTANCE_TYPE_CATALOGUE = {
     deployFields: 'none',
     connection: { scheme: 'postgresql', port: 5432, flag: 'postgres' },
     fullWords: RELATIONAL_FULL,
+    restoreWarning: DATABASE_RESTORE,
   },
   mongodb: {
     name: 'MongoDB',
@@ -282,6 +289,7 @@ export const INSTANCE_TYPE_CATALOGUE = {
     connection: { scheme: 'mongodb', port: 27017, flag: 'mongo' },
     fullWords:
       'new data is refused until you free space: drop the collections you no longer need to get below the size.',
+    restoreWarning: DATABASE_RESTORE,
   },
   wordpress: {
     name: 'WordPress',
@@ -292,6 +300,7 @@ export const INSTANCE_TYPE_CATALOGUE = {
     deployFields: 'wordpressAdmin',
     fullWords:
       'the site can no longer save new posts, comments or settings. Please contact support to free space.',
+    restoreWarning: (backup) => `The site's database and files are replaced by those of “${backup}”.`,
   },
   n8n: {
     name: 'n8n',
@@ -300,6 +309,8 @@ export const INSTANCE_TYPE_CATALOGUE = {
     deploymentInfo: 'Your n8n instance is ready in 2–50 seconds.',
     deployFields: 'n8nOwner',
     fullWords: 'n8n can no longer save workflows or executions. Delete old executions to free space.',
+    restoreWarning: (backup) =>
+      `The instance's workflows, credentials and settings are replaced by those of “${backup}”.`,
   },
 } as const satisfies Record<string, InstanceTypeEntry>;
 

@@ -5,7 +5,7 @@ import { deletedInstanceBackups } from './backups/deleted-instance-backups.servi
 import { createInstanceBackupsService } from './backups/instance-backups.service.ts';
 import { createInstanceCredentialsService } from './credentials/instance-credentials.service.ts';
 import { instanceCapabilities } from './deploy/instance-capabilities.ts';
-import { instanceDeploy } from './deploy/instance-deploy.ts';
+import { type DeployInstance, deployInstance } from './deploy/instance-deploy.ts';
 import { createInstanceDomainsService } from './domains/instance-domains.service.ts';
 import { DEFAULT_PAGE_SIZE } from './instance-catalog.ts';
 import { instancesContext } from './instances.context.ts';
@@ -50,12 +50,13 @@ export interface DeployedInstance {
 export function createInstancesService(deps: InstancesDeps) {
   const ctx = instancesContext(deps);
   const budgets = deps.budgets ?? DEFAULT_BUDGETS;
-  const deploying = instanceDeploy(deps, ctx, budgets);
+  const deploy: DeployInstance = (userId, body, restoring) =>
+    deployInstance({ deps, ctx, budgets }, userId, body, restoring);
   return {
     ...instanceLifecycle(deps, ctx, budgets),
     ...instanceCapabilities(deps),
-    ...deploying,
-    ...deletedInstanceBackups(deps, ctx, deploying.deploy),
+    deploy,
+    ...deletedInstanceBackups(deps, ctx, deploy),
     ...createInstanceDomainsService(deps, ctx),
     ...createInstanceBackupsService(ctx, deps.backups),
     ...createInstanceCredentialsService(

@@ -1,7 +1,14 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { FakeRoutes } from '../../../test/fake-api.ts';
-import { apiError, backupRow, databaseAccess, makeInstance, makeUser } from '../../../test/fixtures.ts';
+import {
+  apiError,
+  backupRow,
+  databaseAccess,
+  featuresOf,
+  makeInstance,
+  makeUser,
+} from '../../../test/fixtures.ts';
 import { renderInstances } from '../../../test/instances.ts';
 import type { Instance } from '../../api/instances.queries.ts';
 
@@ -231,7 +238,7 @@ describe('an instance whose server is gone', () => {
 });
 
 describe('which instances have backups', () => {
-  it('gives n8n the card with its own restore warning, and MongoDB none', async () => {
+  it('gives n8n the card with its own restore warning, and a type whose backups are not offered its reason', async () => {
     const flows = makeInstance({ name: 'Flows', type: 'n8n', category: 'application', product: 'n8n' });
     const app = renderDetail(flows);
     const list = await within(await backupsCard()).findByRole('list', { name: 'Backups' });
@@ -244,9 +251,17 @@ describe('which instances have backups', () => {
     ).toBeTruthy();
     app.unmount();
 
-    const mongo = makeInstance({ name: 'Catalog', type: 'MongoDB' });
+    const reason = 'Backups of MongoDB are not offered on this server yet';
+    const mongo = makeInstance({
+      name: 'Catalog',
+      type: 'MongoDB',
+      product: 'mongodb',
+      features: featuresOf('mongodb', { backups: reason }),
+    });
     renderDetail(mongo);
     expect(await screen.findByRole('heading', { level: 1, name: 'Catalog' })).toBeTruthy();
-    expect(screen.queryByRole('region', { name: 'Backups' })).toBeNull();
+    const card = await backupsCard();
+    expect(within(card).getByText(reason)).toBeTruthy();
+    expect(within(card).queryByRole('list', { name: 'Backups' })).toBeNull();
   });
 });

@@ -75,6 +75,9 @@ export function entryOfId(type: string): InstanceTypeEntry | undefined {
 export const entryNamed = (name: string): InstanceTypeEntry | undefined =>
   CATALOGUE_ENTRIES.find((entry) => entry.name === name);
 
+/** A site with an admin panel of its own (WordPress): the overview's site card and the Admin button. */
+export const hasSiteAdmin = (type: string): boolean => entryNamed(type)?.deployFields === 'wordpressAdmin';
+
 /** The port a database type's clients connect to by default (MySQL: 3306), or undefined. */
 export const defaultPort = (name: string): number | undefined => entryNamed(name)?.connection?.port;
 
@@ -219,17 +222,12 @@ const DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
 export const formatDate = (iso: string): string => DATE.format(new Date(iso));
 
-const BACKUP_TYPES: readonly string[] = ['WordPress', 'MySQL', 'PostgreSQL', 'n8n'];
-
-/** Whether the instance's type has backups (MongoDB has none yet). */
-export const hasBackups = (type: string): boolean => BACKUP_TYPES.includes(type);
-
-/** What restoring replaces, in the confirmation: the customer's data is gone past this point. */
-export function restoreWarning(type: string, name: string): string {
-  if (type === 'WordPress') return `The site's database and files are replaced by those of “${name}”.`;
-  if (type === 'n8n')
-    return `The instance's workflows, credentials and settings are replaced by those of “${name}”.`;
-  return `The database's contents are replaced by those of “${name}”: anything written since is gone.`;
+/** What restoring replaces, in the confirmation (by the type's name): the customer's data is gone past this point. */
+export function restoreWarning(type: string, backup: string): string {
+  const entry = entryNamed(type);
+  return entry
+    ? entry.restoreWarning(backup)
+    : `The instance's data is replaced by that of “${backup}”: anything written since is gone.`;
 }
 
 /** What suspended backups, domains and SSL say. */

@@ -4,7 +4,7 @@ import { formatDateTime } from '../subscription/standing.ts';
 import { BackupsCard } from './backups-tab.tsx';
 import { CustomDomainCard, SslCertificateCard } from './domain-cards.tsx';
 import { StatusChip } from './instance-badges.tsx';
-import { hasBackups, isDatabase, regionLabel } from './instance-catalog.ts';
+import { hasSiteAdmin, isDatabase, regionLabel } from './instance-catalog.ts';
 import { Rows, SettingsCard, SideCard } from './instance-detail-cards.tsx';
 import { useAppliedLimits } from './usage-tab.tsx';
 import { WordPressCard } from './wordpress-panels.tsx';
@@ -62,14 +62,13 @@ export function Overview({
   setEditingDomain(editing: boolean): void;
 }) {
   const database = isDatabase(instance);
+  const siteAdmin = hasSiteAdmin(instance.type);
   return (
     <Grid container spacing={3}>
       <Grid size={{ xs: 12, md: 7 }}>
         <Stack spacing={3}>
-          {instance.type === 'WordPress' && <WordPressCard instance={instance} inactive={inactive} />}
-          {instance.type !== 'WordPress' && hasBackups(instance.type) && (
-            <BackupsCard instance={instance} inactive={inactive} />
-          )}
+          {siteAdmin && <WordPressCard instance={instance} inactive={inactive} />}
+          {!siteAdmin && instance.features.backups && <BackupsCard instance={instance} inactive={inactive} />}
           <SettingsCard key={instance.id} instance={instance} />
         </Stack>
       </Grid>

@@ -4,7 +4,7 @@ import { Box, Button, type ButtonProps, Tooltip } from '@mui/material';
 import type { ReactElement, ReactNode } from 'react';
 import type { Instance } from '../../api/instances.queries.ts';
 import { usePlatform } from '../../platform/platform-context.ts';
-import { LINKS_DISABLED } from './instance-catalog.ts';
+import { hasSiteAdmin, LINKS_DISABLED } from './instance-catalog.ts';
 
 /** A control with the reason it is disabled as its tooltip (a disabled button gets no pointer events). */
 export function WithReason({ reason, children }: { reason: string | null; children: ReactElement }) {
@@ -71,7 +71,7 @@ export function InstanceLinks({
           {...look(true, 'Open')}
         />
       )}
-      {instance.type === 'WordPress' && instance.adminUrl && (
+      {hasSiteAdmin(instance.type) && instance.adminUrl && (
         <OpenExternalButton
           url={instance.adminUrl}
           inactive={inactive}

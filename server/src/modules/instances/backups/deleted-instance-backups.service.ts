@@ -1,7 +1,7 @@
 import { cpuChoice, memoryChoice } from '@berth/openapi/rules';
 import { addJob } from '../../../jobs/job-queue.ts';
 import { ConflictError, NotFoundError } from '../../../lib/errors.ts';
-import type { instanceDeploy } from '../deploy/instance-deploy.ts';
+import type { DeployInstance } from '../deploy/instance-deploy.ts';
 import { DEFAULT_CPU, DEFAULT_MEMORY, typeName } from '../instance-catalog.ts';
 import { offerOf } from '../instance-features.ts';
 import { openKeptKey } from '../instance-secrets.ts';
@@ -35,11 +35,7 @@ const KEY_LOST =
  * restorable into a new instance of the same type: a deploy like any other (plan, region and resource
  * rules), whose restore job follows the deploy's in the new instance's queue.
  */
-export function deletedInstanceBackups(
-  deps: InstancesDeps,
-  ctx: InstancesContext,
-  deploy: ReturnType<typeof instanceDeploy>['deploy'],
-) {
+export function deletedInstanceBackups(deps: InstancesDeps, ctx: InstancesContext, deploy: DeployInstance) {
   const { db, driver, cipher } = deps;
   const { vault, paymentSettings } = deps.backups;
   const { refuseWhenInactive } = ctx;

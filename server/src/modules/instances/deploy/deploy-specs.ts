@@ -11,5 +11,6 @@ import { kindOf } from '../kinds/kinds.ts';
  */
 export type DeployRequest = { [T in InstanceType]: { type: T; spec: SpecOf[T] } }[InstanceType];
 
-export const deployRequestOf = (row: InstanceRow, secret: StoredSecret): DeployRequest =>
-  kindOf(row.type).request(row, secret);
+export function deployRequestOf(row: InstanceRow, secret: StoredSecret): DeployRequest {
+  return kindOf(row.type).request(row, secret);
+}

@@ -1,4 +1,6 @@
+import type { Db } from '../../../db/database.ts';
 import type { InstanceRow } from '../../../db/tables/instances.ts';
+import type { ProvisioningDriver } from '../../../provisioning/driver.ts';
 import type { Deployment, SiteUrls } from '../../../provisioning/engine.ts';
 import { openSecret, type StoredSecret } from '../instance-secrets.ts';
 import { findCredentials, findInstanceById, updateInstance } from '../instances.repository.ts';
@@ -13,6 +15,42 @@ import {
 import { deployRequestOf } from './deploy-specs.ts';
 import { recordDeployment } from './deployment-record.ts';
 
+/** The row's custom domain when its ownership is proven (verified or attached), else null. */
+async function wantedDomain(db: Db, id: string): Promise<string | null> {
+  const now = await findInstanceById(db, id);
+  return now?.domain_status === 'verified' || now?.domain_status === 'attached' ? now.custom_domain : null;
+}
+
+/** The domain a deployment serves over HTTPS, if any. */
+const servedDomain = (urls: SiteUrls | undefined) =>
+  urls?.url.startsWith('https://') ? new URL(urls.url).hostname : null;
+
+/**
+ * Deploys (or brings back) the instance through its type's engine with its stored passwords and keys
+ * (the request its kind makes), so a retry or a reconcile gives the very same credentials; then brings
+ * its custom domain (when its type has domains) and its suspension in line with the row. Answers the
+ * deployment and the domain it serves, if any.
+ */
+export async function deployToDriver(
+  driver: ProvisioningDriver,
+  db: Db,
+  row: InstanceRow,
+  secret: StoredSecret,
+): Promise<{ deployment: Deployment; attachedDomain?: string }> {
+  const request = deployRequestOf(row, secret);
+  const engine = driver.engine(request.type);
+  const deployment = await engine.deploy(request.spec);
+  if (engine.domains && !row.suspended) {
+    // The domain as the row says now (a synchronous change may have landed since the job read it);
+    // only a domain whose ownership was proven (verified or attached) is served.
+    const wanted = await wantedDomain(db, row.id);
+    if (servedDomain(deployment.urls) !== wanted) deployment.urls = await engine.domains.set(row.id, wanted);
+  }
+  if (row.suspended) await engine.suspend(row.id);
+  else if (row.deployed_at !== null) await engine.resume(row.id);
+  return { deployment, attachedDomain: servedDomain(deployment.urls) ?? undefined };
+}
+
 /**
  * The deploy task's step (instances.tasks.ts): creates the tenant (or makes sure it exists) with the
  * stored password, applies suspension and the custom domain, then records the running instance.
@@ -21,44 +59,12 @@ export function deployStep(
   { db, driver, cipher, notifications }: InstanceTaskDeps,
   { publish, giveUp, failureMessage }: InstanceTaskContext,
 ): Step {
-  /** The row's custom domain when its ownership is proven (verified or attached), else null. */
-  async function wantedDomain(id: string): Promise<string | null> {
-    const now = await findInstanceById(db, id);
-    return now?.domain_status === 'verified' || now?.domain_status === 'attached' ? now.custom_domain : null;
-  }
-
-  /**
-   * Deploys (or brings back) the instance with its stored passwords and keys, so a retry or a reconcile
-   * gives the very same credentials; then brings its custom domain (when its type has domains) and its
-   * suspension in line with the row. Answers the deployment and the domain it serves, if any.
-   */
-  async function deployInstance(
-    row: InstanceRow,
-    secret: StoredSecret,
-  ): Promise<{ deployment: Deployment; attachedDomain?: string }> {
-    const request = deployRequestOf(row, secret);
-    const engine = driver.engine(request.type);
-    const deployment = await engine.deploy(request.spec);
-    const servedDomain = (urls: SiteUrls | undefined) =>
-      urls?.url.startsWith('https://') ? new URL(urls.url).hostname : null;
-    if (engine.domains && !row.suspended) {
-      // The domain as the row says now (a synchronous change may have landed since the job read it);
-      // only a domain whose ownership was proven (verified or attached) is served.
-      const wanted = await wantedDomain(row.id);
-      if (servedDomain(deployment.urls) !== wanted)
-        deployment.urls = await engine.domains.set(row.id, wanted);
-    }
-    if (row.suspended) await engine.suspend(row.id);
-    else if (row.deployed_at !== null) await engine.resume(row.id);
-    return { deployment, attachedDomain: servedDomain(deployment.urls) ?? undefined };
-  }
-
   return async (row, payload, helpers) => {
     if (row.status === 'deleting') return;
     const stored = await findCredentials(db, row.id);
     if (!stored) return giveUp('deploy', row, `${FAILED.deploy}: its credentials are missing`);
     const secret = openSecret(cipher, row.id, stored.secret);
-    const outcome = await attempt(payload, helpers, () => deployInstance(row, secret));
+    const outcome = await attempt(payload, helpers, () => deployToDriver(driver, db, row, secret));
     if (!outcome.ok) {
       const message = failureMessage(FAILED.deploy, outcome.error, { operation: 'deploy', row, helpers });
       await giveUp('deploy', row, message);
