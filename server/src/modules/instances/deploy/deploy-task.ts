@@ -31,7 +31,7 @@ const servedDomain = (urls: SiteUrls | undefined) =>
  * its custom domain (when its type has domains) and its suspension in line with the row. Answers the
  * deployment and the domain it serves, if any.
  */
-export async function deployToDriver(
+async function deployToDriver(
   driver: ProvisioningDriver,
   db: Db,
   row: InstanceRow,
