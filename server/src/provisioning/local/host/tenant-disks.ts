@@ -39,6 +39,42 @@ const run = promisify(execFile);
 // block is written when an inode there is first used.
 const MOUNT_OPTIONS = 'loop,nosymfollow,nosuid,nodev,noexec,noinit_itable';
 
+/** The journal a disk is made with (mkfs.ext4 -J size=…, MiB); ext4 would give a 1 GiB disk 32 MiB. */
+const JOURNAL_MB = 4;
+
+/** What dumpe2fs says of a file system's journal ("Total journal size: 32M"), in MiB; undefined: none. */
+export function journalMbOf(header: string): number | undefined {
+  const found = /^(?:Total )?[Jj]ournal size:\s+(\d+)([kMG])/m.exec(header);
+  if (!found) return undefined;
+  const unit = { k: 1 / 1024, M: 1, G: 1024 }[found[2] as 'k' | 'M' | 'G'];
+  return Number(found[1]) * unit;
+}
+
+/**
+ * An image made before disks had a small journal keeps ext4's default (32 MiB for a 1 GiB disk, most of
+ * it written on the host): it gets the small one while unmounted (e2fsck first, as tune2fs asks of a
+ * file system it drops the journal of). Answers whether it changed; its old journal's blocks go back to
+ * the host once it is mounted (fstrim). Never in a deploy's way: a failure is logged and the disk kept.
+ */
+async function smallJournal(file: string, log: (line: string) => void): Promise<boolean> {
+  try {
+    const { stdout } = await run('/usr/sbin/dumpe2fs', ['-h', file]);
+    const journalMb = journalMbOf(stdout);
+    if (journalMb === undefined || journalMb <= JOURNAL_MB) return false;
+    // e2fsck -p answers 1 when it corrected something (a disk unmounted uncleanly): fine to go on.
+    await run('/usr/sbin/e2fsck', ['-f', '-p', file]).catch((error: { code?: number }) => {
+      if (error.code !== 1) throw error;
+    });
+    await run('/usr/sbin/tune2fs', ['-O', '^has_journal', file]);
+    await run('/usr/sbin/tune2fs', ['-J', `size=${JOURNAL_MB}`, file]);
+    log(`disk ${path.basename(file)}: its ${journalMb} MiB journal replaced by a ${JOURNAL_MB} MiB one`);
+    return true;
+  } catch (error) {
+    log(`disk ${path.basename(file)}: its journal kept (${(error as Error).message.split('\n')[0]})`);
+    return false;
+  }
+}
+
 /** Where all images of a data root live. */
 export const disksDir = (root: string) => path.join(root, 'disks');
 
@@ -196,7 +232,7 @@ export function diskPool(options: DiskPoolOptions): DiskPool {
       // A small journal: written to the image only as used, it is what a disk may take on the host
       // beyond any allowance of the hold (disk-hold.ts); ext4 would give a 1 GiB disk 32 MiB.
       '-J',
-      'size=4',
+      `size=${JOURNAL_MB}`,
       '-L',
       options.label,
       ...(options.mkfsOptions ?? []),
@@ -215,7 +251,12 @@ export function diskPool(options: DiskPoolOptions): DiskPool {
   /** Mounts `file` at `point`; a tenant's disk (not the spare being filled) comes under the hold. */
   async function mountAt(file: string, point: string, tenant = true): Promise<void> {
     await mkdir(point, { recursive: true, mode: 0o711 });
-    if (!isMounted(point)) await run('/usr/bin/mount', ['-o', MOUNT_OPTIONS, file, point]);
+    if (!isMounted(point)) {
+      const shrunk = tenant && (await smallJournal(file, log));
+      await run('/usr/bin/mount', ['-o', MOUNT_OPTIONS, file, point]);
+      // The old journal's blocks, free now, punched out of the image (the loop device discards).
+      if (shrunk) await run('/usr/sbin/fstrim', [point]).catch(() => {});
+    }
     await chown(point, options.rootOwner.uid, options.rootOwner.gid);
     await chmod(point, options.rootMode);
     if (tenant) options.reserve?.mounted(file, point, options.guard);
