@@ -198,7 +198,13 @@ export interface StorageLimitEvent {
   instanceId: string;
   full: boolean;
   usedBytes: number;
+  /** The size it was sold. */
   limitBytes: number;
+  /**
+   * Where the server's disk holds it for now, when that is below its size (disk-policy.ts, the hold):
+   * its writes stop there though it has not reached its size.
+   */
+  heldBytes?: number;
 }
 
 /**

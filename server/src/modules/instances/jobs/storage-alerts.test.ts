@@ -37,7 +37,7 @@ afterAll(async () => {
 });
 
 describe('database size notifications', { timeout: 30_000 }, () => {
-  it('tells the owner when the database is full and when it takes writes again', async () => {
+  it('tells the owner when the database is full, when it takes writes again, and when the server holds it short of its size', async () => {
     const { token, user } = await register(app);
     await services.db
       .updateTable('subscriptions')
@@ -73,5 +73,18 @@ describe('database size notifications', { timeout: 30_000 }, () => {
         'Your MySQL instance "Shop" is below the size of its database (64 MiB) again: it accepts new data.',
     });
     expect(log).toEqual([]);
+
+    // Stopped short of its size by the server's disk (the hold): the customer reads that, not "full".
+    driver.storageLimit({
+      instanceId: instance.id,
+      full: true,
+      usedBytes: 40 * MIB,
+      limitBytes: 64 * MIB,
+      heldBytes: 41 * MIB,
+    });
+    expect(await notification('Database paused for lack of space')).toMatchObject({
+      message:
+        'Your MySQL instance "Shop" takes no new data for now: it uses 40 MiB of its 64 MiB database, but this server\'s disk is fuller than planned and holds it at 41 MiB. Our team has been told; it takes new data again on its own once there is room, and nothing stored is lost.',
+    });
   });
 });

@@ -33,6 +33,13 @@ function storageAlert(row: InstanceRow, event: StorageLimitEvent): { title: stri
       message: `${what} is below the size of its database (${size}) again: it accepts new data.`,
     };
   }
+  if (event.heldBytes !== undefined) {
+    // Stopped short of its size by the hold: the server's doing, and the admins have been told.
+    return {
+      title: 'Database paused for lack of space',
+      message: `${what} takes no new data for now: it uses ${sizeText(event.usedBytes)} of its ${size} database, but this server's disk is fuller than planned and holds it at ${sizeText(event.heldBytes)}. Our team has been told; it takes new data again on its own once there is room, and nothing stored is lost.`,
+    };
+  }
   return {
     title: 'Database full',
     message: `${what} has filled its database (${size}): ${kindOf(row.type).entry.fullWords}`,

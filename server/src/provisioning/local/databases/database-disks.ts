@@ -71,6 +71,10 @@ export interface DatabaseDiskUsage {
   usedBytes: number;
   /** Where its writes stop: the guard's limit (MySQL), or the end of its disk (PostgreSQL). */
   limitBytes: number;
+  /** The size it was sold (its record's limit): more than `limitBytes` while the hold holds it back. */
+  soldBytes: number;
+  /** Whether the hold (disk-hold.ts) holds room back on its disk now. */
+  held: boolean;
   /** What the disk can still take, whoever writes it. */
   freeBytes: number;
   /** Bytes of ballast on the disk now (MySQL; 0 after a recovery deleted it). */
@@ -207,6 +211,8 @@ export function databaseDisks(options: DatabaseDisksOptions): DatabaseDisks {
             usedBytes + guardedFree(disk.freeBytes, SLACK_MB * MIB, holdOf(point).sizeBytes),
           )
         : usedBytes + disk.freeBytes,
+      soldBytes: recordOf(database).limitMb * MIB,
+      held: holdOf(point).sizeBytes > 0,
       freeBytes: disk.freeBytes,
       ballastBytes: ballast,
     };

@@ -575,6 +575,12 @@ describe('database sizes on the local servers', { timeout: 120_000 }, () => {
     expect(CLOSED_BY_GUARD, JSON.stringify(result)).toContain(result?.code);
     expect(await serverPid('mysql')).toBe(pid);
     expect((await required(driver.engine('mysql').storage).usage(idM))?.full).toBe(true);
+    // Its owner hears that the server holds it short of its size (storage-alerts.ts), not that it is full.
+    const stopped = await waitFor('the MySQL tenant’s event', async () =>
+      events.find((event) => event.instanceId === idM && event.full),
+    );
+    expect(stopped.limitBytes).toBe(LIMIT_MB * MIB);
+    expect(stopped.heldBytes).toBeLessThan(LIMIT_MB * MIB);
 
     // The PostgreSQL tenant's statement fails at its allowance; the next one runs.
     const client = await pgSession(g);
@@ -608,7 +614,10 @@ describe('database sizes on the local servers', { timeout: 120_000 }, () => {
         ? true
         : undefined,
     );
-    expect(existsSync(path.join(diskOf('mysql', idM).point, HOLD_FILE))).toBe(false);
+    // The round logs its decision before it takes the hold files away.
+    await waitFor('the hold file gone', async () =>
+      existsSync(path.join(diskOf('mysql', idM).point, HOLD_FILE)) ? undefined : true,
+    );
     await waitFor(
       'the MySQL tenant’s writes back',
       async () =>

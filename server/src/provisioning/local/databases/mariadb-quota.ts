@@ -71,7 +71,9 @@ export function mariadbQuota(deps: {
       instanceId: instanceIdOf(database),
       full,
       usedBytes: usage.usedBytes,
-      limitBytes: usage.limitBytes,
+      limitBytes: usage.soldBytes,
+      // Stopped by the hold before its size: the customer is told so, not that it filled its database.
+      ...(full && usage.held && usage.limitBytes < usage.soldBytes && { heldBytes: usage.limitBytes }),
     });
     if (!blocked.has(database) && (usage.usedBytes >= usage.limitBytes || disks.isHeld(database))) {
       // Blocked from the decision on: a deploy meanwhile leaves the write privileges out.
