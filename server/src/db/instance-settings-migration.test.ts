@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { migrationTestDb } from './migration-test-db.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createMigrationTestDatabase } from '../../test/test-db.ts';
 
 /**
  * The migration that gives an instance's settings its type's shape, on a real database holding what was
@@ -10,14 +10,10 @@ import { migrationTestDb } from './migration-test-db.ts';
  */
 
 const MIGRATION = '20261229T000001-instance-settings-by-type';
-let test: Awaited<ReturnType<typeof migrationTestDb>>;
+let test: Awaited<ReturnType<typeof createMigrationTestDatabase>>;
 
 beforeAll(async () => {
-  test = await migrationTestDb(inject('pgAdminUrl'), MIGRATION);
-});
-
-afterAll(async () => {
-  await test?.drop();
+  test = await createMigrationTestDatabase(MIGRATION);
 });
 
 const wordpressSite = { title: 'Shop', adminUser: 'ada', adminEmail: 'ada@example.com', phpVersion: '8.2' };

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createMigrationTestDatabase } from '../../test/test-db.ts';
 import type { Db } from './database.ts';
-import { migrationTestDb } from './migration-test-db.ts';
 
 /**
  * The migration that lets backups outlive their instance, on a real database that holds backups made
@@ -11,15 +11,11 @@ import { migrationTestDb } from './migration-test-db.ts';
 
 const MIGRATION = '20261226T000001-keep-backups-of-deleted-instances';
 let db: Db;
-let test: Awaited<ReturnType<typeof migrationTestDb>>;
+let test: Awaited<ReturnType<typeof createMigrationTestDatabase>>;
 
 beforeAll(async () => {
-  test = await migrationTestDb(inject('pgAdminUrl'), MIGRATION);
+  test = await createMigrationTestDatabase(MIGRATION);
   db = test.db;
-});
-
-afterAll(async () => {
-  await test?.drop();
 });
 
 describe(MIGRATION, () => {
