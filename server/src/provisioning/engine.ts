@@ -257,4 +257,9 @@ export interface StorageUse {
   limitBytes: number;
   /** Whether its writes are refused now because it reached its limit (a database at its size). */
   full?: boolean;
+  /**
+   * What it can still write now: less than limitBytes − usedBytes while the server's disk holds room back
+   * (the hold, disk-policy.ts). Absent where not measured.
+   */
+  roomBytes?: number;
 }

@@ -61,6 +61,8 @@ export interface UsageSample {
   oomKills: number;
   diskUsedBytes: number | null;
   diskLimitBytes: number | null;
+  /** What its disk can still take now (StorageUse.roomBytes); absent or null where not measured. */
+  diskRoomBytes?: number | null;
   /** Sites and applications: what the front door answered during the interval; null for databases. */
   requests: RequestCounts | null;
 }

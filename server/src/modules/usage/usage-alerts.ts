@@ -9,13 +9,16 @@ import type { DeployedInstance } from '../instances/instances.service.ts';
  *
  * - `memory-high`: above 90 % of its memory in every sample for 5 minutes;
  * - `out-of-memory`: the system stopped one of its processes for memory (it was restarted);
- * - `disk-80`, `disk-95`: its disk passed 80 %, 95 % full.
+ * - `disk-80`, `disk-95`: its disk passed 80 %, 95 % full;
+ * - `disk-held`: its disk takes nothing more though it is not full: the server's disk holds its room
+ *   back (the hold, disk-policy.ts), which the admins are told of too (`storage-held`).
  */
 export type AlertKind =
   | 'memory-high'
   | 'out-of-memory'
   | 'disk-80'
   | 'disk-95'
+  | 'disk-held'
   | 'storage-high'
   | 'storage-full'
   | 'storage-held';
@@ -30,6 +33,9 @@ const HIGH_MEMORY_SHARE = 0.9;
 const HIGH_MEMORY_MS = 5 * 60_000;
 
 const MIB = 1024 * 1024;
+
+/** Below this a disk that is not full takes nothing more: the hold had no more room to deal it. */
+const HELD_ROOM_BYTES = MIB;
 
 /** "820 MiB", "1.5 GiB". */
 function sizeText(bytes: number): string {
@@ -81,6 +87,19 @@ export function createAlertRules() {
         });
         if (share >= 0.95) alerts.push(disk(95));
         else if (share >= 0.8) alerts.push(disk(80));
+        const room = sample.diskRoomBytes;
+        if (
+          room !== undefined &&
+          room !== null &&
+          room < HELD_ROOM_BYTES &&
+          size - used > 2 * HELD_ROOM_BYTES
+        ) {
+          alerts.push({
+            kind: 'disk-held',
+            title: 'Disk paused for lack of space',
+            message: `${what} cannot save new files for now: it uses ${sizeText(used)} of its ${sizeText(size)} disk, but this server's disk is fuller than planned. Our team has been told; new files and uploads work again on their own once there is room, and nothing stored is lost.`,
+          });
+        }
       }
       return alerts;
     },

@@ -289,6 +289,40 @@ describe('warnings', () => {
   });
 });
 
+describe('a disk held short of its size', () => {
+  it('tells the owner when the server’s disk gives its disk no more room though it is not full, once a day', async () => {
+    const owner = await register(app);
+    const site = await deployedInstance(owner.user.id, 'wordpress');
+    const titles = async () => (await notificationsOf(owner.user.id)).map((n) => n.title);
+    // Held, with room still dealt to it: nothing to say.
+    next.set(site, { diskUsedBytes: 300 * MIB, diskLimitBytes: 1024 * MIB, diskRoomBytes: 40 * MIB });
+    tick();
+    await usage.collect();
+    expect(await titles()).toEqual([]);
+
+    // Nothing more dealt, 724 MiB short of its size: the owner hears why, once that day.
+    for (let i = 0; i < 3; i += 1) {
+      next.set(site, { diskUsedBytes: 300 * MIB, diskLimitBytes: 1024 * MIB, diskRoomBytes: 0 });
+      tick();
+      await usage.collect();
+    }
+    const sent = await notificationsOf(owner.user.id);
+    expect(sent.map((n) => n.title)).toEqual(['Disk paused for lack of space']);
+    expect(sent[0]?.message).toBe(
+      'Your WordPress instance "my wordpress" cannot save new files for now: it uses 300 MiB of its 1 GiB disk, but this server\'s disk is fuller than planned. Our team has been told; new files and uploads work again on their own once there is room, and nothing stored is lost.',
+    );
+  });
+
+  it('says a full disk is full, not held', async () => {
+    const owner = await register(app);
+    const site = await deployedInstance(owner.user.id, 'wordpress');
+    next.set(site, { diskUsedBytes: 1024 * MIB, diskLimitBytes: 1024 * MIB, diskRoomBytes: 0 });
+    tick();
+    await usage.collect();
+    expect((await notificationsOf(owner.user.id)).map((n) => n.title)).toEqual(['Disk 95% full']);
+  });
+});
+
 describe('the disk instances live on', () => {
   const GIB = 1024 * MIB;
   /**

@@ -4,6 +4,7 @@ import type Docker from 'dockerode';
 import { DEFAULT_RUNTIMES_DIR, N8N_VERSION, n8nRuntimeNeeds } from '../apps/n8n/n8n-runtime.ts';
 import { type DiskFigures, refusalOf } from '../disk-policy.ts';
 import { StorageExhaustedError } from '../driver.ts';
+import type { StorageUse } from '../engine.ts';
 import { copyImage } from './image-builder.ts';
 import { type ImageName, RECIPES } from './image-recipes.ts';
 import { LOST_LABEL } from './instance-status.ts';
@@ -323,18 +324,23 @@ export async function removeVolumeDisk(region: Region, nodeId: string, name: str
   await execIn(target, ['berth-agent', 'volume-remove', name]);
 }
 
-/** Used and total bytes of volumes' disks on a node (those that exist). */
+/** Used and total bytes of volumes' disks on a node (those that exist), and what each can still take. */
 export async function volumeUsage(
   region: Region,
   nodeId: string,
   names: string[],
-): Promise<Map<string, { usedBytes: number; limitBytes: number }>> {
+): Promise<Map<string, StorageUse>> {
   const { target } = await agentOn(region, nodeId);
   const out = await execIn(target, ['berth-agent', 'volume-usage', ...names]);
-  const usage = new Map<string, { usedBytes: number; limitBytes: number }>();
+  const usage = new Map<string, StorageUse>();
   for (const line of out.split('\n')) {
-    const [name, used, size] = line.trim().split(/\s+/);
-    if (name && used && size) usage.set(name, { usedBytes: Number(used), limitBytes: Number(size) });
+    const [name, used, size, free] = line.trim().split(/\s+/);
+    if (name && used && size)
+      usage.set(name, {
+        usedBytes: Number(used),
+        limitBytes: Number(size),
+        ...(free && { roomBytes: Number(free) }),
+      });
   }
   return usage;
 }

@@ -366,6 +366,8 @@ describe('the hold on a node’s disk', () => {
       // What the customer is told the volume holds leaves the hold out.
       const usage = await required(h.driver.engine('postgresql').storage).usage(id);
       expect(usage?.usedBytes).toBeLessThan(0.9 * (usage?.limitBytes ?? 0));
+      // And it can take nothing more, far short of its size: what its owner is told of (usage-alerts.ts).
+      expect(usage?.roomBytes).toBeLessThan(MIB);
 
       // The room is back (the driver's own reserve): the hold goes, and the tenant writes again (its
       // server may first recover: on swarm its WAL shares the volume, and a full one stops the server).

@@ -182,6 +182,7 @@ export function swarmUsage(ctx: SwarmContext): UsageCapability {
               oomKills: killed.get(instance.id) ?? 0,
               diskUsedBytes: disk?.usedBytes ?? null,
               diskLimitBytes: disk?.limitBytes ?? null,
+              diskRoomBytes: disk?.roomBytes ?? null,
               requests: WEB_TYPES.has(instance.type)
                 ? (served.get(instance.id) ?? {
                     status2xx: 0,

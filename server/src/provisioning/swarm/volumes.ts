@@ -134,5 +134,5 @@ export async function volumeStorage(
   if (!found || !nodeId) return null;
   const name = instanceNames(id).volume(purpose);
   const usage = (await volumeUsage(found.region, nodeId, [name]).catch(() => undefined))?.get(name);
-  return usage ? { usedBytes: usage.usedBytes, limitBytes: usage.limitBytes } : null;
+  return usage ?? null;
 }

@@ -29,7 +29,8 @@ export interface N8nDisks {
   unmount(id: string): Promise<void>;
   /** Unmounts and deletes the disk (and an old-layout folder): every file of the instance goes. */
   remove(id: string): Promise<void>;
-  usage(id: string): Promise<{ usedBytes: number; sizeBytes: number }>;
+  /** Used and total bytes of its disk, and what it can still write (less while the hold holds room). */
+  usage(id: string): Promise<{ usedBytes: number; sizeBytes: number; freeBytes: number }>;
 }
 
 /** mkdir as root in a disk's root folder (root's own), then hands it to `owner`; an existing one is left. */
@@ -82,7 +83,7 @@ export function n8nDisks(
 
     async usage(id) {
       const usage = await diskUsage(n8nPaths(root, id).mountDir);
-      return { usedBytes: usage.usedBytes, sizeBytes: usage.sizeBytes };
+      return { usedBytes: usage.usedBytes, sizeBytes: usage.sizeBytes, freeBytes: usage.freeBytes };
     },
   };
 }

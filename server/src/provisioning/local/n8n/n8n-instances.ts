@@ -168,7 +168,7 @@ export function localN8n(
         async usage(id) {
           await ctx.requireState(id);
           const usage = await disks.usage(id);
-          return { usedBytes: usage.usedBytes, limitBytes: usage.sizeBytes };
+          return { usedBytes: usage.usedBytes, limitBytes: usage.sizeBytes, roomBytes: usage.freeBytes };
         },
       },
     },

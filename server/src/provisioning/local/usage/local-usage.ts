@@ -107,6 +107,7 @@ export function localUsage(deps: LocalUsageDeps): UsageCapability {
             oomKills: since.oom,
             diskUsedBytes: storage?.usedBytes ?? null,
             diskLimitBytes: storage?.limitBytes ?? null,
+            diskRoomBytes: storage?.roomBytes ?? null,
             requests: web
               ? (requests.get(id) ?? { status2xx: 0, status3xx: 0, status4xx: 0, status5xx: 0, bytesSent: 0 })
               : null,

@@ -40,6 +40,8 @@ export interface SiteDisksOptions {
 interface SiteDiskUsage {
   usedBytes: number;
   sizeBytes: number;
+  /** What the site can still write (less than size − used while the hold holds room back). */
+  freeBytes: number;
 }
 
 export interface SiteDisks {
@@ -127,8 +129,8 @@ export function siteDisks(root: string, options: SiteDisksOptions): SiteDisks {
     isMounted: (id) => isMounted(sitePaths(root, id).dir),
 
     async usage(id) {
-      const { usedBytes, sizeBytes } = await diskUsage(sitePaths(root, id).dir);
-      return { usedBytes, sizeBytes };
+      const { usedBytes, sizeBytes, freeBytes } = await diskUsage(sitePaths(root, id).dir);
+      return { usedBytes, sizeBytes, freeBytes };
     },
   };
 }

@@ -173,7 +173,7 @@ export function siteLifecycle(ctx: Omit<SiteContext, 'caddySites'>, publicHost: 
       await ctx.requireState(id);
       if (!disks.isMounted(id)) throw new ConflictError("The site's disk is not mounted");
       const usage = await disks.usage(id);
-      return { usedBytes: usage.usedBytes, limitBytes: usage.sizeBytes };
+      return { usedBytes: usage.usedBytes, limitBytes: usage.sizeBytes, roomBytes: usage.freeBytes };
     },
   };
 }
