@@ -322,27 +322,37 @@ describe('module boundaries', () => {
     expect(reaching).toEqual([]);
   });
 
-  it('keeps the instances module in floors: its shared model under its kinds, its kinds under its concerns', () => {
-    // modules/instances/: the shared model at its root (context, repository, schemas, secrets), the kinds
-    // (kinds/: what each type is), then the concerns (deploy/, domains/, backups/, credentials/, jobs/).
-    // Only the wiring at the root (the service, its routers, its dependencies) gathers the concerns.
+  it('keeps the instances module in floors: its shared model, its kinds, then each concern over those below', () => {
+    // modules/instances/, from the ground up: the shared model (its root: context, repository, schemas,
+    // secrets, the jobs' queue; and kinds/, what each type is), then the concerns, each over those before
+    // it: domains/ and credentials/, deploy/ (a deploy may take a domain), backups/ (a restore deploys
+    // again), jobs/ (the tasks run them all). Only the wiring at the root gathers the concerns.
     const INSTANCES = 'server/src/modules/instances/';
-    const WIRING = ['instances.service.ts', 'instances.index.ts', 'instances.deps.ts'].map(
+    const FLOORS: string[][] = [
+      ['.', 'kinds'],
+      ['domains', 'credentials'],
+      ['deploy'],
+      ['backups'],
+      ['jobs'],
+    ];
+    const WIRING = ['instances.service.ts', 'instances.index.ts', 'instance-capabilities.ts'].map(
       (f) => INSTANCES + f,
     );
     const folderOf = (file: string) => path.dirname(path.relative(INSTANCES, file)).split(path.sep)[0] ?? '.';
+    const floorOf = (folder: string) => FLOORS.findIndex((floor) => floor.includes(folder));
     const upward: string[] = [];
     for (const [file, targets] of importGraph('server/src')) {
       if (!file.startsWith(INSTANCES) || isTest(file) || WIRING.includes(file)) continue;
       const from = folderOf(file);
-      if (from !== '.' && from !== 'kinds') continue;
       for (const target of targets) {
         if (!target.startsWith(INSTANCES)) continue;
         const to = folderOf(target);
-        // The root may ask the kinds; the kinds only the root and each other; neither a concern.
-        if (to !== '.' && to !== 'kinds') upward.push(`${file} -> ${target}`);
+        // The same folder, or a floor below; never a floor above, nor a neighbouring concern.
+        const model = floorOf(from) === 0 && floorOf(to) === 0;
+        if (to !== from && !model && floorOf(to) >= floorOf(from)) upward.push(`${file} -> ${target}`);
       }
     }
+    expect(FLOORS.flat().sort()).toEqual([...new Set(sourceFiles(INSTANCES).map(folderOf))].sort());
     expect(upward).toEqual([]);
   });
 

@@ -6,7 +6,7 @@ import type { Db } from '../src/db/database.ts';
 import { type JobRunner, startJobRunner } from '../src/jobs/job-runner.ts';
 import type { Cipher } from '../src/lib/crypto.ts';
 import { createBackupTasks } from '../src/modules/instances/backups/instance-backups.tasks.ts';
-import type { DriverStartup } from '../src/modules/instances/deploy/driver-startup.ts';
+import type { DriverStartup } from '../src/modules/instances/driver-startup.ts';
 import { createInstanceTasks } from '../src/modules/instances/jobs/instances.tasks.ts';
 import { createNotificationsService } from '../src/modules/notifications/notifications.service.ts';
 import type { ProvisioningDriver } from '../src/provisioning/driver.ts';

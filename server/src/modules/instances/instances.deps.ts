@@ -1,13 +1,16 @@
+import type { BackupVault } from '../../backup-storage/backup-vault.ts';
 import type { Db } from '../../db/database.ts';
 import type { Cipher } from '../../lib/crypto.ts';
 import type { TxtLookup } from '../../lib/dns-txt.ts';
 import type { LogLine } from '../../lib/error-reference.ts';
+import type { TokenService } from '../../lib/tokens.ts';
 import type { ProvisioningDriver } from '../../provisioning/driver.ts';
+import type { SessionChecks } from '../auth/session-checks.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
+import type { PaymentSettingsStore } from '../payments/payment-settings.ts';
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service.ts';
-import type { InstanceBackupsDeps } from './backups/instance-backups.service.ts';
-import type { DriverStartup } from './deploy/driver-startup.ts';
-import type { OperationBudgets } from './jobs/instance-jobs.ts';
+import type { DriverStartup } from './driver-startup.ts';
+import type { OperationBudgets } from './instance-jobs.ts';
 
 /** What the instances service and its parts are built with (createServices in services.ts). */
 export interface InstancesDeps {
@@ -28,4 +31,16 @@ export interface InstancesDeps {
   backups: InstanceBackupsDeps;
   /** The server log: why a deploy was refused, in the operator's words. */
   log?: LogLine;
+}
+
+/** What backups are built with: where they are kept, the signed download links and the plans' days. */
+export interface InstanceBackupsDeps {
+  vault: BackupVault;
+  tokens: Pick<TokenService, 'signLink' | 'readLink'>;
+  /** Whether the session a download link was made in still holds (modules/auth/session-checks.ts). */
+  sessions: SessionChecks;
+  publicUrl: string;
+  now: () => Date;
+  /** The days each plan keeps backups (the admin's payment settings). */
+  paymentSettings: Pick<PaymentSettingsStore, 'read'>;
 }

@@ -4,10 +4,11 @@ import type { InstanceType } from '../../provisioning/instance-types.ts';
 import { deletedInstanceBackups } from './backups/deleted-instance-backups.service.ts';
 import { createInstanceBackupsService } from './backups/instance-backups.service.ts';
 import { createInstanceCredentialsService } from './credentials/instance-credentials.service.ts';
-import { instanceCapabilities } from './deploy/instance-capabilities.ts';
 import { type DeployInstance, deployInstance } from './deploy/instance-deploy.ts';
 import { createInstanceDomainsService } from './domains/instance-domains.service.ts';
+import { instanceCapabilities } from './instance-capabilities.ts';
 import { DEFAULT_PAGE_SIZE } from './instance-catalog.ts';
+import { DEFAULT_BUDGETS, enqueueInstanceJob, type OperationBudgets } from './instance-jobs.ts';
 import { instancesContext } from './instances.context.ts';
 import type { InstancesDeps } from './instances.deps.ts';
 import {
@@ -19,7 +20,6 @@ import {
   updateSuspendedOfUser,
 } from './instances.repository.ts';
 import type { Instance, InstanceList, ListQuery, UpdateBody } from './instances.schemas.ts';
-import { DEFAULT_BUDGETS, enqueueInstanceJob, type OperationBudgets } from './jobs/instance-jobs.ts';
 
 const DELETE_WHEN_INACTIVE = 'Your subscription is inactive. Deleting instances is disabled.';
 export const PREPARING = 'Preparing credentials... This may take a moment.';

@@ -1,10 +1,10 @@
 import { createRouter } from '../../../lib/create-router.ts';
-import type { InstancesService } from '../instances.service.ts';
 import * as deletedRoutes from './deleted-instance-backups.routes.ts';
+import type { DeletedInstanceBackupsService } from './deleted-instance-backups.service.ts';
 
-/** What the routes of deleted instances' backups ask of the instances service. */
+/** What the routes of deleted instances' backups ask of their service. */
 type DeletedBackupsHandlers = Pick<
-  InstancesService,
+  DeletedInstanceBackupsService,
   'listDeletedBackups' | 'restoreIntoNew' | 'deleteDeletedBackup'
 >;
 

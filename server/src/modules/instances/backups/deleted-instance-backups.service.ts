@@ -35,6 +35,8 @@ const KEY_LOST =
  * restorable into a new instance of the same type: a deploy like any other (plan, region and resource
  * rules), whose restore job follows the deploy's in the new instance's queue.
  */
+export type DeletedInstanceBackupsService = ReturnType<typeof deletedInstanceBackups>;
+
 export function deletedInstanceBackups(deps: InstancesDeps, ctx: InstancesContext, deploy: DeployInstance) {
   const { db, driver, cipher } = deps;
   const { vault, paymentSettings } = deps.backups;

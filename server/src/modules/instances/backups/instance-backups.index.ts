@@ -1,11 +1,11 @@
 import { Readable } from 'node:stream';
 import { createRouter } from '../../../lib/create-router.ts';
-import type { InstancesService } from '../instances.service.ts';
 import * as backupRoutes from './instance-backups.routes.ts';
+import type { InstanceBackupsService } from './instance-backups.service.ts';
 
-/** What the backup and storage routes ask of the instances service. */
+/** What the backup and storage routes ask of the backups service. */
 type BackupsHandlers = Pick<
-  InstancesService,
+  InstanceBackupsService,
   | 'storage'
   | 'listBackups'
   | 'createBackup'

@@ -6,10 +6,8 @@ import type { DbOrTx } from '../../../db/database.ts';
 import type { InstanceBackupRow, InstanceRow } from '../../../db/tables/instances.ts';
 import { addJob } from '../../../jobs/job-queue.ts';
 import { ConflictError, GoneError, NotFoundError } from '../../../lib/errors.ts';
-import type { TokenService } from '../../../lib/tokens.ts';
-import type { SessionChecks } from '../../auth/session-checks.ts';
-import type { PaymentSettingsStore } from '../../payments/payment-settings.ts';
 import type { InstancesContext } from '../instances.context.ts';
+import type { InstanceBackupsDeps } from '../instances.deps.ts';
 import { updateInstance } from '../instances.repository.ts';
 import {
   claimDownloadLink,
@@ -113,17 +111,6 @@ export async function enqueueBackup(
   return inserted;
 }
 
-export interface InstanceBackupsDeps {
-  vault: BackupVault;
-  tokens: Pick<TokenService, 'signLink' | 'readLink'>;
-  /** Whether the session a download link was made in still holds (modules/auth/session-checks.ts). */
-  sessions: SessionChecks;
-  publicUrl: string;
-  now: () => Date;
-  /** The days each plan keeps backups (the admin's payment settings). */
-  paymentSettings: Pick<PaymentSettingsStore, 'read'>;
-}
-
 /** Who asks for a download link: the user, and the sign-in it asks from (absent: an API key). */
 export interface LinkHolder {
   userId: string;
@@ -138,6 +125,8 @@ export interface LinkHolder {
  * listed from the platform's database (never from the store), so another customer's backup id answers
  * 404 like a missing one.
  */
+export type InstanceBackupsService = ReturnType<typeof createInstanceBackupsService>;
+
 export function createInstanceBackupsService(ctx: InstancesContext, deps: InstanceBackupsDeps) {
   const { db, ownDeployed, own, capabilityOf, viaDriver, refuseWhenInactive, publish } = ctx;
   const { now } = deps;

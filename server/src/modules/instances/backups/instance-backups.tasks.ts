@@ -1,5 +1,4 @@
 import type { TaskList } from 'graphile-worker';
-import { moveTask, TASK_MOVE } from '../jobs/instance-move-task.ts';
 import { backupTask } from './instance-backup-task.ts';
 import { type BackupTaskDeps, backupTaskContext } from './instance-backup-task-context.ts';
 import {
@@ -8,6 +7,7 @@ import {
   TASK_RESTORE,
   TASK_RESTORE_INTO_NEW,
 } from './instance-backups.service.ts';
+import { moveTask, TASK_MOVE } from './instance-move-task.ts';
 import { restoreTasks } from './instance-restore-task.ts';
 
 /**

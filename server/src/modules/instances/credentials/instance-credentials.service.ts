@@ -10,11 +10,11 @@ import {
 } from '../../../lib/errors.ts';
 import { isDatabaseType, typeName } from '../instance-catalog.ts';
 import { offerOf, requireFeature } from '../instance-features.ts';
+import { enqueueInstanceJob, type OperationBudgets } from '../instance-jobs.ts';
 import { openSecret, sealPendingPassword } from '../instance-secrets.ts';
 import type { InstancesContext } from '../instances.context.ts';
 import { findCredentials, updateCredentials } from '../instances.repository.ts';
 import type { ChangePasswordBody, DatabaseAccess } from '../instances.schemas.ts';
-import { enqueueInstanceJob, type OperationBudgets } from '../jobs/instance-jobs.ts';
 import { kindOf } from '../kinds/kinds.ts';
 
 const PASSWORD_WHEN_INACTIVE = 'Subscription inactive — changing passwords is disabled.';

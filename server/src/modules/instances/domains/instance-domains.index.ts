@@ -1,11 +1,11 @@
 import { createRouter } from '../../../lib/create-router.ts';
 import { PENDING_ACTIVATION } from '../domain-verification.ts';
-import type { InstancesService } from '../instances.service.ts';
 import * as domainRoutes from './instance-domains.routes.ts';
+import type { InstanceDomainsService } from './instance-domains.service.ts';
 
-/** What the custom-domain and SSL routes ask of the instances service. */
+/** What the custom-domain and SSL routes ask of the domains service. */
 type DomainsHandlers = Pick<
-  InstancesService,
+  InstanceDomainsService,
   'addDomain' | 'verifyDomain' | 'removeDomain' | 'sslStatus' | 'requestSsl'
 >;
 

@@ -63,6 +63,8 @@ function sslResult(ssl: StoredSsl | null): SslResult {
  * n8n): a domain is recorded as pending with the TXT record that proves the account controls it, looked
  * up at once, by "Verify now" and in the background, and attached through the engine once verified.
  */
+export type InstanceDomainsService = ReturnType<typeof createInstanceDomainsService>;
+
 export function createInstanceDomainsService(deps: InstanceDomainsDeps, ctx: InstancesContext) {
   const { db } = deps;
   const { own, ownDeployed, changeUnlessDeleting, viaDriver, refuseWhenInactive, toInstance } = ctx;

@@ -5,8 +5,8 @@ import { createMemoryDriver } from '../../../../test/provisioning/memory-driver.
 import { createTestDatabase } from '../../../../test/test-db.ts';
 import { createApp } from '../../../app.ts';
 import type { Db } from '../../../db/database.ts';
+import { enqueueInstanceJob } from '../instance-jobs.ts';
 import { NODE_DOWN } from '../server-words.ts';
-import { enqueueInstanceJob } from './instance-jobs.ts';
 
 /**
  * A driver's live states (the swarm driver: a node down, a task killed by its memory limit) reach the

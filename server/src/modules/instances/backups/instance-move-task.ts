@@ -5,10 +5,10 @@ import type { InstanceRow } from '../../../db/tables/instances.ts';
 import { addJob } from '../../../jobs/job-queue.ts';
 import { describeError, newReference, withReference } from '../../../lib/error-reference.ts';
 import type { Deployment } from '../../../provisioning/engine.ts';
-import { type BackupTaskContext, customerReason } from '../backups/instance-backup-task-context.ts';
 import { recordRedeployment } from '../deploy/deployment-record.ts';
+import { label } from '../instance-task-context.ts';
 import { findInstanceById, updateInstance } from '../instances.repository.ts';
-import { label } from './instance-task-context.ts';
+import { type BackupTaskContext, customerReason } from './instance-backup-task-context.ts';
 
 /**
  * Moving instances off a drained server (Admin → Server): the driver stops each one, copies its data to
