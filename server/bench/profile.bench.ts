@@ -32,6 +32,8 @@ const ROUNDS = 4;
 const CONCURRENCY = 32;
 /** main.ts's pool size; the baseline gets the same. */
 const POOL_SIZE = 20;
+/** The throughput Berth must keep on each read, as a share of the bare server's. */
+const TARGET_RATIO = 0.85;
 const JWT_SECRET = 'bench-secret-bench-secret-bench-secret!!';
 
 function listen(
@@ -159,7 +161,7 @@ try {
     console.log(row('berth', berth));
     console.log(row('bare Hono + pg + jose, same reads', bare));
     console.log(
-      `  ratio berth / bare: ${ratio.toFixed(2)} (target >= 0.80: ${ratio >= 0.8 ? 'met' : 'MISSED'}; ${rounds(perRound)})`,
+      `  ratio berth / bare: ${ratio.toFixed(2)} (target >= ${TARGET_RATIO.toFixed(2)}: ${ratio >= TARGET_RATIO ? 'met' : 'MISSED'}; ${rounds(perRound)})`,
     );
   }
 

@@ -130,11 +130,11 @@ export function createApp(services: Services, http: HttpOptions = {}) {
   });
   // No NUL character in a path, query or body gets past here (400), whichever route it is for.
   app.use('/api/*', refuseNul);
-  app.use('/api/*', async (c, next) => {
+  app.use('/api/*', (c, next) => {
     c.set('verifyToken', services.verifyToken);
     c.set('isAdmin', admin.isAdmin);
     c.set('trustedProxies', trustedProxies);
-    await next();
+    return next();
   });
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',

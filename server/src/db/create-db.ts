@@ -20,19 +20,5 @@ export function createPool(connectionString: string, max = 10): pg.Pool {
  */
 export function createDb(source: string | pg.Pool, max = 10): Kysely<Database> {
   const pool = typeof source === 'string' ? createPool(source, max) : source;
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  pools.set(db, pool);
-  return db;
-}
-
-/** The pool behind each Kysely instance made by createDb. */
-const pools = new WeakMap<Kysely<Database>, pg.Pool>();
-
-/**
- * The pool behind `db` (made by createDb), for queries compiled in advance (db/prepared-query.ts) to
- * skip Kysely's executor; undefined for a transaction (its queries must stay on its connection) or a
- * Kysely instance made elsewhere.
- */
-export function poolOf(db: Kysely<Database>): pg.Pool | undefined {
-  return db.isTransaction ? undefined : pools.get(db);
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }

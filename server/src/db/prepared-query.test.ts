@@ -1,3 +1,4 @@
+import type { KyselyPlugin } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { insertInstanceRows } from '../../test/instance-rows.ts';
 import { createTestDatabase } from '../../test/test-db.ts';
@@ -84,6 +85,19 @@ describe('preparedQuery', () => {
       })
       .catch(() => {});
     expect(await page(db, bob, 10, 0)).toHaveLength(2);
+  });
+
+  it("runs through Kysely's executor: a plugin's result transform applies", async () => {
+    const [ann = ''] = users;
+    const marking: KyselyPlugin = {
+      transformQuery: ({ node }) => node,
+      transformResult: async ({ result }) => ({
+        ...result,
+        rows: result.rows.map((r) => ({ ...r, seen: true })),
+      }),
+    };
+    const rows = await page(db.withPlugin(marking), ann, 1, 0);
+    expect(rows).toEqual([{ name: 'db 1', status: expect.any(String), seen: true }]);
   });
 
   it('refuses a query that does not use every argument as a value', async () => {

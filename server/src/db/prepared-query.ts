@@ -1,5 +1,4 @@
 import type { Compilable, CompiledQuery } from 'kysely';
-import { poolOf } from './create-db.ts';
 import type { DbOrTx } from './database.ts';
 
 /** Stands for the `index`-th argument while the query is built; found again among the compiled parameters. */
@@ -17,7 +16,9 @@ class Slot {
  * `build` is called once, with stand-ins for its arguments: it must pass each argument to Kysely as a
  * value (`where('id', '=', id)`, `limit(n)`) and never look at it (no `if (search)`, no `id.trim()`).
  * Constants written in the query stay as they are. The SQL keeps living in the repository that calls
- * this, and the row type is Kysely's own. Outside a transaction it runs straight on the pool behind `db`.
+ * this, and the row type is Kysely's own. It runs through Kysely's executor (`db.executeQuery`; on the
+ * transaction's connection inside one): a plugin's result transform applies to every run, its query
+ * transform once, when the query is compiled on the first call's `db`.
  *
  * @example
  * const byId = preparedQuery((db, id: string) => db.selectFrom('users').selectAll().where('id', '=', id));
@@ -40,16 +41,6 @@ export function preparedQuery<A extends unknown[], R>(
     compiled ??= compile(db, args.length);
     const { query, slots } = compiled;
     const parameters = slots.map((slot, i) => (slot === undefined ? query.parameters[i] : args[slot]));
-    const pool = poolOf(db);
-    if (!pool) return (await db.executeQuery<R>({ ...query, parameters })).rows;
-    // Straight on a pooled client, as Kysely's executor would run it, without its layers (no plugins
-    // are configured, so the rows are the same). Released without the error, as Kysely does: a
-    // failed query does not close the connection.
-    const client = await pool.connect();
-    try {
-      return (await client.query(query.sql, parameters)).rows as R[];
-    } finally {
-      client.release();
-    }
+    return (await db.executeQuery<R>({ ...query, parameters })).rows;
   };
 }
