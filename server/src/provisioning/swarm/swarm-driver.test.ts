@@ -502,6 +502,11 @@ describe('WordPress on swarm', () => {
     expect(last?.memoryLimitBytes).toBe(512 * 1024 * 1024);
     expect(last?.diskLimitBytes).toBeGreaterThan(h.disks.wordpress * 0.8 * 1024 * 1024);
     expect(last?.diskUsedBytes).toBeGreaterThan(0);
+    // What it can still write: all the rest of its disk while nothing holds it back.
+    expect(last?.diskRoomBytes).toBeGreaterThan(
+      0.5 * ((last?.diskLimitBytes ?? 0) - (last?.diskUsedBytes ?? 0)),
+    );
+    expect(last?.diskRoomBytes).toBeLessThanOrEqual((last?.diskLimitBytes ?? 0) - (last?.diskUsedBytes ?? 0));
     // Admin → Server: each node of each region, what is reserved there and its disk.
     const capacity = await usage.capacity();
     const east = capacity.places?.filter((place) => place.region === 'us-east-1') ?? [];
