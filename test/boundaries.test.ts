@@ -324,13 +324,14 @@ describe('module boundaries', () => {
 
   it('keeps the instances module in floors: its shared model, its kinds, then each concern over those below', () => {
     // modules/instances/, from the ground up: the shared model (its root: context, repository, schemas,
-    // secrets, the jobs' queue; and kinds/, what each type is), then the concerns, each over those before
-    // it: domains/ and credentials/, deploy/ (a deploy may take a domain), backups/ (a restore deploys
-    // again), jobs/ (the tasks run them all). Only the wiring at the root gathers the concerns.
+    // secrets; kinds/, what each type is; queue/, the jobs' queue and what the driver takes while it
+    // starts), then the concerns, each over those before it: domains/, credentials/ and lifecycle/,
+    // deploy/ (a deploy may take a domain), backups/ (a restore deploys again), jobs/ (the tasks run
+    // them all). Only the wiring at the root gathers the concerns.
     const INSTANCES = 'server/src/modules/instances/';
     const FLOORS: string[][] = [
-      ['.', 'kinds'],
-      ['domains', 'credentials'],
+      ['.', 'kinds', 'queue'],
+      ['domains', 'credentials', 'lifecycle'],
       ['deploy'],
       ['backups'],
       ['jobs'],

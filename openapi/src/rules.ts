@@ -221,6 +221,20 @@ export function resourcesProblem(type: string, memoryMb: number, cpus: number): 
 /** What the deploy form and the API ask of a type besides name, region and resources. */
 export type DeployFieldsOf = 'none' | 'wordpressAdmin' | 'n8nOwner';
 
+/** How clients connect to a database type. */
+export interface DatabaseConnection {
+  scheme: 'mysql' | 'postgresql' | 'mongodb';
+  port: number;
+  /** The `metadata` flag instances of this type carry. */
+  flag: 'mysql' | 'postgres' | 'mongo';
+  /**
+   * The connection string's TLS options: the one that verifies the server's certificate and host
+   * name, the one naming the CA file, and what that one says to use the client's public CAs (none
+   * where the client has no such word, and then the option is left out).
+   */
+  tls: { verify: string; caFile: string; publicCas: string | null };
+}
+
 /** One instance type as customers meet it: its name, where it is listed, what deploying it asks. */
 export interface InstanceTypeEntry {
   /** The name customers read (the API's `type` field). */
@@ -232,13 +246,10 @@ export interface InstanceTypeEntry {
   deploymentInfo: string;
   /** The fields the deploy form shows for it, and the API requires. */
   deployFields: DeployFieldsOf;
+  /** Other spellings requests may use for it besides its id and name (any case). */
+  aliases?: readonly string[];
   /** Databases: how clients connect (the connection string's scheme, the default port) and its flag. */
-  connection?: {
-    scheme: 'mysql' | 'postgresql' | 'mongodb';
-    port: number;
-    /** The `metadata` flag instances of this type carry. */
-    flag: 'mysql' | 'postgres' | 'mongo';
-  };
+  connection?: DatabaseConnection;
   /** What it means once it has filled its database, in the customer's words (the notification's tail). */
   fullWords: string;
   /** What restoring the backup named `backup` replaces, as the confirmation warns. */
@@ -266,7 +277,12 @@ export const INSTANCE_TYPE_CATALOGUE = {
     description: 'The popular open-source relational database (served by MariaDB).',
     deploymentInfo: DATABASE_READY,
     deployFields: 'none',
-    connection: { scheme: 'mysql', port: 3306, flag: 'mysql' },
+    connection: {
+      scheme: 'mysql',
+      port: 3306,
+      flag: 'mysql',
+      tls: { verify: 'ssl-mode=VERIFY_IDENTITY', caFile: 'ssl-ca', publicCas: null },
+    },
     fullWords: RELATIONAL_FULL,
     restoreWarning: DATABASE_RESTORE,
   },
@@ -276,7 +292,13 @@ export const INSTANCE_TYPE_CATALOGUE = {
     description: 'The advanced open-source relational database.',
     deploymentInfo: DATABASE_READY,
     deployFields: 'none',
-    connection: { scheme: 'postgresql', port: 5432, flag: 'postgres' },
+    aliases: ['postgres'],
+    connection: {
+      scheme: 'postgresql',
+      port: 5432,
+      flag: 'postgres',
+      tls: { verify: 'sslmode=verify-full', caFile: 'sslrootcert', publicCas: 'system' },
+    },
     fullWords: RELATIONAL_FULL,
     restoreWarning: DATABASE_RESTORE,
   },
@@ -286,7 +308,12 @@ export const INSTANCE_TYPE_CATALOGUE = {
     description: 'The document database for JSON-like data.',
     deploymentInfo: DATABASE_READY,
     deployFields: 'none',
-    connection: { scheme: 'mongodb', port: 27017, flag: 'mongo' },
+    connection: {
+      scheme: 'mongodb',
+      port: 27017,
+      flag: 'mongo',
+      tls: { verify: 'tls=true', caFile: 'tlsCAFile', publicCas: null },
+    },
     fullWords:
       'new data is refused until you free space: drop the collections you no longer need to get below the size.',
     restoreWarning: DATABASE_RESTORE,
@@ -319,3 +346,9 @@ export type InstanceTypeName = (typeof INSTANCE_TYPE_CATALOGUE)[InstanceTypeId][
 
 /** The type ids in the catalogue's order. */
 export const INSTANCE_TYPE_IDS = Object.keys(INSTANCE_TYPE_CATALOGUE) as InstanceTypeId[];
+
+/** What /api/v1's create deploys when its body names no type (the spec's default). */
+export const PUBLIC_API_DEFAULT_TYPE: InstanceTypeId = 'n8n';
+
+/** A site's own database: WordPress keeps its content in MySQL (MariaDB). */
+export const SITE_DATABASE_CONNECTION = INSTANCE_TYPE_CATALOGUE.mysql.connection;

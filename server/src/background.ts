@@ -12,8 +12,8 @@ import {
   ORPHAN_GRACE_DAYS,
   STORE_SWEEP_INTERVAL_MS,
 } from './modules/instances/backups/backup-schedule.ts';
-import type { TrackedDriverStartup } from './modules/instances/driver-startup.ts';
-import { reconcileInstances } from './modules/instances/instance-jobs.ts';
+import type { TrackedDriverStartup } from './modules/instances/queue/driver-startup.ts';
+import { reconcileInstances } from './modules/instances/queue/instance-jobs.ts';
 import { platformBackupRound } from './modules/platform-backups/platform-backups.ts';
 import { TRIAL_NOTICES_INTERVAL_MS } from './modules/subscriptions/trial-notices.service.ts';
 import { COMPACT_INTERVAL_MS, SAMPLE_INTERVAL_MS } from './modules/usage/usage.service.ts';
@@ -225,7 +225,7 @@ function announce(line: string, log: LogLine): BackgroundTask {
 
 /**
  * The provisioning driver: what it runs from on the host, then its servers. Until its start has ended,
- * deploys of the types it may bring are accepted and their jobs wait (modules/instances/driver-startup.ts);
+ * deploys of the types it may bring are accepted and their jobs wait (modules/instances/queue/driver-startup.ts);
  * a start that fails leaves the types unavailable, with the reason in the capabilities.
  */
 function provisioningDriver({ config, services, startup, log }: BackgroundDeps): BackgroundTask {

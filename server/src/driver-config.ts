@@ -29,7 +29,7 @@ type ProvisioningConfig = ServerConfig['provisioning'];
 
 /**
  * The instance types the local driver's start may bring up: their deploys are accepted while it starts
- * (modules/instances/driver-startup.ts).
+ * (modules/instances/queue/driver-startup.ts).
  */
 export const TYPES_THE_START_BRINGS: readonly InstanceType[] = ['mysql', 'postgresql', 'wordpress'];
 

@@ -6,7 +6,7 @@ import { createApp, VERSION } from './app.ts';
 import { backgroundTasks, startInOrder } from './background.ts';
 import { createDriver, TYPES_THE_START_BRINGS } from './driver-config.ts';
 import { readConfig } from './env.ts';
-import { trackDriverStart } from './modules/instances/driver-startup.ts';
+import { trackDriverStart } from './modules/instances/queue/driver-startup.ts';
 import { startLiveHub } from './modules/notifications/notifications.hub.ts';
 import { createServices } from './services.ts';
 import { announceSettings, announceSetupToken, openDatabase, serviceSettings } from './start-up.ts';
@@ -24,7 +24,7 @@ async function main() {
   await announceSetupToken(database.db, config.publicUrl, log);
 
   // Requests are answered from the start on; deploys of the types the driver's start may bring are
-  // accepted meanwhile, and their jobs wait for it (modules/instances/driver-startup.ts).
+  // accepted meanwhile, and their jobs wait for it (modules/instances/queue/driver-startup.ts).
   const startup =
     config.provisioning.driver === 'local' ? trackDriverStart(TYPES_THE_START_BRINGS) : undefined;
   const services = createServices({

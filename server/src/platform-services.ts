@@ -2,10 +2,10 @@ import type { Db } from './db/database.ts';
 import type { Cipher } from './lib/crypto.ts';
 import { createTxtLookup } from './lib/dns-txt.ts';
 import type { LogLine } from './lib/error-reference.ts';
-import type { DriverStartup } from './modules/instances/driver-startup.ts';
-import type { OperationBudgets } from './modules/instances/instance-jobs.ts';
 import type { InstanceBackupsDeps } from './modules/instances/instances.deps.ts';
 import { createInstancesService } from './modules/instances/instances.service.ts';
+import type { DriverStartup } from './modules/instances/queue/driver-startup.ts';
+import type { OperationBudgets } from './modules/instances/queue/instance-jobs.ts';
 import type { NotificationsService } from './modules/notifications/notifications.service.ts';
 import {
   createPaymentSettingsStore,

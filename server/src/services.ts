@@ -30,11 +30,11 @@ import { createHelpDeskService } from './modules/help-desk/help-desk.service.ts'
 import { createBackupSchedule } from './modules/instances/backups/backup-schedule.ts';
 import { createBackupTasks } from './modules/instances/backups/instance-backups.tasks.ts';
 import { queueMoves } from './modules/instances/backups/instance-move-task.ts';
-import type { DriverStartup } from './modules/instances/driver-startup.ts';
-import type { OperationBudgets } from './modules/instances/instance-jobs.ts';
 import { createInstanceLiveStates } from './modules/instances/jobs/instance-live-states.ts';
 import { createInstanceTasks } from './modules/instances/jobs/instances.tasks.ts';
 import { createStorageAlerts } from './modules/instances/jobs/storage-alerts.ts';
+import type { DriverStartup } from './modules/instances/queue/driver-startup.ts';
+import type { OperationBudgets } from './modules/instances/queue/instance-jobs.ts';
 import { createNotificationHub, type NotificationHub } from './modules/notifications/notifications.hub.ts';
 import { createNotificationsService } from './modules/notifications/notifications.service.ts';
 import { createPasswordResetService } from './modules/password-reset/password-reset.service.ts';

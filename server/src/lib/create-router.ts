@@ -1,4 +1,4 @@
-import { OpenAPIHono } from '@hono/zod-openapi';
+import { OpenAPIHono, type RouteConfig, type RouteHandler } from '@hono/zod-openapi';
 import type { AppEnv } from './app-env.ts';
 import { validationBody } from './error-handler.ts';
 
@@ -10,3 +10,6 @@ export function createRouter() {
     },
   });
 }
+
+/** The handler of one route: its params, query and body as the route validates them, its answers as it declares them. */
+export type AppRouteHandler<R extends RouteConfig> = RouteHandler<R, AppEnv>;

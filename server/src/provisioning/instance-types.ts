@@ -5,6 +5,7 @@ export const DATABASE_TYPES = ['mysql', 'postgresql', 'mongodb'] as const;
 export type DatabaseType = (typeof DATABASE_TYPES)[number];
 
 const APPLICATION_TYPES = ['wordpress', 'n8n'] as const;
+export type ApplicationType = (typeof APPLICATION_TYPES)[number];
 
 export const INSTANCE_TYPES = [...DATABASE_TYPES, ...APPLICATION_TYPES] as const;
 export type InstanceType = (typeof INSTANCE_TYPES)[number];

@@ -3,11 +3,11 @@ import { BACKUPS_NOT_OFFSITE } from '../../backup-storage/object-store.ts';
 import { INSTANCE_TYPES } from '../../provisioning/instance-types.ts';
 import { ORPHAN_GRACE_DAYS } from './backups/backup-schedule.ts';
 import { findLastSweep } from './backups/instance-backups.repository.ts';
-import { NOTHING_STARTING } from './driver-startup.ts';
 import type { InstancesDeps } from './instances.deps.ts';
 import type { Capabilities, OperatorCapabilities } from './instances.schemas.ts';
 import { kindOf } from './kinds/kinds.ts';
-import { phpChoices } from './kinds/php-versions.ts';
+import { phpChoices, wordpressKind } from './kinds/wordpress.kind.ts';
+import { NOTHING_STARTING } from './queue/driver-startup.ts';
 
 /**
  * What the driver can provide, for customers (the reason a type is unavailable) and for the operator
@@ -45,7 +45,7 @@ export function instanceCapabilities(deps: Pick<InstancesDeps, 'db' | 'driver' |
       const [types, regions, php] = await Promise.all([
         capabilityList(),
         driver.regions(),
-        phpChoices(driver, startup.mayProvide('wordpress')),
+        phpChoices(driver, startup.mayProvide(wordpressKind.type)),
       ]);
       return {
         php,

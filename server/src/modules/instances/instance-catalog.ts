@@ -4,6 +4,7 @@ import {
   DEFAULT_REGION,
   INSTANCE_TYPE_CATALOGUE,
   INSTANCE_TYPE_IDS,
+  type InstanceTypeEntry,
   type InstanceTypeName,
   REGIONS,
   type RegionId,
@@ -25,12 +26,21 @@ export const typeName = (type: InstanceType): InstanceTypeName => INSTANCE_TYPE_
 /** Every type's name, in the catalogue's order (the API's `type` enum). */
 export const TYPE_NAMES = TYPE_IDS.map(typeName) as [InstanceTypeName, ...InstanceTypeName[]];
 
-/** Every spelling a request may use for a type: the display name or the id, any case; `postgres` too. */
+/** Every spelling a request may use for a type: the display name, the id or an alias, any case. */
 export function typeFromInput(input: string): InstanceType | undefined {
   const key = input.trim().toLowerCase();
-  if (key === 'postgres') return 'postgresql';
-  return TYPE_IDS.find((type) => type === key || typeName(type).toLowerCase() === key);
+  return TYPE_IDS.find(
+    (type) => type === key || typeName(type).toLowerCase() === key || aliasesOf(type).includes(key),
+  );
 }
+
+function aliasesOf(type: InstanceType): readonly string[] {
+  const entry: InstanceTypeEntry = INSTANCE_TYPE_CATALOGUE[type];
+  return entry.aliases ?? [];
+}
+
+/** The other spellings of types requests may use ('postgres'), as the API documents them. */
+export const TYPE_ALIASES = TYPE_IDS.flatMap(aliasesOf);
 
 export function isDatabaseType(type: InstanceType): type is DatabaseType {
   return (DATABASE_TYPES as readonly string[]).includes(type);

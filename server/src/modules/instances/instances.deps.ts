@@ -9,8 +9,8 @@ import type { SessionChecks } from '../auth/session-checks.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import type { PaymentSettingsStore } from '../payments/payment-settings.ts';
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service.ts';
-import type { DriverStartup } from './driver-startup.ts';
-import type { OperationBudgets } from './instance-jobs.ts';
+import type { DriverStartup } from './queue/driver-startup.ts';
+import type { OperationBudgets } from './queue/instance-jobs.ts';
 
 /** What the instances service and its parts are built with (createServices in services.ts). */
 export interface InstancesDeps {

@@ -19,6 +19,7 @@ import {
   DEFAULT_REGION,
   MAX_PAGE_SIZE,
   REGION_IDS,
+  TYPE_ALIASES,
   TYPE_NAMES,
   typeFromInput,
 } from './instance-catalog.ts';
@@ -35,9 +36,9 @@ const Name = z
 
 const Description = z.string().trim().max(FIELD_LIMITS.instanceDescription, 'Description too long');
 
-const TYPE_SPELLINGS = [...new Set([...TYPE_NAMES, ...INSTANCE_TYPES, 'postgres'])];
+const TYPE_SPELLINGS = [...new Set([...TYPE_NAMES, ...INSTANCE_TYPES, ...TYPE_ALIASES])];
 
-/** A type as requests spell it ('MySQL', 'mysql', 'postgres', …), read as the lower-case id. */
+/** A type as requests spell it (its name, id or an alias, any case: typeFromInput), read as its id. */
 const TypeInput = (message: string) =>
   z
     .string({ error: message })

@@ -39,7 +39,7 @@ import { caddyPaths } from '../../provisioning/local/front-door/caddy.ts';
 import { siteNames, sitePaths } from '../../provisioning/local/wordpress/site-names.ts';
 import { runInSandbox } from '../../provisioning/local/wordpress/site-sandbox.ts';
 import type { Services } from '../../services.ts';
-import { instanceHasJobs, reconcileInstances } from './instance-jobs.ts';
+import { instanceHasJobs, reconcileInstances } from './queue/instance-jobs.ts';
 
 /**
  * WordPress instances end to end through the API: the real local driver with its site runtime (Caddy,

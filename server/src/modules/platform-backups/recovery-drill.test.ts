@@ -40,7 +40,7 @@ import { DEFAULT_RUNTIMES_DIR, missingRuntimeReason } from '../../provisioning/a
 import type { DatabaseCredentials } from '../../provisioning/engine.ts';
 import { runInSandbox } from '../../provisioning/local/wordpress/site-sandbox.ts';
 import type { Services } from '../../services.ts';
-import { instanceHasJobs, reconcileInstances } from '../instances/instance-jobs.ts';
+import { instanceHasJobs, reconcileInstances } from '../instances/queue/instance-jobs.ts';
 import { platformBackups } from './platform-backups.ts';
 import { restorePlatform } from './platform-recovery.ts';
 

@@ -1,3 +1,4 @@
+import { PUBLIC_API_DEFAULT_TYPE } from '@berth/openapi/rules';
 import { z } from '@hono/zod-openapi';
 import { BackupDownloadSchema, BackupSchema } from '../instances/backups/instance-backups.schemas.ts';
 import { SslResultSchema } from '../instances/instance-domains.schemas.ts';
@@ -75,7 +76,7 @@ export const PublicCreateInstanceSchema = z
     name: shape.name,
     description: shape.description,
     // The spec's default: n8n (which needs its owner account, `n8n`).
-    type: shape.type.default('n8n').openapi({ default: 'n8n' }),
+    type: shape.type.default(PUBLIC_API_DEFAULT_TYPE).openapi({ default: PUBLIC_API_DEFAULT_TYPE }),
     region: shape.region,
     memory: shape.memory.openapi({ example: '1GB' }),
     cpu: shape.cpu.openapi({ example: '1' }),

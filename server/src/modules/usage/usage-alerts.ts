@@ -1,7 +1,7 @@
 import { HIGH_WATER, type StorageReport, WARNING } from '../../provisioning/disk-policy.ts';
 import type { UsageSample } from '../../provisioning/usage.ts';
 import { typeName } from '../instances/instance-catalog.ts';
-import type { DeployedInstance } from '../instances/instances.service.ts';
+import type { DeployedInstance } from '../instances/lifecycle/lifecycle.service.ts';
 
 /**
  * When an instance's usage deserves a warning (sent as a notification to its owner; the usage service

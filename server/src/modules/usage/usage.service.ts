@@ -5,7 +5,8 @@ import type { InstanceType } from '../../provisioning/instance-types.ts';
 import type { UsageSample } from '../../provisioning/usage.ts';
 import { FeatureUnavailableError } from '../instances/instance-features.ts';
 import { resourcesOf } from '../instances/instance-resources.ts';
-import type { DeployedInstance, InstancesService } from '../instances/instances.service.ts';
+import type { InstancesService } from '../instances/instances.service.ts';
+import type { DeployedInstance } from '../instances/lifecycle/lifecycle.service.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import {
   compactUsage,

@@ -6,8 +6,8 @@ import { addJob } from '../../../jobs/job-queue.ts';
 import { describeError, newReference, withReference } from '../../../lib/error-reference.ts';
 import type { Deployment } from '../../../provisioning/engine.ts';
 import { recordRedeployment } from '../deploy/deployment-record.ts';
-import { label } from '../instance-task-context.ts';
 import { findInstanceById, updateInstance } from '../instances.repository.ts';
+import { label } from '../queue/instance-task-context.ts';
 import { type BackupTaskContext, customerReason } from './instance-backup-task-context.ts';
 
 /**

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { SITE_DATABASE_CONNECTION } from '@berth/openapi/rules';
 import type { Db } from '../../../db/database.ts';
 import type { Cipher } from '../../../lib/crypto.ts';
 import {
@@ -10,12 +11,13 @@ import {
 } from '../../../lib/errors.ts';
 import { isDatabaseType, typeName } from '../instance-catalog.ts';
 import { offerOf, requireFeature } from '../instance-features.ts';
-import { enqueueInstanceJob, type OperationBudgets } from '../instance-jobs.ts';
 import { openSecret, sealPendingPassword } from '../instance-secrets.ts';
 import type { InstancesContext } from '../instances.context.ts';
 import { findCredentials, updateCredentials } from '../instances.repository.ts';
 import type { ChangePasswordBody, DatabaseAccess } from '../instances.schemas.ts';
 import { kindOf } from '../kinds/kinds.ts';
+import { enqueueInstanceJob, type OperationBudgets } from '../queue/instance-jobs.ts';
+import { CA_FILE_NAME, connectionString } from './connection-string.ts';
 
 const PASSWORD_WHEN_INACTIVE = 'Subscription inactive — changing passwords is disabled.';
 const PASSWORD_TYPES_ONLY = 'Only MongoDB or MySQL password changes are supported';
@@ -26,29 +28,6 @@ export interface InstanceCredentialsDeps {
   budgets: OperationBudgets;
   /** How long a password change waits for its job before answering 202. */
   passwordWaitMs: number;
-}
-
-/** What the instance page calls the CA certificate customers download (the connection string names it). */
-const CA_FILE_NAME = 'berth-ca.pem';
-
-/**
- * The client's TLS options in a connection string: verify the server's certificate and its host name,
- * with the downloaded CA (Berth's own) or the public ones the client trusts.
- */
-function tlsQuery(scheme: string, tls: { caPem: string | null } | null | undefined): string {
-  if (!tls) return '';
-  if (scheme === 'postgresql')
-    return `?sslmode=verify-full&sslrootcert=${tls.caPem ? CA_FILE_NAME : 'system'}`;
-  return `?ssl-mode=VERIFY_IDENTITY${tls.caPem ? `&ssl-ca=${CA_FILE_NAME}` : ''}`;
-}
-
-function connectionString(
-  scheme: string,
-  c: { user: string; password: string; host: string; port: number; name: string },
-  tls: { caPem: string | null } | null | undefined,
-) {
-  const e = encodeURIComponent;
-  return `${scheme}://${e(c.user)}:${e(c.password)}@${c.host.includes(':') ? `[${c.host}]` : c.host}:${c.port}/${e(c.name)}${tlsQuery(scheme, tls)}`;
 }
 
 /**
@@ -110,7 +89,7 @@ export function createInstanceCredentialsService(
           ? {
               ...database,
               connectionString: connectionString(
-                'connection' in entry ? entry.connection.scheme : 'mysql',
+                'connection' in entry ? entry.connection : SITE_DATABASE_CONNECTION,
                 database,
                 secret.tls,
               ),

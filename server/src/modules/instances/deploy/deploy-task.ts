@@ -2,16 +2,16 @@ import type { Db } from '../../../db/database.ts';
 import type { InstanceRow } from '../../../db/tables/instances.ts';
 import type { ProvisioningDriver } from '../../../provisioning/driver.ts';
 import type { Deployment, SiteUrls } from '../../../provisioning/engine.ts';
-import { attempt } from '../instance-job-attempts.ts';
 import { openSecret, type StoredSecret } from '../instance-secrets.ts';
+import { findCredentials, findInstanceById, updateInstance } from '../instances.repository.ts';
+import { attempt } from '../queue/instance-job-attempts.ts';
 import {
   FAILED,
   type InstanceTaskContext,
   type InstanceTaskDeps,
   label,
   type Step,
-} from '../instance-task-context.ts';
-import { findCredentials, findInstanceById, updateInstance } from '../instances.repository.ts';
+} from '../queue/instance-task-context.ts';
 import { deployRequestOf } from './deploy-specs.ts';
 import { recordDeployment } from './deployment-record.ts';
 

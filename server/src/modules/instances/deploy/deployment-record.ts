@@ -4,8 +4,8 @@ import type { Cipher } from '../../../lib/crypto.ts';
 import type { Deployment } from '../../../provisioning/engine.ts';
 import type { NotificationsService } from '../../notifications/notifications.service.ts';
 import { openSecret, type StoredSecret, sealSecret } from '../instance-secrets.ts';
-import { label } from '../instance-task-context.ts';
 import { findCredentials, updateCredentials } from '../instances.repository.ts';
+import { label } from '../queue/instance-task-context.ts';
 
 /**
  * What the customer is told when a deploy of an instance that ran before changed where it is reached: a

@@ -5,9 +5,7 @@ import { ProvisioningUnavailableError } from '../../../provisioning/driver.ts';
 import { generatePassword } from '../../../provisioning/tenant-names.ts';
 import { DOMAINS_SITES_ONLY } from '../domains/instance-domain-checks.ts';
 import { domainFree, pendingDomain } from '../domains/instance-domains.service.ts';
-import { NOTHING_STARTING } from '../driver-startup.ts';
 import { requireFeature } from '../instance-features.ts';
-import { enqueueInstanceJob, type OperationBudgets } from '../instance-jobs.ts';
 import { checkResources } from '../instance-resources.ts';
 import { sealSecret } from '../instance-secrets.ts';
 import type { InstancesContext } from '../instances.context.ts';
@@ -15,6 +13,8 @@ import type { InstancesDeps } from '../instances.deps.ts';
 import { insertCredentials, insertInstance } from '../instances.repository.ts';
 import type { DeployBody, Instance } from '../instances.schemas.ts';
 import { kindOf } from '../kinds/kinds.ts';
+import { NOTHING_STARTING } from '../queue/driver-startup.ts';
+import { enqueueInstanceJob, type OperationBudgets } from '../queue/instance-jobs.ts';
 
 const CANNOT_CREATE = 'Cannot create instance. Please check your subscription status.';
 

@@ -3,9 +3,9 @@ import type { InstanceRow } from '../../../db/tables/instances.ts';
 import type { TxtLookup } from '../../../lib/dns-txt.ts';
 import { ConflictError, ValidationError } from '../../../lib/errors.ts';
 import { judgeTxt, PENDING_WINDOW_HOURS, verificationRecord } from '../domain-verification.ts';
-import { instanceHasJobs } from '../instance-jobs.ts';
 import type { InstancesContext } from '../instances.context.ts';
 import { findDomainHolders, updateDomainOf, type updateInstance } from '../instances.repository.ts';
+import { instanceHasJobs } from '../queue/instance-jobs.ts';
 
 export const DOMAINS_SITES_ONLY = 'Custom domains are only available for WordPress instances';
 export const domainTaken = (domain: string) => `The domain ${domain} is already in use by another account`;

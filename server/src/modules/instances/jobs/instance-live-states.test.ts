@@ -5,7 +5,7 @@ import { createMemoryDriver } from '../../../../test/provisioning/memory-driver.
 import { createTestDatabase } from '../../../../test/test-db.ts';
 import { createApp } from '../../../app.ts';
 import type { Db } from '../../../db/database.ts';
-import { enqueueInstanceJob } from '../instance-jobs.ts';
+import { enqueueInstanceJob } from '../queue/instance-jobs.ts';
 import { NODE_DOWN } from '../server-words.ts';
 
 /**

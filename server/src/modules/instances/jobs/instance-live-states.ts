@@ -7,8 +7,8 @@ import type { NotificationsService } from '../../notifications/notifications.ser
 import { findLatestComplete } from '../backups/instance-backups.repository.ts';
 import { type BackupJobPayload, TASK_RECOVER } from '../backups/instance-backups.service.ts';
 import { typeName } from '../instance-catalog.ts';
-import { instanceHasJobs } from '../instance-jobs.ts';
 import { findInstanceById, updateInstance } from '../instances.repository.ts';
+import { instanceHasJobs } from '../queue/instance-jobs.ts';
 import { NODE_DOWN, SERVER_LOST } from '../server-words.ts';
 
 /**

@@ -4,12 +4,8 @@ import { ConflictError } from '../../../lib/errors.ts';
 import { ProvisioningUnavailableError } from '../../../provisioning/driver.ts';
 import { keepBackupsOfDeleted } from '../backups/instance-backups.repository.ts';
 import { deployStep } from '../deploy/deploy-task.ts';
-import { NOTHING_STARTING } from '../driver-startup.ts';
 import { typeName } from '../instance-catalog.ts';
-import { afterDriverStart, attempt, isFinal, parsePayload } from '../instance-job-attempts.ts';
-import { type InstanceOperation, TASK_OF } from '../instance-jobs.ts';
 import { openPendingPassword, openSecret, sealKeptKey, sealSecret } from '../instance-secrets.ts';
-import { FAILED, type InstanceTaskDeps, instanceTaskContext, type Step } from '../instance-task-context.ts';
 import {
   deleteInstanceRow,
   findCredentials,
@@ -18,9 +14,18 @@ import {
   updateInstance,
 } from '../instances.repository.ts';
 import { kindOf } from '../kinds/kinds.ts';
+import { NOTHING_STARTING } from '../queue/driver-startup.ts';
+import { afterDriverStart, attempt, isFinal, parsePayload } from '../queue/instance-job-attempts.ts';
+import { type InstanceOperation, TASK_OF } from '../queue/instance-jobs.ts';
+import {
+  FAILED,
+  type InstanceTaskDeps,
+  instanceTaskContext,
+  type Step,
+} from '../queue/instance-task-context.ts';
 
 /**
- * The graphile-worker tasks of the instance engine (see instance-jobs.ts). Each reads the instance when
+ * The graphile-worker tasks of the instance engine (see queue/instance-jobs.ts). Each reads the instance when
  * it runs and does what the row asks for; a missing row (deleted meanwhile) ends it quietly. Status
  * changes, notifications and the live-stream signal are written in one transaction.
  */

@@ -2,7 +2,7 @@ import type { INSTANCE_TYPE_CATALOGUE } from '@berth/openapi/rules';
 import type { InstanceRow, InstanceSettings } from '../../../db/tables/instances.ts';
 import type { ProvisioningDriver } from '../../../provisioning/driver.ts';
 import type { BaseSpec, SpecOf } from '../../../provisioning/engine.ts';
-import type { InstanceType } from '../../../provisioning/instance-types.ts';
+import type { ApplicationType, InstanceType } from '../../../provisioning/instance-types.ts';
 import { resourcesOf } from '../instance-resources.ts';
 import type { StoredSecret } from '../instance-secrets.ts';
 import type { DeployBody } from '../instances.schemas.ts';
@@ -62,7 +62,7 @@ export interface KindFields {
 
 /** The object of /api/v1's create body that holds a kind's fields, and each field's deploy body name. */
 export interface PublicFields {
-  group: 'wordpress' | 'n8n';
+  group: ApplicationType;
   fields: Readonly<Record<string, 'title' | 'username' | 'email' | 'password' | 'phpversion'>>;
 }
 

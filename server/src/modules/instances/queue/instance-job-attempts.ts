@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { JobHelpers } from 'graphile-worker';
-import { DecryptionError } from '../../lib/crypto.ts';
-import { AppError } from '../../lib/errors.ts';
+import { DecryptionError } from '../../../lib/crypto.ts';
+import { AppError } from '../../../lib/errors.ts';
 import { type DriverStartup, MAX_DRIVER_WAIT_MS } from './driver-startup.ts';
 import type { InstanceJobPayload } from './instance-jobs.ts';
 

@@ -1,4 +1,4 @@
-import type { InstanceType } from '../../provisioning/instance-types.ts';
+import type { InstanceType } from '../../../provisioning/instance-types.ts';
 
 /**
  * Where the provisioning driver's start stands. main.ts answers requests before the driver is ready

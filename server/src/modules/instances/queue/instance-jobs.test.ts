@@ -9,18 +9,18 @@ import {
   present,
   register,
   type TestApp,
-} from '../../../test/create-test-app.ts';
-import { startTestRunner, waitFor, waitForGone, waitForStatus } from '../../../test/instances-harness.ts';
-import { withEngine } from '../../../test/provisioning/engines.ts';
-import { createMemoryDriver, type MemoryDriver } from '../../../test/provisioning/memory-driver.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-db.ts';
-import type { Db } from '../../db/database.ts';
-import { type JobRunner, recoverAbandonedJobs } from '../../jobs/job-runner.ts';
-import { type Cipher, createEphemeralCipher } from '../../lib/crypto.ts';
-import { ValidationError } from '../../lib/errors.ts';
-import { type ProvisioningDriver, ProvisioningUnavailableError } from '../../provisioning/driver.ts';
-import type { DatabaseCredentials } from '../../provisioning/engine.ts';
-import { type Capabilities, unavailable } from '../../provisioning/instance-types.ts';
+} from '../../../../test/create-test-app.ts';
+import { startTestRunner, waitFor, waitForGone, waitForStatus } from '../../../../test/instances-harness.ts';
+import { withEngine } from '../../../../test/provisioning/engines.ts';
+import { createMemoryDriver, type MemoryDriver } from '../../../../test/provisioning/memory-driver.ts';
+import { createTestDatabase, type TestDatabase } from '../../../../test/test-db.ts';
+import type { Db } from '../../../db/database.ts';
+import { type JobRunner, recoverAbandonedJobs } from '../../../jobs/job-runner.ts';
+import { type Cipher, createEphemeralCipher } from '../../../lib/crypto.ts';
+import { ValidationError } from '../../../lib/errors.ts';
+import { type ProvisioningDriver, ProvisioningUnavailableError } from '../../../provisioning/driver.ts';
+import type { DatabaseCredentials } from '../../../provisioning/engine.ts';
+import { type Capabilities, unavailable } from '../../../provisioning/instance-types.ts';
 import { trackDriverStart } from './driver-startup.ts';
 import { DEFAULT_BUDGETS, enqueueInstanceJob, reconcileInstances } from './instance-jobs.ts';
 

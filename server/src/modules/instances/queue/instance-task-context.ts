@@ -1,16 +1,16 @@
 import type { JobHelpers } from 'graphile-worker';
-import type { Db, DbOrTx } from '../../db/database.ts';
-import type { InstanceRow } from '../../db/tables/instances.ts';
-import type { Cipher } from '../../lib/crypto.ts';
-import { type LogLine, reportFailure } from '../../lib/error-reference.ts';
-import { AppError } from '../../lib/errors.ts';
-import { type ProvisioningDriver, ProvisioningUnavailableError } from '../../provisioning/driver.ts';
-import type { NotificationsService } from '../notifications/notifications.service.ts';
+import type { Db, DbOrTx } from '../../../db/database.ts';
+import type { InstanceRow } from '../../../db/tables/instances.ts';
+import type { Cipher } from '../../../lib/crypto.ts';
+import { type LogLine, reportFailure } from '../../../lib/error-reference.ts';
+import { AppError } from '../../../lib/errors.ts';
+import { type ProvisioningDriver, ProvisioningUnavailableError } from '../../../provisioning/driver.ts';
+import type { NotificationsService } from '../../notifications/notifications.service.ts';
+import { typeName } from '../instance-catalog.ts';
+import { findCredentials, updateCredentials, updateInstance } from '../instances.repository.ts';
 import type { DriverStartup } from './driver-startup.ts';
-import { typeName } from './instance-catalog.ts';
 import { DeadlineError } from './instance-job-attempts.ts';
 import { type InstanceJobPayload, type InstanceOperation, TASK_OF } from './instance-jobs.ts';
-import { findCredentials, updateCredentials, updateInstance } from './instances.repository.ts';
 
 export interface InstanceTaskDeps {
   db: Db;

@@ -1,7 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
-import { errorResponse, json, MessageSchema } from '../../lib/openapi-schemas.ts';
-import { requireAdmin } from '../../middleware/auth.ts';
-import { notFound, notSignedIn, signedIn, tags, unavailableHere } from './instance-route-responses.ts';
+import { errorResponse, json, MessageSchema } from '../../../lib/openapi-schemas.ts';
+import { requireAdmin } from '../../../middleware/auth.ts';
+import { notFound, notSignedIn, signedIn, tags, unavailableHere } from '../instance-route-responses.ts';
 import {
   CapabilitiesSchema,
   ChangePasswordBodySchema,
@@ -15,7 +15,7 @@ import {
   OperatorCapabilitiesSchema,
   TypeQuerySchema,
   UpdateBodySchema,
-} from './instances.schemas.ts';
+} from '../instances.schemas.ts';
 
 export const list = createRoute({
   method: 'get',

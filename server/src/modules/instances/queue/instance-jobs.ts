@@ -1,6 +1,6 @@
-import type { Db, DbOrTx } from '../../db/database.ts';
-import { addJob, queueHasJobs } from '../../jobs/job-queue.ts';
-import { findInstancesToReconcile } from './instances.repository.ts';
+import type { Db, DbOrTx } from '../../../db/database.ts';
+import { addJob, queueHasJobs } from '../../../jobs/job-queue.ts';
+import { findInstancesToReconcile } from '../instances.repository.ts';
 
 /**
  * The jobs that bring an instance's tenant in line with its row. Each is added in the transaction that
