@@ -8,7 +8,7 @@ import type * as routes from './lifecycle.routes.ts';
 
 type Uses<K extends keyof InstancesService> = Pick<InstancesService, K>;
 
-export const PREPARING = 'Preparing credentials... This may take a moment.';
+const PREPARING = 'Preparing credentials... This may take a moment.';
 
 export const list =
   (instances: Uses<'list'>): AppRouteHandler<typeof routes.list> =>
