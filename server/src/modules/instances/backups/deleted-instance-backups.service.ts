@@ -16,6 +16,7 @@ import {
   findBackupsOfDeleted,
 } from './instance-backups.repository.ts';
 import {
+  archiveOf,
   type BackupJobPayload,
   backupPrefix,
   manifestKey,
@@ -25,7 +26,6 @@ import {
 const RESTORE_WHEN_INACTIVE = 'Restoring backups is disabled.';
 const DELETE_WHEN_INACTIVE = 'Deleting backups is disabled.';
 const BACKUP_ID = /^b-[0-9a-f]{12}$/;
-const LOCATION = { s3: 'Off-site storage', local: 'This server' } as const;
 const KEY_LOST =
   'This backup cannot be restored into a new instance: the key its data is encrypted with is missing';
 
@@ -66,16 +66,7 @@ export function deletedInstanceBackups(deps: InstancesDeps, ctx: InstancesContex
   function toDeletedBackup(row: DeletedInstanceBackupRow, reason: string | undefined): DeletedInstanceBackup {
     const kept = row.deleted_instance;
     return {
-      id: row.id,
-      name: row.name,
-      note: row.note,
-      createdAt: row.created_at.toISOString(),
-      completedAt: row.completed_at?.toISOString() ?? null,
-      kind: row.kind,
-      bytes: Number(row.bytes),
-      size: Number(row.size),
-      location: LOCATION[row.location],
-      offsite: row.location === 's3',
+      ...archiveOf(row),
       keptUntil: new Date(row.kept_until).toISOString(),
       instance: {
         id: row.instance_id,

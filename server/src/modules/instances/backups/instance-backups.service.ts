@@ -62,7 +62,19 @@ const newBackupId = () => `b-${randomBytes(6).toString('hex')}`;
 
 const LOCATION = { s3: 'Off-site storage', local: 'This server' } as const;
 
-function toBackup(row: InstanceBackupRow): Backup {
+type ArchiveColumns =
+  | 'id'
+  | 'name'
+  | 'note'
+  | 'created_at'
+  | 'completed_at'
+  | 'kind'
+  | 'bytes'
+  | 'size'
+  | 'location';
+
+/** What every backup shows of its archive, an instance's or a deleted instance's. */
+export function archiveOf(row: Pick<InstanceBackupRow, ArchiveColumns>) {
   return {
     id: row.id,
     name: row.name,
@@ -70,14 +82,15 @@ function toBackup(row: InstanceBackupRow): Backup {
     createdAt: row.created_at.toISOString(),
     completedAt: row.completed_at?.toISOString() ?? null,
     kind: row.kind,
-    status: row.status,
-    step: row.step,
-    error: row.error,
     bytes: Number(row.bytes),
     size: Number(row.size),
     location: LOCATION[row.location],
     offsite: row.location === 's3',
   };
+}
+
+function toBackup(row: InstanceBackupRow): Backup {
+  return { ...archiveOf(row), status: row.status, step: row.step, error: row.error };
 }
 
 /** A scheduled or manual backup recorded as running and its job added, in one transaction. */

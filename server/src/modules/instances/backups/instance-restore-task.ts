@@ -1,6 +1,6 @@
 import type { JobHelpers } from 'graphile-worker';
 import { ArchiveTamperedError } from '../../../backup-storage/backup-vault.ts';
-import type { InstanceRow } from '../../../db/tables/instances.ts';
+import type { InstanceRow, InstanceRowUpdate } from '../../../db/tables/instances.ts';
 import { describeError, withReference } from '../../../lib/error-reference.ts';
 import type { Deployment } from '../../../provisioning/engine.ts';
 import { recordRedeployment } from '../deploy/deployment-record.ts';
@@ -67,14 +67,31 @@ export function restoreTasks(ctx: BackupTaskContext) {
 
   /** Ends a restore that could not begin: the instance in `error` with why, its owner told. */
   async function failBeforeRestore(row: InstanceRow, backupId: string, message: string): Promise<void> {
+    await markRestoreFailed(
+      row,
+      backupId,
+      message,
+      { status: 'error', status_message: message },
+      {
+        statusNot: 'deleting',
+      },
+    );
+  }
+
+  /**
+   * A restore of `backupId` that failed, in one transaction: the instance as `change` says (unless
+   * `onlyIf` no longer holds: then nothing), the backup's event on the stream, and its owner told why.
+   */
+  async function markRestoreFailed(
+    row: InstanceRow,
+    backupId: string,
+    message: string,
+    change: InstanceRowUpdate,
+    onlyIf: Parameters<typeof updateInstance>[3],
+  ): Promise<void> {
     const label = `${typeName(row.type)} instance "${row.name}"`;
     await db.transaction().execute(async (trx) => {
-      const updated = await updateInstance(
-        trx,
-        row.id,
-        { status: 'error', status_message: message },
-        { statusNot: 'deleting' },
-      );
+      const updated = await updateInstance(trx, row.id, change, onlyIf);
       if (!updated) return;
       await event(trx, updated, {
         id: backupId,
@@ -182,29 +199,15 @@ export function restoreTasks(ctx: BackupTaskContext) {
       const message = withReference(`Restore failed${ours ? `: ${ours}` : ''}`, payload.requestId);
       // Refused before anything changed (a damaged backup): the instance runs on as it was.
       const untouched = !touched || error instanceof ArchiveTamperedError;
-      await db.transaction().execute(async (trx) => {
-        const updated = await updateInstance(
-          trx,
-          row.id,
-          untouched
-            ? { status: 'running', status_message: null }
-            : { status: 'error', status_message: message },
-          { statusIn: ['restoring'] },
-        );
-        if (!updated) return;
-        await event(trx, updated, {
-          id: payload.backupId,
-          status: 'restore-failed',
-          step: null,
-          bytes: 0,
-          error: message,
-        });
-        await notifications.notify(
-          row.user_id,
-          { type: 'instance', title: 'Restore failed', message: `Your ${label}: ${message}` },
-          trx,
-        );
-      });
+      await markRestoreFailed(
+        row,
+        payload.backupId,
+        message,
+        untouched
+          ? { status: 'running', status_message: null }
+          : { status: 'error', status_message: message },
+        { statusIn: ['restoring'] },
+      );
     }
   }
 
