@@ -325,15 +325,15 @@ describe('module boundaries', () => {
   it('keeps the instances module in floors: its shared model, its kinds, then each concern over those below', () => {
     // modules/instances/, from the ground up: the shared model (its root: context, repository, schemas,
     // secrets; kinds/, what each type is; queue/, the jobs' queue and what the driver takes while it
-    // starts), then the concerns, each over those before it: domains/, credentials/ and lifecycle/,
-    // deploy/ (a deploy may take a domain), backups/ (a restore deploys again), jobs/ (the tasks run
-    // them all). Only the wiring at the root gathers the concerns.
+    // starts), then the concerns, each over those before it: domains/ and credentials/, deploy/ (a
+    // deploy may take a domain), backups/ (a restore deploys again) and lifecycle/ (its routes deploy
+    // and give credentials), jobs/ (the tasks run them all). Only the wiring at the root gathers them.
     const INSTANCES = 'server/src/modules/instances/';
     const FLOORS: string[][] = [
       ['.', 'kinds', 'queue'],
-      ['domains', 'credentials', 'lifecycle'],
+      ['domains', 'credentials'],
       ['deploy'],
-      ['backups'],
+      ['backups', 'lifecycle'],
       ['jobs'],
     ];
     const WIRING = ['instances.service.ts', 'instances.index.ts', 'instance-capabilities.ts'].map(

@@ -14,6 +14,8 @@ import { NOTHING_STARTING } from './queue/driver-startup.ts';
  * (what is missing on the host, and where backups go). A type the driver's start may still bring counts
  * as available: a deploy of it waits for the start.
  */
+export type InstanceCapabilities = ReturnType<typeof instanceCapabilities>;
+
 export function instanceCapabilities(deps: Pick<InstancesDeps, 'db' | 'driver' | 'startup' | 'backups'>) {
   const { driver } = deps;
   const startup = deps.startup ?? NOTHING_STARTING;

@@ -34,6 +34,8 @@ export interface InstanceCredentialsDeps {
  * An instance's connection details (decrypted from what its deploy stored) and database password
  * changes, which a job applies through the engine of its type.
  */
+export type InstanceCredentialsService = ReturnType<typeof createInstanceCredentialsService>;
+
 export function createInstanceCredentialsService(
   { db, cipher, budgets, passwordWaitMs }: InstanceCredentialsDeps,
   ctx: InstancesContext,

@@ -1,12 +1,22 @@
 import type { AppRouteHandler } from '../../../lib/create-router.ts';
+import type { InstanceCredentialsService } from '../credentials/instance-credentials.service.ts';
+import type { DeployInstance } from '../deploy/instance-deploy.ts';
+import type { InstanceCapabilities } from '../instance-capabilities.ts';
 import { typeName } from '../instance-catalog.ts';
-import type { InstancesService } from '../instances.service.ts';
 import type * as routes from './lifecycle.routes.ts';
+import type { LifecycleService } from './lifecycle.service.ts';
 
 // One handler a route, typed by its route (lifecycle.routes.ts): each takes only the part of the
-// instances service it calls, and lifecycle.index.ts wires them.
+// services it calls, and lifecycle.index.ts wires them.
 
-type Uses<K extends keyof InstancesService> = Pick<InstancesService, K>;
+/** What the lifecycle routes may call: the instance's life, capabilities, deploy and credentials. */
+export type LifecycleUses = LifecycleService &
+  InstanceCapabilities & { deploy: DeployInstance } & Pick<
+    InstanceCredentialsService,
+    'access' | 'changePassword'
+  >;
+
+type Uses<K extends keyof LifecycleUses> = Pick<LifecycleUses, K>;
 
 const PREPARING = 'Preparing credentials... This may take a moment.';
 

@@ -1,11 +1,10 @@
 import { createRouter } from '../../../lib/create-router.ts';
-import type { InstancesService } from '../instances.service.ts';
 import * as handlers from './lifecycle.handlers.ts';
 import * as routes from './lifecycle.routes.ts';
 
-/** What the lifecycle routes ask of the instances service. */
-type LifecycleUses = Pick<
-  InstancesService,
+/** What the lifecycle routes ask of the services. */
+type LifecycleRoutesUse = Pick<
+  handlers.LifecycleUses,
   | 'list'
   | 'capabilities'
   | 'capabilitiesForOperator'
@@ -18,7 +17,7 @@ type LifecycleUses = Pick<
 >;
 
 /** An instance's life over /api/instances: list, deploy, read, rename, delete, credentials and password. */
-export function createLifecycleRouter(instances: LifecycleUses) {
+export function createLifecycleRouter(instances: LifecycleRoutesUse) {
   return (
     createRouter()
       .openapi(routes.list, handlers.list(instances))

@@ -29,8 +29,10 @@ export interface DeployedInstance {
   suspended: boolean;
 }
 
-export /** An instance's life after its deploy: listed, renamed, deleted, suspended with the subscription. */
-function instanceLifecycle(
+export type LifecycleService = ReturnType<typeof instanceLifecycle>;
+
+/** An instance's life after its deploy: listed, renamed, deleted, suspended with the subscription. */
+export function instanceLifecycle(
   deps: InstancesDeps,
   ctx: ReturnType<typeof instancesContext>,
   budgets: OperationBudgets,
