@@ -1,12 +1,15 @@
-import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { createHash, randomUUID } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { chmod, chown, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mariadbCli, tenantCli } from '../../../test/provisioning/db-clients.ts';
 import { required } from '../../../test/provisioning/engines.ts';
 import { n8nSession, webhookWorkflow } from '../../../test/provisioning/n8n-client.ts';
-import { curl } from '../../../test/provisioning/site-clients.ts';
+import { curl, runCommand } from '../../../test/provisioning/site-clients.ts';
 import { type SwarmHarness, startSwarmHarness } from '../../../test/provisioning/swarm-harness.ts';
 import { describeSwarmTenantAttacks } from '../../../test/provisioning/swarm-tenant-attacks.ts';
 import { testArchives } from '../../../test/provisioning/test-archives.ts';
@@ -14,6 +17,7 @@ import { DEFAULT_RUNTIMES_DIR, installedN8nRuntime, N8N_VERSION } from '../apps/
 import { DEFAULT_DISK_OVERCOMMIT } from '../disk-policy.ts';
 import type { InstanceStatus } from '../driver.ts';
 import type { DatabaseCredentials } from '../engine.ts';
+import { journalMbOf } from '../local/host/tenant-disks.ts';
 import { NODE_DOWN_MESSAGE } from './instance-status.ts';
 import { addLocalNode, killLocalNode, restartLocalNode } from './local-swarm.ts';
 import { createSwarmDriver } from './swarm-driver.ts';
@@ -386,6 +390,157 @@ describe('the hold on a node’s disk', () => {
     } finally {
       h.driver.holds.start();
       await h.driver.engine('postgresql').delete(id);
+    }
+  }, 180_000);
+});
+
+describe('a volume made before volumes had a small journal', () => {
+  const run = promisify(execFile);
+  const NODE = 'euw1-m';
+  const hash = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+  // The customer's files: 48 MiB, every 4 KiB block different.
+  const content = Buffer.alloc(48 * MIB);
+  for (let i = 0; i < content.length; i += 4096) content.writeUInt32LE(i, i);
+
+  /** A volume's files on the node (a local node's mount namespace is this host's) and how to read them. */
+  async function volumeOnNode() {
+    const node = h.swarm.nodes.find((n) => n.name === NODE);
+    if (!node) throw new Error(`no node ${NODE}`);
+    const root = await h.docker(
+      NODE,
+      'node',
+      'inspect',
+      'self',
+      '--format',
+      '{{index .Spec.Labels "berth.volume-root"}}',
+    );
+    const name = `berth-journal${randomUUID().slice(0, 8)}`;
+    const dir = path.join(root, name);
+    const image = path.join(dir, 'disk.img');
+    const fs = path.join(dir, 'fs');
+    const agentLogs = async () => {
+      const logs = await runCommand('/usr/bin/docker', ['-H', node.endpoint, 'logs', 'berth-agent']);
+      return logs.stdout + logs.stderr;
+    };
+    const ready = (logs: string) => logs.split('berth-agent ready').length - 1;
+    return {
+      name,
+      dir,
+      image,
+      fs,
+      file: path.join(fs, 'data', 'uploads.bin'),
+      agentLogs,
+      journalMb: async () => journalMbOf((await run('/usr/sbin/dumpe2fs', ['-h', image])).stdout),
+      takenBytes: () => statSync(image).blocks * 512,
+      mounted: async () => (await runCommand('/usr/bin/mountpoint', ['-q', fs])).code === 0,
+      /** Made as the agent made a 1 GiB volume before, and used for a while; left unmounted. */
+      async makeOld() {
+        await mkdir(root, { recursive: true, mode: 0o700 });
+        await mkdir(fs, { recursive: true, mode: 0o711 });
+        // Its image a tenth larger and 12 MiB more; ext4's default journal, 32 MiB, written to the
+        // image as it is used.
+        await run('/usr/bin/truncate', ['-s', `${1024 + 102 + 12}M`, image]);
+        await run('/usr/sbin/mkfs.ext4', [
+          '-q',
+          '-F',
+          '-m',
+          '0',
+          '-E',
+          'lazy_itable_init=1,lazy_journal_init=1',
+          image,
+        ]);
+        // The customer's 48 MiB written with data=journal go through all of the journal: the whole old
+        // journal is then on the image, as on a volume that has been used for a while.
+        await run('/usr/bin/mount', ['-o', 'loop,data=journal', image, fs]);
+        const file = path.join(fs, 'data', 'uploads.bin');
+        await mkdir(path.dirname(file));
+        await writeFile(file, content);
+        await chown(file, 999, 999);
+        await chmod(file, 0o640);
+        await run('/usr/bin/sync');
+        await run('/usr/bin/umount', [fs]);
+      },
+      /** The agent started again: it mounts every volume of the node that is not mounted (as after a reboot). */
+      async restartAgent() {
+        const readyBefore = ready(await agentLogs());
+        await h.docker(NODE, 'restart', 'berth-agent');
+        const deadline = Date.now() + 60_000;
+        while (ready(await agentLogs()) <= readyBefore) {
+          if (Date.now() > deadline) throw new Error(`the agent did not start again: ${await agentLogs()}`);
+          await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+      },
+      async remove() {
+        await h.docker(NODE, 'exec', 'berth-agent', 'berth-agent', 'volume-remove', name).catch(() => '');
+        if ((await runCommand('/usr/bin/mountpoint', ['-q', fs])).code === 0) {
+          await run('/usr/bin/umount', ['--lazy', fs]);
+        }
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
+  }
+
+  it('gets the small journal when the agent mounts it again, keeps the customer’s files, and gives the old journal’s blocks back to the node', async () => {
+    const v = await volumeOnNode();
+    try {
+      await v.makeOld();
+      const oldJournal = (await v.journalMb()) ?? 0;
+      const before = v.takenBytes();
+      expect(oldJournal).toBe(32);
+      expect(before).toBeGreaterThan(content.length + (oldJournal - 4) * MIB);
+
+      await v.restartAgent();
+      expect(await v.mounted()).toBe(true);
+      expect(hash(await readFile(v.file))).toBe(hash(content));
+      expect(await stat(v.file)).toMatchObject({ uid: 999, gid: 999, mode: 0o100640 });
+      const after = v.takenBytes();
+      console.log(
+        `old journal ${oldJournal} MiB → ${await v.journalMb()} MiB; the image takes ${(before / MIB).toFixed(1)} → ${(after / MIB).toFixed(1)} MiB on the node`,
+      );
+      await run('/usr/bin/umount', [v.fs]);
+      expect(await v.journalMb()).toBe(4);
+      expect(before - after).toBeGreaterThan((oldJournal - 4) * MIB * 0.9);
+      expect(await v.agentLogs()).toContain(`volume ${v.name}: its 32 MiB journal replaced by a 4 MiB one`);
+      // Clean: e2fsck finds nothing to correct (its answer 0).
+      await run('/usr/sbin/e2fsck', ['-f', '-n', v.image]);
+
+      // Once small, it is left as it is (volume-create of an existing disk mounts it again).
+      await h.docker(NODE, 'exec', 'berth-agent', 'berth-agent', 'volume-create', v.name, '1024');
+      expect(await v.mounted()).toBe(true);
+      expect(await v.journalMb()).toBe(4);
+      expect(hash(await readFile(v.file))).toBe(hash(content));
+    } finally {
+      await v.remove();
+    }
+  }, 180_000);
+
+  it('is mounted as it is, its files there, when its journal cannot be changed', async () => {
+    const v = await volumeOnNode();
+    try {
+      await v.makeOld();
+      // Two files claiming the same blocks (a second file's extent pointed into the first's): e2fsck -p
+      // stops at that ("UNEXPECTED INCONSISTENCY"), the kernel mounts it all the same.
+      await run('/usr/bin/mount', ['-o', 'loop', v.image, v.fs]);
+      await writeFile(path.join(v.fs, 'data', 'copy.bin'), content.subarray(0, 64 * 1024));
+      await run('/usr/bin/umount', [v.fs]);
+      const debugfs = async (request: string, write = false) =>
+        (await run('/usr/sbin/debugfs', [...(write ? ['-w'] : []), '-R', request, v.image])).stdout;
+      const start = /\((\d+)-\d+\):(\d+)/.exec(await debugfs('stat /data/uploads.bin'))?.[2];
+      if (!start) throw new Error('no extent of uploads.bin');
+      // The inode's first (and only) extent's start: i_block[5] (after the header and the extent's first
+      // logical block and its length).
+      await debugfs(`set_inode_field /data/copy.bin block[5] ${start}`, true);
+      expect(await debugfs('stat /data/copy.bin')).toMatch(new RegExp(`\\(0-15\\):${start}-`));
+      await v.restartAgent();
+      expect(await v.agentLogs()).toMatch(
+        new RegExp(`volume ${v.name}: its 32 MiB journal kept \\(e2fsck answered 4\\)`),
+      );
+      // Mounted all the same, the customer's files there.
+      expect(await v.mounted()).toBe(true);
+      expect(hash(await readFile(v.file))).toBe(hash(content));
+      expect(await v.journalMb()).toBe(32);
+    } finally {
+      await v.remove();
     }
   }, 180_000);
 });
