@@ -223,10 +223,10 @@ export type DeployFieldsOf = 'none' | 'wordpressAdmin' | 'n8nOwner';
 
 /** How clients connect to a database type. */
 export interface DatabaseConnection {
-  scheme: 'mysql' | 'postgresql' | 'mongodb';
+  scheme: string;
   port: number;
   /** The `metadata` flag instances of this type carry. */
-  flag: 'mysql' | 'postgres' | 'mongo';
+  flag: string;
   /**
    * The connection string's TLS options: the one that verifies the server's certificate and host
    * name, the one naming the CA file, and what that one says to use the client's public CAs (none
@@ -346,6 +346,13 @@ export type InstanceTypeName = (typeof INSTANCE_TYPE_CATALOGUE)[InstanceTypeId][
 
 /** The type ids in the catalogue's order. */
 export const INSTANCE_TYPE_IDS = Object.keys(INSTANCE_TYPE_CATALOGUE) as InstanceTypeId[];
+
+/** The `metadata` flags database instances carry ('mysql', 'postgres', 'mongo'), in the catalogue's order. */
+export const DATABASE_FLAGS = INSTANCE_TYPE_IDS.flatMap((id) => {
+  const entry = INSTANCE_TYPE_CATALOGUE[id];
+  return 'connection' in entry ? [entry.connection.flag] : [];
+});
+export type DatabaseFlag = (typeof DATABASE_FLAGS)[number];
 
 /** What /api/v1's create deploys when its body names no type (the spec's default). */
 export const PUBLIC_API_DEFAULT_TYPE: InstanceTypeId = 'n8n';

@@ -2,7 +2,9 @@ import {
   CPU_CHOICES,
   CPU_MESSAGE,
   cpuChoice,
+  DATABASE_FLAGS,
   DATABASE_PASSWORD_MESSAGE,
+  type DatabaseFlag,
   FIELD_LIMITS,
   MEMORY_CHOICES,
   MEMORY_MESSAGE,
@@ -33,6 +35,11 @@ const Name = z
   .min(1, 'Instance name is required')
   .max(FIELD_LIMITS.instanceName, 'Name too long')
   .openapi({ example: 'My Instance' });
+
+/** Each database type's `metadata` flag (the catalogue's), optional: only the instance's own is set. */
+const DATABASE_FLAG_FIELDS = Object.fromEntries(
+  DATABASE_FLAGS.map((flag) => [flag, z.boolean().optional()]),
+) as { [F in DatabaseFlag]: z.ZodOptional<z.ZodBoolean> };
 
 const Description = z.string().trim().max(FIELD_LIMITS.instanceDescription, 'Description too long');
 
@@ -206,12 +213,7 @@ export const InstanceSchema = z
     }),
     features: InstanceFeaturesSchema,
     metadata: z
-      .object({
-        database: z.boolean(),
-        mysql: z.boolean().optional(),
-        postgres: z.boolean().optional(),
-        mongo: z.boolean().optional(),
-      })
+      .object({ database: z.boolean(), ...DATABASE_FLAG_FIELDS })
       .openapi({ description: 'Flags only; credentials come from GET /api/instances/{id}/access' }),
   })
   .openapi('Instance');

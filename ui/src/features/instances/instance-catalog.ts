@@ -1,4 +1,5 @@
 import {
+  DATABASE_FLAGS,
   DEFAULT_REGION,
   type DeployFieldsOf,
   INSTANCE_TYPE_CATALOGUE,
@@ -162,11 +163,6 @@ export function quickDeployChoice(
 ): TypeChoice | undefined {
   return TYPE_CHOICES.database.find((choice) => availabilityOf(choice, capabilities).available);
 }
-
-/** The `metadata` flags of the catalogue's databases (mysql, postgres, mongo). */
-const DATABASE_FLAGS = CATALOGUE_ENTRIES.flatMap((entry) =>
-  entry.connection ? [entry.connection.flag] : [],
-);
 
 /**
  * A database instance: its category, a type the catalogue lists as a database, or a database flag in

@@ -38,7 +38,7 @@ export function backupTask(ctx: BackupTaskContext) {
 }
 
 /** One run of a backup job (its payload `raw`): from the instance's engine, through the vault, to storage. */
-export async function runBackup(ctx: BackupTaskContext, raw: unknown, helpers: JobHelpers): Promise<void> {
+async function runBackup(ctx: BackupTaskContext, raw: unknown, helpers: JobHelpers): Promise<void> {
   const { db, driver, notifications, event, progressOf, specOf, clearAttempt } = ctx;
   const payload = parsePayload(raw);
   const row = await findInstanceById(db, payload.instanceId);
