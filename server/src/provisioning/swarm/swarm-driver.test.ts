@@ -17,7 +17,7 @@ import { DEFAULT_RUNTIMES_DIR, installedN8nRuntime, N8N_VERSION } from '../apps/
 import { DEFAULT_DISK_OVERCOMMIT } from '../disk-policy.ts';
 import type { InstanceStatus } from '../driver.ts';
 import type { DatabaseCredentials } from '../engine.ts';
-import { journalMbOf } from '../local/host/tenant-disks.ts';
+import { journalMbOf } from '../ext4.ts';
 import { NODE_DOWN_MESSAGE } from './instance-status.ts';
 import { addLocalNode, killLocalNode, restartLocalNode } from './local-swarm.ts';
 import { createSwarmDriver } from './swarm-driver.ts';

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HostDisk, makeHostDisk } from '../../../../test/provisioning/host-disk.ts';
-import { diskPool, isMounted, journalMbOf } from './tenant-disks.ts';
+import { journalMbOf } from '../../ext4.ts';
+import { diskPool, isMounted } from './tenant-disks.ts';
 
 /**
  * Tenants' disks made before disks had a small journal: ext4's default journal (32 MiB for a site's

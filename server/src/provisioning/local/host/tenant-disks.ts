@@ -3,6 +3,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { chmod, chown, mkdir, readdir, rename, rm, rmdir, statfs } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { journalMbOf } from '../../ext4.ts';
 import { type DiskGuard, FALLOCATE_SYSCALL, holdOf } from './disk-hold.ts';
 import type { DiskReserve } from './disk-reserve.ts';
 
@@ -41,14 +42,6 @@ const MOUNT_OPTIONS = 'loop,nosymfollow,nosuid,nodev,noexec,noinit_itable';
 
 /** The journal a disk is made with (mkfs.ext4 -J size=…, MiB); ext4 would give a 1 GiB disk 32 MiB. */
 const JOURNAL_MB = 4;
-
-/** What dumpe2fs says of a file system's journal ("Total journal size: 32M"), in MiB; undefined: none. */
-export function journalMbOf(header: string): number | undefined {
-  const found = /^(?:Total )?[Jj]ournal size:\s+(\d+)([kMG])/m.exec(header);
-  if (!found) return undefined;
-  const unit = { k: 1 / 1024, M: 1, G: 1024 }[found[2] as 'k' | 'M' | 'G'];
-  return Number(found[1]) * unit;
-}
 
 /**
  * An image made before disks had a small journal keeps ext4's default (32 MiB for a 1 GiB disk, most of
