@@ -1,5 +1,5 @@
 import { DISABLED_FUNCTIONS } from '../../apps/php-rules.ts';
-import type { Json } from '../../front-door/caddy-config.ts';
+import { type CaddySite, type SharedHandler, UPSTREAM_VAR, upstreamOfSite } from '../../front-door/caddy-config.ts';
 
 /**
  * What a MySQL instance's phpMyAdmin is made of besides Debian's package: its configuration (one server,
@@ -161,22 +161,29 @@ const ENTRY_POINTS = ['/index.php', '/url.php', '/js/messages.php'];
 const STATIC = ['/js/*', '/themes/*', '/favicon.ico', '/robots.txt'];
 
 /**
- * The front door's handler of an instance's phpMyAdmin host: `/` is index.php; the entry points go to
- * its php-fpm (FastCGI over the socket in its run folder); scripts, styles and images are served from
- * Debian's package; anything else (libraries, templates, setup, configuration) is 404.
+ * The front door's handler of the phpMyAdmin hosts, shared by all of them: `/` is index.php; the entry
+ * points go to the instance's php-fpm (FastCGI over the socket in its run folder, its route's upstream);
+ * scripts, styles and images are served from Debian's package; anything else (libraries, templates,
+ * setup, configuration) is 404.
  */
-export function phpMyAdminHandler(phpSocket: string): Json {
-  const php = {
-    handler: 'reverse_proxy',
-    transport: { protocol: 'fastcgi', split_path: ['.php'], root: PHPMYADMIN_APP },
-    upstreams: [{ dial: `unix/${phpSocket}` }],
-  };
-  return {
+const PHPMYADMIN: SharedHandler = {
+  name: 'phpmyadmin',
+  handler: {
     handler: 'subroute',
     routes: [
       { handle: [{ handler: 'vars', root: PHPMYADMIN_APP }] },
       { match: [{ path: ['/'] }], handle: [{ handler: 'rewrite', uri: '/index.php' }] },
-      { match: [{ path: ENTRY_POINTS }], handle: [php], terminal: true },
+      {
+        match: [{ path: ENTRY_POINTS }],
+        handle: [
+          {
+            handler: 'reverse_proxy',
+            transport: { protocol: 'fastcgi', split_path: ['.php'], root: PHPMYADMIN_APP },
+            upstreams: upstreamOfSite(),
+          },
+        ],
+        terminal: true,
+      },
       {
         match: [{ path: STATIC, not: [{ path: ['*.php'] }] }],
         handle: [{ handler: 'file_server' }],
@@ -184,5 +191,10 @@ export function phpMyAdminHandler(phpSocket: string): Json {
       },
       { handle: [{ handler: 'static_response', status_code: 404, body: 'Not found\n' }] },
     ],
-  };
+  },
+};
+
+/** What the front door does with the requests to an instance's phpMyAdmin host. */
+export function phpMyAdminHandler(phpSocket: string): CaddySite['handler'] {
+  return { shared: PHPMYADMIN, vars: { [UPSTREAM_VAR]: `unix/${phpSocket}` } };
 }

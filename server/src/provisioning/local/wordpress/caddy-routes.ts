@@ -1,5 +1,6 @@
-import type { Json } from '../../front-door/caddy-config.ts';
+import { type CaddySite, type SharedHandler, UPSTREAM_VAR, upstreamOfSite } from '../../front-door/caddy-config.ts';
 import { pageCacheRoute } from './page-cache.ts';
+import { INSIDE } from './site-sandbox.ts';
 
 /** What the front door does with a WordPress site's requests (its handler in the Caddy config). */
 
@@ -17,21 +18,15 @@ const refused = (status: number) => [{ handler: 'static_response', status_code: 
 
 /**
  * What `caddy adapt` emits for `root * <dir>` + `php_fastcgi unix/<socket>` + `file_server`, plus the
- * uploads rule. Static files are read from the site disk (mounted nosymfollow: a link there is never
- * followed, so no file outside the site is ever served); PHP gets paths as its sandbox sees them.
+ * uploads rule, shared by every site: its route sets `root` (its folder) and its socket. Static files
+ * are read from the site disk (mounted nosymfollow: a link there is never followed, so no file outside
+ * the site is ever served); PHP gets paths as its sandbox sees them (the same for every site).
  */
-export function wordpressHandler(site: {
-  /** WordPress' directory on the host (Caddy's root for static files). */
-  publicDir: string;
-  /** The site's php-fpm socket on the host. */
-  phpSocket: string;
-  /** The same directory as PHP sees it inside the site's sandbox (SCRIPT_FILENAME is built on it). */
-  phpRoot: string;
-}): Json {
-  return {
+const WORDPRESS: SharedHandler = {
+  name: 'wordpress',
+  handler: {
     handler: 'subroute',
     routes: [
-      { handle: [{ handler: 'vars', root: site.publicDir }] },
       { match: [{ path_regexp: { name: 'uploads', pattern: UPLOADS_CODE } }], handle: refused(403) },
       { match: [{ path_regexp: { name: 'work', pattern: WORK_PATHS } }], handle: refused(404) },
       // Anonymous pages WordPress has already rendered: a static file, no PHP (page-cache.ts).
@@ -64,12 +59,22 @@ export function wordpressHandler(site: {
         handle: [
           {
             handler: 'reverse_proxy',
-            transport: { protocol: 'fastcgi', split_path: ['.php'], root: site.phpRoot },
-            upstreams: [{ dial: `unix/${site.phpSocket}` }],
+            transport: { protocol: 'fastcgi', split_path: ['.php'], root: INSIDE.public },
+            upstreams: upstreamOfSite(),
           },
         ],
       },
       { handle: [{ handler: 'file_server', hide: ['wp-config.php', '.user.ini', '.htaccess'] }] },
     ],
-  };
+  },
+};
+
+/** What the front door does with a WordPress site's requests. */
+export function wordpressHandler(site: {
+  /** WordPress' directory on the host (Caddy's root for static files). */
+  publicDir: string;
+  /** The site's php-fpm socket on the host. */
+  phpSocket: string;
+}): CaddySite['handler'] {
+  return { shared: WORDPRESS, vars: { root: site.publicDir, [UPSTREAM_VAR]: `unix/${site.phpSocket}` } };
 }

@@ -91,7 +91,6 @@ export function siteHelpers(
       handler: wordpressHandler({
         publicDir: sitePaths(root, state.id).public,
         phpSocket: phpSocket(sitePaths(root, state.id).dir),
-        phpRoot: INSIDE.public,
       }),
     }));
   }
