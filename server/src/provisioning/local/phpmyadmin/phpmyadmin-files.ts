@@ -1,5 +1,10 @@
 import { DISABLED_FUNCTIONS } from '../../apps/php-rules.ts';
-import { type CaddySite, type SharedHandler, UPSTREAM_VAR, upstreamOfSite } from '../../front-door/caddy-config.ts';
+import {
+  type CaddySite,
+  type SharedHandler,
+  UPSTREAM_VAR,
+  upstreamOfSite,
+} from '../../front-door/caddy-config.ts';
 
 /**
  * What a MySQL instance's phpMyAdmin is made of besides Debian's package: its configuration (one server,

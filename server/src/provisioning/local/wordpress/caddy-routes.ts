@@ -1,4 +1,9 @@
-import { type CaddySite, type SharedHandler, UPSTREAM_VAR, upstreamOfSite } from '../../front-door/caddy-config.ts';
+import {
+  type CaddySite,
+  type SharedHandler,
+  UPSTREAM_VAR,
+  upstreamOfSite,
+} from '../../front-door/caddy-config.ts';
 import { pageCacheRoute } from './page-cache.ts';
 import { INSIDE } from './site-sandbox.ts';
 
