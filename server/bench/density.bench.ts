@@ -98,6 +98,13 @@ const fmt = (ms: number) =>
 const gib = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
 
 const sites: { id: string; url: URL }[] = [];
+// Ctrl-C (or a kill) stops after the deploy under way; the sites are deleted and the host left clean.
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => {
+    stopping = true;
+    console.log(`density: ${signal}, stopping after the deploy under way`);
+  });
 try {
   await driver.start();
   await sleep(5000);
@@ -108,11 +115,11 @@ try {
   console.log(
     '  sites  deploy p50 / p95   memory/site   reload (config)      uncached page  cached page  sampler CPU / time   idle CPU  disk promised / written',
   );
-  while (sites.length < N) {
+  while (sites.length < N && !stopping) {
     const times: number[] = [];
     stepParts.clear();
     const stepEnd = Math.min(N, sites.length + STEP);
-    while (sites.length < stepEnd) {
+    while (sites.length < stepEnd && !stopping) {
       const id = crypto.randomUUID();
       const t0 = performance.now();
       const deployed = await driver.engine('wordpress').deploy({

@@ -66,9 +66,15 @@ export interface ControlGroups {
   remove(name: string): Promise<void>;
 }
 
-/** An instance deployed without resources (made before they were sold): the spec's default, 4GB and 2 vCPU. */
 /** What an instance runs with when it was sold nothing else (rules.ts, both drivers). */
 export const DEFAULT_LIMITS: GroupLimits = DEFAULT_RESOURCES;
+
+/**
+ * The CPU a site's group gets while it is first installed and renders its first page: the platform's
+ * work (WordPress' installer, PHP compiling WordPress), about 1 s of CPU that took 3.4 s of a deploy
+ * at 0.25 vCPU (the kernel throttled 42 of its 48 periods). Its own limit is back once the site answers.
+ */
+export const INSTALL_CPUS = 1;
 
 /** Every instance may run this many processes at once (its sandboxes' rlimits are per user). */
 export const PIDS_MAX = 512;

@@ -7,7 +7,7 @@ import type { Deployment, SiteSpec, StorageUse } from '../../engine.ts';
 import { generatePassword } from '../../tenant-names.ts';
 import { tenantLimits } from '../databases/tenant-limits.ts';
 import { deleteLegacyBackups } from '../host/backup-store.ts';
-import { DEFAULT_LIMITS } from '../host/control-groups.ts';
+import { DEFAULT_LIMITS, INSTALL_CPUS } from '../host/control-groups.ts';
 import { installedPhpVersions } from '../host/php.ts';
 import { ensureSiteUser, removeSiteUser } from '../host/tenant-users.ts';
 import { phpLogFile } from './php-fpm.ts';
@@ -73,6 +73,13 @@ export function siteLifecycle(ctx: Omit<SiteContext, 'caddySites'>, publicHost: 
         const sftpPassword = spec.sftpPassword ?? generatePassword();
         // What it was sold now, else what it had (a redeploy of a site made before), else the default.
         const resources = spec.resources ?? previous?.resources ?? DEFAULT_LIMITS;
+        // The first install runs the platform's code only (nothing of the tenant's is on the site yet,
+        // and it is routed once installed): it gets a core, and the site its own limit once it answers.
+        // A site installs once, so no tenant can ask for the core again.
+        const installing = !previous?.installed;
+        const deployLimits = installing
+          ? { ...resources, cpus: Math.max(resources.cpus, INSTALL_CPUS) }
+          : resources;
         const steps = stepTimer();
         const [, owner] = await Promise.all([
           ctx
@@ -84,7 +91,7 @@ export function siteLifecycle(ctx: Omit<SiteContext, 'caddySites'>, publicHost: 
             await writeSandboxAccounts(etcDir, user);
             await writeInstallScript(etcDir);
             // Before anything of the site runs: every sandbox of it starts inside its group.
-            await groups.ensure(spec.id, resources);
+            await groups.ensure(spec.id, deployLimits);
             await disks.ensure(spec.id, user, front.user());
             return user;
           })(),
@@ -125,13 +132,17 @@ export function siteLifecycle(ctx: Omit<SiteContext, 'caddySites'>, publicHost: 
           state.installed = true;
           await writeSiteState(root, state);
         };
-        await Promise.all([state.suspended ? Promise.resolve() : ctx.phps.start(state), install()]);
-        steps.mark('php and install');
-        // Routed only once installed: WordPress' web installer must never be reachable.
-        await ctx.reloadFront();
-        steps.mark('route');
-        if (!state.suspended) await front.waitForSite(names.slug);
-        steps.mark('first 200');
+        try {
+          await Promise.all([state.suspended ? Promise.resolve() : ctx.phps.start(state), install()]);
+          steps.mark('php and install');
+          // Routed only once installed: WordPress' web installer must never be reachable.
+          await ctx.reloadFront();
+          steps.mark('route');
+          if (!state.suspended) await front.waitForSite(names.slug);
+          steps.mark('first 200');
+        } finally {
+          if (deployLimits !== resources) await groups.ensure(spec.id, resources);
+        }
         log(`site ${spec.id} deployed: ${steps.summary()}`);
         sftp.server.disconnect(names.slug); // sessions opened with a previous password
         const database = ctx.databaseOf(state);
