@@ -12,7 +12,7 @@
  * Each site's route only sets its variables (its folder, its socket); what answers is a handler its
  * kind shares with every site of that kind, once in the configuration (SharedHandler). Caddy
  * provisions every handler at every load: with a WordPress handler a site, a load of 500 sites took
- * 650 ms on the development machine, and every deploy waits for one; with the shared handler, 45 ms.
+ * 650 ms on the development machine, and every deploy waits for one; with the shared handler, 60 ms.
  */
 
 /** A handler the sites of one kind share, reading what differs between them from their variables. */
