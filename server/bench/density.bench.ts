@@ -5,14 +5,18 @@
 //              and install; route: the front door reloaded; the first 200)
 //   memory     MemAvailable's drop since the start, per site, once the step's sites are idle
 //   reload     one reload of the front door's whole configuration (Caddy), and its size
-//   page       a random site's first page rendered by PHP (a logged-in cookie: never cached), then a
-//              cached one (anonymous, served from the site's disk by Caddy)
+//   page       PAGE_SITES random sites' first page rendered by PHP (a logged-in cookie: never cached),
+//              then a cached one each (anonymous, served from the site's disk by Caddy): p50 / max
 //   sampler    the usage sampler's CPU and time for one sample of every site
 //   idle CPU   the driver's own CPU, as a share of one core, while the step's sites settle (the disk
 //              hold's rounds above all: DISK_OVERCOMMIT here is far above what the disk has)
 //   disk       promised to the sites' disks and written, on the disks' file system (disk-policy.ts)
+//   headroom   how many more such sites the disk policy lets this host take (Admin → Server's figure)
 // DISK_OVERCOMMIT is set so that N sites may be promised their disks here (printed); the sites are
 // deleted at the end. Run as root (the local driver's sandboxes, disks and control groups).
+// DENSITY_HOLD=off runs without the disk hold, for a host whose free space cannot deal N sites their
+// room to grow (the hold then refuses new sites, as it should): it measures the rest at N, and the
+// header says so.
 import { readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -34,6 +38,9 @@ const MIB = 1024 * 1024;
 /** What a site promises by default: its 1 GiB disk and its 512 MiB database's disk (868 MiB image). */
 const SITE_PROMISE_MB = 1024 + 868;
 const RESERVE_MB = Number(process.env.DISK_RESERVE_MB) || 2048;
+/** How many sites' pages are read a step (distinct, at random). */
+const PAGE_SITES = Number(process.env.DENSITY_PAGE_SITES ?? 5);
+const HOLD = process.env.DENSITY_HOLD !== 'off';
 
 const missing = missingHostPackages();
 if (missing.length > 0 || process.getuid?.() !== 0) {
@@ -74,6 +81,7 @@ const driver = createLocalDriver({
   sites: {},
   diskReserveMb: RESERVE_MB,
   diskOvercommit: overcommit,
+  diskHold: HOLD,
   log: (line) => {
     logs.push(line);
     noteDeploy(line);
@@ -110,10 +118,10 @@ try {
   await sleep(5000);
   const before = memAvailable();
   console.log(
-    `\nDensity: ${N} WordPress sites (256 MB, 0.25 vCPU), ${STEP} per step; DISK_OVERCOMMIT ${overcommit}, reserve ${RESERVE_MB} MiB; MemAvailable ${gib(before)} at the start`,
+    `\nDensity: ${N} WordPress sites (256 MB, 0.25 vCPU), ${STEP} per step; DISK_OVERCOMMIT ${overcommit}, reserve ${RESERVE_MB} MiB, ${HOLD ? 'with the hold' : 'WITHOUT the hold (DENSITY_HOLD=off)'}; pages of ${PAGE_SITES} sites a step; MemAvailable ${gib(before)} at the start`,
   );
   console.log(
-    '  sites  deploy p50 / p95   memory/site   reload (config)      uncached page  cached page  sampler CPU / time   idle CPU  disk promised / written',
+    '  sites  deploy p50 / p95   memory/site   reload (config)      uncached p50 / max   cached p50 / max   sampler CPU / time   idle CPU  disk promised / written  headroom',
   );
   while (sites.length < N && !stopping) {
     const times: number[] = [];
@@ -141,11 +149,24 @@ try {
     const idleShare = (idle.user + idle.system) / 1000 / SETTLE_MS;
     const perSite = (before - memAvailable()) / sites.length;
     const reload = await reloadMs();
-    const pick = sites[Math.floor(Math.random() * sites.length)];
-    if (!pick) break;
-    const uncached = await sitePage(pick.url, 'wordpress_logged_in_density=1');
-    await sitePage(pick.url);
-    const cached = await sitePage(pick.url);
+    // Distinct sites at random (a partial Fisher–Yates shuffle).
+    const picked = [...sites];
+    for (let i = 0; i < Math.min(PAGE_SITES, picked.length); i += 1) {
+      const j = i + Math.floor(Math.random() * (picked.length - i));
+      [picked[i], picked[j]] = [picked[j] as (typeof picked)[number], picked[i] as (typeof picked)[number]];
+    }
+    picked.length = Math.min(PAGE_SITES, picked.length);
+    const uncached: number[] = [];
+    const cached: number[] = [];
+    const statuses = new Set<number>();
+    for (const pick of picked) {
+      const page = await sitePage(pick.url, 'wordpress_logged_in_density=1');
+      await sitePage(pick.url);
+      const cachedPage = await sitePage(pick.url);
+      uncached.push(page.ms);
+      cached.push(cachedPage.ms);
+      statuses.add(page.status).add(cachedPage.status);
+    }
     const usage = driver.usage;
     const cpu0 = process.cpuUsage();
     const s0 = performance.now();
@@ -154,8 +175,13 @@ try {
     const cpu = process.cpuUsage(cpu0);
     const storage = (await usage?.capacity())?.storage;
     times.sort((a, b) => a - b);
+    const spread = (values: number[]) => {
+      const sorted = [...values].sort((a, b) => a - b);
+      return `${fmt(percentile(sorted, 50))} / ${fmt(sorted.at(-1) ?? 0)}`;
+    };
+    const notOk = [...statuses].filter((status) => status !== 200);
     console.log(
-      `  ${String(sites.length).padStart(5)}  ${fmt(percentile(times, 50)).padStart(7)} / ${fmt(percentile(times, 95)).padEnd(7)}  ${`${(perSite / MIB).toFixed(1)} MB`.padStart(10)}   ${`${fmt(reload.ms)} (${reload.kib.toFixed(0)} KiB)`.padEnd(19)}  ${`${fmt(uncached.ms)} ${uncached.status}`.padStart(13)}  ${`${fmt(cached.ms)} ${cached.status}`.padStart(11)}  ${`${fmt((cpu.user + cpu.system) / 1000)} / ${fmt(samplerMs)}`.padEnd(19)}  ${`${(idleShare * 100).toFixed(1)} %`.padStart(8)}  ${storage ? `${gib(storage.promisedBytes)} / ${gib(storage.tenantUsedBytes)}` : '—'}`,
+      `  ${String(sites.length).padStart(5)}  ${fmt(percentile(times, 50)).padStart(7)} / ${fmt(percentile(times, 95)).padEnd(7)}  ${`${(perSite / MIB).toFixed(1)} MB`.padStart(10)}   ${`${fmt(reload.ms)} (${reload.kib.toFixed(0)} KiB)`.padEnd(19)}  ${spread(uncached).padStart(18)}   ${spread(cached).padStart(16)}  ${`${fmt((cpu.user + cpu.system) / 1000)} / ${fmt(samplerMs)}`.padEnd(19)}  ${`${(idleShare * 100).toFixed(1)} %`.padStart(8)}  ${(storage ? `${gib(storage.promisedBytes)} / ${gib(storage.tenantUsedBytes)}` : '—').padEnd(23)}  ${storage?.headroomSites ?? '—'}${notOk.length > 0 ? `  (pages answered ${notOk.join(', ')})` : ''}`,
     );
     const parts = [...stepParts].map(
       ([part, ms]) =>

@@ -6,13 +6,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { removeSiteUsersUnder } from '../../server/test/provisioning/site-sandbox.ts';
 import { watchServerOutput } from '../../server/test/server-output.ts';
 
 const repo = new URL('../../', import.meta.url).pathname;
 
 export interface RunningServer {
   baseUrl: string;
-  /** The server's data directory (BERTH_DATA_DIR), removed on stop. */
+  /** The server's data directory (BERTH_DATA_DIR), removed on stop with the OS users of its sites. */
   dataDir: string;
   /** Everything the server printed so far (for failure messages). */
   output(): string;
@@ -99,6 +100,9 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;
+      // Sites outlive a server's stop (as they should): their users (wp_…, n8n_…, with homes in the
+      // data directory) are the test's to remove, or /etc/passwd keeps one per run.
+      await removeSiteUsersUnder(dataDir);
       await rm(dataDir, { recursive: true, force: true });
     },
   };

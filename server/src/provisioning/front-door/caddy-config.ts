@@ -15,6 +15,12 @@
  * 650 ms on the development machine, and every deploy waits for one; with the shared handler, 60 ms.
  */
 
+/** What answers a site's requests: its kind's shared handler, and the variables it reads for this site. */
+export interface SiteHandler {
+  shared: SharedHandler;
+  vars: Record<string, string>;
+}
+
 /** A handler the sites of one kind share, reading what differs between them from their variables. */
 export interface SharedHandler {
   /** Unique among shared handlers: sites naming it get this handler (the same name, the same handler). */
@@ -34,7 +40,7 @@ export interface CaddySite {
    * PHP and files (wordpress/caddy-routes.ts), an application's own HTTP server (proxyTo), given this
    * site's variables. The values are the platform's (paths, addresses), never a tenant's words.
    */
-  handler: { shared: SharedHandler; vars: Record<string, string> };
+  handler: SiteHandler;
 }
 
 export type TlsIssuer = { issuer: 'internal' } | { issuer: 'acme'; email?: string; directoryUrl?: string };
@@ -131,7 +137,7 @@ const PROXY: SharedHandler = {
 };
 
 /** An application with its own HTTP server (n8n): everything proxied, websockets (`/rest/push`) too. */
-export function proxyTo(upstream: string): CaddySite['handler'] {
+export function proxyTo(upstream: string): SiteHandler {
   return { shared: PROXY, vars: { [UPSTREAM_VAR]: upstream } };
 }
 

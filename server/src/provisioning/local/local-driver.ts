@@ -86,6 +86,12 @@ export interface LocalDriverOptions {
    */
   diskOvercommit?: number;
   /**
+   * For measurement only (`npm run bench:density`, DENSITY_HOLD=off): false leaves tenants' disks
+   * unheld, so more may be promised than the host can deal out for growth. No operator setting reaches
+   * it: main.ts never passes it, and the hold keeps the reserve the platform's.
+   */
+  diskHold?: boolean;
+  /**
    * Runs the front door (Caddy) and with it WordPress sites (php-fpm, SFTP; see wordpress-sites.ts) and
    * n8n instances; main.ts always passes it. While off, neither is offered and nothing of them starts.
    */
@@ -287,7 +293,7 @@ export function createLocalDriver(options: LocalDriverOptions): ProvisioningDriv
       await startFrontDoor();
       await n8n?.start();
       // Above DISK_OVERCOMMIT 1, tenants' disks together are held out of the reserve (disk-reserve.ts).
-      reserve.start();
+      if (options.diskHold !== false) reserve.start();
       started = true;
     },
 

@@ -71,8 +71,9 @@ export const DEFAULT_LIMITS: GroupLimits = DEFAULT_RESOURCES;
 
 /**
  * The CPU a site's group gets while it is first installed and renders its first page: the platform's
- * work (WordPress' installer, PHP compiling WordPress), about 1 s of CPU that took 3.4 s of a deploy
- * at 0.25 vCPU (the kernel throttled 42 of its 48 periods). Its own limit is back once the site answers.
+ * work (WordPress' installer, PHP compiling WordPress). At 0.25 vCPU the kernel throttled 42 of its 48
+ * periods, 3.4 s of a 3.7 s deploy; with a core both take about 1.3 s. Its own limit is back once the
+ * site answers.
  */
 export const INSTALL_CPUS = 1;
 

@@ -1,7 +1,7 @@
 import { DISABLED_FUNCTIONS } from '../../apps/php-rules.ts';
 import {
-  type CaddySite,
   type SharedHandler,
+  type SiteHandler,
   UPSTREAM_VAR,
   upstreamOfSite,
 } from '../../front-door/caddy-config.ts';
@@ -200,6 +200,6 @@ const PHPMYADMIN: SharedHandler = {
 };
 
 /** What the front door does with the requests to an instance's phpMyAdmin host. */
-export function phpMyAdminHandler(phpSocket: string): CaddySite['handler'] {
+export function phpMyAdminHandler(phpSocket: string): SiteHandler {
   return { shared: PHPMYADMIN, vars: { [UPSTREAM_VAR]: `unix/${phpSocket}` } };
 }

@@ -1,6 +1,6 @@
 import {
-  type CaddySite,
   type SharedHandler,
+  type SiteHandler,
   UPSTREAM_VAR,
   upstreamOfSite,
 } from '../../front-door/caddy-config.ts';
@@ -80,6 +80,6 @@ export function wordpressHandler(site: {
   publicDir: string;
   /** The site's php-fpm socket on the host. */
   phpSocket: string;
-}): CaddySite['handler'] {
+}): SiteHandler {
   return { shared: WORDPRESS, vars: { root: site.publicDir, [UPSTREAM_VAR]: `unix/${site.phpSocket}` } };
 }
