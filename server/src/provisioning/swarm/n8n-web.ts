@@ -1,3 +1,4 @@
+import { setUpN8nOwner } from '../apps/n8n/n8n-owner.ts';
 import type { N8nSpec } from '../engine.ts';
 import type { SwarmFrontDoors } from './front-door.ts';
 import type { Region } from './region.ts';
@@ -21,16 +22,7 @@ export async function waitForN8n(doors: SwarmFrontDoors, region: Region, slug: s
   }
 }
 
-/** Creates n8n's owner account on a first deploy (an owner set up before, by an earlier try, is kept). */
-export async function setUpOwner(doors: SwarmFrontDoors, region: Region, host: string, input: N8nSpec) {
-  const { status, text } = await doors.request(region.id, host, 'POST', '/rest/owner/setup', {
-    email: input.ownerEmail,
-    firstName: input.ownerFirstName ?? input.ownerEmail.split('@')[0] ?? 'Owner',
-    lastName: input.ownerLastName ?? 'Owner',
-    password: input.ownerPassword,
-  });
-  const created = status === 200 && text.includes(`"email":${JSON.stringify(input.ownerEmail)}`);
-  if (!created && !(status === 400 && /already setup/i.test(text))) {
-    throw new Error(`n8n owner setup answered ${status}: ${text.slice(0, 300)}`);
-  }
+/** Creates n8n's owner account on a first deploy (an owner set up before is kept if it is the deploy's). */
+export function setUpOwner(doors: SwarmFrontDoors, region: Region, host: string, input: N8nSpec) {
+  return setUpN8nOwner((method, path, body) => doors.request(region.id, host, method, path, body), input);
 }

@@ -30,7 +30,7 @@ import { ensureSiteUser } from '../host/tenant-users.ts';
 import { createLocalDriver } from '../local-driver.ts';
 import { generateN8nKey, localN8n } from './n8n-instances.ts';
 import { N8N_INSIDE, n8nSandboxCommand, runInN8nSandbox } from './n8n-sandbox.ts';
-import { n8nNames, n8nPaths } from './n8n-state.ts';
+import { n8nNames, n8nPaths, readN8nState, removeN8nState, writeN8nState } from './n8n-state.ts';
 import { ensureN8nCompileCache, ensureN8nTemplate } from './n8n-warm-ups.ts';
 
 /**
@@ -605,7 +605,37 @@ describe.skipIf(missing !== undefined)('n8n instances (local driver, real n8n an
     expect(offline.status).toBe(503);
     expect(offline.text).toContain('temporarily offline');
     expect(existsSync(n8nPaths(root, specB.id).pidFile)).toBe(false);
-    await driver.engine('n8n').resume(specB.id);
+    // An instance between its first start and its owner's setup (here: B's own n8n under another id),
+    // when another instance's change reloads the front door: not routed, so nobody can claim its owner.
+    const state = await readN8nState(root, specB.id);
+    if (!state) throw new Error('B has no state');
+    const ownerless = { ...state, id: randomUUID(), ownerReady: false, suspended: false };
+    await writeN8nState(root, ownerless);
+    try {
+      await driver.engine('n8n').resume(specB.id);
+      expect((await frontDoorRequest(b.url, 'GET', '/')).status).toBe(200);
+      await n8nSession(b.url, specB.ownerEmail, specB.ownerPassword);
+      const ownerlessUrl = b.url.replace(n8nNames(specB.id).slug, n8nNames(ownerless.id).slug);
+      expect(ownerlessUrl).not.toBe(b.url);
+      expect((await frontDoorRequest(ownerlessUrl, 'GET', '/')).status).toBe(404);
+    } finally {
+      await removeN8nState(root, ownerless.id);
+    }
+  }, 120_000);
+
+  it('a deploy that finds n8n already owned by other credentials fails; with its own it goes on', async () => {
+    // As if B's owner had been set up by someone else before the platform's call: the deploy's state
+    // says no owner yet, and n8n answers "already setup" to credentials that are not its owner's.
+    const state = await readN8nState(root, specB.id);
+    if (!state) throw new Error('B has no state');
+    await writeN8nState(root, { ...state, ownerReady: false });
+    await expect(
+      driver.engine('n8n').deploy({ ...specB, ownerPassword: `Other${suffix}7Z` }),
+    ).rejects.toThrow(/do not sign in as it/);
+    expect((await readN8nState(root, specB.id))?.ownerReady).toBe(false);
+    // Its own credentials sign in as the owner: kept, and the instance is served again.
+    await driver.engine('n8n').deploy(specB);
+    expect((await readN8nState(root, specB.id))?.ownerReady).toBe(true);
     expect((await frontDoorRequest(b.url, 'GET', '/')).status).toBe(200);
     await n8nSession(b.url, specB.ownerEmail, specB.ownerPassword);
   }, 120_000);

@@ -75,10 +75,15 @@ export function localN8n(
     );
   }
 
-  /** The front door's routes of n8n instances: each one's hosts to its loopback port. */
+  /**
+   * The front door's routes of n8n instances: each one's hosts to its loopback port. Only once it has its
+   * owner: n8n gives its owner account to whoever asks first, so an instance between its first start and
+   * the platform's setup call (another deploy may reload the front door meanwhile) is not reachable.
+   */
   async function caddySites(): Promise<CaddySite[]> {
     if (!frontDoor) return [];
-    return (await listN8nStates(root)).map((state) => ({
+    const owned = (await listN8nStates(root)).filter((state) => state.ownerReady);
+    return owned.map((state) => ({
       id: state.id,
       temporaryHost: frontDoor.temporaryHost(n8nNames(state.id).slug),
       domain: state.domain,

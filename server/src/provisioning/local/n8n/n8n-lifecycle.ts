@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs';
 import { chmod, chown, copyFile, mkdir, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { freePort } from '../../../lib/free-port.ts';
-import { checkN8nOwner } from '../../apps/n8n/n8n-owner.ts';
+import { checkN8nOwner, setUpN8nOwner } from '../../apps/n8n/n8n-owner.ts';
 import type { N8nSpec, SiteUrls } from '../../engine.ts';
 import { deleteLegacyBackups } from '../host/backup-store.ts';
-import { DEFAULT_LIMITS } from '../host/control-groups.ts';
+import { DEFAULT_LIMITS, INSTALL_CPUS } from '../host/control-groups.ts';
 import type { OsUser } from '../host/host.ts';
 import { shell } from '../host/sandbox-process.ts';
 import { ensureSiteUser, removeSiteUser } from '../host/tenant-users.ts';
@@ -26,17 +26,7 @@ import { n8nTemplate, TEMPLATE_FILES } from './n8n-warm-ups.ts';
 /** The deploy form's credentials become n8n's owner account (n8n's own setup call), once. */
 async function setupOwner(root: string, state: N8nState, spec: N8nSpec): Promise<void> {
   if (state.ownerReady) return;
-  const { status, text } = await n8nRequest(state.port, 'POST', '/rest/owner/setup', {
-    email: spec.ownerEmail,
-    firstName: spec.ownerFirstName ?? spec.ownerEmail.split('@')[0] ?? 'Owner',
-    lastName: spec.ownerLastName ?? 'Owner',
-    password: spec.ownerPassword,
-  });
-  // 400 "Instance owner already setup": a deploy retried after the call but before the state file.
-  const created = status === 200 && text.includes(`"email":${JSON.stringify(spec.ownerEmail)}`);
-  if (!created && !(status === 400 && /already setup/i.test(text))) {
-    throw new Error(`n8n owner setup answered ${status}: ${text.slice(0, 300)}`);
-  }
+  await setUpN8nOwner((method, urlPath, body) => n8nRequest(state.port, method, urlPath, body), spec);
   state.ownerReady = true;
   await writeN8nState(root, state);
 }
@@ -107,7 +97,15 @@ export function n8nLifecycle(ctx: N8nContext) {
         const user = await ensureSiteUser(names.unixUser, paths.dataDir);
         // What it was sold now, else what it had, else the default; before anything of it runs.
         const resources = spec.resources ?? previous?.resources ?? DEFAULT_LIMITS;
-        await options.groups.ensure(spec.id, resources);
+        // n8n's first start (its migrations, compiling its code) runs before it has an owner or a route:
+        // nothing of the tenant's is in it, and nobody can sign in. It gets a core (17 s at 0.5 vCPU,
+        // 8.8 s at 1 here), and the instance its own limit once the owner is set up. An instance gets an
+        // owner once, so no tenant can ask for the core again.
+        const firstStart = !previous?.ownerReady;
+        const startLimits = firstStart
+          ? { ...resources, cpus: Math.max(resources.cpus, INSTALL_CPUS) }
+          : resources;
+        await options.groups.ensure(spec.id, startLimits);
         phase('user');
         await writeN8nSandboxFiles(paths.etcDir, user);
         const oldLayout = await disks.ensure(spec.id, user);
@@ -132,10 +130,14 @@ export function n8nLifecycle(ctx: N8nContext) {
         await writeN8nState(root, state);
         phase('data');
         if (!state.suspended || !state.ownerReady) {
-          await ctx.startProcess(state);
-          phase('n8n ready');
-          await setupOwner(root, state, spec);
-          phase('owner');
+          try {
+            await ctx.startProcess(state);
+            phase(firstStart ? `n8n ready (first start, ${startLimits.cpus} vCPU)` : 'n8n ready');
+            await setupOwner(root, state, spec);
+            phase('owner');
+          } finally {
+            if (startLimits !== resources) await options.groups.ensure(spec.id, resources);
+          }
         }
         await door.reload();
         if (!state.suspended) await door.waitForSite(names.slug, 60_000);

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
@@ -203,10 +204,28 @@ describe('the sandbox and the group', () => {
   });
 });
 
+/** The CPU quota the kernel holds an instance's group to, in vCPUs (cgroup v1 or v2); undefined without. */
+function cpuQuotaOf(id: string): number | undefined {
+  for (const procs of groups.joins(id)) {
+    const dir = path.dirname(procs);
+    const v1 = path.join(dir, 'cpu.cfs_quota_us');
+    if (existsSync(v1)) {
+      const period = Number(readFileSync(path.join(dir, 'cpu.cfs_period_us'), 'utf8'));
+      return Number(readFileSync(v1, 'utf8')) / period;
+    }
+    const v2 = path.join(dir, 'cpu.max');
+    if (existsSync(v2)) {
+      const [quota, period] = readFileSync(v2, 'utf8').trim().split(' ');
+      return quota === 'max' ? Number.POSITIVE_INFINITY : Number(quota) / Number(period);
+    }
+  }
+  return undefined;
+}
+
 const n8nMissing = missingRuntimeReason(runtimesDir);
 if (n8nMissing) console.warn(`[n8n memory test skipped] ${n8nMissing}`);
 
-describe.skipIf(n8nMissing !== undefined)('memory: an n8n instance', () => {
+describe.skipIf(n8nMissing !== undefined)('memory and CPU: an n8n instance', () => {
   it('stops a Node process of the instance that allocates past its 1GB, and n8n serves again', {
     timeout: 300_000,
   }, async () => {
@@ -216,25 +235,57 @@ describe.skipIf(n8nMissing !== undefined)('memory: an n8n instance', () => {
       await ensureN8nCompileCache(runtimesDir, nobody, (l) => logs.push(l));
     }
     const id = randomUUID();
+    // What the kernel is told while the instance deploys: n8n's first start gets a core, then the
+    // instance what it was sold (0.5 vCPU).
+    const quotas = new Set<number>();
+    let deploying = true;
+    const watching = (async () => {
+      while (deploying) {
+        const quota = cpuQuotaOf(id);
+        if (quota !== undefined) quotas.add(quota);
+        await sleep(50);
+      }
+    })();
     const urls = await deployN8n(driver, {
       id,
       ownerEmail: 'owner@example.com',
       ownerPassword: 'Secret123x',
       encryptionKey: generateN8nKey(),
-      resources: { memoryMb: 1024, cpus: 1 },
+      resources: { memoryMb: 1024, cpus: 0.5 },
+    }).finally(() => {
+      deploying = false;
     });
-    const usage = driver.usage;
-    if (!usage) throw new Error('the local driver measures usage');
-    const sampleOf = async (): Promise<UsageSample | undefined> =>
-      (await usage.sample([{ id, type: 'n8n' }]))[0];
-    expect((await sampleOf())?.memoryLimitBytes).toBe(1024 * 1024 * 1024);
-
+    await watching;
+    expect([...quotas]).toContain(1);
+    expect(cpuQuotaOf(id)).toBe(0.5);
+    expect(
+      logs.some((line) => line.includes(`n8n instance ${id} deployed`) && /first start, 1 vCPU/.test(line)),
+    ).toBe(true);
     const sandbox = localN8n(
       root,
       { runtimesDir, baseDomain: 'localhost', groups },
       undefined,
       () => {},
     ).sandboxOf(id);
+    // And the kernel holds it there: a Node process of the instance spinning for 3 s gets half a core.
+    const before = (await groups.stats(id))?.cpuSeconds ?? 0;
+    const t0 = performance.now();
+    await runInN8nSandbox(sandbox, [
+      N8N_INSIDE.node,
+      '-e',
+      'const end = Date.now() + 3000; while (Date.now() < end) {}',
+    ]);
+    const vcpus = (((await groups.stats(id))?.cpuSeconds ?? 0) - before) / ((performance.now() - t0) / 1000);
+    console.log(
+      `[n8n cpu] first start at ${Math.max(...quotas)} vCPU; then spinning at ${vcpus.toFixed(2)} vCPU of 0.5`,
+    );
+    expect(vcpus).toBeLessThanOrEqual(0.56);
+    const usage = driver.usage;
+    if (!usage) throw new Error('the local driver measures usage');
+    const sampleOf = async (): Promise<UsageSample | undefined> =>
+      (await usage.sample([{ id, type: 'n8n' }]))[0];
+    expect((await sampleOf())?.memoryLimitBytes).toBe(1024 * 1024 * 1024);
+
     // 8 MiB buffers, written (so they are really held), up to 3 GiB.
     const hog = runInN8nSandbox(sandbox, [
       N8N_INSIDE.node,
