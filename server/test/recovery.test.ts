@@ -11,6 +11,7 @@ import { accessDatabase, answerOf, type Method } from './create-test-app.ts';
 import { waitFor } from './instances-harness.ts';
 import { ensureTestPackages, tenantCli } from './provisioning/db-clients.ts';
 import { killLeftoverServers } from './provisioning/leftover-servers.ts';
+import { removeSiteUsersUnder } from './provisioning/site-sandbox.ts';
 import { spawnServer } from './server-output.ts';
 import { createTestDatabase } from './test-db.ts';
 
@@ -109,6 +110,8 @@ afterAll(async () => {
   for (const child of children)
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   if (provDir) killLeftoverServers(provDir);
+  // The instances' OS users (db_…, pma_…) outlive the killed servers: the test's to remove.
+  if (provDir) await removeSiteUsersUnder(provDir);
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
   if (provDir) await rm(provDir, { recursive: true, force: true });
 }, 60_000);
